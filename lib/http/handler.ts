@@ -1,0 +1,176 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { now as clockNow } from "@/lib/clock";
+import { env, publicBaseUrl } from "@/lib/env";
+import { resolveCaller, type Caller } from "@/lib/http/auth";
+import { readJsonBody } from "@/lib/http/body";
+import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
+import { COMMON_HEADERS, DEPRECATION, corsHeaders, deprecationHeaders, preflightHeaders } from "@/lib/http/headers";
+import type { Scope } from "@/lib/keys/schemas";
+import { logger } from "@/lib/log";
+
+// The one wrapper every /v1 handler goes through. In order:
+//   resolve the caller -> rate limit -> sunset -> authenticate/authorise
+//   -> validate path, query, body -> run -> render (errors included)
+// Every response, error or not, leaves through the end of `withApi`, so every
+// response carries the same headers. Handlers contain no try/catch.
+
+type AnySchema = z.ZodType;
+type Out<S> = S extends AnySchema ? z.infer<S> : undefined;
+
+export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema | undefined, B extends AnySchema | undefined> {
+  /** Scope the caller needs; null for answers given to anyone (404, 405). */
+  scope: Scope | null;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Adds the deprecation headers and answers 410 from the sunset on. */
+  deprecated?: boolean;
+}
+
+export interface ApiContext<P, Q, B> {
+  request: Request;
+  params: P;
+  query: Q;
+  body: B;
+  caller: Caller;
+  requestId: string;
+  now: Date;
+  /** This request's URL as clients address it (PUBLIC_BASE_URL's origin when set). */
+  url: URL;
+}
+
+export interface ApiResult {
+  status?: number;
+  body?: unknown;
+  /** Undefined values are left out, so a handler can name a header it may not need. */
+  headers?: Record<string, string | undefined>;
+}
+
+type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The URL clients used: behind a proxy, the request's own URL is an internal one. */
+function publicUrl(request: Request): URL {
+  const url = new URL(request.url);
+  if (!env().PUBLIC_BASE_URL) return url;
+  const base = new URL(publicBaseUrl());
+  const path = url.pathname.replace(/^\/v1(?=\/|$)/, "");
+  return new URL(`${base.pathname.replace(/\/$/, "")}${path}${url.search}`, base);
+}
+
+function searchParamsObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  const repeated: string[] = [];
+  for (const [key, value] of url.searchParams) {
+    if (key in out) repeated.push(key);
+    out[key] = value;
+  }
+  if (repeated.length) {
+    throw new ApiError(400, "invalid_query", `Query parameter "${repeated[0]}" is given more than once.`, [
+      ...new Set(repeated),
+    ].map((field) => ({ field, issue: "must be given at most once" })));
+  }
+  return out;
+}
+
+function parseWith<S extends AnySchema>(schema: S, input: unknown, code: "invalid_path" | "invalid_query" | "invalid_body"): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw validationError(code, result.error);
+  return result.data;
+}
+
+function authorise(caller: Caller, scope: Scope): void {
+  if (caller.kind === "anonymous") {
+    const message =
+      caller.credential === "missing"
+        ? "Authentication required: send your API key as `Authorization: Bearer <API_KEY>`."
+        : "The API key is invalid or has been revoked.";
+    throw new ApiError(401, "unauthorized", message, undefined, { "WWW-Authenticate": 'Bearer realm="petstore"' });
+  }
+  if (!caller.scopes.includes(scope)) {
+    throw new ApiError(403, "forbidden", `This credential lacks the "${scope}" scope needed for this operation.`);
+  }
+}
+
+export function withApi<P extends AnySchema | undefined = undefined, Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined>(
+  options: ApiOptions<P, Q, B>,
+  handler: (ctx: ApiContext<Out<P>, Out<Q>, Out<B>>) => Promise<ApiResult> | ApiResult,
+) {
+  return async function apiRoute(request: Request, context: RouteContext): Promise<Response> {
+    const started = performance.now();
+    const incomingId = request.headers.get("x-request-id");
+    const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const now = clockNow();
+    const url = new URL(request.url);
+    const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), "X-Request-Id": requestId });
+    if (options.deprecated) for (const [k, v] of Object.entries(deprecationHeaders(DEPRECATION))) headers.set(k, v);
+
+    let status = 500;
+    let payload: unknown;
+    let caller: Caller | undefined;
+    try {
+      caller = await resolveCaller(request, now);
+
+      if (options.deprecated && now >= DEPRECATION.sunset) {
+        throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET /v1/pets instead.`);
+      }
+      if (options.scope) authorise(caller, options.scope);
+
+      const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
+      const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
+      const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
+
+      const result = await handler({
+        request,
+        params: params as Out<P>,
+        query: query as Out<Q>,
+        body: body as Out<B>,
+        caller,
+        requestId,
+        now,
+        url: publicUrl(request),
+      });
+      status = result.status ?? 200;
+      payload = result.body;
+      for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers.set(k, v);
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status >= 500) {
+        logger().error({ err: thrown, requestId, method: request.method, path: url.pathname }, "request failed");
+      }
+      status = error.status;
+      payload = errorBody(error);
+      for (const [k, v] of Object.entries(error.headers)) headers.set(k, v);
+    }
+
+    logger().info(
+      {
+        requestId,
+        method: request.method,
+        path: url.pathname,
+        status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        caller: caller?.rateKey,
+      },
+      "request",
+    );
+    if (payload === undefined) return new Response(null, { status, headers });
+    headers.set("Content-Type", "application/json");
+    return new Response(JSON.stringify(payload), { status, headers });
+  };
+}
+
+/** Answers for the methods a route does not implement, and CORS preflight. */
+export function otherMethods(allowed: string[]) {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed = withApi({ scope: null }, ({ request }) => {
+    throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow });
+  });
+  const OPTIONS = async () =>
+    new Response(null, { status: 204, headers: { ...preflightHeaders(allowed), Allow: allow } });
+  const all = { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
+  for (const method of allowed) delete all[method as keyof typeof all];
+  return all;
+}

@@ -1,0 +1,60 @@
+// Headers every /v1 response carries, in one place so the OpenAPI document,
+// CORS and the wrapper agree.
+
+/** Response headers a browser script on another origin may read (CORS). */
+export const EXPOSED_HEADERS = [
+  "Link",
+  "Location",
+  "Retry-After",
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit",
+  "RateLimit-Policy",
+  "Deprecation",
+  "Sunset",
+  "WWW-Authenticate",
+];
+
+/**
+ * Bearer callers may call from any origin. No credentials mode: a cookie is
+ * never sent cross-origin to us with CORS approval, so sessions stay same-site.
+ */
+export function corsHeaders(): Record<string, string> {
+  return {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
+  };
+}
+
+export function preflightHeaders(allowedMethods: string[]): Record<string, string> {
+  return {
+    ...corsHeaders(),
+    "Access-Control-Allow-Methods": [...allowedMethods, "OPTIONS"].join(", "),
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id",
+    "Access-Control-Max-Age": "86400",
+  };
+}
+
+export const COMMON_HEADERS: Record<string, string> = {
+  // Responses depend on the caller; no shared cache may keep them.
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+};
+
+export const DEPRECATION = {
+  /** RFC 9745: when getPet became deprecated (the day this API launched with it so marked). */
+  deprecatedAt: new Date("2026-11-22T00:00:00Z"),
+  /** RFC 8594: removal announced in the spec. */
+  sunset: new Date("2030-12-05T00:00:00Z"),
+  successor: "/v1/pets",
+};
+
+export function deprecationHeaders(d: typeof DEPRECATION): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(d.deprecatedAt.getTime() / 1000)}`,
+    Sunset: d.sunset.toUTCString(),
+    Link: `<${d.successor}>; rel="successor-version"`,
+  };
+}

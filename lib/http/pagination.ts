@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/http/errors";
+
+// Keyset paging. A cursor names the last (or first) id of the page the
+// client saw and the direction to walk; it is base64url JSON so clients treat
+// it as opaque and we can change its contents later (hence the version "v").
+
+const cursorSchema = z.object({
+  v: z.literal(1),
+  /** "after": older than id (the next page); "before": newer than id (the previous page). */
+  d: z.enum(["after", "before"]),
+  id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+export type Cursor = z.infer<typeof cursorSchema>;
+
+export function encodeCursor(cursor: Omit<Cursor, "v">): string {
+  return Buffer.from(JSON.stringify({ v: 1, ...cursor })).toString("base64url");
+}
+
+export function decodeCursor(raw: string): Cursor {
+  const invalid = () =>
+    new ApiError(400, "invalid_cursor", "The cursor is malformed. Use the URL from the previous response's Link header as it is.", [
+      { field: "cursor", issue: "is not a cursor this API issued" },
+    ]);
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) throw invalid();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch {
+    throw invalid();
+  }
+  const result = cursorSchema.safeParse(parsed);
+  if (!result.success) throw invalid();
+  return result.data;
+}
+
+export interface PageLinks {
+  next?: string;
+  prev?: string;
+}
+
+/** An RFC 8288 Link header value; undefined when there is no other page. */
+export function linkHeader(links: PageLinks): string | undefined {
+  const parts = Object.entries(links)
+    .filter(([, url]) => url)
+    .map(([rel, url]) => `<${url}>; rel="${rel}"`);
+  return parts.length ? parts.join(", ") : undefined;
+}
+
+/** The same URL with the cursor replaced (filters and limit carried over). */
+export function withCursor(url: URL, cursor: string): string {
+  const next = new URL(url);
+  next.searchParams.set("cursor", cursor);
+  return next.toString();
+}

@@ -1,0 +1,75 @@
+import { db } from "@/lib/db";
+import type { Plan } from "@/lib/keys/plans";
+
+const keyColumns = {
+  id: true,
+  name: true,
+  prefix: true,
+  last4: true,
+  plan: true,
+  scopes: true,
+  perMinute: true,
+  perDay: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  bannedUntil: true,
+} as const;
+
+export type ApiKeyRow = {
+  id: bigint;
+  name: string;
+  prefix: string;
+  last4: string;
+  plan: Plan;
+  scopes: string[];
+  perMinute: number | null;
+  perDay: number | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  bannedUntil: Date | null;
+};
+
+export async function insertApiKey(data: {
+  name: string;
+  prefix: string;
+  hash: string;
+  last4: string;
+  plan: Plan;
+  scopes: string[];
+  perMinute?: number;
+  perDay?: number;
+}): Promise<ApiKeyRow> {
+  return db().apiKey.create({ data, select: keyColumns });
+}
+
+export async function findApiKeyByHash(hash: string): Promise<ApiKeyRow | null> {
+  return db().apiKey.findUnique({ where: { hash }, select: keyColumns });
+}
+
+export async function findApiKeyById(id: number): Promise<ApiKeyRow | null> {
+  return db().apiKey.findUnique({ where: { id: BigInt(id) }, select: keyColumns });
+}
+
+export async function findApiKeys(): Promise<ApiKeyRow[]> {
+  return db().apiKey.findMany({ orderBy: { id: "desc" }, select: keyColumns });
+}
+
+export async function updateApiKey(
+  id: number,
+  data: Partial<Pick<ApiKeyRow, "plan" | "perMinute" | "perDay" | "revokedAt" | "bannedUntil">>,
+): Promise<ApiKeyRow | null> {
+  const { count } = await db().apiKey.updateMany({ where: { id: BigInt(id) }, data });
+  return count ? findApiKeyById(id) : null;
+}
+
+/**
+ * Records use at most once a minute per key, whatever the traffic: the
+ * condition makes every other call a no-op, even across app instances.
+ */
+export async function touchApiKey(id: bigint): Promise<void> {
+  await db().$executeRaw`
+    UPDATE api_keys SET last_used_at = now()
+    WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { PLANS } from "@/lib/keys/plans";
+
+export const SCOPES = ["pets:read", "pets:write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const planSchema = z.enum(PLANS);
+export const scopeSchema = z.enum(SCOPES);
+
+const quota = z.number().int().min(1, "must be at least 1").max(100_000_000, "must be at most 100000000");
+
+export const newApiKeySchema = z
+  .object({
+    name: z.string().trim().min(1, "must not be blank").max(100, "must be at most 100 characters"),
+    plan: planSchema.default("free"),
+    scopes: z.array(scopeSchema).min(1, "needs at least one scope").default(["pets:read", "pets:write"]),
+    perMinute: quota.optional(),
+    perDay: quota.optional(),
+  })
+  .superRefine((key, ctx) => {
+    const custom = key.perMinute !== undefined || key.perDay !== undefined;
+    if (custom && key.plan !== "enterprise") {
+      ctx.addIssue({ code: "custom", path: ["plan"], message: "custom per-minute/per-day figures are only for the enterprise plan" });
+    }
+    if (key.plan === "enterprise" && (key.perMinute === undefined || key.perDay === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["perMinute"], message: "the enterprise plan needs both per-minute and per-day figures" });
+    }
+  });
+export type NewApiKey = z.infer<typeof newApiKeySchema>;
+
+/** What staff see of a key: never the hash, never the key. */
+export const apiKeySummarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  display: z.string().meta({ description: "prefix…last four, to tell keys apart", example: "pk_live_…a1B2" }),
+  plan: planSchema,
+  scopes: z.array(scopeSchema),
+  perMinute: z.number().int(),
+  perDay: z.number().int(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+  bannedUntil: z.string().nullable(),
+});
+export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>;

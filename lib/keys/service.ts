@@ -1,0 +1,112 @@
+import { runInBackground } from "@/lib/background";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
+import * as queries from "@/lib/keys/queries";
+import type { ApiKeySummary, NewApiKey, Scope } from "@/lib/keys/schemas";
+import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
+
+/** What a request authenticated by an API key knows about its caller. */
+export interface KeyPrincipal {
+  keyId: bigint;
+  plan: Plan;
+  scopes: Scope[];
+  limits: Limits;
+  bannedUntil: Date | null;
+}
+
+function summarise(row: queries.ApiKeyRow): ApiKeySummary {
+  const limits = limitsFor(row.plan, row);
+  return {
+    id: Number(row.id),
+    name: row.name,
+    display: `${row.prefix}…${row.last4}`,
+    plan: row.plan,
+    scopes: row.scopes as Scope[],
+    perMinute: limits.perMinute,
+    perDay: limits.perDay,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+    bannedUntil: row.bannedUntil?.toISOString() ?? null,
+  };
+}
+
+/** Issues a key. The plaintext is returned once, here, and never stored. */
+export async function createApiKey(input: NewApiKey): Promise<{ key: string; summary: ApiKeySummary }> {
+  const key = generateKey(env().API_KEY_MODE);
+  const row = await queries.insertApiKey({
+    name: input.name,
+    prefix: key.slice(0, 8),
+    hash: hashToken(key),
+    last4: key.slice(-4),
+    plan: input.plan,
+    scopes: input.scopes,
+    perMinute: input.perMinute,
+    perDay: input.perDay,
+  });
+  return { key, summary: summarise(row) };
+}
+
+export async function listApiKeys(): Promise<ApiKeySummary[]> {
+  return (await queries.findApiKeys()).map(summarise);
+}
+
+function keyNotFound(id: number): ApiError {
+  return new ApiError(404, "not_found", `There is no API key with id ${id}.`);
+}
+
+export async function revokeApiKey(id: number): Promise<ApiKeySummary> {
+  const existing = await queries.findApiKeyById(id);
+  if (!existing) throw keyNotFound(id);
+  if (existing.revokedAt) return summarise(existing);
+  return summarise((await queries.updateApiKey(id, { revokedAt: new Date() }))!);
+}
+
+export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute?: number; perDay?: number }): Promise<ApiKeySummary> {
+  if (plan === "enterprise" && (custom?.perMinute === undefined || custom.perDay === undefined)) {
+    throw new ApiError(400, "invalid_body", "The enterprise plan needs both per-minute and per-day figures.");
+  }
+  const row = await queries.updateApiKey(id, {
+    plan,
+    perMinute: plan === "enterprise" ? custom!.perMinute! : null,
+    perDay: plan === "enterprise" ? custom!.perDay! : null,
+  });
+  if (!row) throw keyNotFound(id);
+  return summarise(row);
+}
+
+export async function banApiKey(id: bigint, until: Date): Promise<void> {
+  await queries.updateApiKey(Number(id), { bannedUntil: until });
+}
+
+export async function unbanApiKey(id: number): Promise<ApiKeySummary> {
+  const row = await queries.updateApiKey(id, { bannedUntil: null });
+  if (!row) throw keyNotFound(id);
+  return summarise(row);
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/**
+ * The key behind a bearer token, or null when it is malformed, unknown or
+ * revoked (the caller cannot tell which: all are "invalid").
+ */
+export async function authenticateKey(token: string, now: Date): Promise<KeyPrincipal | null> {
+  // Shape first: garbage never costs a database lookup.
+  if (!KEY_PATTERN.test(token)) return null;
+  const row = await queries.findApiKeyByHash(hashToken(token));
+  if (!row || row.revokedAt) return null;
+  // Bookkeeping off the request's critical path, and at most once a minute:
+  // the row we just read says when it was last written.
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
+    runInBackground("touch api key", () => queries.touchApiKey(row.id));
+  }
+  return {
+    keyId: row.id,
+    plan: row.plan,
+    scopes: row.scopes as Scope[],
+    limits: limitsFor(row.plan, row),
+    bannedUntil: row.bannedUntil,
+  };
+}

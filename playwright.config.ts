@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+import { withDatabaseName } from "./scripts/database";
+
+// The end-to-end suite runs against a production build (`next start` through
+// the launcher) on a database of its own, recreated for every run.
+const server = process.env.TEST_DATABASE_URL;
+if (!server) throw new Error("TEST_DATABASE_URL is unset: run the suite through `npm run test:e2e`.");
+const databaseUrl = withDatabaseName(server, "petstore_e2e");
+const port = Number(process.env.E2E_PORT ?? 3100);
+export const baseURL = `http://127.0.0.1:${port}`;
+// Test helpers in e2e/ (creating API keys, staff) reach the same database.
+process.env.DATABASE_URL = databaseUrl;
+process.env.E2E_BASE_URL = baseURL;
+
+// Debian's Chromium where it is installed (CI and these machines);
+// Playwright's own browser otherwise.
+const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: true,
+  retries: 0,
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  timeout: 30_000,
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: chromium ? { executablePath: chromium } : {},
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "node --import tsx scripts/e2e-server.ts",
+    url: `${baseURL}/`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_BASE_URL: `${baseURL}/v1`, LOG_LEVEL: "warn" },
+    // The launcher stops next and then PostgreSQL in order on SIGTERM;
+    // Playwright's default SIGKILL would orphan them.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+  },
+});

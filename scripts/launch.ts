@@ -1,0 +1,139 @@
+/**
+ * The one-command launcher behind `npm start`, `npm run dev` and
+ * `npm run with-db -- <command>`.
+ *
+ *   start  build if needed, migrate, seed an empty database, `next start`
+ *   dev    migrate, seed an empty database, `next dev`
+ *   exec   run any command with DATABASE_URL pointing at the database
+ *
+ * When DATABASE_URL is unset it runs an embedded PostgreSQL (data under
+ * .data/pg) and stops it after the app, in that order, on Ctrl-C or SIGTERM.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import {
+  ROOT,
+  createDatabaseIfMissing,
+  loadDotEnv,
+  openServer,
+  withDatabaseName,
+  type DatabaseServer,
+} from "./database";
+
+const BIN = path.join(ROOT, "node_modules", ".bin");
+const log = (line: string) => console.error(`[petstore] ${line}`);
+
+/** Runs a command to completion, failing loudly on a non-zero exit. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const result = spawnSync(command, args, { cwd: ROOT, env, stdio: "inherit" });
+  if (result.status !== 0) {
+    throw new Error(`\`${path.basename(command)} ${args.join(" ")}\` failed (exit ${result.status ?? result.signal})`);
+  }
+}
+
+/** The Prisma client is generated code (git-ignored); npm runs no postinstall here, so we generate on demand. */
+export function generateClientIfStale(): void {
+  const client = path.join(ROOT, "lib", "generated", "prisma", "client.ts");
+  const schema = path.join(ROOT, "prisma", "schema.prisma");
+  if (fs.existsSync(client) && fs.statSync(client).mtimeMs >= fs.statSync(schema).mtimeMs) return;
+  log("Generating the Prisma client ...");
+  run(path.join(BIN, "prisma"), ["generate"]);
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const full = path.join(entry.parentPath, entry.name);
+    if (full.includes(`${path.sep}generated${path.sep}`)) continue;
+    newest = Math.max(newest, fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** A production build is made when there is none, or the sources changed since. */
+function buildIfStale(env: NodeJS.ProcessEnv): void {
+  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  if (fs.existsSync(buildId)) {
+    const built = fs.statSync(buildId).mtimeMs;
+    const sources = Math.max(...["app", "components", "lib"].map((d) => newestMtime(path.join(ROOT, d))));
+    if (sources <= built) return;
+  }
+  log("Building the app (next build) ...");
+  run(path.join(BIN, "next"), ["build"], env);
+}
+
+/** Resolves DATABASE_URL (embedded server when unset) and makes sure the database exists. */
+export async function prepareDatabase(): Promise<{ server: DatabaseServer; url: string }> {
+  loadDotEnv();
+  const given = process.env.DATABASE_URL || undefined;
+  const server = await openServer(given, log);
+  const url = given ?? withDatabaseName(server.adminUrl, "petstore");
+  if (!given) log(`Using the embedded PostgreSQL in .data/pg (${server.owned ? "started" : "already running"}).`);
+  await createDatabaseIfMissing(url);
+  return { server, url };
+}
+
+/** Applies committed migrations, then seeds the demo data if the database is empty. */
+export async function migrateAndSeed(env: NodeJS.ProcessEnv): Promise<void> {
+  run(path.join(BIN, "prisma"), ["migrate", "deploy"], env);
+  run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
+}
+
+function forward(child: ChildProcess, server: DatabaseServer): void {
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => shutdown(signal));
+  child.on("exit", (code, signal) => {
+    void server.stop().finally(() => process.exit(code ?? (signal ? 0 : 1)));
+  });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [mode, ...rest] = argv;
+  if (mode !== "start" && mode !== "dev" && mode !== "exec") {
+    console.error("usage: launch.ts start|dev|exec -- <command> [args...]");
+    process.exit(2);
+  }
+  const { server, url } = await prepareDatabase();
+  const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
+  try {
+    generateClientIfStale();
+    if (mode === "exec") {
+      const [command, ...args] = rest[0] === "--" ? rest.slice(1) : rest;
+      if (!command) throw new Error("exec needs a command");
+      forward(spawn(command, args, { cwd: ROOT, env, stdio: "inherit" }), server);
+      return;
+    }
+    await migrateAndSeed(env);
+    if (mode === "start") buildIfStale({ ...env, NODE_ENV: "production" });
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    await server.stop();
+    process.exit(1);
+  }
+
+  const port = process.env.PORT ?? "3000";
+  const child = spawn(path.join(BIN, "next"), [mode, "--port", port], {
+    cwd: ROOT,
+    env: { ...env, PORT: port, NODE_ENV: mode === "start" ? "production" : "development" },
+    stdio: ["inherit", "pipe", "inherit"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    if (chunk.toString().includes("Ready")) log(`Petstore is up: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
+  });
+  forward(child, server);
+}
+
+if (import.meta.filename === process.argv[1] || process.argv[1]?.endsWith("launch.ts")) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
+}
