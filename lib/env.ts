@@ -45,6 +45,11 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
+/** Test hook: re-read process.env on the next env() call. */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;

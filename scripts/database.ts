@@ -12,12 +12,21 @@ import path from "node:path";
 import pg from "pg";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
-const DATA_DIR = path.join(ROOT, ".data", "pg");
+/**
+ * Two embedded clusters: "dev" for the app and CLI, "test" for test runs, so
+ * a test run finishing (and stopping its server) never pulls the database
+ * out from under a running app, and tests never see development data.
+ */
+export type Cluster = "dev" | "test";
+const DATA_DIRS: Record<Cluster, string> = {
+  dev: path.join(ROOT, ".data", "pg"),
+  test: path.join(ROOT, ".data", "pg-test"),
+};
 const EMBEDDED_USER = "postgres";
 const EMBEDDED_PASSWORD = "postgres";
 
-export function embeddedPort(): number {
-  return Number(process.env.EMBEDDED_PG_PORT ?? 54320);
+export function embeddedPort(cluster: Cluster = "dev"): number {
+  return Number(process.env.EMBEDDED_PG_PORT ?? 54320) + (cluster === "test" ? 1 : 0);
 }
 
 export interface DatabaseServer {
@@ -57,8 +66,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * checkout already started (a second terminal running the CLI while
  * `npm start` serves): two postmasters cannot share one data directory.
  */
-export async function startEmbeddedServer(log: (line: string) => void = () => {}): Promise<DatabaseServer> {
-  const port = embeddedPort();
+export async function startEmbeddedServer(cluster: Cluster, log: (line: string) => void = () => {}): Promise<DatabaseServer> {
+  const DATA_DIR = DATA_DIRS[cluster];
+  const port = embeddedPort(cluster);
   const adminUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
   const pidFile = path.join(DATA_DIR, "postmaster.pid");
   if (fs.existsSync(pidFile) && (await portAnswers(port))) {
@@ -122,9 +132,9 @@ export async function startEmbeddedServer(log: (line: string) => void = () => {}
 }
 
 /** The server named by `url`, or the embedded one when `url` is unset. */
-export async function openServer(url: string | undefined, log?: (line: string) => void): Promise<DatabaseServer> {
+export async function openServer(url: string | undefined, cluster: Cluster, log?: (line: string) => void): Promise<DatabaseServer> {
   if (url) return { adminUrl: withDatabaseName(url, "postgres"), owned: false, stop: async () => {} };
-  return startEmbeddedServer(log);
+  return startEmbeddedServer(cluster, log);
 }
 
 function quoteIdent(name: string): string {

@@ -68,7 +68,7 @@ function buildIfStale(env: NodeJS.ProcessEnv): void {
 export async function prepareDatabase(): Promise<{ server: DatabaseServer; url: string }> {
   loadDotEnv();
   const given = process.env.DATABASE_URL || undefined;
-  const server = await openServer(given, log);
+  const server = await openServer(given, "dev", log);
   const url = given ?? withDatabaseName(server.adminUrl, "petstore");
   if (!given) log(`Using the embedded PostgreSQL in .data/pg (${server.owned ? "started" : "already running"}).`);
   await createDatabaseIfMissing(url);
@@ -119,14 +119,16 @@ export async function main(argv: string[]): Promise<void> {
   }
 
   const port = process.env.PORT ?? "3000";
-  const child = spawn(path.join(BIN, "next"), [mode, "--port", port], {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "server.ts"), mode], {
     cwd: ROOT,
     env: { ...env, PORT: port, NODE_ENV: mode === "start" ? "production" : "development" },
     stdio: ["inherit", "pipe", "inherit"],
   });
   child.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
-    if (chunk.toString().includes("Ready")) log(`Petstore is up: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
+    if (chunk.toString().includes("Ready on")) {
+      log(`Petstore is up: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
+    }
   });
   forward(child, server);
 }

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   loadDotEnv();
   const given = process.env.TEST_DATABASE_URL || undefined;
   if (given) assertLocalDatabase(given);
-  const server = await openServer(given, (line) => console.error(line));
+  const server = await openServer(given, "test", (line) => console.error(line));
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: "inherit",

@@ -7,6 +7,10 @@ import { afterAll, beforeAll, inject } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.LOG_LEVEL ??= "silent";
+// Most files make dozens of requests as one caller within a minute; the
+// limiter is off for them and switched on by the files that test it
+// (tests/api/rate-limit*.test.ts) with enableRateLimit().
+process.env.RATE_LIMIT_ENABLED ??= "false";
 
 beforeAll(async () => {
   const { resetDatabase } = await import("./db");

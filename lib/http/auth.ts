@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 
 // Who is calling. One function resolves every request to a Caller; the
 // wrapper then rate-limits by `rateKey` and checks scopes, whatever kind of
@@ -37,8 +38,6 @@ export function clientAddress(request: Request): string {
   return request.headers.get(SOCKET_ADDRESS_HEADER) ?? "unknown";
 }
 
-/** Set by scripts/server.ts from the socket, replacing anything a client sent. */
-export const SOCKET_ADDRESS_HEADER = "x-petstore-socket-address";
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 

@@ -4,6 +4,7 @@ import { now as clockNow } from "@/lib/clock";
 import { env, publicBaseUrl } from "@/lib/env";
 import { resolveCaller, type Caller } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
+import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
 import { COMMON_HEADERS, DEPRECATION, corsHeaders, deprecationHeaders, preflightHeaders } from "@/lib/http/headers";
 import type { Scope } from "@/lib/keys/schemas";
@@ -112,6 +113,11 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     let caller: Caller | undefined;
     try {
       caller = await resolveCaller(request, now);
+
+      // Every request counts, whatever its answer; the headers go on every response.
+      const limit = await applyRateLimit(caller, now);
+      for (const [k, v] of Object.entries(limit.headers)) headers.set(k, v);
+      if (limit.error) throw limit.error;
 
       if (options.deprecated && now >= DEPRECATION.sunset) {
         throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET /v1/pets instead.`);

@@ -93,12 +93,13 @@ function log(level, message, fields = {}, target = "schema_engine_wasm_shim") {
   const line = JSON.stringify({
     timestamp: new Date().toISOString(),
     level,
-    fields: { message, ...fields },
+    // Redacted before and after serialising: JSON escaping could hide a
+    // password containing quotes or backslashes from the second pass.
+    fields: { message: redact(message), ...fields },
     target,
   });
   process.stderr.write(redact(line) + "\n");
 }
-
 
 // Node prints warnings (e.g. pg's sslmode notice) as plain text on stderr.
 // The CLI parses the one-shot commands' stderr as JSON lines and fails on
@@ -437,24 +438,37 @@ async function databaseIdentity(settings) {
   return `${rows[0].started}|${rows[0].db}`;
 }
 
-/** @param {string} database */
-async function dropShadowDatabase(database) {
+/**
+ * @param {string} database
+ * @param {{ force?: boolean }} [options] force: also end sessions still using it
+ */
+async function dropShadowDatabase(database, { force = false } = {}) {
   const admin = pendingShadowDatabases.get(database);
   if (!admin) return;
   pendingShadowDatabases.delete(database);
+  const drop = `DROP DATABASE IF EXISTS ${quoteIdent(database)}`;
   try {
-    await admin.executeScript(`DROP DATABASE IF EXISTS ${quoteIdent(database)}`);
+    if (force) {
+      // WITH (FORCE) needs PostgreSQL 13+; fall back to a plain DROP before that.
+      await admin.executeScript(`${drop} WITH (FORCE)`).catch(() => admin.executeScript(drop));
+    } else {
+      await admin.executeScript(drop);
+    }
     log("INFO", `Dropped shadow database ${database}`);
   } finally {
     await admin.dispose();
   }
 }
 
-/** Best effort, for shutdown paths: never leave shadow databases behind. */
+/**
+ * Best effort, for shutdown paths (stdin closed, SIGTERM/SIGINT, panic):
+ * never leave shadow databases behind, even if the engine was stopped in
+ * the middle of a command and its shadow pool is still connected.
+ */
 async function dropPendingShadowDatabases() {
   for (const database of [...pendingShadowDatabases.keys()]) {
     try {
-      await dropShadowDatabase(database);
+      await dropShadowDatabase(database, { force: true });
     } catch (error) {
       log("WARN", `Could not drop shadow database ${database}: ${errorMessage(error)}`);
     }
@@ -913,12 +927,10 @@ async function shutdown(code) {
   process.exit(code);
 }
 
-// The CLI stops the engine by closing stdin and sending SIGTERM right away.
-for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT"])) {
-  process.on(signal, () => {
-    shutdown(0);
-  });
-}
+// The CLI stops the engine by closing stdin and sending SIGTERM right away;
+// SIGINT arrives with Ctrl-C in the terminal running the CLI.
+process.on("SIGTERM", () => shutdown(0));
+process.on("SIGINT", () => shutdown(130));
 
 // ---------------------------------------------------------------------------
 // Main
@@ -932,6 +944,8 @@ async function main() {
     );
     process.exit(0);
   }
+  // One-shot calls end with process.exit(): the Wasm glue can leave timers
+  // (the engine's own 10 s one) and pg sockets that would keep Node alive.
   if (args.version) {
     const glue = await loadWasmModule();
     process.stdout.write(`schema-engine-cli ${glue.version()} (wasm)\n`);

@@ -1,0 +1,142 @@
+import { env } from "@/lib/env";
+import { runInBackground } from "@/lib/background";
+import type { Caller } from "@/lib/http/auth";
+import { ApiError } from "@/lib/http/errors";
+import { banApiKey } from "@/lib/keys/service";
+import { logger } from "@/lib/log";
+import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
+import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
+import { CounterStoreUnavailable, type CounterStore } from "@/lib/rate-limit/store";
+import { windowAt, type Window } from "@/lib/rate-limit/windows";
+
+// Spec section 8 and product.md "Rate limits": every request counts against
+// its caller's minute and day windows (one round trip to the shared store);
+// the headers describe the window closest to exhaustion; over the limit is
+// 429; a key that sends its per-minute figure again while limited is banned.
+
+export const BAN_MS = 15 * 60_000;
+
+const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterStore; petstoreSweeper?: NodeJS.Timeout };
+
+/** The shared store: Redis when REDIS_URL is set, PostgreSQL otherwise. */
+export function counterStore(): CounterStore {
+  if (!globalStore.petstoreCounterStore) {
+    const { REDIS_URL, DATABASE_URL } = env();
+    globalStore.petstoreCounterStore = REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!);
+    // Old windows are deleted once a minute per instance so the table does
+    // not grow without bound; unref'd so it never keeps a process alive.
+    globalStore.petstoreSweeper = setInterval(() => {
+      runInBackground("sweep rate-limit counters", () => counterStore().sweep(new Date()));
+    }, 60_000);
+    globalStore.petstoreSweeper.unref();
+  }
+  return globalStore.petstoreCounterStore;
+}
+
+/** Test hook: use another store (or go back to the configured one with undefined). */
+export async function setCounterStore(store: CounterStore | undefined): Promise<void> {
+  const previous = globalStore.petstoreCounterStore;
+  globalStore.petstoreCounterStore = store;
+  if (!store && globalStore.petstoreSweeper) clearInterval(globalStore.petstoreSweeper);
+  if (previous && previous !== store) await previous.close().catch(() => {});
+}
+
+interface WindowState {
+  window: Window;
+  limit: number;
+  hits: number;
+  remaining: number;
+}
+
+export interface RateLimitOutcome {
+  headers: Record<string, string>;
+  /** Set when the request must be refused (429). */
+  error?: ApiError;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const unix = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The window that binds: the one with fewer requests left; when both are spent, the one that reopens later. */
+function binding(states: WindowState[]): WindowState {
+  return states.reduce((a, b) => {
+    if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+    return a.remaining === 0 && b.window.end > a.window.end ? b : a;
+  });
+}
+
+function describe(states: WindowState[], bind: WindowState, now: Date, remaining = bind.remaining): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(bind.limit),
+    "X-RateLimit-Remaining": String(remaining),
+    "X-RateLimit-Reset": String(unix(bind.window.end)),
+    // IETF draft-ietf-httpapi-ratelimit-headers: a named policy per window.
+    "RateLimit-Policy": states.map((s) => `"${s.window.name}";q=${s.limit};w=${s.window.seconds}`).join(", "),
+    RateLimit: states
+      .map((s) => `"${s.window.name}";r=${s === bind ? remaining : s.remaining};t=${seconds(s.window.end.getTime() - now.getTime())}`)
+      .join(", "),
+  };
+}
+
+export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLimitOutcome> {
+  if (!env().RATE_LIMIT_ENABLED) return { headers: {} };
+
+  const windows = [windowAt("minute", now), windowAt("day", now)];
+  let counts: number[];
+  try {
+    counts = await counterStore().hit(caller.rateKey, windows);
+  } catch (error) {
+    logger().error({ err: error instanceof CounterStoreUnavailable ? error.cause : error }, "rate-limit store unavailable");
+    throw new ApiError(503, "service_unavailable", "The service is temporarily unavailable. Please retry shortly.", undefined, {
+      "Retry-After": "5",
+    });
+  }
+  const limits = [caller.limits.perMinute, caller.limits.perDay];
+  const states: WindowState[] = windows.map((window, i) => ({
+    window,
+    limit: limits[i]!,
+    hits: counts[i]!,
+    remaining: Math.max(0, limits[i]! - counts[i]!),
+  }));
+  const bind = binding(states);
+  const [minute] = states as [WindowState, WindowState];
+
+  if (caller.kind === "key") {
+    // The hit that crosses twice the per-minute figure bans the key: it kept
+    // sending a full minute's worth while already limited.
+    const justBanned = minute.hits === 2 * minute.limit + 1;
+    const bannedUntil = justBanned ? new Date(now.getTime() + BAN_MS) : caller.bannedUntil;
+    if (justBanned) {
+      // Awaited (it happens once per ban): the next request must see it.
+      await banApiKey(caller.keyId, bannedUntil!);
+      logger().warn({ keyId: String(caller.keyId), until: bannedUntil }, "api key temporarily banned");
+    }
+    if (bannedUntil && bannedUntil > now) {
+      const wait = seconds(bannedUntil.getTime() - now.getTime());
+      return {
+        headers: { ...describe(states, bind, now, 0), "Retry-After": String(wait) },
+        error: new ApiError(
+          429,
+          "key_temporarily_banned",
+          `This API key is banned until ${bannedUntil.toISOString()} for continuing to send requests while rate limited. Back off and retry after ${wait} seconds.`,
+        ),
+      };
+    }
+  }
+
+  const exceeded = states.filter((s) => s.hits > s.limit);
+  if (exceeded.length) {
+    // Wait for the exceeded window that reopens last: retrying earlier fails.
+    const blocking = exceeded.reduce((a, b) => (b.window.end > a.window.end ? b : a));
+    const wait = seconds(blocking.window.end.getTime() - now.getTime());
+    return {
+      headers: { ...describe(states, blocking, now, 0), "Retry-After": String(wait) },
+      error: new ApiError(
+        429,
+        "rate_limited",
+        `Rate limit exceeded: ${blocking.limit} requests per ${blocking.window.name}. Retry after ${wait} seconds, backing off exponentially if you are limited again.`,
+      ),
+    };
+  }
+  return { headers: describe(states, bind, now) };
+}

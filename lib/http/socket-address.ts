@@ -1,0 +1,6 @@
+/**
+ * Header in which scripts/server.ts passes on the socket's address. The
+ * server always overwrites it, so a client cannot choose it. Kept in a module
+ * with no imports because the server loads it outside Next's bundle.
+ */
+export const SOCKET_ADDRESS_HEADER = "x-petstore-socket-address";

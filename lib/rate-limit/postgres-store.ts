@@ -1,0 +1,64 @@
+import pg from "pg";
+import { CounterStoreUnavailable, counterKey, type CounterStore } from "@/lib/rate-limit/store";
+import type { Window } from "@/lib/rate-limit/windows";
+
+/**
+ * Counters in PostgreSQL's UNLOGGED rate_limit_counters table. One INSERT
+ * ... ON CONFLICT DO UPDATE covers both windows: one round trip, and the row
+ * lock serialises concurrent hits on the same counter, so counts are exact.
+ *
+ * It has a small pool of its own rather than Prisma's: the hot path is one
+ * fixed statement, and a limiter must not queue behind slow application
+ * queries for a connection.
+ */
+export class PostgresCounterStore implements CounterStore {
+  private readonly pool: pg.Pool;
+
+  constructor(connectionString: string, max = 5) {
+    this.pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 2_000, statement_timeout: 2_000 });
+    // An idle client losing its connection must not crash the process.
+    this.pool.on("error", () => {});
+  }
+
+  async hit(rateKey: string, windows: Window[]): Promise<number[]> {
+    const values: unknown[] = [];
+    const rows = windows.map((w, i) => {
+      values.push(counterKey(rateKey, w), w.start, w.end);
+      return `($${i * 3 + 1}, $${i * 3 + 2}, 1, $${i * 3 + 3})`;
+    });
+    try {
+      const result = await this.pool.query<{ key: string; hits: number }>({
+        // Rows are always inserted in the same (window) order, so two
+        // concurrent statements lock the same rows in the same order: no deadlock.
+        text: `INSERT INTO rate_limit_counters AS c (key, window_start, hits, expires_at)
+               VALUES ${rows.join(", ")}
+               ON CONFLICT (key, window_start) DO UPDATE SET hits = c.hits + 1
+               RETURNING key, hits`,
+        values,
+      });
+      const byKey = new Map(result.rows.map((r) => [r.key, r.hits]));
+      return windows.map((w) => byKey.get(counterKey(rateKey, w)) ?? 0);
+    } catch (error) {
+      throw new CounterStoreUnavailable(error);
+    }
+  }
+
+  async peek(rateKey: string, windows: Window[]): Promise<number[]> {
+    const result = await this.pool.query<{ key: string; window_start: Date; hits: number }>(
+      "SELECT key, window_start, hits FROM rate_limit_counters WHERE key = ANY($1::text[])",
+      [windows.map((w) => counterKey(rateKey, w))],
+    );
+    return windows.map(
+      (w) => result.rows.find((r) => r.key === counterKey(rateKey, w) && r.window_start.getTime() === w.start.getTime())?.hits ?? 0,
+    );
+  }
+
+  async sweep(now: Date): Promise<number> {
+    const result = await this.pool.query("DELETE FROM rate_limit_counters WHERE expires_at <= $1", [now]);
+    return result.rowCount ?? 0;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

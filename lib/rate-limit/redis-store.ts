@@ -1,0 +1,63 @@
+import { Redis } from "ioredis";
+import { CounterStoreUnavailable, counterKey, type CounterStore } from "@/lib/rate-limit/store";
+import type { Window } from "@/lib/rate-limit/windows";
+
+/**
+ * Counters in Redis: INCR per window inside one MULTI/EXEC, sent as one
+ * pipeline (one round trip). Each key names its window's start, and expires
+ * a little after the window ends, so Redis cleans up by itself.
+ */
+export class RedisCounterStore implements CounterStore {
+  private readonly redis: Redis;
+
+  constructor(url: string) {
+    this.redis = new Redis(url, {
+      // Fail fast instead of queueing commands while Redis is away: the
+      // request is answered 503 rather than hanging.
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2_000,
+      commandTimeout: 2_000,
+      lazyConnect: false,
+    });
+    this.redis.on("error", () => {});
+  }
+
+  private key(rateKey: string, w: Window): string {
+    return `petstore:rl:${counterKey(rateKey, w)}:${w.start.getTime()}`;
+  }
+
+  async hit(rateKey: string, windows: Window[]): Promise<number[]> {
+    const multi = this.redis.multi();
+    for (const w of windows) {
+      const key = this.key(rateKey, w);
+      multi.incr(key);
+      // Expiry from the real clock (Redis's), a minute past the window's end.
+      multi.pexpire(key, w.seconds * 1000 + 60_000, "NX");
+    }
+    try {
+      const results = await multi.exec();
+      if (!results) throw new Error("transaction aborted");
+      return windows.map((_, i) => {
+        const [error, count] = results[i * 2]!;
+        if (error) throw error;
+        return Number(count);
+      });
+    } catch (error) {
+      throw new CounterStoreUnavailable(error);
+    }
+  }
+
+  async peek(rateKey: string, windows: Window[]): Promise<number[]> {
+    const values = await this.redis.mget(...windows.map((w) => this.key(rateKey, w)));
+    return values.map((v) => Number(v ?? 0));
+  }
+
+  async sweep(): Promise<number> {
+    return 0; // Keys expire by themselves.
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
