@@ -17,6 +17,8 @@ async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     const { disconnectDb } = await import("@/lib/db");
+    const { setCounterStore } = await import("@/lib/http/rate-limit");
+    await setCounterStore(undefined);
     await disconnectDb();
     await server.stop();
   }
@@ -110,7 +112,10 @@ keysCommand
   .action((opts: { json?: boolean }) =>
     withDatabase(async () => {
       const { listApiKeys } = await import("@/lib/keys/service");
-      const keys = await listApiKeys();
+      const { usageToday } = await import("@/lib/http/rate-limit");
+      const listed = await listApiKeys();
+      const usage = await usageToday(listed.map((k) => k.id), new Date());
+      const keys = listed.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
       if (opts.json) return console.log(JSON.stringify(keys, null, 2));
       if (!keys.length) return console.log("No API keys yet. Create one with: npm run cli -- keys create --name NAME");
       console.table(
@@ -120,6 +125,7 @@ keysCommand
           key: k.display,
           plan: k.plan,
           limits: `${k.perMinute}/min ${k.perDay}/day`,
+          today: k.usedToday,
           scopes: k.scopes.join(","),
           lastUsed: k.lastUsedAt ?? "never",
           state: k.revokedAt ? `revoked ${k.revokedAt}` : k.bannedUntil && new Date(k.bannedUntil) > new Date() ? `banned until ${k.bannedUntil}` : "active",
@@ -137,6 +143,38 @@ keysCommand
       const { revokeApiKey } = await import("@/lib/keys/service");
       const key = await revokeApiKey(id);
       console.log(`Revoked key ${key.id} (${key.display}).`);
+    }),
+  );
+
+keysCommand
+  .command("set-plan")
+  .description("Move a key to another plan; takes effect on its next request.")
+  .argument("<id>", "the key's id (see keys list)", positiveInt)
+  .argument("<plan>", "free | pro | business | enterprise")
+  .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
+  .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
+  .action((id: number, plan: string, opts: { perMinute?: number; perDay?: number }) =>
+    withDatabase(async () => {
+      const { planSchema } = await import("@/lib/keys/schemas");
+      const { setApiKeyPlan } = await import("@/lib/keys/service");
+      const parsed = await validated(planSchema, plan);
+      if (parsed !== "enterprise" && (opts.perMinute || opts.perDay)) {
+        throw new Error("--per-minute and --per-day are only for the enterprise plan");
+      }
+      const key = await setApiKeyPlan(id, parsed, opts);
+      console.log(`Key ${key.id} (${key.display}) is now on ${key.plan}: ${key.perMinute}/min, ${key.perDay}/day.`);
+    }),
+  );
+
+keysCommand
+  .command("unban")
+  .description("Lift a temporary ban (the key's ordinary rate limits still apply).")
+  .argument("<id>", "the key's id (see keys list)", positiveInt)
+  .action((id: number) =>
+    withDatabase(async () => {
+      const { unbanApiKey } = await import("@/lib/keys/service");
+      const key = await unbanApiKey(id);
+      console.log(`Lifted the ban on key ${key.id} (${key.display}).`);
     }),
   );
 

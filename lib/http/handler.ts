@@ -101,8 +101,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 ) {
   return async function apiRoute(request: Request, context: RouteContext): Promise<Response> {
     const started = performance.now();
-    const incomingId = request.headers.get("x-request-id");
-    const requestId = incomingId && REQUEST_ID.test(incomingId) ? incomingId : randomUUID();
+    const requestId = requestIdOf(request);
     const now = clockNow();
     const url = new URL(request.url);
     const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), "X-Request-Id": requestId });
@@ -168,14 +167,25 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
   };
 }
 
+/** The request id of a request: the client's when it is sane, a fresh one otherwise. */
+function requestIdOf(request: Request): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
 /** Answers for the methods a route does not implement, and CORS preflight. */
 export function otherMethods(allowed: string[]) {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed = withApi({ scope: null }, ({ request }) => {
     throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow });
   });
-  const OPTIONS = async () =>
-    new Response(null, { status: 204, headers: { ...preflightHeaders(allowed), Allow: allow } });
+  // Preflight carries no credentials and is not counted: browsers send it on
+  // their own before the real request, which is counted.
+  const OPTIONS = async (request: Request) =>
+    new Response(null, {
+      status: 204,
+      headers: { ...preflightHeaders(allowed), ...COMMON_HEADERS, Allow: allow, "X-Request-Id": requestIdOf(request) },
+    });
   const all = { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
   for (const method of allowed) delete all[method as keyof typeof all];
   return all;

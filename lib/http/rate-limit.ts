@@ -140,3 +140,16 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
   }
   return { headers: describe(states, bind, now) };
 }
+
+/** Requests counted today (UTC) for each API key id, for staff views. */
+export async function usageToday(keyIds: number[], now: Date): Promise<Map<number, number>> {
+  const day = windowAt("day", now);
+  const usage = new Map<number, number>();
+  await Promise.all(
+    keyIds.map(async (id) => {
+      const [count] = await counterStore().peek(`key:${id}`, [day]);
+      usage.set(id, count ?? 0);
+    }),
+  );
+  return usage;
+}

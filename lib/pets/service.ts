@@ -52,7 +52,7 @@ export async function listPets(query: ListPetsQuery): Promise<PetPage> {
   // pages start right next to where the client was.
   const cursors: PetPage["cursors"] = {};
   if (hasNext) cursors.next = encodeCursor({ d: "after", id: oldest ?? Math.min(cursor!.id + 1, Number.MAX_SAFE_INTEGER) });
-  if (hasPrev) cursors.prev = encodeCursor({ d: "before", id: newest ?? cursor!.id - 1 });
+  if (hasPrev) cursors.prev = encodeCursor({ d: "before", id: newest ?? Math.max(0, cursor!.id - 1) });
   return { pets, cursors };
 }
 

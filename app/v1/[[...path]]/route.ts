@@ -1,6 +1,5 @@
 import { ApiError } from "@/lib/http/errors";
 import { withApi } from "@/lib/http/handler";
-import { preflightHeaders } from "@/lib/http/headers";
 
 // Any other path under /v1 - 404 in the API's error shape, not an HTML page
 const notFound = withApi({ scope: null }, ({ url }) => {
@@ -12,4 +11,5 @@ export const POST = notFound;
 export const PUT = notFound;
 export const PATCH = notFound;
 export const DELETE = notFound;
-export const OPTIONS = async () => new Response(null, { status: 204, headers: preflightHeaders(["GET", "POST"]) });
+// A preflight for a path that does not exist fails like the request would.
+export const OPTIONS = notFound;

@@ -1,0 +1,336 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import * as categoriesRoute from "@/app/v1/categories/route";
+import * as openapiRoute from "@/app/v1/openapi.json/route";
+import * as petRoute from "@/app/v1/pets/[petId]/route";
+import * as petsRoute from "@/app/v1/pets/route";
+import { setClock } from "@/lib/clock";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import * as queries from "@/lib/pets/queries";
+import type { Pet } from "@/lib/pets/schemas";
+import { call, enableRateLimit, expectJson, newKey, seedPets, UNKNOWN_KEY, type CallOptions } from "./helpers";
+
+// The OpenAPI document against the handlers' real answers: every body
+// validates against the schema declared for its path/method/status, and every
+// documented-kind header a response carries is declared for it.
+
+const PRODUCTION = "https://api.petstore.example/v1";
+const STAGING = "https://staging.petstore.example/v1";
+// Read lazily by lib/env on first use (after this file is loaded).
+vi.stubEnv("PUBLIC_BASE_URL", PRODUCTION);
+vi.stubEnv("STAGING_BASE_URL", STAGING);
+// With the limiter on, responses carry every header the document declares.
+enableRateLimit();
+
+type Json = Record<string, unknown>;
+interface ResponseSpec {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: Json }>;
+}
+interface Operation {
+  operationId: string;
+  deprecated?: boolean;
+  security?: Record<string, string[]>[];
+  parameters?: { name: string; in: string; required?: boolean; schema: Json }[];
+  responses: Record<string, ResponseSpec>;
+}
+
+const doc = buildOpenApiDocument() as unknown as {
+  openapi: string;
+  info: { version: string };
+  servers: { url: string; description?: string }[];
+  security: Record<string, string[]>[];
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
+  paths: Record<string, Record<string, Operation>>;
+};
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const COMPONENTS_ID = "https://petstore.test/components.json";
+
+/** `#/components/schemas/X` → a reference into the components schema registered with Ajv. */
+function rewriteRefs<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(rewriteRefs) as T;
+  if (node && typeof node === "object") {
+    return Object.fromEntries(
+      Object.entries(node).map(([k, v]) => [
+        k,
+        k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")
+          ? `${COMPONENTS_ID}#/$defs/${v.slice("#/components/schemas/".length)}`
+          : rewriteRefs(v),
+      ]),
+    ) as T;
+  }
+  return node;
+}
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+for (const format of ["int64", "int32"]) ajv.addFormat(format, true);
+ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(doc.components.schemas) });
+
+/** Headers of the kinds the document describes per response. */
+const DOCUMENTED_KIND = /^(x-ratelimit-.+|ratelimit|ratelimit-policy|link|location|deprecation|sunset|retry-after|www-authenticate|allow)$/i;
+
+function operation(pathKey: string, method: string): Operation {
+  const op = doc.paths[pathKey]?.[method];
+  expect(op, `${method.toUpperCase()} ${pathKey} in the document`).toBeDefined();
+  return op!;
+}
+
+/** Validates a real response against what the document declares for it; returns the body. */
+async function expectConforms(pathKey: string, method: string, res: Response): Promise<unknown> {
+  const label = `${method.toUpperCase()} ${pathKey} → ${res.status}`;
+  const spec = operation(pathKey, method).responses[String(res.status)];
+  expect(spec, `${label} is declared`).toBeDefined();
+
+  const text = await res.text();
+  const schema = spec!.content?.["application/json"]?.schema;
+  expect(schema, `${label} declares an application/json body`).toBeDefined();
+  expect(res.headers.get("content-type")).toMatch(/^application\/json\b/);
+  const body: unknown = JSON.parse(text);
+  const validate = ajv.compile(rewriteRefs(schema!));
+  expect(validate(body), `${label}: ${ajv.errorsText(validate.errors)}\nbody: ${text.slice(0, 300)}`).toBe(true);
+
+  const declared = new Set(Object.keys(spec!.headers ?? {}).map((h) => h.toLowerCase()));
+  const present = [...res.headers.keys()].filter((h) => DOCUMENTED_KIND.test(h));
+  for (const header of present) expect(declared, `${label}: header ${header} is declared`).toContain(header.toLowerCase());
+  // And the other way round: what the document promises is there (Link on a
+  // list only when there is another page).
+  for (const header of declared) {
+    if (header === "link" && pathKey === "/pets") continue;
+    expect(res.headers.has(header), `${label}: declared header ${header} is sent`).toBe(true);
+  }
+
+  // An error's code is one of those the response's description lists.
+  if (res.status >= 400) {
+    const code = (body as { code: string }).code;
+    expect(spec!.description, `${label}: code ${code} listed`).toContain(`\`${code}\``);
+  }
+  return body;
+}
+
+let key: string;
+let readOnlyKey: string;
+let writeOnlyKey: string;
+let pet: Pet;
+
+beforeAll(async () => {
+  ({ key } = await newKey(["pets:read", "pets:write"]));
+  ({ key: readOnlyKey } = await newKey(["pets:read"]));
+  ({ key: writeOnlyKey } = await newKey(["pets:write"]));
+  [pet] = (await seedPets([
+    { name: "Biscuit", categoryId: 1 },
+    { name: "Luna", categoryId: 2, status: "sold" },
+    { name: "Kiwi", categoryId: 4, status: "pending" },
+  ])) as [Pet];
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  setClock();
+});
+
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1, version 1.0.0", () => {
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    expect(doc.info.version).toBe("1.0.0");
+  });
+
+  it("names the operations listPets, createPet, getPet (and listCategories)", () => {
+    expect(operation("/pets", "get").operationId).toBe("listPets");
+    expect(operation("/pets", "post").operationId).toBe("createPet");
+    expect(operation("/pets/{petId}", "get").operationId).toBe("getPet");
+    expect(operation("/categories", "get").operationId).toBe("listCategories");
+  });
+
+  it("marks getPet deprecated, and only getPet", () => {
+    expect(operation("/pets/{petId}", "get").deprecated).toBe(true);
+    expect(operation("/pets", "get").deprecated).not.toBe(true);
+    expect(operation("/pets", "post").deprecated).not.toBe(true);
+  });
+
+  it("uses HTTP bearer security, globally and on every operation, each with a 401", () => {
+    const schemes = Object.entries(doc.components.securitySchemes);
+    expect(schemes).toHaveLength(1);
+    const [name, scheme] = schemes[0]!;
+    expect(scheme).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ [name]: [] }]);
+    for (const methods of Object.values(doc.paths)) {
+      for (const op of Object.values(methods)) {
+        expect(op.security ?? doc.security).toEqual([{ [name]: [] }]);
+        expect(op.responses["401"], op.operationId).toBeDefined();
+      }
+    }
+  });
+
+  it("lists the production and staging servers, each ending in /v1", () => {
+    expect(doc.servers).toEqual([
+      { url: PRODUCTION, description: "Production" },
+      { url: STAGING, description: "Staging" },
+    ]);
+  });
+
+  it("documents limit as an integer 1..100 defaulting to 20, and status as the PetStatus enum", () => {
+    const params = operation("/pets", "get").parameters ?? [];
+    const limit = params.find((p) => p.name === "limit");
+    expect(limit).toMatchObject({ in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100, default: 20 } });
+    const status = params.find((p) => p.name === "status");
+    expect(status?.schema).toMatchObject({ enum: ["available", "pending", "sold"] });
+    const petId = operation("/pets/{petId}", "get").parameters?.find((p) => p.name === "petId");
+    expect(petId).toMatchObject({ in: "path", required: true, schema: { type: "integer", format: "int64" } });
+  });
+
+  it("the served /v1/openapi.json is the same document", async () => {
+    const served = await expectJson(await call(openapiRoute.GET, "/v1/openapi.json"));
+    expect(served).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  it("passes `redocly lint`", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "petstore-openapi-"));
+    try {
+      const file = path.join(dir, "openapi.json");
+      writeFileSync(file, JSON.stringify(doc, null, 2));
+      const result = spawnSync(path.join(ROOT, "node_modules", ".bin", "redocly"), ["lint", file], {
+        cwd: dir,
+        encoding: "utf8",
+        timeout: 60_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_COLOR: "1" },
+      });
+      expect(result.error).toBeUndefined();
+      expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 70_000);
+});
+
+describe("real responses conform to the document", () => {
+  const json = { "content-type": "application/json" };
+  const create = (body: unknown, auth: CallOptions = { key }) => call(petsRoute.POST, "/v1/pets", { method: "POST", json: body, ...auth });
+  const getOne = (petId: string, auth: CallOptions = { key }) => call(petRoute.GET, `/v1/pets/${petId}`, { params: { petId }, ...auth });
+
+  it.each([
+    ["200 list (with a Link to the next page)", () => call(petsRoute.GET, "/v1/pets?limit=1", { key }), 200],
+    ["200 list, filtered", () => call(petsRoute.GET, "/v1/pets?status=sold&categoryId=2", { key }), 200],
+    ["400 invalid_query", () => call(petsRoute.GET, "/v1/pets?limit=0", { key }), 400],
+    ["400 invalid_cursor", () => call(petsRoute.GET, "/v1/pets?cursor=garbage", { key }), 400],
+    ["401", () => call(petsRoute.GET, "/v1/pets", { key: UNKNOWN_KEY }), 401],
+    ["403", () => call(petsRoute.GET, "/v1/pets", { key: writeOnlyKey }), 403],
+  ])("GET /pets: %s", async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    const body = await expectConforms("/pets", "get", res);
+    if (status === 200) expect(Array.isArray(body)).toBe(true);
+  });
+
+  it("GET /pets: the 200 with a Link header is declared with Link", async () => {
+    const res = await call(petsRoute.GET, "/v1/pets?limit=1", { key });
+    expect(res.headers.get("link")).toContain('rel="next"');
+    // Links are built on the public base address.
+    expect(res.headers.get("link")).toContain(`<${PRODUCTION}/pets?`);
+    await expectConforms("/pets", "get", res);
+  });
+
+  it.each([
+    ["500 internal_error", "findPetPage", new Error('relation "pets" secret SQL'), 500],
+    ["503 service_unavailable", "findPetPage", Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }), 503],
+  ] as const)("GET /pets: %s", async (_label, fn, error, status) => {
+    vi.spyOn(queries, fn).mockRejectedValue(error);
+    const res = await call(petsRoute.GET, "/v1/pets", { key });
+    expect(res.status).toBe(status);
+    await expectConforms("/pets", "get", res);
+  });
+
+  it.each([
+    ["201 created", () => create({ name: "Contract", categoryId: 3 }), 201],
+    ["400 invalid_body", () => create({ name: "", categoryId: "1" }), 400],
+    ["400 invalid_json", () => call(petsRoute.POST, "/v1/pets", { method: "POST", key, body: "{", headers: json }), 400],
+    ["400 unknown_category", () => create({ name: "Rex", categoryId: 999 }), 400],
+    ["401", () => create({ name: "Rex", categoryId: 1 }, {}), 401],
+    ["403", () => create({ name: "Rex", categoryId: 1 }, { key: readOnlyKey }), 403],
+    ["413", () => call(petsRoute.POST, "/v1/pets", { method: "POST", key, headers: json, body: " ".repeat(64 * 1024 + 1) }), 413],
+    ["415", () => call(petsRoute.POST, "/v1/pets", { method: "POST", key, headers: { "content-type": "text/plain" }, body: "{}" }), 415],
+  ])("POST /pets: %s", async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    const body = await expectConforms("/pets", "post", res);
+    if (status === 201) {
+      expect(res.headers.get("location")).toBe(`${PRODUCTION}/pets/${(body as Pet).id}`);
+    }
+  });
+
+  it.each([
+    ["200", () => getOne(String(pet.id)), 200],
+    ["400 invalid_path", () => getOne("abc"), 400],
+    ["401", () => getOne(String(pet.id), {}), 401],
+    ["403", () => getOne(String(pet.id), { key: writeOnlyKey }), 403],
+    ["404", () => getOne("999999"), 404],
+  ])("GET /pets/{petId}: %s", async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    await expectConforms("/pets/{petId}", "get", res);
+  });
+
+  it("GET /pets/{petId}: 410 gone after the sunset", async () => {
+    setClock(new Date("2030-12-05T00:00:00Z"));
+    const res = await getOne(String(pet.id));
+    expect(res.status).toBe(410);
+    await expectConforms("/pets/{petId}", "get", res);
+  });
+
+  it.each([
+    ["200", () => call(categoriesRoute.GET, "/v1/categories", { key }), 200],
+    ["401", () => call(categoriesRoute.GET, "/v1/categories", { authorization: "Basic xyz" }), 401],
+    ["403", () => call(categoriesRoute.GET, "/v1/categories", { key: writeOnlyKey }), 403],
+  ])("GET /categories: %s", async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    const body = await expectConforms("/categories", "get", res);
+    if (status === 200) {
+      expect(body).toEqual(
+        ["Dogs", "Cats", "Rabbits", "Birds", "Reptiles", "Small mammals"].map((name, i) => ({ id: i + 1, name })),
+      );
+    }
+  });
+
+  it("GET /pets: 429 rate_limited, then 429 key_temporarily_banned", async () => {
+    const limited = await newKey(["pets:read"], "tiny quota", { plan: "enterprise", perMinute: 2, perDay: 1000 });
+    setClock(new Date("2027-03-01T10:00:05Z"));
+    const send = () => call(petsRoute.GET, "/v1/pets", { key: limited.key });
+    for (let i = 0; i < 2; i++) await expectConforms("/pets", "get", await send());
+
+    const res = await send();
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("55");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(await expectConforms("/pets", "get", res)).toMatchObject({ code: "rate_limited" });
+
+    expect((await send()).status).toBe(429);
+    const banned = await send(); // 2 × the per-minute figure + 1: banned
+    expect(banned.status).toBe(429);
+    expect(await expectConforms("/pets", "get", banned)).toMatchObject({ code: "key_temporarily_banned" });
+  });
+
+  it("405 answers (methods the document has no operation for) still match the Error schema", async () => {
+    const validate = ajv.getSchema(`${COMPONENTS_ID}#/$defs/Error`)!;
+    for (const [handler, method, p, params] of [
+      [petsRoute.PUT, "PUT", "/v1/pets", {}],
+      [petRoute.POST, "POST", "/v1/pets/1", { petId: "1" }],
+    ] as const) {
+      const res = await call(handler, p, { method, key, params });
+      expect(res.status).toBe(405);
+      const body = await res.json();
+      expect(validate(body), ajv.errorsText(validate.errors)).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * Helpers for the API tests: they call the real route handlers with real
+ * Request objects, against the test database (see tests/setup.ts).
+ */
+import { afterAll, expect, vi } from "vitest";
+import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
+import { setCounterStore } from "@/lib/http/rate-limit";
+import type { Plan } from "@/lib/keys/plans";
+import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
+import { createApiKey } from "@/lib/keys/service";
+import type { PetStatus } from "@/lib/pets/schemas";
+
+export const ORIGIN = "http://localhost";
+
+type Params = Record<string, string | string[] | undefined>;
+export type RouteHandler = (request: Request, context: { params: Promise<Params> }) => Promise<Response>;
+
+export interface CallOptions {
+  method?: string;
+  /** An API key: sent as `Authorization: Bearer <key>`. */
+  key?: string;
+  /** Sent as the Authorization header as it is (wins over `key`). */
+  authorization?: string;
+  headers?: Record<string, string>;
+  /** An object is sent as JSON (with Content-Type application/json); a string or bytes as they are. */
+  json?: unknown;
+  body?: BodyInit;
+  params?: Params;
+}
+
+export function request(path: string, options: CallOptions = {}): Request {
+  const headers = new Headers(options.headers);
+  if (options.authorization !== undefined) headers.set("authorization", options.authorization);
+  else if (options.key !== undefined) headers.set("authorization", `Bearer ${options.key}`);
+  let body: BodyInit | undefined = options.body;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    if (!headers.has("content-type")) headers.set("content-type", "application/json");
+  }
+  const init: RequestInit & { duplex?: "half" } = { method: options.method ?? "GET", headers, body };
+  if (body instanceof ReadableStream) init.duplex = "half";
+  return new Request(path.startsWith("http") ? path : `${ORIGIN}${path}`, init);
+}
+
+/** Calls a route handler as Next would: `handler(request, { params: Promise })`. */
+export async function call(handler: RouteHandler | undefined, path: string, options: CallOptions = {}): Promise<Response> {
+  if (!handler) throw new Error(`no handler exported for ${options.method ?? "GET"} ${path}`);
+  return handler(request(path, options), { params: Promise.resolve(options.params ?? {}) });
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  status: number;
+  details?: { field: string; issue: string }[];
+}
+
+/**
+ * The one assertion for error answers: the status, the code, JSON, and a body
+ * that is exactly the spec's Error ({ code, message, status } + optional details).
+ */
+export async function expectApiError(res: Response, status: number, code: string): Promise<ErrorBody> {
+  const text = await res.text();
+  let body: ErrorBody;
+  try {
+    body = JSON.parse(text) as ErrorBody;
+  } catch {
+    throw new Error(`expected a JSON error body for ${status} ${code}, got ${res.status}: ${text.slice(0, 200)}`);
+  }
+  expect({ status: res.status, code: body.code }, `body: ${text.slice(0, 500)}`).toEqual({ status, code });
+  expect(res.headers.get("content-type")).toMatch(/^application\/json\b/);
+  expect(body.status).toBe(status);
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  const keys = Object.keys(body).sort();
+  expect(keys.filter((k) => k !== "details")).toEqual(["code", "message", "status"]);
+  if ("details" in body) {
+    expect(Array.isArray(body.details)).toBe(true);
+    for (const detail of body.details!) {
+      expect(Object.keys(detail).sort()).toEqual(["field", "issue"]);
+      expect(typeof detail.field).toBe("string");
+      expect(typeof detail.issue).toBe("string");
+    }
+  }
+  return body;
+}
+
+/** Reads a successful JSON answer, checking the status and the Content-Type. */
+export async function expectJson<T = unknown>(res: Response, status = 200): Promise<T> {
+  const text = await res.text();
+  expect(res.status, `body: ${text.slice(0, 500)}`).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^application\/json\b/);
+  return JSON.parse(text) as T;
+}
+
+export async function newKey(
+  scopes: Scope[] = ["pets:read", "pets:write"],
+  name = "test key",
+  plan: { plan: Plan; perMinute?: number; perDay?: number } = { plan: "pro" },
+): Promise<{ key: string; id: number }> {
+  const { key, summary } = await createApiKey(newApiKeySchema.parse({ name, scopes, ...plan }));
+  return { key, id: summary.id };
+}
+
+/**
+ * Switches the rate limiter on for the calling test file (tests/setup.ts
+ * turns it off by default). Call it at the top level of the file; the store's
+ * connections are closed and the environment restored after the file.
+ */
+export function enableRateLimit(): void {
+  vi.stubEnv("RATE_LIMIT_ENABLED", "true");
+  resetEnvCache();
+  afterAll(async () => {
+    await setCounterStore(undefined);
+    vi.unstubAllEnvs();
+    resetEnvCache();
+  });
+}
+
+export interface PetSeed {
+  name?: string;
+  categoryId?: number;
+  status?: PetStatus;
+}
+
+/** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them. */
+export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus }[]> {
+  const rows = await db().pet.createManyAndReturn({
+    data: pets.map((p, i) => ({ name: p.name ?? `Pet ${i}`, categoryId: BigInt(p.categoryId ?? 1), status: p.status ?? "available" })),
+    select: { id: true, name: true, categoryId: true, status: true },
+  });
+  return rows
+    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status }))
+    .sort((a, b) => a.id - b.id);
+}
+
+/** RFC 8288 Link header → { rel: url }. */
+export function parseLink(header: string | null): Record<string, string> {
+  const links: Record<string, string> = {};
+  if (!header) return links;
+  for (const match of header.matchAll(/<([^>]*)>\s*((?:;\s*[^;,]+)*)/g)) {
+    const rel = /;\s*rel="?([^";,]+)"?/i.exec(match[2] ?? "")?.[1];
+    if (rel) for (const r of rel.split(/\s+/)) links[r] = match[1]!;
+  }
+  return links;
+}
+
+/** A well-formed key (right prefix and length) that was never issued. */
+export const UNKNOWN_KEY = `pk_live_${"A1b2C3d4".repeat(4)}`;
