@@ -1,17 +1,32 @@
 import type { Metadata, Viewport } from "next";
+import { Providers } from "@/components/providers";
+import { SiteHeader } from "@/components/site-header";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: { default: "Petstore", template: "%s · Petstore" },
-  description: "Find an animal to adopt.",
+  title: { default: "Petstore: adopt an animal", template: "%s · Petstore" },
+  description: "Find an animal to adopt: dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home.",
 };
 
-export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#065f46" };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-emerald-900 focus:shadow"
+        >
+          Skip to content
+        </a>
+        <Providers>
+          <SiteHeader />
+          <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+            {children}
+          </main>
+        </Providers>
+      </body>
     </html>
   );
 }

@@ -5,6 +5,11 @@
  */
 import { db, disconnectDb } from "@/lib/db";
 import type { PetStatus } from "@/lib/generated/prisma/client";
+import { verifyPassword } from "@/lib/staff/password";
+import { createStaff } from "@/lib/staff/service";
+
+/** The demo shelter desk login, printed on every start while it still has its demo password. */
+export const DEMO_STAFF = { email: "demo@petstore.test", password: "adopt-a-pet-demo" } as const;
 
 export const CATEGORIES = ["Dogs", "Cats", "Rabbits", "Birds", "Reptiles", "Small mammals"] as const;
 
@@ -21,15 +26,20 @@ const NAMES: Record<(typeof CATEGORIES)[number], string[]> = {
 // 25% pending, 15% sold, interleaved so every page of the list shows a mix.
 const STATUS_CYCLE: PetStatus[] = ["available", "available", "pending", "available", "sold", "available", "pending", "available"];
 
-export async function seed(): Promise<{ categories: number; petsAdded: number }> {
+export async function seed(): Promise<{ categories: number; petsAdded: number; demoLogin: boolean }> {
   const prisma = db();
+  // Created once; never reset, so an operator who changed its password keeps it.
+  const demo = await prisma.staffUser.findUnique({ where: { email: DEMO_STAFF.email }, select: { passwordHash: true } });
+  if (!demo) await createStaff(DEMO_STAFF);
+  const demoLogin = !demo || (await verifyPassword(DEMO_STAFF.password, demo.passwordHash));
+
   const categoryIds = new Map<string, bigint>();
   for (const name of CATEGORIES) {
     const category = await prisma.category.upsert({ where: { name }, create: { name }, update: {}, select: { id: true } });
     categoryIds.set(name, category.id);
   }
 
-  if ((await prisma.pet.count()) > 0) return { categories: CATEGORIES.length, petsAdded: 0 };
+  if ((await prisma.pet.count()) > 0) return { categories: CATEGORIES.length, petsAdded: 0, demoLogin };
 
   // Round-robin over the categories so the newest animals are not all dogs.
   const rows: { name: string; categoryId: bigint; status: PetStatus }[] = [];
@@ -42,13 +52,16 @@ export async function seed(): Promise<{ categories: number; petsAdded: number }>
     }
   }
   await prisma.pet.createMany({ data: rows });
-  return { categories: CATEGORIES.length, petsAdded: rows.length };
+  return { categories: CATEGORIES.length, petsAdded: rows.length, demoLogin };
 }
 
 if (process.argv[1]?.endsWith("seed.ts")) {
   seed()
-    .then(({ categories, petsAdded }) => {
+    .then(({ categories, petsAdded, demoLogin }) => {
       console.error(`[petstore] Seed: ${categories} categories, ${petsAdded} animals added.`);
+      if (demoLogin) {
+        console.error(`[petstore] Demo staff login: ${DEMO_STAFF.email} / ${DEMO_STAFF.password}  (sign in at /staff/sign-in)`);
+      }
     })
     .catch((error: unknown) => {
       console.error(error);

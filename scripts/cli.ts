@@ -17,7 +17,7 @@ async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     const { disconnectDb } = await import("@/lib/db");
-    const { setCounterStore } = await import("@/lib/http/rate-limit");
+    const { setCounterStore } = await import("@/lib/rate-limit/shared-store");
     await setCounterStore(undefined);
     await disconnectDb();
     await server.stop();
@@ -53,9 +53,10 @@ dbCommand
   .description("Add the demo categories and animals (idempotent: never duplicates).")
   .action(() =>
     withDatabase(async () => {
-      const { seed } = await import("@/prisma/seed");
+      const { DEMO_STAFF, seed } = await import("@/prisma/seed");
       const result = await seed();
       console.log(`Seeded ${result.categories} categories, ${result.petsAdded} animals added.`);
+      if (result.demoLogin) console.log(`Demo staff login: ${DEMO_STAFF.email} / ${DEMO_STAFF.password}`);
     }),
   );
 
@@ -111,11 +112,8 @@ keysCommand
   .option("--json", "print JSON instead of a table")
   .action((opts: { json?: boolean }) =>
     withDatabase(async () => {
-      const { listApiKeys } = await import("@/lib/keys/service");
-      const { usageToday } = await import("@/lib/http/rate-limit");
-      const listed = await listApiKeys();
-      const usage = await usageToday(listed.map((k) => k.id), new Date());
-      const keys = listed.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
+      const { listApiKeysWithUsage } = await import("@/lib/keys/service");
+      const keys = await listApiKeysWithUsage(new Date());
       if (opts.json) return console.log(JSON.stringify(keys, null, 2));
       if (!keys.length) return console.log("No API keys yet. Create one with: npm run cli -- keys create --name NAME");
       console.table(
@@ -175,6 +173,22 @@ keysCommand
       const { unbanApiKey } = await import("@/lib/keys/service");
       const key = await unbanApiKey(id);
       console.log(`Lifted the ban on key ${key.id} (${key.display}).`);
+    }),
+  );
+
+const staffCommand = program.command("staff").description("Shelter staff accounts (sign in at /staff/sign-in).");
+
+staffCommand
+  .command("create")
+  .description("Create a staff account. The password is stored as a scrypt hash.")
+  .requiredOption("--email <email>", "the staff member's email address")
+  .requiredOption("--password <password>", "at least 12 characters")
+  .action((opts: { email: string; password: string }) =>
+    withDatabase(async () => {
+      const { newStaffSchema } = await import("@/lib/staff/schemas");
+      const { createStaff } = await import("@/lib/staff/service");
+      const staff = await createStaff(await validated(newStaffSchema, opts));
+      console.log(`Created staff account ${staff.id} for ${staff.email}.`);
     }),
   );
 

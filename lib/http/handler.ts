@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { now as clockNow } from "@/lib/clock";
 import { env, publicBaseUrl } from "@/lib/env";
-import { resolveCaller, type Caller } from "@/lib/http/auth";
+import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
@@ -91,7 +91,11 @@ function authorise(caller: Caller, scope: Scope): void {
     throw new ApiError(401, "unauthorized", message, undefined, { "WWW-Authenticate": 'Bearer realm="petstore"' });
   }
   if (!caller.scopes.includes(scope)) {
-    throw new ApiError(403, "forbidden", `This credential lacks the "${scope}" scope needed for this operation.`);
+    const message =
+      caller.kind === "session" && !caller.staff
+        ? "Browsing sessions can only read. Staff sign in at /staff/sign-in to make changes."
+        : `This ${caller.kind === "key" ? "API key" : "session"} lacks the "${scope}" scope this operation needs.`;
+    throw new ApiError(403, "forbidden", message);
   }
 }
 
@@ -121,6 +125,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       if (options.deprecated && now >= DEPRECATION.sunset) {
         throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET /v1/pets instead.`);
       }
+      assertSameOrigin(request, caller);
       if (options.scope) authorise(caller, options.scope);
 
       const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;

@@ -1,13 +1,13 @@
 import { env } from "@/lib/env";
-import { runInBackground } from "@/lib/background";
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
 import { banApiKey } from "@/lib/keys/service";
 import { logger } from "@/lib/log";
-import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
-import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
-import { CounterStoreUnavailable, type CounterStore } from "@/lib/rate-limit/store";
+import { counterStore } from "@/lib/rate-limit/shared-store";
+import { CounterStoreUnavailable } from "@/lib/rate-limit/store";
 import { windowAt, type Window } from "@/lib/rate-limit/windows";
+
+export { counterStore, setCounterStore, usageToday } from "@/lib/rate-limit/shared-store";
 
 // Spec section 8 and product.md "Rate limits": every request counts against
 // its caller's minute and day windows (one round trip to the shared store);
@@ -15,31 +15,6 @@ import { windowAt, type Window } from "@/lib/rate-limit/windows";
 // 429; a key that sends its per-minute figure again while limited is banned.
 
 export const BAN_MS = 15 * 60_000;
-
-const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterStore; petstoreSweeper?: NodeJS.Timeout };
-
-/** The shared store: Redis when REDIS_URL is set, PostgreSQL otherwise. */
-export function counterStore(): CounterStore {
-  if (!globalStore.petstoreCounterStore) {
-    const { REDIS_URL, DATABASE_URL } = env();
-    globalStore.petstoreCounterStore = REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!);
-    // Old windows are deleted once a minute per instance so the table does
-    // not grow without bound; unref'd so it never keeps a process alive.
-    globalStore.petstoreSweeper = setInterval(() => {
-      runInBackground("sweep rate-limit counters", () => counterStore().sweep(new Date()));
-    }, 60_000);
-    globalStore.petstoreSweeper.unref();
-  }
-  return globalStore.petstoreCounterStore;
-}
-
-/** Test hook: use another store (or go back to the configured one with undefined). */
-export async function setCounterStore(store: CounterStore | undefined): Promise<void> {
-  const previous = globalStore.petstoreCounterStore;
-  globalStore.petstoreCounterStore = store;
-  if (!store && globalStore.petstoreSweeper) clearInterval(globalStore.petstoreSweeper);
-  if (previous && previous !== store) await previous.close().catch(() => {});
-}
 
 interface WindowState {
   window: Window;
@@ -141,15 +116,3 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
   return { headers: describe(states, bind, now) };
 }
 
-/** Requests counted today (UTC) for each API key id, for staff views. */
-export async function usageToday(keyIds: number[], now: Date): Promise<Map<number, number>> {
-  const day = windowAt("day", now);
-  const usage = new Map<number, number>();
-  await Promise.all(
-    keyIds.map(async (id) => {
-      const [count] = await counterStore().peek(`key:${id}`, [day]);
-      usage.set(id, count ?? 0);
-    }),
-  );
-  return usage;
-}

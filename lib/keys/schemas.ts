@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { PLANS } from "@/lib/keys/plans";
 
-export const SCOPES = ["pets:read", "pets:write"] as const;
+/** What a caller may do. API keys carry the pets scopes; staff sessions also manage keys. */
+export const SCOPES = ["pets:read", "pets:write", "keys:manage"] as const;
 export type Scope = (typeof SCOPES)[number];
+export const KEY_SCOPES = ["pets:read", "pets:write"] as const;
 
 export const planSchema = z.enum(PLANS);
-export const scopeSchema = z.enum(SCOPES);
+export const scopeSchema = z.enum(KEY_SCOPES);
 
 const quota = z.number().int().min(1, "must be at least 1").max(100_000_000, "must be at most 100000000");
 
@@ -28,6 +30,14 @@ export const newApiKeySchema = z
   });
 export type NewApiKey = z.infer<typeof newApiKeySchema>;
 
+export const keyIdParamsSchema = z.object({
+  keyId: z
+    .string()
+    .regex(/^[0-9]+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large")),
+});
+
 /** What staff see of a key: never the hash, never the key. */
 export const apiKeySummarySchema = z.object({
   id: z.number().int(),
@@ -41,5 +51,7 @@ export const apiKeySummarySchema = z.object({
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
   bannedUntil: z.string().nullable(),
+  /** Requests counted today (UTC), when the caller asked for usage. */
+  usedToday: z.number().int().optional(),
 });
 export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>;

@@ -3,8 +3,9 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
 import * as queries from "@/lib/keys/queries";
-import type { ApiKeySummary, NewApiKey, Scope } from "@/lib/keys/schemas";
+import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";
 import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
+import { usageToday } from "@/lib/rate-limit/shared-store";
 
 /** What a request authenticated by an API key knows about its caller. */
 export interface KeyPrincipal {
@@ -22,7 +23,7 @@ function summarise(row: queries.ApiKeyRow): ApiKeySummary {
     name: row.name,
     display: `${row.prefix}…${row.last4}`,
     plan: row.plan,
-    scopes: row.scopes as Scope[],
+    scopes: row.scopes as (typeof KEY_SCOPES)[number][],
     perMinute: limits.perMinute,
     perDay: limits.perDay,
     createdAt: row.createdAt.toISOString(),
@@ -50,6 +51,13 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; sum
 
 export async function listApiKeys(): Promise<ApiKeySummary[]> {
   return (await queries.findApiKeys()).map(summarise);
+}
+
+/** For staff: every key with the requests counted against it today (UTC). */
+export async function listApiKeysWithUsage(now: Date): Promise<ApiKeySummary[]> {
+  const keys = await listApiKeys();
+  const usage = await usageToday(keys.map((k) => k.id), now);
+  return keys.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
 }
 
 function keyNotFound(id: number): ApiError {

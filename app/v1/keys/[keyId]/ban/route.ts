@@ -1,0 +1,10 @@
+import { withApi, otherMethods } from "@/lib/http/handler";
+import { keyIdParamsSchema } from "@/lib/keys/schemas";
+import { unbanApiKey } from "@/lib/keys/service";
+
+// DELETE /v1/keys/{keyId}/ban - staff: lift a temporary ban
+export const DELETE = withApi({ scope: "keys:manage", params: keyIdParamsSchema }, async ({ params }) => ({
+  body: await unbanApiKey(params.keyId),
+}));
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods(["DELETE"]);

@@ -1,0 +1,10 @@
+import { withApi, otherMethods } from "@/lib/http/handler";
+import { keyIdParamsSchema } from "@/lib/keys/schemas";
+import { revokeApiKey } from "@/lib/keys/service";
+
+// DELETE /v1/keys/{keyId} - staff: revoke a key (401 for it from then on)
+export const DELETE = withApi({ scope: "keys:manage", params: keyIdParamsSchema }, async ({ params }) => ({
+  body: await revokeApiKey(params.keyId),
+}));
+
+export const { GET, POST, PUT, PATCH, OPTIONS } = otherMethods(["DELETE"]);

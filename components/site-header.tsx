@@ -1,0 +1,61 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname, useRouter } from "next/navigation";
+import { useQueryClient } from "@tanstack/react-query";
+import { SESSION_QUERY_KEY, useSession } from "@/components/use-session";
+import { apiFetch } from "@/lib/site/api-client";
+
+const linkClass = (active: boolean) =>
+  `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
+    active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
+  }`;
+
+export function SiteHeader() {
+  const pathname = usePathname();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const { data: session } = useSession();
+  const staff = session?.kind === "staff";
+
+  async function signOut() {
+    await apiFetch("/v1/session", { method: "DELETE" }).catch(() => {});
+    queryClient.clear();
+    // A full navigation, so the next page load mints a fresh adopter session.
+    router.push("/");
+    router.refresh();
+  }
+
+  return (
+    <header className="border-b border-stone-200 bg-white">
+      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2">
+        <Link href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
+          <span aria-hidden="true">🐾</span> Petstore
+        </Link>
+        <Link href="/" className={linkClass(pathname === "/")} aria-current={pathname === "/" ? "page" : undefined}>
+          Browse
+        </Link>
+        <Link href="/docs" className={linkClass(pathname === "/docs")} aria-current={pathname === "/docs" ? "page" : undefined}>
+          API docs
+        </Link>
+        {staff ? (
+          <>
+            <Link href="/staff/pets/new" className={linkClass(pathname === "/staff/pets/new")} aria-current={pathname === "/staff/pets/new" ? "page" : undefined}>
+              Add an animal
+            </Link>
+            <Link href="/staff/keys" className={linkClass(pathname === "/staff/keys")} aria-current={pathname === "/staff/keys" ? "page" : undefined}>
+              API keys
+            </Link>
+            <button type="button" onClick={signOut} className={linkClass(false)}>
+              Sign out
+            </button>
+          </>
+        ) : (
+          <Link href="/staff/sign-in" className={linkClass(pathname === "/staff/sign-in")} aria-current={pathname === "/staff/sign-in" ? "page" : undefined}>
+            Staff sign in
+          </Link>
+        )}
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,16 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/site/api-client";
+import type { SessionInfo } from "@/lib/staff/schemas";
+
+export const SESSION_QUERY_KEY = ["session"] as const;
+
+/** Who this browser is: an adopter (anonymous) or signed-in staff. */
+export function useSession() {
+  return useQuery({
+    queryKey: SESSION_QUERY_KEY,
+    queryFn: async () => (await apiFetch<SessionInfo>("/v1/session")).data,
+    staleTime: 60_000,
+  });
+}

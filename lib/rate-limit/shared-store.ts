@@ -1,0 +1,47 @@
+import { runInBackground } from "@/lib/background";
+import { env } from "@/lib/env";
+import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
+import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
+import type { CounterStore } from "@/lib/rate-limit/store";
+import { windowAt } from "@/lib/rate-limit/windows";
+
+// The one counter store of this process, shared with every other instance
+// through PostgreSQL or Redis.
+
+const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterStore; petstoreSweeper?: NodeJS.Timeout };
+
+/** The shared store: Redis when REDIS_URL is set, PostgreSQL otherwise. */
+export function counterStore(): CounterStore {
+  if (!globalStore.petstoreCounterStore) {
+    const { REDIS_URL, DATABASE_URL } = env();
+    globalStore.petstoreCounterStore = REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!);
+    // Old windows are deleted once a minute per instance so the table does
+    // not grow without bound; unref'd so it never keeps a process alive.
+    globalStore.petstoreSweeper = setInterval(() => {
+      runInBackground("sweep rate-limit counters", () => counterStore().sweep(new Date()));
+    }, 60_000);
+    globalStore.petstoreSweeper.unref();
+  }
+  return globalStore.petstoreCounterStore;
+}
+
+/** Test hook: use another store (or go back to the configured one with undefined). */
+export async function setCounterStore(store: CounterStore | undefined): Promise<void> {
+  const previous = globalStore.petstoreCounterStore;
+  globalStore.petstoreCounterStore = store;
+  if (!store && globalStore.petstoreSweeper) clearInterval(globalStore.petstoreSweeper);
+  if (previous && previous !== store) await previous.close().catch(() => {});
+}
+
+/** Requests counted today (UTC) for each API key id, for staff views. */
+export async function usageToday(keyIds: number[], now: Date): Promise<Map<number, number>> {
+  const day = windowAt("day", now);
+  const usage = new Map<number, number>();
+  await Promise.all(
+    keyIds.map(async (id) => {
+      const [count] = await counterStore().peek(`key:${id}`, [day]);
+      usage.set(id, count ?? 0);
+    }),
+  );
+  return usage;
+}

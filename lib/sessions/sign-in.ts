@@ -1,0 +1,35 @@
+import { clearedCookie, readCookie, sessionCookie } from "@/lib/http/cookies";
+import type { Caller } from "@/lib/http/auth";
+import { ApiError } from "@/lib/http/errors";
+import { SESSION_COOKIE, createSession, deleteSession } from "@/lib/sessions/service";
+import { checkCredentials } from "@/lib/staff/service";
+import type { SessionInfo, SignIn } from "@/lib/staff/schemas";
+
+export function sessionInfo(caller: Caller): SessionInfo {
+  if (caller.kind !== "session") {
+    throw new ApiError(401, "unauthorized", "No browser session: this endpoint is for the site's own pages.", undefined, {
+      "WWW-Authenticate": 'Bearer realm="petstore"',
+    });
+  }
+  return { kind: caller.staff ? "staff" : "anonymous", email: caller.staff?.email ?? null, scopes: caller.scopes };
+}
+
+/**
+ * Staff sign-in: a fresh session (never the adopter's one promoted, so a
+ * session id planted before sign-in is worthless after it).
+ */
+export async function signIn(input: SignIn, request: Request, url: URL, now: Date) {
+  const staff = await checkCredentials(input.email, input.password);
+  if (!staff) throw new ApiError(401, "unauthorized", "The email or password is incorrect.", [{ field: "password", issue: "does not match" }]);
+  const previous = readCookie(request, SESSION_COOKIE);
+  if (previous) await deleteSession(previous);
+  const { token, expiresAt } = await createSession(staff.id, now);
+  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage"] };
+  return { body, cookie: sessionCookie(SESSION_COOKIE, token, { expires: expiresAt, url }) };
+}
+
+export async function signOut(request: Request, url: URL): Promise<string> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) await deleteSession(token);
+  return clearedCookie(SESSION_COOKIE, url);
+}

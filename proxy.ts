@@ -1,0 +1,72 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { now } from "@/lib/clock";
+import { env } from "@/lib/env";
+import { readCookie, sessionCookie } from "@/lib/http/cookies";
+import { SESSION_COOKIE, ensureBrowserSession } from "@/lib/sessions/service";
+
+// Runs before every page (not /v1, not static files):
+// 1. every visitor gets an anonymous adopter session, so the pages can call
+//    /v1 with a cookie instead of a key (rate-limited per session);
+// 2. security headers, with a per-request nonce so the CSP can forbid every
+//    script Next did not put there itself.
+
+function contentSecurityPolicy(nonce: string): string {
+  const dev = env().NODE_ENV === "development";
+  return [
+    "default-src 'self'",
+    // 'strict-dynamic' lets Next's nonce'd bootstrap load its own chunks;
+    // development needs eval for fast refresh.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self'${dev ? " ws:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+export async function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  const csp = contentSecurityPolicy(nonce);
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("Content-Security-Policy", csp);
+
+  let setCookie: string | undefined;
+  try {
+    const minted = await ensureBrowserSession(readCookie(request, SESSION_COOKIE), now());
+    if (minted) {
+      setCookie = sessionCookie(SESSION_COOKIE, minted.token, { expires: minted.expiresAt, url: request.nextUrl });
+      // The page being rendered right now already sees the new session.
+      const others = (request.headers.get("cookie") ?? "")
+        .split(";")
+        .filter((c) => c.trim() && !c.trim().startsWith(`${SESSION_COOKIE}=`));
+      requestHeaders.set("cookie", [...others, `${SESSION_COOKIE}=${minted.token}`].join("; "));
+    }
+  } catch {
+    // Database down: the page still renders and shows its error state; the
+    // session is minted on a later visit.
+  }
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set("Content-Security-Policy", csp);
+  response.headers.set("X-Content-Type-Options", "nosniff");
+  response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  response.headers.set("X-Frame-Options", "DENY");
+  response.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (setCookie) response.headers.append("Set-Cookie", setCookie);
+  return response;
+}
+
+export const config = {
+  // Pages only: the API has its own headers and authenticates itself.
+  matcher: [
+    {
+      source: "/((?!v1(?:/|$)|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|ico|txt)$).*)",
+      missing: [{ type: "header", key: "next-router-prefetch" }],
+    },
+  ],
+};
