@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
-import { SESSION_QUERY_KEY, useSession } from "@/components/use-session";
+import { useSession } from "@/components/use-session";
 import { apiFetch } from "@/lib/site/api-client";
 
 const linkClass = (active: boolean) =>
