@@ -1,5 +1,7 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // Separate build folders let two builds (e.g. two test runs) coexist.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // The app is always served by our own launcher (scripts/launch.ts); no
   // "powered by" banner to advertise the stack to scanners.
   poweredByHeader: false,

@@ -6,7 +6,7 @@ import { withDatabaseName } from "./scripts/database";
 // the launcher) on a database of its own, recreated for every run.
 const server = process.env.TEST_DATABASE_URL;
 if (!server) throw new Error("TEST_DATABASE_URL is unset: run the suite through `npm run test:e2e`.");
-const databaseUrl = withDatabaseName(server, "petstore_e2e");
+const databaseUrl = withDatabaseName(server, process.env.E2E_DATABASE ?? "petstore_e2e");
 const port = Number(process.env.E2E_PORT ?? 3100);
 export const baseURL = `http://127.0.0.1:${port}`;
 // Test helpers in e2e/ (creating API keys, staff) reach the same database.

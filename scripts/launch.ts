@@ -54,7 +54,7 @@ function newestMtime(dir: string): number {
 
 /** A production build is made when there is none, or the sources changed since. */
 function buildIfStale(env: NodeJS.ProcessEnv): void {
-  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  const buildId = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (fs.existsSync(buildId)) {
     const built = fs.statSync(buildId).mtimeMs;
     const sources = Math.max(...["app", "components", "lib"].map((d) => newestMtime(path.join(ROOT, d))));
