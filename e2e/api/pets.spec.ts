@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { bearer, cli, createKey, expectApiError } from "../helpers";
 
@@ -75,10 +77,13 @@ test("serves its OpenAPI contract", async ({ request }) => {
 });
 
 test("lets a web page on another origin call it with a bearer key (CORS)", async ({ page, baseURL }) => {
-  // The same server under another host name is another origin: a page there
-  // calling the API is a cross-origin call with a preflight (Authorization).
-  const otherOrigin = baseURL!.replace("127.0.0.1", "localhost");
-  await page.goto(`${otherOrigin}/`);
+  // A partner's page on another origin, served by a tiny server of the test's
+  // own (on loopback, so Chromium's local-network rules allow the call): its
+  // fetch with an Authorization header needs a CORS preflight.
+  const partnerSite = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Partner</title>"));
+  await new Promise<void>((resolve) => partnerSite.listen(0, "127.0.0.1", resolve));
+  const { port } = partnerSite.address() as AddressInfo;
+  await page.goto(`http://localhost:${port}/`);
   const result = await page.evaluate(
     async ({ url, key }) => {
       const res = await fetch(`${url}/v1/pets?limit=1`, { headers: { Authorization: `Bearer ${key}` } });
@@ -86,6 +91,7 @@ test("lets a web page on another origin call it with a bearer key (CORS)", async
     },
     { url: baseURL!, key },
   );
+  partnerSite.close();
   expect(result.status).toBe(200);
   expect(result.link).toContain('rel="next"');
   expect(result.requestId).toBeTruthy();
