@@ -12,10 +12,11 @@ export class RedisCounterStore implements CounterStore {
 
   constructor(url: string) {
     this.redis = new Redis(url, {
-      // Fail fast instead of queueing commands while Redis is away: the
-      // request is answered 503 rather than hanging.
+      // Commands sent while the connection is still opening wait for it (a
+      // fresh instance's first request must not fail), but a Redis that is
+      // away fails them fast: one reconnect attempt, then 503, never a hang.
       maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
+      enableOfflineQueue: true,
       connectTimeout: 2_000,
       commandTimeout: 2_000,
       lazyConnect: false,
