@@ -19,6 +19,8 @@ const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium"
 
 export default defineConfig({
   testDir: "./e2e",
+  // Per database, so two runs on one machine do not wipe each other's artifacts.
+  outputDir: `test-results/${process.env.E2E_DATABASE ?? "petstore_e2e"}`,
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,

@@ -5,15 +5,31 @@
  */
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
+import pg from "pg";
 import { ROOT } from "./database";
 import { generateClientIfStale, migrateAndSeed, prepareDatabase, run } from "./launch";
 
-/** Runs `fn` with DATABASE_URL set and the database migrated-to-date client generated; always cleans up. */
+/** True when migrations were never applied to this database (a fresh one). */
+async function neverMigrated(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ t: string | null }>("SELECT to_regclass('public._prisma_migrations')::text AS t");
+    return rows[0]?.t == null;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs `fn` with DATABASE_URL set, the client generated and a fresh database migrated; always cleans up. */
 async function withDatabase<T>(fn: () => Promise<T>): Promise<T> {
   const { server, url } = await prepareDatabase();
   process.env.DATABASE_URL = url;
   try {
     generateClientIfStale();
+    // A brand-new database (first command on a fresh machine) gets its
+    // tables first, so any command works without a separate setup step.
+    if (await neverMigrated(url)) run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], { ...process.env });
     return await fn();
   } finally {
     const { disconnectDb } = await import("@/lib/db");

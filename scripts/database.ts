@@ -19,7 +19,7 @@ export const ROOT = path.resolve(import.meta.dirname, "..");
  */
 export type Cluster = "dev" | "test";
 const DATA_DIRS: Record<Cluster, string> = {
-  dev: path.join(ROOT, ".data", "pg"),
+  dev: process.env.EMBEDDED_PG_DIR ? path.resolve(process.env.EMBEDDED_PG_DIR) : path.join(ROOT, ".data", "pg"),
   test: path.join(ROOT, ".data", "pg-test"),
 };
 const EMBEDDED_USER = "postgres";
@@ -103,7 +103,7 @@ export async function startEmbeddedServer(cluster: Cluster, log: (line: string) 
 
   if (!fs.existsSync(path.join(DATA_DIR, "PG_VERSION"))) {
     fs.mkdirSync(path.dirname(DATA_DIR), { recursive: true });
-    log(`Creating the embedded PostgreSQL cluster in ${path.relative(ROOT, DATA_DIR)}/ ...`);
+    log(`Creating the embedded PostgreSQL cluster in ${path.relative(ROOT, DATA_DIR) || DATA_DIR}/ ...`);
     await server.initialise();
   }
 
