@@ -1,7 +1,5 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
-import { GET, POST } from "@/app/v1/pets/route";
 import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -9,7 +7,8 @@ import { env, resetEnvCache } from "@/lib/env";
 import { BAN_MS, counterStore, setCounterStore, usageToday } from "@/lib/http/rate-limit";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { windowAt } from "@/lib/rate-limit/windows";
-import { call, expectApiError, expectJson, newKey } from "./helpers";
+import { expectApiError, expectJson, newKey } from "./helpers";
+import { type Expected, list, create, getPet, pin, unix, burst, statuses, countOf, enterprise, int, expectRateHeaders } from "./rate-limit-helpers";
 
 // The core rate-limit rules (spec section 8, product.md "Rate limits") with
 // the counters in a REAL Redis (RedisCounterStore), as when REDIS_URL is set.
@@ -41,93 +40,7 @@ function restoreEnv(): void {
 }
 
 // ---------------------------------------------------------------- helpers
-
-interface Who {
-  key?: string;
-  /** The client's socket address (the header our server always overwrites). */
-  address?: string;
-  headers?: Record<string, string>;
-}
-
-const headersFor = ({ address, headers }: Who) => ({
-  ...(address ? { "x-petstore-socket-address": address } : {}),
-  ...headers,
-});
-const list = (who: Who = {}) => call(GET, "/v1/pets?limit=1", { key: who.key, headers: headersFor(who) });
-const create = (json: unknown, who: Who = {}) =>
-  call(POST, "/v1/pets", { method: "POST", key: who.key, json, headers: headersFor(who) });
-const getPet = (petId: number, who: Who = {}) =>
-  call(getPetRoute, `/v1/pets/${petId}`, { key: who.key, headers: headersFor(who), params: { petId: String(petId) } });
-
-const pin = (iso: string): Date => {
-  const now = new Date(iso);
-  setClock(now);
-  return now;
-};
-const unix = (d: Date) => Math.floor(d.getTime() / 1000);
-const secondsUntil = (end: Date, now: Date) => Math.ceil((end.getTime() - now.getTime()) / 1000);
-
-async function burst(n: number, send: () => Promise<Response>, batch = 50): Promise<Response[]> {
-  const out: Response[] = [];
-  for (let i = 0; i < n; i += batch) {
-    out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => send()))));
-  }
-  return out;
-}
-const statuses = (responses: Response[]) => responses.map((r) => r.status);
-const countOf = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
-const enterprise = (perMinute: number, perDay: number, name = "enterprise key") =>
-  newKey(["pets:read", "pets:write"], name, { plan: "enterprise", perMinute, perDay });
-
-function int(res: Response, name: string): number {
-  const value = res.headers.get(name);
-  expect(value, `header ${name}`).not.toBeNull();
-  expect(value, `header ${name} is an integer`).toMatch(/^\d+$/);
-  return Number(value);
-}
-
-function parseItems(header: string | null): Record<string, Record<string, number>> {
-  expect(header).not.toBeNull();
-  const out: Record<string, Record<string, number>> = {};
-  for (const item of header!.split(",")) {
-    const [name, ...params] = item.trim().split(";");
-    out[name!.trim().replace(/^"(.*)"$/, "$1")] = Object.fromEntries(
-      params.map((p) => {
-        const [k, v] = p.trim().split("=");
-        return [k!, Number(v)];
-      }),
-    );
-  }
-  return out;
-}
-
-interface Expected {
-  now: Date;
-  limit: number;
-  remaining: number;
-  reset: Date;
-  minute: { q: number; r: number };
-  day: { q: number; r: number };
-}
-
-function expectRateHeaders(res: Response, e: Expected): void {
-  expect({
-    limit: int(res, "X-RateLimit-Limit"),
-    remaining: int(res, "X-RateLimit-Remaining"),
-    reset: int(res, "X-RateLimit-Reset"),
-  }).toEqual({ limit: e.limit, remaining: e.remaining, reset: unix(e.reset) });
-  expect(parseItems(res.headers.get("RateLimit-Policy"))).toEqual({ minute: { q: e.minute.q, w: 60 }, day: { q: e.day.q, w: 86_400 } });
-  expect(parseItems(res.headers.get("RateLimit"))).toEqual({
-    minute: { r: e.minute.r, t: secondsUntil(windowAt("minute", e.now).end, e.now) },
-    day: { r: e.day.r, t: secondsUntil(windowAt("day", e.now).end, e.now) },
-  });
-}
-
-/**
- * Resolves once the store's connection is up. The store is built with
- * enableOfflineQueue: false, so a command sent while it is still connecting
- * fails; see the last describe for what that means for a fresh instance.
- */
+/** Resolves once the store's connection is up, so connection time stays out of the measured requests. */
 async function whenReady(store: RedisCounterStore): Promise<void> {
   const redis = (store as unknown as { redis: Redis }).redis;
   if (redis.status === "ready") return;

@@ -1,6 +1,4 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
-import { GET, POST } from "@/app/v1/pets/route";
 import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -10,7 +8,8 @@ import { PLAN_LIMITS } from "@/lib/keys/plans";
 import { setApiKeyPlan, unbanApiKey } from "@/lib/keys/service";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { windowAt } from "@/lib/rate-limit/windows";
-import { UNKNOWN_KEY, call, expectApiError, expectJson, newKey } from "./helpers";
+import { UNKNOWN_KEY, expectApiError, expectJson, newKey } from "./helpers";
+import { type Expected, list, create, getPet, pin, unix, secondsUntil, minuteEnd, burst, statuses, countOf, enterprise, int, parseItems, expectRateHeaders } from "./rate-limit-helpers";
 
 // Spec section 8 and product.md "Rate limits", against the real route
 // handlers and the default store (PostgreSQL, table rate_limit_counters).
@@ -41,104 +40,6 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------- helpers
-
-interface Who {
-  /** An API key, sent as a bearer token. */
-  key?: string;
-  /** The client's socket address (the header our server always overwrites). */
-  address?: string;
-  headers?: Record<string, string>;
-}
-
-const headersFor = ({ address, headers }: Who) => ({
-  ...(address ? { "x-petstore-socket-address": address } : {}),
-  ...headers,
-});
-
-const list = (who: Who = {}) => call(GET, "/v1/pets?limit=1", { key: who.key, headers: headersFor(who) });
-const create = (json: unknown, who: Who = {}) =>
-  call(POST, "/v1/pets", { method: "POST", key: who.key, json, headers: headersFor(who) });
-const getPet = (petId: number, who: Who = {}) =>
-  call(getPetRoute, `/v1/pets/${petId}`, { key: who.key, headers: headersFor(who), params: { petId: String(petId) } });
-
-const pin = (iso: string): Date => {
-  const now = new Date(iso);
-  setClock(now);
-  return now;
-};
-
-const unix = (d: Date) => Math.floor(d.getTime() / 1000);
-const secondsUntil = (end: Date, now: Date) => Math.ceil((end.getTime() - now.getTime()) / 1000);
-const minuteEnd = (now: Date) => windowAt("minute", now).end;
-const dayEnd = (now: Date) => windowAt("day", now).end;
-
-/** Sends `n` requests, at most `batch` at a time, and returns the answers in order of sending. */
-async function burst(n: number, send: () => Promise<Response>, batch = 50): Promise<Response[]> {
-  const out: Response[] = [];
-  for (let i = 0; i < n; i += batch) {
-    out.push(...(await Promise.all(Array.from({ length: Math.min(batch, n - i) }, () => send()))));
-  }
-  return out;
-}
-
-const statuses = (responses: Response[]) => responses.map((r) => r.status);
-const countOf = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
-
-const enterprise = (perMinute: number, perDay: number, name = "enterprise key") =>
-  newKey(["pets:read", "pets:write"], name, { plan: "enterprise", perMinute, perDay });
-
-function int(res: Response, name: string): number {
-  const value = res.headers.get(name);
-  expect(value, `header ${name}`).not.toBeNull();
-  expect(value, `header ${name} is an integer`).toMatch(/^\d+$/);
-  return Number(value);
-}
-
-/** `"name";a=1;b=2, "other";a=3` → { name: { a: 1, b: 2 }, other: { a: 3 } } (IETF ratelimit-headers draft). */
-function parseItems(header: string | null): Record<string, Record<string, number>> {
-  expect(header).not.toBeNull();
-  const out: Record<string, Record<string, number>> = {};
-  for (const item of header!.split(",")) {
-    const [name, ...params] = item.trim().split(";");
-    const key = name!.trim().replace(/^"(.*)"$/, "$1");
-    out[key] = Object.fromEntries(
-      params.map((p) => {
-        const [k, v] = p.trim().split("=");
-        return [k!, Number(v)];
-      }),
-    );
-  }
-  return out;
-}
-
-interface Expected {
-  now: Date;
-  /** X-RateLimit-*: the binding window. */
-  limit: number;
-  remaining: number;
-  reset: Date;
-  /** Quotas and remaining per window, for RateLimit-Policy and RateLimit. */
-  minute: { q: number; r: number };
-  day: { q: number; r: number };
-}
-
-/** Every rate-limit header, exactly. */
-function expectRateHeaders(res: Response, e: Expected): void {
-  expect({
-    limit: int(res, "X-RateLimit-Limit"),
-    remaining: int(res, "X-RateLimit-Remaining"),
-    reset: int(res, "X-RateLimit-Reset"),
-  }).toEqual({ limit: e.limit, remaining: e.remaining, reset: unix(e.reset) });
-  expect(parseItems(res.headers.get("RateLimit-Policy"))).toEqual({
-    minute: { q: e.minute.q, w: 60 },
-    day: { q: e.day.q, w: 86_400 },
-  });
-  expect(parseItems(res.headers.get("RateLimit"))).toEqual({
-    minute: { r: e.minute.r, t: secondsUntil(minuteEnd(e.now), e.now) },
-    day: { r: e.day.r, t: secondsUntil(dayEnd(e.now), e.now) },
-  });
-}
-
 async function counterRows(rateKey: string): Promise<{ key: string; window_start: Date; hits: number }[]> {
   return db().$queryRaw<{ key: string; window_start: Date; hits: number }[]>`
     SELECT key, window_start, hits FROM rate_limit_counters
