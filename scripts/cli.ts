@@ -6,6 +6,7 @@
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import pg from "pg";
+import { z } from "zod";
 import { ROOT } from "./database";
 import { generateClientIfStale, migrateAndSeed, prepareDatabase, run } from "./launch";
 
@@ -171,7 +172,7 @@ keysCommand
     withDatabase(async () => {
       const { planSchema } = await import("@/lib/keys/schemas");
       const { setApiKeyPlan } = await import("@/lib/keys/service");
-      const parsed = await validated(planSchema, plan);
+      const { plan: parsed } = await validated(z.object({ plan: planSchema }), { plan });
       if (parsed !== "enterprise" && (opts.perMinute || opts.perDay)) {
         throw new Error("--per-minute and --per-day are only for the enterprise plan");
       }
