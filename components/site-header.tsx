@@ -30,7 +30,17 @@ export function SiteHeader() {
     <header className="border-b border-stone-200 bg-white">
       <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2">
         <Link href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
-          <span aria-hidden="true">🐾</span> Petstore
+          <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
+            <rect width="64" height="64" rx="14" fill="#065f46" />
+            <g fill="#ecfdf5">
+              <ellipse cx="32" cy="41" rx="13" ry="11" />
+              <ellipse cx="17" cy="27" rx="5" ry="7" />
+              <ellipse cx="27" cy="18" rx="5" ry="7" />
+              <ellipse cx="37" cy="18" rx="5" ry="7" />
+              <ellipse cx="47" cy="27" rx="5" ry="7" />
+            </g>
+          </svg>
+          Petstore
         </Link>
         <Link href="/" className={linkClass(pathname === "/")} aria-current={pathname === "/" ? "page" : undefined}>
           Browse

@@ -1,4 +1,56 @@
-// Placeholder replaced by the adopters' browser.
-export default function Home() {
-  return <h1 className="text-2xl font-bold">Petstore</h1>;
+import type { Metadata } from "next";
+import { GET as categoriesGET } from "@/app/v1/categories/route";
+import { GET as listPetsGET } from "@/app/v1/pets/route";
+import type { ErrorBody } from "@/lib/http/errors";
+import type { Category, Pet } from "@/lib/pets/schemas";
+import { serverApi } from "@/lib/site/server-api";
+import { browseHeading, parseBrowseQuery, petsApiPath, type BrowseQuery, type InitialBrowse, type PlainApiError } from "@/components/pets/browse-query";
+import { PetBrowser } from "@/components/pets/pet-browser";
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+async function readQuery(searchParams: SearchParams) {
+  const params = await searchParams;
+  // A repeated parameter counts once, its first value, as URLSearchParams.get does in the browser.
+  return parseBrowseQuery((name) => {
+    const value = params[name];
+    return Array.isArray(value) ? value[0] : value;
+  });
+}
+
+export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
+  return { title: browseHeading((await readQuery(searchParams)).status) };
+}
+
+function plainError(status: number, body: unknown, headers: Headers): PlainApiError {
+  const error = (body ?? {}) as Partial<ErrorBody>;
+  const retry = headers.get("retry-after");
+  return {
+    status,
+    code: error.code ?? "unknown_error",
+    message: error.message ?? `The server answered ${status}.`,
+    ...(retry && /^\d+$/.test(retry) ? { retryAfter: Number(retry) } : {}),
+  };
+}
+
+/** The first page and the categories, through the same /v1 handlers the browser calls (same session, limits and validation). */
+async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
+  const [pets, categories] = await Promise.all([
+    serverApi<Pet[] | ErrorBody>(listPetsGET, petsApiPath(query)),
+    serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
+  ]);
+  return {
+    query,
+    fetchedAt: Date.now(),
+    ...(pets.status === 200
+      ? { page: { pets: pets.body as Pet[], link: pets.headers.get("link") } }
+      : { error: plainError(pets.status, pets.body, pets.headers) }),
+    ...(categories.status === 200 ? { categories: categories.body as Category[] } : {}),
+  };
+}
+
+// The first page is rendered on the server, so it shows without JavaScript;
+// the client then takes over with that page as its initial data.
+export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
+  return <PetBrowser initial={await loadInitial(await readQuery(searchParams))} />;
 }

@@ -1,0 +1,94 @@
+import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
+
+// The adopters' browser keeps its whole state in the page URL
+// (?status=&category=&limit=&cursor=), so a view can be shared, reloaded and
+// reached with Back. This module is the one reading and writing of that URL,
+// used by the server page (first render) and the client (every change after).
+// No "use client": pure functions, safe on both sides, and no zod import, to
+// keep the schemas out of the browse page's bundle.
+
+export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfies readonly PetStatus[];
+
+export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 20;
+
+export interface BrowseQuery {
+  status?: PetStatus;
+  /** A category id. */
+  category?: number;
+  limit: number;
+  /** Opaque, taken from the API's Link header; the API judges it. */
+  cursor?: string;
+}
+
+/** An API failure as plain data, so it can cross from a server component to the client. */
+export interface PlainApiError {
+  status: number;
+  code: string;
+  message: string;
+  retryAfter?: number;
+}
+
+export interface PetPage {
+  pets: Pet[];
+  /** The Link header, where the Previous and Next cursors come from. */
+  link: string | null;
+}
+
+/** What the server render hands to the client: the first page for `query`, or why it failed. */
+export interface InitialBrowse {
+  query: BrowseQuery;
+  fetchedAt: number;
+  page?: PetPage;
+  error?: PlainApiError;
+  categories?: Category[];
+}
+
+/**
+ * The view a URL asks for. Values the page cannot show (limit=7,
+ * status=bogus, category=dogs) fall back to the defaults instead of failing;
+ * a cursor is passed through and a bad one answered by the API's own 400.
+ */
+export function parseBrowseQuery(get: (name: string) => string | null | undefined): BrowseQuery {
+  const status = get("status");
+  const category = get("category");
+  const limit = Number(get("limit"));
+  const cursor = get("cursor");
+  return {
+    status: BROWSE_STATUSES.find((s) => s === status),
+    category: category && /^[0-9]{1,16}$/.test(category) && Number(category) >= 1 && Number(category) <= Number.MAX_SAFE_INTEGER ? Number(category) : undefined,
+    limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
+    cursor: cursor || undefined,
+  };
+}
+
+/** The page URL for a view; defaults are left out, so the plain view is just "/". */
+export function browseHref(query: BrowseQuery): string {
+  const params = new URLSearchParams();
+  if (query.status) params.set("status", query.status);
+  if (query.category !== undefined) params.set("category", String(query.category));
+  if (query.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(query.limit));
+  if (query.cursor) params.set("cursor", query.cursor);
+  const search = params.toString();
+  return search ? `/?${search}` : "/";
+}
+
+/** The /v1/pets request for a view. */
+export function petsApiPath(query: BrowseQuery): string {
+  const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.status) params.set("status", query.status);
+  if (query.category !== undefined) params.set("categoryId", String(query.category));
+  if (query.cursor) params.set("cursor", query.cursor);
+  return `/v1/pets?${params}`;
+}
+
+export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
+  return a.status === b.status && a.category === b.category && a.limit === b.limit && a.cursor === b.cursor;
+}
+
+/** The page's heading, also its title: "Available animals". */
+export function browseHeading(status: PetStatus | undefined): string {
+  return status ? `${STATUS_LABELS[status]} animals` : "All animals";
+}

@@ -1,0 +1,58 @@
+"use client";
+
+import Link from "next/link";
+import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
+import { isPlainClick } from "@/components/pets/follow-in-place";
+import { buttonClass, disabledButtonClass } from "@/components/pets/styles";
+
+interface PagerProps {
+  query: BrowseQuery;
+  /** Cursors from the current page's Link header; absent at either end. */
+  prev: string | undefined;
+  next: string | undefined;
+  /** Another page is on its way: its cursors are not known yet. */
+  busy: boolean;
+  onNavigate: (next: BrowseQuery) => void;
+}
+
+/**
+ * Previous and Next, as links to the neighbouring pages (openable in a new
+ * tab, and working without JavaScript). While a page loads they stay in
+ * place and focusable, but ignore clicks: the cursors shown are the old page's.
+ */
+export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
+  const item = (label: "Previous" | "Next", cursor: string | undefined) => {
+    const arrow = <span aria-hidden="true">{label === "Previous" ? "←" : "→"}</span>;
+    const content = label === "Previous" ? [arrow, " ", label] : [label, " ", arrow];
+    if (cursor === undefined) {
+      return (
+        <a role="link" aria-disabled="true" className={disabledButtonClass}>
+          {content}
+        </a>
+      );
+    }
+    const target: BrowseQuery = { ...query, cursor };
+    return (
+      <Link
+        href={browseHref(target)}
+        prefetch={false}
+        scroll={false}
+        aria-disabled={busy || undefined}
+        className={`${buttonClass} ${busy ? "cursor-wait opacity-70" : ""}`}
+        onClick={(event) => {
+          if (!isPlainClick(event)) return;
+          event.preventDefault();
+          if (!busy) onNavigate(target);
+        }}
+      >
+        {content}
+      </Link>
+    );
+  };
+  return (
+    <nav aria-label="Pages" className="flex items-center justify-between gap-4">
+      {item("Previous", prev)}
+      {item("Next", next)}
+    </nav>
+  );
+}

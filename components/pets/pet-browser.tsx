@@ -1,0 +1,158 @@
+"use client";
+
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ApiClientError, linkCursor } from "@/lib/site/api-client";
+import { BrowseEmptyState } from "@/components/pets/browse-empty-state";
+import { BrowseFilters } from "@/components/pets/browse-filters";
+import { BrowseLoadError } from "@/components/pets/browse-load-error";
+import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
+import { isPlainClick } from "@/components/pets/follow-in-place";
+import { Pager } from "@/components/pets/pager";
+import { PetCard } from "@/components/pets/pet-card";
+import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
+import { StatusTabs } from "@/components/pets/status-tabs";
+import { textLinkClass } from "@/components/pets/styles";
+import { usePetCategories } from "@/components/pets/use-pet-categories";
+import { usePets } from "@/components/pets/use-pets";
+
+const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
+
+/**
+ * The adopters' browser. The URL is the state: every change pushes a new
+ * history entry with window.history.pushState, which Next keeps in step with
+ * useSearchParams without a server round trip (router.push would re-render
+ * the server page, fetching the list there as well as here). The server's
+ * render seeds react-query for the view it rendered; every other view is
+ * fetched from /v1/pets in the browser, the previous page staying on screen.
+ */
+export function PetBrowser({ initial }: { initial: InitialBrowse }) {
+  const searchParams = useSearchParams();
+  const query = useMemo(() => parseBrowseQuery((name) => searchParams.get(name)), [searchParams]);
+  const fromServer = sameQuery(query, initial.query) ? initial : undefined;
+
+  // When the server's own request failed (a 429, a bad cursor), that answer is
+  // shown as it is rather than asked again at once; Retry asks again.
+  const [serverErrorShown, setServerErrorShown] = useState(initial.error !== undefined);
+  if (serverErrorShown && !fromServer) setServerErrorShown(false);
+  const serverError = serverErrorShown && fromServer?.error ? fromServer.error : undefined;
+
+  const categories = usePetCategories(initial.categories);
+  const pets = usePets(query, {
+    initial: fromServer?.page ? { page: fromServer.page, fetchedAt: fromServer.fetchedAt } : undefined,
+    enabled: serverError === undefined,
+  });
+  const error =
+    pets.error ?? (serverError && new ApiClientError(serverError.status, serverError.code, serverError.message, [], serverError.retryAfter));
+
+  const heading = browseHeading(query.status);
+  useEffect(() => {
+    // Views change without a page load, so the title follows by hand.
+    document.title = `${heading} · Petstore`;
+  }, [heading]);
+
+  const resultsRef = useRef<HTMLElement>(null);
+  const navigate = useCallback(
+    (next: BrowseQuery) => {
+      const href = browseHref(next);
+      if (href === browseHref(query)) return;
+      window.history.pushState(null, "", href);
+      // Paging from the bottom of a long list: bring the top of the new page into view.
+      const top = resultsRef.current?.getBoundingClientRect().top;
+      if (top !== undefined && top < 0) resultsRef.current?.scrollIntoView({ block: "start" });
+    },
+    [query],
+  );
+
+  const categoryNames = useMemo(() => new Map(categories.data?.map((c) => [c.id, c.name])), [categories.data]);
+  const cleared: BrowseQuery = { limit: query.limit };
+
+  // react-query keeps the last page that loaded on screen while another
+  // loads. Right after an error that page belongs to some earlier view, so
+  // skeletons stand in until real data (or another error) arrives.
+  const [afterError, setAfterError] = useState(false);
+  if (error && !afterError) setAfterError(true);
+  if (afterError && !error && pets.data && !pets.isPlaceholderData) setAfterError(false);
+  const page = afterError && pets.isPlaceholderData ? undefined : pets.data;
+  const busy = page !== undefined && pets.isPlaceholderData;
+
+  let summary = "";
+  if (error) summary = "";
+  else if (!page) summary = "Loading animals…";
+  else if (busy) summary = "Loading…";
+  else if (page.pets.length > 0) summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}, newest first`;
+  else summary = "No animals to show";
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
+        <p className="mt-1 text-stone-700">Dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home. Open one to meet it.</p>
+      </div>
+
+      <div className="space-y-4">
+        <StatusTabs query={query} onNavigate={navigate} />
+        <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
+      </div>
+
+      <section ref={resultsRef} aria-labelledby="results-heading" className="scroll-mt-4 space-y-4">
+        <div className="flex min-h-6 items-center gap-2">
+          <h2 id="results-heading" className="sr-only">
+            Animals
+          </h2>
+          {busy && (
+            <span aria-hidden="true" className="size-4 rounded-full border-2 border-emerald-700 border-t-transparent motion-safe:animate-spin" />
+          )}
+          <p role="status" className="text-sm text-stone-700">
+            {summary}
+          </p>
+        </div>
+
+        {error ? (
+          <BrowseLoadError
+            error={error}
+            onRetry={() => (serverError ? setServerErrorShown(false) : void pets.refetch())}
+            clearFilters={
+              <Link
+                href={browseHref(cleared)}
+                prefetch={false}
+                scroll={false}
+                className={textLinkClass}
+                onClick={(event) => {
+                  if (!isPlainClick(event)) return;
+                  event.preventDefault();
+                  navigate(cleared);
+                }}
+              >
+                Start again from the first page
+              </Link>
+            }
+          />
+        ) : !page ? (
+          <ul aria-busy="true" aria-label="Loading animals" className={GRID}>
+            {Array.from({ length: Math.min(query.limit, 8) }, (_, i) => (
+              <li key={i}>
+                <PetCardSkeleton />
+              </li>
+            ))}
+          </ul>
+        ) : page.pets.length === 0 ? (
+          <BrowseEmptyState query={query} onNavigate={navigate} />
+        ) : (
+          <ul aria-busy={busy} aria-labelledby="results-heading" className={`${GRID} transition-opacity ${busy ? "opacity-60" : ""}`}>
+            {page.pets.map((pet) => (
+              <li key={pet.id}>
+                <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} />
+              </li>
+            ))}
+          </ul>
+        )}
+
+        {page && !error && (linkCursor(page.link, "prev") || linkCursor(page.link, "next")) && (
+          <Pager query={query} prev={linkCursor(page.link, "prev")} next={linkCursor(page.link, "next")} busy={busy} onNavigate={navigate} />
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import Link from "next/link";
+import type { Pet } from "@/lib/pets/schemas";
+import { PetPicture } from "@/components/pets/pet-picture";
+import { StatusBadge } from "@/components/pets/status-badge";
+
+/**
+ * One animal in the grid. The name is the link (a short accessible name);
+ * its ::after covers the card, so the whole card is clickable, and the card
+ * shows the focus ring when the link has keyboard focus.
+ */
+export function PetCard({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
+  return (
+    <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
+      <PetPicture categoryName={categoryName} className="aspect-[4/3] w-full" />
+      <div className="flex flex-1 flex-col gap-1 p-4">
+        <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
+          {/* prefetch off: a grid of up to 100 links would each cost a rate-limited render. */}
+          <Link href={`/pets/${pet.id}`} prefetch={false} className="after:absolute after:inset-0 hover:underline focus-visible:outline-none">
+            {pet.name}
+          </Link>
+        </h3>
+        <p className="text-sm text-stone-700">{categoryName ?? "Unknown category"}</p>
+        <p className="mt-auto pt-2">
+          <StatusBadge status={pet.status} />
+        </p>
+      </div>
+    </article>
+  );
+}

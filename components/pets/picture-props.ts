@@ -1,0 +1,4 @@
+/** What every drawn animal picture accepts: sizing comes from the caller. */
+export interface PictureProps {
+  className?: string;
+}

@@ -1,0 +1,17 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/site/api-client";
+import type { Category } from "@/lib/pets/schemas";
+
+export const CATEGORIES_QUERY_KEY = ["categories"] as const;
+
+/** The categories, for the filter and for the names on the cards; they rarely change. */
+export function usePetCategories(initial: Category[] | undefined) {
+  return useQuery({
+    queryKey: CATEGORIES_QUERY_KEY,
+    queryFn: async ({ signal }) => (await apiFetch<Category[]>("/v1/categories", { signal })).data,
+    initialData: initial,
+    staleTime: 5 * 60_000,
+  });
+}

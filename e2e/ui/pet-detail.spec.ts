@@ -1,0 +1,110 @@
+import { expect, test } from "@playwright/test";
+import { bearer, createKey } from "../helpers";
+import {
+  apiGet,
+  cardNames,
+  cards,
+  horizontalOverflow,
+  seriousAxeViolations,
+  settledList,
+  spendRateLimit,
+  type ApiCategory,
+  type ApiPet,
+} from "./site-helpers";
+
+// One animal's page, /pets/[id], reached from the browser or by its address.
+
+test("a card opens the animal's page, and the page leads back", async ({ page }) => {
+  await page.goto("/");
+  const [name] = await cardNames(page);
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
+  expect(pet!.name).toBe(name);
+
+  await cards(page).first().getByRole("link", { name }).click();
+  await expect(page).toHaveURL(`/pets/${pet!.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name!);
+  await expect(page).toHaveTitle(`${name} · Petstore`);
+  const details = page.getByRole("article");
+  await expect(details).toContainText(categories.find((c) => c.id === pet!.categoryId)!.name);
+  await expect(details.locator("[data-status]")).toHaveText({ available: "Available", pending: "Pending", sold: "Sold" }[pet!.status]);
+  await expect(details.locator("svg")).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to all animals" }).click();
+  await expect(page).toHaveURL("/");
+  await settledList(page);
+});
+
+test("an unknown or malformed id gets a friendly 404 page", async ({ page }) => {
+  for (const id of ["99999999", "not-a-number", "99999999999999999999"]) {
+    const response = await page.goto(`/pets/${id}`);
+    expect(response?.status(), id).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn’t find that animal");
+    await expect(page).toHaveTitle("Animal not found · Petstore");
+  }
+  await page.getByRole("link", { name: "Back to all animals" }).click();
+  await expect(page).toHaveURL("/");
+  await settledList(page);
+});
+
+test("a name with HTML characters is shown as text, on the card and the page", async ({ page, request }) => {
+  const key = createKey("e2e ui html name");
+  const categories = (await (await request.get("/v1/categories", { headers: bearer(key) })).json()) as ApiCategory[];
+  const name = `<b>Bold</b> & "Co"`;
+  const created = await request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: categories[0]!.id } });
+  expect(created.status()).toBe(201);
+  const pet = (await created.json()) as ApiPet;
+
+  // Newest first: the new animal heads the list.
+  await page.goto("/");
+  expect((await cardNames(page))[0]).toBe(name);
+  await expect(cards(page).first().locator("b")).toHaveCount(0);
+
+  await page.goto(`/pets/${pet.id}`);
+  const heading = page.getByRole("heading", { level: 1 });
+  await expect(heading).toHaveText(name);
+  await expect(heading.locator("b")).toHaveCount(0);
+  await expect(page).toHaveTitle(`${name} · Petstore`);
+});
+
+test("a rate-limited page says how long to wait", async ({ page }) => {
+  await page.goto("/");
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  await spendRateLimit(page);
+  await page.goto(`/pets/${pet!.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn’t load this animal");
+  await expect(page.getByRole("main").getByRole("alert")).toContainText(/Please wait \d+ (seconds?|minutes?) and try again/);
+  await expect(page).toHaveTitle("Animal unavailable · Petstore");
+  await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+});
+
+test("works without JavaScript", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const page = await context.newPage();
+  await page.goto("/");
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  const response = await page.goto(`/pets/${pet!.id}`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pet!.name);
+  await context.close();
+});
+
+test("has no serious or critical accessibility violations", async ({ page }) => {
+  await page.goto("/");
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  await page.goto(`/pets/${pet!.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+  await page.goto("/pets/99999999");
+  expect(await seriousAxeViolations(page)).toEqual([]);
+});
+
+test("fits a phone screen without sideways scrolling", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  await page.goto(`/pets/${pet!.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("article").locator("svg")).toBeVisible();
+  expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(390);
+});

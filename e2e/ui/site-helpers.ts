@@ -1,0 +1,113 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Locator, type Page } from "@playwright/test";
+
+// What the adopters' pages show, located the way a person (or a screen
+// reader) finds it: by role and accessible name.
+
+export interface ApiPet {
+  id: number;
+  name: string;
+  categoryId: number;
+  status: "available" | "pending" | "sold";
+}
+export interface ApiCategory {
+  id: number;
+  name: string;
+}
+
+/** The grid of animals (the skeleton list while loading is named differently). */
+export const animalList = (page: Page): Locator => page.getByRole("list", { name: "Animals", exact: true });
+
+export const cards = (page: Page): Locator => animalList(page).getByRole("listitem");
+
+export const statusTab = (page: Page, label: "All" | "Available" | "Pending" | "Sold"): Locator =>
+  page.getByRole("navigation", { name: "Status" }).getByRole("link", { name: label, exact: true });
+
+export const pagerLink = (page: Page, label: "Previous" | "Next"): Locator =>
+  page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: label, exact: true });
+
+/** The page's error message (Next's route announcer is an alert too, outside main). */
+export const loadError = (page: Page): Locator => page.getByRole("main").getByRole("alert");
+
+/** Waits until the list shows a settled page (not the previous one kept while loading). */
+export async function settledList(page: Page): Promise<Locator> {
+  const list = animalList(page);
+  await expect(list).toHaveAttribute("aria-busy", "false");
+  return list;
+}
+
+/** The names on the cards, in order, once the page has settled. */
+export async function cardNames(page: Page): Promise<string[]> {
+  const list = await settledList(page);
+  return list.getByRole("heading", { level: 3 }).allTextContents();
+}
+
+/** The words on the status badges, one per card. */
+export async function badgeTexts(page: Page): Promise<string[]> {
+  const list = await settledList(page);
+  return list.locator("[data-status]").allTextContents();
+}
+
+/**
+ * The API as this browser sees it (same session cookie as the page), for
+ * computing what a view should show. Call after a page has been opened.
+ */
+export async function apiGet<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(path);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as T;
+}
+
+/**
+ * Uses up this browser session's per-minute allowance (adopters have the Free
+ * plan's 60), as a very busy tab would; returns the Retry-After of the refusal.
+ */
+export async function spendRateLimit(page: Page): Promise<number> {
+  const spend = async () => {
+    for (let i = 0; i < 200; i++) {
+      const res = await page.request.get("/v1/categories");
+      if (res.status() === 429) return Number(res.headers()["retry-after"]);
+    }
+    throw new Error("the session was never rate-limited");
+  };
+  let wait = await spend();
+  // A window about to reset would let the next page through: start on a fresh one.
+  if (wait < 5) {
+    await page.waitForTimeout((wait + 1) * 1000);
+    wait = await spend();
+  }
+  return wait;
+}
+
+/** Holds matching requests until release() is called: a loading state, on demand. */
+export async function holdRequests(page: Page, url: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await gate;
+    await route.fallback();
+  });
+  return { release };
+}
+
+/** Collects Content Security Policy violations reported on the console. */
+export function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) violations.push(message.text());
+  });
+  return violations;
+}
+
+/** axe-core's violations of serious or critical impact, summarised for a readable failure. */
+export async function seriousAxeViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+/** Whether the page scrolls sideways at the current viewport width. */
+export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; viewport: number }> {
+  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+}
