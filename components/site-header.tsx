@@ -1,8 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
-import { useQueryClient } from "@tanstack/react-query";
+import { usePathname } from "next/navigation";
 import { useSession } from "@/components/use-session";
 import { apiFetch } from "@/lib/site/api-client";
 
@@ -13,17 +12,16 @@ const linkClass = (active: boolean) =>
 
 export function SiteHeader() {
   const pathname = usePathname();
-  const router = useRouter();
-  const queryClient = useQueryClient();
   const { data: session } = useSession();
   const staff = session?.kind === "staff";
 
   async function signOut() {
     await apiFetch("/v1/session", { method: "DELETE" }).catch(() => {});
-    queryClient.clear();
-    // A full navigation, so the next page load mints a fresh adopter session.
-    router.push("/");
-    router.refresh();
+    // A full page load (not a client-side push): the proxy mints the fresh
+    // adopter session before anything asks the API again, and no staff data
+    // stays in memory.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load is the point (see above)
+    window.location.assign("/");
   }
 
   return (

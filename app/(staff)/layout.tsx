@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+
+// Staff tools are not for search engines.
+export const metadata: Metadata = { robots: { index: false, follow: false } };
+
+export default function StaffLayout({ children }: { children: React.ReactNode }) {
+  return children;
+}

@@ -1,0 +1,197 @@
+"use client";
+
+// Before any schema is built (see the file).
+import "@/lib/zod-jitless";
+import { zodResolver } from "@hookform/resolvers/zod";
+import Link from "next/link";
+import { useState } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import type { z } from "zod";
+import { FieldError } from "@/components/staff/field-error";
+import { FormAlert } from "@/components/staff/form-alert";
+import { hintClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { PLAN_NAMES } from "@/components/staff/plan-names";
+import { useIssueKey } from "@/components/staff/use-api-keys";
+import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
+import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
+import { ApiClientError, describeError } from "@/lib/site/api-client";
+
+type Values = z.input<typeof newApiKeySchema>;
+const FIELDS = { name: "Name", plan: "Plan", scopes: "Scopes", perMinute: "Requests per minute", perDay: "Requests per day" } as const;
+type Field = keyof typeof FIELDS;
+const isField = (field: string): field is Field => field in FIELDS;
+
+const count = (n: number) => n.toLocaleString("en-US");
+const planLabel = (plan: Plan) =>
+  plan === "enterprise"
+    ? `${PLAN_NAMES[plan]} (limits of your choice)`
+    : `${PLAN_NAMES[plan]} (${count(PLAN_LIMITS[plan].perMinute)}/min, ${count(PLAN_LIMITS[plan].perDay)}/day)`;
+const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
+  "pets:read": "Read animals (pets:read)",
+  "pets:write": "Add animals (pets:write)",
+};
+const optionalNumber = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
+
+/** Issue a key: checked with the API's own newApiKeySchema before it is sent. */
+export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void }) {
+  const issue = useIssueKey();
+  const [problem, setProblem] = useState<{ message: string; signIn?: boolean } | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    control,
+    formState: { errors, isSubmitting },
+  } = useForm<Values, unknown, NewApiKey>({
+    resolver: zodResolver(newApiKeySchema),
+    defaultValues: { name: "", plan: "free", scopes: [...KEY_SCOPES] },
+  });
+  const enterprise = useWatch({ control, name: "plan" }) === "enterprise";
+
+  const onSubmit = handleSubmit(async (input) => {
+    setProblem(null);
+    try {
+      onIssued(await issue.mutateAsync(input));
+      reset();
+    } catch (error) {
+      if (error instanceof ApiClientError && error.code === "invalid_body") {
+        const onFields = error.details.filter((d) => isField(d.field));
+        onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
+        if (onFields.length > 0) return;
+      }
+      if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
+        setProblem({
+          message: error.status === 401 ? "Your session has expired: the key was not issued." : `The key was not issued: ${error.message}`,
+          signIn: true,
+        });
+        return;
+      }
+      setProblem({ message: `The key was not issued. ${describeError(error)}` });
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="new-key-heading" className={`${panelClass} space-y-5`}>
+      <h2 id="new-key-heading" className="text-lg font-semibold">
+        Issue a key
+      </h2>
+      {problem ? (
+        <FormAlert>
+          {problem.message}
+          {problem.signIn ? (
+            <>
+              {" "}
+              <Link href="/staff/sign-in?next=/staff/keys" className={linkClass}>
+                Sign in as staff
+              </Link>
+            </>
+          ) : null}
+        </FormAlert>
+      ) : null}
+
+      <div className="grid gap-5">
+        <div>
+          <label htmlFor="key-name" className={labelClass}>
+            Name
+          </label>
+          <p id="key-name-hint" className={hintClass}>
+            Who the key is for, e.g. &ldquo;Happy Tails app&rdquo;.
+          </p>
+          <input
+            id="key-name"
+            type="text"
+            autoComplete="off"
+            aria-invalid={errors.name ? true : undefined}
+            aria-describedby="key-name-hint key-name-error"
+            className={inputClass(!!errors.name)}
+            {...register("name")}
+          />
+          <FieldError id="key-name-error" label={FIELDS.name} message={errors.name?.message} />
+        </div>
+
+        <div>
+          <label htmlFor="key-plan" className={labelClass}>
+            Plan
+          </label>
+          <select
+            id="key-plan"
+            aria-invalid={errors.plan ? true : undefined}
+            aria-describedby="key-plan-error"
+            className={inputClass(!!errors.plan)}
+            {...register("plan")}
+          >
+            {PLANS.map((plan) => (
+              <option key={plan} value={plan}>
+                {planLabel(plan)}
+              </option>
+            ))}
+          </select>
+          <FieldError id="key-plan-error" label={FIELDS.plan} message={errors.plan?.message} />
+        </div>
+      </div>
+
+      {enterprise ? (
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div>
+            <label htmlFor="key-per-minute" className={labelClass}>
+              {FIELDS.perMinute}
+            </label>
+            <input
+              id="key-per-minute"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              aria-invalid={errors.perMinute ? true : undefined}
+              aria-describedby="key-per-minute-error"
+              className={inputClass(!!errors.perMinute)}
+              {...register("perMinute", { setValueAs: optionalNumber, shouldUnregister: true })}
+            />
+            <FieldError id="key-per-minute-error" label={FIELDS.perMinute} message={errors.perMinute?.message} />
+          </div>
+          <div>
+            <label htmlFor="key-per-day" className={labelClass}>
+              {FIELDS.perDay}
+            </label>
+            <input
+              id="key-per-day"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              aria-invalid={errors.perDay ? true : undefined}
+              aria-describedby="key-per-day-error"
+              className={inputClass(!!errors.perDay)}
+              {...register("perDay", { setValueAs: optionalNumber, shouldUnregister: true })}
+            />
+            <FieldError id="key-per-day-error" label={FIELDS.perDay} message={errors.perDay?.message} />
+          </div>
+        </div>
+      ) : null}
+
+      <fieldset aria-describedby="key-scopes-error">
+        <legend className={labelClass}>Scopes</legend>
+        <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+          {KEY_SCOPES.map((scope) => (
+            <label key={scope} className="inline-flex items-center gap-2 text-stone-800">
+              <input
+                type="checkbox"
+                value={scope}
+                aria-invalid={errors.scopes ? true : undefined}
+                className="h-4 w-4 accent-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+                {...register("scopes")}
+              />
+              {SCOPE_LABELS[scope]}
+            </label>
+          ))}
+        </div>
+        <FieldError id="key-scopes-error" label={FIELDS.scopes} message={errors.scopes?.message} />
+      </fieldset>
+
+      <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+        {isSubmitting ? "Issuing…" : "Issue key"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,105 @@
+"use client";
+
+// Before any schema is built (see the file).
+import "@/lib/zod-jitless";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { FieldError } from "@/components/staff/field-error";
+import { FormAlert } from "@/components/staff/form-alert";
+import { inputClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { SESSION_QUERY_KEY } from "@/components/use-session";
+import { ApiClientError, apiFetch, describeError } from "@/lib/site/api-client";
+import { signInSchema, type SessionInfo, type SignIn } from "@/lib/staff/schemas";
+
+const FIELDS = { email: "Email", password: "Password" } as const;
+type Field = keyof typeof FIELDS;
+
+/** Email and password, checked with the API's own schema before anything is sent. */
+export function SignInForm({ next }: { next: string }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const [formError, setFormError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    setFocus,
+    resetField,
+    formState: { errors, isSubmitting },
+  } = useForm<z.input<typeof signInSchema>, unknown, SignIn>({
+    resolver: zodResolver(signInSchema),
+    defaultValues: { email: "", password: "" },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const { data } = await apiFetch<SessionInfo>("/v1/session", { method: "POST", json: values });
+      // Whatever was cached was fetched as an adopter; the header and the
+      // staff pages must now see staff.
+      queryClient.setQueryData(SESSION_QUERY_KEY, data);
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      router.replace(next);
+    } catch (error) {
+      if (error instanceof ApiClientError && error.code === "invalid_body" && error.details.length > 0) {
+        for (const detail of error.details) {
+          if (detail.field in FIELDS) setError(detail.field as Field, { type: "server", message: detail.issue });
+        }
+        return;
+      }
+      setFormError(describeError(error));
+      if (error instanceof ApiClientError && error.status === 401) {
+        resetField("password");
+        setFocus("password");
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="sign-in-heading" className={`${panelClass} max-w-md space-y-5`}>
+      <h2 id="sign-in-heading" className="text-lg font-semibold">
+        Sign in with your staff account
+      </h2>
+      {formError ? <FormAlert>{formError}</FormAlert> : null}
+      <div>
+        <label htmlFor="sign-in-email" className={labelClass}>
+          Email
+        </label>
+        <input
+          id="sign-in-email"
+          type="email"
+          inputMode="email"
+          autoComplete="username"
+          spellCheck={false}
+          aria-invalid={errors.email ? true : undefined}
+          aria-describedby="sign-in-email-error"
+          className={inputClass(!!errors.email)}
+          {...register("email")}
+        />
+        <FieldError id="sign-in-email-error" label={FIELDS.email} message={errors.email?.message} />
+      </div>
+      <div>
+        <label htmlFor="sign-in-password" className={labelClass}>
+          Password
+        </label>
+        <input
+          id="sign-in-password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby="sign-in-password-error"
+          className={inputClass(!!errors.password)}
+          {...register("password")}
+        />
+        <FieldError id="sign-in-password-error" label={FIELDS.password} message={errors.password?.message} />
+      </div>
+      <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+        {isSubmitting ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

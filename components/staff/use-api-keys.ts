@@ -1,0 +1,42 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/site/api-client";
+import type { ApiKeySummary, NewApiKey } from "@/lib/keys/schemas";
+
+export const STAFF_KEYS_QUERY_KEY = ["staff", "keys"] as const;
+
+/** Every API key with today's usage (staff only). */
+export function useApiKeys(enabled: boolean) {
+  return useQuery({
+    queryKey: STAFF_KEYS_QUERY_KEY,
+    queryFn: async () => (await apiFetch<ApiKeySummary[]>("/v1/keys")).data,
+    enabled,
+    // Usage and bans move on their own: a fresh list whenever the page asks.
+    staleTime: 0,
+  });
+}
+
+/** Issues a key; the answer holds the key itself, the one time it is ever sent. */
+export function useIssueKey() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NewApiKey) =>
+      (await apiFetch<{ key: string; summary: ApiKeySummary }>("/v1/keys", { method: "POST", json: input })).data,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
+  });
+}
+
+/** Revokes a key, or lifts its ban; either way the list is fetched again. */
+export function useKeyAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ key, action }: { key: ApiKeySummary; action: "revoke" | "lift-ban" }) =>
+      (
+        await apiFetch<ApiKeySummary>(action === "revoke" ? `/v1/keys/${key.id}` : `/v1/keys/${key.id}/ban`, {
+          method: "DELETE",
+        })
+      ).data,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
+  });
+}

@@ -1,0 +1,18 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/site/api-client";
+import type { Category } from "@/lib/pets/schemas";
+
+export const STAFF_CATEGORIES_QUERY_KEY = ["staff", "categories"] as const;
+
+/** The categories an animal can be put in, for the add form's select. */
+export function useCategories(initial: Category[] | null, enabled: boolean) {
+  return useQuery({
+    queryKey: STAFF_CATEGORIES_QUERY_KEY,
+    queryFn: async () => (await apiFetch<Category[]>("/v1/categories")).data,
+    initialData: initial ?? undefined,
+    staleTime: 5 * 60_000,
+    enabled,
+  });
+}
