@@ -4,14 +4,13 @@
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { FieldError } from "@/components/staff/field-error";
-import { FormAlert } from "@/components/staff/form-alert";
+import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
+import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
 import { STATUS_LABELS } from "@/components/staff/status-labels";
-import { hintClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
+import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, apiFetch, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, PET_STATUSES, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
@@ -21,12 +20,6 @@ type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
 const SIGN_IN_HREF = "/staff/sign-in?next=/staff/pets/new";
-
-interface FormProblem {
-  message: string;
-  /** The session is gone or is not staff's: offer the way back in. */
-  signIn?: boolean;
-}
 
 /**
  * The add form. The same `newPetSchema` the API parses the body with
@@ -112,94 +105,59 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
     return <PetAdded pet={added} categoryName={category?.name ?? `Category ${added.categoryId}`} onAddAnother={addAnother} />;
   }
 
-  const nameDescribedBy = "pet-name-hint pet-name-error";
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="add-pet-heading" className={`${panelClass} max-w-xl space-y-5`}>
       <h2 id="add-pet-heading" className="text-lg font-semibold">
         New animal
       </h2>
-      {problem ? (
-        <FormAlert>
-          {problem.message}
-          {problem.signIn ? (
-            <>
-              {" "}
-              <Link href={SIGN_IN_HREF} className={linkClass}>
-                Sign in as staff
-              </Link>
-            </>
-          ) : null}
-        </FormAlert>
-      ) : null}
+      <FormProblemAlert problem={problem} signInHref={SIGN_IN_HREF} />
 
-      <div>
-        <label htmlFor="pet-name" className={labelClass}>
-          Name
-        </label>
-        <p id="pet-name-hint" className={hintClass}>
-          Up to {NAME_MAX} characters.
-        </p>
-        <input
-          id="pet-name"
-          type="text"
-          autoComplete="off"
-          aria-invalid={errors.name ? true : undefined}
-          aria-describedby={nameDescribedBy}
-          className={inputClass(!!errors.name)}
-          {...register("name")}
-        />
-        <FieldError id="pet-name-error" label={FIELDS.name} message={errors.name?.message} />
-      </div>
+      <FormField id="pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
+        {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
+      </FormField>
 
-      <div>
-        <label htmlFor="pet-category" className={labelClass}>
-          Category
-        </label>
-        <select
-          id="pet-category"
-          aria-invalid={errors.categoryId ? true : undefined}
-          aria-describedby="pet-category-error"
-          aria-busy={categories.isPending || undefined}
-          className={inputClass(!!errors.categoryId)}
-          {...register("categoryId", { setValueAs: (v: string) => (v === "" || v === undefined ? undefined : Number(v)) })}
-        >
-          <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
-          {categories.data?.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
-        <FieldError id="pet-category-error" label={FIELDS.categoryId} message={errors.categoryId?.message} />
-        {categories.isError && !categories.data ? (
-          <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
-            <span>Could not load the categories. {describeError(categories.error)}</span>
-            <button type="button" onClick={() => void categories.refetch()} className={secondaryButtonClass}>
-              Try again
-            </button>
-          </div>
-        ) : null}
-      </div>
+      <FormField
+        id="pet-category"
+        label={FIELDS.categoryId}
+        error={errors.categoryId}
+        footer={
+          categories.isError && !categories.data ? (
+            <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
+              <span>Could not load the categories. {describeError(categories.error)}</span>
+              <button type="button" onClick={() => void categories.refetch()} className={secondaryButtonClass}>
+                Try again
+              </button>
+            </div>
+          ) : null
+        }
+      >
+        {(field) => (
+          <select
+            {...field}
+            aria-busy={categories.isPending || undefined}
+            {...register("categoryId", { setValueAs: (v: string) => (v === "" || v === undefined ? undefined : Number(v)) })}
+          >
+            <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
+            {categories.data?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
 
-      <div>
-        <label htmlFor="pet-status" className={labelClass}>
-          Status
-        </label>
-        <select
-          id="pet-status"
-          aria-invalid={errors.status ? true : undefined}
-          aria-describedby="pet-status-error"
-          className={inputClass(!!errors.status)}
-          {...register("status")}
-        >
-          {PET_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </select>
-        <FieldError id="pet-status-error" label={FIELDS.status} message={errors.status?.message} />
-      </div>
+      <FormField id="pet-status" label={FIELDS.status} error={errors.status}>
+        {(field) => (
+          <select {...field} {...register("status")}>
+            {PET_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
 
       <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
         {isSubmitting ? "Adding…" : "Add animal"}

@@ -3,13 +3,13 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
-import Link from "next/link";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { FieldError } from "@/components/staff/field-error";
-import { FormAlert } from "@/components/staff/form-alert";
-import { hintClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
+import { FormField } from "@/components/staff/form-field";
+import { labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
@@ -30,12 +30,17 @@ const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "pets:read": "Read animals (pets:read)",
   "pets:write": "Add animals (pets:write)",
 };
+/** The enterprise plan's own limits: the same number input each, by field and id. */
+const LIMITS = [
+  ["perMinute", "key-per-minute"],
+  ["perDay", "key-per-day"],
+] as const;
 const optionalNumber = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
 
 /** Issue a key: checked with the API's own newApiKeySchema before it is sent. */
 export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void }) {
   const issue = useIssueKey();
-  const [problem, setProblem] = useState<{ message: string; signIn?: boolean } | null>(null);
+  const [problem, setProblem] = useState<FormProblem | null>(null);
   const {
     register,
     handleSubmit,
@@ -76,97 +81,42 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
       <h2 id="new-key-heading" className="text-lg font-semibold">
         Issue a key
       </h2>
-      {problem ? (
-        <FormAlert>
-          {problem.message}
-          {problem.signIn ? (
-            <>
-              {" "}
-              <Link href="/staff/sign-in?next=/staff/keys" className={linkClass}>
-                Sign in as staff
-              </Link>
-            </>
-          ) : null}
-        </FormAlert>
-      ) : null}
+      <FormProblemAlert problem={problem} signInHref="/staff/sign-in?next=/staff/keys" />
 
       <div className="grid gap-5">
-        <div>
-          <label htmlFor="key-name" className={labelClass}>
-            Name
-          </label>
-          <p id="key-name-hint" className={hintClass}>
-            Who the key is for, e.g. &ldquo;Happy Tails app&rdquo;.
-          </p>
-          <input
-            id="key-name"
-            type="text"
-            autoComplete="off"
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby="key-name-hint key-name-error"
-            className={inputClass(!!errors.name)}
-            {...register("name")}
-          />
-          <FieldError id="key-name-error" label={FIELDS.name} message={errors.name?.message} />
-        </div>
+        <FormField id="key-name" label={FIELDS.name} hint={<>Who the key is for, e.g. &ldquo;Happy Tails app&rdquo;.</>} error={errors.name}>
+          {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
+        </FormField>
 
-        <div>
-          <label htmlFor="key-plan" className={labelClass}>
-            Plan
-          </label>
-          <select
-            id="key-plan"
-            aria-invalid={errors.plan ? true : undefined}
-            aria-describedby="key-plan-error"
-            className={inputClass(!!errors.plan)}
-            {...register("plan")}
-          >
-            {PLANS.map((plan) => (
-              <option key={plan} value={plan}>
-                {planLabel(plan)}
-              </option>
-            ))}
-          </select>
-          <FieldError id="key-plan-error" label={FIELDS.plan} message={errors.plan?.message} />
-        </div>
+        <FormField id="key-plan" label={FIELDS.plan} error={errors.plan}>
+          {(field) => (
+            <select {...field} {...register("plan")}>
+              {PLANS.map((plan) => (
+                <option key={plan} value={plan}>
+                  {planLabel(plan)}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
       </div>
 
       {enterprise ? (
         <div className="grid gap-5 sm:grid-cols-2">
-          <div>
-            <label htmlFor="key-per-minute" className={labelClass}>
-              {FIELDS.perMinute}
-            </label>
-            <input
-              id="key-per-minute"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              aria-invalid={errors.perMinute ? true : undefined}
-              aria-describedby="key-per-minute-error"
-              className={inputClass(!!errors.perMinute)}
-              {...register("perMinute", { setValueAs: optionalNumber, shouldUnregister: true })}
-            />
-            <FieldError id="key-per-minute-error" label={FIELDS.perMinute} message={errors.perMinute?.message} />
-          </div>
-          <div>
-            <label htmlFor="key-per-day" className={labelClass}>
-              {FIELDS.perDay}
-            </label>
-            <input
-              id="key-per-day"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              aria-invalid={errors.perDay ? true : undefined}
-              aria-describedby="key-per-day-error"
-              className={inputClass(!!errors.perDay)}
-              {...register("perDay", { setValueAs: optionalNumber, shouldUnregister: true })}
-            />
-            <FieldError id="key-per-day-error" label={FIELDS.perDay} message={errors.perDay?.message} />
-          </div>
+          {LIMITS.map(([limit, id]) => (
+            <FormField key={limit} id={id} label={FIELDS[limit]} error={errors[limit]}>
+              {(field) => (
+                <input
+                  {...field}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  step={1}
+                  {...register(limit, { setValueAs: optionalNumber, shouldUnregister: true })}
+                />
+              )}
+            </FormField>
+          ))}
         </div>
       ) : null}
 

@@ -8,9 +8,9 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { FieldError } from "@/components/staff/field-error";
 import { FormAlert } from "@/components/staff/form-alert";
-import { inputClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { FormField } from "@/components/staff/form-field";
+import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { SESSION_QUERY_KEY } from "@/components/use-session";
 import { ApiClientError, apiFetch, describeError } from "@/lib/site/api-client";
 import { signInSchema, type SessionInfo, type SignIn } from "@/lib/staff/schemas";
@@ -65,38 +65,12 @@ export function SignInForm({ next }: { next: string }) {
         Sign in with your staff account
       </h2>
       {formError ? <FormAlert>{formError}</FormAlert> : null}
-      <div>
-        <label htmlFor="sign-in-email" className={labelClass}>
-          Email
-        </label>
-        <input
-          id="sign-in-email"
-          type="email"
-          inputMode="email"
-          autoComplete="username"
-          spellCheck={false}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby="sign-in-email-error"
-          className={inputClass(!!errors.email)}
-          {...register("email")}
-        />
-        <FieldError id="sign-in-email-error" label={FIELDS.email} message={errors.email?.message} />
-      </div>
-      <div>
-        <label htmlFor="sign-in-password" className={labelClass}>
-          Password
-        </label>
-        <input
-          id="sign-in-password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby="sign-in-password-error"
-          className={inputClass(!!errors.password)}
-          {...register("password")}
-        />
-        <FieldError id="sign-in-password-error" label={FIELDS.password} message={errors.password?.message} />
-      </div>
+      <FormField id="sign-in-email" label={FIELDS.email} error={errors.email}>
+        {(field) => <input {...field} type="email" inputMode="email" autoComplete="username" spellCheck={false} {...register("email")} />}
+      </FormField>
+      <FormField id="sign-in-password" label={FIELDS.password} error={errors.password}>
+        {(field) => <input {...field} type="password" autoComplete="current-password" {...register("password")} />}
+      </FormField>
       <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
         {isSubmitting ? "Signing in…" : "Sign in"}
       </button>
