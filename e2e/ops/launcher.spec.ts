@@ -40,9 +40,11 @@ function start(): { child: ChildProcess; output: () => string; ready: Promise<vo
   return { child, output: () => output, ready };
 }
 
+/** Ctrl-C, as a terminal sends it; resolves when npm start has exited. */
 async function interrupt(child: ChildProcess): Promise<number | null> {
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  // The start-up listener would treat this exit as a crash: drop it first.
   child.removeAllListeners("exit");
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   child.kill("SIGINT");
   return exited;
 }
