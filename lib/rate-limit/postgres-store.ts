@@ -28,6 +28,8 @@ export class PostgresCounterStore implements CounterStore {
     });
     try {
       const result = await this.pool.query<{ key: string; hits: number }>({
+        // Named: each connection parses and plans it once, then only executes.
+        name: `rate-limit-hit-${windows.length}`,
         // Rows are always inserted in the same (window) order, so two
         // concurrent statements lock the same rows in the same order: no deadlock.
         text: `INSERT INTO rate_limit_counters AS c (key, window_start, hits, expires_at)
