@@ -4,13 +4,12 @@ import {
   apiGet,
   cardNames,
   cards,
-  horizontalOverflow,
-  seriousAxeViolations,
   settledList,
   spendRateLimit,
   type ApiCategory,
   type ApiPet,
 } from "./site-helpers";
+import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 
 // One animal's page, /pets/[id], reached from the browser or by its address.
 
@@ -94,9 +93,9 @@ test("has no serious or critical accessibility violations", async ({ page }) => 
   const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
   await page.goto(`/pets/${pet!.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
   await page.goto("/pets/99999999");
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  await expectNoSeriousA11yViolations(page);
 });
 
 test("fits a phone screen without sideways scrolling", async ({ page }) => {
@@ -106,5 +105,5 @@ test("fits a phone screen without sideways scrolling", async ({ page }) => {
   await page.goto(`/pets/${pet!.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByRole("article").locator("svg")).toBeVisible();
-  expect((await horizontalOverflow(page)).scrollWidth).toBeLessThanOrEqual(390);
+  await expectNoHorizontalScroll(page);
 });

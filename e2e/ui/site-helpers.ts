@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page } from "@playwright/test";
 
 // What the adopters' pages show, located the way a person (or a screen
@@ -88,26 +87,4 @@ export async function holdRequests(page: Page, url: string): Promise<{ release: 
     await route.fallback();
   });
   return { release };
-}
-
-/** Collects Content Security Policy violations reported on the console. */
-export function watchCsp(page: Page): string[] {
-  const violations: string[] = [];
-  page.on("console", (message) => {
-    if (message.text().includes("Content Security Policy")) violations.push(message.text());
-  });
-  return violations;
-}
-
-/** axe-core's violations of serious or critical impact, summarised for a readable failure. */
-export async function seriousAxeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
-
-/** Whether the page scrolls sideways at the current viewport width. */
-export async function horizontalOverflow(page: Page): Promise<{ scrollWidth: number; viewport: number }> {
-  return page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, viewport: window.innerWidth }));
 }

@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type BrowserContext, type Page, type Request } from "@playwright/test";
 
 // Shared by the staff UI and session tests.
@@ -19,23 +18,7 @@ export async function signInAsStaff(context: BrowserContext, baseURL: string): P
   expect(res.status(), await res.text()).toBe(200);
 }
 
-/** No axe-core violation of serious or critical impact (WCAG 2.x A and AA rules, best practices). */
-export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
-  expect(serious).toEqual([]);
-}
-
-/** The page fits its viewport's width: nothing to scroll sideways. */
-export async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-}
+export { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 
 /** Records the requests a page sends to one API path with one method, to prove some were (not) sent. */
 export function recordRequests(page: Page, method: string, pathname: string): Request[] {
