@@ -23,6 +23,10 @@ export function useIssueKey() {
   return useMutation({
     mutationFn: async (input: NewApiKey) =>
       (await apiFetch<{ key: string; summary: ApiKeySummary }>("/v1/keys", { method: "POST", json: input })).data,
+    // The answer already describes the new key: list it at once (newest
+    // first, as the server orders them), then refetch for everything else.
+    onSuccess: ({ summary }) =>
+      queryClient.setQueryData<ApiKeySummary[]>(STAFF_KEYS_QUERY_KEY, (keys) => (keys ? [{ ...summary, usedToday: 0 }, ...keys] : keys)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
   });
 }
