@@ -1,13 +1,45 @@
-import { expect } from "vitest";
+import { afterAll, afterEach, expect, vi } from "vitest";
 import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
 import { GET, POST } from "@/app/v1/pets/route";
+import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
+import { setCounterStore } from "@/lib/http/rate-limit";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { call, newKey } from "./helpers";
 
-// What the rate-limit test files share: requests as a given caller, a pinned
-// clock, bursts, and exact checks of every rate-limit header.
+// What the rate-limit test files share: the limiter switched on, requests as
+// a given caller, a pinned clock, bursts, and exact checks of every
+// rate-limit header.
 
+/**
+ * tests/setup.ts switches the limiter off for other files: call this at the
+ * top level of a rate-limit test file, before anything reads env(). The
+ * limiter is on, X-Forwarded-For is not trusted, and REDIS_URL is unset so
+ * the store is exactly the one the file installs (the default: PostgreSQL).
+ * After each test the clock is real again; after the file, background work
+ * is awaited, the store closed and the environment restored (also when every
+ * test of the file was skipped).
+ */
+export function rateLimitTestFile(): void {
+  vi.stubEnv("RATE_LIMIT_ENABLED", "true");
+  vi.stubEnv("TRUST_PROXY", undefined);
+  vi.stubEnv("REDIS_URL", undefined);
+  resetEnvCache();
+
+  afterEach(() => {
+    setClock();
+  });
+
+  afterAll(async () => {
+    setClock();
+    await flushBackground();
+    await setCounterStore(undefined);
+    vi.unstubAllEnvs();
+    resetEnvCache();
+  });
+}
 
 export interface Who {
   /** An API key, sent as a bearer token. */
@@ -50,6 +82,13 @@ export async function burst(n: number, send: () => Promise<Response>, batch = 50
 
 export const statuses = (responses: Response[]) => responses.map((r) => r.status);
 export const countOf = (responses: Response[], status: number) => responses.filter((r) => r.status === status).length;
+
+/** The key's persisted ban (api_keys.banned_until), as every instance and the staff page see it. */
+export async function bannedUntil(id: number): Promise<Date | null> {
+  const rows = await db().$queryRaw<{ banned_until: Date | null }[]>`SELECT banned_until FROM api_keys WHERE id = ${BigInt(id)}`;
+  expect(rows).toHaveLength(1);
+  return rows[0]!.banned_until;
+}
 
 export const enterprise = (perMinute: number, perDay: number, name = "enterprise key") =>
   newKey(["pets:read", "pets:write"], name, { plan: "enterprise", perMinute, perDay });
