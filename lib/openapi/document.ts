@@ -182,3 +182,11 @@ export function buildOpenApiDocument() {
 }
 
 export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
+
+let built: OpenApiDocument | undefined;
+
+/** The document for serving: built once per process (its inputs are code and boot-time configuration). */
+export function openApiDocument(): OpenApiDocument {
+  built ??= buildOpenApiDocument();
+  return built;
+}

@@ -1,7 +1,7 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { openApiDocument } from "@/lib/openapi/document";
 
 // GET /v1/openapi.json - the OpenAPI 3.1 contract, generated from the zod schemas (public)
-export const GET = withApi({ scope: null }, () => ({ body: buildOpenApiDocument() }));
+export const GET = withApi({ scope: null }, () => ({ body: openApiDocument() }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
