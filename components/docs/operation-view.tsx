@@ -1,3 +1,4 @@
+import { DocsTable } from "@/components/docs/docs-table";
 import { constraints, typeLabel, type Schema } from "@/components/docs/schema-view";
 
 // One operation of the OpenAPI document: method, path, parameters, body,
@@ -56,31 +57,18 @@ export function OperationView({ method, path, op }: { method: string; path: stri
       )}
 
       <h4 className="mt-3 text-sm font-semibold">Responses</h4>
-      <div className="mt-1 overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead>
-            <tr className="border-b border-stone-200 text-stone-600">
-              <th scope="col" className="py-1 pr-3 font-medium">Status</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Body</th>
-              <th scope="col" className="py-1 font-medium">Meaning</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.entries(op.responses ?? {}).map(([status, response]) => (
-              <tr key={status} className="border-b border-stone-100 align-top">
-                <td className="py-1 pr-3 font-mono">{status}</td>
-                <td className="py-1 pr-3 font-mono text-stone-700">{typeLabel(response.content?.["application/json"]?.schema) || "none"}</td>
-                <td className="py-1 text-stone-700">
-                  {response.description}
-                  {response.headers && (
-                    <span className="block text-xs text-stone-600">Headers: {Object.keys(response.headers).join(", ")}</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DocsTable columns={["Status", "Body", "Meaning"]} className="mt-1">
+        {Object.entries(op.responses ?? {}).map(([status, response]) => (
+          <tr key={status} className="border-b border-stone-100 align-top">
+            <td className="py-1 pr-4 font-mono">{status}</td>
+            <td className="py-1 pr-4 font-mono text-stone-700">{typeLabel(response.content?.["application/json"]?.schema) || "none"}</td>
+            <td className="py-1 text-stone-700">
+              {response.description}
+              {response.headers && <span className="block text-xs text-stone-600">Headers: {Object.keys(response.headers).join(", ")}</span>}
+            </td>
+          </tr>
+        ))}
+      </DocsTable>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import { DocsTable } from "@/components/docs/docs-table";
+
 // Renders a JSON Schema (as found in the OpenAPI document) as a readable
 // field list. Server component: no JavaScript reaches the browser.
 
@@ -51,31 +53,18 @@ export function SchemaView({ name, schema }: { name: string; schema: Schema }) {
       </h3>
       {schema.description && <p className="mt-1 text-sm text-stone-700">{schema.description}</p>}
       {fields.length > 0 ? (
-        <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr className="border-b border-stone-200 text-stone-600">
-                <th scope="col" className="py-1 pr-4 font-medium">Field</th>
-                <th scope="col" className="py-1 pr-4 font-medium">Type</th>
-                <th scope="col" className="py-1 font-medium">Notes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {fields.map(([field, fieldSchema]) => (
-                <tr key={field} className="border-b border-stone-100 align-top">
-                  <td className="py-1 pr-4 font-mono">
-                    {field}
-                    {schema.required?.includes(field) && <span className="ml-1 text-xs text-rose-800">required</span>}
-                  </td>
-                  <td className="py-1 pr-4 font-mono text-stone-700">{typeLabel(fieldSchema)}</td>
-                  <td className="py-1 text-stone-700">
-                    {[fieldSchema.description, ...constraints(fieldSchema)].filter(Boolean).join(". ")}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DocsTable columns={["Field", "Type", "Notes"]} className="mt-3">
+          {fields.map(([field, fieldSchema]) => (
+            <tr key={field} className="border-b border-stone-100 align-top">
+              <td className="py-1 pr-4 font-mono">
+                {field}
+                {schema.required?.includes(field) && <span className="ml-1 text-xs text-rose-800">required</span>}
+              </td>
+              <td className="py-1 pr-4 font-mono text-stone-700">{typeLabel(fieldSchema)}</td>
+              <td className="py-1 text-stone-700">{[fieldSchema.description, ...constraints(fieldSchema)].filter(Boolean).join(". ")}</td>
+            </tr>
+          ))}
+        </DocsTable>
       ) : (
         <p className="mt-2 font-mono text-sm text-stone-700">
           {typeLabel(schema)} {constraints(schema).length ? `(${constraints(schema).join(", ")})` : ""}

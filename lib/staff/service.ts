@@ -13,12 +13,6 @@ export async function createStaff(input: NewStaff): Promise<{ id: number; email:
   return { id: Number(row.id), email: row.email };
 }
 
-/** Creates the account, or resets its password when it exists (used by the demo seed). */
-export async function upsertStaff(input: NewStaff): Promise<void> {
-  const passwordHash = await hashPassword(input.password);
-  await db().staffUser.upsert({ where: { email: input.email }, create: { email: input.email, passwordHash }, update: { passwordHash } });
-}
-
 /** The staff user for these credentials, or null. Same cost whether or not the email exists. */
 export async function checkCredentials(email: string, password: string): Promise<{ id: bigint; email: string } | null> {
   const row = await db().staffUser.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
