@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A budgie on a branch, drawn (no image is downloaded). */
 export function BirdPicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#dbeafe" />
+    <PictureCanvas className={className} background="#dbeafe">
       <ellipse cx="36" cy="28" rx="18" ry="7" fill="#fff" />
       <ellipse cx="124" cy="20" rx="14" ry="5" fill="#fff" />
       <path d="M12 98 Q80 86 148 100" stroke="#7c4a1e" strokeWidth="7" fill="none" strokeLinecap="round" />
@@ -21,6 +21,6 @@ export function BirdPicture({ className }: PictureProps) {
       <path d="M106 44 Q116 46 108 54 Z" fill="#f97316" />
       <circle cx="101" cy="52" r="2" fill="#2563eb" />
       <path d="M74 88 V94 M84 88 V94 M71 95 H77 M81 95 H87" stroke="#9a3412" strokeWidth="2" strokeLinecap="round" />
-    </svg>
+    </PictureCanvas>
   );
 }

@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A tabby cat, drawn (no image is downloaded). */
 export function CatPicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#e0f2fe" />
+    <PictureCanvas className={className} background="#e0f2fe">
       <path d="M0 106 H160 V120 H0 Z" fill="#bae6fd" />
       <path d="M106 100 Q136 96 130 70 Q127 58 136 52" stroke="#e08a2e" strokeWidth="7" fill="none" strokeLinecap="round" />
       <ellipse cx="80" cy="96" rx="30" ry="20" fill="#f2a444" />
@@ -22,6 +22,6 @@ export function CatPicture({ className }: PictureProps) {
       <path d="M80 66 Q77 71 72 69 M80 66 Q83 71 88 69" stroke="#7c2d12" strokeWidth="1.6" fill="none" strokeLinecap="round" />
       <path d="M64 64 L42 60 M64 67 L43 69 M96 64 L118 60 M96 67 L117 69" stroke="#7c2d12" strokeWidth="1.2" strokeLinecap="round" />
       <path d="M68 106 Q72 98 76 106 M84 106 Q88 98 92 106" stroke="#c96f1c" strokeWidth="2" fill="none" />
-    </svg>
+    </PictureCanvas>
   );
 }

@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A floppy-eared dog, drawn (no image is downloaded). */
 export function DogPicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#fef3c7" />
+    <PictureCanvas className={className} background="#fef3c7">
       <circle cx="132" cy="22" r="12" fill="#fde68a" />
       <path d="M0 104 Q80 92 160 104 V120 H0 Z" fill="#fcd34d" />
       <ellipse cx="80" cy="102" rx="34" ry="18" fill="#b7763b" />
@@ -21,6 +21,6 @@ export function DogPicture({ className }: PictureProps) {
       <ellipse cx="80" cy="63" rx="5.5" ry="4" fill="#2b1a0d" />
       <path d="M80 67 V71 M73 71 Q80 77 87 71" stroke="#2b1a0d" strokeWidth="1.8" fill="none" strokeLinecap="round" />
       <path d="M77 74 Q80 82 83 74 Z" fill="#e8778b" />
-    </svg>
+    </PictureCanvas>
   );
 }

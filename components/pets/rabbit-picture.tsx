@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A long-eared rabbit, drawn (no image is downloaded). */
 export function RabbitPicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#ffe4e6" />
+    <PictureCanvas className={className} background="#ffe4e6">
       <path d="M0 106 Q80 98 160 106 V120 H0 Z" fill="#bbf7d0" />
       <path d="M28 106 l3 -8 l3 8 M124 106 l3 -9 l3 9" stroke="#16a34a" strokeWidth="2" fill="none" />
       <ellipse cx="68" cy="32" rx="8" ry="24" transform="rotate(-10 68 32)" fill="#f5f5f4" stroke="#d6d3d1" strokeWidth="1.5" />
@@ -24,6 +24,6 @@ export function RabbitPicture({ className }: PictureProps) {
       <path d="M80 73 V76 M80 76 Q77 79 74 77 M80 76 Q83 79 86 77" stroke="#57534e" strokeWidth="1.4" fill="none" strokeLinecap="round" />
       <rect x="77.5" y="77" width="5" height="4" rx="1" fill="#fff" stroke="#d6d3d1" strokeWidth="0.8" />
       <path d="M70 73 L52 70 M70 75 L53 78 M90 73 L108 70 M90 75 L107 78" stroke="#78716c" strokeWidth="1" strokeLinecap="round" />
-    </svg>
+    </PictureCanvas>
   );
 }

@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A tortoise, drawn (no image is downloaded). */
 export function ReptilePicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#ecfccb" />
+    <PictureCanvas className={className} background="#ecfccb">
       <circle cx="28" cy="24" r="11" fill="#fef08a" />
       <path d="M0 100 Q80 92 160 100 V120 H0 Z" fill="#d9f99d" />
       <ellipse cx="52" cy="94" rx="8" ry="9" fill="#84cc16" />
@@ -17,6 +17,6 @@ export function ReptilePicture({ className }: PictureProps) {
       <path d="M36 86 H120 Q120 92 114 92 H42 Q36 92 36 86 Z" fill="#3f6212" />
       <path d="M66 50 L90 50 L98 66 L90 82 L66 82 L58 66 Z" fill="#65a30d" stroke="#365314" strokeWidth="2" />
       <path d="M66 50 L58 42 M90 50 L98 42 M58 66 H44 M98 66 H112 M66 82 L60 86 M90 82 L96 86" stroke="#365314" strokeWidth="2" />
-    </svg>
+    </PictureCanvas>
   );
 }

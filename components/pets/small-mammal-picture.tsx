@@ -1,10 +1,10 @@
+import { PictureCanvas } from "@/components/pets/picture-canvas";
 import type { PictureProps } from "@/components/pets/picture-props";
 
 /** A hamster with a seed, drawn (no image is downloaded). */
 export function SmallMammalPicture({ className }: PictureProps) {
   return (
-    <svg viewBox="0 0 160 120" className={className} aria-hidden="true" focusable="false">
-      <rect width="160" height="120" fill="#ffedd5" />
+    <PictureCanvas className={className} background="#ffedd5">
       <path d="M0 104 H160 V120 H0 Z" fill="#fed7aa" />
       <path d="M20 108 h12 M120 110 h16 M60 112 h10" stroke="#fdba74" strokeWidth="3" strokeLinecap="round" />
       <circle cx="56" cy="44" r="10" fill="#e9a35f" />
@@ -27,6 +27,6 @@ export function SmallMammalPicture({ className }: PictureProps) {
       <ellipse cx="88" cy="88" rx="5" ry="4" fill="#f3c7a0" />
       <ellipse cx="64" cy="104" rx="8" ry="4" fill="#f3c7a0" />
       <ellipse cx="96" cy="104" rx="8" ry="4" fill="#f3c7a0" />
-    </svg>
+    </PictureCanvas>
   );
 }
