@@ -1,8 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/env";
-import { readCookie, sessionCookie } from "@/lib/http/cookies";
-import { SESSION_COOKIE, ensureBrowserSession } from "@/lib/sessions/service";
+import { hstsHeader, requestOrigin } from "@/lib/http/client";
+import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies";
+import { ensureBrowserSession } from "@/lib/sessions/service";
 
 // Runs before every page (not /v1, not static files):
 // 1. every visitor gets an anonymous adopter session, so the pages can call
@@ -31,20 +32,22 @@ function contentSecurityPolicy(nonce: string): string {
 export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce);
+  const origin = requestOrigin(request);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("Content-Security-Policy", csp);
 
   let setCookie: string | undefined;
   try {
-    const minted = await ensureBrowserSession(readCookie(request, SESSION_COOKIE), now());
+    const minted = await ensureBrowserSession(readSessionCookie(request), now());
     if (minted) {
-      setCookie = sessionCookie(SESSION_COOKIE, minted.token, { expires: minted.expiresAt, url: request.nextUrl });
+      const name = sessionCookieName();
+      setCookie = sessionCookie(minted.token, { expires: minted.expiresAt, origin });
       // The page being rendered right now already sees the new session.
       const others = (request.headers.get("cookie") ?? "")
         .split(";")
-        .filter((c) => c.trim() && !c.trim().startsWith(`${SESSION_COOKIE}=`));
-      requestHeaders.set("cookie", [...others, `${SESSION_COOKIE}=${minted.token}`].join("; "));
+        .filter((c) => c.trim() && !c.trim().startsWith(`${name}=`));
+      requestHeaders.set("cookie", [...others, `${name}=${minted.token}`].join("; "));
     }
   } catch {
     // Database down: the page still renders and shows its error state; the
@@ -57,15 +60,17 @@ export async function proxy(request: NextRequest) {
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   response.headers.set("X-Frame-Options", "DENY");
   response.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  for (const [name, value] of Object.entries(hstsHeader(origin))) response.headers.set(name, value);
   if (setCookie) response.headers.append("Set-Cookie", setCookie);
   return response;
 }
 
 export const config = {
-  // Pages only: the API has its own headers and authenticates itself.
+  // Pages only: the API has its own headers and authenticates itself, and
+  // the health checks must stay dependency-free and cheap.
   matcher: [
     {
-      source: "/((?!v1(?:/|$)|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|ico|txt)$).*)",
+      source: "/((?!v1(?:/|$)|healthz$|readyz$|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|ico|txt)$).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

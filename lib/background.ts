@@ -1,3 +1,4 @@
+import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 
 // Work that must not delay a response (bookkeeping such as "last used at").
@@ -17,3 +18,6 @@ export function runInBackground(task: string, work: () => Promise<unknown>): voi
 export async function flushBackground(): Promise<void> {
   while (pending.size) await Promise.all([...pending]);
 }
+
+// A stopping server finishes its bookkeeping before its pools close.
+onShutdown("background tasks", flushBackground, 0);

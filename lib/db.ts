@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
+import { onShutdown } from "@/lib/lifecycle";
 
 // One Prisma client per process. In development Next re-evaluates modules on
 // every change; keeping the client on globalThis stops each reload from
@@ -12,8 +13,18 @@ function createClient(): PrismaClient {
   if (!DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: start the app through `npm start` / `npm run dev`, which provide one.");
   }
-  const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE });
+  const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, application_name: applicationName() });
+  // Graceful shutdown closes the pool after the last request (lib/lifecycle.ts).
+  onShutdown("database pool", disconnectDb);
   return new PrismaClient({ adapter });
+}
+
+/**
+ * How this process's connections are named in pg_stat_activity, so an
+ * operator (and the shutdown test) can tell which instance holds which.
+ */
+export function applicationName(): string {
+  return `petstore:${process.pid}`;
 }
 
 /** The client is created on first use, so `next build` needs no database. */

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 // The one reader of process.env. Everything else asks env() for a validated,
@@ -7,6 +8,36 @@ import { z } from "zod";
 const booleanFlag = z
   .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
   .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+/** A comma-separated list of IP addresses and CIDR ranges ("127.0.0.0/8, 10.0.0.0/8, ::1"). */
+const cidrList = z.string().refine(
+  (value) =>
+    value.split(",").map((s) => s.trim()).filter(Boolean).every((entry) => {
+      const [address, bits, extra] = entry.split("/");
+      const family = isIP(address ?? "");
+      if (!family || extra !== undefined) return false;
+      return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    }),
+  "must be a comma-separated list of IP addresses or CIDR ranges",
+);
+
+/** A comma-separated list of origins ("https://shelter.example, https://admin.example"), each normalised as browsers send it. */
+const originList = z
+  .string()
+  .transform((value, ctx) => {
+    const origins: string[] = [];
+    for (const entry of value.split(",").map((s) => s.trim()).filter(Boolean)) {
+      try {
+        const url = new URL(entry);
+        if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+        origins.push(url.origin);
+      } catch {
+        ctx.addIssue({ code: "custom", message: `"${entry}" is not an http(s) origin` });
+        return z.NEVER;
+      }
+    }
+    return origins;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -24,8 +55,20 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** When set, rate-limit counters live in Redis instead of PostgreSQL. */
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
-  /** Trust X-Forwarded-For for the client address (only behind a proxy you run). */
+  /** Believe X-Forwarded-For/-Proto/-Host (only behind a proxy you run, and only from TRUSTED_PROXIES). */
   TRUST_PROXY: booleanFlag.default(false),
+  /** The proxies whose X-Forwarded-* headers are believed when TRUST_PROXY is on. */
+  TRUSTED_PROXIES: cidrList.default("127.0.0.0/8,::1/128"),
+  /** Further origins whose pages may send cookie-authenticated writes (besides the one addressed and PUBLIC_BASE_URL's). */
+  ALLOWED_ORIGINS: originList.default([]),
+  /**
+   * Production cookies are Secure and named __Host-...; browsers keep such
+   * cookies over plain HTTP only on loopback names. This switch drops both
+   * for plain-HTTP use by another name (a LAN address, a test host).
+   */
+  INSECURE_COOKIES: booleanFlag.default(false),
+  /** How long a stopping server lets in-flight requests finish before closing their connections. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Turns the limiter off; exists for the benchmark's on/off comparison only. */
   RATE_LIMIT_ENABLED: booleanFlag.default(true),
 });
@@ -53,10 +96,4 @@ export function resetEnvCache(): void {
 export function env(): Env {
   cached ??= parseEnv(process.env);
   return cached;
-}
-
-/** The base address of the API for links and the OpenAPI document. */
-export function publicBaseUrl(): string {
-  const { PUBLIC_BASE_URL, PORT } = env();
-  return (PUBLIC_BASE_URL ?? `http://localhost:${PORT}/v1`).replace(/\/+$/, "");
 }

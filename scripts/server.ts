@@ -1,44 +1,76 @@
 /**
  * The HTTP server: Next's request handler behind a plain node:http server.
  *
- * It exists for one reason: route handlers cannot see the socket, and
- * `next start` only fills X-Forwarded-For from it when the client did not
- * send one, so a client could choose its own address and dodge the
- * per-address rate limit. Here the socket's address is always written into
- * a header of ours (overwriting anything a client sent) before Next runs.
+ * Why not `next start`: route handlers cannot see the socket, and `next
+ * start` only fills X-Forwarded-For from it when the client did not send
+ * one, so a client could choose its own address and dodge the per-address
+ * rate limit. Here the socket's address is always written into a header of
+ * ours (overwriting anything a client sent) before Next runs; lib/http/client.ts
+ * derives the client's address and origin from it.
+ *
+ * It also owns the process's end: on SIGTERM or SIGINT, /readyz turns 503,
+ * the listener closes, requests in flight finish (at most
+ * SHUTDOWN_TIMEOUT_MS), keep-alive connections close as they go idle, then
+ * the database pool and the counter store close and the process exits 0.
  */
 import http from "node:http";
 import next from "next";
+import { env } from "@/lib/env";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
+import { logger } from "@/lib/log";
 import { ROOT } from "./database";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
-const port = Number(process.env.PORT ?? 3000);
+// Validated once at boot: a bad variable stops the server here, by name.
+const config = env();
 const hostname = process.env.HOST ?? "0.0.0.0";
 
-const app = next({ dev: mode === "dev", dir: ROOT, port, hostname: "localhost" });
+const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
 const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = http.createServer((req, res) => {
   req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
+  // While draining, every answer closes its connection, so keep-alive
+  // clients (a proxy's upstream pool) reconnect to an instance that stays.
+  if (isDraining()) res.setHeader("Connection", "close");
   void handle(req, res);
 });
 // Longer than a typical load balancer's idle timeout, so it closes first.
 server.keepAliveTimeout = 65_000;
 
-server.listen(port, hostname, () => {
-  console.log(`✓ Ready on http://localhost:${port} (${mode === "dev" ? "development" : "production"})`);
+server.listen(config.PORT, hostname, () => {
+  console.log(`✓ Ready on http://localhost:${config.PORT} (${mode === "dev" ? "development" : "production"})`);
 });
 
+const sleep = (ms: number) => new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms).unref());
+
 let closing = false;
-function shutdown() {
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
   if (closing) return;
   closing = true;
-  server.close(() => process.exit(0));
+  const started = Date.now();
+  logger().info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "shutting down: draining");
+  startDraining();
+
+  const closed = new Promise<"closed">((resolve) => server.close(() => resolve("closed")));
+  // Idle keep-alive connections close now; busy ones as soon as their
+  // request is answered (Connection: close above, and this sweep).
   server.closeIdleConnections();
-  // In-flight requests get a few seconds to finish.
-  setTimeout(() => process.exit(0), 5_000).unref();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const outcome = await Promise.race([closed, sleep(config.SHUTDOWN_TIMEOUT_MS)]);
+  clearInterval(sweep);
+  if (outcome === "timeout") {
+    logger().warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in flight at the shutdown timeout: closing their connections");
+    server.closeAllConnections();
+  }
+
+  await closeResources(2_000, (line) => logger().warn(line));
+  logger().info({ ms: Date.now() - started }, "shut down");
+  process.exit(0);
 }
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+// SIGTERM as well as SIGINT: a server started in the background by a
+// non-interactive shell has SIGINT ignored, and orchestrators send SIGTERM.
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

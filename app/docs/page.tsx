@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { OperationView, type Operation } from "@/components/docs/operation-view";
 import { SchemaView, type Schema } from "@/components/docs/schema-view";
+import { clientOriginOf } from "@/lib/http/client";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const metadata: Metadata = { title: "API reference" };
 
 // The reference is rendered from the same document /v1/openapi.json serves,
 // on the server: it cannot disagree with the contract, and needs no script.
-export default function DocsPage() {
-  const doc = openApiDocument() as unknown as {
+export default async function DocsPage() {
+  const doc = openApiDocument(clientOriginOf(await headers(), "http://localhost")) as unknown as {
     info: { title: string; version: string; description?: string };
     servers?: { url: string; description?: string }[];
     paths: Record<string, Record<string, Operation>>;

@@ -1,11 +1,10 @@
-import { env } from "@/lib/env";
-import { readCookie } from "@/lib/http/cookies";
+import { addressRateKey, clientAddress, ownOrigins } from "@/lib/http/client";
+import { readSessionCookie } from "@/lib/http/cookies";
 import { ApiError } from "@/lib/http/errors";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
-import { SESSION_COOKIE, findSession } from "@/lib/sessions/service";
+import { findSession } from "@/lib/sessions/service";
 
 // Who is calling. One function resolves every request to a Caller; the
 // wrapper then rate-limits by `rateKey` and checks scopes, whatever kind of
@@ -34,25 +33,12 @@ export type Caller =
 const ADOPTER_SCOPES: Scope[] = ["pets:read"];
 const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage"];
 
-/**
- * The client's address: the socket's (passed on by our server as a header
- * it always overwrites), or the first X-Forwarded-For hop when TRUST_PROXY
- * says a proxy of ours sets it. Never a header a client could choose freely.
- */
-export function clientAddress(request: Request): string {
-  if (env().TRUST_PROXY) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  return request.headers.get(SOCKET_ADDRESS_HEADER) ?? "unknown";
-}
-
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 export async function resolveCaller(request: Request, now: Date): Promise<Caller> {
   const anonymous = (credential: "missing" | "invalid"): Caller => {
     const address = clientAddress(request);
-    return { kind: "anonymous", credential, address, rateKey: `ip:${address}`, scopes: [], plan: "free", limits: PLAN_LIMITS.free };
+    return { kind: "anonymous", credential, address, rateKey: addressRateKey(address), scopes: [], plan: "free", limits: PLAN_LIMITS.free };
   };
 
   // A bearer header wins over a cookie: a partner's script on a page of ours
@@ -73,7 +59,7 @@ export async function resolveCaller(request: Request, now: Date): Promise<Caller
     };
   }
 
-  const cookie = readCookie(request, SESSION_COOKIE);
+  const cookie = readSessionCookie(request);
   if (cookie === undefined) return anonymous("missing");
   const session = await findSession(cookie, now);
   if (!session) return anonymous("invalid");
@@ -95,17 +81,17 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * CSRF: a cookie rides along on requests that other sites' pages make, so a
  * cookie-authenticated unsafe request must prove it comes from our own pages:
  * its Origin (which browsers always send on such requests and pages cannot
- * forge) must be ours. Bearer callers need no such check: no browser attaches
- * a bearer header by itself.
+ * forge) must be one of ours: the origin the client addressed, not the
+ * framework's idea of our host (lib/http/client.ts). Bearer callers need no
+ * such check: no browser attaches a bearer header by itself. `always` extends
+ * it to callers without a session (sign-in and sign-out: login CSRF).
  */
-export function assertSameOrigin(request: Request, caller: Caller): void {
-  if (caller.kind !== "session" || SAFE_METHODS.has(request.method)) return;
+export function assertSameOrigin(request: Request, caller: Caller, always = false): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  if (caller.kind !== "session" && !(always && caller.kind === "anonymous")) return;
   const origin = request.headers.get("origin");
-  const ownOrigins = new Set([new URL(request.url).origin]);
-  const publicUrl = env().PUBLIC_BASE_URL;
-  if (publicUrl) ownOrigins.add(new URL(publicUrl).origin);
   const fetchSite = request.headers.get("sec-fetch-site");
-  const sameOrigin = origin ? ownOrigins.has(origin) : fetchSite === "same-origin";
+  const sameOrigin = origin ? ownOrigins(request).has(origin) : fetchSite === "same-origin";
   if (!sameOrigin) {
     throw new ApiError(403, "forbidden", "Cross-site request refused: a request authenticated by a session cookie must come from this site's own pages.");
   }

@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 
 /** One cookie's value from a Cookie header (first occurrence wins, as browsers send the most specific first). */
-export function readCookie(request: Request, name: string): string | undefined {
+export function readCookie(request: { headers: { get(name: string): string | null } }, name: string): string | undefined {
   const header = request.headers.get("cookie");
   if (!header) return undefined;
   for (const part of header.split(";")) {
@@ -11,21 +11,40 @@ export function readCookie(request: Request, name: string): string | undefined {
   return undefined;
 }
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * Production cookies are Secure and carry the __Host- prefix: the browser
+ * sends them only over HTTPS (or to a loopback name, which browsers treat as
+ * secure), and no sibling subdomain can plant or overwrite one. The policy is
+ * the process's, not the request's, so one name is read and written
+ * everywhere; INSECURE_COOKIES turns it off for plain-HTTP use by another name.
+ */
+export function secureCookies(): boolean {
+  const { NODE_ENV, INSECURE_COOKIES } = env();
+  return NODE_ENV === "production" && !INSECURE_COOKIES;
+}
+
+const BASE_NAME = "petstore_session";
+
+export function sessionCookieName(): string {
+  return secureCookies() ? `__Host-${BASE_NAME}` : BASE_NAME;
+}
+
+export function readSessionCookie(request: { headers: { get(name: string): string | null } }): string | undefined {
+  return readCookie(request, sessionCookieName());
+}
 
 /**
  * HttpOnly (no script can read it), SameSite=Lax (not sent on cross-site
- * subrequests), Secure in production, except on a loopback address where
- * browsers would otherwise drop it over plain http during local runs.
+ * subrequests), Path=/ and no Domain (as __Host- requires), Secure under the
+ * policy above or whenever the client reached us over HTTPS.
  */
-export function sessionCookie(name: string, value: string, options: { expires?: Date; url: URL }): string {
-  const secure = options.url.protocol === "https:" || (env().NODE_ENV === "production" && !LOOPBACK.has(options.url.hostname));
-  const parts = [`${name}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+export function sessionCookie(value: string, options: { expires?: Date; origin: string }): string {
+  const parts = [`${sessionCookieName()}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
   if (options.expires) parts.push(`Expires=${options.expires.toUTCString()}`);
-  if (secure) parts.push("Secure");
+  if (secureCookies() || options.origin.startsWith("https:")) parts.push("Secure");
   return parts.join("; ");
 }
 
-export function clearedCookie(name: string, url: URL): string {
-  return sessionCookie(name, "", { expires: new Date(0), url });
+export function clearedSessionCookie(origin: string): string {
+  return sessionCookie("", { expires: new Date(0), origin });
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { now as clockNow } from "@/lib/clock";
-import { env, publicBaseUrl } from "@/lib/env";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
+import { clientUrl, hstsHeader } from "@/lib/http/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
@@ -27,6 +27,8 @@ export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema
   body?: B;
   /** Adds the deprecation headers and answers 410 from the sunset on. */
   deprecated?: boolean;
+  /** Apply the CSRF origin check to unsafe requests of every browser, signed in or not (sign-in, sign-out). */
+  originCheck?: "always";
 }
 
 export interface ApiContext<P, Q, B> {
@@ -37,7 +39,7 @@ export interface ApiContext<P, Q, B> {
   caller: Caller;
   requestId: string;
   now: Date;
-  /** This request's URL as clients address it (PUBLIC_BASE_URL's origin when set). */
+  /** This request's URL as the client addressed it (lib/http/client.ts). */
   url: URL;
 }
 
@@ -51,15 +53,6 @@ export interface ApiResult {
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** The URL clients used: behind a proxy, the request's own URL is an internal one. */
-function publicUrl(request: Request): URL {
-  const url = new URL(request.url);
-  if (!env().PUBLIC_BASE_URL) return url;
-  const base = new URL(publicBaseUrl());
-  const path = url.pathname.replace(/^\/v1(?=\/|$)/, "");
-  return new URL(`${base.pathname.replace(/\/$/, "")}${path}${url.search}`, base);
-}
 
 function searchParamsObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
@@ -107,8 +100,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     const started = performance.now();
     const requestId = requestIdOf(request);
     const now = clockNow();
-    const url = new URL(request.url);
-    const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), "X-Request-Id": requestId });
+    const url = clientUrl(request);
+    const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), ...hstsHeader(url.origin), "X-Request-Id": requestId });
     if (options.deprecated) for (const [k, v] of Object.entries(deprecationHeaders(DEPRECATION))) headers.set(k, v);
 
     let status = 500;
@@ -125,7 +118,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       if (options.deprecated && now >= DEPRECATION.sunset) {
         throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET /v1/pets instead.`);
       }
-      assertSameOrigin(request, caller);
+      assertSameOrigin(request, caller, options.originCheck === "always");
       if (options.scope) authorise(caller, options.scope);
 
       const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
@@ -140,7 +133,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         caller,
         requestId,
         now,
-        url: publicUrl(request),
+        url,
       });
       status = result.status ?? 200;
       payload = result.body;

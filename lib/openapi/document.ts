@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
-import { env, publicBaseUrl } from "@/lib/env";
+import { env } from "@/lib/env";
 import { errorSchema, type ErrorCode } from "@/lib/http/errors";
 import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
@@ -158,7 +158,7 @@ export function buildOpenApiDocument() {
     },
   });
 
-  const servers = [{ url: publicBaseUrl(), description: "Production" }];
+  const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
   const staging = env().STAGING_BASE_URL;
   if (staging) servers.push({ url: staging.replace(/\/+$/, ""), description: "Staging" });
 
@@ -185,8 +185,18 @@ export type OpenApiDocument = ReturnType<typeof buildOpenApiDocument>;
 
 let built: OpenApiDocument | undefined;
 
-/** The document for serving: built once per process (its inputs are code and boot-time configuration). */
-export function openApiDocument(): OpenApiDocument {
+/** The production server: PUBLIC_BASE_URL, or else the origin the reader addressed (its path ends in /v1, spec section 1). */
+function productionBaseUrl(origin: string): string {
+  return (env().PUBLIC_BASE_URL ?? `${origin}/v1`).replace(/\/+$/, "");
+}
+
+/**
+ * The document for serving: built once per process (its inputs are code and
+ * boot-time configuration); only the production server's address follows the
+ * origin the reader used, when PUBLIC_BASE_URL does not fix it.
+ */
+export function openApiDocument(origin: string): OpenApiDocument {
   built ??= buildOpenApiDocument();
-  return built;
+  const [production, ...others] = built.servers ?? [];
+  return { ...built, servers: [{ ...production!, url: productionBaseUrl(origin) }, ...others] };
 }

@@ -15,7 +15,13 @@ export class PostgresCounterStore implements CounterStore {
   private readonly pool: pg.Pool;
 
   constructor(connectionString: string, max = 5) {
-    this.pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: 2_000, statement_timeout: 2_000 });
+    this.pool = new pg.Pool({
+      connectionString,
+      max,
+      connectionTimeoutMillis: 2_000,
+      statement_timeout: 2_000,
+      application_name: `petstore:${process.pid}`,
+    });
     // An idle client losing its connection must not crash the process.
     this.pool.on("error", () => {});
   }
@@ -58,6 +64,10 @@ export class PostgresCounterStore implements CounterStore {
   async sweep(now: Date): Promise<number> {
     const result = await this.pool.query("DELETE FROM rate_limit_counters WHERE expires_at <= $1", [now]);
     return result.rowCount ?? 0;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query("SELECT 1");
   }
 
   async close(): Promise<void> {

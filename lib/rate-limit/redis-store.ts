@@ -58,7 +58,12 @@ export class RedisCounterStore implements CounterStore {
     return 0; // Keys expire by themselves.
   }
 
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
-    this.redis.disconnect();
+    // QUIT lets replies in flight arrive; disconnect if Redis is already gone.
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

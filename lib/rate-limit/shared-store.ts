@@ -1,5 +1,6 @@
 import { runInBackground } from "@/lib/background";
 import { env } from "@/lib/env";
+import { onShutdown } from "@/lib/lifecycle";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import type { CounterStore } from "@/lib/rate-limit/store";
@@ -21,6 +22,7 @@ export function counterStore(): CounterStore {
       runInBackground("sweep rate-limit counters", () => counterStore().sweep(new Date()));
     }, 60_000);
     globalStore.petstoreSweeper.unref();
+    onShutdown("rate-limit counter store", () => setCounterStore(undefined));
   }
   return globalStore.petstoreCounterStore;
 }

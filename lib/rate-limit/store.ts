@@ -11,6 +11,8 @@ export interface CounterStore {
   sweep(now: Date): Promise<number>;
   /** Counts without adding (for staff: today's usage). */
   peek(rateKey: string, windows: Window[]): Promise<number[]>;
+  /** Answers when the store can be reached (readiness); throws otherwise. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

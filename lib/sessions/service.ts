@@ -6,7 +6,6 @@ import { hashToken } from "@/lib/keys/tokens";
 // Browser sessions. The cookie holds a random token; the database holds only
 // its SHA-256, so a leaked table cannot be replayed as cookies.
 
-export const SESSION_COOKIE = "petstore_session";
 export const ANONYMOUS_TTL_MS = 30 * 24 * 3600_000;
 export const STAFF_TTL_MS = 12 * 3600_000;
 

@@ -1,7 +1,7 @@
-import { clearedCookie, readCookie, sessionCookie } from "@/lib/http/cookies";
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies";
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
-import { SESSION_COOKIE, createSession, deleteSession } from "@/lib/sessions/service";
+import { createSession, deleteSession } from "@/lib/sessions/service";
 import { checkCredentials } from "@/lib/staff/service";
 import type { SessionInfo, SignIn } from "@/lib/staff/schemas";
 
@@ -21,15 +21,15 @@ export function sessionInfo(caller: Caller): SessionInfo {
 export async function signIn(input: SignIn, request: Request, url: URL, now: Date) {
   const staff = await checkCredentials(input.email, input.password);
   if (!staff) throw new ApiError(401, "unauthorized", "The email or password is incorrect.", [{ field: "password", issue: "does not match" }]);
-  const previous = readCookie(request, SESSION_COOKIE);
+  const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);
   const { token, expiresAt } = await createSession(staff.id, now);
   const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage"] };
-  return { body, cookie: sessionCookie(SESSION_COOKIE, token, { expires: expiresAt, url }) };
+  return { body, cookie: sessionCookie(token, { expires: expiresAt, origin: url.origin }) };
 }
 
 export async function signOut(request: Request, url: URL): Promise<string> {
-  const token = readCookie(request, SESSION_COOKIE);
+  const token = readSessionCookie(request);
   if (token) await deleteSession(token);
-  return clearedCookie(SESSION_COOKIE, url);
+  return clearedSessionCookie(url.origin);
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { headers } from "next/headers";
+import { clientOriginOf } from "@/lib/http/client";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 
 // Server-rendered pages call the very same /v1 route handlers the browser
@@ -21,9 +22,10 @@ export async function serverApi<T>(handler: Handler, path: string, params: Recor
     const value = incoming.get(name);
     if (value) forwarded.set(name, value);
   }
-  const host = incoming.get("host") ?? "localhost";
-  const proto = incoming.get("x-forwarded-proto") ?? "http";
-  const response = await handler(new Request(`${proto}://${host}${path}`, { headers: forwarded }), { params: Promise.resolve(params) });
+  // The in-process request carries the page request's own origin in its URL,
+  // so Link and Location URLs come out as the browser addressed the page.
+  const origin = clientOriginOf(incoming, "http://localhost");
+  const response = await handler(new Request(`${origin}${path}`, { headers: forwarded }), { params: Promise.resolve(params) });
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }

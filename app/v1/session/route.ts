@@ -6,13 +6,13 @@ import { signInSchema } from "@/lib/staff/schemas";
 export const GET = withApi({ scope: null }, ({ caller }) => ({ body: sessionInfo(caller) }));
 
 // POST /v1/session - staff sign-in with email and password; sets the session cookie
-export const POST = withApi({ scope: null, body: signInSchema }, async ({ body, request, url, now }) => {
+export const POST = withApi({ scope: null, body: signInSchema, originCheck: "always" }, async ({ body, request, url, now }) => {
   const { body: info, cookie } = await signIn(body, request, url, now);
   return { body: info, headers: { "Set-Cookie": cookie } };
 });
 
 // DELETE /v1/session - sign out: the session is deleted and the cookie cleared
-export const DELETE = withApi({ scope: null }, async ({ request, url }) => ({
+export const DELETE = withApi({ scope: null, originCheck: "always" }, async ({ request, url }) => ({
   status: 204,
   headers: { "Set-Cookie": await signOut(request, url) },
 }));
