@@ -40,7 +40,8 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_BASE_URL: `${baseURL}/v1`, LOG_LEVEL: "warn" },
+    // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn" },
     // The launcher stops next and then PostgreSQL in order on SIGTERM;
     // Playwright's default SIGKILL would orphan them.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
