@@ -14,6 +14,7 @@
  * the database pool and the counter store close and the process exits 0.
  */
 import http from "node:http";
+import net from "node:net";
 import next from "next";
 import { env } from "@/lib/env";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
@@ -30,11 +31,18 @@ const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: 
 const handle = app.getRequestHandler();
 await app.prepare();
 
+/** Responses being written, so a drain can tell each to close its connection. */
+const inFlight = new Set<http.ServerResponse>();
+
 const server = http.createServer((req, res) => {
   req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
   // While draining, every answer closes its connection, so keep-alive
   // clients (a proxy's upstream pool) reconnect to an instance that stays.
+  // Saying so in the answer, rather than closing idle sockets under the
+  // client, leaves no moment where a request can be sent into a closing one.
   if (isDraining()) res.setHeader("Connection", "close");
+  inFlight.add(res);
+  res.once("close", () => inFlight.delete(res));
   void handle(req, res);
 });
 // Longer than a typical load balancer's idle timeout, so it closes first.
@@ -54,12 +62,23 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   logger().info({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "shutting down: draining");
   startDraining();
 
-  const closed = new Promise<"closed">((resolve) => server.close(() => resolve("closed")));
-  // Idle keep-alive connections close now; busy ones as soon as their
-  // request is answered (Connection: close above, and this sweep).
-  server.closeIdleConnections();
-  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  // Stop accepting connections. Not server.close(): since Node 19 it also
+  // closes idle keep-alive connections at once, racing a proxy that is just
+  // sending its next request on one (nginx then sees a reset). The net-level
+  // close only stops the listener; its callback runs when every connection
+  // has ended.
+  const closed = new Promise<"closed">((resolve) => net.Server.prototype.close.call(server, () => resolve("closed")));
+  // Busy connections close after their answer (Connection: close). Idle
+  // ones are left a moment to carry one more request (answered with
+  // Connection: close too), then closed on a slow sweep.
+  for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+  let sweep: NodeJS.Timeout | undefined;
+  const grace = setTimeout(() => {
+    server.closeIdleConnections();
+    sweep = setInterval(() => server.closeIdleConnections(), 1_000);
+  }, Math.min(1_000, config.SHUTDOWN_TIMEOUT_MS));
   const outcome = await Promise.race([closed, sleep(config.SHUTDOWN_TIMEOUT_MS)]);
+  clearTimeout(grace);
   clearInterval(sweep);
   if (outcome === "timeout") {
     logger().warn({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "requests still in flight at the shutdown timeout: closing their connections");
