@@ -46,6 +46,8 @@ const envSchema = z.object({
   /** Size of the Prisma connection pool per app instance. */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Address the HTTP server listens on. */
+  HOST: z.string().min(1).default("0.0.0.0"),
   /** Production base address of the API; its path ends in /v1 (spec, section 1). */
   PUBLIC_BASE_URL: z.url().optional(),
   /** Staging base address of the API, listed as the second OpenAPI server. */

@@ -101,7 +101,12 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const { server, url } = await prepareDatabase();
-  const env = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
+  // The embedded database means a local trial: reached over plain HTTP by
+  // any name (a phone on the LAN included), where browsers would drop the
+  // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
+  // the production rules apply unless the operator says otherwise.
+  if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
   try {
     generateClientIfStale();
     if (mode === "exec") {

@@ -25,7 +25,6 @@ import { ROOT } from "./database";
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 // Validated once at boot: a bad variable stops the server here, by name.
 const config = env();
-const hostname = process.env.HOST ?? "0.0.0.0";
 
 const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
 const handle = app.getRequestHandler();
@@ -48,7 +47,7 @@ const server = http.createServer((req, res) => {
 // Longer than a typical load balancer's idle timeout, so it closes first.
 server.keepAliveTimeout = 65_000;
 
-server.listen(config.PORT, hostname, () => {
+server.listen(config.PORT, config.HOST, () => {
   console.log(`✓ Ready on http://localhost:${config.PORT} (${mode === "dev" ? "development" : "production"})`);
 });
 

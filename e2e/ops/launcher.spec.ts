@@ -62,6 +62,9 @@ test("npm start serves on the embedded database, stops cleanly on Ctrl-C, and re
   const page = await request.get(`http://127.0.0.1:${appPort}/`);
   expect(page.status()).toBe(200);
   expect(await page.text()).toContain("Petstore");
+  // A local trial is reached by any name over plain HTTP (a LAN address
+  // too): its cookies are not Secure, so browsers keep them there.
+  expect(page.headers()["set-cookie"]).toMatch(/^petstore_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Expires=[^;]+$/);
   expect(postgresRunning()).toBe(true);
 
   await interrupt(first.child);
