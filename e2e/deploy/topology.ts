@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -59,9 +59,10 @@ export async function startInstance(options: InstanceOptions = {}): Promise<Inst
   const port = await freePort();
   const env = appEnv(port, options.env);
   const node = [process.execPath, "--import", "tsx", "scripts/server.ts", "start"];
-  const child = options.backgroundOfShell
-    ? spawn("bash", ["-c", `${node.map((a) => `'${a}'`).join(" ")} & echo "pid=$!"; wait`], { env, stdio: ["ignore", "pipe", "inherit"] })
-    : spawn(node[0]!, node.slice(1), { env, stdio: ["ignore", "pipe", "inherit"] });
+  const spawnOptions: SpawnOptions = { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "inherit"] };
+  const child: ChildProcess = options.backgroundOfShell
+    ? spawn("bash", ["-c", `${node.map((a) => `'${a}'`).join(" ")} & echo "pid=$!"; wait`], spawnOptions)
+    : spawn(node[0]!, node.slice(1), spawnOptions);
   const output: string[] = [];
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once("exit", (code, signal) => resolve({ code, signal })),
