@@ -9,8 +9,11 @@ import { expect, test } from "@playwright/test";
 // a developer's database, and the build the suite's server already made.
 
 const dataDir = path.resolve(".data", "pg-launcher-test");
-const pgPort = 54400 + (process.pid % 50);
-const appPort = 3190 + (process.pid % 9);
+// Derived from the suite's own port, which two runs on one machine must
+// already keep apart (E2E_PORT), so their launcher tests cannot collide.
+const suitePort = Number(process.env.E2E_PORT ?? 3100);
+const pgPort = suitePort + 51_300;
+const appPort = suitePort + 90;
 const env = {
   ...process.env,
   DATABASE_URL: "",

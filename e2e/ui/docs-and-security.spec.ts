@@ -42,12 +42,13 @@ for (const path of ["/", "/docs", "/staff/sign-in"]) {
   });
 }
 
-test("every visitor gets an HttpOnly, SameSite=Lax adopter session cookie", async ({ page, context }) => {
+test("every visitor gets an HttpOnly, SameSite=Lax, Secure, __Host- adopter session cookie", async ({ page, context }) => {
   await page.goto("/");
-  const cookie = (await context.cookies()).find((c) => c.name === "petstore_session");
+  const cookie = (await context.cookies()).find((c) => c.name === "__Host-petstore_session");
   expect(cookie).toBeDefined();
   expect(cookie!.httpOnly).toBe(true);
   expect(cookie!.sameSite).toBe("Lax");
+  expect(cookie!.secure).toBe(true);
   expect(await page.evaluate(() => document.cookie)).not.toContain("petstore_session");
   const session = await page.evaluate(() => fetch("/v1/session").then((r) => r.json()));
   expect(session).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read"] });
