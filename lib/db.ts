@@ -6,6 +6,9 @@ import { onShutdown } from "@/lib/lifecycle";
 // One Prisma client per process. In development Next re-evaluates modules on
 // every change; keeping the client on globalThis stops each reload from
 // opening a new pool until PostgreSQL runs out of connections.
+export const DB_CONNECT_TIMEOUT_MS = 3_000;
+export const DB_STATEMENT_TIMEOUT_MS = 4_000;
+
 const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
 
 function createClient(): PrismaClient {
@@ -13,7 +16,22 @@ function createClient(): PrismaClient {
   if (!DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: start the app through `npm start` / `npm run dev`, which provide one.");
   }
-  const adapter = new PrismaPg({ connectionString: DATABASE_URL, max: DATABASE_POOL_SIZE, application_name: applicationName() });
+  const adapter = new PrismaPg(
+    {
+      connectionString: DATABASE_URL,
+      max: DATABASE_POOL_SIZE,
+      application_name: applicationName(),
+      // Nothing waits unbounded: a request that cannot get a connection
+      // within 3 s, or whose query runs past the server's 4 s (or, with the
+      // server unreachable mid-query, the client's 4.5 s), fails and is
+      // answered 503 (lib/http/errors.ts), instead of queueing forever.
+      connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+      statement_timeout: DB_STATEMENT_TIMEOUT_MS,
+      query_timeout: DB_STATEMENT_TIMEOUT_MS + 500,
+      idle_in_transaction_session_timeout: DB_STATEMENT_TIMEOUT_MS,
+      keepAlive: true,
+    },
+  );
   // Graceful shutdown closes the pool after the last request (lib/lifecycle.ts).
   onShutdown("database pool", disconnectDb);
   return new PrismaClient({ adapter });

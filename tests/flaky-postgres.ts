@@ -28,6 +28,7 @@ function fatal(code: string, message: string): Buffer {
 export class FlakyPostgres {
   private server: net.Server | undefined;
   private readonly sockets = new Set<net.Socket>();
+  private readonly pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
   mode: Mode = "pass";
   /** Connections accepted in each mode, to show a test really exercised it. */
   readonly accepted: Record<Mode, number> = { pass: 0, cut: 0, refuse: 0, starting: 0, full: 0, hang: 0 };
@@ -89,16 +90,30 @@ export class FlakyPostgres {
         });
         client.on("close", () => upstream.destroy());
         upstream.on("error", () => client.destroy());
+        const pair = { client, upstream };
+        this.pairs.add(pair);
+        client.on("close", () => this.pairs.delete(pair));
         client.pipe(upstream);
         upstream.pipe(client);
       }
     }
   }
 
-  /** Switches mode; "cut" and "refuse" also drop every open connection, as a crashed server does. */
+  /**
+   * Switches mode. "cut" and "refuse" also drop every open connection, as a
+   * crashed server does; "hang" stops open connections carrying anything
+   * (packets dropped), and leaving it drops them.
+   */
   async set(mode: Mode): Promise<void> {
+    const wasHanging = this.mode === "hang";
     this.mode = mode;
-    if (mode === "cut" || mode === "refuse") for (const socket of this.sockets) socket.destroy();
+    if (mode === "cut" || mode === "refuse" || wasHanging) for (const socket of this.sockets) socket.destroy();
+    if (mode === "hang") {
+      for (const { client, upstream } of this.pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+      }
+    }
     if (mode === "refuse" && this.server) {
       await new Promise<void>((resolve) => this.server!.close(() => resolve()));
       this.server = undefined;

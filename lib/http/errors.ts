@@ -95,17 +95,40 @@ export function errorBody(error: ApiError): ErrorBody {
   };
 }
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "57P01", "57P03", "53300"]);
+// "The database (or counter store) cannot serve right now", in every form
+// it takes on the way up through pg, the Prisma driver adapter and Prisma:
+// PostgreSQL's SQLSTATE, Node's socket error codes, the adapter's error
+// kinds, Prisma's P-codes and pg-pool's plain messages. Found by breaking
+// the connection every way tests/api/database-outage.test.ts does.
+const UNAVAILABLE_CODES = new Set([
+  // SQLSTATE: shutting down, crashed, starting up (57P01-03); out of
+  // connection slots (53300, 53400); our statement_timeout fired (57014);
+  // lost to a concurrent transaction (40001, 40P01): all pass if retried.
+  "57P01", "57P02", "57P03", "53300", "53400", "57014", "40001", "40P01",
+  // Node sockets.
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED",
+  // Prisma: cannot reach, timed out, closed, pool timeout, too many connections.
+  "P1001", "P1002", "P1008", "P1017", "P2024", "P2037",
+]);
+const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionWriteConflict"]);
+const UNAVAILABLE_MESSAGE =
+  /connect(ion)? (refused|terminated|timeout)|timeout exceeded when trying to connect|Query read timeout|Can't reach database|DatabaseNotReachable|too many clients|not queryable|pool after calling end|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
 
 /** True for failures that mean "the database (or counter store) cannot be reached", not "the request is wrong". */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; depth++) {
-    const record = e as { code?: unknown; name?: string; message?: unknown; cause?: unknown; errors?: unknown[] };
-    if (typeof record.code === "string" && UNAVAILABLE_CODES.has(record.code)) return true;
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [error];
+  while (queue.length && seen.size < 20) {
+    const e = queue.shift();
+    if (!e || typeof e !== "object" || seen.has(e)) continue;
+    seen.add(e);
+    const record = e as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: { driverAdapterError?: unknown } };
+    if (typeof record.code === "string" && (UNAVAILABLE_CODES.has(record.code) || /^08[0-9A-Z]{3}$/.test(record.code))) return true;
+    if (typeof record.kind === "string" && UNAVAILABLE_KINDS.has(record.kind)) return true;
     if (record.name === "PrismaClientInitializationError") return true;
-    if (typeof record.message === "string" && /connect(ion)? (refused|terminated|timeout)|Can't reach database|DatabaseNotReachable|too many clients/i.test(record.message)) return true;
-    if (Array.isArray(record.errors) && record.errors.some((x) => isDatabaseUnavailable(x))) return true;
-    e = record.cause;
+    if (typeof record.message === "string" && UNAVAILABLE_MESSAGE.test(record.message)) return true;
+    queue.push(record.cause, record.meta?.driverAdapterError);
+    if (Array.isArray(record.errors)) queue.push(...record.errors);
   }
   return false;
 }

@@ -140,8 +140,12 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers.set(k, v);
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (error.status >= 500) {
-        logger().error({ err: thrown, requestId, method: request.method, path: url.pathname }, "request failed");
+      if (error.status === 503) {
+        // Expected while a dependency is away, and then on every request:
+        // one short line each, not a stack.
+        logger().warn({ requestId, method: request.method, path: logPath(url), reason: unavailableReason(thrown) }, "dependency unavailable");
+      } else if (error.status >= 500) {
+        logger().error({ err: thrown, requestId, method: request.method, path: logPath(url) }, "request failed");
       }
       status = error.status;
       payload = errorBody(error);
@@ -152,7 +156,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       {
         requestId,
         method: request.method,
-        path: url.pathname,
+        path: logPath(url),
         status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         caller: caller?.rateKey,
@@ -163,6 +167,22 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     headers.set("Content-Type", "application/json");
     return new Response(JSON.stringify(payload), { status, headers });
   };
+}
+
+/** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */
+function logPath(url: URL): string {
+  return url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
+}
+
+/** A word on why a dependency failed, for the log: its code, or the start of its message. */
+function unavailableReason(error: unknown): string {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const r = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof r.code === "string" && r.code !== "service_unavailable") return r.code;
+    if (!r.cause && typeof r.message === "string") return r.message.trim().split("\n").at(-1)!.slice(0, 120);
+    e = r.cause;
+  }
+  return "unknown";
 }
 
 /** The request id of a request: the client's when it is sane, a fresh one otherwise. */

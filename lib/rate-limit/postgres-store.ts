@@ -20,6 +20,10 @@ export class PostgresCounterStore implements CounterStore {
       max,
       connectionTimeoutMillis: 2_000,
       statement_timeout: 2_000,
+      // The server cannot cancel a statement it never received (a network
+      // black hole): the client gives up too.
+      query_timeout: 2_500,
+      keepAlive: true,
       application_name: `petstore:${process.pid}`,
     });
     // An idle client losing its connection must not crash the process.
