@@ -8,6 +8,10 @@
  * ours (overwriting anything a client sent) before Next runs; lib/http/client.ts
  * derives the client's address and origin from it.
  *
+ * It answers, in the API's JSON Error shape, what Next cannot route
+ * (malformed /v1 URLs, unknown methods, over-long URLs and headers, HTTP
+ * the parser rejects): lib/server/gate.ts.
+ *
  * It also owns the process's end: on SIGTERM or SIGINT, /readyz turns 503,
  * the listener closes, requests in flight finish (at most
  * SHUTDOWN_TIMEOUT_MS), keep-alive connections close as they go idle, then
@@ -19,6 +23,7 @@ import next from "next";
 import { env } from "@/lib/env";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
+import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, sendRefusal } from "@/lib/server/gate";
 import { logger } from "@/lib/log";
 import { ROOT } from "./database";
 
@@ -33,7 +38,14 @@ await app.prepare();
 /** Responses being written, so a drain can tell each to close its connection. */
 const inFlight = new Set<http.ServerResponse>();
 
-const server = http.createServer((req, res) => {
+// The parser's own ceiling is above the gate's, so the gate can answer
+// over-long URLs (414) and headers (431) itself, in the API's shape.
+const server = http.createServer({ maxHeaderSize: HTTP_PARSER_MAX_HEADER_BYTES }, (req, res) => {
+  const refusal = checkRequest(req);
+  if (refusal) {
+    sendRefusal(req, res, refusal);
+    return;
+  }
   req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
   // While draining, every answer closes its connection, so keep-alive
   // clients (a proxy's upstream pool) reconnect to an instance that stays.
@@ -46,6 +58,7 @@ const server = http.createServer((req, res) => {
 });
 // Longer than a typical load balancer's idle timeout, so it closes first.
 server.keepAliveTimeout = 65_000;
+server.on("clientError", answerClientError);
 
 server.listen(config.PORT, config.HOST, () => {
   console.log(`✓ Ready on http://localhost:${config.PORT} (${mode === "dev" ? "development" : "production"})`);

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 // The deployment recipe of docs/deploy.md, started for real: app instances
 // (scripts/server.ts, as `npm run serve` runs it) sharing the e2e database and
@@ -20,6 +21,26 @@ export function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A database of the test's own on the suite's server, migrated and seeded
+ * the way an operator does it (`npm run cli -- db migrate`); returns its URL.
+ */
+export async function freshDatabase(name: string): Promise<string> {
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: new URL("/postgres", url).toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  const migrated = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "db", "migrate"], {
+    env: { ...process.env, DATABASE_URL: url.toString() },
+    encoding: "utf8",
+    timeout: 120_000,
+  });
+  if (migrated.status !== 0) throw new Error(`db migrate failed:\n${migrated.stderr}`);
+  return url.toString();
 }
 
 export interface Instance {

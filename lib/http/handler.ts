@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { now as clockNow } from "@/lib/clock";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
@@ -6,7 +5,7 @@ import { clientUrl, hstsHeader } from "@/lib/http/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
-import { COMMON_HEADERS, DEPRECATION, corsHeaders, deprecationHeaders, preflightHeaders } from "@/lib/http/headers";
+import { COMMON_HEADERS, DEPRECATION, corsHeaders, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
 import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
 
@@ -52,7 +51,6 @@ export interface ApiResult {
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 function searchParamsObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
@@ -98,7 +96,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 ) {
   return async function apiRoute(request: Request, context: RouteContext): Promise<Response> {
     const started = performance.now();
-    const requestId = requestIdOf(request);
+    const requestId = requestIdOf(request.headers.get("x-request-id"));
     const now = clockNow();
     const url = clientUrl(request);
     const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), ...hstsHeader(url.origin), "X-Request-Id": requestId });
@@ -185,11 +183,6 @@ function unavailableReason(error: unknown): string {
   return "unknown";
 }
 
-/** The request id of a request: the client's when it is sane, a fresh one otherwise. */
-function requestIdOf(request: Request): string {
-  const incoming = request.headers.get("x-request-id");
-  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-}
 
 /** Answers for the methods a route does not implement, and CORS preflight. */
 export function otherMethods(allowed: string[]) {
@@ -202,7 +195,7 @@ export function otherMethods(allowed: string[]) {
   const OPTIONS = async (request: Request) =>
     new Response(null, {
       status: 204,
-      headers: { ...preflightHeaders(allowed), ...COMMON_HEADERS, Allow: allow, "X-Request-Id": requestIdOf(request) },
+      headers: { ...preflightHeaders(allowed), ...COMMON_HEADERS, Allow: allow, "X-Request-Id": requestIdOf(request.headers.get("x-request-id")) },
     });
   const all = { GET: notAllowed, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed, OPTIONS };
   for (const method of allowed) delete all[method as keyof typeof all];

@@ -1,5 +1,14 @@
+import { randomUUID } from "node:crypto";
+
 // Headers every /v1 response carries, in one place so the OpenAPI document,
-// CORS and the wrapper agree.
+// CORS, the wrapper and the HTTP server's own refusals agree.
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request id of a request: the client's X-Request-Id when it is sane, a fresh one otherwise. */
+export function requestIdOf(incoming: string | null | undefined): string {
+  return incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
 
 /** Response headers a browser script on another origin may read (CORS). */
 export const EXPOSED_HEADERS = [
