@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { withDatabaseName } from "./scripts/database";
@@ -12,6 +13,9 @@ export const baseURL = `http://127.0.0.1:${port}`;
 // Test helpers in e2e/ (creating API keys, staff) reach the same database.
 process.env.DATABASE_URL = databaseUrl;
 process.env.E2E_BASE_URL = baseURL;
+// Production servers need a session secret; every server the suite starts
+// (the main one, the deployment topology's instances) shares this one.
+process.env.SESSION_SECRET ??= randomBytes(48).toString("base64url");
 
 // Debian's Chromium where it is installed (CI and these machines);
 // Playwright's own browser otherwise.
@@ -41,7 +45,7 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn" },
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET },
     // The launcher stops next and then PostgreSQL in order on SIGTERM;
     // Playwright's default SIGKILL would orphan them.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

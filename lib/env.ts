@@ -73,6 +73,21 @@ const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Turns the limiter off; exists for the benchmark's on/off comparison only. */
   RATE_LIMIT_ENABLED: booleanFlag.default(true),
+  /**
+   * Signs anonymous adopter sessions (HMAC). Required in production; the
+   * launcher keeps one under .data/ for the embedded database and `npm run dev`.
+   */
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),
+  /** The secret before the last rotation: tokens it signed stay valid until they expire. */
+  SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
+}).superRefine((value, ctx) => {
+  if (value.NODE_ENV === "production" && !value.SESSION_SECRET) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["SESSION_SECRET"],
+      message: "is required in production: 32+ random characters (e.g. `openssl rand -base64 48`), the same on every instance",
+    });
+  }
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -14,7 +14,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { ROOT, createDatabaseIfMissing, dropDatabase, loadDotEnv, openServer, withDatabaseName } from "./database";
-import { generateClientIfStale, run } from "./launch";
+import { generateClientIfStale, localSessionSecret, run } from "./launch";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -93,7 +93,15 @@ async function main(): Promise<void> {
   loadDotEnv();
   const server = await openServer(process.env.DATABASE_URL || undefined, "dev", (l) => console.error(l));
   const url = withDatabaseName(server.adminUrl, "petstore_bench");
-  const env = { ...process.env, DATABASE_URL: url, NODE_ENV: "production", PORT: String(PORT), LOG_LEVEL: "silent", NEXT_TELEMETRY_DISABLED: "1" } as NodeJS.ProcessEnv;
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    NODE_ENV: "production",
+    PORT: String(PORT),
+    LOG_LEVEL: "silent",
+    NEXT_TELEMETRY_DISABLED: "1",
+    SESSION_SECRET: process.env.SESSION_SECRET ?? localSessionSecret(),
+  } as NodeJS.ProcessEnv;
   try {
     await dropDatabase(url);
     await createDatabaseIfMissing(url);

@@ -10,6 +10,7 @@
  * .data/pg) and stops it after the app, in that order, on Ctrl-C or SIGTERM.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -64,6 +65,20 @@ function buildIfStale(env: NodeJS.ProcessEnv): void {
   run(path.join(BIN, "next"), ["build"], env);
 }
 
+/**
+ * The session secret of a local setup (the embedded database, or
+ * `npm run dev`): made once and kept in .data/, so sessions survive restarts.
+ * A deployment sets SESSION_SECRET itself.
+ */
+export function localSessionSecret(): string {
+  const file = path.join(ROOT, ".data", "session-secret");
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  return fs.readFileSync(file, "utf8").trim();
+}
+
 /** Resolves DATABASE_URL (embedded server when unset) and makes sure the database exists. */
 export async function prepareDatabase(): Promise<{ server: DatabaseServer; url: string }> {
   loadDotEnv();
@@ -107,6 +122,14 @@ export async function main(argv: string[]): Promise<void> {
   // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
   // the production rules apply unless the operator says otherwise.
   if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
+  if (mode !== "exec" && !env.SESSION_SECRET) {
+    if (process.env.DATABASE_URL && mode === "start") {
+      log("SESSION_SECRET is required in production: 32+ random characters, the same on every instance (e.g. `openssl rand -base64 48`).");
+      await server.stop();
+      process.exit(1);
+    }
+    env.SESSION_SECRET = localSessionSecret();
+  }
   try {
     generateClientIfStale();
     if (mode === "exec") {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, inject } from "vitest";
 
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.LOG_LEVEL ??= "silent";
+process.env.SESSION_SECRET ??= "a-test-session-secret-of-at-least-32-characters";
 // Most files make dozens of requests as one caller within a minute; the
 // limiter is off for them and switched on by the files that test it
 // (tests/api/rate-limit*.test.ts) with enableRateLimit().

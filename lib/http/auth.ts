@@ -17,6 +17,12 @@ interface CallerBase {
   scopes: Scope[];
   plan: Plan;
   limits: Limits;
+  /**
+   * Budgets counted as well, shared with other callers: an anonymous
+   * session's client address, so that dropping the cookie buys at most the
+   * address's ceiling. `policy` prefixes their names in the RateLimit headers.
+   */
+  sharedBudgets?: { rateKey: string; limits: Limits; policy: string }[];
 }
 
 export type Caller =
@@ -32,6 +38,8 @@ export type Caller =
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
 const ADOPTER_SCOPES: Scope[] = ["pets:read"];
 const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage"];
+/** What all anonymous browser sessions of one client address may send together: ten times the Free figures. */
+export const ADDRESS_CEILING = { perMinute: PLAN_LIMITS.free.perMinute * 10, perDay: PLAN_LIMITS.free.perDay * 10 };
 
 const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 
@@ -63,15 +71,31 @@ export async function resolveCaller(request: Request, now: Date): Promise<Caller
   if (cookie === undefined) return anonymous("missing");
   const session = await findSession(cookie, now);
   if (!session) return anonymous("invalid");
-  const plan: Plan = session.staff ? "pro" : "free";
+  if (session.kind === "staff") {
+    return {
+      kind: "session",
+      sessionId: session.id,
+      staff: session.staff,
+      rateKey: `session:${session.id.slice(0, 32)}`,
+      scopes: STAFF_SCOPES,
+      plan: "pro",
+      limits: PLAN_LIMITS.pro,
+    };
+  }
+  // An adopter's session costs nothing to mint, so its budget alone would
+  // be a fresh one per dropped cookie: the client address's ceiling (a
+  // multiple of the Free figures, for households and offices behind one
+  // address) is counted too.
+  const address = clientAddress(request);
   return {
     kind: "session",
     sessionId: session.id,
-    staff: session.staff,
-    rateKey: `session:${session.id.slice(0, 32)}`,
-    scopes: session.staff ? STAFF_SCOPES : ADOPTER_SCOPES,
-    plan,
-    limits: PLAN_LIMITS[plan],
+    staff: null,
+    rateKey: `anon:${session.id}`,
+    scopes: ADOPTER_SCOPES,
+    plan: "free",
+    limits: PLAN_LIMITS.free,
+    sharedBudgets: [{ rateKey: `browsers:${addressRateKey(address)}`, limits: ADDRESS_CEILING, policy: "address-" }],
   };
 }
 

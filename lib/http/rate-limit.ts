@@ -18,6 +18,8 @@ export const BAN_MS = 15 * 60_000;
 
 interface WindowState {
   window: Window;
+  /** The policy's name in the RateLimit headers: "minute", "day", "address-minute"... */
+  name: string;
   limit: number;
   hits: number;
   remaining: number;
@@ -46,46 +48,47 @@ function describe(states: WindowState[], bind: WindowState, now: Date, remaining
     "X-RateLimit-Remaining": String(remaining),
     "X-RateLimit-Reset": String(unix(bind.window.end)),
     // IETF draft-ietf-httpapi-ratelimit-headers: a named policy per window.
-    "RateLimit-Policy": states.map((s) => `"${s.window.name}";q=${s.limit};w=${s.window.seconds}`).join(", "),
+    "RateLimit-Policy": states.map((s) => `"${s.name}";q=${s.limit};w=${s.window.seconds}`).join(", "),
     RateLimit: states
-      .map((s) => `"${s.window.name}";r=${s === bind ? remaining : s.remaining};t=${seconds(s.window.end.getTime() - now.getTime())}`)
+      .map((s) => `"${s.name}";r=${s === bind ? remaining : s.remaining};t=${seconds(s.window.end.getTime() - now.getTime())}`)
       .join(", "),
   };
 }
 
 export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLimitOutcome> {
   if (!env().RATE_LIMIT_ENABLED) return { headers: {} };
-
   const windows = [windowAt("minute", now), windowAt("day", now)];
+  // The caller's own budget, then any it shares (an anonymous session's
+  // address ceiling): every counter in one round trip.
+  const budgets = [{ rateKey: caller.rateKey, limits: caller.limits, policy: "" }, ...(caller.sharedBudgets ?? [])];
+  const counters = budgets.flatMap((b) => windows.map((window) => ({ rateKey: b.rateKey, window, budget: b })));
   let counts: number[];
   try {
-    counts = await counterStore().hit(caller.rateKey, windows);
+    counts = await counterStore().hit(counters);
   } catch (error) {
     logger().error({ err: error instanceof CounterStoreUnavailable ? error.cause : error }, "rate-limit store unavailable");
     throw new ApiError(503, "service_unavailable", "The service is temporarily unavailable. Please retry shortly.", undefined, {
       "Retry-After": "5",
     });
   }
-  const limits = [caller.limits.perMinute, caller.limits.perDay];
-  const states: WindowState[] = windows.map((window, i) => ({
-    window,
-    limit: limits[i]!,
-    hits: counts[i]!,
-    remaining: Math.max(0, limits[i]! - counts[i]!),
-  }));
+  const states: WindowState[] = counters.map(({ window, budget }, i) => {
+    const limit = window.name === "minute" ? budget.limits.perMinute : budget.limits.perDay;
+    return { window, name: `${budget.policy}${window.name}`, limit, hits: counts[i]!, remaining: Math.max(0, limit - counts[i]!) };
+  });
   const bind = binding(states);
-  const [minute] = states as [WindowState, WindowState];
+  const minute = states[0]!;
 
   if (caller.kind === "key") {
-    // The hit that crosses twice the per-minute figure bans the key: it kept
-    // sending a full minute's worth while already limited.
-    const justBanned = minute.hits === 2 * minute.limit + 1;
-    const bannedUntil = justBanned ? new Date(now.getTime() + BAN_MS) : caller.bannedUntil;
-    if (justBanned) {
-      // Awaited (it happens once per ban): the next request must see it.
-      await banApiKey(caller.keyId, bannedUntil!);
-      logger().warn({ keyId: String(caller.keyId), until: bannedUntil }, "api key temporarily banned");
-    }
+    // Past twice the per-minute figure, the key is banned: it kept sending a
+    // full minute's worth while already limited. Every hit past the
+    // threshold asks for the ban until it is in force (the write happens
+    // once per window), so one failed write cannot leave the key unbanned.
+    const alreadyBanned = caller.bannedUntil !== null && caller.bannedUntil > now;
+    const overThreshold = !alreadyBanned && minute.hits > 2 * minute.limit;
+    const bannedUntil = overThreshold
+      ? await banApiKey(caller.keyId, new Date(now.getTime() + BAN_MS), now, minute.window.start)
+      : caller.bannedUntil;
+    if (overThreshold && bannedUntil) logger().warn({ keyId: String(caller.keyId), until: bannedUntil }, "api key temporarily banned");
     if (bannedUntil && bannedUntil > now) {
       const wait = seconds(bannedUntil.getTime() - now.getTime());
       return {
@@ -104,15 +107,15 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
     // Wait for the exceeded window that reopens last: retrying earlier fails.
     const blocking = exceeded.reduce((a, b) => (b.window.end > a.window.end ? b : a));
     const wait = seconds(blocking.window.end.getTime() - now.getTime());
+    const whose = blocking.name.startsWith("address-") ? " from your network address" : "";
     return {
       headers: { ...describe(states, blocking, now, 0), "Retry-After": String(wait) },
       error: new ApiError(
         429,
         "rate_limited",
-        `Rate limit exceeded: ${blocking.limit} requests per ${blocking.window.name}. Retry after ${wait} seconds, backing off exponentially if you are limited again.`,
+        `Rate limit exceeded: ${blocking.limit} requests per ${blocking.window.name}${whose}. Retry after ${wait} seconds, backing off exponentially if you are limited again.`,
       ),
     };
   }
   return { headers: describe(states, bind, now) };
 }
-

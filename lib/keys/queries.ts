@@ -65,6 +65,21 @@ export async function updateApiKey(
 }
 
 /**
+ * Bans the key until `until` unless this rate-limit window already banned it
+ * (in force, or since lifted by staff): repeating the write is harmless, and
+ * a lifted ban is not written again by the same minute's counts. Returns the
+ * ban in force afterwards (null: none).
+ */
+export async function banApiKeyOnce(id: bigint, until: Date, now: Date, windowStart: Date): Promise<Date | null> {
+  await db().apiKey.updateMany({
+    where: { id, OR: [{ lastBannedAt: null }, { lastBannedAt: { lt: windowStart } }] },
+    data: { bannedUntil: until, lastBannedAt: now },
+  });
+  const row = await db().apiKey.findUnique({ where: { id }, select: { bannedUntil: true } });
+  return row?.bannedUntil && row.bannedUntil > now ? row.bannedUntil : null;
+}
+
+/**
  * Records use at most once a minute per key, whatever the traffic: the
  * condition makes every other call a no-op, even across app instances.
  */

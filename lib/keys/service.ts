@@ -84,8 +84,9 @@ export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute
   return summarise(row);
 }
 
-export async function banApiKey(id: bigint, until: Date): Promise<void> {
-  await queries.updateApiKey(Number(id), { bannedUntil: until });
+/** Bans a key for this rate-limit window's abuse (once per window; see banApiKeyOnce). Returns the ban in force, if any. */
+export async function banApiKey(id: bigint, until: Date, now: Date, windowStart: Date): Promise<Date | null> {
+  return queries.banApiKeyOnce(id, until, now, windowStart);
 }
 
 export async function unbanApiKey(id: number): Promise<ApiKeySummary> {

@@ -1,6 +1,5 @@
 import pg from "pg";
-import { CounterStoreUnavailable, counterKey, type CounterStore } from "@/lib/rate-limit/store";
-import type { Window } from "@/lib/rate-limit/windows";
+import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
 /**
  * Counters in PostgreSQL's UNLOGGED rate_limit_counters table. One INSERT
@@ -30,18 +29,20 @@ export class PostgresCounterStore implements CounterStore {
     this.pool.on("error", () => {});
   }
 
-  async hit(rateKey: string, windows: Window[]): Promise<number[]> {
+  async hit(counters: Counter[]): Promise<number[]> {
+    // Rows are always inserted in key order, so two concurrent statements
+    // that share counters (two sessions of one address) lock them in the
+    // same order: no deadlock.
+    const ordered = counters.map((c, i) => ({ key: counterKey(c), c, i })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const values: unknown[] = [];
-    const rows = windows.map((w, i) => {
-      values.push(counterKey(rateKey, w), w.start, w.end);
+    const rows = ordered.map(({ key, c }, i) => {
+      values.push(key, c.window.start, c.window.end);
       return `($${i * 3 + 1}, $${i * 3 + 2}, 1, $${i * 3 + 3})`;
     });
     try {
       const result = await this.pool.query<{ key: string; hits: number }>({
         // Named: each connection parses and plans it once, then only executes.
-        name: `rate-limit-hit-${windows.length}`,
-        // Rows are always inserted in the same (window) order, so two
-        // concurrent statements lock the same rows in the same order: no deadlock.
+        name: `rate-limit-hit-${counters.length}`,
         text: `INSERT INTO rate_limit_counters AS c (key, window_start, hits, expires_at)
                VALUES ${rows.join(", ")}
                ON CONFLICT (key, window_start) DO UPDATE SET hits = c.hits + 1
@@ -49,19 +50,19 @@ export class PostgresCounterStore implements CounterStore {
         values,
       });
       const byKey = new Map(result.rows.map((r) => [r.key, r.hits]));
-      return windows.map((w) => byKey.get(counterKey(rateKey, w)) ?? 0);
+      return counters.map((c) => byKey.get(counterKey(c)) ?? 0);
     } catch (error) {
       throw new CounterStoreUnavailable(error);
     }
   }
 
-  async peek(rateKey: string, windows: Window[]): Promise<number[]> {
+  async peek(counters: Counter[]): Promise<number[]> {
     const result = await this.pool.query<{ key: string; window_start: Date; hits: number }>(
       "SELECT key, window_start, hits FROM rate_limit_counters WHERE key = ANY($1::text[])",
-      [windows.map((w) => counterKey(rateKey, w))],
+      [counters.map(counterKey)],
     );
-    return windows.map(
-      (w) => result.rows.find((r) => r.key === counterKey(rateKey, w) && r.window_start.getTime() === w.start.getTime())?.hits ?? 0,
+    return counters.map(
+      (c) => result.rows.find((r) => r.key === counterKey(c) && r.window_start.getTime() === c.window.start.getTime())?.hits ?? 0,
     );
   }
 

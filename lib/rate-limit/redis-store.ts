@@ -1,6 +1,5 @@
 import { Redis } from "ioredis";
-import { CounterStoreUnavailable, counterKey, type CounterStore } from "@/lib/rate-limit/store";
-import type { Window } from "@/lib/rate-limit/windows";
+import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
 /**
  * Counters in Redis: INCR per window inside one MULTI/EXEC, sent as one
@@ -24,22 +23,22 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on("error", () => {});
   }
 
-  private key(rateKey: string, w: Window): string {
-    return `petstore:rl:${counterKey(rateKey, w)}:${w.start.getTime()}`;
+  private key(c: Counter): string {
+    return `petstore:rl:${counterKey(c)}:${c.window.start.getTime()}`;
   }
 
-  async hit(rateKey: string, windows: Window[]): Promise<number[]> {
+  async hit(counters: Counter[]): Promise<number[]> {
     const multi = this.redis.multi();
-    for (const w of windows) {
-      const key = this.key(rateKey, w);
+    for (const c of counters) {
+      const key = this.key(c);
       multi.incr(key);
       // Expiry from the real clock (Redis's), a minute past the window's end.
-      multi.pexpire(key, w.seconds * 1000 + 60_000, "NX");
+      multi.pexpire(key, c.window.seconds * 1000 + 60_000, "NX");
     }
     try {
       const results = await multi.exec();
       if (!results) throw new Error("transaction aborted");
-      return windows.map((_, i) => {
+      return counters.map((_, i) => {
         const [error, count] = results[i * 2]!;
         if (error) throw error;
         return Number(count);
@@ -49,8 +48,8 @@ export class RedisCounterStore implements CounterStore {
     }
   }
 
-  async peek(rateKey: string, windows: Window[]): Promise<number[]> {
-    const values = await this.redis.mget(...windows.map((w) => this.key(rateKey, w)));
+  async peek(counters: Counter[]): Promise<number[]> {
+    const values = await this.redis.mget(...counters.map((c) => this.key(c)));
     return values.map((v) => Number(v ?? 0));
   }
 

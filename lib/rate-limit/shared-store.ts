@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
-import type { CounterStore } from "@/lib/rate-limit/store";
+import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
 import { windowAt } from "@/lib/rate-limit/windows";
 
 // The one counter store of this process, shared with every other instance
@@ -41,7 +41,7 @@ export async function usageToday(keyIds: number[], now: Date): Promise<Map<numbe
   const usage = new Map<number, number>();
   await Promise.all(
     keyIds.map(async (id) => {
-      const [count] = await counterStore().peek(`key:${id}`, [day]);
+      const [count] = await counterStore().peek(countersFor(`key:${id}`, [day]));
       usage.set(id, count ?? 0);
     }),
   );

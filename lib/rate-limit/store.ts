@@ -1,16 +1,23 @@
 import type { Window } from "@/lib/rate-limit/windows";
 
+/** One counter: an identity (a key, a session, an address) in one window. */
+export interface Counter {
+  rateKey: string;
+  window: Window;
+}
+
 /**
  * Where hits are counted: shared by every app instance. `hit` adds one to
- * the caller's counter in each window and returns the new counts, in one
+ * each counter (a caller's minute and day, and for anonymous sessions its
+ * address's too) and returns the new counts in the same order, in one
  * atomic round trip, so N concurrent requests see N distinct counts.
  */
 export interface CounterStore {
-  hit(rateKey: string, windows: Window[]): Promise<number[]>;
+  hit(counters: Counter[]): Promise<number[]>;
   /** Forgets counters whose window ended before `now`; returns how many. */
   sweep(now: Date): Promise<number>;
   /** Counts without adding (for staff: today's usage). */
-  peek(rateKey: string, windows: Window[]): Promise<number[]>;
+  peek(counters: Counter[]): Promise<number[]>;
   /** Answers when the store can be reached (readiness); throws otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -24,4 +31,7 @@ export class CounterStoreUnavailable extends Error {
   }
 }
 
-export const counterKey = (rateKey: string, window: Window) => `${rateKey}:${window.name}`;
+export const counterKey = ({ rateKey, window }: Counter) => `${rateKey}:${window.name}`;
+
+/** Helper for the common case: one identity in several windows. */
+export const countersFor = (rateKey: string, windows: Window[]): Counter[] => windows.map((window) => ({ rateKey, window }));

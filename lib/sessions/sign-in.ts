@@ -1,7 +1,7 @@
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies";
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
-import { createSession, deleteSession } from "@/lib/sessions/service";
+import { createStaffSession, deleteSession } from "@/lib/sessions/service";
 import { checkCredentials } from "@/lib/staff/service";
 import type { SessionInfo, SignIn } from "@/lib/staff/schemas";
 
@@ -23,7 +23,7 @@ export async function signIn(input: SignIn, request: Request, url: URL, now: Dat
   if (!staff) throw new ApiError(401, "unauthorized", "The email or password is incorrect.", [{ field: "password", issue: "does not match" }]);
   const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);
-  const { token, expiresAt } = await createSession(staff.id, now);
+  const { token, expiresAt } = await createStaffSession(staff.id, now);
   const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage"] };
   return { body, cookie: sessionCookie(token, { expires: expiresAt, origin: url.origin }) };
 }

@@ -1,10 +1,11 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { BAN_MS, counterStore, setCounterStore, usageToday } from "@/lib/http/rate-limit";
 import { PLAN_LIMITS } from "@/lib/keys/plans";
+import * as keyQueries from "@/lib/keys/queries";
 import { unbanApiKey } from "@/lib/keys/service";
-import type { CounterStore } from "@/lib/rate-limit/store";
+import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { UNKNOWN_KEY, expectApiError, expectJson, newKey } from "./helpers";
 import {
@@ -262,7 +263,7 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
         expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i));
         for (const r of results.filter((x) => x.status === 429)) await expectApiError(r, 429, "rate_limited");
         // All 160 were counted, in the minute and in the day: as the store reads them, and as the backend holds them.
-        expect(await counterStore().peek(`key:${id}`, [windowAt("minute", now), windowAt("day", now)])).toEqual([160, 160]);
+        expect(await counterStore().peek(countersFor(`key:${id}`, [windowAt("minute", now), windowAt("day", now)]))).toEqual([160, 160]);
         expect(await store.storedHits(`key:${id}`)).toEqual([
           [`key:${id}:day`, 160],
           [`key:${id}:minute`, 160],
@@ -275,7 +276,7 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
         try {
           const t = new Date("2030-03-04T12:12:12.000Z");
           const windows = [windowAt("minute", t), windowAt("day", t)];
-          const counts = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 ? a : b).hit("test:two-instances", windows)));
+          const counts = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 ? a : b).hit(countersFor("test:two-instances", windows))));
           expect(counts.map((c) => c[0]!).sort((x, y) => x - y)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
           expect(counts.map((c) => c[1]!).sort((x, y) => x - y)).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
         } finally {
@@ -286,6 +287,35 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
     });
 
     describe("temporary ban (a key that keeps sending while limited)", () => {
+      it("a ban write that fails is made by the next hit past the threshold, not lost", async () => {
+        const { key, id } = await enterprise(2, 1_000, "ban retried");
+        pin("2030-03-04T13:20:10.000Z");
+        expect(statuses(await burst(4, () => list({ key }), 1))).toEqual([200, 200, 429, 429]);
+        const failing = vi.spyOn(keyQueries, "banApiKeyOnce").mockRejectedValueOnce(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+        // The 5th hit crosses 2 × limit; its ban write fails: 503, nothing written.
+        await expectApiError(await list({ key }), 503, "service_unavailable");
+        expect(failing).toHaveBeenCalledTimes(1);
+        expect(await bannedUntil(id)).toBeNull();
+        // The 6th writes it.
+        await expectApiError(await list({ key }), 429, "key_temporarily_banned");
+        expect(await bannedUntil(id)).not.toBeNull();
+        failing.mockRestore();
+      });
+
+      it("a ban staff lifted is not written again by the same minute's counts; the next minute's abuse bans again", async () => {
+        const { key, id } = await enterprise(2, 1_000, "ban lifted");
+        pin("2030-03-04T13:30:10.000Z");
+        await burst(5, () => list({ key }), 1);
+        expect(await bannedUntil(id)).not.toBeNull();
+        await unbanApiKey(id);
+        for (let i = 0; i < 3; i++) await expectApiError(await list({ key }), 429, "rate_limited");
+        expect(await bannedUntil(id)).toBeNull();
+
+        pin("2030-03-04T13:31:10.000Z");
+        expect(statuses(await burst(5, () => list({ key }), 1))).toEqual([200, 200, 429, 429, 429]);
+        expect(await bannedUntil(id)).not.toBeNull();
+      });
+
       it("limit 3: 1-3 pass, 4-6 rate_limited, the 7th (count > 2×limit) bans for 15 min; the ban outlives the minute; unbanApiKey lifts it", async () => {
         expect(BAN_MS).toBe(15 * 60_000);
         const { key, id } = await enterprise(3, 1_000, "persistent");
