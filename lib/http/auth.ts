@@ -32,7 +32,7 @@ export type Caller =
 
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
 const ADOPTER_SCOPES: Scope[] = ["pets:read"];
-const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage"];
+const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read"];
 
 /**
  * The client's address: the socket's (passed on by our server as a header

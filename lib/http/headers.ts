@@ -15,6 +15,8 @@ export const EXPOSED_HEADERS = [
   "Deprecation",
   "Sunset",
   "WWW-Authenticate",
+  "ETag",
+  "Idempotent-Replayed",
 ];
 
 /**
@@ -32,7 +34,7 @@ export function preflightHeaders(allowedMethods: string[]): Record<string, strin
   return {
     ...corsHeaders(),
     "Access-Control-Allow-Methods": [...allowedMethods, "OPTIONS"].join(", "),
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id, If-Match, Idempotency-Key",
     "Access-Control-Max-Age": "86400",
   };
 }
@@ -57,4 +59,11 @@ export function deprecationHeaders(d: typeof DEPRECATION): Record<string, string
     Sunset: d.sunset.toUTCString(),
     Link: `<${d.successor}>; rel="successor-version"`,
   };
+}
+
+/** getPet's successor for one animal: the list filtered by its id (`/v1/pets?id=12`). */
+export function petSuccessor(petId: string | string[] | undefined): string | undefined {
+  return typeof petId === "string" && /^[1-9][0-9]{0,15}$/.test(petId) && Number(petId) <= Number.MAX_SAFE_INTEGER
+    ? `${DEPRECATION.successor}?id=${petId}`
+    : undefined;
 }

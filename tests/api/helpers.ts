@@ -125,13 +125,13 @@ export interface PetSeed {
 }
 
 /** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them. */
-export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus }[]> {
+export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus; version: number }[]> {
   const rows = await db().pet.createManyAndReturn({
     data: pets.map((p, i) => ({ name: p.name ?? `Pet ${i}`, categoryId: BigInt(p.categoryId ?? 1), status: p.status ?? "available" })),
-    select: { id: true, name: true, categoryId: true, status: true },
+    select: { id: true, name: true, categoryId: true, status: true, version: true },
   });
   return rows
-    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status }))
+    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status, version: r.version }))
     .sort((a, b) => a.id - b.id);
 }
 
