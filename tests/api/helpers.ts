@@ -10,6 +10,8 @@ import type { Plan } from "@/lib/keys/plans";
 import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";
 import type { PetStatus } from "@/lib/pets/schemas";
+import { SESSION_COOKIE, createSession } from "@/lib/sessions/service";
+import { createStaff } from "@/lib/staff/service";
 
 export const ORIGIN = "http://localhost";
 
@@ -148,3 +150,17 @@ export function parseLink(header: string | null): Record<string, string> {
 
 /** A well-formed key (right prefix and length) that was never issued. */
 export const UNKNOWN_KEY = `pk_live_${"A1b2C3d4".repeat(4)}`;
+
+export interface StaffSession {
+  staffId: number;
+  email: string;
+  /** The session cookie and our own Origin, as the site's pages send them (CSRF check included). */
+  headers: Record<string, string>;
+}
+
+/** A staff account signed in: its browser session, as the site's pages present it. */
+export async function staffSession(email = `staff-${Math.random().toString(36).slice(2, 10)}@petstore.test`): Promise<StaffSession> {
+  const staff = await createStaff({ email, password: "a long enough password" });
+  const { token } = await createSession(BigInt(staff.id), new Date());
+  return { staffId: staff.id, email: staff.email, headers: { cookie: `${SESSION_COOKIE}=${token}`, origin: ORIGIN } };
+}
