@@ -72,10 +72,15 @@ export async function findPetPage(q: PetPageQuery): Promise<PetRow[]> {
   if (q.search === undefined) {
     return db().pet.findMany({ where: prismaWhere({ ...q, ...bounds }), orderBy: { id: ascending ? "asc" : "desc" }, take: q.take, select: petColumns });
   }
-  return db().$queryRaw<PetRow[]>`
+  return db().$queryRaw<PetRow[]>(searchPageSql(q));
+}
+
+/** The search path's page query (exported so a test can read its plan through EXPLAIN). */
+export function searchPageSql(q: PetPageQuery): Prisma.Sql {
+  return Prisma.sql`
     SELECT id, name, category_id AS "categoryId", status, version FROM pets
-    ${sqlWhere({ ...q, ...bounds })}
-    ORDER BY id ${ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`}
+    ${sqlWhere({ ...q, idLessThan: q.after, idGreaterThan: q.before })}
+    ORDER BY id ${q.before !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`}
     LIMIT ${q.take}`;
 }
 

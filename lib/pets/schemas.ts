@@ -131,13 +131,14 @@ export const SEARCH_MAX = 100;
 const idListSchema = z
   .string()
   .regex(/^[0-9]+(?:,[0-9]+)*$/, "must be whole numbers separated by commas, e.g. 12,15")
-  .transform((list) => list.split(",").map(Number))
-  .pipe(
-    z
-      .array(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, `must be at most ${Number.MAX_SAFE_INTEGER}`))
-      .max(IDS_MAX, `must list at most ${IDS_MAX} ids`),
-  )
-  .transform((ids) => [...new Set(ids)])
+  .transform((list, ctx) => {
+    const ids = list.split(",").map(Number);
+    if (ids.length > IDS_MAX) ctx.addIssue({ code: "custom", message: `must list at most ${IDS_MAX} ids` });
+    if (ids.some((id) => id < 1 || id > Number.MAX_SAFE_INTEGER)) {
+      ctx.addIssue({ code: "custom", message: `each id must be from 1 to ${Number.MAX_SAFE_INTEGER}` });
+    }
+    return [...new Set(ids)];
+  })
   .meta({
     type: "array",
     items: { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
