@@ -39,8 +39,7 @@ CREATE INDEX "pet_audit_pet_id_id_idx" ON "pet_audit"("pet_id", "id");
 CREATE FUNCTION "pet_audit_refuse_change"() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  RAISE EXCEPTION 'pet_audit is append-only: % is not allowed', TG_OP
-    USING ERRCODE = 'restrict_violation';
+  RAISE EXCEPTION 'pet_audit is append-only: % is not allowed', TG_OP;
 END;
 $$;
 
