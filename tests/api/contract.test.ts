@@ -36,9 +36,10 @@ interface ResponseSpec {
 }
 interface Operation {
   operationId: string;
+  description?: string;
   deprecated?: boolean;
   security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required?: boolean; schema: Json }[];
+  parameters?: { name: string; in: string; required?: boolean; style?: string; explode?: boolean; schema: Json }[];
   responses: Record<string, ResponseSpec>;
 }
 
