@@ -69,8 +69,11 @@ export function PetHistory({ petId, categories }: { petId: number; categories: C
                         <Value change={change} side="after" categories={categories} />
                       ) : (
                         <>
-                          <Value change={change} side="before" categories={categories} /> <span aria-hidden="true">→</span>
-                          <span className="sr-only">to</span> <Value change={change} side="after" categories={categories} />
+                          <Value change={change} side="before" categories={categories} />{" "}
+                          <span role="img" aria-label="to">
+                            →
+                          </span>{" "}
+                          <Value change={change} side="after" categories={categories} />
                         </>
                       )}
                     </li>
