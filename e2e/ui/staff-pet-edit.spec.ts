@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { cards, holdRequests, settledList, statusTab, type ApiPet } from "./site-helpers";
@@ -178,4 +179,15 @@ test("the staff view has no serious accessibility violations and fits a phone", 
   await expectNoSeriousA11yViolations(page);
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
+});
+
+test("screenshot: an animal's page as staff see it, with its history", async ({ page }) => {
+  const pet = await newPet(page, "Hazelnut");
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await page.goto(`/pets/${pet.id}`);
+  await statusField(page).selectOption("pending");
+  await saveButton(page).click();
+  await expect(historyItems(page)).toHaveCount(2);
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: "docs/screenshots/pet-staff.png", fullPage: true });
 });
