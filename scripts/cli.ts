@@ -50,7 +50,7 @@ export function positiveInt(value: string): number {
 
 const program = new Command()
   .name("npm run cli --")
-  .description("Petstore operations: database, API keys, staff accounts, audit trail.")
+  .description("Petstore operations: database, API keys, staff accounts.")
   .showHelpAfterError()
   .configureOutput({ outputError: (str, write) => write(`error: ${str.replace(/^error: /, "")}`) });
 

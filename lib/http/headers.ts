@@ -63,7 +63,6 @@ export function deprecationHeaders(d: typeof DEPRECATION): Record<string, string
 
 /** getPet's successor for one animal: the list filtered by its id (`/v1/pets?id=12`). */
 export function petSuccessor(petId: string | string[] | undefined): string | undefined {
-  return typeof petId === "string" && /^[1-9][0-9]{0,15}$/.test(petId) && Number(petId) <= Number.MAX_SAFE_INTEGER
-    ? `${DEPRECATION.successor}?id=${petId}`
-    : undefined;
+  const id = typeof petId === "string" && /^[0-9]{1,20}$/.test(petId) ? Number(petId) : 0;
+  return id >= 1 && id <= Number.MAX_SAFE_INTEGER ? `${DEPRECATION.successor}?id=${id}` : undefined;
 }

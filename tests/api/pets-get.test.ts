@@ -62,6 +62,7 @@ describe("GET /v1/pets/{petId}: every answer announces the deprecation", () => {
     ["404", () => getPet("424242"), 404, () => "424242"],
     ["400", () => getPet("abc"), 400, () => undefined],
     ["400 (beyond 2^53-1)", () => getPet("9007199254740992"), 400, () => undefined],
+    ["404 (leading zeros: the same id, written canonically)", () => getPet("000424242"), 404, () => "424242"],
     ["401 (no key)", () => getPet(String(pet.id), {}), 401, () => String(pet.id)],
     ["401 (unknown key)", () => getPet(String(pet.id), { key: UNKNOWN_KEY }), 401, () => String(pet.id)],
   ])("%s carries Deprecation, Sunset and the successor Link", async (_label, send, status, successorId) => {
