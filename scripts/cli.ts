@@ -209,6 +209,31 @@ staffCommand
     }),
   );
 
+program
+  .command("audit")
+  .description("Print an animal's change history (the audit trail), oldest first: when, what, who, the request id.")
+  .requiredOption("--pet <id>", "the animal's id", positiveInt)
+  .option("--json", "print the entries as JSON (newest first, as GET /v1/pets/{id}/history serves them)")
+  .action((opts: { pet: number; json?: boolean }) =>
+    withDatabase(async () => {
+      const { listPetHistory } = await import("@/lib/pets/service");
+      const { describeActor, describeChanges } = await import("@/lib/audit/format");
+      const { LIMIT_MAX } = await import("@/lib/pets/schemas");
+      const entries = [];
+      let cursor: string | undefined;
+      do {
+        const page = await listPetHistory(opts.pet, { limit: LIMIT_MAX, cursor });
+        entries.push(...page.entries);
+        cursor = page.next;
+      } while (cursor);
+      if (opts.json) return console.log(JSON.stringify(entries, null, 2));
+      if (!entries.length) return console.log(`Animal ${opts.pet} has no recorded changes (it was loaded, not added through the app).`);
+      for (const e of entries.reverse()) {
+        console.log(`${e.at}  ${e.action} v${e.version}  by ${describeActor(e.actor)}  request ${e.requestId}  ${describeChanges(e)}`);
+      }
+    }),
+  );
+
 export { program, withDatabase };
 
 if (process.argv[1]?.endsWith("cli.ts")) {

@@ -55,6 +55,12 @@ export default async function DocsPage() {
             Errors are always <code className="font-mono">{"{ code, message, status }"}</code>; validation errors add{" "}
             <code className="font-mono">details</code>.
           </li>
+          <li>
+            Change an animal with <code className="font-mono">PATCH /pets/{"{petId}"}</code> and{" "}
+            <code className="font-mono">If-Match</code> set to the <code className="font-mono">ETag</code> you read: a 412 means someone changed it
+            first. Send an <code className="font-mono">Idempotency-Key</code> with <code className="font-mono">POST /pets</code> to retry a create
+            safely.
+          </li>
         </ul>
       </section>
 

@@ -17,12 +17,14 @@ export interface Operation {
 const METHOD_STYLE: Record<string, string> = {
   get: "bg-sky-100 text-sky-900",
   post: "bg-emerald-100 text-emerald-900",
+  patch: "bg-amber-100 text-amber-900",
   delete: "bg-rose-100 text-rose-900",
 };
 
 export function OperationView({ method, path, op }: { method: string; path: string; op: Operation }) {
   const id = op.operationId ?? `${method}-${path}`;
-  const body = op.requestBody?.content?.["application/json"]?.schema;
+  const mediaTypes = Object.keys(op.requestBody?.content ?? {});
+  const body = mediaTypes.map((type) => op.requestBody?.content?.[type]?.schema).find(Boolean);
   return (
     <section id={id} aria-labelledby={`${id}-title`} className="rounded-lg border border-stone-200 bg-white p-4 shadow-sm">
       <h3 id={`${id}-title`} className="flex flex-wrap items-center gap-2 text-lg font-semibold">
@@ -52,7 +54,7 @@ export function OperationView({ method, path, op }: { method: string; path: stri
 
       {body && (
         <p className="mt-3 text-sm">
-          <span className="font-semibold">Request body:</span> <code className="font-mono">{typeLabel(body)}</code> (application/json)
+          <span className="font-semibold">Request body:</span> <code className="font-mono">{typeLabel(body)}</code> ({mediaTypes.join(" or ")})
         </p>
       )}
 

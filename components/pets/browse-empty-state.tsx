@@ -6,31 +6,43 @@ import { isPlainClick } from "@/components/pets/follow-in-place";
 import { PawPicture } from "@/components/pets/paw-picture";
 import { buttonClass } from "@/components/pets/styles";
 
-/** Nothing to show for this view, and the way back to every animal. */
+/** Nothing to show for this view, what was asked for, and the way back to every animal. */
 export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void }) {
-  const filtered = query.status !== undefined || query.category !== undefined || query.cursor !== undefined;
+  const filtered = query.q !== undefined || query.status !== undefined || query.category !== undefined || query.cursor !== undefined;
   const cleared: BrowseQuery = { limit: query.limit };
+  const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
+  const filteredBesidesSearch = query.status !== undefined || query.category !== undefined;
+  const heading = query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : "No animals yet";
+  const text = query.q
+    ? `No animal${filteredBesidesSearch ? " with this status and category" : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
+    : filtered
+      ? "No animal has this status in this category right now."
+      : "The shelter has not listed any animals yet. Please come back soon.";
+  const link = (target: BrowseQuery, label: string, className: string) => (
+    <Link
+      href={browseHref(target)}
+      prefetch={false}
+      scroll={false}
+      className={className}
+      onClick={(event) => {
+        if (!isPlainClick(event)) return;
+        event.preventDefault();
+        onNavigate(target);
+      }}
+    >
+      {label}
+    </Link>
+  );
   return (
     <div className="rounded-xl border border-dashed border-stone-400 bg-white px-6 py-10 text-center">
       <PawPicture className="mx-auto h-24 w-32 rounded-lg" />
-      <h3 className="mt-4 text-lg font-semibold text-stone-900">{filtered ? "No animals match" : "No animals yet"}</h3>
-      <p className="mt-1 text-stone-700">
-        {filtered ? "No animal has this status in this category right now." : "The shelter has not listed any animals yet. Please come back soon."}
-      </p>
+      <h3 className="mt-4 text-lg font-semibold text-stone-900 wrap-anywhere">{heading}</h3>
+      <p className="mt-1 text-stone-700 wrap-anywhere">{text}</p>
       {filtered && (
-        <Link
-          href={browseHref(cleared)}
-          prefetch={false}
-          scroll={false}
-          className={`${buttonClass} mt-4`}
-          onClick={(event) => {
-            if (!isPlainClick(event)) return;
-            event.preventDefault();
-            onNavigate(cleared);
-          }}
-        >
-          Clear filters
-        </Link>
+        <div className="mt-4 flex flex-wrap justify-center gap-3">
+          {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
+          {link(cleared, query.q && !filteredBesidesSearch ? "Clear search" : "Clear filters", buttonClass)}
+        </div>
       )}
     </div>
   );

@@ -22,6 +22,7 @@ export function BrowseFilters({
   const unknownCategory = query.category !== undefined && categories && !categories.some((c) => c.id === query.category);
   return (
     <form method="get" action="/" className="flex flex-wrap items-end gap-4" onSubmit={(event) => event.preventDefault()}>
+      {query.q && <input type="hidden" name="q" value={query.q} />}
       {query.status && <input type="hidden" name="status" value={query.status} />}
       <div className="w-full min-w-0 sm:w-56">
         <label htmlFor="filter-category" className="block text-sm font-semibold text-stone-800">

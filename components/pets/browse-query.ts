@@ -1,7 +1,7 @@
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
 
 // The adopters' browser keeps its whole state in the page URL
-// (?status=&category=&limit=&cursor=), so a view can be shared, reloaded and
+// (?q=&status=&category=&limit=&cursor=), so a view can be shared, reloaded and
 // reached with Back. This module is the one reading and writing of that URL,
 // used by the server page (first render) and the client (every change after).
 // No "use client": pure functions, safe on both sides, and no zod import, to
@@ -12,9 +12,13 @@ export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfi
 export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
+/** The API's limit on q, in characters (lib/pets/schemas.ts SEARCH_MAX; no zod import here). */
+export const SEARCH_MAX = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
 export interface BrowseQuery {
+  /** Name search, trimmed, 1 to 100 characters. */
+  q?: string;
   status?: PetStatus;
   /** A category id. */
   category?: number;
@@ -51,12 +55,19 @@ export interface InitialBrowse {
  * status=bogus, category=dogs) fall back to the defaults instead of failing;
  * a cursor is passed through and a bad one answered by the API's own 400.
  */
+/** Search text as the API takes it: trimmed, at most SEARCH_MAX characters; undefined when blank. */
+export function normaliseSearch(text: string | null | undefined): string | undefined {
+  const trimmed = [...(text ?? "").trim()].slice(0, SEARCH_MAX).join("").trim();
+  return trimmed || undefined;
+}
+
 export function parseBrowseQuery(get: (name: string) => string | null | undefined): BrowseQuery {
   const status = get("status");
   const category = get("category");
   const limit = Number(get("limit"));
   const cursor = get("cursor");
   return {
+    q: normaliseSearch(get("q")),
     status: BROWSE_STATUSES.find((s) => s === status),
     category: category && /^[0-9]{1,16}$/.test(category) && Number(category) >= 1 && Number(category) <= Number.MAX_SAFE_INTEGER ? Number(category) : undefined,
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
@@ -67,6 +78,7 @@ export function parseBrowseQuery(get: (name: string) => string | null | undefine
 /** The page URL for a view; defaults are left out, so the plain view is just "/". */
 export function browseHref(query: BrowseQuery): string {
   const params = new URLSearchParams();
+  if (query.q) params.set("q", query.q);
   if (query.status) params.set("status", query.status);
   if (query.category !== undefined) params.set("category", String(query.category));
   if (query.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(query.limit));
@@ -78,6 +90,7 @@ export function browseHref(query: BrowseQuery): string {
 /** The /v1/pets request for a view. */
 export function petsApiPath(query: BrowseQuery): string {
   const params = new URLSearchParams({ limit: String(query.limit) });
+  if (query.q) params.set("q", query.q);
   if (query.status) params.set("status", query.status);
   if (query.category !== undefined) params.set("categoryId", String(query.category));
   if (query.cursor) params.set("cursor", query.cursor);
@@ -85,7 +98,7 @@ export function petsApiPath(query: BrowseQuery): string {
 }
 
 export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
-  return a.status === b.status && a.category === b.category && a.limit === b.limit && a.cursor === b.cursor;
+  return a.q === b.q && a.status === b.status && a.category === b.category && a.limit === b.limit && a.cursor === b.cursor;
 }
 
 /** The page's heading, also its title: "Available animals". */

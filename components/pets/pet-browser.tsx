@@ -12,6 +12,7 @@ import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Pager } from "@/components/pets/pager";
 import { PetCard } from "@/components/pets/pet-card";
 import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
+import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
 import { textLinkClass } from "@/components/pets/styles";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
@@ -54,10 +55,13 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
 
   const resultsRef = useRef<HTMLElement>(null);
   const navigate = useCallback(
-    (next: BrowseQuery) => {
+    (next: BrowseQuery, { replace = false }: { replace?: boolean } = {}) => {
       const href = browseHref(next);
       if (href === browseHref(query)) return;
-      window.history.pushState(null, "", href);
+      // A search being refined as it is typed replaces its own entry, so
+      // Back leaves the search instead of stepping through every pause.
+      if (replace) window.history.replaceState(null, "", href);
+      else window.history.pushState(null, "", href);
       // Paging from the bottom of a long list: bring the top of the new page into view.
       const top = resultsRef.current?.getBoundingClientRect().top;
       if (top !== undefined && top < 0) resultsRef.current?.scrollIntoView({ block: "start" });
@@ -81,7 +85,9 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
   if (error) summary = "";
   else if (!page) summary = "Loading animals…";
   else if (busy) summary = "Loading…";
-  else if (page.pets.length > 0) summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}, newest first`;
+  else if (page.pets.length > 0) {
+    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}, newest first`;
+  }
   else summary = "No animals to show";
 
   return (
@@ -92,6 +98,7 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
       </div>
 
       <div className="space-y-4">
+        <SearchBox query={query} onNavigate={navigate} />
         <StatusTabs query={query} onNavigate={navigate} />
         <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
       </div>

@@ -6,7 +6,7 @@ import type { Pet } from "@/lib/pets/schemas";
 import { petsApiPath, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
 export function petsQueryKey(query: BrowseQuery) {
-  return ["pets", { status: query.status ?? null, category: query.category ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
+  return ["pets", { q: query.q ?? null, status: query.status ?? null, category: query.category ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
 }
 
 interface UsePetsOptions {

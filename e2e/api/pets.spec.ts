@@ -37,7 +37,7 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
   const created = await request.post("/v1/pets", { headers: bearer(key), data: { name: "  Clementine  ", categoryId: 2 } });
   expect(created.status()).toBe(201);
   const pet = await created.json();
-  expect(pet).toEqual({ id: expect.any(Number), name: "Clementine", categoryId: 2, status: "available" });
+  expect(pet).toEqual({ id: expect.any(Number), name: "Clementine", categoryId: 2, status: "available", version: 1 });
   expect(created.headers()["location"]).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
 
   const fetched = await request.get(`/v1/pets/${pet.id}`, { headers: bearer(key) });
@@ -45,7 +45,7 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
   expect(await fetched.json()).toEqual(pet);
   expect(fetched.headers()["deprecation"]).toMatch(/^@\d+$/);
   expect(fetched.headers()["sunset"]).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
-  expect(fetched.headers()["link"]).toBe('</v1/pets>; rel="successor-version"');
+  expect(fetched.headers()["link"]).toBe(`</v1/pets?id=${pet.id}>; rel="successor-version"`);
 });
 
 test("answers errors in the spec's shape", async ({ request }) => {

@@ -15,6 +15,16 @@ test("/docs is the API reference, rendered from the OpenAPI document", async ({ 
       if (op.deprecated) await expect(section.getByText("deprecated", { exact: true })).toBeVisible();
     }
   }
+  // The adoption workflow's headers and answers are in the reference too.
+  const updatePet = page.locator("section#updatePet");
+  await expect(updatePet).toContainText("If-Match");
+  await expect(updatePet).toContainText("application/merge-patch+json or application/json");
+  await expect(updatePet.getByRole("cell", { name: "412", exact: true })).toBeVisible();
+  const createPet = page.locator("section#createPet");
+  await expect(createPet).toContainText("Idempotency-Key");
+  await expect(createPet).toContainText("Idempotent-Replayed");
+  for (const status of ["409", "422"]) await expect(createPet.getByRole("cell", { name: status, exact: true })).toBeVisible();
+  await expect(page.locator("section#listPets")).toContainText("id (query, array");
   await expect(page.getByRole("link", { name: "/v1/openapi.json" })).toHaveAttribute("href", "/v1/openapi.json");
   await expectNoSeriousA11yViolations(page);
   expect(csp).toEqual([]);

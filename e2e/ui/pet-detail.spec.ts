@@ -34,8 +34,26 @@ test("a card opens the animal's page, and the page leads back", async ({ page })
   await settledList(page);
 });
 
+test("never asks the deprecated getPet from the browser, opened from the list or by its address", async ({ page }) => {
+  // The server render's own in-process call (the list by id, which outlives
+  // getPet's sunset) is tested with the clock moved past the sunset in
+  // tests/site/pet-page.test.ts; a browser cannot move the server's clock.
+  const getPetCalls: string[] = [];
+  page.on("request", (request) => {
+    if (/^\/v1\/pets\/\d+$/.test(new URL(request.url()).pathname)) getPetCalls.push(request.url());
+  });
+  await page.goto("/");
+  const [name] = await cardNames(page);
+  await cards(page).first().getByRole("link", { name }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name!);
+  const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
+  await page.goto(`/pets/${pet!.id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pet!.name);
+  expect(getPetCalls).toEqual([]);
+});
+
 test("an unknown or malformed id gets a friendly 404 page", async ({ page }) => {
-  for (const id of ["99999999", "not-a-number", "99999999999999999999"]) {
+  for (const id of ["99999999", "not-a-number", "99999999999999999999", "0"]) {
     const response = await page.goto(`/pets/${id}`);
     expect(response?.status(), id).toBe(404);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn’t find that animal");

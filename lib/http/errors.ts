@@ -12,6 +12,10 @@ export const ERROR_CODES = [
   "invalid_request",
   "invalid_cursor",
   "unknown_category",
+  "invalid_header",
+  "precondition_failed",
+  "idempotency_key_reused",
+  "idempotency_in_progress",
   "unauthorized",
   "forbidden",
   "not_found",
@@ -65,7 +69,12 @@ export class ApiError extends Error {
 
 /** zod issues as the API's details: a field path and a sentence a developer can act on. */
 export function zodDetails(error: z.ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => ({ field: issue.path.map(String).join("."), issue: issue.message }));
+  return error.issues.flatMap((issue) =>
+    // A strict object's unknown fields: one detail naming each, not one for the whole object.
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ field: [...issue.path, key].map(String).join("."), issue: issue.message }))
+      : [{ field: issue.path.map(String).join("."), issue: issue.message }],
+  );
 }
 
 export function validationError(code: "invalid_body" | "invalid_query" | "invalid_path", error: z.ZodError): ApiError {

@@ -28,6 +28,8 @@ export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema
   deprecated?: boolean;
   /** Apply the CSRF origin check to unsafe requests of every browser, signed in or not (sign-in, sign-out). */
   originCheck?: "always";
+  /** A deprecated operation's successor for this request's raw path parameters (default DEPRECATION.successor). */
+  successor?: (params: Record<string, string | string[] | undefined>) => string | undefined;
 }
 
 export interface ApiContext<P, Q, B> {
@@ -100,7 +102,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     const now = clockNow();
     const url = clientUrl(request);
     const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), ...hstsHeader(url.origin), "X-Request-Id": requestId });
-    if (options.deprecated) for (const [k, v] of Object.entries(deprecationHeaders(DEPRECATION))) headers.set(k, v);
+    const successor = (options.deprecated && options.successor?.(await context.params)) || DEPRECATION.successor;
+    if (options.deprecated) for (const [k, v] of Object.entries(deprecationHeaders({ ...DEPRECATION, successor }))) headers.set(k, v);
 
     let status = 500;
     let payload: unknown;
@@ -114,7 +117,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       if (limit.error) throw limit.error;
 
       if (options.deprecated && now >= DEPRECATION.sunset) {
-        throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET /v1/pets instead.`);
+        throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET ${successor} instead.`);
       }
       assertSameOrigin(request, caller, options.originCheck === "always");
       if (options.scope) authorise(caller, options.scope);

@@ -24,6 +24,8 @@ export const EXPOSED_HEADERS = [
   "Deprecation",
   "Sunset",
   "WWW-Authenticate",
+  "ETag",
+  "Idempotent-Replayed",
 ];
 
 /**
@@ -41,7 +43,7 @@ export function preflightHeaders(allowedMethods: string[]): Record<string, strin
   return {
     ...corsHeaders(),
     "Access-Control-Allow-Methods": [...allowedMethods, "OPTIONS"].join(", "),
-    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id",
+    "Access-Control-Allow-Headers": "Authorization, Content-Type, X-Request-Id, If-Match, Idempotency-Key",
     "Access-Control-Max-Age": "86400",
   };
 }
@@ -66,4 +68,10 @@ export function deprecationHeaders(d: typeof DEPRECATION): Record<string, string
     Sunset: d.sunset.toUTCString(),
     Link: `<${d.successor}>; rel="successor-version"`,
   };
+}
+
+/** getPet's successor for one animal: the list filtered by its id (`/v1/pets?id=12`). */
+export function petSuccessor(petId: string | string[] | undefined): string | undefined {
+  const id = typeof petId === "string" && /^[0-9]{1,20}$/.test(petId) ? Number(petId) : 0;
+  return id >= 1 && id <= Number.MAX_SAFE_INTEGER ? `${DEPRECATION.successor}?id=${id}` : undefined;
 }

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { PLANS } from "@/lib/keys/plans";
 
-/** What a caller may do. API keys carry the pets scopes; staff sessions also manage keys. */
-export const SCOPES = ["pets:read", "pets:write", "keys:manage"] as const;
+/**
+ * What a caller may do. API keys carry the pets scopes (KEY_SCOPES); staff
+ * sessions also manage keys and read the audit trail, which no key can hold.
+ */
+export const SCOPES = ["pets:read", "pets:write", "keys:manage", "audit:read"] as const;
 export type Scope = (typeof SCOPES)[number];
 export const KEY_SCOPES = ["pets:read", "pets:write"] as const;
 

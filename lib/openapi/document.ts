@@ -1,13 +1,16 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { z } from "zod";
 import { env } from "@/lib/env";
 import { errorSchema, type ErrorCode } from "@/lib/http/errors";
 import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
 import {
   categoriesSchema,
   listPetsQuerySchema,
   newPetSchema,
   petIdParamsSchema,
+  petPatchSchema,
   petSchema,
   petsSchema,
 } from "@/lib/pets/schemas";
@@ -31,7 +34,11 @@ const COMMON_HEADERS = {
 const DEPRECATION_HEADERS = {
   Deprecation: header("RFC 9745: this operation is deprecated (since the given unix time)."),
   Sunset: header(`RFC 8594: the operation is removed at ${DEPRECATION.sunset.toUTCString()}.`),
-  Link: header('Points to the replacement: `</v1/pets>; rel="successor-version"`.'),
+  Link: header('Points to the replacement, the list filtered by this id: `</v1/pets?id=12>; rel="successor-version"`.'),
+};
+const ETAG = { ETag: header('The animal\'s version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`.') };
+const REPLAYED = {
+  "Idempotent-Replayed": header("`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (no new animal was created)."),
 };
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -42,7 +49,10 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   405: "Method not allowed on this path (see the `Allow` header).",
   410: "The operation has been removed (past its sunset).",
   413: `Request body larger than ${MAX_BODY_BYTES / 1024} KiB.`,
+  409: "A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response.",
+  412: "`If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version.",
   415: "Request body is not `application/json`.",
+  422: "The `Idempotency-Key` was already used (within 24 hours, by the same caller) with a different request body.",
   429: "Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds.",
   503: "Temporarily unavailable; retry after `Retry-After` seconds.",
   500: "Unexpected error; nothing internal is disclosed. Quote X-Request-Id.",
@@ -51,7 +61,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 function errorResponse(status: number, codes: ErrorCode[], extraHeaders: Record<string, ReturnType<typeof header>> = {}): ResponseConfig {
   const headers: Record<string, ReturnType<typeof header>> = { ...COMMON_HEADERS, ...extraHeaders };
   if (status === 401) headers["WWW-Authenticate"] = header("`Bearer` challenge.");
-  if (status === 429 || status === 503) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
+  if (status === 409 || status === 429 || status === 503) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
+  if (status === 412) Object.assign(headers, ETAG);
   if (status === 405) headers.Allow = header("The methods this path supports.");
   return {
     description: `${ERROR_DESCRIPTIONS[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
@@ -85,7 +96,7 @@ export function buildOpenApiDocument() {
     operationId: "listPets",
     summary: "List all animals",
     description:
-      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists).",
+      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`) and `q` (name search).",
     tags: ["pets"],
     security,
     request: { query: listPetsQuerySchema },
@@ -107,16 +118,31 @@ export function buildOpenApiDocument() {
     summary: "Add an animal",
     tags: ["pets"],
     security,
-    request: { body: { required: true, content: { "application/json": { schema: newPetSchema } } } },
+    description:
+      "Send an `Idempotency-Key` to make retries safe: the same key with the same body, from the same caller within 24 hours, answers the first response again (with `Idempotent-Replayed: true`) instead of adding a second animal.",
+    request: {
+      headers: z.object({
+        "Idempotency-Key": z
+          .string()
+          .min(1)
+          .max(IDEMPOTENCY_KEY_MAX)
+          .regex(/^[\x20-\x7E]+$/)
+          .optional()
+          .meta({ description: `A unique value per animal to add (a UUID, say): 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters. Kept 24 hours, per caller.`, example: "3f0c9a52-6c1e-4b7e-9d1a-0d4c1f2b7e11" }),
+      }),
+      body: { required: true, content: { "application/json": { schema: newPetSchema } } },
+    },
     responses: {
       201: {
-        description: "Animal added.",
-        headers: { ...COMMON_HEADERS, Location: header("URL of the new animal.") },
+        description: "Animal added (or, with `Idempotent-Replayed: true`, the answer of the earlier request with this `Idempotency-Key`).",
+        headers: { ...COMMON_HEADERS, Location: header("URL of the new animal."), ...ETAG, ...REPLAYED },
         content: { "application/json": { schema: petSchema } },
       },
-      400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category"]),
+      400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category", "invalid_header"]),
+      409: errorResponse(409, ["idempotency_in_progress"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
+      422: errorResponse(422, ["idempotency_key_reused"]),
       ...commonErrors(),
     },
   });
@@ -126,7 +152,7 @@ export function buildOpenApiDocument() {
     path: "/pets/{petId}",
     operationId: "getPet",
     summary: "Get an animal (deprecated)",
-    description: `Deprecated: removed on ${DEPRECATION.sunset.toUTCString()}, after which it answers 410. Use \`GET /pets\` with a \`status\` filter instead.`,
+    description: `Deprecated: removed on ${DEPRECATION.sunset.toUTCString()}, after which it answers 410. Use \`GET /pets?id={petId}\` instead (an array holding the animal, or empty), as the \`Link: rel="successor-version"\` header says.`,
     deprecated: true,
     tags: ["pets"],
     security,
@@ -134,13 +160,50 @@ export function buildOpenApiDocument() {
     responses: {
       200: {
         description: "Animal found.",
-        headers: { ...COMMON_HEADERS, ...DEPRECATION_HEADERS },
+        headers: { ...COMMON_HEADERS, ...DEPRECATION_HEADERS, ...ETAG },
         content: { "application/json": { schema: petSchema } },
       },
       400: errorResponse(400, ["invalid_path"], DEPRECATION_HEADERS),
       404: errorResponse(404, ["not_found"], DEPRECATION_HEADERS),
       410: errorResponse(410, ["gone"], DEPRECATION_HEADERS),
       ...commonErrors(DEPRECATION_HEADERS),
+    },
+  });
+
+  registry.registerPath({
+    method: "patch",
+    path: "/pets/{petId}",
+    operationId: "updatePet",
+    summary: "Change an animal",
+    description:
+      "A JSON merge patch of `name`, `categoryId` and `status`: the fields sent are changed, the others kept. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.",
+    tags: ["pets"],
+    security,
+    request: {
+      params: petIdParamsSchema,
+      headers: z.object({
+        "If-Match": z
+          .string()
+          .optional()
+          .meta({ description: 'Only change the animal if its ETag is one of these (`"3"`, or `"3", "4"`); `*` for any. Strong comparison: a weak tag never matches.', example: '"1"' }),
+      }),
+      body: {
+        required: true,
+        content: { "application/merge-patch+json": { schema: petPatchSchema }, "application/json": { schema: petPatchSchema } },
+      },
+    },
+    responses: {
+      200: {
+        description: "Animal changed (or unchanged, when the patch changed nothing).",
+        headers: { ...COMMON_HEADERS, ...ETAG },
+        content: { "application/json": { schema: petSchema } },
+      },
+      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body", "unknown_category", "invalid_header"]),
+      404: errorResponse(404, ["not_found"]),
+      412: errorResponse(412, ["precondition_failed"]),
+      413: errorResponse(413, ["payload_too_large"]),
+      415: errorResponse(415, ["unsupported_media_type"]),
+      ...commonErrors(),
     },
   });
 

@@ -1,61 +1,144 @@
 import { db } from "@/lib/db";
+import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import type { PetStatus } from "@/lib/pets/schemas";
 
 // Data access only: no HTTP, no rules. Ids are bigint here and numbers above.
 
-const petColumns = { id: true, name: true, categoryId: true, status: true } as const;
+/** A transaction's client, or the pool's: reads and writes of one change share the first. */
+export type Db = Prisma.TransactionClient | PrismaClient;
 
-export type PetRow = { id: bigint; name: string; categoryId: bigint; status: PetStatus };
+const petColumns = { id: true, name: true, categoryId: true, status: true, version: true } as const;
 
-export interface PetPageQuery {
+export type PetRow = { id: bigint; name: string; categoryId: bigint; status: PetStatus; version: number };
+
+export interface PetFilter {
   status?: PetStatus;
   categoryId?: number;
+  /** Only these ids (getPet's successor: `?id=12,15`). */
+  ids?: number[];
+  /** A piece of the name, as the client typed it (trimmed); matched case- and accent-insensitively. */
+  search?: string;
+}
+
+export interface PetPageQuery extends PetFilter {
   /** Walk older than this id (next page) or newer than it (previous page). */
   after?: number;
   before?: number;
   take: number;
 }
 
+/** The Prisma filter for everything but the name search, which Prisma cannot express. */
+function prismaWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.PetWhereInput {
+  const id: Prisma.BigIntFilter = {};
+  if (f.ids) id.in = f.ids.map(BigInt);
+  if (f.idLessThan !== undefined) id.lt = BigInt(f.idLessThan);
+  if (f.idGreaterThan !== undefined) id.gt = BigInt(f.idGreaterThan);
+  return {
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.categoryId ? { categoryId: BigInt(f.categoryId) } : {}),
+    ...(Object.keys(id).length ? { id } : {}),
+  };
+}
+
+/**
+ * The same filter as SQL, for the search path. The name test runs on the
+ * generated `search_name` column (lower-cased, unaccented) under its trigram
+ * index. The query text goes through the same pet_search_key function first,
+ * and only then are LIKE's wildcards escaped: unaccent turns some characters
+ * into them (a full-width ％ becomes %).
+ */
+function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.Sql {
+  const conditions: Prisma.Sql[] = [];
+  if (f.search !== undefined) {
+    conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
+  }
+  if (f.status) conditions.push(Prisma.sql`status = ${f.status}::"PetStatus"`);
+  if (f.categoryId) conditions.push(Prisma.sql`category_id = ${BigInt(f.categoryId)}`);
+  if (f.ids) conditions.push(Prisma.sql`id = ANY(${f.ids.map(BigInt)}::bigint[])`);
+  if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
+  if (f.idGreaterThan !== undefined) conditions.push(Prisma.sql`id > ${BigInt(f.idGreaterThan)}`);
+  return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+}
+
 /**
  * Up to `take` rows walking away from the cursor: newest first for a next
  * page, oldest first for a previous one. Served by the (status|category, id)
- * indexes, so a page costs the same at any depth.
+ * indexes, so a page costs the same at any depth; a name search by the
+ * trigram index on search_name.
  */
 export async function findPetPage(q: PetPageQuery): Promise<PetRow[]> {
-  const where = {
-    ...(q.status ? { status: q.status } : {}),
-    ...(q.categoryId ? { categoryId: BigInt(q.categoryId) } : {}),
-    ...(q.after !== undefined ? { id: { lt: BigInt(q.after) } } : {}),
-    ...(q.before !== undefined ? { id: { gt: BigInt(q.before) } } : {}),
-  };
-  return db().pet.findMany({ where, orderBy: { id: q.before !== undefined ? "asc" : "desc" }, take: q.take, select: petColumns });
+  const bounds = { idLessThan: q.after, idGreaterThan: q.before };
+  const ascending = q.before !== undefined;
+  if (q.search === undefined) {
+    return db().pet.findMany({ where: prismaWhere({ ...q, ...bounds }), orderBy: { id: ascending ? "asc" : "desc" }, take: q.take, select: petColumns });
+  }
+  return db().$queryRaw<PetRow[]>(searchPageSql(q));
 }
 
-export async function existsPet(where: { status?: PetStatus; categoryId?: number; idGreaterThan?: number; idLessThan?: number }): Promise<boolean> {
-  const row = await db().pet.findFirst({
-    where: {
-      ...(where.status ? { status: where.status } : {}),
-      ...(where.categoryId ? { categoryId: BigInt(where.categoryId) } : {}),
-      ...(where.idGreaterThan !== undefined ? { id: { gt: BigInt(where.idGreaterThan) } } : {}),
-      ...(where.idLessThan !== undefined ? { id: { lt: BigInt(where.idLessThan) } } : {}),
-    },
-    select: { id: true },
-  });
-  return row !== null;
+/** The search path's page query (exported so a test can read its plan through EXPLAIN). */
+export function searchPageSql(q: PetPageQuery): Prisma.Sql {
+  return Prisma.sql`
+    SELECT id, name, category_id AS "categoryId", status, version FROM pets
+    ${sqlWhere({ ...q, idLessThan: q.after, idGreaterThan: q.before })}
+    ORDER BY id ${q.before !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`}
+    LIMIT ${q.take}`;
 }
 
-export async function insertPet(data: { name: string; categoryId: number; status: PetStatus }): Promise<PetRow> {
-  return db().pet.create({ data: { ...data, categoryId: BigInt(data.categoryId) }, select: petColumns });
+export async function existsPet(where: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Promise<boolean> {
+  if (where.search === undefined) {
+    return (await db().pet.findFirst({ where: prismaWhere(where), select: { id: true } })) !== null;
+  }
+  const rows = await db().$queryRaw<unknown[]>`SELECT 1 FROM pets ${sqlWhere(where)} LIMIT 1`;
+  return rows.length > 0;
+}
+
+export async function insertPet(client: Db, data: { name: string; categoryId: number; status: PetStatus }): Promise<PetRow> {
+  return client.pet.create({ data: { ...data, categoryId: BigInt(data.categoryId) }, select: petColumns });
 }
 
 export async function findPetById(id: number): Promise<PetRow | null> {
   return db().pet.findUnique({ where: { id: BigInt(id) }, select: petColumns });
 }
 
+/**
+ * The row as it is now, locked until the transaction ends, so that the
+ * "before" of its audit record is exactly what the update replaced.
+ */
+export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
+  const rows = await tx.$queryRaw<PetRow[]>`
+    SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ${BigInt(id)} FOR UPDATE`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Applies the changes and bumps the version, only if the version is still one
+ * of `versions` (If-Match): the condition is part of the UPDATE itself, so no
+ * other writer can slip in between a check and the write. null when it no
+ * longer matches (or the row is gone).
+ */
+export async function updatePetIfVersion(
+  tx: Prisma.TransactionClient,
+  id: number,
+  versions: number[],
+  changes: { name?: string; categoryId?: number; status?: PetStatus },
+): Promise<PetRow | null> {
+  const rows = await tx.pet.updateManyAndReturn({
+    where: { id: BigInt(id), version: { in: versions } },
+    data: {
+      ...(changes.name !== undefined ? { name: changes.name } : {}),
+      ...(changes.categoryId !== undefined ? { categoryId: BigInt(changes.categoryId) } : {}),
+      ...(changes.status !== undefined ? { status: changes.status } : {}),
+      version: { increment: 1 },
+    },
+    select: petColumns,
+  });
+  return rows[0] ?? null;
+}
+
 export async function findCategories(): Promise<{ id: bigint; name: string }[]> {
   return db().category.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true } });
 }
 
-export async function categoryExists(id: number): Promise<boolean> {
-  return (await db().category.findUnique({ where: { id: BigInt(id) }, select: { id: true } })) !== null;
+export async function categoryExists(id: number, client: Db = db()): Promise<boolean> {
+  return (await client.category.findUnique({ where: { id: BigInt(id) }, select: { id: true } })) !== null;
 }

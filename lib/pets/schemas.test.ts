@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listPetsQuerySchema, newPetSchema, petIdParamsSchema } from "@/lib/pets/schemas";
+import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
 
 describe("newPetSchema", () => {
   it("trims the name, defaults the status and drops unknown fields such as id", () => {
@@ -59,5 +59,40 @@ describe("petIdParamsSchema", () => {
   });
   it("parses an integer id", () => {
     expect(petIdParamsSchema.parse({ petId: "42" })).toEqual({ petId: 42 });
+  });
+});
+
+describe("petPatchSchema (PATCH body, and the staff edit form)", () => {
+  it("accepts any non-empty subset of the fields, validated as on creation", () => {
+    expect(petPatchSchema.parse({ status: "sold" })).toEqual({ status: "sold" });
+    expect(petPatchSchema.parse({ name: "  Rex ", categoryId: 2 })).toEqual({ name: "Rex", categoryId: 2 });
+  });
+
+  it.each([
+    ["an empty object", {}, ""],
+    ["an unknown field", { status: "sold", id: 3 }, "id"],
+    ["a blank name", { name: " " }, "name"],
+    ["a null status", { status: null }, "status"],
+  ])("refuses %s", (_label, input, field) => {
+    const result = petPatchSchema.safeParse(input);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => (i.code === "unrecognized_keys" ? i.keys.join(",") : i.path.join(".")))).toContain(field);
+  });
+});
+
+describe("listPetsQuerySchema: id and q", () => {
+  it("parses a comma-separated id list, once each", () => {
+    expect(listPetsQuerySchema.parse({ id: "12,15,12" }).id).toEqual([12, 15]);
+  });
+
+  it.each(["", "a", "1,", ",1", "1,,2", "0", "9007199254740992", Array.from({ length: 101 }, (_, i) => i + 1).join(",")])("refuses id=%j", (id) => {
+    expect(listPetsQuerySchema.safeParse({ id }).success).toBe(false);
+  });
+
+  it("trims q and counts characters", () => {
+    expect(listPetsQuerySchema.parse({ q: "  bis " }).q).toBe("bis");
+    expect(listPetsQuerySchema.safeParse({ q: "é".repeat(100) }).success).toBe(true);
+    expect(listPetsQuerySchema.safeParse({ q: "é".repeat(101) }).success).toBe(false);
+    expect(listPetsQuerySchema.safeParse({ q: "   " }).success).toBe(false);
   });
 });

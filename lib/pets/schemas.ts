@@ -53,9 +53,49 @@ export const petSchema = z
     name: z.string().meta({ description: "The animal's name.", example: "Biscuit" }),
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to." }),
     status: petStatusSchema,
+    // In the body as well as in the ETag header: a list answer has one ETag
+    // for many animals, so clients (and the site's edit form) read each
+    // animal's version here to send it back in If-Match.
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .meta({
+        description: 'Increases with every change. The animal\'s ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.',
+        example: 1,
+      }),
   })
   .meta({ id: "Pet", description: "An animal as returned." });
 export type Pet = z.infer<typeof petSchema>;
+
+/** The fields an animal is made of, without id and version: what a change is about. */
+export const PET_FIELDS = ["name", "categoryId", "status"] as const;
+export type PetField = (typeof PET_FIELDS)[number];
+
+/**
+ * PATCH /v1/pets/{petId}: a JSON merge patch (RFC 7396) of the NewPet fields,
+ * each validated exactly as on creation. Unlike NewPet, unknown fields are
+ * refused rather than ignored: a typo in a change must not pass as a no-op.
+ * null would mean "remove" in a merge patch, and no field can be removed.
+ */
+export const petPatchSchema = z
+  .strictObject(
+    {
+      name: petNameSchema.optional(),
+      categoryId: idSchema.optional().meta({ description: "Identifier of the category (see GET /categories)." }),
+      status: petStatusSchema.optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (name, categoryId, status)" : undefined) },
+  )
+  .refine((patch) => PET_FIELDS.some((field) => patch[field] !== undefined), "must change at least one of name, categoryId, status")
+  .meta({
+    id: "PetPatch",
+    description: "The fields to change; the others keep their values. At least one field; no others.",
+    minProperties: 1,
+  });
+export type PetPatch = z.infer<typeof petPatchSchema>;
+/** What the edit form holds: every field, as the patch schema validates them. */
+export type PetPatchInput = z.input<typeof petPatchSchema>;
 
 export const petsSchema = z.array(petSchema).meta({ id: "Pets", description: "A JSON array of Pet objects." });
 
@@ -84,6 +124,40 @@ const queryInteger = (min: number, max: number, format: "int32" | "int64" = "int
     .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
     .meta({ type: "integer", format, minimum: min, maximum: max, pattern: undefined });
 
+export const IDS_MAX = 100;
+export const SEARCH_MAX = 100;
+
+/** `id=12,15`: the animals to list (getPet's successor). Duplicates count once. */
+const idListSchema = z
+  .string()
+  .regex(/^[0-9]+(?:,[0-9]+)*$/, "must be whole numbers separated by commas, e.g. 12,15")
+  .transform((list, ctx) => {
+    const ids = list.split(",").map(Number);
+    if (ids.length > IDS_MAX) ctx.addIssue({ code: "custom", message: `must list at most ${IDS_MAX} ids` });
+    if (ids.some((id) => id < 1 || id > Number.MAX_SAFE_INTEGER)) {
+      ctx.addIssue({ code: "custom", message: `each id must be from 1 to ${Number.MAX_SAFE_INTEGER}` });
+    }
+    return [...new Set(ids)];
+  })
+  .meta({
+    type: "array",
+    items: { type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    minItems: 1,
+    maxItems: IDS_MAX,
+    pattern: undefined,
+    // id=12,15 rather than id=12&id=15 (which, like any repeated parameter, is refused).
+    param: { style: "form", explode: false },
+  });
+
+/** `q`: a piece of the name, matched case- and accent-insensitively; `%` and `_` are plain characters. */
+const searchSchema = z
+  .string()
+  .trim()
+  .refine((s) => s.length > 0, "must not be blank")
+  .refine((s) => characterCount(s) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`)
+  .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
+  .meta({ minLength: 1, maxLength: SEARCH_MAX });
+
 export const listPetsQuerySchema = z.object({
   limit: queryInteger(1, LIMIT_MAX, "int32")
     .default(LIMIT_DEFAULT)
@@ -92,6 +166,14 @@ export const listPetsQuerySchema = z.object({
   categoryId: queryInteger(1, Number.MAX_SAFE_INTEGER)
     .optional()
     .meta({ description: "Only animals of this category.", example: 1 }),
+  id: idListSchema.optional().meta({
+    description: `Only these animals (comma-separated ids, at most ${IDS_MAX}), e.g. \`12,15\`. With one id this is the successor of the deprecated \`GET /pets/{petId}\`: an empty array means no such animal.`,
+    example: [12, 15],
+  }),
+  q: searchSchema.optional().meta({
+    description: `Only animals whose name contains this text, ignoring case and accents (\`zoe\` finds "Zoë"); 1 to ${SEARCH_MAX} characters after trimming; \`%\` and \`_\` match themselves.`,
+    example: "bis",
+  }),
   cursor: z
     .string()
     .min(1, "must not be empty")

@@ -24,7 +24,7 @@ export async function signIn(input: SignIn, request: Request, url: URL, now: Dat
   const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);
   const { token, expiresAt } = await createStaffSession(staff.id, now);
-  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage"] };
+  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read"] };
   return { body, cookie: sessionCookie(token, { expires: expiresAt, origin: url.origin }) };
 }
 

@@ -10,6 +10,9 @@ import type { Plan } from "@/lib/keys/plans";
 import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";
 import type { PetStatus } from "@/lib/pets/schemas";
+import { sessionCookieName } from "@/lib/http/cookies";
+import { createStaffSession } from "@/lib/sessions/service";
+import { createStaff } from "@/lib/staff/service";
 
 export const ORIGIN = "http://localhost";
 
@@ -125,13 +128,13 @@ export interface PetSeed {
 }
 
 /** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them. */
-export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus }[]> {
+export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus; version: number }[]> {
   const rows = await db().pet.createManyAndReturn({
     data: pets.map((p, i) => ({ name: p.name ?? `Pet ${i}`, categoryId: BigInt(p.categoryId ?? 1), status: p.status ?? "available" })),
-    select: { id: true, name: true, categoryId: true, status: true },
+    select: { id: true, name: true, categoryId: true, status: true, version: true },
   });
   return rows
-    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status }))
+    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status, version: r.version }))
     .sort((a, b) => a.id - b.id);
 }
 
@@ -148,3 +151,17 @@ export function parseLink(header: string | null): Record<string, string> {
 
 /** A well-formed key (right prefix and length) that was never issued. */
 export const UNKNOWN_KEY = `pk_live_${"A1b2C3d4".repeat(4)}`;
+
+export interface StaffSession {
+  staffId: number;
+  email: string;
+  /** The session cookie and our own Origin, as the site's pages send them (CSRF check included). */
+  headers: Record<string, string>;
+}
+
+/** A staff account signed in: its browser session, as the site's pages present it. */
+export async function staffSession(email = `staff-${Math.random().toString(36).slice(2, 10)}@petstore.test`): Promise<StaffSession> {
+  const staff = await createStaff({ email, password: "a long enough password" });
+  const { token } = await createStaffSession(BigInt(staff.id), new Date());
+  return { staffId: staff.id, email: staff.email, headers: { cookie: `${sessionCookieName()}=${token}`, origin: ORIGIN } };
+}

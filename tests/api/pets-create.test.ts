@@ -29,9 +29,10 @@ describe("POST /v1/pets: success", () => {
   it("answers 201 with the Pet: id assigned, name trimmed, status defaulted, categoryId echoed; Location points at it", async () => {
     const res = await create({ name: "  Biscuit \t", categoryId: 2 });
     const pet = await expectJson<Pet>(res, 201);
-    expect(pet).toEqual({ id: expect.any(Number), name: "Biscuit", categoryId: 2, status: "available" });
+    expect(pet).toEqual({ id: expect.any(Number), name: "Biscuit", categoryId: 2, status: "available", version: 1 });
+    expect(res.headers.get("etag")).toBe('"1"');
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
-    expect(Object.keys(pet).sort()).toEqual(["categoryId", "id", "name", "status"]);
+    expect(Object.keys(pet).sort()).toEqual(["categoryId", "id", "name", "status", "version"]);
 
     const location = res.headers.get("location");
     expect(location).not.toBeNull();

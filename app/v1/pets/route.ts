@@ -1,7 +1,9 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
+import { actorKey, writeContext } from "@/lib/http/actor";
+import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/http/pagination";
 import { listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
-import { createPet, listPets } from "@/lib/pets/service";
+import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header
 export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url }) => {
@@ -13,10 +15,13 @@ export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, a
   return { body: pets, headers: { Link: link } };
 });
 
-// POST /v1/pets - add an animal
-export const POST = withApi({ scope: "pets:write", body: newPetSchema }, async ({ body, url }) => {
-  const pet = await createPet(body);
-  return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString() } };
+// POST /v1/pets - add an animal (safe to retry with an Idempotency-Key)
+export const POST = withApi({ scope: "pets:write", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
+  const context = writeContext(caller, requestId);
+  return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body, now }, async (tx) => {
+    const pet = await createPet(body, context, tx);
+    return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };
+  });
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

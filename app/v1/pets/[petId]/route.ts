@@ -1,10 +1,23 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
-import { getPetOrThrow } from "@/lib/pets/service";
+import { writeContext } from "@/lib/http/actor";
+import { ifMatchVersions } from "@/lib/http/conditional";
+import { petSuccessor } from "@/lib/http/headers";
+import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { etagOf, getPetOrThrow, updatePet } from "@/lib/pets/service";
 
-// GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410)
-export const GET = withApi({ scope: "pets:read", params: petIdParamsSchema, deprecated: true }, async ({ params }) => ({
-  body: await getPetOrThrow(params.petId),
-}));
+// GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
+export const GET = withApi(
+  { scope: "pets:read", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
+  async ({ params }) => {
+    const pet = await getPetOrThrow(params.petId);
+    return { body: pet, headers: { ETag: etagOf(pet.version) } };
+  },
+);
 
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
+// PATCH /v1/pets/{petId} - change an animal (JSON merge patch; If-Match against its ETag)
+export const PATCH = withApi({ scope: "pets:write", params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId }) => {
+  const pet = await updatePet(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request) });
+  return { body: pet, headers: { ETag: etagOf(pet.version) } };
+});
+
+export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

@@ -1,0 +1,13 @@
+import { historyQuerySchema } from "@/lib/audit/schemas";
+import { withApi, otherMethods } from "@/lib/http/handler";
+import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { listPetHistory } from "@/lib/pets/service";
+
+// GET /v1/pets/{petId}/history - staff: the animal's audit trail, newest first (never API keys)
+export const GET = withApi({ scope: "audit:read", params: petIdParamsSchema, query: historyQuerySchema }, async ({ params, query, url }) => {
+  const { entries, next } = await listPetHistory(params.petId, query);
+  return { body: entries, headers: { Link: linkHeader({ next: next && withCursor(url, next) }) } };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -1,0 +1,143 @@
+"use client";
+
+// Before any schema is built (see the file).
+import "@/lib/zod-jitless";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { FormAlert, FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
+import { FormField } from "@/components/staff/form-field";
+import { STATUS_LABELS } from "@/components/staff/status-labels";
+import { panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { useUpdatePet } from "@/components/staff/use-update-pet";
+import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { NAME_MAX, PET_FIELDS, PET_STATUSES, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
+
+const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
+type Field = keyof typeof FIELDS;
+const isField = (field: string): field is Field => field in FIELDS;
+
+const valuesOf = (pet: Pet): PetPatchInput => ({ name: pet.name, categoryId: pet.categoryId, status: pet.status });
+
+/**
+ * Staff change an animal: status (the everyday case: it was adopted), name
+ * and category. The PATCH schema validates the form, so it refuses what the
+ * server would. Only the fields that differ from what was loaded are sent,
+ * with If-Match naming the version they were loaded at: if someone else
+ * changed the animal meanwhile, nothing is overwritten, and the form shows
+ * what the animal is now.
+ */
+export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categories: Category[] | undefined; signInHref: string }) {
+  const update = useUpdatePet();
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const [conflict, setConflict] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  // What the form was filled from: the values and the version If-Match names.
+  // A new version (saved here, or found to be someone else's after a 412)
+  // refills the form; an optimistic change or a rollback (same version) does not.
+  const [base, setBase] = useState(() => ({ version: pet.version, values: valuesOf(pet) }));
+  if (pet.version !== base.version) setBase({ version: pet.version, values: valuesOf(pet) });
+
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<PetPatchInput, unknown, PetPatch>({ resolver: zodResolver(petPatchSchema), values: base.values });
+
+  function showServerError(error: unknown) {
+    if (error instanceof ApiClientError) {
+      if (error.status === 412) {
+        setConflict(true);
+        return;
+      }
+      if (error.code === "invalid_body" || error.code === "unknown_category") {
+        const onFields = error.details.filter((d) => isField(d.field));
+        onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
+        if (onFields.length > 0) return;
+      }
+      if (error.status === 401 || (error.status === 403 && error.code === "forbidden")) {
+        setProblem({ message: `Your change was not saved: ${error.status === 401 ? "your session has expired." : error.message}`, signIn: true });
+        return;
+      }
+      if (error.status === 404) {
+        setProblem({ message: "Your change was not saved: this animal no longer exists." });
+        return;
+      }
+    }
+    setProblem({ message: `Your change was not saved. ${describeError(error)}` });
+  }
+
+  const onSubmit = handleSubmit(async (values) => {
+    setProblem(null);
+    setConflict(false);
+    setNotice(null);
+    const changes: PetPatch = {};
+    for (const field of PET_FIELDS) {
+      if (values[field] !== undefined && values[field] !== base.values[field]) Object.assign(changes, { [field]: values[field] });
+    }
+    if (Object.keys(changes).length === 0) {
+      setNotice("Nothing to save: the values are the ones already stored.");
+      return;
+    }
+    try {
+      const saved = await update.mutateAsync({ id: pet.id, version: base.version, changes });
+      setNotice(`Saved. ${saved.name} is now ${STATUS_LABELS[saved.status].toLowerCase()}.`);
+    } catch (error) {
+      showServerError(error);
+    }
+  });
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-labelledby="edit-pet-heading" className={`${panelClass} space-y-5`}>
+      <h2 id="edit-pet-heading" className="text-lg font-semibold">
+        Change this animal
+      </h2>
+      {conflict ? (
+        <FormAlert>
+          Someone else changed this animal while you were editing, so your change was not saved. The page and the form now show its current
+          values: check them, then make your change again if it is still needed.
+        </FormAlert>
+      ) : null}
+      <FormProblemAlert problem={problem} signInHref={signInHref} />
+
+      <FormField id="edit-pet-status" label={FIELDS.status} error={errors.status}>
+        {(field) => (
+          <select {...field} {...register("status")}>
+            {PET_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {STATUS_LABELS[s]}
+              </option>
+            ))}
+          </select>
+        )}
+      </FormField>
+
+      <FormField id="edit-pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
+        {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
+      </FormField>
+
+      <FormField id="edit-pet-category" label={FIELDS.categoryId} error={errors.categoryId}>
+        {(field) => (
+          <select {...field} {...register("categoryId", { setValueAs: (v: string | number) => (v === "" || v === undefined ? undefined : Number(v)) })}>
+            {categories?.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+            {!categories?.some((c) => c.id === base.values.categoryId) && <option value={base.values.categoryId}>Category {base.values.categoryId}</option>}
+          </select>
+        )}
+      </FormField>
+
+      <div className="flex flex-wrap items-center gap-4">
+        <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+          {isSubmitting ? "Saving…" : "Save changes"}
+        </button>
+        <p role="status" className="text-sm text-stone-700">
+          {notice}
+        </p>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { petQueryKey } from "@/components/pets/use-pet";
+import type { PetPage } from "@/components/pets/browse-query";
+import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
+import { apiFetch } from "@/lib/site/api-client";
+import type { Pet, PetPatch } from "@/lib/pets/schemas";
+
+export interface PetUpdate {
+  id: number;
+  /** The version the form was filled from: sent as If-Match, so a change made meanwhile is not overwritten. */
+  version: number;
+  changes: PetPatch;
+}
+
+type Snapshot = { pet: Pet | null | undefined; lists: [readonly unknown[], PetPage | undefined][] };
+
+/** Writes `change` into the animal's query and into every cached browse page that shows it. */
+function applyToCache(client: QueryClient, id: number, change: (pet: Pet) => Pet): void {
+  client.setQueryData<Pet | null>(petQueryKey(id), (pet) => (pet ? change(pet) : pet));
+  client.setQueriesData<PetPage>({ queryKey: ["pets"] }, (page) =>
+    page && page.pets.some((p) => p.id === id) ? { ...page, pets: page.pets.map((p) => (p.id === id ? change(p) : p)) } : page,
+  );
+}
+
+/**
+ * PATCH an animal, optimistically: the page (and any browse page in the
+ * cache) shows the change at once, and goes back to what it was if the
+ * server refuses it. A 412 (someone else changed it) also refetches the
+ * animal, so the current values replace the stale ones.
+ */
+export function useUpdatePet() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, version, changes }: PetUpdate) =>
+      (
+        await apiFetch<Pet>(`/v1/pets/${id}`, {
+          method: "PATCH",
+          json: changes,
+          headers: { "Content-Type": "application/merge-patch+json", "If-Match": `"${version}"` },
+        })
+      ).data,
+    onMutate: async ({ id, changes }): Promise<Snapshot> => {
+      // In-flight reads would overwrite the optimistic values with old ones.
+      await Promise.all([client.cancelQueries({ queryKey: petQueryKey(id) }), client.cancelQueries({ queryKey: ["pets"] })]);
+      const snapshot: Snapshot = {
+        pet: client.getQueryData<Pet | null>(petQueryKey(id)),
+        lists: client.getQueriesData<PetPage>({ queryKey: ["pets"] }),
+      };
+      applyToCache(client, id, (pet) => ({ ...pet, ...changes }));
+      return snapshot;
+    },
+    onError: (_error, { id }, snapshot) => {
+      if (!snapshot) return;
+      client.setQueryData(petQueryKey(id), snapshot.pet);
+      for (const [key, page] of snapshot.lists) client.setQueryData(key, page);
+    },
+    onSuccess: (pet) => applyToCache(client, pet.id, () => pet),
+    onSettled: async (_pet, error, { id }) => {
+      // Browse pages refetch when next shown (the animal may now belong to another filter).
+      void client.invalidateQueries({ queryKey: ["pets"] });
+      void client.invalidateQueries({ queryKey: petHistoryQueryKey(id) });
+      if (error) await client.invalidateQueries({ queryKey: petQueryKey(id) });
+    },
+  });
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import { LIMIT_MAX, petSchema } from "@/lib/pets/schemas";
+
+// The audit trail's shapes: who changed an animal, when, in which request,
+// and its fields before and after. Staff read it (GET
+// /v1/pets/{petId}/history, the detail page, `cli audit`); partners never do.
+
+/** Who made a change, as the write path knows it. A key's name is looked up when the record is written. */
+export type Actor = { kind: "api_key"; id: number } | { kind: "staff"; id: number; email: string };
+
+/** What every change to an animal carries besides the change itself. */
+export interface WriteContext {
+  actor: Actor;
+  /** The request's X-Request-Id, so a record leads to the log lines of its request. */
+  requestId: string;
+}
+
+export const AUDIT_ACTIONS = ["created", "updated"] as const;
+
+export const historyActorSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("api_key"), id: z.number().int(), name: z.string().meta({ description: "The key's name when the change was made." }) }),
+  z.object({ kind: z.literal("staff"), id: z.number().int(), email: z.string().meta({ description: "The staff account's email when the change was made." }) }),
+]);
+export type HistoryActor = z.infer<typeof historyActorSchema>;
+
+const petFieldsSchema = petSchema.pick({ name: true, categoryId: true, status: true });
+
+export const historyEntrySchema = z
+  .object({
+    id: z.number().int(),
+    action: z.enum(AUDIT_ACTIONS),
+    at: z.string().meta({ format: "date-time" }),
+    /** The animal's version after the change. */
+    version: z.number().int(),
+    requestId: z.string(),
+    actor: historyActorSchema,
+    /** The changed fields' previous values; null for a creation. */
+    before: petFieldsSchema.partial().nullable(),
+    /** The whole animal after the change. */
+    after: petSchema,
+  })
+  .meta({ id: "PetHistoryEntry" });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const HISTORY_LIMIT_DEFAULT = 50;
+
+export const historyQuerySchema = z.object({
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
+    .default(HISTORY_LIMIT_DEFAULT),
+  cursor: z.string().min(1, "must not be empty").optional(),
+});
+export type HistoryQuery = z.infer<typeof historyQuerySchema>;

@@ -1,0 +1,35 @@
+import { ApiError } from "@/lib/http/errors";
+
+// If-Match (RFC 9110, section 13.1.1) for animals, whose ETag is the strong
+// tag "<version>". The comparison is strong: a weak tag (W/"3") or any other
+// opaque tag never matches, so it always ends in 412.
+
+const ENTITY_TAG = /^\s*(W\/)?"([\x21\x23-\x7E\x80-\xFF]*)"\s*(?:,|$)/;
+const VERSION = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * The versions an If-Match header accepts: undefined when there is no
+ * condition (no header, or `*`, which only asks that the animal exists).
+ * A header that is not a list of entity tags is refused with 400.
+ */
+export function ifMatchVersions(request: Request): number[] | undefined {
+  const header = request.headers.get("if-match");
+  if (header === null || header.trim() === "*") return undefined;
+  const versions: number[] = [];
+  let rest = header;
+  let tags = 0;
+  while (rest.trim() !== "") {
+    const match = ENTITY_TAG.exec(rest);
+    if (!match) {
+      throw new ApiError(400, "invalid_header", 'If-Match must be `*` or a list of entity tags such as `"3"`, as sent in the ETag header.', [
+        { field: "If-Match", issue: 'must be * or entity tags such as "3"' },
+      ]);
+    }
+    tags++;
+    const [whole, weak, opaque] = match;
+    if (!weak && VERSION.test(opaque!)) versions.push(Number(opaque));
+    rest = rest.slice(whole.length);
+  }
+  if (tags === 0) throw new ApiError(400, "invalid_header", "If-Match is empty.", [{ field: "If-Match", issue: "must not be empty" }]);
+  return versions;
+}
