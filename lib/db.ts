@@ -2,6 +2,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
+import { ResilientClient } from "@/lib/pg-client";
 
 // One Prisma client per process. In development Next re-evaluates modules on
 // every change; keeping the client on globalThis stops each reload from
@@ -30,6 +31,8 @@ function createClient(): PrismaClient {
       query_timeout: DB_STATEMENT_TIMEOUT_MS + 500,
       idle_in_transaction_session_timeout: DB_STATEMENT_TIMEOUT_MS,
       keepAlive: true,
+      // Never an unhandled 'error' from a connection PostgreSQL closes (lib/pg-client.ts).
+      Client: ResilientClient,
     },
   );
   // Graceful shutdown closes the pool after the last request (lib/lifecycle.ts).

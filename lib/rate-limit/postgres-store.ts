@@ -1,4 +1,5 @@
 import pg from "pg";
+import { ResilientClient } from "@/lib/pg-client";
 import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
 /**
@@ -23,6 +24,7 @@ export class PostgresCounterStore implements CounterStore {
       // black hole): the client gives up too.
       query_timeout: 2_500,
       keepAlive: true,
+      Client: ResilientClient,
       application_name: `petstore:${process.pid}`,
     });
     // An idle client losing its connection must not crash the process.
