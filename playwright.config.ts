@@ -16,6 +16,9 @@ process.env.E2E_BASE_URL = baseURL;
 // Production servers need a session secret; every server the suite starts
 // (the main one, the deployment topology's instances) shares this one.
 process.env.SESSION_SECRET ??= randomBytes(48).toString("base64url");
+// The suite signs in with the demo staff login, on a production build: the
+// explicit flag that allows it outside local setups (lib/staff/demo.ts).
+process.env.SEED_DEMO_STAFF ??= "true";
 
 // Debian's Chromium where it is installed (CI and these machines);
 // Playwright's own browser otherwise.
@@ -45,7 +48,7 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET },
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET, SEED_DEMO_STAFF: "true" },
     // The launcher stops next and then PostgreSQL in order on SIGTERM;
     // Playwright's default SIGKILL would orphan them.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useSession } from "@/components/use-session";
-import { apiFetch } from "@/lib/site/api-client";
+import { useState } from "react";
+import { apiFetch, describeError } from "@/lib/site/api-client";
 
 const linkClass = (active: boolean) =>
   `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
@@ -15,8 +16,17 @@ export function SiteHeader() {
   const { data: session } = useSession();
   const staff = session?.kind === "staff";
 
+  const [signOutError, setSignOutError] = useState<string | null>(null);
+
   async function signOut() {
-    await apiFetch("/v1/session", { method: "DELETE" }).catch(() => {});
+    setSignOutError(null);
+    try {
+      await apiFetch("/v1/session", { method: "DELETE" });
+    } catch (error) {
+      // Still signed in: say so, rather than pretend on a fresh page.
+      setSignOutError(`Could not sign out: ${describeError(error)}`);
+      return;
+    }
     // A full page load (not a client-side push): the proxy mints the fresh
     // adopter session before anything asks the API again, and no staff data
     // stays in memory.
@@ -64,6 +74,11 @@ export function SiteHeader() {
           </Link>
         )}
       </nav>
+      {signOutError ? (
+        <p role="alert" className="mx-auto max-w-6xl px-4 pb-2 text-sm font-medium text-red-800">
+          {signOutError}
+        </p>
+      ) : null}
     </header>
   );
 }

@@ -78,6 +78,12 @@ const envSchema = z.object({
    * launcher keeps one under .data/ for the embedded database and `npm run dev`.
    */
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),
+  /**
+   * Create the demo staff login (published in the README) when seeding, and
+   * allow it in production. The launcher turns it on for the embedded
+   * database and `npm run dev`; a real deployment leaves it off.
+   */
+  SEED_DEMO_STAFF: booleanFlag.default(false),
   /** The secret before the last rotation: tokens it signed stay valid until they expire. */
   SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
 }).superRefine((value, ctx) => {

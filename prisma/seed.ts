@@ -5,11 +5,11 @@
  */
 import { db, disconnectDb } from "@/lib/db";
 import type { PetStatus } from "@/lib/generated/prisma/client";
-import { verifyPassword } from "@/lib/staff/password";
+import { env } from "@/lib/env";
+import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { createStaff } from "@/lib/staff/service";
 
-/** The demo shelter desk login, printed on every start while it still has its demo password. */
-export const DEMO_STAFF = { email: "demo@petstore.test", password: "adopt-a-pet-demo" } as const;
+export { DEMO_STAFF };
 
 export const CATEGORIES = ["Dogs", "Cats", "Rabbits", "Birds", "Reptiles", "Small mammals"] as const;
 
@@ -28,10 +28,14 @@ const STATUS_CYCLE: PetStatus[] = ["available", "available", "pending", "availab
 
 export async function seed(): Promise<{ categories: number; petsAdded: number; demoLogin: boolean }> {
   const prisma = db();
-  // Created once; never reset, so an operator who changed its password keeps it.
-  const demo = await prisma.staffUser.findUnique({ where: { email: DEMO_STAFF.email }, select: { passwordHash: true } });
-  if (!demo) await createStaff(DEMO_STAFF);
-  const demoLogin = !demo || (await verifyPassword(DEMO_STAFF.password, demo.passwordHash));
+  // Only where a published login is harmless (SEED_DEMO_STAFF: the embedded
+  // database, development, demo deployments). Created once; never reset, so
+  // an operator who changed its password keeps it.
+  if (env().SEED_DEMO_STAFF) {
+    const exists = await prisma.staffUser.findUnique({ where: { email: DEMO_STAFF.email }, select: { id: true } });
+    if (!exists) await createStaff(DEMO_STAFF);
+  }
+  const demoLogin = await demoLoginActive();
 
   const categoryIds = new Map<string, bigint>();
   for (const name of CATEGORIES) {
@@ -59,8 +63,12 @@ if (process.argv[1]?.endsWith("seed.ts")) {
   seed()
     .then(({ categories, petsAdded, demoLogin }) => {
       console.error(`[petstore] Seed: ${categories} categories, ${petsAdded} animals added.`);
-      if (demoLogin) {
+      if (demoLogin && env().SEED_DEMO_STAFF) {
         console.error(`[petstore] Demo staff login: ${DEMO_STAFF.email} / ${DEMO_STAFF.password}  (sign in at /staff/sign-in)`);
+      } else if (demoLogin) {
+        console.error(
+          `[petstore] WARNING: ${DEMO_STAFF.email} still has the published demo password. Change it (npm run cli -- staff set-password --email ${DEMO_STAFF.email}) or delete it (npm run cli -- staff delete --email ${DEMO_STAFF.email}).`,
+        );
       }
     })
     .catch((error: unknown) => {

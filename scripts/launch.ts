@@ -121,7 +121,10 @@ export async function main(argv: string[]): Promise<void> {
   // any name (a phone on the LAN included), where browsers would drop the
   // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
   // the production rules apply unless the operator says otherwise.
+  const localSetup = !process.env.DATABASE_URL || mode === "dev";
   if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
+  // The published demo login belongs to local setups only (lib/staff/demo.ts).
+  if (localSetup && env.SEED_DEMO_STAFF === undefined) env.SEED_DEMO_STAFF = "true";
   if (mode !== "exec" && !env.SESSION_SECRET) {
     if (process.env.DATABASE_URL && mode === "start") {
       log("SESSION_SECRET is required in production: 32+ random characters, the same on every instance (e.g. `openssl rand -base64 48`).");

@@ -20,9 +20,11 @@
 import http from "node:http";
 import net from "node:net";
 import next from "next";
+import { disconnectDb } from "@/lib/db";
 import { env } from "@/lib/env";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
+import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, sendRefusal } from "@/lib/server/gate";
 import { logger } from "@/lib/log";
 import { ROOT } from "./database";
@@ -30,6 +32,24 @@ import { ROOT } from "./database";
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 // Validated once at boot: a bad variable stops the server here, by name.
 const config = env();
+
+// No default credentials in production: a published login must not open a
+// real deployment's staff tools (SEED_DEMO_STAFF says a demo is meant).
+if (config.NODE_ENV === "production" && !config.SEED_DEMO_STAFF) {
+  const active = await demoLoginActive().catch((error: unknown) => {
+    logger().warn({ err: error }, "could not check for the demo staff login (database unavailable); starting");
+    return false;
+  });
+  await disconnectDb();
+  if (active) {
+    console.error(
+      `Refusing to start: the staff account ${DEMO_STAFF.email} still has the published demo password. ` +
+        `Change it (npm run cli -- staff set-password --email ${DEMO_STAFF.email}) or delete it ` +
+        `(npm run cli -- staff delete --email ${DEMO_STAFF.email}); SEED_DEMO_STAFF=true allows it for a demo.`,
+    );
+    process.exit(1);
+  }
+}
 
 const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
 const handle = app.getRequestHandler();

@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
  * A database of the test's own on the suite's server, migrated and seeded
  * the way an operator does it (`npm run cli -- db migrate`); returns its URL.
  */
-export async function freshDatabase(name: string): Promise<string> {
+export async function freshDatabase(name: string, extraEnv: Record<string, string> = {}): Promise<string> {
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${name}`;
   const admin = new pg.Client({ connectionString: new URL("/postgres", url).toString() });
@@ -35,7 +35,7 @@ export async function freshDatabase(name: string): Promise<string> {
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await admin.end();
   const migrated = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "db", "migrate"], {
-    env: { ...process.env, DATABASE_URL: url.toString() },
+    env: { ...process.env, DATABASE_URL: url.toString(), ...extraEnv },
     encoding: "utf8",
     timeout: 120_000,
   });

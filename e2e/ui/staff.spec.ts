@@ -369,3 +369,20 @@ test.describe("signed out", () => {
     await expect(page.getByLabel("Email")).toBeVisible();
   });
 });
+
+test("a sign-out that fails says so and leaves the staff member signed in", async ({ page, context, baseURL }) => {
+  await signInAsStaff(context, baseURL!);
+  await page.goto("/staff/keys");
+  await page.route("**/v1/session", (route) =>
+    route.request().method() === "DELETE"
+      ? route.fulfill({ status: 503, contentType: "application/json", headers: { "Retry-After": "5" }, body: JSON.stringify({ code: "service_unavailable", message: "The service is temporarily unavailable. Please retry shortly.", status: 503 }) })
+      : route.continue(),
+  );
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Could not sign out: The service is temporarily unavailable." })).toBeVisible();
+  await expect(page).toHaveURL(/\/staff\/keys$/);
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await page.unroute("**/v1/session");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("link", { name: "Staff sign in" })).toBeVisible();
+});

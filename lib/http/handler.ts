@@ -28,6 +28,11 @@ export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema
   deprecated?: boolean;
   /** Apply the CSRF origin check to unsafe requests of every browser, signed in or not (sign-in, sign-out). */
   originCheck?: "always";
+  /**
+   * "count-only": the request counts and carries the headers, but is never
+   * refused for the rate limit (sign-out: leaving must always work).
+   */
+  rateLimit?: "count-only";
   /** A deprecated operation's successor for this request's raw path parameters (default DEPRECATION.successor). */
   successor?: (params: Record<string, string | string[] | undefined>) => string | undefined;
 }
@@ -55,10 +60,12 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 
 
 function searchParamsObject(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: "constructor", "__proto__" and "toString" are plain keys
+  // here (a `key in {}` check would call ?constructor=1 "given twice").
+  const out = Object.create(null) as Record<string, string>;
   const repeated: string[] = [];
   for (const [key, value] of url.searchParams) {
-    if (key in out) repeated.push(key);
+    if (Object.hasOwn(out, key)) repeated.push(key);
     out[key] = value;
   }
   if (repeated.length) {
@@ -114,7 +121,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       // Every request counts, whatever its answer; the headers go on every response.
       const limit = await applyRateLimit(caller, now);
       for (const [k, v] of Object.entries(limit.headers)) headers.set(k, v);
-      if (limit.error) throw limit.error;
+      if (limit.error && !(options.rateLimit === "count-only" && limit.error.code === "rate_limited")) throw limit.error;
 
       if (options.deprecated && now >= DEPRECATION.sunset) {
         throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET ${successor} instead.`);

@@ -102,8 +102,10 @@ const TOUCH_INTERVAL_MS = 60_000;
  * revoked (the caller cannot tell which: all are "invalid").
  */
 export async function authenticateKey(token: string, now: Date): Promise<KeyPrincipal | null> {
-  // Shape first: garbage never costs a database lookup.
-  if (!KEY_PATTERN.test(token)) return null;
+  // Shape first: garbage never costs a database lookup. A key of the other
+  // mode (pk_test_ on production, pk_live_ on staging) is refused as well:
+  // a staging key that leaked into production config must not work there.
+  if (!KEY_PATTERN.test(token) || !token.startsWith(`pk_${env().API_KEY_MODE}_`)) return null;
   const row = await queries.findApiKeyByHash(hashToken(token));
   if (!row || row.revokedAt) return null;
   // Bookkeeping off the request's critical path, and at most once a minute:

@@ -1,8 +1,10 @@
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies";
 import type { Caller } from "@/lib/http/auth";
+import { clientAddress } from "@/lib/http/client";
 import { ApiError } from "@/lib/http/errors";
 import { createStaffSession, deleteSession } from "@/lib/sessions/service";
 import { checkCredentials } from "@/lib/staff/service";
+import { throttled } from "@/lib/staff/throttle";
 import type { SessionInfo, SignIn } from "@/lib/staff/schemas";
 
 export function sessionInfo(caller: Caller): SessionInfo {
@@ -19,7 +21,7 @@ export function sessionInfo(caller: Caller): SessionInfo {
  * session id planted before sign-in is worthless after it).
  */
 export async function signIn(input: SignIn, request: Request, url: URL, now: Date) {
-  const staff = await checkCredentials(input.email, input.password);
+  const staff = await throttled(input.email, clientAddress(request), now, () => checkCredentials(input.email, input.password));
   if (!staff) throw new ApiError(401, "unauthorized", "The email or password is incorrect.", [{ field: "password", issue: "does not match" }]);
   const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import type { NewStaff } from "@/lib/staff/schemas";
+import { DEMO_STAFF } from "@/lib/staff/demo";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/staff/password";
 
 export async function createStaff(input: NewStaff): Promise<{ id: number; email: string }> {
@@ -18,4 +19,51 @@ export async function checkCredentials(email: string, password: string): Promise
   const row = await db().staffUser.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
   const ok = await verifyPassword(password, row?.passwordHash ?? (await decoyHash()));
   return row && ok ? { id: row.id, email: row.email } : null;
+}
+
+function noSuchStaff(email: string): ApiError {
+  return new ApiError(404, "not_found", `There is no staff account for ${email}.`);
+}
+
+/** A new password; every session of the account ends (whoever held the old one is signed out). Returns how many ended. */
+export async function setStaffPassword(email: string, password: string): Promise<number> {
+  const row = await db().staffUser.findUnique({ where: { email }, select: { id: true } });
+  if (!row) throw noSuchStaff(email);
+  const passwordHash = await hashPassword(password);
+  const [, ended] = await db().$transaction([
+    db().staffUser.update({ where: { id: row.id }, data: { passwordHash }, select: { id: true } }),
+    db().session.deleteMany({ where: { staffUserId: row.id } }),
+  ]);
+  return ended.count;
+}
+
+/** Deletes an account; its sessions go with it (cascade). */
+export async function deleteStaff(email: string): Promise<void> {
+  const { count } = await db().staffUser.deleteMany({ where: { email } });
+  if (!count) throw noSuchStaff(email);
+}
+
+export interface StaffSummary {
+  id: number;
+  email: string;
+  createdAt: string;
+  activeSessions: number;
+  /** Still has the published demo password (lib/staff/demo.ts). */
+  demoPassword: boolean;
+}
+
+export async function listStaff(now: Date): Promise<StaffSummary[]> {
+  const rows = await db().staffUser.findMany({
+    orderBy: { id: "asc" },
+    select: { id: true, email: true, createdAt: true, passwordHash: true, _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } },
+  });
+  return Promise.all(
+    rows.map(async (r) => ({
+      id: Number(r.id),
+      email: r.email,
+      createdAt: r.createdAt.toISOString(),
+      activeSessions: r._count.sessions,
+      demoPassword: r.email === DEMO_STAFF.email && (await verifyPassword(DEMO_STAFF.password, r.passwordHash)),
+    })),
+  );
 }

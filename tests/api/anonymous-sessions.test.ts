@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as listGET } from "@/app/v1/pets/route";
-import { GET as sessionGET } from "@/app/v1/session/route";
+import { DELETE as signOutDELETE, GET as sessionGET } from "@/app/v1/session/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
@@ -135,5 +135,22 @@ describe("dropping the cookie does not multiply the budget", () => {
     const { token } = mintAnonymousToken(now);
     for (let i = 0; i < 60; i++) expect((await call(listGET, "/v1/pets?limit=1", asBrowser(token, "198.51.100.90"))).status).toBe(200);
     await expectApiError(await call(listGET, "/v1/pets?limit=1", asBrowser(token, "198.51.100.90")), 429, "rate_limited");
+  });
+});
+
+describe("sign-out", () => {
+  it("is never refused for the rate limit: it counts, carries the headers, and works", async () => {
+    const now = new Date("2030-03-04T12:20:05.000Z");
+    setClock(now);
+    const { token } = mintAnonymousToken(now);
+    for (let i = 0; i < 60; i++) await call(listGET, "/v1/pets?limit=1", asBrowser(token, "198.51.100.95"));
+    await expectApiError(await call(listGET, "/v1/pets?limit=1", asBrowser(token, "198.51.100.95")), 429, "rate_limited");
+    const out = await call(signOutDELETE, "/v1/session", {
+      method: "DELETE",
+      headers: { ...asBrowser(token, "198.51.100.95").headers, origin: "http://localhost" },
+    });
+    expect(out.status).toBe(204);
+    expect(out.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(out.headers.get("set-cookie")).toMatch(/^petstore_session=; Path=\/; HttpOnly; SameSite=Lax; Expires=Thu, 01 Jan 1970/);
   });
 });

@@ -11,8 +11,8 @@ export const POST = withApi({ scope: null, body: signInSchema, originCheck: "alw
   return { body: info, headers: { "Set-Cookie": cookie } };
 });
 
-// DELETE /v1/session - sign out: the session is deleted and the cookie cleared
-export const DELETE = withApi({ scope: null, originCheck: "always" }, async ({ request, url }) => ({
+// DELETE /v1/session - sign out: the session is deleted and the cookie cleared (never refused for the rate limit)
+export const DELETE = withApi({ scope: null, originCheck: "always", rateLimit: "count-only" }, async ({ request, url }) => ({
   status: 204,
   headers: { "Set-Cookie": await signOut(request, url) },
 }));
