@@ -5,15 +5,29 @@ import { env } from "@/lib/env";
 // carrying its requestId so one grep follows a request end to end.
 
 let instance: Logger | undefined;
+let destination: pino.DestinationStream | undefined;
 
 export function logger(): Logger {
-  instance ??= pino({
+  instance ??= pino(
+    {
     level: env().LOG_LEVEL,
     base: { service: "petstore" },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Defence in depth: even if a header object is logged by mistake, the
     // credential in it is not written out.
-    redact: { paths: ["req.headers.authorization", "req.headers.cookie", "*.authorization", "*.cookie"], censor: "[redacted]" },
-  });
+      redact: {
+        paths: ["req.headers.authorization", "req.headers.cookie", "*.authorization", "*.cookie", "*.password", "*.headers.authorization", "*.headers.cookie"],
+        censor: "[redacted]",
+      },
+    },
+    destination ?? pino.destination(1),
+  );
   return instance;
+}
+
+/** Test hook: write log lines to `stream` (undefined: standard output again), at the current LOG_LEVEL. */
+export function setLogDestination(stream: pino.DestinationStream | undefined): void {
+  instance?.flush?.();
+  destination = stream;
+  instance = undefined;
 }

@@ -1,0 +1,73 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
+import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
+import { resetEnvCache } from "@/lib/env";
+import { setLogDestination } from "@/lib/log";
+import * as petQueries from "@/lib/pets/queries";
+import { createStaff } from "@/lib/staff/service";
+import { call, newKey } from "./helpers";
+
+// Logs are for operators and may travel far (collectors, tickets): no line
+// may carry an Authorization header, a cookie, a password or a full API key,
+// whatever the request and however it fails.
+
+const lines: string[] = [];
+const capture = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    lines.push(...chunk.toString().split("\n").filter(Boolean));
+    done();
+  },
+});
+
+const STAFF = { email: "logs@petstore.test", password: "a password nobody may read" };
+const HOST = { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" };
+
+beforeAll(async () => {
+  vi.stubEnv("LOG_LEVEL", "trace");
+  resetEnvCache();
+  setLogDestination(capture);
+  await createStaff(STAFF);
+});
+
+afterAll(() => {
+  setLogDestination(undefined);
+  vi.unstubAllEnvs();
+  resetEnvCache();
+});
+
+describe("log lines", () => {
+  it("never contain a credential, on success or failure", async () => {
+    const { key } = await newKey(["pets:read", "pets:write"]);
+    const secrets: string[] = [key, key.slice(8), STAFF.password, "wrong-password-in-a-log"];
+
+    await call(listGET, "/v1/pets", { key });
+    await call(listGET, "/v1/pets", { authorization: `Bearer ${key.slice(0, -1)}X` });
+    await call(listGET, "/v1/pets", { authorization: `Basic ${Buffer.from(`user:${STAFF.password}`).toString("base64")}` });
+    secrets.push(key.slice(0, -1) + "X", Buffer.from(`user:${STAFF.password}`).toString("base64"));
+
+    const wrong = await call(signInPOST, "/v1/session", { method: "POST", json: { email: STAFF.email, password: "wrong-password-in-a-log" }, headers: HOST });
+    expect(wrong.status).toBe(401);
+    const right = await call(signInPOST, "/v1/session", { method: "POST", json: STAFF, headers: HOST });
+    expect(right.status).toBe(200);
+    const cookie = right.headers.get("set-cookie")!.split(";")[0]!;
+    secrets.push(cookie.split("=")[1]!);
+    await call(createPOST, "/v1/pets", { method: "POST", json: { name: "Logged", categoryId: 1 }, headers: { ...HOST, cookie } });
+
+    // An unexpected failure and a database outage are logged in full for
+    // operators: still without the request's credentials.
+    vi.spyOn(petQueries, "findPetPage").mockRejectedValueOnce(new Error("boom"));
+    expect((await call(listGET, "/v1/pets", { key })).status).toBe(500);
+    vi.spyOn(petQueries, "findPetPage").mockRejectedValueOnce(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
+    expect((await call(listGET, "/v1/pets", { key })).status).toBe(503);
+    await call(signOutDELETE, "/v1/session", { method: "DELETE", headers: { ...HOST, cookie } });
+
+    expect(lines.length).toBeGreaterThan(8);
+    expect(lines.some((l) => l.includes('"msg":"request failed"'))).toBe(true);
+    for (const line of lines) {
+      for (const secret of secrets) expect(line, `a log line contains a secret: ${line.slice(0, 300)}`).not.toContain(secret);
+      expect(line.toLowerCase()).not.toMatch(/"authorization"\s*:\s*"(?!\[redacted\])/);
+      expect(line.toLowerCase()).not.toMatch(/"cookie"\s*:\s*"(?!\[redacted\])/);
+    }
+  });
+});
