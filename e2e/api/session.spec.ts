@@ -1,3 +1,5 @@
+import http from "node:http";
+import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { expectApiError } from "../helpers";
 import { DEMO_STAFF, signInAsStaff, uniqueName } from "../ui/staff-helpers";
@@ -75,4 +77,30 @@ test("signing out makes the browser an adopter again", async ({ context, page, b
     ),
   );
   expect(write).toBe(403);
+});
+
+test("300 cookieless page views write nothing: the sessions table is unchanged", async ({ baseURL }) => {
+  test.setTimeout(120_000);
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const count = async () => (await client.query<{ n: number }>("SELECT count(*)::int AS n FROM sessions")).rows[0]!.n;
+  const before = await count();
+  const { port } = new URL(baseURL!);
+  const cookies = new Set<string>();
+  for (let i = 0; i < 300; i++) {
+    // A bot without a cookie jar, from an address of its own (its own address ceiling).
+    const setCookie = await new Promise<string | undefined>((resolve, reject) => {
+      http
+        .get({ host: "127.0.0.1", port, path: "/pets/5", localAddress: "127.0.0.77", agent: false }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.headers["set-cookie"]?.[0]));
+        })
+        .on("error", reject);
+    });
+    expect(setCookie).toMatch(/^__Host-petstore_session=a1\./);
+    cookies.add(setCookie!.split(";")[0]!);
+  }
+  expect(cookies.size).toBe(300);
+  expect(await count()).toBe(before);
+  await client.end();
 });

@@ -16,6 +16,13 @@ test.describe.configure({ mode: "serial" });
 let a: Instance;
 let b: Instance;
 let proxy: Proxy;
+/** Every key the spec issued: none may appear in the instances' logs. */
+const issued: string[] = [];
+const issue = (...args: Parameters<typeof createKey>) => {
+  const key = createKey(...args);
+  issued.push(key);
+  return key;
+};
 
 test.beforeAll(async () => {
   // Only nginx's own address is a trusted proxy, so test clients on other
@@ -31,7 +38,7 @@ test.afterAll(async () => {
 });
 
 test("the API's happy path, with URLs on the proxy's origin, served by both instances", async ({ request }) => {
-  const key = createKey("through the proxy", "--plan", "business");
+  const key = issue("through the proxy", "--plan", "business");
   const before = [servedRequests(a), servedRequests(b)];
 
   const created = await request.post(`${proxy.origin}/v1/pets`, { headers: bearer(key), data: { name: "Proxied", categoryId: 2 } });
@@ -92,7 +99,7 @@ test("the staff flow in Chromium through the proxy", async ({ browser }) => {
 });
 
 test("one rate limit holds exactly across both instances", async ({ request }) => {
-  const key = createKey("shared through the proxy", "--plan", "enterprise", "--per-minute", "1000", "--per-day", "30");
+  const key = issue("shared through the proxy", "--plan", "enterprise", "--per-minute", "1000", "--per-day", "30");
   const before = [servedRequests(a), servedRequests(b)];
   const statuses = await Promise.all(
     Array.from({ length: 40 }, async () => (await request.get(`${proxy.origin}/v1/pets?limit=1`, { headers: bearer(key) })).status()),
@@ -106,7 +113,7 @@ test("one rate limit holds exactly across both instances", async ({ request }) =
 
 test("SIGTERM to one instance under load: no request fails, it exits 0 in time and leaves no database connection", async () => {
   test.setTimeout(60_000);
-  const key = createKey("load during shutdown", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000");
+  const key = issue("load during shutdown", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000");
   // b was started as a background job of a non-interactive shell (SIGINT ignored).
   const victim = b;
   const load = autocannon({
@@ -137,4 +144,12 @@ test("SIGTERM to one instance under load: no request fails, it exits 0 in time a
   // The other instance carried on alone.
   const readyz = await fetch(`${proxy.origin}/readyz`);
   expect(readyz.status).toBe(200);
+});
+
+test("the instances' logs carry no API key, cookie or Authorization header", () => {
+  const output = [...a.output, ...b.output].join("\n");
+  expect(output).toContain('"msg":"request"');
+  for (const key of issued) expect(output).not.toContain(key.slice(8));
+  expect(output.toLowerCase()).not.toMatch(/"(authorization|cookie)"\s*:\s*"(?!\[redacted\])/);
+  expect(output).not.toMatch(/petstore_session=/);
 });
