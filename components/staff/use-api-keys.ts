@@ -23,6 +23,10 @@ export function useIssueKey() {
   return useMutation({
     mutationFn: async (input: NewApiKey) =>
       (await apiFetch<{ key: string; summary: ApiKeySummary }>("/v1/keys", { method: "POST", json: input })).data,
+    // A list fetch still in flight started before the key existed: it must
+    // not land after it. (Without data yet, invalidating would only join
+    // that fetch instead of starting a fresh one.)
+    onMutate: () => queryClient.cancelQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
     // The answer already describes the new key: list it at once (newest
     // first, as the server orders them), then refetch for everything else.
     onSuccess: ({ summary }) =>
@@ -41,6 +45,7 @@ export function useKeyAction() {
           method: "DELETE",
         })
       ).data,
+    onMutate: () => queryClient.cancelQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
   });
 }

@@ -68,6 +68,31 @@ test("issues a key shown once, copies it, and the key works until revoked", asyn
   await expectApiError(await request.get("/v1/pets", { headers: bearer(key) }), 401, "unauthorized");
 });
 
+test("a key issued while the list is still loading is listed (the slow first answer does not hide it)", async ({ page }) => {
+  // The list's first request is held until after the key is issued: its
+  // answer predates the key, and must not be the last word.
+  let held: (() => void) | undefined;
+  const gate = new Promise<void>((resolve) => (held = resolve));
+  let first = true;
+  await page.route("**/v1/keys", async (route) => {
+    if (route.request().method() === "GET" && first) {
+      first = false;
+      const response = await route.fetch();
+      await gate;
+      await route.fulfill({ response });
+      return;
+    }
+    await route.fallback();
+  });
+  const name = uniqueName("Issued while loading");
+  await page.goto("/staff/keys");
+  await page.getByLabel("Name").fill(name);
+  await page.getByRole("button", { name: "Issue key" }).click();
+  await expect(page.getByRole("region", { name: `New key for ${name}` })).toBeVisible();
+  held!();
+  await expect(keyRow(page, name)).toContainText("Active");
+});
+
 test("a revoke can be cancelled", async ({ page }) => {
   const name = uniqueName("Second thoughts");
   await issueKey(page, name);
