@@ -42,10 +42,13 @@ export function verifyAnonymousToken(token: string, now: Date): { sessionId: str
   const match = TOKEN.exec(token);
   if (!match) return null;
   const [, sessionId, expiry, signature] = match;
-  const given = Buffer.from(signature!, "base64url");
+  // Compared as the canonical text, not as decoded bytes: the last base64url
+  // character carries two unused bits, so several strings decode to the same
+  // signature, and a token must have exactly one spelling.
+  const given = Buffer.from(signature!);
   const payload = `${VERSION}.${sessionId}.${expiry}`;
   const valid = secrets().some((secret) => {
-    const expected = sign(payload, secret);
+    const expected = Buffer.from(sign(payload, secret).toString("base64url"));
     return expected.length === given.length && timingSafeEqual(expected, given);
   });
   if (!valid) return null;

@@ -41,7 +41,9 @@ describe("anonymous tokens", () => {
     const tampered = [
       `${v}.${"A".repeat(22)}.${exp}.${sig}`, // another session id
       `${v}.${id}.${(Number.parseInt(exp!, 36) + 86_400).toString(36)}.${sig}`, // a later expiry
-      `${v}.${id}.${exp}.${sig!.slice(0, -1)}${sig!.endsWith("A") ? "B" : "A"}`, // a changed signature
+      `${v}.${id}.${exp}.${sig!.slice(0, 10)}${sig![10] === "A" ? "B" : "A"}${sig!.slice(11)}`, // a changed signature
+      // The same signature bytes spelled another way (the last character's two unused bits).
+      `${v}.${id}.${exp}.${sig!.slice(0, -1)}${String.fromCharCode(sig!.charCodeAt(42) ^ 1)}`,
       `a2.${id}.${exp}.${sig}`,
       token.slice(0, -1),
     ];
