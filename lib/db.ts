@@ -1,3 +1,5 @@
+import cluster from "node:cluster";
+import os from "node:os";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
@@ -20,7 +22,7 @@ function createClient(): PrismaClient {
   const adapter = new PrismaPg(
     {
       connectionString: DATABASE_URL,
-      max: DATABASE_POOL_SIZE,
+      max: poolShare(DATABASE_POOL_SIZE),
       application_name: applicationName(),
       // Nothing waits unbounded: a request that cannot get a connection
       // within 3 s, or whose query runs past the server's 4 s (or, with the
@@ -42,10 +44,21 @@ function createClient(): PrismaClient {
 
 /**
  * How this process's connections are named in pg_stat_activity, so an
- * operator (and the shutdown test) can tell which instance holds which.
+ * operator (and the shutdown test) can tell which instance holds which:
+ * "petstore:<pid>", or "petstore:<primary pid>/<worker>" in a worker.
  */
 export function applicationName(): string {
-  return `petstore:${process.pid}`;
+  return cluster.isWorker && process.env.PETSTORE_INSTANCE ? `${process.env.PETSTORE_INSTANCE}/${cluster.worker!.id}` : `petstore:${process.pid}`;
+}
+
+/**
+ * This process's share of an instance's connections: the instance's pool
+ * figure divided among its workers, so N workers together stay within what
+ * one instance was given (and PostgreSQL's max_connections).
+ */
+export function poolShare(perInstance: number): number {
+  const workers = cluster.isWorker ? (env().WEB_CONCURRENCY ?? os.availableParallelism()) : 1;
+  return Math.max(2, Math.ceil(perInstance / workers));
 }
 
 /** The client is created on first use, so `next build` needs no database. */

@@ -43,8 +43,10 @@ const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Set by the launcher to the embedded database when the operator leaves it unset. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  /** Size of the Prisma connection pool per app instance. */
+  /** Size of the Prisma connection pool per app instance (shared out among its workers). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /** Worker processes per instance (node:cluster); default one per core. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Address the HTTP server listens on. */
   HOST: z.string().min(1).default("0.0.0.0"),

@@ -20,5 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   const { disconnectDb } = await import("@/lib/db");
+  const { stopKeyCache } = await import("@/lib/keys/cache");
+  await stopKeyCache();
   await disconnectDb();
 });

@@ -56,6 +56,8 @@ export interface ApiResult {
   headers?: Record<string, string | undefined>;
 }
 
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 
@@ -117,32 +119,51 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     let caller: Caller | undefined;
     try {
       caller = await resolveCaller(request, now);
+      const who = caller;
 
       // Every request counts, whatever its answer; the headers go on every response.
-      const limit = await applyRateLimit(caller, now);
-      for (const [k, v] of Object.entries(limit.headers)) headers.set(k, v);
-      if (limit.error && !(options.rateLimit === "count-only" && limit.error.code === "rate_limited")) throw limit.error;
-
-      if (options.deprecated && now >= DEPRECATION.sunset) {
-        throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET ${successor} instead.`);
-      }
-      assertSameOrigin(request, caller, options.originCheck === "always");
-      if (options.scope) authorise(caller, options.scope);
-
-      const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
-      const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
-      const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
-
-      const result = await handler({
-        request,
-        params: params as Out<P>,
-        query: query as Out<Q>,
-        body: body as Out<B>,
-        caller,
-        requestId,
-        now,
-        url,
+      const limited = applyRateLimit(who, now).then((limit) => {
+        for (const [k, v] of Object.entries(limit.headers)) headers.set(k, v);
+        if (limit.error && !(options.rateLimit === "count-only" && limit.error.code === "rate_limited")) throw limit.error;
       });
+
+      const run = async (): Promise<ApiResult> => {
+        if (options.deprecated && now >= DEPRECATION.sunset) {
+          throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET ${successor} instead.`);
+        }
+        assertSameOrigin(request, who, options.originCheck === "always");
+        if (options.scope) authorise(who, options.scope);
+
+        const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
+        const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
+        const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
+
+        return handler({
+          request,
+          params: params as Out<P>,
+          query: query as Out<Q>,
+          body: body as Out<B>,
+          caller: who,
+          requestId,
+          now,
+          url,
+        });
+      };
+
+      let result: ApiResult;
+      if (SAFE_METHODS.has(request.method)) {
+        // A read changes nothing, so it runs while the counter is hit (two
+        // round trips at once instead of one after the other); the limiter's
+        // verdict still decides the answer.
+        const [verdict, outcome] = await Promise.allSettled([limited, run()]);
+        if (verdict.status === "rejected") throw verdict.reason;
+        if (outcome.status === "rejected") throw outcome.reason;
+        result = outcome.value;
+      } else {
+        // A write waits for the limiter: nothing may change for a refused request.
+        await limited;
+        result = await run();
+      }
       status = result.status ?? 200;
       payload = result.body;
       for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers.set(k, v);

@@ -5,6 +5,8 @@ import { limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
 import * as queries from "@/lib/keys/queries";
 import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";
 import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
+import { cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
+import { db } from "@/lib/db";
 import { usageToday } from "@/lib/rate-limit/shared-store";
 
 /** What a request authenticated by an API key knows about its caller. */
@@ -64,11 +66,22 @@ function keyNotFound(id: number): ApiError {
   return new ApiError(404, "not_found", `There is no API key with id ${id}.`);
 }
 
+/**
+ * Tells every instance that a key changed, so none keeps serving it from
+ * its cache (lib/keys/cache.ts); this process forgets it at once too.
+ */
+export async function announceKeyChange(id: bigint): Promise<void> {
+  forgetKey(id);
+  await db().$executeRaw`SELECT pg_notify(${KEY_CHANNEL}, ${String(id)})`;
+}
+
 export async function revokeApiKey(id: number): Promise<ApiKeySummary> {
   const existing = await queries.findApiKeyById(id);
   if (!existing) throw keyNotFound(id);
   if (existing.revokedAt) return summarise(existing);
-  return summarise((await queries.updateApiKey(id, { revokedAt: new Date() }))!);
+  const row = (await queries.updateApiKey(id, { revokedAt: new Date() }))!;
+  await announceKeyChange(row.id);
+  return summarise(row);
 }
 
 export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute?: number; perDay?: number }): Promise<ApiKeySummary> {
@@ -81,43 +94,58 @@ export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute
     perDay: plan === "enterprise" ? custom!.perDay! : null,
   });
   if (!row) throw keyNotFound(id);
+  await announceKeyChange(row.id);
   return summarise(row);
 }
 
 /** Bans a key for this rate-limit window's abuse (once per window; see banApiKeyOnce). Returns the ban in force, if any. */
 export async function banApiKey(id: bigint, until: Date, now: Date, windowStart: Date): Promise<Date | null> {
-  return queries.banApiKeyOnce(id, until, now, windowStart);
+  const inForce = await queries.banApiKeyOnce(id, until, now, windowStart);
+  await announceKeyChange(id);
+  return inForce;
 }
 
 export async function unbanApiKey(id: number): Promise<ApiKeySummary> {
   const row = await queries.updateApiKey(id, { bannedUntil: null });
   if (!row) throw keyNotFound(id);
+  await announceKeyChange(row.id);
   return summarise(row);
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
 
+/** The principal of a key row, or null when it is revoked. */
+function principalOf(row: queries.ApiKeyRow): KeyPrincipal | null {
+  if (row.revokedAt) return null;
+  return { keyId: row.id, plan: row.plan, scopes: row.scopes as Scope[], limits: limitsFor(row.plan, row), bannedUntil: row.bannedUntil };
+}
+
 /**
  * The key behind a bearer token, or null when it is malformed, unknown or
- * revoked (the caller cannot tell which: all are "invalid").
+ * revoked (the caller cannot tell which: all are "invalid"). Resolved keys
+ * are cached for a few seconds and dropped on any change (lib/keys/cache.ts).
  */
 export async function authenticateKey(token: string, now: Date): Promise<KeyPrincipal | null> {
   // Shape first: garbage never costs a database lookup. A key of the other
   // mode (pk_test_ on production, pk_live_ on staging) is refused as well:
   // a staging key that leaked into production config must not work there.
   if (!KEY_PATTERN.test(token) || !token.startsWith(`pk_${env().API_KEY_MODE}_`)) return null;
-  const row = await queries.findApiKeyByHash(hashToken(token));
-  if (!row || row.revokedAt) return null;
-  // Bookkeeping off the request's critical path, and at most once a minute:
-  // the row we just read says when it was last written.
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS) {
-    runInBackground("touch api key", () => queries.touchApiKey(row.id));
+  const hash = hashToken(token);
+  const at = Date.now();
+  let entry = cachedKey<KeyPrincipal | null>(hash, at);
+  if (!entry) {
+    const row = await queries.findApiKeyByHash(hash);
+    // Unknown hashes are not cached: anyone can make up endless new ones.
+    if (!row) return null;
+    entry = cacheKey(hash, row.id, principalOf(row), at, row.lastUsedAt?.getTime() ?? 0);
   }
-  return {
-    keyId: row.id,
-    plan: row.plan,
-    scopes: row.scopes as Scope[],
-    limits: limitsFor(row.plan, row),
-    bannedUntil: row.bannedUntil,
-  };
+  const principal = entry.value;
+  if (!principal) return null;
+  // Bookkeeping off the request's critical path, and at most once a minute
+  // per process (the statement itself is a no-op within the minute).
+  if (now.getTime() - entry.touchedAt >= TOUCH_INTERVAL_MS) {
+    entry.touchedAt = now.getTime();
+    runInBackground("touch api key", () => queries.touchApiKey(principal.keyId));
+  }
+  return principal;
 }

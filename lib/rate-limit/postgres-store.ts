@@ -1,4 +1,5 @@
 import pg from "pg";
+import { applicationName, poolShare } from "@/lib/db";
 import { ResilientClient } from "@/lib/pg-client";
 import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
@@ -14,7 +15,7 @@ import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } 
 export class PostgresCounterStore implements CounterStore {
   private readonly pool: pg.Pool;
 
-  constructor(connectionString: string, max = 5) {
+  constructor(connectionString: string, max = poolShare(5)) {
     this.pool = new pg.Pool({
       connectionString,
       max,
@@ -25,7 +26,7 @@ export class PostgresCounterStore implements CounterStore {
       query_timeout: 2_500,
       keepAlive: true,
       Client: ResilientClient,
-      application_name: `petstore:${process.pid}`,
+      application_name: applicationName(),
     });
     // An idle client losing its connection must not crash the process.
     this.pool.on("error", () => {});

@@ -4,6 +4,7 @@ import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
 import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/route";
 import { GET as listCategoriesRoute } from "@/app/v1/categories/route";
 import { flushBackground } from "@/lib/background";
+import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { revokeApiKey } from "@/lib/keys/service";
 import { call, expectApiError, newKey, seedPets, UNKNOWN_KEY, type CallOptions } from "./helpers";
@@ -96,10 +97,21 @@ describe("lastUsedAt", () => {
     expect(await lastUsedAt(fresh.id)).toEqual(first);
   });
 
-  it("is written again once more than a minute has passed", async () => {
+  it("is written again once more than a minute has passed (the key cache does not hide the minute)", async () => {
+    expect((await call(listPetsRoute, "/v1/pets", { key })).status).toBe(200);
     const stale = new Date(Date.now() - 2 * 60_000);
     await db().apiKey.update({ where: { id: BigInt(keyId) }, data: { lastUsedAt: stale } });
+    // Within the minute this process wrote it: not again.
     expect((await call(listPetsRoute, "/v1/pets", { key })).status).toBe(200);
+    await flushBackground();
+    expect(await lastUsedAt(keyId)).toEqual(stale);
+    // A minute later (the clock moved on): written again.
+    setClock(new Date(Date.now() + 61_000));
+    try {
+      expect((await call(listPetsRoute, "/v1/pets", { key })).status).toBe(200);
+    } finally {
+      setClock();
+    }
     await flushBackground();
     const now = await lastUsedAt(keyId);
     expect(now!.getTime()).toBeGreaterThan(stale.getTime() + 60_000);
