@@ -27,21 +27,9 @@ export interface PetPageQuery extends PetFilter {
   take: number;
 }
 
-/** The Prisma filter for everything but the name search, which Prisma cannot express. */
-function prismaWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.PetWhereInput {
-  const id: Prisma.BigIntFilter = {};
-  if (f.ids) id.in = f.ids.map(BigInt);
-  if (f.idLessThan !== undefined) id.lt = BigInt(f.idLessThan);
-  if (f.idGreaterThan !== undefined) id.gt = BigInt(f.idGreaterThan);
-  return {
-    ...(f.status ? { status: f.status } : {}),
-    ...(f.categoryId ? { categoryId: BigInt(f.categoryId) } : {}),
-    ...(Object.keys(id).length ? { id } : {}),
-  };
-}
-
 /**
- * The same filter as SQL, for the search path. The name test runs on the
+ * A page filter as SQL (every list statement is SQL: lib/pets/queries.ts
+ * findPetPage). The name test runs on the
  * generated `search_name` column (lower-cased, unaccented) under its trigram
  * index. The query text goes through the same pet_search_key function first,
  * and only then are LIKE's wildcards escaped: unaccent turns some characters
@@ -61,35 +49,39 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
 }
 
 /**
- * Up to `take` rows walking away from the cursor: newest first for a next
- * page, oldest first for a previous one. Served by the (status|category, id)
- * indexes, so a page costs the same at any depth; a name search by the
- * trigram index on search_name.
+ * Up to `take` rows walking away from the cursor (newest first for a next
+ * page, oldest first for a previous one), and, for a page after a cursor,
+ * whether any row lies on the cursor's other side: one statement, one round
+ * trip. Served by the (status|category, id) indexes, so a page costs the
+ * same at any depth; a name search by the trigram index on search_name.
  */
-export async function findPetPage(q: PetPageQuery): Promise<PetRow[]> {
-  const bounds = { idLessThan: q.after, idGreaterThan: q.before };
-  const ascending = q.before !== undefined;
-  if (q.search === undefined) {
-    return db().pet.findMany({ where: prismaWhere({ ...q, ...bounds }), orderBy: { id: ascending ? "asc" : "desc" }, take: q.take, select: petColumns });
-  }
-  return db().$queryRaw<PetRow[]>(searchPageSql(q));
+export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; otherSide?: boolean }> {
+  const rows = await db().$queryRaw<(PetRow & { other: boolean | null })[]>(pageSql(q));
+  const otherSide = q.after !== undefined || q.before !== undefined ? Boolean(rows[0]?.other) : undefined;
+  return { rows: rows.filter((r) => r.id !== null).map(({ other: _other, ...row }) => row), otherSide };
 }
 
-/** The search path's page query (exported so a test can read its plan through EXPLAIN). */
-export function searchPageSql(q: PetPageQuery): Prisma.Sql {
-  return Prisma.sql`
+/** The page statement (exported so tests can read its plan through EXPLAIN). */
+export function pageSql(q: PetPageQuery): Prisma.Sql {
+  const ascending = q.before !== undefined;
+  const page = Prisma.sql`
     SELECT id, name, category_id AS "categoryId", status, version FROM pets
     ${sqlWhere({ ...q, idLessThan: q.after, idGreaterThan: q.before })}
-    ORDER BY id ${q.before !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`}
+    ORDER BY id ${ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`}
     LIMIT ${q.take}`;
-}
-
-export async function existsPet(where: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Promise<boolean> {
-  if (where.search === undefined) {
-    return (await db().pet.findFirst({ where: prismaWhere(where), select: { id: true } })) !== null;
-  }
-  const rows = await db().$queryRaw<unknown[]>`SELECT 1 FROM pets ${sqlWhere(where)} LIMIT 1`;
-  return rows.length > 0;
+  if (q.after === undefined && q.before === undefined) return Prisma.sql`SELECT *, NULL::boolean AS other FROM (${page}) p`;
+  // The other side of the cursor: ids at or above it for a next page, at or
+  // below it for a previous one. Asked as "the nearest row that way", in id
+  // order, as a scalar subquery: an EXISTS drops the ORDER BY and LIMIT and
+  // lets the planner pick a sequential scan, which walks half the table
+  // when the match is at the far end.
+  const otherSide = q.after !== undefined ? { idGreaterThan: q.after - 1 } : { idLessThan: q.before! + 1 };
+  return Prisma.sql`
+    SELECT p.*, o.other
+    FROM (SELECT (
+      SELECT id FROM pets ${sqlWhere({ ...q, ...otherSide })}
+      ORDER BY id ${q.after !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT 1) IS NOT NULL AS other) o
+    LEFT JOIN LATERAL (${page}) p ON true`;
 }
 
 export async function insertPet(client: Db, data: { name: string; categoryId: number; status: PetStatus }): Promise<PetRow> {

@@ -28,8 +28,9 @@ export async function listPets(query: ListPetsQuery): Promise<PetPage> {
   const filters: queries.PetFilter = { status: query.status, categoryId: query.categoryId, ids: query.id, search: query.q };
   const backwards = cursor?.d === "before";
 
-  // One row more than asked tells whether another page lies in the walking direction.
-  const rows = await queries.findPetPage({
+  // One row more than asked tells whether another page lies in the walking
+  // direction; the statement also says whether any lies behind the cursor.
+  const { rows, otherSide } = await queries.findPetPage({
     ...filters,
     after: cursor?.d === "after" ? cursor.id : undefined,
     before: backwards ? cursor.id : undefined,
@@ -49,10 +50,10 @@ export async function listPets(query: ListPetsQuery): Promise<PetPage> {
     hasPrev = false;
   } else if (backwards) {
     hasPrev = moreAhead;
-    hasNext = await queries.existsPet({ ...filters, idLessThan: oldest ?? cursor.id + 1 });
+    hasNext = otherSide!;
   } else {
     hasNext = moreAhead;
-    hasPrev = await queries.existsPet({ ...filters, idGreaterThan: newest ?? cursor.id - 1 });
+    hasPrev = otherSide!;
   }
 
   // On an empty page the cursor's own id is the boundary, so the neighbour

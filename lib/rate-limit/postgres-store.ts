@@ -32,15 +32,16 @@ export class PostgresCounterStore implements CounterStore {
     this.pool.on("error", () => {});
   }
 
-  async hit(counters: Counter[]): Promise<number[]> {
+  async hit(counters: Counter[], by = 1): Promise<number[]> {
     // Rows are always inserted in key order, so two concurrent statements
     // that share counters (two sessions of one address) lock them in the
     // same order: no deadlock.
     const ordered = counters.map((c, i) => ({ key: counterKey(c), c, i })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const values: unknown[] = [];
+    values.push(by);
     const rows = ordered.map(({ key, c }, i) => {
       values.push(key, c.window.start, c.window.end);
-      return `($${i * 3 + 1}, $${i * 3 + 2}, 1, $${i * 3 + 3})`;
+      return `($${i * 3 + 2}, $${i * 3 + 3}, $1::int, $${i * 3 + 4})`;
     });
     try {
       const result = await this.pool.query<{ key: string; hits: number }>({
@@ -48,7 +49,7 @@ export class PostgresCounterStore implements CounterStore {
         name: `rate-limit-hit-${counters.length}`,
         text: `INSERT INTO rate_limit_counters AS c (key, window_start, hits, expires_at)
                VALUES ${rows.join(", ")}
-               ON CONFLICT (key, window_start) DO UPDATE SET hits = c.hits + 1
+               ON CONFLICT (key, window_start) DO UPDATE SET hits = c.hits + EXCLUDED.hits
                RETURNING key, hits`,
         values,
       });

@@ -27,11 +27,11 @@ export class RedisCounterStore implements CounterStore {
     return `petstore:rl:${counterKey(c)}:${c.window.start.getTime()}`;
   }
 
-  async hit(counters: Counter[]): Promise<number[]> {
+  async hit(counters: Counter[], by = 1): Promise<number[]> {
     const multi = this.redis.multi();
     for (const c of counters) {
       const key = this.key(c);
-      multi.incr(key);
+      multi.incrby(key, by);
       // Expiry from the real clock (Redis's), a minute past the window's end.
       multi.pexpire(key, c.window.seconds * 1000 + 60_000, "NX");
     }

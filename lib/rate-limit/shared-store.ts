@@ -1,6 +1,7 @@
 import { runInBackground } from "@/lib/background";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
+import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
@@ -15,7 +16,7 @@ const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterSto
 export function counterStore(): CounterStore {
   if (!globalStore.petstoreCounterStore) {
     const { REDIS_URL, DATABASE_URL } = env();
-    globalStore.petstoreCounterStore = REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!);
+    globalStore.petstoreCounterStore = new CoalescingCounterStore(REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!));
     // Old windows are deleted once a minute per instance so the table does
     // not grow without bound; unref'd so it never keeps a process alive.
     globalStore.petstoreSweeper = setInterval(() => {
@@ -30,9 +31,11 @@ export function counterStore(): CounterStore {
 /** Test hook: use another store (or go back to the configured one with undefined). */
 export async function setCounterStore(store: CounterStore | undefined): Promise<void> {
   const previous = globalStore.petstoreCounterStore;
-  globalStore.petstoreCounterStore = store;
+  const unwrap = (s: CounterStore | undefined) => (s instanceof CoalescingCounterStore ? s.inner : s);
+  // Installed stores are coalesced too, so tests exercise what production runs.
+  globalStore.petstoreCounterStore = store && !(store instanceof CoalescingCounterStore) ? new CoalescingCounterStore(store) : store;
   if (!store && globalStore.petstoreSweeper) clearInterval(globalStore.petstoreSweeper);
-  if (previous && previous !== store) await previous.close().catch(() => {});
+  if (previous && unwrap(previous) !== unwrap(store)) await previous.close().catch(() => {});
 }
 
 /** Requests counted today (UTC) for each API key id, for staff views. */

@@ -7,13 +7,14 @@ export interface Counter {
 }
 
 /**
- * Where hits are counted: shared by every app instance. `hit` adds one to
- * each counter (a caller's minute and day, and for anonymous sessions its
+ * Where hits are counted: shared by every app instance. `hit` adds `by`
+ * (one request, or a batch of them: lib/rate-limit/coalesce.ts) to each
+ * counter (a caller's minute and day, and for anonymous sessions its
  * address's too) and returns the new counts in the same order, in one
- * atomic round trip, so N concurrent requests see N distinct counts.
+ * atomic round trip, so concurrent requests see distinct counts.
  */
 export interface CounterStore {
-  hit(counters: Counter[]): Promise<number[]>;
+  hit(counters: Counter[], by?: number): Promise<number[]>;
   /** Forgets counters whose window ended before `now`; returns how many. */
   sweep(now: Date): Promise<number>;
   /** Counts without adding (for staff: today's usage). */

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { searchPageSql } from "@/lib/pets/queries";
+import { pageSql } from "@/lib/pets/queries";
 import type { Pet } from "@/lib/pets/schemas";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets } from "./helpers";
 
@@ -133,7 +133,7 @@ describe("the search is served by the trigram index", () => {
     // reach through the index than a scan of such a small table).
     await db().$executeRawUnsafe("VACUUM ANALYZE pets");
 
-    const sql = searchPageSql({ search: "quixot", take: 21 });
+    const sql = pageSql({ search: "quixot", take: 21 });
     const [row] = await db().$queryRaw<{ "QUERY PLAN": unknown }[]>(Prisma.sql`EXPLAIN (FORMAT JSON) ${sql}`);
     expect(JSON.stringify(row?.["QUERY PLAN"])).toContain('"Index Name":"pets_search_name_trgm_idx"');
 

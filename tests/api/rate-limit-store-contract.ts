@@ -6,6 +6,7 @@ import { PLAN_LIMITS } from "@/lib/keys/plans";
 import * as keyQueries from "@/lib/keys/queries";
 import { unbanApiKey } from "@/lib/keys/service";
 import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
+import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { UNKNOWN_KEY, expectApiError, expectJson, newKey } from "./helpers";
 import {
@@ -69,7 +70,8 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
     it(`the limiter is on, X-Forwarded-For not trusted, the counters in ${store.label} (guards every other test here)`, () => {
       expect(env().RATE_LIMIT_ENABLED).toBe(true);
       expect(env().TRUST_PROXY).toBe(false);
-      expect(counterStore()).toBeInstanceOf(store.kind);
+      expect(counterStore()).toBeInstanceOf(CoalescingCounterStore);
+      expect((counterStore() as CoalescingCounterStore).inner).toBeInstanceOf(store.kind);
     });
 
     describe("minute limits per plan (spec 8: free 60, pro 300, business 1,000 per minute)", () => {
