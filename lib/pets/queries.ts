@@ -27,6 +27,13 @@ export interface PetPageQuery extends PetFilter {
   take: number;
 }
 
+/** The statuses as SQL literals, from a fixed list (never from the request's text). */
+const STATUS_LITERAL: Record<PetStatus, Prisma.Sql> = {
+  available: Prisma.sql`status = 'available'`,
+  pending: Prisma.sql`status = 'pending'`,
+  sold: Prisma.sql`status = 'sold'`,
+};
+
 /**
  * A page filter as SQL (every list statement is SQL: lib/pets/queries.ts
  * findPetPage). The name test runs on the
@@ -40,7 +47,10 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
   if (f.search !== undefined) {
     conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
   }
-  if (f.status) conditions.push(Prisma.sql`status = ${f.status}::"PetStatus"`);
+  // A literal, not a parameter: each status's statement then has its own
+  // (prepared) plan, which can use that status's partial index; a generic
+  // plan for "status = $1" could not.
+  if (f.status) conditions.push(STATUS_LITERAL[f.status]);
   if (f.categoryId) conditions.push(Prisma.sql`category_id = ${BigInt(f.categoryId)}`);
   if (f.ids) conditions.push(Prisma.sql`id = ANY(${f.ids.map(BigInt)}::bigint[])`);
   if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
