@@ -68,7 +68,10 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
 export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; otherSide?: boolean }> {
   const rows = await db().$queryRaw<(PetRow & { other: boolean | null })[]>(pageSql(q));
   const otherSide = q.after !== undefined || q.before !== undefined ? Boolean(rows[0]?.other) : undefined;
-  return { rows: rows.filter((r) => r.id !== null).map(({ other: _other, ...row }) => row), otherSide };
+  const page = rows
+    .filter((r) => r.id !== null)
+    .map((r): PetRow => ({ id: r.id, name: r.name, categoryId: r.categoryId, status: r.status, version: r.version }));
+  return { rows: page, otherSide };
 }
 
 /** The page statement (exported so tests can read its plan through EXPLAIN). */

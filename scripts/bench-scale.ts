@@ -1,0 +1,210 @@
+/**
+ * `npm run bench -- --scale`: does a page cost the same at a million
+ * animals as at ten thousand? Seeds both sizes with the same realistic,
+ * skewed history (the oldest 90% sold, the newest available or pending, one
+ * category found only among the old), then times every filter combination
+ * of the list (none, status, category, both, a name search; first pages and
+ * deep pages in both directions) through the API, at each size, and prints
+ * the ratio (target: ≤ 1.2× from 10k to 1M).
+ *
+ *   BENCH_SCALE_ROWS=1000000   the large size     BENCH_SCALE_SAMPLES=60 requests per combination
+ */
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { PORT, benchEnvironment, cliOut, startServer, stopServer } from "./bench";
+import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "./database";
+import { run } from "./launch";
+import path from "node:path";
+import { ROOT } from "./database";
+
+const LARGE = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
+const SMALL = 10_000;
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 60);
+const BATCH = 50_000;
+const NAMES = ["Biscuit", "Luna", "Max", "Pepper", "Rosie", "Duke", "Maple", "Otis", "Zoë", "Bruno", "Mittens", "Shadow", "Cleo", "Nala", "Thumper", "Clover", "Kiwi", "Mango", "Spike", "Peanut"];
+
+function progress(label: string, done: number, total: number): void {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  process.stderr.write(`\r  ${label} [${"█".repeat(filled)}${"░".repeat(width - filled)}] ${Math.round((done / total) * 100)}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
+  if (done >= total) process.stderr.write("\n");
+}
+
+/** `rows` animals with the skewed history, inserted in batches with a progress bar. */
+async function seedSkewed(url: string, rows: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("TRUNCATE pets CASCADE");
+  const oldEnd = Math.floor(rows * 0.9);
+  for (let from = 1; from <= rows; from += BATCH) {
+    const to = Math.min(rows, from + BATCH - 1);
+    await client.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT ($4::text[])[1 + g % array_length($4::text[], 1)] || ' ' || g,
+              (SELECT id FROM categories ORDER BY id OFFSET (CASE WHEN g <= $3 THEN g % 6 ELSE g % 5 END) LIMIT 1),
+              (CASE WHEN g <= $3 THEN 'sold' WHEN g % 3 = 0 THEN 'pending' ELSE 'available' END)::"PetStatus"
+       FROM generate_series($1::int, $2::int) g`,
+      [from, to, oldEnd, NAMES],
+    );
+    progress(`seeding ${rows.toLocaleString("en")}`, to, rows);
+  }
+  process.stderr.write("  VACUUM ANALYZE ...\n");
+  await client.query("VACUUM ANALYZE pets");
+  await client.end();
+}
+
+interface Combination {
+  name: string;
+  query: Record<string, string>;
+  /** Where a cursor points, as a fraction of the id range; and which way. */
+  cursor?: { at: number; d: "after" | "before" };
+}
+
+function combinations(categories: number[]): Combination[] {
+  const out: Combination[] = [];
+  for (const status of [undefined, "available", "pending", "sold"]) {
+    for (const [categoryName, category] of [["-", undefined], ["common", categories[0]], ["old-only", categories[5]]] as const) {
+      for (const [pageName, cursor] of [["first", undefined], ["deep next", { at: 0.5, d: "after" as const }], ["deep prev", { at: 0.5, d: "before" as const }]] as const) {
+        const query: Record<string, string> = { limit: "20" };
+        if (status) query.status = status;
+        if (category) query.categoryId = String(category);
+        out.push({ name: `status ${status ?? "-"}, category ${categoryName}, ${pageName}`, query, cursor });
+      }
+    }
+  }
+  for (const [name, query] of [
+    ["search 'bis'", { limit: "20", q: "bis" }],
+    ["search 'zoe' + available", { limit: "20", q: "zoe", status: "available" }],
+    ["search 'mango' + sold, deep", { limit: "20", q: "mango", status: "sold" }],
+  ] as const) {
+    out.push({ name, query: { ...query }, cursor: name.endsWith("deep") ? { at: 0.5, d: "after" } : undefined });
+  }
+  return out;
+}
+
+const cursorOf = (id: number, d: "after" | "before") => Buffer.from(JSON.stringify({ v: 1, d, id })).toString("base64url");
+
+/** Timed GETs alternating between the two sizes' servers, so noise and warm-up fall on both alike. */
+async function timePair(urls: [string, string], keys: [string, string]): Promise<[number, number]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let i = 0; i < SAMPLES + 5; i++) {
+    for (const side of [0, 1] as const) {
+      const started = performance.now();
+      const res = await fetch(urls[side], { headers: { authorization: `Bearer ${keys[side]}` } });
+      if (res.status !== 200) throw new Error(`${urls[side]}: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      if (i >= 5) samples[side].push(performance.now() - started);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return [median(samples[0]), median(samples[1])];
+}
+
+/** The database's own execution time for the page statement (EXPLAIN ANALYZE), median of a few. */
+async function dbTime(client: pg.Client, sql: Prisma.Sql): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const { rows } = await client.query<{ "QUERY PLAN": [{ "Execution Time": number }] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql.text}`, sql.values);
+    times.push(rows[0]!["QUERY PLAN"][0]["Execution Time"]);
+  }
+  times.sort((a, b) => a - b);
+  return times[3]!;
+}
+
+interface Size {
+  rows: number;
+  url: string;
+  env: NodeJS.ProcessEnv;
+  key: string;
+  client: pg.Client;
+  categories: number[];
+  min: number;
+  max: number;
+}
+
+/** A database of `rows` skewed animals, migrated as deployments are, with a key; its server not yet started. */
+async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, rows: number, name: string, port: number): Promise<Size> {
+  const url = withDatabaseName(base.url, name);
+  const env = { ...base.env, DATABASE_URL: url, WEB_CONCURRENCY: "1", PORT: String(port) };
+  await dropDatabase(url);
+  await createDatabaseIfMissing(url);
+  run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], env);
+  run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
+  await seedSkewed(url, rows);
+  const key = cliOut(["keys", "create", "--name", "scale", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env).trim().split("\n").at(-1)!;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));
+  const { min, max } = (await client.query<{ min: string; max: string }>("SELECT min(id) AS min, max(id) AS max FROM pets")).rows[0]!;
+  return { rows, url, env, key, client, categories, min: Number(min), max: Number(max) };
+}
+
+/** The API URL and the page statement of a combination, for one size. */
+async function target(size: Size, port: number, c: Combination): Promise<{ url: string; sql: Prisma.Sql }> {
+  const { pageSql } = await import("@/lib/pets/queries");
+  const query = new URLSearchParams(c.query);
+  let cursorId: number | undefined;
+  if (c.cursor) {
+    cursorId = Math.floor(size.min + (size.max - size.min) * c.cursor.at);
+    query.set("cursor", cursorOf(cursorId, c.cursor.d));
+  }
+  const sql = pageSql({
+    take: 21,
+    status: c.query.status as "available" | undefined,
+    categoryId: c.query.categoryId ? Number(c.query.categoryId) : undefined,
+    search: c.query.q,
+    after: c.cursor?.d === "after" ? cursorId : undefined,
+    before: c.cursor?.d === "before" ? cursorId : undefined,
+  });
+  return { url: `http://127.0.0.1:${port}/v1/pets?${query}`, sql };
+}
+
+export async function scaleBench(): Promise<void> {
+  // The environment's own database holds nothing: each size gets its own.
+  const base = await benchEnvironment("petstore_bench_scale", 0);
+  const ports = [PORT, PORT + 1] as const;
+  const sizes: Size[] = [];
+  const servers: Awaited<ReturnType<typeof startServer>>[] = [];
+  try {
+    for (const [i, rows] of [SMALL, LARGE].entries()) {
+      console.error(`\n== ${rows.toLocaleString("en")} animals`);
+      sizes.push(await prepareSize(base, rows, `petstore_bench_scale_${i}`, ports[i]!));
+    }
+    for (const size of sizes) servers.push(await startServer(size.env));
+    const combos = combinations(sizes[0]!.categories);
+    // One unmeasured pass: routes compiled, pools filled, JIT warm, on both.
+    for (const c of combos) {
+      for (const [i, size] of sizes.entries()) await fetch((await target(size, ports[i]!, c)).url, { headers: { authorization: `Bearer ${size.key}` } });
+    }
+    const rows = [];
+    for (const c of combos) {
+      const [small, large] = [await target(sizes[0]!, ports[0], c), await target(sizes[1]!, ports[1], c)];
+      const [apiSmall, apiLarge] = await timePair([small.url, large.url], [sizes[0]!.key, sizes[1]!.key]);
+      const [dbSmall, dbLarge] = [await dbTime(sizes[0]!.client, small.sql), await dbTime(sizes[1]!.client, large.sql)];
+      const ratio = apiLarge / apiSmall;
+      rows.push({
+        combination: c.name,
+        [`API ms at ${SMALL / 1000}k`]: apiSmall.toFixed(2),
+        [`API ms at ${LARGE / 1_000_000}M`]: apiLarge.toFixed(2),
+        ratio: ratio.toFixed(2),
+        [`DB ms at ${SMALL / 1000}k`]: dbSmall.toFixed(3),
+        [`DB ms at ${LARGE / 1_000_000}M`]: dbLarge.toFixed(3),
+        target: ratio <= 1.2 ? "met" : "MISSED",
+      });
+    }
+    console.log(
+      `\nPage times: median of ${SAMPLES} sequential requests per size, the two sizes' servers asked in turn; DB = PostgreSQL's execution time of the page statement; skewed history`,
+    );
+    console.table(rows);
+    const missed = rows.filter((r) => r.target !== "met").length;
+    console.log(missed ? `${missed} combination(s) over 1.2×` : "Every combination within 1.2× from 10k to 1M.");
+  } finally {
+    for (const server of servers) await stopServer(server);
+    for (const size of sizes) {
+      await size.client.end();
+      await dropDatabase(size.url);
+    }
+    await base.cleanup();
+  }
+}
