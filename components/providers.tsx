@@ -1,7 +1,5 @@
 "use client";
 
-import "@/lib/zod-jitless";
-
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
 import { ApiClientError } from "@/lib/site/api-client";

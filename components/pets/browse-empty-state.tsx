@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
-import { PawPicture } from "@/components/pets/paw-picture";
+import { Picture } from "@/components/pets/pet-picture";
 import { buttonClass } from "@/components/pets/styles";
 
 /** Nothing to show for this view, what was asked for, and the way back to every animal. */
@@ -35,7 +35,7 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
   );
   return (
     <div className="rounded-xl border border-dashed border-stone-400 bg-white px-6 py-10 text-center">
-      <PawPicture className="mx-auto h-24 w-32 rounded-lg" />
+      <Picture name="paw" className="mx-auto h-24 w-32 rounded-lg" />
       <h3 className="mt-4 text-lg font-semibold text-stone-900 wrap-anywhere">{heading}</h3>
       <p className="mt-1 text-stone-700 wrap-anywhere">{text}</p>
       {filtered && (

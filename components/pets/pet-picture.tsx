@@ -1,26 +1,24 @@
-import type { ComponentType } from "react";
-import { BirdPicture } from "@/components/pets/bird-picture";
-import { CatPicture } from "@/components/pets/cat-picture";
-import { DogPicture } from "@/components/pets/dog-picture";
-import { PawPicture } from "@/components/pets/paw-picture";
-import type { PictureProps } from "@/components/pets/picture-props";
-import { RabbitPicture } from "@/components/pets/rabbit-picture";
-import { ReptilePicture } from "@/components/pets/reptile-picture";
-import { SmallMammalPicture } from "@/components/pets/small-mammal-picture";
+// The animals are drawn once, as SVG files under public/pictures/: images
+// the browser caches and paints without running any script, rather than
+// React components that every page's JavaScript would have to carry.
 
-// Pictures are chosen by the category's name (ids differ between
-// databases); a category added later gets the paw print until it has one.
-const PICTURES: Record<string, ComponentType<PictureProps>> = {
-  dogs: DogPicture,
-  cats: CatPicture,
-  rabbits: RabbitPicture,
-  birds: BirdPicture,
-  reptiles: ReptilePicture,
-  "small mammals": SmallMammalPicture,
+/** Pictures are chosen by the category's name (ids differ between databases); a category added later gets the paw print. */
+const PICTURES: Record<string, string> = {
+  dogs: "dog",
+  cats: "cat",
+  rabbits: "rabbit",
+  birds: "bird",
+  reptiles: "reptile",
+  "small mammals": "small-mammal",
 };
 
-/** The drawing for an animal's category; decorative, as the category is also written out. */
-export function PetPicture({ categoryName, className }: PictureProps & { categoryName: string | undefined }) {
-  const Picture = (categoryName && PICTURES[categoryName.trim().toLowerCase()]) || PawPicture;
-  return <Picture className={className} />;
+/** A drawing, decorative (the category or the message next to it says it in words). */
+export function Picture({ name, className }: { name: string; className?: string }) {
+  // eslint-disable-next-line @next/next/no-img-element -- a tiny static SVG: nothing for the image optimiser to do
+  return <img src={`/pictures/${name}.svg`} alt="" width={160} height={120} className={className} />;
+}
+
+/** The drawing for an animal's category. */
+export function PetPicture({ categoryName, className }: { categoryName: string | undefined; className?: string }) {
+  return <Picture name={(categoryName && PICTURES[categoryName.trim().toLowerCase()]) || "paw"} className={className} />;
 }

@@ -40,7 +40,8 @@ test("shows the newest seeded animals with their category and status", async ({ 
   const first = cards(page).first();
   const category = categories.find((c) => c.id === expected[0]!.categoryId)!;
   await expect(first).toContainText(category.name);
-  await expect(first.locator("svg")).toBeVisible();
+  // The category's drawing: a static, decorative image.
+  await expect(first.locator('img[src^="/pictures/"][alt=""]')).toBeVisible();
   await expect(first.getByRole("link", { name: expected[0]!.name })).toHaveAttribute("href", `/pets/${expected[0]!.id}`);
 });
 

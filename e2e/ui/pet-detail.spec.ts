@@ -27,7 +27,7 @@ test("a card opens the animal's page, and the page leads back", async ({ page })
   const details = page.getByRole("article");
   await expect(details).toContainText(categories.find((c) => c.id === pet!.categoryId)!.name);
   await expect(details.locator("[data-status]")).toHaveText({ available: "Available", pending: "Pending", sold: "Sold" }[pet!.status]);
-  await expect(details.locator("svg")).toBeVisible();
+  await expect(details.locator('img[src^="/pictures/"][alt=""]')).toBeVisible();
 
   await page.getByRole("link", { name: "Back to all animals" }).click();
   await expect(page).toHaveURL("/");
@@ -122,6 +122,6 @@ test("fits a phone screen without sideways scrolling", async ({ page }) => {
   const [pet] = await apiGet<ApiPet[]>(page, "/v1/pets?limit=1");
   await page.goto(`/pets/${pet!.id}`);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await expect(page.getByRole("article").locator("svg")).toBeVisible();
+  await expect(page.getByRole("article").locator('img[src^="/pictures/"]')).toBeVisible();
   await expectNoHorizontalScroll(page);
 });

@@ -1,4 +1,0 @@
-/** What every drawn animal picture accepts: sizing comes from the caller. */
-export interface PictureProps {
-  className?: string;
-}
