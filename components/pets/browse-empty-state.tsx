@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Picture } from "@/components/pets/pet-picture";
@@ -19,10 +18,8 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       ? "No animal has this status in this category right now."
       : "The shelter has not listed any animals yet. Please come back soon.";
   const link = (target: BrowseQuery, label: string, className: string) => (
-    <Link
+    <a
       href={browseHref(target)}
-      prefetch={false}
-      scroll={false}
       className={className}
       onClick={(event) => {
         if (!isPlainClick(event)) return;
@@ -31,7 +28,7 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       }}
     >
       {label}
-    </Link>
+    </a>
   );
   return (
     <div className="rounded-xl border border-dashed border-stone-400 bg-white px-6 py-10 text-center">

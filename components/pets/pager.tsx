@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { buttonClass, disabledButtonClass } from "@/components/pets/styles";
@@ -33,10 +32,8 @@ export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
     }
     const target: BrowseQuery = { ...query, cursor };
     return (
-      <Link
+      <a
         href={browseHref(target)}
-        prefetch={false}
-        scroll={false}
         aria-disabled={busy || undefined}
         className={`${buttonClass} ${busy ? "cursor-wait opacity-70" : ""}`}
         onClick={(event) => {
@@ -46,7 +43,7 @@ export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
         }}
       >
         {content}
-      </Link>
+      </a>
     );
   };
   return (

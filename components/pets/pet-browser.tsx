@@ -1,12 +1,9 @@
 "use client";
 
-import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, linkCursor } from "@/lib/site/api-client";
-import { BrowseEmptyState } from "@/components/pets/browse-empty-state";
 import { BrowseFilters } from "@/components/pets/browse-filters";
-import { BrowseLoadError } from "@/components/pets/browse-load-error";
 import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Pager } from "@/components/pets/pager";
@@ -17,6 +14,12 @@ import { StatusTabs } from "@/components/pets/status-tabs";
 import { textLinkClass } from "@/components/pets/styles";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
 import { usePets } from "@/components/pets/use-pets";
+
+// Shown only when a search finds nothing or a load fails: their code is
+// fetched when they are, not with every first page (whose JavaScript budget
+// is 150 kB).
+const BrowseEmptyState = lazy(() => import("@/components/pets/browse-empty-state").then((m) => ({ default: m.BrowseEmptyState })));
+const BrowseLoadError = lazy(() => import("@/components/pets/browse-load-error").then((m) => ({ default: m.BrowseLoadError })));
 
 const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
 
@@ -117,25 +120,25 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
         </div>
 
         {error ? (
-          <BrowseLoadError
-            error={error}
-            onRetry={() => (serverError ? setServerErrorShown(false) : void pets.refetch())}
-            clearFilters={
-              <Link
-                href={browseHref(cleared)}
-                prefetch={false}
-                scroll={false}
-                className={textLinkClass}
-                onClick={(event) => {
-                  if (!isPlainClick(event)) return;
-                  event.preventDefault();
-                  navigate(cleared);
-                }}
-              >
-                Start again from the first page
-              </Link>
-            }
-          />
+          <Suspense>
+            <BrowseLoadError
+              error={error}
+              onRetry={() => (serverError ? setServerErrorShown(false) : void pets.refetch())}
+              clearFilters={
+                <a
+                  href={browseHref(cleared)}
+                  className={textLinkClass}
+                  onClick={(event) => {
+                    if (!isPlainClick(event)) return;
+                    event.preventDefault();
+                    navigate(cleared);
+                  }}
+                >
+                  Start again from the first page
+                </a>
+              }
+            />
+          </Suspense>
         ) : !page ? (
           <ul aria-busy="true" aria-label="Loading animals" className={GRID}>
             {Array.from({ length: Math.min(query.limit, 8) }, (_, i) => (
@@ -145,7 +148,9 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
             ))}
           </ul>
         ) : page.pets.length === 0 ? (
-          <BrowseEmptyState query={query} onNavigate={navigate} />
+          <Suspense>
+            <BrowseEmptyState query={query} onNavigate={navigate} />
+          </Suspense>
         ) : (
           <ul aria-busy={busy} aria-labelledby="results-heading" className={`${GRID} transition-opacity ${busy ? "opacity-60" : ""}`}>
             {page.pets.map((pet) => (

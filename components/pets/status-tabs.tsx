@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import type { PetStatus } from "@/lib/pets/schemas";
 import { BROWSE_STATUSES, STATUS_LABELS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
@@ -25,10 +24,8 @@ export function StatusTabs({ query, onNavigate }: { query: BrowseQuery; onNaviga
           const current = query.status === status;
           return (
             <li key={label}>
-              <Link
+              <a
                 href={browseHref(next)}
-                prefetch={false}
-                scroll={false}
                 aria-current={current ? "page" : undefined}
                 onClick={(event) => {
                   if (!isPlainClick(event)) return;
@@ -40,7 +37,7 @@ export function StatusTabs({ query, onNavigate }: { query: BrowseQuery; onNaviga
                 }`}
               >
                 {label}
-              </Link>
+              </a>
             </li>
           );
         })}
