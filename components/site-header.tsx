@@ -1,21 +1,14 @@
 "use client";
 
-/* eslint-disable @next/next/no-html-link-for-pages -- plain links on purpose:
-   next/link would put 2.5 kB more JavaScript on every page (the first page's
-   budget is 150 kB), and these destinations are whole new pages anyway. */
-
 import { usePathname } from "next/navigation";
 import { useSession } from "@/components/use-session";
 import { useState } from "react";
+import { SiteNav, navLinkClass } from "@/components/site-nav";
 import { apiFetch, describeError } from "@/lib/site/api-client";
 
-const linkClass = (active: boolean) =>
-  `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
-    active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
-  }`;
-
 export function SiteHeader() {
-  const pathname = usePathname();
+  // Nullable in type only (the app also has a Pages Router page).
+  const pathname = usePathname() ?? "/";
   const { data: session } = useSession();
   const staff = session?.kind === "staff";
 
@@ -39,44 +32,15 @@ export function SiteHeader() {
 
   return (
     <header className="border-b border-stone-200 bg-white">
-      <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2">
-        <a href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
-          <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
-            <rect width="64" height="64" rx="14" fill="#065f46" />
-            <g fill="#ecfdf5">
-              <ellipse cx="32" cy="41" rx="13" ry="11" />
-              <ellipse cx="17" cy="27" rx="5" ry="7" />
-              <ellipse cx="27" cy="18" rx="5" ry="7" />
-              <ellipse cx="37" cy="18" rx="5" ry="7" />
-              <ellipse cx="47" cy="27" rx="5" ry="7" />
-            </g>
-          </svg>
-          Petstore
-        </a>
-        <a href="/" className={linkClass(pathname === "/")} aria-current={pathname === "/" ? "page" : undefined}>
-          Browse
-        </a>
-        <a href="/docs" className={linkClass(pathname === "/docs")} aria-current={pathname === "/docs" ? "page" : undefined}>
-          API docs
-        </a>
-        {staff ? (
-          <>
-            <a href="/staff/pets/new" className={linkClass(pathname === "/staff/pets/new")} aria-current={pathname === "/staff/pets/new" ? "page" : undefined}>
-              Add an animal
-            </a>
-            <a href="/staff/keys" className={linkClass(pathname === "/staff/keys")} aria-current={pathname === "/staff/keys" ? "page" : undefined}>
-              API keys
-            </a>
-            <button type="button" onClick={signOut} className={linkClass(false)}>
-              Sign out
-            </button>
-          </>
-        ) : (
-          <a href="/staff/sign-in" className={linkClass(pathname === "/staff/sign-in")} aria-current={pathname === "/staff/sign-in" ? "page" : undefined}>
-            Staff sign in
-          </a>
-        )}
-      </nav>
+      <SiteNav
+        pathname={pathname}
+        staff={staff}
+        signOut={
+          <button type="button" onClick={signOut} className={navLinkClass(false)}>
+            Sign out
+          </button>
+        }
+      />
       {signOutError ? (
         <p role="alert" className="mx-auto max-w-6xl px-4 pb-2 text-sm font-medium text-red-800">
           {signOutError}

@@ -33,7 +33,8 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
  */
 export function PetBrowser({ initial }: { initial: InitialBrowse }) {
   const searchParams = useSearchParams();
-  const query = useMemo(() => parseBrowseQuery((name) => searchParams.get(name)), [searchParams]);
+  // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
+  const query = useMemo(() => parseBrowseQuery((name) => searchParams?.get(name) ?? null), [searchParams]);
   const fromServer = sameQuery(query, initial.query) ? initial : undefined;
 
   // When the server's own request failed (a 429, a bad cursor), that answer is

@@ -1,21 +1,18 @@
-import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { OperationView, type Operation } from "@/components/docs/operation-view";
 import { SchemaView, type Schema } from "@/components/docs/schema-view";
-import { clientOriginOf } from "@/lib/http/client";
-import { openApiDocument } from "@/lib/openapi/document";
 
-export const metadata: Metadata = { title: "API reference" };
+// The API reference, rendered from the same document /v1/openapi.json
+// serves, on the server: it cannot disagree with the contract, and needs no
+// script (pages/docs.tsx serves it with none).
 
-// The reference is rendered from the same document /v1/openapi.json serves,
-// on the server: it cannot disagree with the contract, and needs no script.
-export default async function DocsPage() {
-  const doc = openApiDocument(clientOriginOf(await headers(), "http://localhost")) as unknown as {
-    info: { title: string; version: string; description?: string };
-    servers?: { url: string; description?: string }[];
-    paths: Record<string, Record<string, Operation>>;
-    components?: { schemas?: Record<string, Schema> };
-  };
+export interface ReferenceDocument {
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Schema> };
+}
+
+export function ApiReference({ doc }: { doc: ReferenceDocument }) {
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => ({ path, method, op })),
   );

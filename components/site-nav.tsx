@@ -1,0 +1,47 @@
+// The site's main navigation, as markup only (no hooks, no state): the
+// interactive header (components/site-header.tsx) and the script-free API
+// reference (pages/docs.tsx) both render it.
+
+export const navLinkClass = (active: boolean) =>
+  `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
+    active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
+  }`;
+
+/* eslint-disable @next/next/no-html-link-for-pages -- plain links on purpose:
+   next/link would put 2.5 kB more JavaScript on every page (the first page's
+   budget is 150 kB), and these destinations are whole new pages anyway. */
+export function SiteNav({ pathname, staff, signOut }: { pathname: string; staff: boolean; signOut?: React.ReactNode }) {
+  const link = (href: string, label: string) => (
+    <a href={href} className={navLinkClass(pathname === href)} aria-current={pathname === href ? "page" : undefined}>
+      {label}
+    </a>
+  );
+  return (
+    <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2">
+      <a href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
+          <rect width="64" height="64" rx="14" fill="#065f46" />
+          <g fill="#ecfdf5">
+            <ellipse cx="32" cy="41" rx="13" ry="11" />
+            <ellipse cx="17" cy="27" rx="5" ry="7" />
+            <ellipse cx="27" cy="18" rx="5" ry="7" />
+            <ellipse cx="37" cy="18" rx="5" ry="7" />
+            <ellipse cx="47" cy="27" rx="5" ry="7" />
+          </g>
+        </svg>
+        Petstore
+      </a>
+      {link("/", "Browse")}
+      {link("/docs", "API docs")}
+      {staff ? (
+        <>
+          {link("/staff/pets/new", "Add an animal")}
+          {link("/staff/keys", "API keys")}
+          {signOut}
+        </>
+      ) : (
+        link("/staff/sign-in", "Staff sign in")
+      )}
+    </nav>
+  );
+}
