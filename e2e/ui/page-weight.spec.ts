@@ -1,0 +1,48 @@
+import zlib from "node:zlib";
+import { expect, test, type Page } from "@playwright/test";
+
+// A size budget, not a timing: the JavaScript a browser downloads to show a
+// page and make it interactive, counted as gzip bytes of every script
+// Chromium actually fetched (scripts marked nomodule, the polyfills for old
+// browsers, are never fetched by it and do not count). Speed itself is
+// measured by `npm run lighthouse`, never asserted in tests.
+
+const BUDGETS: [path: string, kB: number][] = [
+  ["/", 150],
+  ["/docs", 100],
+];
+
+async function scriptWeight(page: Page, path: string): Promise<{ kB: number; scripts: string[] }> {
+  const sizes = new Map<string, number>();
+  const pending: Promise<void>[] = [];
+  page.on("response", (response) => {
+    if (response.request().resourceType() !== "script") return;
+    pending.push(
+      response
+        .body()
+        .then((body) => void sizes.set(response.url(), zlib.gzipSync(body, { level: 9 }).length))
+        .catch(() => undefined),
+    );
+  });
+  await page.goto(path, { waitUntil: "networkidle" });
+  await Promise.all(pending);
+  const total = [...sizes.values()].reduce((a, b) => a + b, 0);
+  return { kB: total / 1024, scripts: [...sizes].map(([url, n]) => `${(n / 1024).toFixed(1)} kB ${new URL(url).pathname}`) };
+}
+
+for (const [path, budget] of BUDGETS) {
+  test(`${path} loads at most ${budget} kB of JavaScript (gzip)`, async ({ page }) => {
+    const { kB, scripts } = await scriptWeight(page, path);
+    console.log(`${path}: ${kB.toFixed(1)} kB of JavaScript (gzip), budget ${budget} kB`);
+    expect(kB, scripts.join("\n")).toBeLessThanOrEqual(budget);
+  });
+}
+
+test("/docs needs no JavaScript at all, and works without it", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/docs");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Petstore API");
+  await expect(page.locator("script[src]")).toHaveCount(0);
+  await context.close();
+});
