@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { createHash } from "node:crypto";
 import os from "node:os";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
@@ -25,35 +26,36 @@ function statementName(query: { sql: string }): string {
 export const DB_CONNECT_TIMEOUT_MS = 3_000;
 export const DB_STATEMENT_TIMEOUT_MS = 4_000;
 
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+const globalForDb = globalThis as unknown as { prisma?: PrismaClient; pgPool?: pg.Pool };
 
 function createClient(): PrismaClient {
   const { DATABASE_URL, DATABASE_POOL_SIZE } = env();
   if (!DATABASE_URL) {
     throw new Error("DATABASE_URL is not set: start the app through `npm start` / `npm run dev`, which provide one.");
   }
-  const adapter = new PrismaPg(
-    {
-      connectionString: DATABASE_URL,
-      max: poolShare(DATABASE_POOL_SIZE),
-      application_name: applicationName(),
-      // Nothing waits unbounded: a request that cannot get a connection
-      // within 3 s, or whose query runs past the server's 4 s (or, with the
-      // server unreachable mid-query, the client's 4.5 s), fails and is
-      // answered 503 (lib/http/errors.ts), instead of queueing forever.
-      connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
-      statement_timeout: DB_STATEMENT_TIMEOUT_MS,
-      query_timeout: DB_STATEMENT_TIMEOUT_MS + 500,
-      idle_in_transaction_session_timeout: DB_STATEMENT_TIMEOUT_MS,
-      keepAlive: true,
-      // Never an unhandled 'error' from a connection PostgreSQL closes (lib/pg-client.ts).
-      Client: ResilientClient,
-    },
-    // Every statement is prepared once per connection and then only
-    // executed: PostgreSQL parses and plans the hot queries (a page, a
-    // create) once, not on every request (they share the machine's cores).
-    { statementNameGenerator: statementName },
-  );
+  // One pool for Prisma and the few hot statements run on it directly (query() below).
+  const pool = new pg.Pool({
+    connectionString: DATABASE_URL,
+    max: poolShare(DATABASE_POOL_SIZE),
+    application_name: applicationName(),
+    // Nothing waits unbounded: a request that cannot get a connection
+    // within 3 s, or whose query runs past the server's 4 s (or, with the
+    // server unreachable mid-query, the client's 4.5 s), fails and is
+    // answered 503 (lib/http/errors.ts), instead of queueing forever.
+    connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+    statement_timeout: DB_STATEMENT_TIMEOUT_MS,
+    query_timeout: DB_STATEMENT_TIMEOUT_MS + 500,
+    idle_in_transaction_session_timeout: DB_STATEMENT_TIMEOUT_MS,
+    keepAlive: true,
+    // Never an unhandled 'error' from a connection PostgreSQL closes (lib/pg-client.ts).
+    Client: ResilientClient,
+  });
+  pool.on("error", () => {});
+  globalForDb.pgPool = pool;
+  // Every statement is prepared once per connection and then only
+  // executed: PostgreSQL parses and plans the hot queries (a page, a
+  // create) once, not on every request (they share the machine's cores).
+  const adapter = new PrismaPg(pool, { statementNameGenerator: statementName, disposeExternalPool: true });
   // Graceful shutdown closes the pool after the last request (lib/lifecycle.ts).
   onShutdown("database pool", disconnectDb);
   return new PrismaClient({ adapter });
@@ -80,11 +82,26 @@ export function poolShare(perInstance: number): number {
 
 /** The client is created on first use, so `next build` needs no database. */
 export function db(): PrismaClient {
-  globalForPrisma.prisma ??= createClient();
-  return globalForPrisma.prisma;
+  globalForDb.prisma ??= createClient();
+  return globalForDb.prisma;
+}
+
+/**
+ * Runs one SQL statement (built with Prisma.sql) as a prepared statement on
+ * Prisma's own pool, skipping Prisma's per-query work: for the hottest reads
+ * only (a page of the list, one animal), where a profile showed Prisma
+ * spending 0.32 ms of CPU per page query against pg's 0.09 ms. Everything
+ * else, writes above all, goes through Prisma.
+ */
+export async function query<R>(sql: { text: string; values: unknown[] }): Promise<R[]> {
+  db();
+  const result = await globalForDb.pgPool!.query<R & pg.QueryResultRow>({ name: statementName({ sql: sql.text }), text: sql.text, values: sql.values });
+  return result.rows;
 }
 
 export async function disconnectDb(): Promise<void> {
-  await globalForPrisma.prisma?.$disconnect();
-  globalForPrisma.prisma = undefined;
+  const prisma = globalForDb.prisma;
+  globalForDb.prisma = undefined;
+  globalForDb.pgPool = undefined;
+  await prisma?.$disconnect();
 }

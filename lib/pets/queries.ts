@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, query } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import type { PetStatus } from "@/lib/pets/schemas";
 
@@ -66,13 +66,16 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
  * same at any depth; a name search by the trigram index on search_name.
  */
 export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; otherSide?: boolean }> {
-  const rows = await db().$queryRaw<(PetRow & { other: boolean | null })[]>(pageSql(q));
+  // The hottest statement of the API: run prepared on the pool directly (lib/db.ts query()).
+  const rows = await query<RawPetRow & { other: boolean | null }>(pageSql(q));
   const otherSide = q.after !== undefined || q.before !== undefined ? Boolean(rows[0]?.other) : undefined;
-  const page = rows
-    .filter((r) => r.id !== null)
-    .map((r): PetRow => ({ id: r.id, name: r.name, categoryId: r.categoryId, status: r.status, version: r.version }));
-  return { rows: page, otherSide };
+  return { rows: rows.filter((r) => r.id !== null).map(fromRaw), otherSide };
 }
+
+/** A pets row as pg returns it: int8 columns as strings. */
+type RawPetRow = { id: string; name: string; categoryId: string; status: PetStatus; version: number };
+
+const fromRaw = (r: RawPetRow): PetRow => ({ id: BigInt(r.id), name: r.name, categoryId: BigInt(r.categoryId), status: r.status, version: r.version });
 
 /** The page statement (exported so tests can read its plan through EXPLAIN). */
 export function pageSql(q: PetPageQuery): Prisma.Sql {
@@ -102,7 +105,9 @@ export async function insertPet(client: Db, data: { name: string; categoryId: nu
 }
 
 export async function findPetById(id: number): Promise<PetRow | null> {
-  return db().pet.findUnique({ where: { id: BigInt(id) }, select: petColumns });
+  // Hot (getPet, and every page of an animal): prepared on the pool directly.
+  const rows = await query<RawPetRow>(Prisma.sql`SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ${BigInt(id)}`);
+  return rows[0] ? fromRaw(rows[0]) : null;
 }
 
 /**
