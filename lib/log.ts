@@ -20,7 +20,10 @@ export function logger(): Logger {
         censor: "[redacted]",
       },
     },
-    destination ?? pino.destination(1),
+    // Written asynchronously (a request never waits for the terminal or the
+    // log collector; lines written while one write is in flight go out
+    // together), and flushed when the process exits (pino does that).
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
   return instance;
 }
