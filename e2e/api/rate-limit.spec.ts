@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { bearer, createKey, expectApiError } from "../helpers";
+import { bearer, cli, createKey, expectApiError } from "../helpers";
 
 // Rate limits through running servers. The day quota is used for the
 // shared-limit check: a day window cannot roll over mid-test (except at
@@ -66,5 +66,36 @@ test.describe("two app instances on one database", () => {
     expect(statuses.filter((s) => s === 429)).toHaveLength(10);
     // Unshared counters would have let each instance pass up to 30 (40 in all).
     await expectApiError(await request.get(`${otherURL}/v1/pets`, { headers: bearer(key) }), 429, "rate_limited");
+  });
+
+  test("a key re-planned or revoked from the CLI is seen by both within a second (their key caches hear it)", async ({ request, baseURL }) => {
+    const name = `cached everywhere ${Date.now()}`;
+    const key = createKey(name, "--plan", "free");
+    const listed = JSON.parse(cli("keys", "list", "--json").stdout) as { id: number; name: string }[];
+    const id = String(listed.find((k) => k.name === name)!.id);
+    const both = [baseURL!, otherURL];
+    // Both instances have resolved (and cached) the key.
+    for (const url of both) for (let i = 0; i < 2; i++) expect((await request.get(`${url}/v1/pets?limit=1`, { headers: bearer(key) })).status()).toBe(200);
+
+    /** Polls every instance until each shows `check`; returns the slowest instance's delay. */
+    const seenWithin = async (check: (res: Awaited<ReturnType<typeof request.get>>) => boolean) => {
+      const started = Date.now();
+      const delays = await Promise.all(
+        both.map(async (url) => {
+          for (;;) {
+            if (check(await request.get(`${url}/v1/pets?limit=1`, { headers: bearer(key) }))) return Date.now() - started;
+            if (Date.now() - started > 3_000) return Infinity;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        }),
+      );
+      return Math.max(...delays);
+    };
+
+    expect(cli("keys", "set-plan", id, "pro").status).toBe(0);
+    expect(await seenWithin((res) => res.headers()["x-ratelimit-limit"] === "300")).toBeLessThan(1_000);
+
+    expect(cli("keys", "revoke", id).status).toBe(0);
+    expect(await seenWithin((res) => res.status() === 401)).toBeLessThan(1_000);
   });
 });
