@@ -125,8 +125,8 @@ function firstValue(header: string | null): string | undefined {
  * as it sent them, or as our trusted proxy forwards them. `fallback` is the
  * request's own URL, used for in-process calls that carry no Host.
  */
-export function clientOriginOf(headers: HeaderSource, fallback: string): string {
-  const base = new URL(fallback);
+export function clientOriginOf(headers: HeaderSource, fallback: string | URL): string {
+  const base = typeof fallback === "string" ? new URL(fallback) : fallback;
   let proto = base.protocol.replace(/:$/, "");
   let host = headers.get("host") ?? undefined;
   if (viaTrustedProxy(headers)) {
@@ -146,7 +146,8 @@ export function requestOrigin(request: Request): string {
 /** The request's URL as the client addressed it (path and query kept). */
 export function clientUrl(request: Request): URL {
   const url = new URL(request.url);
-  return new URL(`${url.pathname}${url.search}`, requestOrigin(request));
+  const origin = clientOriginOf(request.headers, url);
+  return origin === url.origin ? url : new URL(`${url.pathname}${url.search}`, origin);
 }
 
 /** Origins whose pages may send cookie-authenticated writes: the one addressed, PUBLIC_BASE_URL's, and ALLOWED_ORIGINS. */

@@ -5,7 +5,7 @@ import { clientUrl, hstsHeader } from "@/lib/http/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
-import { COMMON_HEADERS, DEPRECATION, corsHeaders, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
+import { COMMON_HEADERS, CORS_HEADERS, DEPRECATION, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
 import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
 
@@ -110,9 +110,11 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     const requestId = requestIdOf(request.headers.get("x-request-id"));
     const now = clockNow();
     const url = clientUrl(request);
-    const headers = new Headers({ ...COMMON_HEADERS, ...corsHeaders(), ...hstsHeader(url.origin), "X-Request-Id": requestId });
+    // A plain record, turned into the response's Headers once at the end:
+    // undici validates every Headers.set, and a response carries a dozen.
+    const headers: Record<string, string> = { ...COMMON_HEADERS, ...CORS_HEADERS, ...hstsHeader(url.origin), "X-Request-Id": requestId };
     const successor = (options.deprecated && options.successor?.(await context.params)) || DEPRECATION.successor;
-    if (options.deprecated) for (const [k, v] of Object.entries(deprecationHeaders({ ...DEPRECATION, successor }))) headers.set(k, v);
+    if (options.deprecated) Object.assign(headers, deprecationHeaders({ ...DEPRECATION, successor }));
 
     let status = 500;
     let payload: unknown;
@@ -123,7 +125,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 
       // Every request counts, whatever its answer; the headers go on every response.
       const limited = applyRateLimit(who, now).then((limit) => {
-        for (const [k, v] of Object.entries(limit.headers)) headers.set(k, v);
+        Object.assign(headers, limit.headers);
         if (limit.error && !(options.rateLimit === "count-only" && limit.error.code === "rate_limited")) throw limit.error;
       });
 
@@ -166,7 +168,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       }
       status = result.status ?? 200;
       payload = result.body;
-      for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers.set(k, v);
+      for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers[k] = v;
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status === 503) {
@@ -178,7 +180,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       }
       status = error.status;
       payload = errorBody(error);
-      for (const [k, v] of Object.entries(error.headers)) headers.set(k, v);
+      Object.assign(headers, error.headers);
     }
 
     logger().info(
@@ -193,7 +195,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       "request",
     );
     if (payload === undefined) return new Response(null, { status, headers });
-    headers.set("Content-Type", "application/json");
+    headers["Content-Type"] = "application/json";
     return new Response(JSON.stringify(payload), { status, headers });
   };
 }

@@ -32,11 +32,13 @@ export const EXPOSED_HEADERS = [
  * Bearer callers may call from any origin. No credentials mode: a cookie is
  * never sent cross-origin to us with CORS approval, so sessions stay same-site.
  */
+export const CORS_HEADERS: Readonly<Record<string, string>> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
+};
+
 export function corsHeaders(): Record<string, string> {
-  return {
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": EXPOSED_HEADERS.join(", "),
-  };
+  return { ...CORS_HEADERS };
 }
 
 export function preflightHeaders(allowedMethods: string[]): Record<string, string> {
