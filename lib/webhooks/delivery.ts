@@ -1,0 +1,104 @@
+import { randomUUID } from "node:crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { findEvent } from "@/lib/events/service";
+import { logger } from "@/lib/log";
+import { decryptSecret } from "@/lib/webhooks/secrets";
+import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
+import * as queries from "@/lib/webhooks/queries";
+import { sendWebhook, type AttemptOutcome } from "@/lib/webhooks/send";
+import { signDelivery } from "@/lib/webhooks/signature";
+
+// One attempt of one delivery, wherever it runs (a queue worker on any
+// instance, or a retry asked for through the API): take the delivery's
+// lease, sign and send the event exactly as the feed serves it, then record
+// the attempt and what comes next, in one transaction. The lease makes a
+// second attempt impossible while one is in flight; a crash leaves the
+// lease to expire (or to be dropped as soon as the dead process's database
+// connections are gone), and the receiver dedupes on `webhook-id`, which is
+// the event id on every retry.
+
+/** The secrets to sign with: the current one, and the previous one during the 24 hours after a rotation. */
+export function signingSecrets(endpoint: queries.EndpointSecrets, at: Date): string[] {
+  const secrets = [decryptSecret(endpoint.secret).secret];
+  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at) {
+    secrets.push(decryptSecret(endpoint.previousSecret).secret);
+  }
+  return secrets;
+}
+
+/** Seconds until retry number `attempt` (1 = the first retry), with ±10 % jitter; null when the schedule is exhausted. */
+export function retryDelaySeconds(attempt: number, schedule: number[] = env().WEBHOOK_RETRY_SCHEDULE, random = Math.random): number | null {
+  const base = schedule[attempt - 1];
+  return base === undefined ? null : base * (0.9 + 0.2 * random());
+}
+
+export interface AttemptContext {
+  /** Who holds the lease: this process's application_name (lib/db.ts). */
+  owner: string;
+  /** Aborted on graceful shutdown: the attempt is handed back, not counted. */
+  signal?: AbortSignal;
+  /** A retry asked for through the API: due at once, whatever its state. */
+  manual?: boolean;
+}
+
+export type AttemptResult = "not_due" | "cancelled" | "succeeded" | "failed" | "retry_scheduled" | "released";
+
+async function record(claim: queries.ClaimedDelivery, token: string, outcome: AttemptOutcome, enabled: boolean): Promise<AttemptResult> {
+  return db().$transaction(async (tx) => {
+    const at = outcome.startedAt;
+    await queries.insertAttempt(tx, claim.id, {
+      attemptedAt: at,
+      durationMs: outcome.durationMs,
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      errorDetail: outcome.errorDetail,
+      responseBody: outcome.responseBody,
+    });
+    const attempts = claim.attempts + 1;
+    const failingSince = await noteAttempt(tx, claim.endpointId, at, outcome.ok, outcome.statusCode);
+    if (outcome.ok) {
+      await queries.settleDelivery(tx, claim.id, token, { status: "succeeded", attempts, nextAttemptAt: null });
+      return "succeeded";
+    }
+    const disable = enabled && failingSince ? disableReasonFor(outcome.statusCode, failingSince, at) : null;
+    const delay = enabled && !disable ? retryDelaySeconds(attempts) : null;
+    if (delay === null) {
+      await queries.settleDelivery(tx, claim.id, token, { status: "failed", attempts, nextAttemptAt: null });
+      if (disable) await disableEndpoint(tx, claim.endpointId, disable);
+      return "failed";
+    }
+    await queries.settleDelivery(tx, claim.id, token, { status: "pending", attempts, nextAttemptAt: new Date(Date.now() + delay * 1000) });
+    return "retry_scheduled";
+  });
+}
+
+/**
+ * Makes one attempt of a delivery if it is due and free. Safe to call twice
+ * for the same delivery (a duplicate job after a crash): the second finds it
+ * held or no longer due.
+ */
+export async function attemptDelivery(id: bigint, context: AttemptContext): Promise<AttemptResult> {
+  const token = randomUUID();
+  const claim = await queries.claimDelivery(id, context.owner, token, context.manual);
+  if (!claim) return "not_due";
+  const [endpoint, event] = await Promise.all([queries.findEndpointForDelivery(db(), claim.endpointId), findEvent(claim.eventPosition)]);
+  if (!endpoint || !event || endpoint.keyRevoked || (!endpoint.enabled && !context.manual)) {
+    await db().$transaction((tx) => queries.settleDelivery(tx, claim.id, token, { status: "cancelled", attempts: claim.attempts, nextAttemptAt: null }));
+    return "cancelled";
+  }
+  const body = JSON.stringify(event);
+  const at = new Date();
+  const headers = signDelivery(event.id, body, signingSecrets(endpoint, at), at);
+  const outcome = await sendWebhook(endpoint.url, body, { ...headers }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE, signal: context.signal });
+  if (outcome.error === "shutdown") {
+    await queries.releaseDelivery(claim.id, token);
+    return "released";
+  }
+  const result = await record(claim, token, outcome, endpoint.enabled);
+  logger().info(
+    { delivery: Number(claim.id), endpoint: Number(claim.endpointId), event: event.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs, result },
+    "webhook attempt",
+  );
+  return result;
+}

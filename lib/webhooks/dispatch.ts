@@ -1,0 +1,79 @@
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { advanceMark, readMark } from "@/lib/events/queries";
+import * as queries from "@/lib/webhooks/queries";
+
+// From the feed to deliveries. Events are drained from the events table
+// rather than enqueued by the write path, so a change costs its writer one
+// row whether or not anyone listens, and a process that dies between a
+// commit and its delivery loses nothing: the event is in the table, and
+// the dispatch mark only moves in the transaction that creates the
+// deliveries for it (and queues their jobs). One dispatcher at a time
+// (a transaction-level advisory lock); the others skip and come back.
+
+const BATCH = 200;
+
+/** Queues the wake-up jobs of new deliveries, inside the transaction that creates them. */
+export type Enqueue = (client: Prisma.TransactionClient, deliveryIds: bigint[]) => Promise<void>;
+
+export interface DispatchResult {
+  /** Another process holds the dispatcher's lock (it will see the same events). */
+  busy: boolean;
+  events: number;
+  deliveries: number;
+}
+
+async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
+  return db().$transaction(async (tx) => {
+    const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(7411, 2) AS locked`;
+    if (!lock?.locked) return { busy: true, events: 0, deliveries: 0 };
+    const mark = await readMark("dispatched", tx);
+    // Positions are given in commit order (docs/decisions/005), so reading
+    // after the mark can never skip an event that commits later.
+    const [row] = await tx.$queryRaw<{ through: bigint | null; events: number; ids: bigint[] | null }[]>`
+      WITH batch AS (
+        SELECT position, type FROM events WHERE position > ${mark} ORDER BY position LIMIT ${BATCH}
+      ), created AS (
+        INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at)
+        SELECT e.id, b.position, b.type, now()
+          FROM batch b
+          JOIN webhook_endpoints e ON e.enabled AND b.type = ANY (e.events) AND b.position > e.start_after
+          JOIN api_keys k ON k.id = e.api_key_id AND k.revoked_at IS NULL
+         ORDER BY b.position, e.id
+        ON CONFLICT (endpoint_id, event_position) DO NOTHING
+        RETURNING id
+      )
+      SELECT (SELECT max(position) FROM batch) AS through,
+             (SELECT count(*)::int FROM batch) AS events,
+             (SELECT array_agg(id ORDER BY id) FROM created) AS ids`;
+    if (!row?.through) return { busy: false, events: 0, deliveries: 0 };
+    const ids = row.ids ?? [];
+    if (ids.length) await enqueue(tx, ids);
+    await advanceMark(tx, "dispatched", row.through);
+    return { busy: false, events: row.events, deliveries: ids.length };
+  });
+}
+
+/** Dispatches every event not yet dispatched, in batches. */
+export async function dispatchEvents(enqueue: Enqueue): Promise<DispatchResult> {
+  const total: DispatchResult = { busy: false, events: 0, deliveries: 0 };
+  for (;;) {
+    const result = await dispatchBatch(enqueue);
+    total.busy ||= result.busy;
+    total.events += result.events;
+    total.deliveries += result.deliveries;
+    if (result.busy || result.events < BATCH) return total;
+  }
+}
+
+/**
+ * Due deliveries whose wake-up may have been lost (a worker that died
+ * mid-attempt, a retry whose time has come), queued again. A job for a
+ * delivery that is not due or is held does nothing, so queuing one too many
+ * is harmless.
+ */
+export async function requeueDueDeliveries(enqueue: Enqueue): Promise<number> {
+  const ids = await queries.findDueDeliveries(500);
+  if (ids.length) await enqueue(db(), ids);
+  return ids.length;
+}
