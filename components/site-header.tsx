@@ -4,7 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useSession } from "@/components/use-session";
 import { useState } from "react";
-import { apiFetch, describeError } from "@/lib/site/api-client";
+import { api, call, describeError } from "@/lib/site/api-client";
 
 const linkClass = (active: boolean) =>
   `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
@@ -21,7 +21,7 @@ export function SiteHeader() {
   async function signOut() {
     setSignOutError(null);
     try {
-      await apiFetch("/v1/session", { method: "DELETE" });
+      await call(api.DELETE("/session"));
     } catch (error) {
       // Still signed in: say so, rather than pretend on a fresh page.
       setSignOutError(`Could not sign out: ${describeError(error)}`);
