@@ -21,8 +21,8 @@ import { resealStaleSecrets } from "@/lib/webhooks/service";
 // A tick every second catches what a notification missed: new events, due
 // retries, and deliveries whose worker died (docs/decisions/006).
 
-/** Deliveries attempted at once per instance (each waits at most 10 s for its receiver). */
-export const WORKER_CONCURRENCY = 10;
+/** Deliveries attempted at once per instance (each waits at most 10 s for its receiver); also the queue pool's size. */
+export const WORKER_CONCURRENCY = 8;
 const TICK_MS = 1_000;
 const NOTIFY_CHANNEL = "petstore_events";
 
@@ -93,13 +93,18 @@ function listen(onNotify: () => void, stopped: () => boolean): { close(): Promis
 async function start(shutdown: AbortController): Promise<{ runner: Runner; pool: pg.Pool }> {
   const pool = new pg.Pool({
     connectionString: env().DATABASE_URL,
-    max: 4,
+    // Taken briefly to fetch and complete jobs (attempts use the app's pool), and let go when idle.
+    max: WORKER_CONCURRENCY,
     application_name: applicationName(),
     connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
     keepAlive: true,
     Client: ResilientClient,
   });
+  // A connection PostgreSQL closes while idle ('error' on the pool) or while
+  // checked out (on the client: ResilientClient) never crashes the process;
+  // the pool drops it and the queue retries (graphile-worker checks for both).
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     const runner = await run({
       pgPool: pool,
