@@ -1,7 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
 import { sweepEvents } from "@/lib/events/service";
-import { attemptDelivery } from "@/lib/webhooks/delivery";
+import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import type { Enqueue } from "@/lib/webhooks/dispatch";
 
 // Every background job, registered in this one list, and the schedule of the
@@ -21,10 +21,10 @@ export interface TaskContext {
 
 export function taskList(context: TaskContext): TaskList {
   return {
-    // One attempt of one webhook delivery (its schedule lives in webhook_deliveries).
-    "deliver-webhook": async (payload) => {
-      const { deliveryId } = payload as { deliveryId: string };
-      await attemptDelivery(BigInt(deliveryId), context);
+    // One attempt of each of a few webhook deliveries (their schedule lives in webhook_deliveries).
+    "deliver-webhooks": async (payload) => {
+      const { deliveryIds } = payload as { deliveryIds: string[] };
+      await attemptDeliveries(deliveryIds.map(BigInt), context);
     },
     // Events (and their deliveries) older than 30 days.
     "sweep-events": async () => {
@@ -36,17 +36,21 @@ export function taskList(context: TaskContext): TaskList {
 /** Hourly; graphile-worker runs each slot once across all instances. */
 export const CRONTAB = "17 * * * * sweep-events";
 
+/** Deliveries per job: attempted side by side by one worker. */
+export const DELIVERIES_PER_JOB = 20;
+
 /**
- * Queues a wake-up job per delivery, in the caller's transaction when it has
- * one (dispatch: the deliveries and their jobs commit together). The job key
- * merges a second queuing of the same delivery into one job.
+ * Queues wake-up jobs for deliveries (a few per job), in the caller's
+ * transaction when it has one (dispatch: the deliveries and their jobs
+ * commit together). A delivery queued twice is harmless: the second job
+ * finds it held or done.
  */
 export const enqueueDeliveries: Enqueue = async (client: Prisma.TransactionClient, ids: bigint[]) => {
   await client.$queryRawUnsafe(
-    `SELECT count(*)::int AS n FROM (
-       SELECT ${QUEUE_SCHEMA}.add_job('deliver-webhook', json_build_object('deliveryId', id::text),
-                                      job_key := 'webhook-delivery:' || id::text, max_attempts := 5)
-         FROM unnest($1::bigint[]) AS id) AS queued`,
+    `SELECT count(${QUEUE_SCHEMA}.add_job('deliver-webhooks', json_build_object('deliveryIds', ids), max_attempts := 5))::int AS n
+       FROM (SELECT array_agg(id::text ORDER BY id) AS ids
+               FROM unnest($1::bigint[]) WITH ORDINALITY AS t(id, n)
+              GROUP BY (n - 1) / ${DELIVERIES_PER_JOB}) AS chunks`,
     ids,
   );
 };

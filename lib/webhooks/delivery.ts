@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { findEvent } from "@/lib/events/service";
+import { toEvent } from "@/lib/events/service";
 import { logger } from "@/lib/log";
 import { decryptSecret } from "@/lib/webhooks/secrets";
 import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
@@ -44,7 +44,8 @@ export interface AttemptContext {
 
 export type AttemptResult = "not_due" | "cancelled" | "succeeded" | "failed" | "retry_scheduled" | "released";
 
-async function record(claim: queries.ClaimedDelivery, token: string, outcome: AttemptOutcome, enabled: boolean): Promise<AttemptResult> {
+/** A failed attempt: recorded with what comes next (a retry, or the end), and the endpoint disabled when it should be. */
+async function recordFailure(claim: queries.ClaimedDelivery, token: string, outcome: AttemptOutcome): Promise<AttemptResult> {
   return db().$transaction(async (tx) => {
     const at = outcome.startedAt;
     await queries.insertAttempt(tx, claim.id, {
@@ -56,13 +57,9 @@ async function record(claim: queries.ClaimedDelivery, token: string, outcome: At
       responseBody: outcome.responseBody,
     });
     const attempts = claim.attempts + 1;
-    const failingSince = await noteAttempt(tx, claim.endpointId, at, outcome.ok, outcome.statusCode);
-    if (outcome.ok) {
-      await queries.settleDelivery(tx, claim.id, token, { status: "succeeded", attempts, nextAttemptAt: null });
-      return "succeeded";
-    }
-    const disable = enabled && failingSince ? disableReasonFor(outcome.statusCode, failingSince, at) : null;
-    const delay = enabled && !disable ? retryDelaySeconds(attempts) : null;
+    const failingSince = await noteAttempt(tx, claim.endpointId, at, false, outcome.statusCode);
+    const disable = claim.enabled && failingSince ? disableReasonFor(outcome.statusCode, failingSince, at) : null;
+    const delay = claim.enabled && !disable ? retryDelaySeconds(attempts) : null;
     if (delay === null) {
       await queries.settleDelivery(tx, claim.id, token, { status: "failed", attempts, nextAttemptAt: null });
       if (disable) await disableEndpoint(tx, claim.endpointId, disable);
@@ -73,32 +70,48 @@ async function record(claim: queries.ClaimedDelivery, token: string, outcome: At
   });
 }
 
-/**
- * Makes one attempt of a delivery if it is due and free. Safe to call twice
- * for the same delivery (a duplicate job after a crash): the second finds it
- * held or no longer due.
- */
-export async function attemptDelivery(id: bigint, context: AttemptContext): Promise<AttemptResult> {
-  const token = randomUUID();
-  const claim = await queries.claimDelivery(id, context.owner, token, context.manual);
-  if (!claim) return "not_due";
-  const [endpoint, event] = await Promise.all([queries.findEndpointForDelivery(db(), claim.endpointId), findEvent(claim.eventPosition)]);
-  if (!endpoint || !event || endpoint.keyRevoked || (!endpoint.enabled && !context.manual)) {
+/** What became of one claimed delivery: settled already, or a success still to record. */
+type Sent = { result: AttemptResult; success?: queries.Success; log: Record<string, unknown> };
+
+/** One claimed delivery: sign and send the event exactly as the feed serves it; failures are recorded here, successes by the caller (in one statement). */
+async function send(claim: queries.ClaimedDelivery, token: string, context: AttemptContext): Promise<Sent> {
+  const log = { delivery: Number(claim.id), endpoint: Number(claim.endpointId) };
+  if (!claim.event || claim.keyRevoked || (!claim.enabled && !context.manual)) {
     await db().$transaction((tx) => queries.settleDelivery(tx, claim.id, token, { status: "cancelled", attempts: claim.attempts, nextAttemptAt: null }));
-    return "cancelled";
+    return { result: "cancelled", log };
   }
+  const event = toEvent({ position: claim.eventPosition, ...claim.event });
   const body = JSON.stringify(event);
   const at = new Date();
-  const headers = signDelivery(event.id, body, signingSecrets(endpoint, at), at);
-  const outcome = await sendWebhook(endpoint.url, body, { ...headers }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE, signal: context.signal });
+  const headers = signDelivery(event.id, body, signingSecrets(claim, at), at);
+  const outcome = await sendWebhook(claim.url, body, { ...headers }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE, signal: context.signal });
+  const detail = { ...log, event: event.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs };
   if (outcome.error === "shutdown") {
     await queries.releaseDelivery(claim.id, token);
-    return "released";
+    return { result: "released", log: detail };
   }
-  const result = await record(claim, token, outcome, endpoint.enabled);
-  logger().info(
-    { delivery: Number(claim.id), endpoint: Number(claim.endpointId), event: event.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs, result },
-    "webhook attempt",
-  );
-  return result;
+  if (!outcome.ok) return { result: await recordFailure(claim, token, outcome), log: detail };
+  const attempt = { attemptedAt: outcome.startedAt, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: null, errorDetail: null, responseBody: outcome.responseBody };
+  return { result: "succeeded", success: { id: claim.id, endpointId: claim.endpointId, attempts: claim.attempts + 1, attempt }, log: detail };
+}
+
+/**
+ * One attempt of each of these deliveries that is due and free, side by
+ * side (the claim and the successes are one statement each). Safe to call
+ * twice for the same delivery (a duplicate job after a crash): the second
+ * finds it held or no longer due.
+ */
+export async function attemptDeliveries(ids: bigint[], context: AttemptContext): Promise<Map<bigint, AttemptResult>> {
+  const token = randomUUID();
+  const claims = await queries.claimDeliveries(ids, context.owner, token, context.manual);
+  const sent = await Promise.all(claims.map((claim) => send(claim, token, context)));
+  await queries.recordSuccesses(token, sent.flatMap((s) => (s.success ? [s.success] : [])));
+  for (const { result, log } of sent) logger().info({ ...log, result }, "webhook attempt");
+  const results = new Map<bigint, AttemptResult>(ids.map((id) => [id, "not_due"]));
+  claims.forEach((claim, i) => results.set(claim.id, sent[i]!.result));
+  return results;
+}
+
+export async function attemptDelivery(id: bigint, context: AttemptContext): Promise<AttemptResult> {
+  return (await attemptDeliveries([id], context)).get(id)!;
 }

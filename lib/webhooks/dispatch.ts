@@ -1,6 +1,5 @@
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { advanceMark, readMark } from "@/lib/events/queries";
 import * as queries from "@/lib/webhooks/queries";
 
 // From the feed to deliveries. Events are drained from the events table
@@ -25,31 +24,39 @@ export interface DispatchResult {
 
 async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
   return db().$transaction(async (tx) => {
-    const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(7411, 2) AS locked`;
-    if (!lock?.locked) return { busy: true, events: 0, deliveries: 0 };
-    const mark = await readMark("dispatched", tx);
-    // Positions are given in commit order (docs/decisions/005), so reading
-    // after the mark can never skip an event that commits later.
-    const [row] = await tx.$queryRaw<{ through: bigint | null; events: number; ids: bigint[] | null }[]>`
-      WITH batch AS (
-        SELECT position, type FROM events WHERE position > ${mark} ORDER BY position LIMIT ${BATCH}
+    // One statement: take the dispatcher's lock (or give up), read from the
+    // mark, create the deliveries, move the mark. Positions are given in
+    // commit order (docs/decisions/005), so reading after the mark can never
+    // skip an event that commits later; a delivery already made (by a
+    // dispatcher whose commit this snapshot predates) is not made twice.
+    const [row] = await tx.$queryRaw<{ locked: boolean; through: bigint | null; events: number; ids: bigint[] | null }[]>`
+      WITH lock AS (
+        SELECT pg_try_advisory_xact_lock(7411, 2) AS locked
+      ), mark AS (
+        SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
+      ), batch AS (
+        SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
       ), created AS (
         INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at)
-        SELECT e.id, b.position, b.type, now()
+        SELECT w.id, b.position, b.type, now()
           FROM batch b
-          JOIN webhook_endpoints e ON e.enabled AND b.type = ANY (e.events) AND b.position > e.start_after
-          JOIN api_keys k ON k.id = e.api_key_id AND k.revoked_at IS NULL
-         ORDER BY b.position, e.id
+          JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
+          JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
+         ORDER BY b.position, w.id
         ON CONFLICT (endpoint_id, event_position) DO NOTHING
         RETURNING id
+      ), advanced AS (
+        INSERT INTO event_marks (name, position)
+        SELECT 'dispatched', max(position) FROM batch HAVING count(*) > 0
+        ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
       )
-      SELECT (SELECT max(position) FROM batch) AS through,
+      SELECT (SELECT locked FROM lock) AS locked,
+             (SELECT max(position) FROM batch) AS through,
              (SELECT count(*)::int FROM batch) AS events,
              (SELECT array_agg(id ORDER BY id) FROM created) AS ids`;
-    if (!row?.through) return { busy: false, events: 0, deliveries: 0 };
+    if (!row?.locked) return { busy: true, events: 0, deliveries: 0 };
     const ids = row.ids ?? [];
     if (ids.length) await enqueue(tx, ids);
-    await advanceMark(tx, "dispatched", row.through);
     return { busy: false, events: row.events, deliveries: ids.length };
   });
 }

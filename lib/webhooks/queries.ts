@@ -108,35 +108,54 @@ export async function findDelivery(endpointId: bigint, id: bigint): Promise<Deli
   return db().webhookDelivery.findFirst({ where: { id, endpointId }, select: deliveryColumns });
 }
 
-/** What an attempt needs: the delivery, its endpoint (with its key's state) and the event. */
-export interface ClaimedDelivery {
+/** What an attempt needs, read with its claim: the delivery, its endpoint (and its key's state) and the event. */
+export interface ClaimedDelivery extends EndpointSecrets {
   id: bigint;
   endpointId: bigint;
   eventPosition: bigint;
   attempts: number;
+  url: string;
+  enabled: boolean;
+  keyRevoked: boolean;
+  /** Null when the event is gone (swept). */
+  event: { type: string; data: Prisma.JsonValue; createdAt: Date } | null;
 }
 
 /** How long a claimed attempt may take before another process may take the delivery over (the attempt itself times out at 10 s). */
 export const LEASE_SECONDS = 20;
 
 /**
- * Takes the delivery for one attempt, if it is due and nobody holds it: a
- * lease that expired, or whose holder (a process, by its application_name)
- * no longer has any connection to the database (it died), does not count.
- * `manual` (a retry asked for through the API) does not wait for the
- * schedule and reopens a finished delivery.
+ * Takes deliveries for one attempt each, those that are due and free, and
+ * reads what the attempts need, in one statement: a lease that expired, or
+ * whose holder (a process, by its application_name) no longer has any
+ * connection to the database (it died), does not count. `manual` (a retry
+ * asked for through the API) does not wait for the schedule and reopens a
+ * finished delivery.
  */
-export async function claimDelivery(id: bigint, owner: string, token: string, manual = false): Promise<ClaimedDelivery | null> {
-  const rows = await db().$queryRaw<ClaimedDelivery[]>`
-    UPDATE webhook_deliveries
-       SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_owner = ${owner}, lease_token = ${token},
-           status = 'pending', completed_at = NULL
-     WHERE id = ${id}
-       AND (${manual} OR (status = 'pending' AND next_attempt_at <= now()))
-       AND (lease_until IS NULL OR lease_until < now()
-            OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = webhook_deliveries.lease_owner))
-     RETURNING id, endpoint_id AS "endpointId", event_position AS "eventPosition", attempts`;
-  return rows[0] ?? null;
+export async function claimDeliveries(ids: bigint[], owner: string, token: string, manual = false): Promise<ClaimedDelivery[]> {
+  const rows = await db().$queryRaw<(Omit<ClaimedDelivery, "event"> & { eventType: string | null; eventData: Prisma.JsonValue; eventCreatedAt: Date | null })[]>`
+    WITH claimed AS (
+      UPDATE webhook_deliveries d
+         SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_owner = ${owner}, lease_token = ${token},
+             status = 'pending', completed_at = NULL
+       WHERE d.id = ANY (${ids}::bigint[])
+         AND (${manual} OR (d.status = 'pending' AND d.next_attempt_at <= now()))
+         AND (d.lease_until IS NULL OR d.lease_until < now()
+              OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = d.lease_owner))
+      RETURNING d.id, d.endpoint_id, d.event_position, d.attempts
+    )
+    SELECT c.id, c.endpoint_id AS "endpointId", c.event_position AS "eventPosition", c.attempts,
+           e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt",
+           (k.revoked_at IS NOT NULL) AS "keyRevoked",
+           ev.type AS "eventType", ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
+      FROM claimed c
+      JOIN webhook_endpoints e ON e.id = c.endpoint_id
+      JOIN api_keys k ON k.id = e.api_key_id
+      LEFT JOIN events ev ON ev.position = c.event_position`;
+  return rows.map(({ eventType, eventData, eventCreatedAt, ...rest }) => ({
+    ...rest,
+    event: eventType && eventCreatedAt ? { type: eventType, data: eventData, createdAt: eventCreatedAt } : null,
+  }));
 }
 
 export interface AttemptRecord {
@@ -150,6 +169,54 @@ export interface AttemptRecord {
 
 export async function insertAttempt(tx: Prisma.TransactionClient, deliveryId: bigint, attempt: AttemptRecord): Promise<void> {
   await tx.webhookAttempt.create({ data: { deliveryId, ...attempt }, select: { id: true } });
+}
+
+export interface Success {
+  id: bigint;
+  endpointId: bigint;
+  /** Attempts made, this one included. */
+  attempts: number;
+  attempt: AttemptRecord;
+}
+
+/**
+ * Successful attempts, in one statement however many: each attempt, each
+ * delivery settled, and each endpoint's "last delivery" (written at most
+ * once a second on a busy endpoint, so deliveries do not queue on its row).
+ */
+export async function recordSuccesses(token: string, successes: Success[]): Promise<void> {
+  if (!successes.length) return;
+  const rows = JSON.stringify(
+    successes.map((s) => ({
+      id: String(s.id),
+      endpoint_id: String(s.endpointId),
+      attempts: s.attempts,
+      at: s.attempt.attemptedAt.toISOString(),
+      duration_ms: s.attempt.durationMs,
+      status_code: s.attempt.statusCode,
+      body: s.attempt.responseBody,
+    })),
+  );
+  await db().$executeRaw`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
+        AS t(id bigint, endpoint_id bigint, attempts int, at timestamptz, duration_ms int, status_code int, body text)
+    ), attempt AS (
+      INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body)
+      SELECT id, at, duration_ms, status_code, body FROM input
+    ), settled AS (
+      UPDATE webhook_deliveries d
+         SET status = 'succeeded', attempts = i.attempts, next_attempt_at = NULL, completed_at = now(),
+             lease_until = NULL, lease_owner = NULL, lease_token = NULL
+        FROM input i
+       WHERE d.id = i.id AND d.lease_token = ${token}
+    )
+    UPDATE webhook_endpoints w
+       SET failing_since = NULL, last_attempt_at = l.at, last_attempt_ok = true, last_status_code = l.status_code
+      FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, at, status_code FROM input ORDER BY endpoint_id, at DESC) l
+     WHERE w.id = l.endpoint_id
+       AND (w.failing_since IS NOT NULL OR w.last_attempt_ok IS NOT TRUE OR w.last_status_code IS DISTINCT FROM l.status_code
+            OR w.last_attempt_at IS NULL OR w.last_attempt_at < l.at - interval '1 second')`;
 }
 
 /** Ends the attempt's lease with the delivery's new state; false when the lease was lost meanwhile (another process took over). */
@@ -180,20 +247,6 @@ export async function releaseDelivery(id: bigint, token: string): Promise<void> 
     where: { id, leaseToken: token },
     data: { leaseUntil: null, leaseOwner: null, leaseToken: null, nextAttemptAt: new Date() },
   });
-}
-
-/** The endpoint and key state an attempt depends on. */
-export async function findEndpointForDelivery(
-  client: Prisma.TransactionClient,
-  id: bigint,
-): Promise<(EndpointSecrets & { url: string; enabled: boolean; failingSince: Date | null; keyRevoked: boolean }) | null> {
-  const row = await client.webhookEndpoint.findUnique({
-    where: { id },
-    select: { url: true, enabled: true, failingSince: true, secret: true, previousSecret: true, previousSecretExpiresAt: true, apiKey: { select: { revokedAt: true } } },
-  });
-  if (!row) return null;
-  const { apiKey, ...rest } = row;
-  return { ...rest, keyRevoked: apiKey.revokedAt !== null };
 }
 
 /** Pending deliveries that are due and not held by a live process: the ones whose wake-up job may have been lost. */

@@ -17,8 +17,16 @@ export function generateSecret(): string {
   return `${PREFIX}${randomBytes(32).toString("base64")}`;
 }
 
+const derived = new Map<string, Buffer>();
+
+/** The encryption key for an app secret (derived once per process: every delivery opens a secret). */
 function keyFrom(appSecret: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", appSecret, "petstore", "webhook signing secrets", 32));
+  let key = derived.get(appSecret);
+  if (!key) {
+    key = Buffer.from(hkdfSync("sha256", appSecret, "petstore", "webhook signing secrets", 32));
+    derived.set(appSecret, key);
+  }
+  return key;
 }
 
 function appSecrets(): string[] {
