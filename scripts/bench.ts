@@ -8,6 +8,8 @@
  *
  * It creates its own database ("petstore_bench") on the embedded server, or
  * on DATABASE_URL's server, and drops it at the end.
+ *
+ * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import path from "node:path";
@@ -158,7 +160,9 @@ function spawnSyncOut(args: string[], env: NodeJS.ProcessEnv): string {
   return result.stdout;
 }
 
-main().catch((error: unknown) => {
+// `npm run bench -- --webhooks`: webhook latency and cost instead (scripts/bench-webhooks.ts).
+const selected = process.argv.includes("--webhooks") ? import("./bench-webhooks").then((m) => m.main()) : main();
+selected.catch((error: unknown) => {
   console.error(error instanceof Error ? error.stack : String(error));
   process.exit(1);
 });
