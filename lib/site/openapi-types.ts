@@ -755,7 +755,7 @@ export interface components {
              * @description Why there was no answer: timeout (10 s), connection_refused, tls_error, dns_error, address_not_allowed (the host resolved to an address we never call)...
              * @enum {string|null}
              */
-            error: "timeout" | "connection_refused" | "connection_reset" | "tls_error" | "dns_error" | "unreachable" | "address_not_allowed" | "connection_error" | "shutdown" | null;
+            error: "timeout" | "connection_refused" | "connection_reset" | "tls_error" | "dns_error" | "unreachable" | "address_not_allowed" | "connection_error" | "shutdown" | "signing_error" | null;
             errorDetail: string | null;
             /** @description The start of the receiver's answer (at most 4 kB). */
             responseBody: string | null;

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { toEvent } from "@/lib/events/service";
 import { logger } from "@/lib/log";
-import { decryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
 import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
 import * as queries from "@/lib/webhooks/queries";
 import { sendWebhook, type AttemptOutcome } from "@/lib/webhooks/send";
@@ -22,7 +22,9 @@ import { signDelivery } from "@/lib/webhooks/signature";
 export function signingSecrets(endpoint: queries.EndpointSecrets, at: Date): string[] {
   const secrets = [decryptSecret(endpoint.secret).secret];
   if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at) {
-    secrets.push(decryptSecret(endpoint.previousSecret).secret);
+    // One sealed under an app secret we no longer have only loses its overlap.
+    const previous = tryDecryptSecret(endpoint.previousSecret);
+    if (previous) secrets.push(previous);
   }
   return secrets;
 }
@@ -83,7 +85,15 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
   const event = toEvent({ position: claim.eventPosition, ...claim.event });
   const body = JSON.stringify(event);
   const at = new Date();
-  const headers = signDelivery(event.id, body, signingSecrets(claim, at), at);
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(claim, at);
+  } catch (error) {
+    logger().error({ err: error, ...log }, "webhook secret cannot be decrypted (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS?)");
+    const outcome: AttemptOutcome = { startedAt: at, durationMs: 0, ok: false, statusCode: null, error: "signing_error", errorDetail: "The endpoint's secret could not be read; rotate it.", responseBody: null };
+    return { result: await recordFailure(claim, token, outcome), log };
+  }
+  const headers = signDelivery(event.id, body, secrets, at);
   const outcome = await sendWebhook(claim.url, body, { ...headers }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE, signal: context.signal });
   const detail = { ...log, event: event.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs };
   if (outcome.error === "shutdown") {

@@ -113,6 +113,8 @@ export const ATTEMPT_ERRORS = [
   "address_not_allowed",
   "connection_error",
   "shutdown",
+  // Ours, not the receiver's: the endpoint's secret could not be read (the app secret was replaced); rotating it fixes this.
+  "signing_error",
 ] as const;
 export type AttemptError = (typeof ATTEMPT_ERRORS)[number];
 

@@ -59,3 +59,12 @@ export function decryptSecret(stored: string): { secret: string; stale: boolean 
   }
   throw new Error("webhook secret: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
 }
+
+/** The secret, or null when neither app secret opens it (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS). */
+export function tryDecryptSecret(stored: string): string | null {
+  try {
+    return decryptSecret(stored).secret;
+  } catch {
+    return null;
+  }
+}

@@ -19,7 +19,8 @@ import {
   type WebhookEndpoint,
   type WebhookPatch,
 } from "@/lib/webhooks/schemas";
-import { decryptSecret, encryptSecret, generateSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { logger } from "@/lib/log";
 import { sendWebhook } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
 import { checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
@@ -128,10 +129,12 @@ export async function rotateSecret(keyId: bigint, id: number, now: Date): Promis
   const stored = await queries.findEndpointSecrets(current.id);
   const secret = generateSecret();
   const previousSecretExpiresAt = new Date(now.getTime() + ROTATION_OVERLAP_MS);
+  // An old secret nobody can open any more (the app secret was replaced) has nothing to overlap with.
+  const keepPrevious = tryDecryptSecret(stored!.secret) !== null;
   const row = await queries.updateEndpoint(current.id, {
     secret: encryptSecret(secret),
-    previousSecret: stored!.secret,
-    previousSecretExpiresAt,
+    previousSecret: keepPrevious ? stored!.secret : null,
+    previousSecretExpiresAt: keepPrevious ? previousSecretExpiresAt : null,
   });
   return { ...toEndpoint(row), secret, previousSecretExpiresAt: previousSecretExpiresAt.toISOString() };
 }
@@ -247,8 +250,16 @@ export async function resealStaleSecrets(): Promise<number> {
   const rows = await db().webhookEndpoint.findMany({ select: { id: true, secret: true, previousSecret: true } });
   let resealed = 0;
   for (const row of rows) {
-    const current = decryptSecret(row.secret);
-    const previous = row.previousSecret ? decryptSecret(row.previousSecret) : null;
+    let current: ReturnType<typeof decryptSecret>;
+    let previous: ReturnType<typeof decryptSecret> | null;
+    try {
+      current = decryptSecret(row.secret);
+      previous = row.previousSecret ? decryptSecret(row.previousSecret) : null;
+    } catch (error) {
+      // Its deliveries will fail to sign until its owner rotates the secret; the others go on.
+      logger().error({ err: error, endpoint: Number(row.id) }, "a webhook secret cannot be decrypted with SESSION_SECRET or SESSION_SECRET_PREVIOUS");
+      continue;
+    }
     if (!current.stale && !previous?.stale) continue;
     await db().webhookEndpoint.update({
       where: { id: row.id },

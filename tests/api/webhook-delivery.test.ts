@@ -9,6 +9,7 @@ import { GET as deliveriesRoute } from "@/app/v1/webhooks/[webhookId]/deliveries
 import { POST as retryRoute } from "@/app/v1/webhooks/[webhookId]/deliveries/[deliveryId]/retry/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
+import { encryptSecret, generateSecret } from "@/lib/webhooks/secrets";
 import type { PetEvent } from "@/lib/events/schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
 import type { Pet } from "@/lib/pets/schemas";
@@ -265,6 +266,29 @@ describe("deliveries", () => {
         resetEnvCache();
       }
     } finally {
+      await own.close();
+    }
+  });
+
+  it("an endpoint whose secret can no longer be read gets a signing_error attempt, never an unsigned request", async () => {
+    const own = await startReceiver();
+    const original = process.env.SESSION_SECRET!;
+    try {
+      const endpoint = await register(own.url, ["pet.created"]);
+      // Sealed under an app secret this server does not have (replaced without SESSION_SECRET_PREVIOUS).
+      vi.stubEnv("SESSION_SECRET", "a-session-secret-this-server-never-had");
+      resetEnvCache();
+      const unreadable = encryptSecret(generateSecret());
+      vi.stubEnv("SESSION_SECRET", original);
+      resetEnvCache();
+      await db().webhookEndpoint.update({ where: { id: BigInt(endpoint.id) }, data: { secret: unreadable } });
+      await createPet("Cannot be signed");
+      const [delivery] = await eventually(() => deliveriesOf(endpoint), (d) => (d[0]?.attempts.length ?? 0) > 0);
+      expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: "signing_error" });
+      expect(own.requests).toHaveLength(0);
+    } finally {
+      vi.stubEnv("SESSION_SECRET", original);
+      resetEnvCache();
       await own.close();
     }
   });
