@@ -37,8 +37,8 @@ async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
       ), batch AS (
         SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
       ), created AS (
-        INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at)
-        SELECT w.id, b.position, b.type, now()
+        INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
+        SELECT w.id, b.position, b.type, now(), now()
           FROM batch b
           JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
           JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
@@ -74,13 +74,16 @@ export async function dispatchEvents(enqueue: Enqueue): Promise<DispatchResult> 
 }
 
 /**
- * Due deliveries whose wake-up may have been lost (a worker that died
- * mid-attempt, a retry whose time has come), queued again. A job for a
- * delivery that is not due or is held does nothing, so queuing one too many
- * is harmless.
+ * Due deliveries without a job: a retry whose time has come, one handed
+ * back at shutdown, one whose worker died mid-attempt (its lease expired or
+ * its process is gone), or one whose job was lost. Marked and queued in one
+ * transaction, so two instances do not both queue it. A job for a delivery
+ * that is not due or is held does nothing, so one too many is harmless.
  */
 export async function requeueDueDeliveries(enqueue: Enqueue): Promise<number> {
-  const ids = await queries.findDueDeliveries(500);
-  if (ids.length) await enqueue(db(), ids);
-  return ids.length;
+  return db().$transaction(async (tx) => {
+    const ids = await queries.markDueDeliveriesQueued(tx, 500);
+    if (ids.length) await enqueue(tx, ids);
+    return ids.length;
+  });
 }

@@ -137,7 +137,7 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
     WITH claimed AS (
       UPDATE webhook_deliveries d
          SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_owner = ${owner}, lease_token = ${token},
-             status = 'pending', completed_at = NULL
+             status = 'pending', completed_at = NULL, enqueued_at = NULL
        WHERE d.id = ANY (${ids}::bigint[])
          AND (${manual} OR (d.status = 'pending' AND d.next_attempt_at <= now()))
          AND (d.lease_until IS NULL OR d.lease_until < now()
@@ -249,14 +249,28 @@ export async function releaseDelivery(id: bigint, token: string): Promise<void> 
   });
 }
 
-/** Pending deliveries that are due and not held by a live process: the ones whose wake-up job may have been lost. */
-export async function findDueDeliveries(take: number): Promise<bigint[]> {
-  const rows = await db().$queryRaw<{ id: bigint }[]>`
-    SELECT id FROM webhook_deliveries
-     WHERE status = 'pending' AND next_attempt_at <= now()
-       AND (lease_until IS NULL OR lease_until < now()
-            OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = webhook_deliveries.lease_owner))
-     ORDER BY next_attempt_at
-     LIMIT ${take}`;
+/** How long a queued job may take to start before its delivery is queued again. */
+export const REQUEUE_AFTER_SECONDS = 30;
+
+/**
+ * Pending deliveries that are due, not held by a live process, and have no
+ * recent job (none queued, or one queued long ago and never started):
+ * marked as queued now, and returned to be queued. The UPDATE re-checks its
+ * condition on rows another instance marks meanwhile, so each is taken once.
+ */
+export async function markDueDeliveriesQueued(tx: Prisma.TransactionClient, take: number): Promise<bigint[]> {
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    UPDATE webhook_deliveries SET enqueued_at = now()
+     WHERE id IN (
+       SELECT id FROM webhook_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+          AND (d.enqueued_at IS NULL OR d.enqueued_at < now() - make_interval(secs => ${REQUEUE_AFTER_SECONDS}))
+          AND (d.lease_until IS NULL OR d.lease_until < now()
+               OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = d.lease_owner))
+        ORDER BY d.next_attempt_at
+        LIMIT ${take})
+       AND status = 'pending'
+       AND (enqueued_at IS NULL OR enqueued_at < now() - make_interval(secs => ${REQUEUE_AFTER_SECONDS}))
+     RETURNING id`;
   return rows.map((r) => r.id);
 }

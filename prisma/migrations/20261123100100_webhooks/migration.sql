@@ -41,6 +41,7 @@ CREATE TABLE "webhook_deliveries" (
     "lease_until" TIMESTAMPTZ(3),
     "lease_owner" VARCHAR(64),
     "lease_token" CHAR(36),
+    "enqueued_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "completed_at" TIMESTAMPTZ(3),
 
