@@ -130,6 +130,33 @@ test("killed with SIGKILL right after answering 201, an instance delivers the ev
   }
 });
 
+test("killed with SIGKILL in the middle of an attempt, the delivery is taken over as soon as the instance is back, without waiting for its lease", async () => {
+  const instance = await start();
+  const key = createKey("e2e mid-attempt writer", "pets:write");
+  const partner = createKey("e2e mid-attempt partner", "webhooks:manage");
+  const own = await startReceiver();
+  try {
+    const endpoint = await register(instance, partner, own.url);
+    own.script("hang");
+    const pet = await createPet(instance, key, "Cut mid-flight");
+    // The attempt is in flight: the receiver holds it.
+    const first = await own.waitFor(forPet(pet.id));
+    process.kill(instance.pid, "SIGKILL");
+    await instance.exited;
+
+    const restarted = await start();
+    const back = Date.now();
+    const [, again] = (await own.waitForCount(forPet(pet.id), 2, 30_000)) as [ReceivedRequest, ReceivedRequest];
+    // Its process's connections are gone, so its 20-second lease does not hold the delivery back.
+    expect(Date.now() - back).toBeLessThan(10_000);
+    expect(again.headers["webhook-id"]).toBe(first.headers["webhook-id"]);
+    new Webhook(endpoint.secret).verify(again.body, again.headers as Record<string, string>);
+    await stopInstance(restarted);
+  } finally {
+    await own.close();
+  }
+});
+
 test("two instances: each event reaches the endpoint once", async () => {
   const [a, b] = await Promise.all([start(), start()]);
   const key = createKey("e2e busy shelter", "pets:write");
