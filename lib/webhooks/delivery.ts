@@ -9,10 +9,11 @@ import * as queries from "@/lib/webhooks/queries";
 import { sendWebhook, type AttemptOutcome } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
 
-// One attempt of one delivery, wherever it runs (a queue worker on any
-// instance, or a retry asked for through the API): take the delivery's
-// lease, sign and send the event exactly as the feed serves it, then record
-// the attempt and what comes next, in one transaction. The lease makes a
+// Attempts of deliveries, wherever they run (a queue worker on any instance,
+// or a retry asked for through the API): take the deliveries' lease, sign
+// and send each event exactly as the feed serves it, then record each
+// attempt and what comes next (a job's successes in one statement, a failure
+// with its retry or the endpoint's disabling in one transaction). The lease makes a
 // second attempt impossible while one is in flight; a crash leaves the
 // lease to expire (or to be dropped as soon as the dead process's database
 // connections are gone), and the receiver dedupes on `webhook-id`, which is
