@@ -18,6 +18,8 @@ export interface Receiver {
   url: string;
   port: number;
   requests: ReceivedRequest[];
+  /** TCP connections accepted so far. */
+  connections: () => number;
   /** Answers for the next requests, in order; after them, `fallback`. */
   script(...answers: Answer[]): void;
   fallback: Answer;
@@ -47,7 +49,9 @@ export async function startReceiver(path = "/hook"): Promise<Receiver> {
       for (const wake of waiters) wake();
     });
   });
-  server.keepAliveTimeout = 100;
+  server.keepAliveTimeout = 2_000;
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -55,6 +59,7 @@ export async function startReceiver(path = "/hook"): Promise<Receiver> {
     url: `http://127.0.0.1:${port}${path}`,
     port,
     requests,
+    connections: () => connections,
     fallback: { status: 200 },
     script: (...answers) => void queue.push(...answers),
     waitFor: async (match, timeoutMs) => (await receiver.waitForCount(match, 1, timeoutMs))[0]!,

@@ -47,6 +47,20 @@ describe("sendWebhook", () => {
     expect(outcome.responseBody).toHaveLength(RESPONSE_BODY_MAX);
   });
 
+  it("deliveries to a receiver in quick succession share a kept-alive connection; one it closed meanwhile costs no failure", async () => {
+    const own = await startReceiver();
+    try {
+      for (let i = 0; i < 5; i++) expect((await send(own.url)).ok).toBe(true);
+      expect(own.connections()).toBe(1);
+      // The receiver closes idle connections after 2 s: the next delivery opens a new one, and succeeds.
+      await new Promise((r) => setTimeout(r, 2_300));
+      expect((await send(own.url)).ok).toBe(true);
+      expect(own.connections()).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("no answer in time is a timeout", async () => {
     receiver.script("hang");
     const outcome = await send(receiver.url, { ...dev, timeoutMs: 300 });
