@@ -43,7 +43,7 @@ async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
           JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
           JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
          ORDER BY b.position, w.id
-        ON CONFLICT (endpoint_id, event_position) DO NOTHING
+        ON CONFLICT (event_position, endpoint_id) DO NOTHING
         RETURNING id
       ), advanced AS (
         INSERT INTO event_marks (name, position)
