@@ -48,7 +48,8 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET, SEED_DEMO_STAFF: "true" },
+    // WEBHOOK_ALLOW_PRIVATE: the suite's webhook receivers listen on 127.0.0.1, which production refuses (SSRF).
+    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET, SEED_DEMO_STAFF: "true", WEBHOOK_ALLOW_PRIVATE: "true" },
     // The launcher stops next and then PostgreSQL in order on SIGTERM;
     // Playwright's default SIGKILL would orphan them.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

@@ -4,7 +4,7 @@ import { usePathname } from "next/navigation";
 import { useSession } from "@/components/use-session";
 import { useState } from "react";
 import { SiteNav, navLinkClass } from "@/components/site-nav";
-import { apiFetch, describeError } from "@/lib/site/api-client";
+import { api, call, describeError } from "@/lib/site/api-client";
 
 export function SiteHeader() {
   // Nullable in type only (the app also has a Pages Router page).
@@ -17,7 +17,7 @@ export function SiteHeader() {
   async function signOut() {
     setSignOutError(null);
     try {
-      await apiFetch("/v1/session", { method: "DELETE" });
+      await call(api.DELETE("/session"));
     } catch (error) {
       // Still signed in: say so, rather than pretend on a fresh page.
       setSignOutError(`Could not sign out: ${describeError(error)}`);

@@ -39,6 +39,21 @@ const originList = z
     return origins;
   });
 
+/** Webhook retry delays in seconds, comma-separated ("5,300,1800"): the wait before each retry in turn. */
+const retrySchedule = z
+  .string()
+  .transform((value, ctx) => {
+    const parts = value.split(",").map((s) => s.trim());
+    if (parts.length > 50 || parts.some((p) => !/^[0-9]{1,7}$/.test(p) || Number(p) < 1)) {
+      ctx.addIssue({ code: "custom", message: "must be 1 to 50 comma-separated whole numbers of seconds, each at least 1 (e.g. 5,300,1800)" });
+      return z.NEVER;
+    }
+    return parts.map(Number);
+  });
+
+/** About three days of retries: 5 s, 5 min, 30 min, 2 h, 5 h, then every 10 h (67.6 h in all). */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "5,300,1800,7200,18000,36000,36000,36000,36000,36000,36000";
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Set by the launcher to the embedded database when the operator leaves it unset. */
@@ -88,6 +103,15 @@ const envSchema = z.object({
   SEED_DEMO_STAFF: booleanFlag.default(false),
   /** The secret before the last rotation: tokens it signed stay valid until they expire. */
   SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Seconds to wait before each webhook retry in turn; after the last, the delivery has failed. */
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(retrySchedule.parse(DEFAULT_WEBHOOK_RETRY_SCHEDULE)),
+  /**
+   * Allow webhook endpoints on http:// and on private, loopback and
+   * unique-local addresses. Off in production (SSRF); on by default in
+   * development and tests, and set by the launcher for the embedded database.
+   * Link-local, unspecified and multicast addresses are refused regardless.
+   */
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
 }).superRefine((value, ctx) => {
   if (value.NODE_ENV === "production" && !value.SESSION_SECRET) {
     ctx.addIssue({
@@ -98,7 +122,7 @@ const envSchema = z.object({
   }
 });
 
-export type Env = z.infer<typeof envSchema>;
+export type Env = z.infer<typeof envSchema> & { WEBHOOK_ALLOW_PRIVATE: boolean };
 
 let cached: Env | undefined;
 
@@ -110,7 +134,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const problems = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid environment configuration:\n${problems}`);
   }
-  return result.data;
+  // Private webhook targets are a development convenience, never a production default.
+  return { ...result.data, WEBHOOK_ALLOW_PRIVATE: result.data.WEBHOOK_ALLOW_PRIVATE ?? result.data.NODE_ENV !== "production" };
 }
 
 /** Test hook: re-read process.env on the next env() call. */

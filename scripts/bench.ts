@@ -14,6 +14,8 @@
  *
  * It creates its own database ("petstore_bench") on the embedded server, or
  * on DATABASE_URL's server, and drops it at the end.
+ *
+ * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -230,6 +232,12 @@ async function main(): Promise<void> {
   if (args.includes("--scale")) {
     const { scaleBench } = await import("./bench-scale");
     await scaleBench();
+    return;
+  }
+  // Webhook latency and the cost of delivery on the write path (scripts/bench-webhooks.ts).
+  if (args.includes("--webhooks")) {
+    const { main: webhooksBench } = await import("./bench-webhooks");
+    await webhooksBench();
     return;
   }
   await apiBench();

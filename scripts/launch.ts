@@ -123,6 +123,8 @@ export async function main(argv: string[]): Promise<void> {
   // the production rules apply unless the operator says otherwise.
   const localSetup = !process.env.DATABASE_URL || mode === "dev";
   if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
+  // Likewise webhooks: a local trial's receivers are on this machine or the LAN.
+  if (!process.env.DATABASE_URL && env.WEBHOOK_ALLOW_PRIVATE === undefined) env.WEBHOOK_ALLOW_PRIVATE = "true";
   // The published demo login belongs to local setups only (lib/staff/demo.ts).
   if (localSetup && env.SEED_DEMO_STAFF === undefined) env.SEED_DEMO_STAFF = "true";
   if (mode !== "exec" && !env.SESSION_SECRET) {

@@ -19,7 +19,8 @@
  * It also owns the process's end: on SIGTERM or SIGINT, /readyz turns 503,
  * the listener closes, requests in flight finish (at most
  * SHUTDOWN_TIMEOUT_MS), keep-alive connections close as they go idle, then
- * the database pool and the counter store close and the process exits 0.
+ * background work (webhook deliveries) is handed back, the database pool and
+ * the counter store close and the process exits 0.
  */
 import cluster from "node:cluster";
 import http from "node:http";
@@ -30,6 +31,7 @@ import { env } from "@/lib/env";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
+import { startBackgroundWork } from "@/lib/jobs/runner";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, sendRefusal } from "@/lib/server/gate";
 import { logger } from "@/lib/log";
 import { runPrimary, workerCount } from "./cluster";
@@ -69,6 +71,9 @@ async function serve(): Promise<void> {
   const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // Webhook delivery and the feed's sweep run in every instance (every
+  // worker); graceful shutdown (below) stops them first, through lib/lifecycle.ts.
+  startBackgroundWork();
 
   /** Responses being written, so a drain can tell each to close its connection. */
   const inFlight = new Set<http.ServerResponse>();

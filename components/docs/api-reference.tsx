@@ -9,6 +9,7 @@ export interface ReferenceDocument {
   info: { title: string; version: string; description?: string };
   servers?: { url: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, Record<string, Operation>>;
   components?: { schemas?: Record<string, Schema> };
 }
 
@@ -58,6 +59,13 @@ export function ApiReference({ doc }: { doc: ReferenceDocument }) {
             first. Send an <code className="font-mono">Idempotency-Key</code> with <code className="font-mono">POST /pets</code> to retry a create
             safely.
           </li>
+          <li>
+            Hear about changes: read <code className="font-mono">GET /events?after=</code> from the last event id you saw (every change, in
+            order, kept 30 days), or register an endpoint with <code className="font-mono">POST /webhooks</code> (key scope{" "}
+            <code className="font-mono">webhooks:manage</code>) and we POST each event to it, signed per{" "}
+            <a className="text-emerald-800 underline" href="https://www.standardwebhooks.com/">Standard Webhooks</a> and retried for about three
+            days.
+          </li>
         </ul>
       </section>
 
@@ -66,6 +74,13 @@ export function ApiReference({ doc }: { doc: ReferenceDocument }) {
         {operations.map(({ path, method, op }) => (
           <OperationView key={`${method} ${path}`} method={method} path={path} op={op} />
         ))}
+      </section>
+
+      <section aria-labelledby="webhooks" className="space-y-4">
+        <h2 id="webhooks" className="text-xl font-semibold">Webhooks: the requests we send you</h2>
+        {Object.entries(doc.webhooks ?? {}).flatMap(([name, methods]) =>
+          Object.entries(methods).map(([method, op]) => <OperationView key={`webhook ${name}`} method={method} path={name} op={op} />),
+        )}
       </section>
 
       <section aria-labelledby="schemas" className="space-y-4">

@@ -1,4 +1,8 @@
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
+import type { operations } from "@/lib/site/openapi-types";
+
+/** The list's query parameters, as the contract types them. */
+type ListPetsParams = NonNullable<operations["listPets"]["parameters"]["query"]>;
 
 // The adopters' browser keeps its whole state in the page URL
 // (?q=&status=&category=&limit=&cursor=), so a view can be shared, reloaded and
@@ -88,12 +92,19 @@ export function browseHref(query: BrowseQuery): string {
 }
 
 /** The /v1/pets request for a view. */
+export function petsApiQuery(query: BrowseQuery): ListPetsParams {
+  return {
+    limit: query.limit,
+    ...(query.q ? { q: query.q } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.category !== undefined ? { categoryId: query.category } : {}),
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  };
+}
+
+/** The same as a path, for the server render's in-process call. */
 export function petsApiPath(query: BrowseQuery): string {
-  const params = new URLSearchParams({ limit: String(query.limit) });
-  if (query.q) params.set("q", query.q);
-  if (query.status) params.set("status", query.status);
-  if (query.category !== undefined) params.set("categoryId", String(query.category));
-  if (query.cursor) params.set("cursor", query.cursor);
+  const params = new URLSearchParams(Object.entries(petsApiQuery(query)).map(([k, v]) => [k, String(v)]));
   return `/v1/pets?${params}`;
 }
 

@@ -1,9 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/site/api-client";
-import type { Pet } from "@/lib/pets/schemas";
-import { petsApiPath, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
+import { api, call } from "@/lib/site/api-client";
+import { petsApiQuery, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
 export function petsQueryKey(query: BrowseQuery) {
   return ["pets", { q: query.q ?? null, status: query.status ?? null, category: query.category ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
@@ -23,7 +22,7 @@ export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions
   return useQuery({
     queryKey: petsQueryKey(query),
     queryFn: async ({ signal }): Promise<PetPage> => {
-      const res = await apiFetch<Pet[]>(petsApiPath(query), { signal });
+      const res = await call(api.GET("/pets", { params: { query: petsApiQuery(query) }, signal }));
       return { pets: res.data, link: res.headers.get("link") };
     },
     initialData: initial?.page,

@@ -29,6 +29,7 @@ const planLabel = (plan: Plan) =>
 const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "pets:read": "Read animals (pets:read)",
   "pets:write": "Add animals (pets:write)",
+  "webhooks:manage": "Register webhooks (webhooks:manage)",
 };
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [
@@ -50,7 +51,7 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
     formState: { errors, isSubmitting },
   } = useForm<Values, unknown, NewApiKey>({
     resolver: zodResolver(newApiKeySchema),
-    defaultValues: { name: "", plan: "free", scopes: [...KEY_SCOPES] },
+    defaultValues: { name: "", plan: "free", scopes: ["pets:read", "pets:write"] },
   });
   const enterprise = useWatch({ control, name: "plan" }) === "enterprise";
 

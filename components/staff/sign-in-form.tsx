@@ -12,8 +12,8 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { SESSION_QUERY_KEY } from "@/components/use-session";
-import { ApiClientError, apiFetch, describeError } from "@/lib/site/api-client";
-import { signInSchema, type SessionInfo, type SignIn } from "@/lib/staff/schemas";
+import { ApiClientError, api, call, describeError } from "@/lib/site/api-client";
+import { signInSchema, type SignIn } from "@/lib/staff/schemas";
 
 const FIELDS = { email: "Email", password: "Password" } as const;
 type Field = keyof typeof FIELDS;
@@ -38,7 +38,7 @@ export function SignInForm({ next }: { next: string }) {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const { data } = await apiFetch<SessionInfo>("/v1/session", { method: "POST", json: values });
+      const { data } = await call(api.POST("/session", { body: values }));
       // Whatever was cached was fetched as an adopter; the header and the
       // staff pages must now see staff.
       queryClient.setQueryData(SESSION_QUERY_KEY, data);

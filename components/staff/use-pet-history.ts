@@ -1,8 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { HistoryEntry } from "@/lib/audit/schemas";
-import { apiFetch } from "@/lib/site/api-client";
+import { api, call } from "@/lib/site/api-client";
 
 export const HISTORY_SHOWN = 50;
 
@@ -13,7 +12,7 @@ export function usePetHistory(id: number, enabled: boolean) {
   return useQuery({
     queryKey: petHistoryQueryKey(id),
     queryFn: async ({ signal }) => {
-      const res = await apiFetch<HistoryEntry[]>(`/v1/pets/${id}/history?limit=${HISTORY_SHOWN}`, { signal });
+      const res = await call(api.GET("/pets/{petId}/history", { params: { path: { petId: id }, query: { limit: HISTORY_SHOWN } }, signal }));
       return { entries: res.data, more: /rel="next"/.test(res.headers.get("link") ?? "") };
     },
     enabled,

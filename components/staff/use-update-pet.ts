@@ -4,7 +4,7 @@ import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-q
 import { petQueryKey } from "@/components/pets/use-pet";
 import type { PetPage } from "@/components/pets/browse-query";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { apiFetch } from "@/lib/site/api-client";
+import { api, call } from "@/lib/site/api-client";
 import type { Pet, PetPatch } from "@/lib/pets/schemas";
 
 export interface PetUpdate {
@@ -35,11 +35,13 @@ export function useUpdatePet() {
   return useMutation({
     mutationFn: async ({ id, version, changes }: PetUpdate) =>
       (
-        await apiFetch<Pet>(`/v1/pets/${id}`, {
-          method: "PATCH",
-          json: changes,
-          headers: { "Content-Type": "application/merge-patch+json", "If-Match": `"${version}"` },
-        })
+        await call(
+          api.PATCH("/pets/{petId}", {
+            params: { path: { petId: id }, header: { "If-Match": `"${version}"` } },
+            body: changes,
+            headers: { "Content-Type": "application/merge-patch+json" },
+          }),
+        )
       ).data,
     onMutate: async ({ id, changes }): Promise<Snapshot> => {
       // In-flight reads would overwrite the optimistic values with old ones.

@@ -22,7 +22,7 @@ let readOnlyKey: string;
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const url = await freshDatabase("petstore_e2e_fuzz");
+  const url = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_fuzz`);
   const issue = (...args: string[]) => {
     const out = cli("keys", "create", ...args);
     expect(out.status, out.stderr).toBe(0);

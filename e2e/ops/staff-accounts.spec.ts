@@ -46,7 +46,7 @@ async function signIn(port: number, email: string, password: string): Promise<nu
 
 test.beforeAll(async () => {
   // Seeded as a demo deployment is (SEED_DEMO_STAFF, as the suite sets it): the demo login exists.
-  url = await freshDatabase("petstore_e2e_accounts");
+  url = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_accounts`);
 });
 
 test("npm start with DATABASE_URL in production refuses to start while the demo password works", async () => {
@@ -107,7 +107,7 @@ test("staff create, list and delete; passwords never come from arguments", async
 
 test("without SEED_DEMO_STAFF, seeding creates no demo login", async () => {
   // `db migrate` seeds the empty database, as a release's first deploy does.
-  const fresh = await freshDatabase("petstore_e2e_accounts_plain", { SEED_DEMO_STAFF: "" });
+  const fresh = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_accounts_plain`, { SEED_DEMO_STAFF: "" });
   const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "db", "seed"], {
     env: { ...process.env, DATABASE_URL: fresh, SEED_DEMO_STAFF: "" },
     encoding: "utf8",

@@ -25,6 +25,14 @@ test("/docs is the API reference, rendered from the OpenAPI document", async ({ 
   await expect(createPet).toContainText("Idempotent-Replayed");
   for (const status of ["409", "422"]) await expect(createPet.getByRole("cell", { name: status, exact: true })).toBeVisible();
   await expect(page.locator("section#listPets")).toContainText("id (query, array");
+  // The change feed, the webhook endpoints, and the events we send (the document's webhooks section).
+  await expect(page.locator("section#listEvents")).toContainText("after (query");
+  await expect(page.getByRole("heading", { name: "Webhooks: the requests we send you" })).toBeVisible();
+  for (const name of Object.keys(doc.webhooks as Record<string, unknown>)) {
+    const section = page.locator(`section#${name.replace(".", "-")}-event`);
+    await expect(section.getByRole("heading", { level: 3 })).toContainText(name);
+    await expect(section).toContainText("webhook-signature (header");
+  }
   await expect(page.getByRole("link", { name: "/v1/openapi.json" })).toHaveAttribute("href", "/v1/openapi.json");
   await expectNoSeriousA11yViolations(page);
   expect(csp).toEqual([]);

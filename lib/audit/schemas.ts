@@ -50,7 +50,8 @@ export const historyQuerySchema = z.object({
     .regex(/^[0-9]+$/, "must be a whole number")
     .transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
-    .default(HISTORY_LIMIT_DEFAULT),
+    .default(HISTORY_LIMIT_DEFAULT)
+    .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: HISTORY_LIMIT_DEFAULT }),
   cursor: z.string().min(1, "must not be empty").optional(),
 });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;

@@ -20,3 +20,15 @@ export function writeContext(caller: Caller, requestId: string): WriteContext {
 export function actorKey(actor: Actor): string {
   return actor.kind === "api_key" ? `key:${actor.id}` : `staff:${actor.id}`;
 }
+
+/** The API key a webhooks request acts for: endpoints belong to keys (only keys hold webhooks:manage). */
+export function ownerKeyId(caller: Caller): bigint {
+  if (caller.kind === "key") return caller.keyId;
+  throw new ApiError(403, "forbidden", "Webhook endpoints belong to API keys: call with `Authorization: Bearer <API_KEY>`.");
+}
+
+/** The signed-in staff member behind a staff-only request. */
+export function staffOf(caller: Caller): { id: bigint; email: string } {
+  if (caller.kind === "session" && caller.staff) return caller.staff;
+  throw new ApiError(403, "forbidden", "Only signed-in staff can do this.");
+}

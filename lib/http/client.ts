@@ -97,7 +97,8 @@ export function addressRateKey(address: string): string {
   return isIP(address) === 4 ? `ip:${address}` : "ip:unknown";
 }
 
-function expandIpv6(address: string): string[] {
+/** The eight 16-bit groups of an IPv6 address, as hex strings ("::1" -> 0,0,0,0,0,0,0,1); an embedded IPv4 tail counts as two. */
+export function expandIpv6(address: string): string[] {
   const [head, tail = ""] = address.split("::");
   const left = head ? head.split(":") : [];
   const right = address.includes("::") && tail ? tail.split(":") : [];

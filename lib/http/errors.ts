@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   "invalid_path",
   "invalid_request",
   "invalid_cursor",
+  "invalid_webhook_url",
   "unknown_category",
   "invalid_header",
   "precondition_failed",
@@ -28,6 +29,9 @@ export const ERROR_CODES = [
   "rate_limited",
   "key_temporarily_banned",
   "gone",
+  "cursor_expired",
+  "webhook_limit_reached",
+  "delivery_in_progress",
   "service_unavailable",
   "internal_error",
 ] as const;

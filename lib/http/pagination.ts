@@ -53,3 +53,10 @@ export function withCursor(url: URL, cursor: string): string {
   next.searchParams.set("cursor", cursor);
   return next.toString();
 }
+
+/** The same URL with one query parameter set (the change feed's `after`). */
+export function withParam(url: URL, name: string, value: string): string {
+  const next = new URL(url);
+  next.searchParams.set(name, value);
+  return next.toString();
+}

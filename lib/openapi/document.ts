@@ -5,6 +5,8 @@ import { errorSchema, type ErrorCode } from "@/lib/http/errors";
 import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
+import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
+import { registerSitePaths } from "@/lib/openapi/site";
 import {
   categoriesSchema,
   listPetsQuerySchema,
@@ -18,16 +20,16 @@ import {
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.
 
-const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
+export const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 
-const RATE_LIMIT_HEADERS = {
+export const RATE_LIMIT_HEADERS = {
   "X-RateLimit-Limit": header("The request limit of the window closest to exhaustion.", { type: "integer" }),
   "X-RateLimit-Remaining": header("Requests remaining in that window.", { type: "integer" }),
   "X-RateLimit-Reset": header("Unix time (seconds) at which that window resets.", { type: "integer" }),
   "RateLimit-Policy": header('IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.'),
   RateLimit: header('IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`.'),
 };
-const COMMON_HEADERS = {
+export const COMMON_HEADERS = {
   ...RATE_LIMIT_HEADERS,
   "X-Request-Id": header("Identifier of this request; quote it when reporting a problem."),
 };
@@ -58,20 +60,29 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: "Unexpected error; nothing internal is disclosed. Quote X-Request-Id.",
 };
 
-function errorResponse(status: number, codes: ErrorCode[], extraHeaders: Record<string, ReturnType<typeof header>> = {}): ResponseConfig {
+/** Errors that say "wait, then retry": they carry Retry-After. */
+const WAIT_AND_RETRY = new Set<ErrorCode>(["idempotency_in_progress", "delivery_in_progress", "rate_limited", "key_temporarily_banned", "service_unavailable"]);
+
+export function errorResponse(
+  status: number,
+  codes: ErrorCode[],
+  extraHeaders: Record<string, ReturnType<typeof header>> = {},
+  /** Instead of the status's usual description. */
+  description?: string,
+): ResponseConfig {
   const headers: Record<string, ReturnType<typeof header>> = { ...COMMON_HEADERS, ...extraHeaders };
   if (status === 401) headers["WWW-Authenticate"] = header("`Bearer` challenge.");
-  if (status === 409 || status === 429 || status === 503) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
+  if (codes.some((code) => WAIT_AND_RETRY.has(code))) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
   if (status === 412) Object.assign(headers, ETAG);
   if (status === 405) headers.Allow = header("The methods this path supports.");
   return {
-    description: `${ERROR_DESCRIPTIONS[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+    description: `${description ?? ERROR_DESCRIPTIONS[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
     headers,
     content: { "application/json": { schema: errorSchema } },
   };
 }
 
-function commonErrors(extraHeaders = {}): Record<number, ResponseConfig> {
+export function commonErrors(extraHeaders = {}): Record<number, ResponseConfig> {
   return {
     401: errorResponse(401, ["unauthorized"], extraHeaders),
     403: errorResponse(403, ["forbidden"], extraHeaders),
@@ -81,7 +92,12 @@ function commonErrors(extraHeaders = {}): Record<number, ResponseConfig> {
   };
 }
 
-export function buildOpenApiDocument() {
+/**
+ * The contract. "partner": what API keys can call, served at /v1/openapi.json.
+ * "site": that plus the site's own endpoints (sessions, key management, the
+ * audit trail), never served; it types the pages' calls (lib/site/openapi-types.ts).
+ */
+export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   const registry = new OpenAPIRegistry();
   const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -221,6 +237,9 @@ export function buildOpenApiDocument() {
     },
   });
 
+  registerFeedAndWebhooks(registry, security);
+  if (audience === "site") registerSitePaths(registry);
+
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
   const staging = env().STAGING_BASE_URL;
   if (staging) servers.push({ url: staging.replace(/\/+$/, ""), description: "Staging" });
@@ -240,6 +259,9 @@ export function buildOpenApiDocument() {
     tags: [
       { name: "pets", description: "Animals available for adoption." },
       { name: "categories", description: "Groups of animals." },
+      { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
+      { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
+      ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });
 }

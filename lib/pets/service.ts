@@ -3,15 +3,16 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
-import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
+import { listHistory, recordChange, type ChangeRecord, type HistoryPage } from "@/lib/audit/service";
+import { appendPetEvent } from "@/lib/events/service";
 import * as queries from "@/lib/pets/queries";
 import { PET_FIELDS, type Category, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
 // Every change to an animal goes through createPet or updatePet, whoever
-// asks (the API, the site's pages, the CLI): each writes the row and its
-// audit record in one transaction.
+// asks (the API, the site's pages, the CLI): each writes the row, its audit
+// record and its change-feed event in one transaction.
 
 export function toPet(row: queries.PetRow): Pet {
   return { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status, version: row.version };
@@ -76,7 +77,7 @@ function inTransaction<T>(tx: Prisma.TransactionClient | undefined, work: (tx: P
 }
 
 /**
- * Adds an animal and its "created" audit record, atomically. `tx` lets a
+ * Adds an animal with its "created" audit record and event, atomically. `tx` lets a
  * caller make the creation part of a larger transaction (the Idempotency-Key
  * record that must commit with the animal or not at all).
  */
@@ -86,7 +87,9 @@ export async function createPet(input: NewPet, context: WriteContext, tx?: Prism
     // client gets a precise error naming the field.
     if (!(await queries.categoryExists(input.categoryId, tx))) throw unknownCategory(input.categoryId);
     const pet = toPet(await queries.insertPet(tx, input));
-    await recordChange(tx, { action: "created", pet, before: null }, context);
+    const change: ChangeRecord = { action: "created", pet, before: null };
+    await recordChange(tx, change, context);
+    await appendPetEvent(tx, change);
     return pet;
   });
 }
@@ -151,7 +154,9 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
     const updated = await queries.updatePetIfVersion(tx, id, expected, changes);
     if (!updated) throw preconditionFailed(was.version);
     const pet = toPet(updated);
-    await recordChange(tx, { action: "updated", pet, before }, options);
+    const change: ChangeRecord = { action: "updated", pet, before };
+    await recordChange(tx, change, options);
+    await appendPetEvent(tx, change);
     return pet;
   });
 }

@@ -1,10 +1,15 @@
 "use client";
 
+import createClient from "openapi-fetch";
 import type { ErrorBody, ErrorDetail } from "@/lib/http/errors";
+import type { paths } from "@/lib/site/openapi-types";
 
-// The pages' one way to call /v1: same-origin fetch with the session cookie
-// (sent automatically), JSON in and out, and every failure turned into an
-// ApiClientError carrying the API's { code, message, status, details }.
+// The pages' one way to call /v1: an openapi-fetch client typed by the
+// types generated from the OpenAPI document (lib/site/openapi-types.ts, `npm
+// run openapi:types`), so a path, parameter or field that the contract
+// renames breaks the build instead of a page. Same-origin with the session
+// cookie (sent automatically); every failure becomes an ApiClientError
+// carrying the API's { code, message, status, details }.
 
 export class ApiClientError extends Error {
   constructor(
@@ -26,41 +31,46 @@ export interface ApiResponse<T> {
   status: number;
 }
 
-export async function apiFetch<T>(path: string, init: RequestInit & { json?: unknown } = {}): Promise<ApiResponse<T>> {
-  const { json, ...rest } = init;
-  let res: Response;
+/** The typed client: `api.GET("/pets", { params: { query: { limit: 20 } } })`. Unwrap its answer with `call`. */
+export const api = createClient<paths>({
+  baseUrl: "/v1",
+  credentials: "same-origin",
+  headers: { Accept: "application/json" },
+  // `id=12,15`, as the API documents it (style form, explode false); it refuses repeated parameters.
+  querySerializer: { array: { style: "form", explode: false } },
+});
+
+/** openapi-fetch's answer: data on success, the error body otherwise. */
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/**
+ * Waits for a typed call and unwraps it: the data with the headers, or an
+ * ApiClientError (a network failure is status 0, `network_error`).
+ */
+export async function call<T>(request: Promise<FetchResult<T>>): Promise<ApiResponse<T>> {
+  let result: FetchResult<T>;
   try {
-    res = await fetch(path, {
-      ...rest,
-      credentials: "same-origin",
-      headers: { Accept: "application/json", ...(json !== undefined ? { "Content-Type": "application/json" } : {}), ...rest.headers },
-      body: json !== undefined ? JSON.stringify(json) : rest.body,
-    });
+    result = await request;
   } catch {
     throw new ApiClientError(0, "network_error", "Could not reach the server. Check your connection and try again.");
   }
-  const text = await res.text();
-  const body: unknown = text ? safeJson(text) : undefined;
-  if (!res.ok) {
-    const error = (body ?? {}) as Partial<ErrorBody>;
-    const retry = res.headers.get("retry-after");
+  const { response } = result;
+  if (!response.ok) {
+    const error = (typeof result.error === "object" && result.error !== null ? result.error : {}) as Partial<ErrorBody>;
+    const retry = response.headers.get("retry-after");
     throw new ApiClientError(
-      res.status,
+      response.status,
       error.code ?? "unknown_error",
-      error.message ?? `The server answered ${res.status}.`,
+      error.message ?? `The server answered ${response.status}.`,
       error.details ?? [],
       retry && /^\d+$/.test(retry) ? Number(retry) : undefined,
     );
   }
-  return { data: body as T, headers: res.headers, status: res.status };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  return { data: result.data as T, headers: response.headers, status: response.status };
 }
 
 /** A sentence for people, for any error the pages show. */

@@ -2,8 +2,6 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as categoriesRoute from "@/app/v1/categories/route";
 import * as openapiRoute from "@/app/v1/openapi.json/route";
@@ -15,6 +13,7 @@ import { buildOpenApiDocument } from "@/lib/openapi/document";
 import * as queries from "@/lib/pets/queries";
 import type { Pet } from "@/lib/pets/schemas";
 import { call, enableRateLimit, expectJson, newKey, seedPets, UNKNOWN_KEY, type CallOptions } from "./helpers";
+import { COMPONENTS_ID, conformance, type Document } from "./openapi-conformance";
 
 // The OpenAPI document against the handlers' real answers: every body
 // validates against the schema declared for its path/method/status, and every
@@ -28,96 +27,11 @@ vi.stubEnv("STAGING_BASE_URL", STAGING);
 // With the limiter on, responses carry every header the document declares.
 enableRateLimit();
 
-type Json = Record<string, unknown>;
-interface ResponseSpec {
-  description: string;
-  headers?: Record<string, unknown>;
-  content?: Record<string, { schema: Json }>;
-}
-interface Operation {
-  operationId: string;
-  description?: string;
-  deprecated?: boolean;
-  security?: Record<string, string[]>[];
-  parameters?: { name: string; in: string; required?: boolean; style?: string; explode?: boolean; schema: Json }[];
-  responses: Record<string, ResponseSpec>;
-}
-
-const doc = buildOpenApiDocument() as unknown as {
-  openapi: string;
-  info: { version: string };
-  servers: { url: string; description?: string }[];
-  security: Record<string, string[]>[];
-  components: { schemas: Record<string, Json>; securitySchemes: Record<string, Json> };
-  paths: Record<string, Record<string, Operation>>;
-};
+const doc = buildOpenApiDocument() as unknown as Document;
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const COMPONENTS_ID = "https://petstore.test/components.json";
-
-/** `#/components/schemas/X` → a reference into the components schema registered with Ajv. */
-function rewriteRefs<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(rewriteRefs) as T;
-  if (node && typeof node === "object") {
-    return Object.fromEntries(
-      Object.entries(node).map(([k, v]) => [
-        k,
-        k === "$ref" && typeof v === "string" && v.startsWith("#/components/schemas/")
-          ? `${COMPONENTS_ID}#/$defs/${v.slice("#/components/schemas/".length)}`
-          : rewriteRefs(v),
-      ]),
-    ) as T;
-  }
-  return node;
-}
-
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
-for (const format of ["int64", "int32"]) ajv.addFormat(format, true);
-ajv.addSchema({ $id: COMPONENTS_ID, $defs: rewriteRefs(doc.components.schemas) });
-
-/** Headers of the kinds the document describes per response. */
-const DOCUMENTED_KIND = /^(x-ratelimit-.+|ratelimit|ratelimit-policy|link|location|deprecation|sunset|retry-after|www-authenticate|allow|etag|idempotent-replayed)$/i;
 /** Declared headers that are only sent sometimes: Link when there is another page, Idempotent-Replayed on replays. */
-const SOMETIMES = new Set(["link /pets get", "idempotent-replayed /pets post"]);
-
-function operation(pathKey: string, method: string): Operation {
-  const op = doc.paths[pathKey]?.[method];
-  expect(op, `${method.toUpperCase()} ${pathKey} in the document`).toBeDefined();
-  return op!;
-}
-
-/** Validates a real response against what the document declares for it; returns the body. */
-async function expectConforms(pathKey: string, method: string, res: Response): Promise<unknown> {
-  const label = `${method.toUpperCase()} ${pathKey} → ${res.status}`;
-  const spec = operation(pathKey, method).responses[String(res.status)];
-  expect(spec, `${label} is declared`).toBeDefined();
-
-  const text = await res.text();
-  const schema = spec!.content?.["application/json"]?.schema;
-  expect(schema, `${label} declares an application/json body`).toBeDefined();
-  expect(res.headers.get("content-type")).toMatch(/^application\/json\b/);
-  const body: unknown = JSON.parse(text);
-  const validate = ajv.compile(rewriteRefs(schema!));
-  expect(validate(body), `${label}: ${ajv.errorsText(validate.errors)}\nbody: ${text.slice(0, 300)}`).toBe(true);
-
-  const declared = new Set(Object.keys(spec!.headers ?? {}).map((h) => h.toLowerCase()));
-  const present = [...res.headers.keys()].filter((h) => DOCUMENTED_KIND.test(h));
-  for (const header of present) expect(declared, `${label}: header ${header} is declared`).toContain(header.toLowerCase());
-  // And the other way round: what the document promises is there (Link on a
-  // list only when there is another page).
-  for (const header of declared) {
-    if (SOMETIMES.has(`${header} ${pathKey} ${method}`)) continue;
-    expect(res.headers.has(header), `${label}: declared header ${header} is sent`).toBe(true);
-  }
-
-  // An error's code is one of those the response's description lists.
-  if (res.status >= 400) {
-    const code = (body as { code: string }).code;
-    expect(spec!.description, `${label}: code ${code} listed`).toContain(`\`${code}\``);
-  }
-  return body;
-}
+const { ajv, operation, expectConforms } = conformance(doc, new Set(["link /pets get", "idempotent-replayed /pets post"]));
 
 let key: string;
 let readOnlyKey: string;

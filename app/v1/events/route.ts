@@ -1,0 +1,12 @@
+import { withApi, otherMethods } from "@/lib/http/handler";
+import { linkHeader, withParam } from "@/lib/http/pagination";
+import { listEventsQuerySchema } from "@/lib/events/schemas";
+import { listEvents } from "@/lib/events/service";
+
+// GET /v1/events - the change feed, oldest first; pass the last id you saw as `after`
+export const GET = withApi({ scope: "pets:read", query: listEventsQuerySchema }, async ({ query, url }) => {
+  const { events, next } = await listEvents(query);
+  return { body: events, headers: { Link: linkHeader({ next: next && withParam(url, "after", next) }) } };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -1,0 +1,10 @@
+import { otherMethods, withApi } from "@/lib/http/handler";
+import { keyIdParamsSchema } from "@/lib/keys/schemas";
+import { listAllWebhooks } from "@/lib/webhooks/service";
+
+// GET /v1/keys/{keyId}/webhooks - staff: a key's webhook endpoints and their state
+export const GET = withApi({ scope: "keys:manage", params: keyIdParamsSchema }, async ({ params }) => ({
+  body: await listAllWebhooks(params.keyId),
+}));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

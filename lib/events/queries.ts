@@ -1,0 +1,73 @@
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+// Data access for the change feed. `position` is assigned when the writing
+// transaction commits (a deferred trigger, migration 20261123100000), so a
+// committed row always has one and rows are read in position order.
+
+export interface EventRow {
+  position: bigint;
+  type: string;
+  data: Prisma.JsonValue;
+  createdAt: Date;
+}
+
+export type Mark = "swept" | "dispatched";
+
+export async function insertEvent(tx: Prisma.TransactionClient, event: { type: string; petId: bigint; data: Prisma.InputJsonObject }): Promise<void> {
+  await tx.event.create({ data: event, select: { id: true } });
+}
+
+/** Up to `take` committed events after `after`, oldest first. */
+export async function findEventsAfter(after: bigint, take: number, type?: string): Promise<EventRow[]> {
+  const rows = await db().event.findMany({
+    where: { position: { gt: after }, ...(type ? { type } : {}) },
+    orderBy: { position: "asc" },
+    take,
+    select: { position: true, type: true, data: true, createdAt: true },
+  });
+  return rows as EventRow[];
+}
+
+export async function findEventByPosition(position: bigint): Promise<EventRow | null> {
+  const row = await db().event.findUnique({ where: { position }, select: { position: true, type: true, data: true, createdAt: true } });
+  return row as EventRow | null;
+}
+
+/** The last position handed out (committed or not): no event id above it exists. */
+export async function lastIssuedPosition(): Promise<bigint> {
+  const rows = await db().$queryRaw<{ last: bigint | null }[]>`
+    SELECT CASE WHEN is_called THEN last_value END AS last FROM events_position_seq`;
+  return rows[0]?.last ?? 0n;
+}
+
+/** The newest committed position (0 when there is none). */
+export async function newestPosition(client: Prisma.TransactionClient = db()): Promise<bigint> {
+  const row = await client.event.aggregate({ _max: { position: true } });
+  return row._max.position ?? 0n;
+}
+
+export async function readMark(name: Mark, client: Prisma.TransactionClient = db()): Promise<bigint> {
+  return (await client.eventMark.findUnique({ where: { name }, select: { position: true } }))?.position ?? 0n;
+}
+
+/** Moves a mark forward (never back). */
+export async function advanceMark(client: Prisma.TransactionClient, name: Mark, position: bigint): Promise<void> {
+  await client.$executeRaw`
+    INSERT INTO event_marks (name, position) VALUES (${name}, ${position})
+    ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)`;
+}
+
+/** The newest position committed before `cutoff`: the sweep deletes everything up to it, a prefix of the feed. */
+export async function lastPositionBefore(cutoff: Date): Promise<bigint | null> {
+  const row = await db().event.aggregate({ _max: { position: true }, where: { createdAt: { lt: cutoff } } });
+  return row._max.position;
+}
+
+/** Deletes up to `batch` of the oldest events at or below `through` (their deliveries go with them); returns how many. */
+export async function deleteEventsThrough(tx: Prisma.TransactionClient, through: bigint, batch: number): Promise<number> {
+  return tx.$executeRaw`
+    DELETE FROM events WHERE id IN (
+      SELECT id FROM events WHERE position <= ${through} ORDER BY position LIMIT ${batch}
+    )`;
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { LIMIT_DEFAULT, LIMIT_MAX, petSchema } from "@/lib/pets/schemas";
+
+// The change feed's shapes: what GET /v1/events returns and what a webhook
+// delivery carries (the very same JSON), in one place for the handlers, the
+// OpenAPI document and the site's generated types.
+
+export const PET_EVENT_TYPES = ["pet.created", "pet.updated"] as const;
+export type PetEventType = (typeof PET_EVENT_TYPES)[number];
+export const petEventTypeSchema = z.enum(PET_EVENT_TYPES).meta({ id: "EventType", description: "What happened: an animal was added, or changed." });
+
+/** `evt_` and the event's position in the feed. Events are numbered in commit order (docs/decisions/005). */
+export const EVENT_ID_PATTERN = /^evt_([1-9][0-9]{0,15})$/;
+export const eventIdOf = (position: bigint | number) => `evt_${position}`;
+
+const eventIdSchema = z
+  .string()
+  .regex(EVENT_ID_PATTERN)
+  .meta({ description: "The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).", example: "evt_42" });
+
+const petFieldsSchema = petSchema.pick({ name: true, categoryId: true, status: true });
+
+export const petEventDataSchema = z
+  .object({
+    pet: petSchema.meta({ description: "The animal after the change, with the `version` its ETag carries." }),
+    previous: petFieldsSchema
+      .partial()
+      .optional()
+      .meta({ description: "The changed fields' values before the change (`pet.updated` only)." }),
+  })
+  .meta({ id: "PetEventData" });
+export type PetEventData = z.infer<typeof petEventDataSchema>;
+
+const eventBase = {
+  id: eventIdSchema,
+  createdAt: z.string().meta({ format: "date-time", description: "When the change committed.", example: "2026-11-23T10:15:30.123Z" }),
+};
+
+export const petCreatedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.created"), data: petEventDataSchema.omit({ previous: true }) })
+  .meta({ id: "PetCreatedEvent", description: "An animal was added." });
+
+export const petUpdatedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.updated"), data: petEventDataSchema.required({ previous: true }) })
+  .meta({ id: "PetUpdatedEvent", description: "An animal changed (its status, name or category)." });
+
+export const eventSchema = z
+  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema])
+  .meta({ id: "Event", description: "One change to an animal. Never names who made it." });
+export type PetEvent = z.infer<typeof eventSchema>;
+
+export const eventsSchema = z.array(eventSchema).meta({ id: "Events", description: "Events, oldest first." });
+
+/** The ping `POST /v1/webhooks/{id}/test` sends; never in the feed. */
+export const testEventSchema = z
+  .object({
+    id: z.string().meta({ example: "evt_test_6d1f0c2a9b8e4f3a" }),
+    type: z.literal("webhook.test"),
+    createdAt: eventBase.createdAt,
+    data: z.object({
+      endpointId: z.number().int().meta({ description: "The endpoint this test was sent to." }),
+      message: z.string(),
+    }),
+  })
+  .meta({ id: "WebhookTestEvent", description: "A test delivery, sent on request. Its id is never reused, and it is not in the feed." });
+export type TestEvent = z.infer<typeof testEventSchema>;
+
+/** How long events (and their deliveries) are kept. */
+export const EVENT_RETENTION_DAYS = 30;
+
+export const listEventsQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(EVENT_ID_PATTERN, "must be an event id such as evt_42")
+    .transform((id) => BigInt(EVENT_ID_PATTERN.exec(id)![1]!))
+    .optional()
+    .meta({
+      type: "string",
+      pattern: EVENT_ID_PATTERN.source,
+      description: `Return the events after this one: the \`id\` of the last event you processed. Without it, the feed starts at the oldest event kept (${EVENT_RETENTION_DAYS} days).`,
+      example: "evt_42",
+    }),
+  limit: z
+    .string()
+    .regex(/^[0-9]+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
+    .default(LIMIT_DEFAULT)
+    .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: LIMIT_DEFAULT, description: "Maximum number of events returned (1 to 100).", example: 20 }),
+  type: petEventTypeSchema.optional().meta({ description: "Only events of this type." }),
+});
+export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;

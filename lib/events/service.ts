@@ -1,0 +1,92 @@
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { ChangeRecord } from "@/lib/audit/service";
+import { ApiError } from "@/lib/http/errors";
+import * as queries from "@/lib/events/queries";
+import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent, type PetEventData } from "@/lib/events/schemas";
+
+// The change feed. The pets service appends one event per change, inside the
+// change's own transaction: nothing is announced that did not commit, and
+// nothing commits unannounced. Readers get every event exactly once and in
+// order by passing back the last id they saw (docs/decisions/005).
+
+/**
+ * Appends the event of one change. `previous` holds the changed fields' old
+ * values (absent on creation). Who made the change is not part of it: that
+ * stays in the staff-only audit trail.
+ */
+export async function appendPetEvent(tx: Prisma.TransactionClient, change: ChangeRecord): Promise<void> {
+  const data: PetEventData = { pet: { ...change.pet }, ...(change.before ? { previous: { ...change.before } } : {}) };
+  await queries.insertEvent(tx, {
+    type: change.action === "created" ? "pet.created" : "pet.updated",
+    petId: BigInt(change.pet.id),
+    data: data as Prisma.InputJsonObject,
+  });
+}
+
+/** An event as the feed serves it and webhooks deliver it: the one rendering both use. */
+export function toEvent(row: queries.EventRow): PetEvent {
+  return { id: eventIdOf(row.position), type: row.type, createdAt: row.createdAt.toISOString(), data: row.data } as PetEvent;
+}
+
+export interface EventPage {
+  events: PetEvent[];
+  /** The cursor for the next page (the last event's id) when more events are waiting. */
+  next?: string;
+}
+
+export function cursorExpired(after: bigint, sweptThrough: bigint): ApiError {
+  return new ApiError(
+    410,
+    "cursor_expired",
+    `Events after ${eventIdOf(after)} are no longer kept (events are kept ${EVENT_RETENTION_DAYS} days; the oldest kept comes after ${eventIdOf(sweptThrough)}). Start again without \`after\` and reconcile with GET /v1/pets.`,
+  );
+}
+
+/** A page of the feed, oldest first, after the given event. */
+export async function listEvents(query: ListEventsQuery): Promise<EventPage> {
+  const after = query.after ?? 0n;
+  if (query.after !== undefined) {
+    const [swept, issued] = await Promise.all([queries.readMark("swept"), queries.lastIssuedPosition()]);
+    // Events after `after` were deleted: reading on would skip them silently.
+    if (after < swept) throw cursorExpired(after, swept);
+    if (after > issued) {
+      throw new ApiError(400, "invalid_cursor", `There is no event ${eventIdOf(after)}: pass the id of an event you received.`, [
+        { field: "after", issue: "names no event" },
+      ]);
+    }
+  }
+  const rows = await queries.findEventsAfter(after, query.limit + 1, query.type);
+  const events = rows.slice(0, query.limit).map(toEvent);
+  return { events, ...(rows.length > query.limit ? { next: events.at(-1)!.id } : {}) };
+}
+
+/** One committed event, as the feed would serve it. */
+export async function findEvent(position: bigint): Promise<PetEvent | null> {
+  const row = await queries.findEventByPosition(position);
+  return row ? toEvent(row) : null;
+}
+
+const SWEEP_BATCH = 5_000;
+
+/**
+ * Deletes events older than the retention period (and, with them, their
+ * deliveries and attempts), then records how far it got, so that a cursor
+ * from before then answers 410 instead of silently skipping.
+ */
+export async function sweepEvents(now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+  const through = await queries.lastPositionBefore(cutoff);
+  if (through === null) return 0;
+  let total = 0;
+  for (;;) {
+    // The mark moves first, in the same transaction: a reader can never find
+    // an event gone without its cursor being refused.
+    const deleted = await db().$transaction(async (tx) => {
+      await queries.advanceMark(tx, "swept", through);
+      return queries.deleteEventsThrough(tx, through, SWEEP_BATCH);
+    });
+    total += deleted;
+    if (deleted < SWEEP_BATCH) return total;
+  }
+}

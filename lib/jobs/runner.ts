@@ -1,0 +1,191 @@
+import { setMaxListeners } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Logger, run, type Runner } from "graphile-worker";
+import pg from "pg";
+import { applicationName, DB_CONNECT_TIMEOUT_MS } from "@/lib/db";
+import { env } from "@/lib/env";
+import { onShutdown } from "@/lib/lifecycle";
+import { logger } from "@/lib/log";
+import { ResilientClient } from "@/lib/pg-client";
+import { CRONTAB, enqueueDeliveries, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
+import { resealStaleSecrets } from "@/lib/webhooks/service";
+
+// The background work of an app instance: webhook dispatch and delivery, and
+// the feed's retention sweep. Every instance runs it (scripts/server.ts
+// starts it after Next is ready), so `npm start` alone is a complete system.
+//
+//   events table --NOTIFY petstore_events--> dispatcher (one at a time, across instances)
+//     --> webhook_deliveries + graphile-worker jobs (same transaction)
+//     --NOTIFY jobs:insert--> a worker on any instance --> one attempt
+//
+// A tick every second catches what a notification missed: new events, due
+// retries, and deliveries whose worker died (docs/decisions/006).
+
+/** Deliveries attempted at once per instance (each waits at most 10 s for its receiver); also the queue pool's size. */
+export const WORKER_CONCURRENCY = 8;
+const TICK_MS = 1_000;
+/** At most one dispatch per this many milliseconds per instance: a bound on the latency it adds, and on its queries under load. */
+const DISPATCH_GAP_MS = 50;
+const NOTIFY_CHANNEL = "petstore_events";
+
+export interface BackgroundWork {
+  /** Stops taking work, hands in-flight attempts back, closes its connections. */
+  stop(): Promise<void>;
+}
+
+/** graphile-worker's log lines as ours (its routine chatter at debug). */
+function queueLogger(): Logger {
+  return new Logger((scope) => (level, message, meta) => {
+    const fields = { component: "job-queue", ...scope, ...(meta as object) };
+    if (level === "error") logger().error(fields, message);
+    else if (level === "warning") logger().warn(fields, message);
+    else logger().debug(fields, message);
+  });
+}
+
+/**
+ * Runs `work` whenever asked, never twice at once; asks that arrive meanwhile
+ * make one more run, at least `gapMs` after the last began. Under load,
+ * every commit notifies: the gap lets one run take many events at once
+ * instead of one each (a few milliseconds of latency for far fewer queries).
+ */
+function coalesced(name: string, work: () => Promise<unknown>, gapMs = 0) {
+  let running: Promise<void> | undefined;
+  let again = false;
+  const loop = async () => {
+    do {
+      again = false;
+      const began = performance.now();
+      await work().catch((error: unknown) => logger().warn({ err: error, task: name }, "background step failed"));
+      const rest = gapMs - (performance.now() - began);
+      if (again && rest > 0) await sleep(rest);
+    } while (again);
+    running = undefined;
+  };
+  return {
+    request() {
+      if (running) again = true;
+      else running = loop();
+    },
+    idle: () => running ?? Promise.resolve(),
+  };
+}
+
+/** LISTEN on a connection of its own, reconnecting after a drop (and then asking for a catch-up). */
+function listen(onNotify: () => void, stopped: () => boolean): { close(): Promise<void> } {
+  let client: pg.Client | undefined;
+  const connect = async () => {
+    if (stopped()) return;
+    const next = new ResilientClient({
+      connectionString: env().DATABASE_URL,
+      application_name: applicationName(),
+      connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
+    next.on("notification", onNotify);
+    next.on("end", () => {
+      if (client === next) client = undefined;
+      if (!stopped()) setTimeout(() => void connect(), TICK_MS).unref();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      client = next;
+      onNotify();
+    } catch {
+      await next.end().catch(() => {});
+    }
+  };
+  void connect();
+  return { close: async () => void (await client?.end().catch(() => {})) };
+}
+
+async function start(shutdown: AbortController): Promise<{ runner: Runner; pool: pg.Pool }> {
+  const pool = new pg.Pool({
+    connectionString: env().DATABASE_URL,
+    // Taken briefly to fetch and complete jobs (attempts use the app's pool), and let go when idle.
+    max: WORKER_CONCURRENCY,
+    application_name: applicationName(),
+    connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    Client: ResilientClient,
+  });
+  // A connection PostgreSQL closes while idle ('error' on the pool) or while
+  // checked out (on the client: ResilientClient) never crashes the process;
+  // the pool drops it and the queue retries (graphile-worker checks for both).
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
+  try {
+    const runner = await run({
+      pgPool: pool,
+      schema: QUEUE_SCHEMA,
+      concurrency: WORKER_CONCURRENCY,
+      noHandleSignals: true,
+      pollInterval: 2_000,
+      logger: queueLogger(),
+      taskList: taskList({ owner: applicationName(), signal: shutdown.signal }),
+      crontab: CRONTAB,
+    });
+    return { runner, pool };
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Starts the instance's background work and registers its stop with graceful
+ * shutdown. Returns at once: if the database is not there yet, it keeps
+ * trying in the background (the server serves 503s meanwhile).
+ */
+export function startBackgroundWork(): BackgroundWork {
+  const shutdown = new AbortController();
+  // Every attempt in flight listens to it (to be handed back at shutdown).
+  setMaxListeners(0, shutdown.signal);
+  let stopping = false;
+  let started: { runner: Runner; pool: pg.Pool } | undefined;
+  let listener: { close(): Promise<void> } | undefined;
+  let tick: NodeJS.Timeout | undefined;
+
+  const dispatcher = coalesced("webhook dispatch", () => dispatchEvents(enqueueDeliveries), DISPATCH_GAP_MS);
+  const requeue = coalesced("webhook requeue", () => requeueDueDeliveries(enqueueDeliveries));
+
+  const boot = (async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      try {
+        started = await start(shutdown);
+        break;
+      } catch (error) {
+        logger().warn({ err: error, attempt }, "background work could not start (database unavailable?); retrying");
+        await sleep(Math.min(30_000, 1_000 * attempt), undefined, { signal: shutdown.signal }).catch(() => {});
+      }
+    }
+    if (stopping) return;
+    await resealStaleSecrets().catch((error: unknown) => logger().error({ err: error }, "could not re-encrypt webhook secrets"));
+    listener = listen(() => dispatcher.request(), () => stopping);
+    tick = setInterval(() => {
+      dispatcher.request();
+      requeue.request();
+    }, TICK_MS);
+    tick.unref();
+    dispatcher.request();
+    requeue.request();
+  })();
+
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(tick);
+    // Attempts in flight are cut short and handed back, so another instance
+    // takes them over at once instead of waiting for their lease to expire.
+    shutdown.abort();
+    await boot;
+    await Promise.all([dispatcher.idle(), requeue.idle()]);
+    await listener?.close();
+    await started?.runner.stop();
+    await started?.pool.end();
+  };
+  onShutdown("background work", stop, 0);
+  return { stop };
+}

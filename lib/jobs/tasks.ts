@@ -1,0 +1,56 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { TaskList } from "graphile-worker";
+import { sweepEvents } from "@/lib/events/service";
+import { attemptDeliveries } from "@/lib/webhooks/delivery";
+import type { Enqueue } from "@/lib/webhooks/dispatch";
+
+// Every background job, registered in this one list, and the schedule of the
+// periodic ones. They run on graphile-worker (docs/decisions/006), started by
+// lib/jobs/runner.ts in every app instance. A job is idempotent: it may run
+// twice after a crash (the delivery's lease makes the second a no-op, and
+// receivers dedupe on webhook-id).
+
+export const QUEUE_SCHEMA = "graphile_worker";
+
+export interface TaskContext {
+  /** This process's application_name: who holds a delivery's lease. */
+  owner: string;
+  /** Aborted when the process stops: in-flight attempts are handed back. */
+  signal: AbortSignal;
+}
+
+export function taskList(context: TaskContext): TaskList {
+  return {
+    // One attempt of each of a few webhook deliveries (their schedule lives in webhook_deliveries).
+    "deliver-webhooks": async (payload) => {
+      const { deliveryIds } = payload as { deliveryIds: string[] };
+      await attemptDeliveries(deliveryIds.map(BigInt), context);
+    },
+    // Events (and their deliveries) older than 30 days.
+    "sweep-events": async () => {
+      await sweepEvents(new Date());
+    },
+  };
+}
+
+/** Hourly; graphile-worker runs each slot once across all instances. */
+export const CRONTAB = "17 * * * * sweep-events";
+
+/** Deliveries per job: attempted side by side by one worker. */
+export const DELIVERIES_PER_JOB = 20;
+
+/**
+ * Queues wake-up jobs for deliveries (a few per job), in the caller's
+ * transaction when it has one (dispatch: the deliveries and their jobs
+ * commit together). A delivery queued twice is harmless: the second job
+ * finds it held or done.
+ */
+export const enqueueDeliveries: Enqueue = async (client: Prisma.TransactionClient, ids: bigint[]) => {
+  await client.$queryRawUnsafe(
+    `SELECT count(${QUEUE_SCHEMA}.add_job('deliver-webhooks', json_build_object('deliveryIds', ids), max_attempts := 5))::int AS n
+       FROM (SELECT array_agg(id::text ORDER BY id) AS ids
+               FROM unnest($1::bigint[]) WITH ORDINALITY AS t(id, n)
+              GROUP BY (n - 1) / ${DELIVERIES_PER_JOB}) AS chunks`,
+    ids,
+  );
+};

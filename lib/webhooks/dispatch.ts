@@ -1,0 +1,89 @@
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import * as queries from "@/lib/webhooks/queries";
+
+// From the feed to deliveries. Events are drained from the events table
+// rather than enqueued by the write path, so a change costs its writer one
+// row whether or not anyone listens, and a process that dies between a
+// commit and its delivery loses nothing: the event is in the table, and
+// the dispatch mark only moves in the transaction that creates the
+// deliveries for it (and queues their jobs). One dispatcher at a time
+// (a transaction-level advisory lock); the others skip and come back.
+
+const BATCH = 200;
+
+/** Queues the wake-up jobs of new deliveries, inside the transaction that creates them. */
+export type Enqueue = (client: Prisma.TransactionClient, deliveryIds: bigint[]) => Promise<void>;
+
+export interface DispatchResult {
+  /** Another process holds the dispatcher's lock (it will see the same events). */
+  busy: boolean;
+  events: number;
+  deliveries: number;
+}
+
+async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
+  return db().$transaction(async (tx) => {
+    // One statement: take the dispatcher's lock (or give up), read from the
+    // mark, create the deliveries, move the mark. Positions are given in
+    // commit order (docs/decisions/005), so reading after the mark can never
+    // skip an event that commits later; a delivery already made (by a
+    // dispatcher whose commit this snapshot predates) is not made twice.
+    const [row] = await tx.$queryRaw<{ locked: boolean; through: bigint | null; events: number; ids: bigint[] | null }[]>`
+      WITH lock AS (
+        SELECT pg_try_advisory_xact_lock(7411, 2) AS locked
+      ), mark AS (
+        SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
+      ), batch AS (
+        SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
+      ), created AS (
+        INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
+        SELECT w.id, b.position, b.type, now(), now()
+          FROM batch b
+          JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
+          JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
+         ORDER BY b.position, w.id
+        ON CONFLICT (event_position, endpoint_id) DO NOTHING
+        RETURNING id
+      ), advanced AS (
+        INSERT INTO event_marks (name, position)
+        SELECT 'dispatched', max(position) FROM batch HAVING count(*) > 0
+        ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
+      )
+      SELECT (SELECT locked FROM lock) AS locked,
+             (SELECT max(position) FROM batch) AS through,
+             (SELECT count(*)::int FROM batch) AS events,
+             (SELECT array_agg(id ORDER BY id) FROM created) AS ids`;
+    if (!row?.locked) return { busy: true, events: 0, deliveries: 0 };
+    const ids = row.ids ?? [];
+    if (ids.length) await enqueue(tx, ids);
+    return { busy: false, events: row.events, deliveries: ids.length };
+  });
+}
+
+/** Dispatches every event not yet dispatched, in batches. */
+export async function dispatchEvents(enqueue: Enqueue): Promise<DispatchResult> {
+  const total: DispatchResult = { busy: false, events: 0, deliveries: 0 };
+  for (;;) {
+    const result = await dispatchBatch(enqueue);
+    total.busy ||= result.busy;
+    total.events += result.events;
+    total.deliveries += result.deliveries;
+    if (result.busy || result.events < BATCH) return total;
+  }
+}
+
+/**
+ * Due deliveries without a job: a retry whose time has come, one handed
+ * back at shutdown, one whose worker died mid-attempt (its lease expired or
+ * its process is gone), or one whose job was lost. Marked and queued in one
+ * transaction, so two instances do not both queue it. A job for a delivery
+ * that is not due or is held does nothing, so one too many is harmless.
+ */
+export async function requeueDueDeliveries(enqueue: Enqueue): Promise<number> {
+  return db().$transaction(async (tx) => {
+    const ids = await queries.markDueDeliveriesQueued(tx, 500);
+    if (ids.length) await enqueue(tx, ids);
+    return ids.length;
+  });
+}

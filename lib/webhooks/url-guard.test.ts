@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { addressRefusal, checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
+
+// Where webhooks may go: in production only public addresses over https;
+// with WEBHOOK_ALLOW_PRIVATE (development, tests) http and private ones too,
+// but never link-local (cloud metadata), unspecified or multicast.
+
+describe("addressRefusal", () => {
+  it.each([
+    // Always refused, whatever the setting.
+    ["169.254.169.254", "never", "never"],
+    ["169.254.0.1", "never", "never"],
+    ["fe80::1", "never", "never"],
+    ["0.0.0.0", "never", "never"],
+    ["0.1.2.3", "never", "never"],
+    ["::", "never", "never"],
+    ["224.0.0.1", "never", "never"],
+    ["ff02::1", "never", "never"],
+    ["255.255.255.255", "never", "never"],
+    ["::ffff:169.254.169.254", "never", "never"],
+    ["64:ff9b::a9fe:a9fe", "never", "never"], // NAT64 of 169.254.169.254
+    // Not public: refused in production, allowed in development.
+    ["127.0.0.1", "not_public", null],
+    ["127.8.9.10", "not_public", null],
+    ["::1", "not_public", null],
+    ["10.1.2.3", "not_public", null],
+    ["172.16.0.1", "not_public", null],
+    ["172.31.255.255", "not_public", null],
+    ["192.168.1.1", "not_public", null],
+    ["100.64.0.1", "not_public", null],
+    ["100.127.255.254", "not_public", null],
+    ["fd12:3456::1", "not_public", null],
+    ["fc00::1", "not_public", null],
+    ["192.0.2.10", "not_public", null],
+    ["198.18.0.1", "not_public", null],
+    ["240.0.0.1", "not_public", null],
+    ["2001:db8::1", "not_public", null],
+    ["::ffff:127.0.0.1", "not_public", null],
+    ["::ffff:7f00:1", "not_public", null],
+    ["::ffff:10.0.0.1", "not_public", null],
+    ["2002:7f00:1::1", "not_public", null],
+    // Public.
+    ["93.184.215.14", null, null],
+    ["8.8.8.8", null, null],
+    ["172.32.0.1", null, null],
+    ["100.128.0.1", null, null],
+    ["2606:4700:4700::1111", null, null],
+    ["::ffff:8.8.8.8", null, null],
+  ])("%s: %s in production, %s with WEBHOOK_ALLOW_PRIVATE", (address, production, development) => {
+    expect(addressRefusal(address, false)).toBe(production);
+    expect(addressRefusal(address, true)).toBe(development);
+  });
+});
+
+const resolveTo =
+  (...addresses: string[]) =>
+  async () =>
+    addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+
+async function refusal(url: string, allowPrivate: boolean, resolve = resolveTo("93.184.215.14")) {
+  try {
+    await checkWebhookTarget(url, { allowPrivate, resolve });
+    return null;
+  } catch (error) {
+    if (error instanceof WebhookUrlError) return error.reason;
+    throw error;
+  }
+}
+
+describe("checkWebhookTarget", () => {
+  it("production: https to a public host only", async () => {
+    expect(await refusal("https://partner.example/hook", false)).toBeNull();
+    expect(await refusal("http://partner.example/hook", false)).toBe("scheme");
+    expect(await refusal("https://93.184.215.14:8443/hook", false)).toBeNull();
+    expect(await refusal("https://127.0.0.1/hook", false)).toBe("not_public");
+    expect(await refusal("https://[::1]/hook", false)).toBe("not_public");
+    expect(await refusal("https://[::ffff:127.0.0.1]/hook", false)).toBe("not_public");
+    expect(await refusal("https://10.0.0.5:5432/", false)).toBe("not_public");
+    expect(await refusal("https://169.254.169.254/latest/meta-data", false)).toBe("never");
+    expect(await refusal("https://[fe80::1]/", false)).toBe("never");
+    expect(await refusal("https://0.0.0.0/", false)).toBe("never");
+  });
+
+  it("a name is judged by every address it resolves to: one private address is enough to refuse", async () => {
+    expect(await refusal("https://internal.example/", false, resolveTo("10.0.0.7"))).toBe("not_public");
+    expect(await refusal("https://split.example/", false, resolveTo("93.184.215.14", "192.168.0.3"))).toBe("not_public");
+    expect(await refusal("https://metadata.example/", true, resolveTo("169.254.169.254"))).toBe("never");
+    const failing = async () => {
+      throw Object.assign(new Error("nope"), { code: "ENOTFOUND" });
+    };
+    expect(await refusal("https://nowhere.example/", false, failing)).toBe("unresolvable");
+    expect(await refusal("https://empty.example/", false, resolveTo())).toBe("unresolvable");
+  });
+
+  it("returns the checked address, to connect to it and nothing else", async () => {
+    const target = await checkWebhookTarget("https://partner.example/hook", { allowPrivate: false, resolve: resolveTo("2606:4700:4700::1111") });
+    expect(target).toMatchObject({ address: "2606:4700:4700::1111", family: 6 });
+    expect(target.url.hostname).toBe("partner.example");
+  });
+
+  it("development (WEBHOOK_ALLOW_PRIVATE): http and private addresses, still never link-local or unspecified", async () => {
+    expect(await refusal("http://127.0.0.1:4000/hook", true)).toBeNull();
+    expect(await refusal("http://localhost:4000/hook", true, resolveTo("127.0.0.1", "::1"))).toBeNull();
+    expect(await refusal("http://10.0.0.5/hook", true)).toBeNull();
+    expect(await refusal("http://169.254.169.254/", true)).toBe("never");
+    expect(await refusal("http://[fe80::1]/", true)).toBe("never");
+    expect(await refusal("http://[::]/", true)).toBe("never");
+    expect(await refusal("http://0.0.0.0:3000/", true)).toBe("never");
+  });
+});

@@ -1,0 +1,148 @@
+import { lookup } from "node:dns/promises";
+import { BlockList, isIP } from "node:net";
+import { expandIpv6 } from "@/lib/http/client";
+
+// Where webhooks may go (SSRF). A partner chooses the URL, and our servers
+// call it from inside our network: without this, an endpoint on
+// http://169.254.169.254/ (cloud metadata), http://10.0.0.5:5432/ or
+// http://localhost:3000/ would make us attack ourselves. The host is
+// resolved and every address checked, at registration (400) and again at
+// each delivery (DNS can change: a name that was public may point inside
+// later); the delivery then connects to the very address that was checked,
+// never to a second lookup (DNS rebinding).
+
+export type UrlRefusal =
+  | "scheme" // http:// where https:// is required
+  | "unresolvable"
+  | "not_public" // loopback, private, unique-local, shared, documentation, reserved (allowed with WEBHOOK_ALLOW_PRIVATE)
+  | "never"; // link-local (cloud metadata), unspecified, multicast, broadcast: never, whatever the setting
+
+export class WebhookUrlError extends Error {
+  constructor(
+    readonly reason: UrlRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = "WebhookUrlError";
+  }
+}
+
+export interface CheckedTarget {
+  url: URL;
+  /** The address to connect to: one that passed the check. */
+  address: string;
+  family: 4 | 6;
+}
+
+function blockList(v4: string[], v6: string[]): BlockList {
+  const list = new BlockList();
+  for (const [entries, family] of [[v4, "ipv4"], [v6, "ipv6"]] as const) {
+    for (const entry of entries) {
+      const [net, bits] = entry.split("/");
+      list.addSubnet(net!, Number(bits), family);
+    }
+  }
+  return list;
+}
+
+/** Refused always: nothing legitimate listens there for us, and some of it (169.254.169.254) is dangerous. */
+const NEVER = blockList(
+  ["0.0.0.0/8", "169.254.0.0/16", "224.0.0.0/4", "255.255.255.255/32"],
+  ["::/128", "fe80::/10", "ff00::/8"],
+);
+
+/** Not on the public internet (IANA special-purpose registries); allowed only with WEBHOOK_ALLOW_PRIVATE. */
+const NOT_PUBLIC = blockList(
+  [
+    "10.0.0.0/8",
+    "100.64.0.0/10", // shared address space (carrier-grade NAT)
+    "127.0.0.0/8",
+    "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.0.2.0/24",
+    "192.88.99.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "240.0.0.0/4",
+  ],
+  [
+    "::1/128",
+    "::/96", // IPv4-compatible (deprecated)
+    "100::/64", // discard
+    "2001::/23", // IETF protocol assignments (Teredo, ORCHID, ...)
+    "2001:db8::/32", // documentation
+    "2002::/16", // 6to4: reaches whatever IPv4 address it embeds
+    "fc00::/7", // unique-local
+    "fec0::/10", // site-local (deprecated)
+  ],
+);
+
+/** The IPv4 address an IPv6 one stands for (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d), if any. */
+function embeddedIpv4(address: string): string | null {
+  const groups = expandIpv6(address).map((g) => parseInt(g, 16));
+  const head = groups.slice(0, 6);
+  const mapped = head.slice(0, 5).every((g) => g === 0) && head[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && head.slice(2).every((g) => g === 0);
+  if (!mapped && !nat64) return null;
+  const [a, b] = [groups[6]!, groups[7]!];
+  return [a >> 8, a & 0xff, b >> 8, b & 0xff].join(".");
+}
+
+/** Why an address may not be called, or null when it may. */
+export function addressRefusal(address: string, allowPrivate: boolean): UrlRefusal | null {
+  const family = isIP(address);
+  if (!family) return "never";
+  const v4 = family === 6 ? embeddedIpv4(address) : address;
+  const [candidate, type] = v4 ? [v4, "ipv4" as const] : [address, "ipv6" as const];
+  if (NEVER.check(candidate, type)) return "never";
+  if (!allowPrivate && NOT_PUBLIC.check(candidate, type)) return "not_public";
+  return null;
+}
+
+const REFUSAL_TEXT: Record<Exclude<UrlRefusal, "scheme" | "unresolvable">, string> = {
+  not_public: "is not a public address (loopback, private, shared or reserved)",
+  never: "is link-local, unspecified or multicast",
+};
+
+export interface GuardOptions {
+  allowPrivate: boolean;
+  /** For tests: resolve names another way. */
+  resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
+}
+
+const defaultResolve = (host: string) => lookup(host, { all: true, verbatim: true });
+
+/**
+ * Checks a webhook URL and resolves its host: every address it resolves to
+ * must be allowed (a name that also points inside is refused). Returns the
+ * address to connect to; throws WebhookUrlError otherwise.
+ */
+export async function checkWebhookTarget(raw: string, options: GuardOptions): Promise<CheckedTarget> {
+  const url = new URL(raw);
+  if (url.protocol !== "https:" && !(options.allowPrivate && url.protocol === "http:")) {
+    throw new WebhookUrlError("scheme", "The URL must use https.");
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  let addresses: { address: string; family: number }[];
+  if (isIP(host)) addresses = [{ address: host, family: isIP(host) }];
+  else {
+    try {
+      addresses = await (options.resolve ?? defaultResolve)(host);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "error";
+      throw new WebhookUrlError("unresolvable", `The host "${host}" could not be resolved (${code}).`);
+    }
+    if (!addresses.length) throw new WebhookUrlError("unresolvable", `The host "${host}" has no address.`);
+  }
+  for (const { address } of addresses) {
+    const refusal = addressRefusal(address, options.allowPrivate);
+    if (refusal) {
+      const shown = address === host ? `The address ${address}` : `The host "${host}" resolves to ${address}, which`;
+      throw new WebhookUrlError(refusal, `${shown} ${REFUSAL_TEXT[refusal as keyof typeof REFUSAL_TEXT]}: webhooks are only sent to public addresses.`);
+    }
+  }
+  const chosen = addresses[0]!;
+  return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };
+}
