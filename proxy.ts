@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import { env } from "@/lib/env";
 import { hstsHeader, requestOrigin } from "@/lib/http/client";
 import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies";
+import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { ensureBrowserSession } from "@/lib/sessions/service";
 
 // Runs before every page (not /v1, not static files):
@@ -35,6 +36,7 @@ export async function proxy(request: NextRequest) {
   const origin = requestOrigin(request);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set(PATHNAME_HEADER, request.nextUrl.pathname);
   requestHeaders.set("Content-Security-Policy", csp);
 
   let setCookie: string | undefined;

@@ -14,7 +14,6 @@ export default function GlobalError({ reset }: { error: Error & { digest?: strin
             Try again
           </button>{" "}
           {/* A full page load on purpose: the app's own navigation is what failed. */}
-          {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
           or <a href="/">go to the list of animals</a>.
         </p>
       </body>

@@ -1,51 +1,23 @@
-"use client";
+import { headers } from "next/headers";
+import { GET as getSession } from "@/app/v1/session/route";
+import { SignOutButton } from "@/components/sign-out-button";
+import { SiteNav } from "@/components/site-nav";
+import { PATHNAME_HEADER } from "@/lib/http/socket-address";
+import { serverApi } from "@/lib/site/server-api";
+import type { SessionInfo } from "@/lib/staff/schemas";
 
-import { usePathname } from "next/navigation";
-import { useSession } from "@/components/use-session";
-import { useState } from "react";
-import { SiteNav, navLinkClass } from "@/components/site-nav";
-import { api, call, describeError } from "@/lib/site/api-client";
-
-export function SiteHeader() {
-  // Nullable in type only (the app also has a Pages Router page).
-  const pathname = usePathname() ?? "/";
-  const { data: session } = useSession();
-  const staff = session?.kind === "staff";
-
-  const [signOutError, setSignOutError] = useState<string | null>(null);
-
-  async function signOut() {
-    setSignOutError(null);
-    try {
-      await call(api.DELETE("/session"));
-    } catch (error) {
-      // Still signed in: say so, rather than pretend on a fresh page.
-      setSignOutError(`Could not sign out: ${describeError(error)}`);
-      return;
-    }
-    // A full page load (not a client-side push): the proxy mints the fresh
-    // adopter session before anything asks the API again, and no staff data
-    // stays in memory.
-    // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load is the point (see above)
-    window.location.assign("/");
-  }
-
+/**
+ * The site's header, rendered on the server for each page: who is signed in
+ * comes from the same /v1/session handler the browser would ask, in-process,
+ * so no page ships code or makes a request just to draw its navigation.
+ * Every link in it is a whole-page load, so it is always current.
+ */
+export async function SiteHeader() {
+  const [session, incoming] = await Promise.all([serverApi<SessionInfo>(getSession, "/v1/session").catch(() => null), headers()]);
+  const staff = session?.status === 200 && session.body.kind === "staff";
   return (
     <header className="border-b border-stone-200 bg-white">
-      <SiteNav
-        pathname={pathname}
-        staff={staff}
-        signOut={
-          <button type="button" onClick={signOut} className={navLinkClass(false)}>
-            Sign out
-          </button>
-        }
-      />
-      {signOutError ? (
-        <p role="alert" className="mx-auto max-w-6xl px-4 pb-2 text-sm font-medium text-red-800">
-          {signOutError}
-        </p>
-      ) : null}
+      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutButton />} />
     </header>
   );
 }

@@ -7,9 +7,6 @@ export const navLinkClass = (active: boolean) =>
     active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
   }`;
 
-/* eslint-disable @next/next/no-html-link-for-pages -- plain links on purpose:
-   next/link would put 2.5 kB more JavaScript on every page (the first page's
-   budget is 150 kB), and these destinations are whole new pages anyway. */
 export function SiteNav({ pathname, staff, signOut }: { pathname: string; staff: boolean; signOut?: React.ReactNode }) {
   const link = (href: string, label: string) => (
     <a href={href} className={navLinkClass(pathname === href)} aria-current={pathname === href ? "page" : undefined}>

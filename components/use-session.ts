@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
 export const SESSION_QUERY_KEY = ["session"] as const;
@@ -10,7 +10,7 @@ export const SESSION_QUERY_KEY = ["session"] as const;
 export function useSession() {
   return useQuery({
     queryKey: SESSION_QUERY_KEY,
-    queryFn: async (): Promise<SessionInfo> => (await call(api.GET("/session"))).data,
+    queryFn: async (): Promise<SessionInfo> => (await callApi((api) => api.GET("/session"))).data,
     staleTime: 60_000,
   });
 }

@@ -2,7 +2,7 @@
  * `npm run openapi:types`: writes lib/site/openapi-types.ts, the TypeScript
  * types of the site's calls, generated (openapi-typescript) from the
  * site-only OpenAPI document (the partner contract plus the site's own
- * endpoints, lib/openapi/site.ts). The pages' client (lib/site/api-client.ts,
+ * endpoints, lib/openapi/site.ts). The pages' client (lib/site/typed-client.ts,
  * openapi-fetch) is typed by it, so a renamed field breaks the build, not a
  * page. tests/site/openapi-types.test.ts fails when the file is stale.
  */

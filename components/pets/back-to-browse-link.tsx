@@ -1,13 +1,12 @@
-import Link from "next/link";
 import { textLinkClass } from "@/components/pets/styles";
 
 /** A paragraph of its own, so the pages' vertical spacing applies to it. */
 export function BackToBrowseLink() {
   return (
     <p>
-      <Link href="/" className={textLinkClass}>
+      <a href="/" className={textLinkClass}>
         <span aria-hidden="true">←</span> Back to all animals
-      </Link>
+      </a>
     </p>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { Category } from "@/lib/pets/schemas";
 
 export const CATEGORIES_QUERY_KEY = ["categories"] as const;
@@ -10,7 +10,7 @@ export const CATEGORIES_QUERY_KEY = ["categories"] as const;
 export function usePetCategories(initial: Category[] | undefined) {
   return useQuery({
     queryKey: CATEGORIES_QUERY_KEY,
-    queryFn: async ({ signal }): Promise<Category[]> => (await call(api.GET("/categories", { signal }))).data,
+    queryFn: async ({ signal }): Promise<Category[]> => (await callApi((api) => api.GET("/categories", { signal }))).data,
     initialData: initial,
     staleTime: 5 * 60_000,
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { Pet } from "@/lib/pets/schemas";
 
 export const petQueryKey = (id: number) => ["pet", id] as const;
@@ -15,7 +15,7 @@ export function usePet(initial: { pet: Pet; fetchedAt: number }) {
   const id = initial.pet.id;
   return useQuery({
     queryKey: petQueryKey(id),
-    queryFn: async ({ signal }): Promise<Pet | null> => (await call(api.GET("/pets", { params: { query: { id: [id] } }, signal }))).data[0] ?? null,
+    queryFn: async ({ signal }): Promise<Pet | null> => (await callApi((api) => api.GET("/pets", { params: { query: { id: [id] } }, signal }))).data[0] ?? null,
     initialData: initial.pet,
     initialDataUpdatedAt: initial.fetchedAt,
   });

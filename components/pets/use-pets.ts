@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import { petsApiQuery, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
 export function petsQueryKey(query: BrowseQuery) {
@@ -22,7 +22,7 @@ export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions
   return useQuery({
     queryKey: petsQueryKey(query),
     queryFn: async ({ signal }): Promise<PetPage> => {
-      const res = await call(api.GET("/pets", { params: { query: petsApiQuery(query) }, signal }));
+      const res = await callApi((api) => api.GET("/pets", { params: { query: petsApiQuery(query) }, signal }));
       return { pets: res.data, link: res.headers.get("link") };
     },
     initialData: initial?.page,

@@ -12,7 +12,7 @@ import { PetAdded } from "@/components/staff/pet-added";
 import { STATUS_LABELS } from "@/components/staff/status-labels";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
-import { ApiClientError, api, call, describeError } from "@/lib/site/api-client";
+import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, PET_STATUSES, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
 const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
@@ -48,7 +48,7 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
   });
 
   const create = useMutation({
-    mutationFn: async (pet: NewPet): Promise<Pet> => (await call(api.POST("/pets", { body: pet }))).data,
+    mutationFn: async (pet: NewPet): Promise<Pet> => (await callApi((api) => api.POST("/pets", { body: pet }))).data,
     // The browse page's lists (keys starting with "pets") now miss this animal.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["pets"] }),
   });

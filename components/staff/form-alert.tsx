@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { linkClass } from "@/components/staff/styles";
 
 /**
@@ -29,9 +28,9 @@ export function FormProblemAlert({ problem, signInHref }: { problem: FormProblem
       {problem.signIn ? (
         <>
           {" "}
-          <Link href={signInHref} className={linkClass}>
+          <a href={signInHref} className={linkClass}>
             Sign in as staff
-          </Link>
+          </a>
         </>
       ) : null}
     </FormAlert>

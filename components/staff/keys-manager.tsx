@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
 import { FormAlert } from "@/components/staff/form-alert";
 import { IssuedKey } from "@/components/staff/issued-key";
@@ -57,9 +56,9 @@ export function KeysManager() {
           <FormAlert>
             Could not load the keys. {describeError(keys.error)}{" "}
             {sessionGone ? (
-              <Link href="/staff/sign-in?next=/staff/keys" className={linkClass}>
+              <a href="/staff/sign-in?next=/staff/keys" className={linkClass}>
                 Sign in as staff
-              </Link>
+              </a>
             ) : null}
           </FormAlert>
         ) : keys.data.length === 0 ? (

@@ -1,6 +1,5 @@
 "use client";
 
-import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { linkClass, primaryButtonClass } from "@/components/staff/styles";
 import type { Pet } from "@/lib/pets/schemas";
@@ -29,9 +28,9 @@ export function PetAdded({ pet, categoryName, onAddAnother }: { pet: Pet; catego
         <dd data-testid="added-status">{STATUS_LABELS[pet.status]}</dd>
       </dl>
       <div className="flex flex-wrap items-center gap-4">
-        <Link href={`/pets/${pet.id}`} className={linkClass}>
+        <a href={`/pets/${pet.id}`} className={linkClass}>
           See <span className="break-words">{pet.name}</span>&rsquo;s page
-        </Link>
+        </a>
         <button type="button" onClick={onAddAnother} className={primaryButtonClass}>
           Add another
         </button>

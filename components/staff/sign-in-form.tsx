@@ -3,16 +3,13 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { SESSION_QUERY_KEY } from "@/components/use-session";
-import { ApiClientError, api, call, describeError } from "@/lib/site/api-client";
+import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { signInSchema, type SignIn } from "@/lib/staff/schemas";
 
 const FIELDS = { email: "Email", password: "Password" } as const;
@@ -20,8 +17,6 @@ type Field = keyof typeof FIELDS;
 
 /** Email and password, checked with the API's own schema before anything is sent. */
 export function SignInForm({ next }: { next: string }) {
-  const router = useRouter();
-  const queryClient = useQueryClient();
   const [formError, setFormError] = useState<string | null>(null);
   const {
     register,
@@ -38,12 +33,10 @@ export function SignInForm({ next }: { next: string }) {
   const onSubmit = handleSubmit(async (values) => {
     setFormError(null);
     try {
-      const { data } = await call(api.POST("/session", { body: values }));
-      // Whatever was cached was fetched as an adopter; the header and the
-      // staff pages must now see staff.
-      queryClient.setQueryData(SESSION_QUERY_KEY, data);
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
-      router.replace(next);
+      await callApi((api) => api.POST("/session", { body: values }));
+      // A full page load, not a client-side push: the header is rendered on
+      // the server, and everything cached was fetched as an adopter.
+      window.location.replace(next);
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body" && error.details.length > 0) {
         for (const detail of error.details) {

@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { linkClass, panelClass } from "@/components/staff/styles";
 
 /** Shown on the sign-in page to someone who is already signed in. */
@@ -10,14 +9,14 @@ export function SignedInNotice({ email }: { email: string | null }) {
       </p>
       <ul className="list-inside list-disc space-y-1">
         <li>
-          <Link href="/staff/pets/new" className={linkClass}>
+          <a href="/staff/pets/new" className={linkClass}>
             Add an animal
-          </Link>
+          </a>
         </li>
         <li>
-          <Link href="/staff/keys" className={linkClass}>
+          <a href="/staff/keys" className={linkClass}>
             Manage API keys
-          </Link>
+          </a>
         </li>
       </ul>
     </div>

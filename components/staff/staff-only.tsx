@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { linkClass, panelClass } from "@/components/staff/styles";
 
 /** What a visitor who is not signed in as staff sees instead of a staff tool (`next`: a plain path of ours). */
@@ -8,9 +7,9 @@ export function StaffOnly({ next, doing }: { next: string; doing: string }) {
       <h2 className="text-lg font-semibold">Staff only</h2>
       <p>
         You need to be signed in as shelter staff to {doing}.{" "}
-        <Link href={`/staff/sign-in?next=${next}`} className={linkClass}>
+        <a href={`/staff/sign-in?next=${next}`} className={linkClass}>
           Sign in as staff
-        </Link>
+        </a>
       </p>
     </div>
   );

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { ApiKeySummary, NewApiKey } from "@/lib/keys/schemas";
 
 export const STAFF_KEYS_QUERY_KEY = ["staff", "keys"] as const;
@@ -10,7 +10,7 @@ export const STAFF_KEYS_QUERY_KEY = ["staff", "keys"] as const;
 export function useApiKeys(enabled: boolean) {
   return useQuery({
     queryKey: STAFF_KEYS_QUERY_KEY,
-    queryFn: async (): Promise<ApiKeySummary[]> => (await call(api.GET("/keys"))).data,
+    queryFn: async (): Promise<ApiKeySummary[]> => (await callApi((api) => api.GET("/keys"))).data,
     enabled,
     // Usage and bans move on their own: a fresh list whenever the page asks.
     staleTime: 0,
@@ -21,7 +21,7 @@ export function useApiKeys(enabled: boolean) {
 export function useIssueKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (input: NewApiKey): Promise<{ key: string; summary: ApiKeySummary }> => (await call(api.POST("/keys", { body: input }))).data,
+    mutationFn: async (input: NewApiKey): Promise<{ key: string; summary: ApiKeySummary }> => (await callApi((api) => api.POST("/keys", { body: input }))).data,
     // A list fetch still in flight started before the key existed: it must
     // not land after it. (Without data yet, invalidating would only join
     // that fetch instead of starting a fresh one.)
@@ -39,7 +39,7 @@ export function useKeyAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ key, action }: { key: ApiKeySummary; action: "revoke" | "lift-ban" }) =>
-      (await call(action === "revoke" ? api.DELETE("/keys/{keyId}", { params: { path: { keyId: String(key.id) } } }) : api.DELETE("/keys/{keyId}/ban", { params: { path: { keyId: String(key.id) } } }))).data,
+      (await callApi((api) => action === "revoke" ? api.DELETE("/keys/{keyId}", { params: { path: { keyId: String(key.id) } } }) : api.DELETE("/keys/{keyId}/ban", { params: { path: { keyId: String(key.id) } } }))).data,
     onMutate: () => queryClient.cancelQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
   });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { Category } from "@/lib/pets/schemas";
 
 export const STAFF_CATEGORIES_QUERY_KEY = ["staff", "categories"] as const;
@@ -10,7 +10,7 @@ export const STAFF_CATEGORIES_QUERY_KEY = ["staff", "categories"] as const;
 export function useCategories(initial: Category[] | null, enabled: boolean) {
   return useQuery({
     queryKey: STAFF_CATEGORIES_QUERY_KEY,
-    queryFn: async (): Promise<Category[]> => (await call(api.GET("/categories"))).data,
+    queryFn: async (): Promise<Category[]> => (await callApi((api) => api.GET("/categories"))).data,
     initialData: initial ?? undefined,
     staleTime: 5 * 60_000,
     enabled,

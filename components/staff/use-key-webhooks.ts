@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { StaffWebhook } from "@/lib/webhooks/schemas";
 
 export const keyWebhooksQueryKey = (keyId: number) => ["staff", "keys", keyId, "webhooks"] as const;
@@ -11,7 +11,7 @@ export function useKeyWebhooks(keyId: number) {
   return useQuery({
     queryKey: keyWebhooksQueryKey(keyId),
     queryFn: async ({ signal }): Promise<StaffWebhook[]> =>
-      (await call(api.GET("/keys/{keyId}/webhooks", { params: { path: { keyId: String(keyId) } }, signal }))).data,
+      (await callApi((api) => api.GET("/keys/{keyId}/webhooks", { params: { path: { keyId: String(keyId) } }, signal }))).data,
     // Failures and deliveries move on their own.
     staleTime: 0,
   });
@@ -23,7 +23,7 @@ export function useDisableWebhook() {
   return useMutation({
     mutationFn: async (endpoint: StaffWebhook): Promise<StaffWebhook> =>
       (
-        await call(
+        await callApi((api) =>
           api.POST("/keys/{keyId}/webhooks/{webhookId}/disable", {
             params: { path: { keyId: endpoint.keyId, webhookId: endpoint.id } },
           }),

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 
 export const HISTORY_SHOWN = 50;
 
@@ -12,7 +12,7 @@ export function usePetHistory(id: number, enabled: boolean) {
   return useQuery({
     queryKey: petHistoryQueryKey(id),
     queryFn: async ({ signal }) => {
-      const res = await call(api.GET("/pets/{petId}/history", { params: { path: { petId: id }, query: { limit: HISTORY_SHOWN } }, signal }));
+      const res = await callApi((api) => api.GET("/pets/{petId}/history", { params: { path: { petId: id }, query: { limit: HISTORY_SHOWN } }, signal }));
       return { entries: res.data, more: /rel="next"/.test(res.headers.get("link") ?? "") };
     },
     enabled,

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-q
 import { petQueryKey } from "@/components/pets/use-pet";
 import type { PetPage } from "@/components/pets/browse-query";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { api, call } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client";
 import type { Pet, PetPatch } from "@/lib/pets/schemas";
 
 export interface PetUpdate {
@@ -35,7 +35,7 @@ export function useUpdatePet() {
   return useMutation({
     mutationFn: async ({ id, version, changes }: PetUpdate) =>
       (
-        await call(
+        await callApi((api) =>
           api.PATCH("/pets/{petId}", {
             params: { path: { petId: id }, header: { "If-Match": `"${version}"` } },
             body: changes,

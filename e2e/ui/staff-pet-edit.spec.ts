@@ -162,7 +162,10 @@ test("adopters see the animal but neither the form nor the history", async ({ br
   await page.goto("/");
   const [pet] = (await (await page.request.get("/v1/pets?limit=1")).json()) as ApiPet[];
   const historyCalls = recordRequests(page, "GET", `/v1/pets/${pet!.id}/history`);
-  const sessionKnown = page.waitForResponse((res) => new URL(res.url()).pathname === "/v1/session");
+  // The pet page's own session call (its Referer is that page), not one left over from the page before.
+  const sessionKnown = page.waitForResponse(
+    (res) => new URL(res.url()).pathname === "/v1/session" && new URL(res.request().headers()["referer"] ?? "http://x/").pathname === `/pets/${pet!.id}`,
+  );
   await page.goto(`/pets/${pet!.id}`);
   expect((await (await sessionKnown).json()).kind).toBe("anonymous");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(pet!.name);

@@ -1,15 +1,18 @@
 "use client";
 
-import createClient from "openapi-fetch";
 import type { ErrorBody, ErrorDetail } from "@/lib/http/errors";
-import type { paths } from "@/lib/site/openapi-types";
+import type { Api } from "@/lib/site/typed-client";
 
-// The pages' one way to call /v1: an openapi-fetch client typed by the
-// types generated from the OpenAPI document (lib/site/openapi-types.ts, `npm
-// run openapi:types`), so a path, parameter or field that the contract
-// renames breaks the build instead of a page. Same-origin with the session
-// cookie (sent automatically); every failure becomes an ApiClientError
-// carrying the API's { code, message, status, details }.
+// The pages' one way to call /v1: `callApi((api) => api.GET("/pets", ...))`,
+// where `api` is the openapi-fetch client typed from the OpenAPI document
+// (lib/site/typed-client.ts). Same-origin with the session cookie (sent
+// automatically); every failure becomes an ApiClientError carrying the API's
+// { code, message, status, details }.
+//
+// The client itself is loaded on the first call, not with the page: pages
+// render from data fetched on the server, and the browse page's first load
+// stays inside its JavaScript budget (e2e/ui/page-weight.spec.ts) without
+// openapi-fetch's 3 kB. This module stays light: errors and helpers only.
 
 export class ApiClientError extends Error {
   constructor(
@@ -31,15 +34,6 @@ export interface ApiResponse<T> {
   status: number;
 }
 
-/** The typed client: `api.GET("/pets", { params: { query: { limit: 20 } } })`. Unwrap its answer with `call`. */
-export const api = createClient<paths>({
-  baseUrl: "/v1",
-  credentials: "same-origin",
-  headers: { Accept: "application/json" },
-  // `id=12,15`, as the API documents it (style form, explode false); it refuses repeated parameters.
-  querySerializer: { array: { style: "form", explode: false } },
-});
-
 /** openapi-fetch's answer: data on success, the error body otherwise. */
 interface FetchResult<T> {
   data?: T;
@@ -48,13 +42,15 @@ interface FetchResult<T> {
 }
 
 /**
- * Waits for a typed call and unwraps it: the data with the headers, or an
- * ApiClientError (a network failure is status 0, `network_error`).
+ * Makes one typed call and unwraps it: the data with the headers, or an
+ * ApiClientError (a network failure, including failing to load the client,
+ * is status 0, `network_error`).
  */
-export async function call<T>(request: Promise<FetchResult<T>>): Promise<ApiResponse<T>> {
+export async function callApi<T>(request: (api: Api) => Promise<FetchResult<T>>): Promise<ApiResponse<T>> {
   let result: FetchResult<T>;
   try {
-    result = await request;
+    const { api } = await import("@/lib/site/typed-client");
+    result = await request(api);
   } catch {
     throw new ApiClientError(0, "network_error", "Could not reach the server. Check your connection and try again.");
   }
