@@ -100,8 +100,47 @@ export function pageSql(q: PetPageQuery): Prisma.Sql {
     LEFT JOIN LATERAL (${page}) p ON true`;
 }
 
-export async function insertPet(client: Db, data: { name: string; categoryId: number; status: PetStatus }): Promise<PetRow> {
-  return client.pet.create({ data: { ...data, categoryId: BigInt(data.categoryId) }, select: petColumns });
+/** Who an audit record names: the staff member's email, or null to read the API key's current name in the statement. */
+export interface AuditActor {
+  kind: "api_key" | "staff";
+  id: number;
+  name: string | null;
+}
+
+/**
+ * Adds an animal, its "created" audit record and its `pet.created` event in
+ * one statement, so a create is a single round trip and, outside a larger
+ * transaction, its own atomic one (the event's position is still assigned
+ * at commit, by the deferred trigger). Writes nothing and returns no row
+ * when the category does not exist. The records are exactly those
+ * recordChange and appendPetEvent write for an update: `after` and the
+ * event's `pet` are the animal as the API shows it (toPet), `before` is
+ * null, and an API key is named as it is called at this moment.
+ */
+export function insertPetWithRecords(pet: { name: string; categoryId: number; status: PetStatus }, actor: AuditActor, requestId: string): Prisma.Sql {
+  return Prisma.sql`
+    WITH pet AS (
+      INSERT INTO pets (name, category_id, status)
+      SELECT ${pet.name}, id, ${pet.status}::"PetStatus" FROM categories WHERE id = ${BigInt(pet.categoryId)}
+      RETURNING id, name, category_id, status, version
+    ), shown AS (
+      SELECT id, version, jsonb_build_object('id', id, 'name', name, 'categoryId', category_id, 'status', status, 'version', version) AS json FROM pet
+    ), audit AS (
+      INSERT INTO pet_audit (pet_id, action, version, actor_kind, actor_id, actor_name, request_id, after)
+      SELECT id, 'created', version, ${actor.kind}::"ActorKind", ${BigInt(actor.id)},
+             COALESCE(${actor.name}::text, (SELECT name FROM api_keys WHERE id = ${BigInt(actor.id)})), ${requestId}, json
+      FROM shown
+    ), event AS (
+      INSERT INTO events (type, pet_id, data) SELECT 'pet.created', id, jsonb_build_object('pet', json) FROM shown
+    )
+    SELECT id, name, category_id AS "categoryId", status, version FROM pet`;
+}
+
+/** Runs insertPetWithRecords: prepared on the pool (autocommit), or inside the caller's transaction. */
+export async function createPetWithRecords(tx: Prisma.TransactionClient | undefined, ...args: Parameters<typeof insertPetWithRecords>): Promise<PetRow | null> {
+  const sql = insertPetWithRecords(...args);
+  const rows = tx ? await tx.$queryRaw<RawPetRow[]>(sql) : await query<RawPetRow>(sql);
+  return rows[0] ? fromRaw(rows[0]) : null;
 }
 
 export async function findPetById(id: number): Promise<PetRow | null> {

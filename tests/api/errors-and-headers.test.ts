@@ -176,7 +176,7 @@ describe("unexpected failures leak nothing", () => {
   });
 
   it("a Prisma-style error on create → 500 without the query", async () => {
-    vi.spyOn(queries, "insertPet").mockRejectedValue(
+    vi.spyOn(queries, "createPetWithRecords").mockRejectedValue(
       Object.assign(new Error('Invalid `prisma.pet.create()` invocation: INSERT INTO "pets" violates secret'), { code: "P2010" }),
     );
     const res = await call(petsRoute.POST, "/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } });

@@ -153,7 +153,7 @@ describe("a create that fails leaves no reservation behind", () => {
   it("after a 500 the same key and body succeed on retry", async () => {
     const name = uniqueName("Retry after failure");
     const idem = randomUUID();
-    vi.spyOn(petQueries, "insertPet").mockRejectedValueOnce(new Error("disk on fire"));
+    vi.spyOn(petQueries, "createPetWithRecords").mockRejectedValueOnce(new Error("disk on fire"));
     await expectApiError(await create({ name, categoryId: 1 }, idem), 500, "internal_error");
     const retry = await create({ name, categoryId: 1 }, idem);
     expect(retry.status).toBe(201);

@@ -253,12 +253,37 @@ describe("the change and its audit record are one transaction", () => {
     expect(await auditCount(pet.id)).toBe(0);
   });
 
-  it("when the audit record cannot be written, no animal is created", async () => {
-    const before = await db().pet.count();
-    vi.spyOn(auditQueries, "insertAuditRecord").mockRejectedValueOnce(new Error("audit write failed"));
-    const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Ghost", categoryId: 1 } });
-    await expectApiError(res, 500, "internal_error");
-    expect(await db().pet.count()).toBe(before);
+  // The create is one statement: a real failure of either record, raised by
+  // PostgreSQL itself, must leave no animal (and no other record) behind.
+  it.each([
+    ["audit record", "pet_audit", "NEW.after->>'name'"],
+    ["change-feed event", "events", "NEW.data->'pet'->>'name'"],
+  ])("when the %s cannot be written, no animal is created", async (_label, table, nameOf) => {
+    const name = `Ghost ${table}`;
+    await db().$executeRawUnsafe(`
+      CREATE FUNCTION refuse_ghost() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF ${nameOf} = '${name}' THEN RAISE EXCEPTION 'refused by test'; END IF; RETURN NEW; END $$`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER refuse_ghost BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION refuse_ghost()`);
+    try {
+      const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } });
+      await expectApiError(res, 500, "internal_error");
+      expect(await db().pet.count({ where: { name } })).toBe(0);
+      expect(await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pet_audit WHERE after->>'name' = ${name}`).toEqual([{ n: 0n }]);
+      expect(await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM events WHERE data->'pet'->>'name' = ${name}`).toEqual([{ n: 0n }]);
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER refuse_ghost ON ${table}`);
+      await db().$executeRawUnsafe("DROP FUNCTION refuse_ghost()");
+    }
+  });
+
+  it("a created animal's audit record and event show it exactly as the API does", async () => {
+    const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Recorded", categoryId: 2, status: "pending" } });
+    const pet = (await expectJson(res, 201)) as Pet;
+    const [audit] = await db().petAudit.findMany({ where: { petId: BigInt(pet.id) } });
+    expect(audit).toMatchObject({ action: "created", version: 1, actorKind: "api_key", actorName: "updater", before: null, after: pet });
+    const [event] = await db().event.findMany({ where: { petId: BigInt(pet.id) } });
+    expect(event).toMatchObject({ type: "pet.created", data: { pet } });
+    expect(event!.position).not.toBeNull();
   });
 });
 
