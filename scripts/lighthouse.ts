@@ -62,6 +62,10 @@ async function audit(url: string): Promise<Run> {
 }
 
 async function main(): Promise<void> {
+  // Checked before the build and the database, which take a minute to find out nothing can run.
+  if (!CHROME) {
+    throw new Error("No Chromium found: install Debian's (`apt-get install chromium`) or set CHROME_PATH to a Chrome or Chromium binary.");
+  }
   const bench = await benchEnvironment("petstore_lighthouse", 0);
   const server = await startServer(bench.env);
   try {
