@@ -1,15 +1,25 @@
 import { spawnSync } from "node:child_process";
 import { expect, type APIResponse } from "@playwright/test";
 
-/** Runs the operators' CLI against the end-to-end database, as an operator would. */
-export function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+export interface CliRun {
+  /** Variables on top of this process's (a test's own database, say). */
+  env?: Record<string, string | undefined>;
+  /** Piped to standard input (how passwords arrive). */
+  input?: string;
+}
+
+/** Runs the operators' CLI as an operator would: against the end-to-end database unless `env` names another. */
+export function runCli(args: string[], { env, input }: CliRun = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-    env: { ...process.env },
+    env: { ...process.env, ...env },
+    input,
     encoding: "utf8",
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
+
+export const cli = (...args: string[]) => runCli(args);
 
 /** Issues an API key with the CLI; the key is the last line of its standard output. */
 export function createKey(name: string, ...options: string[]): string {

@@ -59,6 +59,18 @@ function portAnswers(port: number): Promise<boolean> {
   });
 }
 
+/** A TCP port on 127.0.0.1 that nothing listens on right now (for a throw-away server of a test). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**

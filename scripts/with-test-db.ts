@@ -9,19 +9,7 @@
  * tests are skipped (and say so).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import net from "node:net";
-import { ROOT, assertLocalDatabase, loadDotEnv, openServer } from "./database";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+import { ROOT, assertLocalDatabase, freePort, loadDotEnv, openServer } from "./database";
 
 /** A redis-server of our own, in memory only, when one is installed; resolves once it accepts connections. */
 async function startThrowawayRedis(): Promise<{ url: string; process: ChildProcess } | undefined> {

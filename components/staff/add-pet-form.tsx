@@ -9,11 +9,11 @@ import { useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
-import { STATUS_LABELS } from "@/components/staff/status-labels";
+import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, PET_STATUSES, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
 const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
 type Field = keyof typeof FIELDS;
@@ -135,7 +135,7 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
           <select
             {...field}
             aria-busy={categories.isPending || undefined}
-            {...register("categoryId", { setValueAs: (v: string) => (v === "" || v === undefined ? undefined : Number(v)) })}
+            {...register("categoryId", { setValueAs: categoryIdValue })}
           >
             <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
             {categories.data?.map((c) => (
@@ -150,11 +150,7 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
       <FormField id="pet-status" label={FIELDS.status} error={errors.status}>
         {(field) => (
           <select {...field} {...register("status")}>
-            {PET_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
         )}
       </FormField>

@@ -7,11 +7,12 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { FormAlert, FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { STATUS_LABELS } from "@/components/staff/status-labels";
+import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, PET_FIELDS, PET_STATUSES, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
+import { NAME_MAX, PET_FIELDS, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
 
 const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
 type Field = keyof typeof FIELDS;
@@ -104,11 +105,7 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
       <FormField id="edit-pet-status" label={FIELDS.status} error={errors.status}>
         {(field) => (
           <select {...field} {...register("status")}>
-            {PET_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {STATUS_LABELS[s]}
-              </option>
-            ))}
+            <StatusOptions />
           </select>
         )}
       </FormField>
@@ -119,7 +116,7 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
 
       <FormField id="edit-pet-category" label={FIELDS.categoryId} error={errors.categoryId}>
         {(field) => (
-          <select {...field} {...register("categoryId", { setValueAs: (v: string | number) => (v === "" || v === undefined ? undefined : Number(v)) })}>
+          <select {...field} {...register("categoryId", { setValueAs: categoryIdValue })}>
             {categories?.map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}

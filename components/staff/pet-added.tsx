@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { linkClass, primaryButtonClass } from "@/components/staff/styles";
 import type { Pet } from "@/lib/pets/schemas";
-import { STATUS_LABELS } from "@/components/staff/status-labels";
+import { STATUS_LABELS } from "@/components/pets/browse-query";
 
 /** The animal just added, with a way to its page and a way to add the next one. */
 export function PetAdded({ pet, categoryName, onAddAnother }: { pet: Pet; categoryName: string; onAddAnother: () => void }) {

@@ -4,7 +4,7 @@ import { fieldChanges, type FieldChange } from "@/lib/audit/format";
 import type { HistoryEntry } from "@/lib/audit/schemas";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
-import { STATUS_LABELS } from "@/components/staff/status-labels";
+import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, secondaryButtonClass } from "@/components/staff/styles";
 import { HISTORY_SHOWN, usePetHistory } from "@/components/staff/use-pet-history";
 import { describeError } from "@/lib/site/api-client";

@@ -1,9 +1,8 @@
-import { spawnSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "../../tests/webhook-receiver";
 import { freshDatabase, startInstance, stopInstance, type Instance } from "../deploy/topology";
-import { bearer } from "../helpers";
+import { bearer, runCli } from "../helpers";
 
 // Webhook delivery by real server processes (scripts/server.ts, as
 // `npm run serve` and `npm start` run it) on a database of their own, to a
@@ -17,11 +16,7 @@ let receiver: Receiver;
 const running: Instance[] = [];
 
 function cli(...args: string[]): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
+  const result = runCli(args, { env: { DATABASE_URL: databaseUrl } });
   expect(result.status, result.stderr).toBe(0);
   return result.stdout;
 }

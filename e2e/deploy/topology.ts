@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "../../scripts/database";
 
 // The deployment recipe of docs/deploy.md, started for real: app instances
 // (scripts/server.ts, as `npm run serve` runs it) sharing the e2e database and
@@ -11,17 +11,6 @@ import pg from "pg";
 // and scratch directory are changed, so two runs cannot collide).
 
 export const hasNginx = spawnSync("nginx", ["-v"]).status === 0;
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * A database of the test's own on the suite's server, migrated and seeded

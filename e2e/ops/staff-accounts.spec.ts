@@ -1,6 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { freePort, freshDatabase } from "../deploy/topology";
+import { freePort } from "../../scripts/database";
+import { freshDatabase } from "../deploy/topology";
+import { runCli } from "../helpers";
 
 // No default credentials in production, and staff accounts managed from the
 // command line with passwords that never appear in the process list.
@@ -10,11 +12,8 @@ test.describe.configure({ mode: "serial", timeout: 180_000 });
 let url: string;
 const env = (extra: Record<string, string> = {}) => ({ ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn", ...extra });
 
-/** The CLI as an operator runs it; `input` is piped to standard input (how passwords arrive). */
-function cli(args: string[], input?: string, extra: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: env(extra), input, encoding: "utf8", timeout: 60_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The CLI as an operator runs it, on this file's database; `input` is piped to standard input (how passwords arrive). */
+const cli = (args: string[], input?: string) => runCli(args, { env: { DATABASE_URL: url, LOG_LEVEL: "warn" }, input });
 
 /** Starts a command and resolves with its exit code, or "ready" once the server announces itself (then stops it). */
 function runUntilReady(command: string, args: string[], extra: Record<string, string>): Promise<{ outcome: "ready" | number | null; output: string }> {
@@ -108,14 +107,11 @@ test("staff create, list and delete; passwords never come from arguments", async
 test("without SEED_DEMO_STAFF, seeding creates no demo login", async () => {
   // `db migrate` seeds the empty database, as a release's first deploy does.
   const fresh = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_accounts_plain`, { SEED_DEMO_STAFF: "" });
-  const seeded = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "db", "seed"], {
-    env: { ...process.env, DATABASE_URL: fresh, SEED_DEMO_STAFF: "" },
-    encoding: "utf8",
-  });
+  const seeded = runCli(["db", "seed"], { env: { DATABASE_URL: fresh, SEED_DEMO_STAFF: "" } });
   expect(seeded.status, seeded.stderr).toBe(0);
   expect(seeded.stdout).toMatch(/Seeded 6 categories/);
   expect(seeded.stdout).not.toContain("Demo staff login");
-  const listed = spawnSync(process.execPath, ["--import", "tsx", "scripts/cli.ts", "staff", "list"], { env: { ...process.env, DATABASE_URL: fresh }, encoding: "utf8" });
+  const listed = runCli(["staff", "list"], { env: { DATABASE_URL: fresh } });
   expect(listed.stdout).not.toContain("demo@petstore.test");
 });
 

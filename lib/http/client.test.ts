@@ -1,27 +1,20 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { parseEnv, resetEnvCache } from "@/lib/env";
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "@/lib/env";
+import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/http/socket-address";
+import { configurableEnv } from "@/tests/env";
 import { addressRateKey, clientAddressOf, clientOriginOf, clientUrl, normalizeAddress, ownOrigins } from "@/lib/http/client";
 
 // The site is reached by many names and through proxies: the client's
 // address and origin come from the socket and the Host it sent, and from
 // X-Forwarded-* only when a trusted proxy of ours is the socket's peer.
 
-const SOCKET = "x-petstore-socket-address";
 
 function headers(values: Record<string, string>) {
   const h = new Headers(values);
   return { get: (name: string) => h.get(name) };
 }
 
-function configure(vars: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(vars)) vi.stubEnv(k, v);
-  resetEnvCache();
-}
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvCache();
-});
+const configure = configurableEnv();
 
 describe("normalizeAddress", () => {
   it.each([

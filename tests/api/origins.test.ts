@@ -1,9 +1,10 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GET as openapiGET } from "@/app/v1/openapi.json/route";
 import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
 import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
-import { resetEnvCache } from "@/lib/env";
+import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/http/socket-address";
 import { createStaff } from "@/lib/staff/service";
+import { configurableEnv } from "../env";
 import { call, expectApiError, expectJson, newKey, seedPets } from "./helpers";
 
 // "Our own origin" is the one the client addressed: the CSRF check, the
@@ -11,17 +12,8 @@ import { call, expectApiError, expectJson, newKey, seedPets } from "./helpers";
 // browser used (or a trusted proxy's X-Forwarded-*), on any name.
 
 const STAFF = { email: "origins@petstore.test", password: "a long enough password" };
-const SOCKET = "x-petstore-socket-address";
 
-function configure(vars: Record<string, string | undefined>) {
-  for (const [k, v] of Object.entries(vars)) vi.stubEnv(k, v);
-  resetEnvCache();
-}
-
-afterEach(() => {
-  vi.unstubAllEnvs();
-  resetEnvCache();
-});
+const configure = configurableEnv();
 
 beforeAll(async () => {
   await createStaff(STAFF);

@@ -6,6 +6,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { setCounterStore } from "@/lib/http/rate-limit";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { call, newKey } from "./helpers";
 
@@ -50,7 +51,7 @@ export interface Who {
 }
 
 export const headersFor = ({ address, headers }: Who) => ({
-  ...(address ? { "x-petstore-socket-address": address } : {}),
+  ...(address ? { [SOCKET_ADDRESS_HEADER]: address } : {}),
   ...headers,
 });
 

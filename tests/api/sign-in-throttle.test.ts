@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as signInPOST } from "@/app/v1/session/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import * as password from "@/lib/staff/password";
 import { createStaff } from "@/lib/staff/service";
 import { ACCOUNT_RULE, listLockouts, unlock } from "@/lib/staff/throttle";
@@ -43,7 +44,7 @@ const attempt = (email: string, pw: string, address = "198.51.100.10") =>
   call(signInPOST, "/v1/session", {
     method: "POST",
     json: { email, password: pw },
-    headers: { host: HOST, origin: `http://${HOST}`, "x-petstore-socket-address": address },
+    headers: { host: HOST, origin: `http://${HOST}`, [SOCKET_ADDRESS_HEADER]: address },
   });
 
 async function expectLocked(res: Response, seconds: number) {
