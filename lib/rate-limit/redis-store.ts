@@ -5,11 +5,20 @@ import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } 
  * Counters in Redis: INCR per window inside one MULTI/EXEC, sent as one
  * pipeline (one round trip). Each key names its window's start, and expires
  * a little after the window ends, so Redis cleans up by itself.
+ *
+ * Keys carry the deployment's namespace (the database's, read once): one
+ * Redis may serve several deployments, and each one's key 1 is another caller.
  */
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
+  private prefix?: string;
+  private prefixing?: Promise<string>;
 
-  constructor(url: string) {
+  /** `namespace`: the deployment's name, or how to learn it (asked again after a failure). */
+  constructor(
+    url: string,
+    private readonly namespace: string | (() => Promise<string>),
+  ) {
     this.redis = new Redis(url, {
       // Commands sent while the connection is still opening wait for it (a
       // fresh instance's first request must not fail), but a Redis that is
@@ -23,14 +32,34 @@ export class RedisCounterStore implements CounterStore {
     this.redis.on("error", () => {});
   }
 
-  private key(c: Counter): string {
-    return `petstore:rl:${counterKey(c)}:${c.window.start.getTime()}`;
+  /** `petstore:<namespace>:rl:`, learnt on the first use and kept; the hot path then awaits nothing. */
+  private async keyPrefix(): Promise<string> {
+    if (this.prefix) return this.prefix;
+    const { namespace } = this;
+    this.prefixing ??= (typeof namespace === "string" ? Promise.resolve(namespace) : namespace()).then(
+      (name) => (this.prefix = `petstore:${name}:rl:`),
+      (error: unknown) => {
+        this.prefixing = undefined;
+        throw error;
+      },
+    );
+    return this.prefixing;
+  }
+
+  private key(prefix: string, c: Counter): string {
+    return `${prefix}${counterKey(c)}:${c.window.start.getTime()}`;
   }
 
   async hit(counters: Counter[], by = 1): Promise<number[]> {
+    let prefix: string;
+    try {
+      prefix = this.prefix ?? (await this.keyPrefix());
+    } catch (error) {
+      throw new CounterStoreUnavailable(error);
+    }
     const multi = this.redis.multi();
     for (const c of counters) {
-      const key = this.key(c);
+      const key = this.key(prefix, c);
       multi.incrby(key, by);
       // Expiry from the real clock (Redis's), a minute past the window's end.
       multi.pexpire(key, c.window.seconds * 1000 + 60_000, "NX");
@@ -49,7 +78,8 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async peek(counters: Counter[]): Promise<number[]> {
-    const values = await this.redis.mget(...counters.map((c) => this.key(c)));
+    const prefix = this.prefix ?? (await this.keyPrefix());
+    const values = await this.redis.mget(...counters.map((c) => this.key(prefix, c)));
     return values.map((v) => Number(v ?? 0));
   }
 

@@ -1,4 +1,5 @@
 import { runInBackground } from "@/lib/background";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
@@ -16,7 +17,7 @@ const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterSto
 export function counterStore(): CounterStore {
   if (!globalStore.petstoreCounterStore) {
     const { REDIS_URL, DATABASE_URL } = env();
-    globalStore.petstoreCounterStore = new CoalescingCounterStore(REDIS_URL ? new RedisCounterStore(REDIS_URL) : new PostgresCounterStore(DATABASE_URL!));
+    globalStore.petstoreCounterStore = new CoalescingCounterStore(REDIS_URL ? new RedisCounterStore(REDIS_URL, deploymentNamespace) : new PostgresCounterStore(DATABASE_URL!));
     // Old windows are deleted once a minute per instance so the table does
     // not grow without bound; unref'd so it never keeps a process alive.
     globalStore.petstoreSweeper = setInterval(() => {
@@ -26,6 +27,15 @@ export function counterStore(): CounterStore {
     onShutdown("rate-limit counter store", () => setCounterStore(undefined));
   }
   return globalStore.petstoreCounterStore;
+}
+
+/** This database's namespace, which names its counters in a shared Redis (read once per process). */
+export async function deploymentNamespace(): Promise<string> {
+  // The migration made the row; made again here if it was ever deleted (every
+  // instance agrees on whichever row exists: the insert never replaces one).
+  await db().$executeRaw`INSERT INTO deployment DEFAULT VALUES ON CONFLICT (id) DO NOTHING`;
+  const row = await db().deployment.findUniqueOrThrow({ where: { id: true }, select: { namespace: true } });
+  return row.namespace;
 }
 
 /** Test hook: use another store (or go back to the configured one with undefined). */

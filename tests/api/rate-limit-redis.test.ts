@@ -5,6 +5,9 @@ import { resetEnvCache } from "@/lib/env";
 import { counterStore, setCounterStore } from "@/lib/http/rate-limit";
 import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
+import { deploymentNamespace } from "@/lib/rate-limit/shared-store";
+import { CounterStoreUnavailable, countersFor } from "@/lib/rate-limit/store";
+import { windowAt } from "@/lib/rate-limit/windows";
 import { newKey } from "./helpers";
 import { list, pin, int, rateLimitTestFile } from "./rate-limit-helpers";
 import { rateLimitStoreContract } from "./rate-limit-store-contract";
@@ -36,7 +39,7 @@ async function whenReady(store: RedisCounterStore): Promise<void> {
 }
 
 async function readyStore(): Promise<RedisCounterStore> {
-  const store = new RedisCounterStore(REDIS_URL!);
+  const store = new RedisCounterStore(REDIS_URL!, deploymentNamespace);
   await whenReady(store);
   return store;
 }
@@ -49,10 +52,13 @@ async function useRedis(): Promise<void> {
 
 describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
   let admin: Redis;
+  /** This test database's namespace: every key the app's store writes starts with `petstore:<it>:rl:`. */
+  let prefix: string;
 
   beforeAll(async () => {
     admin = new Redis(REDIS_URL!);
     await admin.flushdb();
+    prefix = `petstore:${await deploymentNamespace()}:rl:`;
   });
 
   afterAll(() => {
@@ -64,11 +70,11 @@ describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
     kind: RedisCounterStore,
     use: useRedis,
     another: readyStore,
-    unreachable: () => new RedisCounterStore("redis://127.0.0.1:1"),
-    // Keys are petstore:rl:<rate key>:<window>:<window start, ms>.
+    unreachable: () => new RedisCounterStore("redis://127.0.0.1:1", "unreachable"),
+    // Keys are petstore:<namespace>:rl:<rate key>:<window>:<window start, ms>.
     storedHits: async (rateKey) => {
       const held = await Promise.all(
-        (await admin.keys(`petstore:rl:${rateKey}:*`)).map(async (k) => {
+        (await admin.keys(`${prefix}${rateKey}:*`)).map(async (k) => {
           const [, window, start] = /:(minute|day):(\d+)$/.exec(k)!;
           return { name: `${rateKey}:${window}`, start: Number(start), hits: Number(await admin.get(k)) };
         }),
@@ -86,11 +92,8 @@ describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
       const { key, id } = await newKey(["pets:read"], "redis guard", { plan: "pro" });
       pin("2030-04-01T08:00:10.000Z");
       expect((await list({ key })).status).toBe(200);
-      const keys = await admin.keys(`petstore:rl:key:${id}:*`);
-      expect(keys.sort()).toEqual([
-        `petstore:rl:key:${id}:day:${Date.UTC(2030, 3, 1)}`,
-        `petstore:rl:key:${id}:minute:${Date.UTC(2030, 3, 1, 8, 0)}`,
-      ]);
+      const keys = await admin.keys(`petstore:*:rl:key:${id}:*`);
+      expect(keys.sort()).toEqual([`${prefix}key:${id}:day:${Date.UTC(2030, 3, 1)}`, `${prefix}key:${id}:minute:${Date.UTC(2030, 3, 1, 8, 0)}`]);
       // Not in PostgreSQL.
       const rows = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM rate_limit_counters WHERE key LIKE ${`key:${id}:%`}`;
       expect(Number(rows[0]!.n)).toBe(0);
@@ -101,14 +104,51 @@ describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
       pin("2030-04-01T14:00:10.000Z");
       await list({ key });
       await list({ key });
-      const minuteKey = `petstore:rl:key:${id}:minute:${Date.UTC(2030, 3, 1, 14, 0)}`;
-      const dayKey = `petstore:rl:key:${id}:day:${Date.UTC(2030, 3, 1)}`;
+      const minuteKey = `${prefix}key:${id}:minute:${Date.UTC(2030, 3, 1, 14, 0)}`;
+      const dayKey = `${prefix}key:${id}:day:${Date.UTC(2030, 3, 1)}`;
       expect(await admin.get(minuteKey)).toBe("2");
       const [minuteTtl, dayTtl] = [await admin.pttl(minuteKey), await admin.pttl(dayKey)];
       expect(minuteTtl).toBeGreaterThan(0);
       expect(minuteTtl).toBeLessThanOrEqual(120_000);
       expect(dayTtl).toBeGreaterThan(120_000);
       expect(dayTtl).toBeLessThanOrEqual(86_400_000 + 60_000);
+    });
+
+    it("deployments sharing one Redis count apart, while the instances of one deployment count together", async () => {
+      const counters = countersFor("key:1", [windowAt("minute", new Date("2030-04-01T16:00:10.000Z"))]);
+      const [productionA, productionB, staging] = [
+        new RedisCounterStore(REDIS_URL!, "production"),
+        new RedisCounterStore(REDIS_URL!, "production"),
+        new RedisCounterStore(REDIS_URL!, async () => "staging"),
+      ];
+      try {
+        expect(await productionA.hit(counters)).toEqual([1]);
+        expect(await productionB.hit(counters)).toEqual([2]);
+        expect(await staging.hit(counters)).toEqual([1]);
+        expect(await staging.peek(counters)).toEqual([1]);
+        expect(await productionA.peek(counters)).toEqual([2]);
+      } finally {
+        await Promise.all([productionA, productionB, staging].map((s) => s.close()));
+      }
+    });
+
+    it("a namespace that cannot be read yet fails the hit as the store being away, and is asked for again on the next", async () => {
+      const counters = countersFor("key:1", [windowAt("minute", new Date("2030-04-01T17:00:10.000Z"))]);
+      let asked = 0;
+      const store = new RedisCounterStore(REDIS_URL!, async () => {
+        asked++;
+        if (asked === 1) throw new Error("the database is starting up");
+        return "recovered";
+      });
+      try {
+        await expect(store.hit(counters)).rejects.toBeInstanceOf(CounterStoreUnavailable);
+        expect(await store.hit(counters)).toEqual([1]);
+        expect(await store.hit(counters)).toEqual([2]);
+        expect(asked).toBe(2);
+        expect(await admin.keys("petstore:recovered:rl:key:1:*")).toHaveLength(1);
+      } finally {
+        await store.close();
+      }
     });
 
     describe("a freshly started instance (store created by the first request, REDIS_URL set)", () => {
