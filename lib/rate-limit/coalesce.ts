@@ -1,3 +1,4 @@
+import { Batcher } from "@/lib/batch";
 import { counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
 /**
@@ -10,43 +11,18 @@ import { counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/st
  * its own exact count, so limits hold exactly, across instances too.
  */
 export class CoalescingCounterStore implements CounterStore {
-  private readonly waiting = new Map<string, { counters: Counter[]; waiters: { resolve: (counts: number[]) => void; reject: (e: unknown) => void }[] }>();
-  private readonly inFlight = new Set<string>();
+  /** One batch per set of counters; its items are the waiting hits (all on the same counters). */
+  private readonly hits = new Batcher<Counter[], number[]>(async (batch) => {
+    const n = batch.length;
+    const totals = await this.inner.hit(batch[0]!, n);
+    return batch.map((_, i) => totals.map((t) => t - n + 1 + i));
+  }, Number.MAX_SAFE_INTEGER);
 
   constructor(readonly inner: CounterStore) {}
 
   hit(counters: Counter[], by = 1): Promise<number[]> {
     if (by !== 1) return this.inner.hit(counters, by);
-    const signature = counters.map((c) => `${counterKey(c)}@${c.window.start.getTime()}`).join("|");
-    return new Promise((resolve, reject) => {
-      let batch = this.waiting.get(signature);
-      if (!batch) {
-        batch = { counters, waiters: [] };
-        this.waiting.set(signature, batch);
-        // Sent at once when nothing is in flight for these counters (after
-        // this tick, so hits of the same tick join); otherwise when it returns.
-        if (!this.inFlight.has(signature)) queueMicrotask(() => this.send(signature));
-      }
-      batch.waiters.push({ resolve, reject });
-    });
-  }
-
-  private send(signature: string): void {
-    const batch = this.waiting.get(signature);
-    if (!batch) return;
-    this.waiting.delete(signature);
-    this.inFlight.add(signature);
-    const n = batch.waiters.length;
-    this.inner
-      .hit(batch.counters, n)
-      .then(
-        (totals) => batch.waiters.forEach((w, i) => w.resolve(totals.map((t) => t - n + 1 + i))),
-        (error: unknown) => batch.waiters.forEach((w) => w.reject(error)),
-      )
-      .finally(() => {
-        this.inFlight.delete(signature);
-        if (this.waiting.has(signature)) this.send(signature);
-      });
+    return this.hits.run(counters.map((c) => `${counterKey(c)}@${c.window.start.getTime()}`).join("|"), counters);
   }
 
   sweep(now: Date): Promise<number> {
