@@ -1,9 +1,9 @@
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-// Data access for the change feed. `position` is assigned when the writing
-// transaction commits (a deferred trigger, migration 20261123100000), so a
-// committed row always has one and rows are read in position order.
+// Data access for the change feed. Events are written when a change commits,
+// from its audit record (a deferred trigger, migration 20261124000000), with
+// their position; rows are read in position order.
 
 export interface EventRow {
   position: bigint;
@@ -13,10 +13,6 @@ export interface EventRow {
 }
 
 export type Mark = "swept" | "dispatched";
-
-export async function insertEvent(tx: Prisma.TransactionClient, event: { type: string; petId: bigint; data: Prisma.InputJsonObject }): Promise<void> {
-  await tx.event.create({ data: event, select: { id: true } });
-}
 
 /** Up to `take` committed events after `after`, oldest first. */
 export async function findEventsAfter(after: bigint, take: number, type?: string): Promise<EventRow[]> {
@@ -67,7 +63,7 @@ export async function lastPositionBefore(cutoff: Date): Promise<bigint | null> {
 /** Deletes up to `batch` of the oldest events at or below `through` (their deliveries go with them); returns how many. */
 export async function deleteEventsThrough(tx: Prisma.TransactionClient, through: bigint, batch: number): Promise<number> {
   return tx.$executeRaw`
-    DELETE FROM events WHERE id IN (
-      SELECT id FROM events WHERE position <= ${through} ORDER BY position LIMIT ${batch}
+    DELETE FROM events WHERE position IN (
+      SELECT position FROM events WHERE position <= ${through} ORDER BY position LIMIT ${batch}
     )`;
 }

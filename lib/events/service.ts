@@ -1,28 +1,13 @@
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import type { ChangeRecord } from "@/lib/audit/service";
 import { ApiError } from "@/lib/http/errors";
 import * as queries from "@/lib/events/queries";
-import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent, type PetEventData } from "@/lib/events/schemas";
+import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
 
-// The change feed. The pets service appends one event per change, inside the
-// change's own transaction: nothing is announced that did not commit, and
-// nothing commits unannounced. Readers get every event exactly once and in
-// order by passing back the last id they saw (docs/decisions/005).
-
-/**
- * Appends the event of one change. `previous` holds the changed fields' old
- * values (absent on creation). Who made the change is not part of it: that
- * stays in the staff-only audit trail.
- */
-export async function appendPetEvent(tx: Prisma.TransactionClient, change: ChangeRecord): Promise<void> {
-  const data: PetEventData = { pet: { ...change.pet }, ...(change.before ? { previous: { ...change.before } } : {}) };
-  await queries.insertEvent(tx, {
-    type: change.action === "created" ? "pet.created" : "pet.updated",
-    petId: BigInt(change.pet.id),
-    data: data as Prisma.InputJsonObject,
-  });
-}
+// The change feed. Every change to an animal writes its audit record, and
+// its commit writes the event from that record (a deferred trigger on
+// pet_audit): nothing is announced that did not commit, and nothing commits
+// unannounced. Readers get every event exactly once and in order by passing
+// back the last id they saw (docs/decisions/005).
 
 /** An event as the feed serves it and webhooks deliver it: the one rendering both use. */
 export function toEvent(row: queries.EventRow): PetEvent {

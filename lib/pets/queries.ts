@@ -1,8 +1,18 @@
-import { db, query } from "@/lib/db";
+import { Batcher } from "@/lib/batch";
+import { db, query, sharedQuery } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import type { PetStatus } from "@/lib/pets/schemas";
+import { isDatabaseUnavailable } from "@/lib/http/errors";
+import { LIMIT_MAX, type PetStatus } from "@/lib/pets/schemas";
 
 // Data access only: no HTTP, no rules. Ids are bigint here and numbers above.
+
+/** The most creates sent as one statement. */
+const CREATE_BATCH_MAX = 100;
+
+/** A failure of one item of a batch whose other items went through. */
+class Failed {
+  constructor(readonly error: unknown) {}
+}
 
 /** A transaction's client, or the pool's: reads and writes of one change share the first. */
 export type Db = Prisma.TransactionClient | PrismaClient;
@@ -66,8 +76,9 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
  * same at any depth; a name search by the trigram index on search_name.
  */
 export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; otherSide?: boolean }> {
-  // The hottest statement of the API: run prepared on the pool directly (lib/db.ts query()).
-  const rows = await query<RawPetRow & { other: boolean | null }>(pageSql(q));
+  // The hottest statement of the API: run prepared on the pool directly, and
+  // shared by identical requests made at the same moment (everyone's first page).
+  const rows = await sharedQuery<RawPetRow & { other: boolean | null }>(pageSql(q));
   const otherSide = q.after !== undefined || q.before !== undefined ? Boolean(rows[0]?.other) : undefined;
   return { rows: rows.filter((r) => r.id !== null).map(fromRaw), otherSide };
 }
@@ -107,47 +118,107 @@ export interface AuditActor {
   name: string | null;
 }
 
+/** One animal to add, with who adds it and in which request (its audit record's and event's facts). */
+export interface PetToCreate {
+  pet: { name: string; categoryId: number; status: PetStatus };
+  actor: AuditActor;
+  requestId: string;
+}
+
 /**
- * Adds an animal, its "created" audit record and its `pet.created` event in
- * one statement, so a create is a single round trip and, outside a larger
- * transaction, its own atomic one (the event's position is still assigned
- * at commit, by the deferred trigger). Writes nothing and returns no row
- * when the category does not exist. The records are exactly those
- * recordChange and appendPetEvent write for an update: `after` and the
- * event's `pet` are the animal as the API shows it (toPet), `before` is
+ * Adds animals, each with its "created" audit record, in one statement: a
+ * single round trip and, outside a larger transaction, one atomic commit for
+ * all of them. Each record's `pet.created` event is written at that commit
+ * from the record (a deferred trigger on pet_audit, which also gives it its
+ * position in the feed). An animal whose category does not exist is not
+ * written, and has no row in the answer; `ord` (1-based) says which input
+ * each row belongs to. The records are exactly those recordChange writes for
+ * an update: `after` is the animal as the API shows it (toPet), `before` is
  * null, and an API key is named as it is called at this moment.
+ *
+ * The inputs travel as arrays, so there is one prepared statement whatever
+ * the number of animals. Ids are drawn from the sequence before the insert,
+ * so each returned row can be matched to its input.
  */
-export function insertPetWithRecords(pet: { name: string; categoryId: number; status: PetStatus }, actor: AuditActor, requestId: string): Prisma.Sql {
+export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
   return Prisma.sql`
-    WITH pet AS (
-      INSERT INTO pets (name, category_id, status)
-      SELECT ${pet.name}, id, ${pet.status}::"PetStatus" FROM categories WHERE id = ${BigInt(pet.categoryId)}
+    WITH input AS (
+      SELECT i.ord, nextval('pets_id_seq') AS id, i.name, c.id AS category_id, i.status::"PetStatus" AS status,
+             i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
+             COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id
+        FROM unnest(${items.map((i) => i.pet.name)}::text[], ${items.map((i) => BigInt(i.pet.categoryId))}::bigint[],
+                    ${items.map((i) => i.pet.status)}::text[], ${items.map((i) => i.actor.kind)}::text[],
+                    ${items.map((i) => BigInt(i.actor.id))}::bigint[], ${items.map((i) => i.actor.name ?? "")}::text[],
+                    ${items.map((i) => i.requestId)}::text[])
+             WITH ORDINALITY AS i(name, category_id, status, actor_kind, actor_id, actor_name, request_id, ord)
+        JOIN categories c ON c.id = i.category_id
+    ), pet AS (
+      INSERT INTO pets (id, name, category_id, status)
+      SELECT id, name, category_id, status FROM input ORDER BY ord
       RETURNING id, name, category_id, status, version
     ), shown AS (
-      SELECT id, version, jsonb_build_object('id', id, 'name', name, 'categoryId', category_id, 'status', status, 'version', version) AS json FROM pet
+      SELECT p.id, p.version, i.ord, i.actor_kind, i.actor_id, i.actor_name, i.request_id,
+             jsonb_build_object('id', p.id, 'name', p.name, 'categoryId', p.category_id, 'status', p.status, 'version', p.version) AS json
+        FROM pet p JOIN input i ON i.id = p.id
     ), audit AS (
       INSERT INTO pet_audit (pet_id, action, version, actor_kind, actor_id, actor_name, request_id, after)
-      SELECT id, 'created', version, ${actor.kind}::"ActorKind", ${BigInt(actor.id)},
-             COALESCE(${actor.name}::text, (SELECT name FROM api_keys WHERE id = ${BigInt(actor.id)})), ${requestId}, json
-      FROM shown
-    ), event AS (
-      INSERT INTO events (type, pet_id, data) SELECT 'pet.created', id, jsonb_build_object('pet', json) FROM shown
+      SELECT id, 'created', version, actor_kind, actor_id, actor_name, request_id, json FROM shown ORDER BY ord
     )
-    SELECT id, name, category_id AS "categoryId", status, version FROM pet`;
+    SELECT i.ord::int AS ord, p.id, p.name, p.category_id AS "categoryId", p.status, p.version FROM pet p JOIN input i ON i.id = p.id`;
 }
 
-/** Runs insertPetWithRecords: prepared on the pool (autocommit), or inside the caller's transaction. */
-export async function createPetWithRecords(tx: Prisma.TransactionClient | undefined, ...args: Parameters<typeof insertPetWithRecords>): Promise<PetRow | null> {
-  const sql = insertPetWithRecords(...args);
-  const rows = tx ? await tx.$queryRaw<RawPetRow[]>(sql) : await query<RawPetRow>(sql);
-  return rows[0] ? fromRaw(rows[0]) : null;
+type CreatedRow = RawPetRow & { ord: number };
+
+/** Runs insertPetsWithRecords; each input's row, or null when its category does not exist. */
+async function insertPets(items: PetToCreate[], tx?: Prisma.TransactionClient): Promise<(PetRow | null)[]> {
+  const sql = insertPetsWithRecords(items);
+  const rows = tx ? await tx.$queryRaw<CreatedRow[]>(sql) : await query<CreatedRow>(sql);
+  const byOrd = new Map(rows.map((r) => [Number(r.ord), fromRaw(r)]));
+  return items.map((_, i) => byOrd.get(i + 1) ?? null);
 }
 
+/**
+ * Creates made at the same moment (without a transaction of their caller's)
+ * go to PostgreSQL together: one statement and one commit (one WAL flush, one
+ * turn of the feed's commit lock) for the lot, instead of one each
+ * (lib/batch.ts). Each request still gets its own answer only after the
+ * commit. If the statement fails for a reason other than the database being
+ * away, the creates are retried one by one, so that one bad input cannot
+ * fail the others.
+ */
+const creates = new Batcher<PetToCreate, PetRow | null | Failed>(async (items) => {
+  try {
+    return await insertPets(items);
+  } catch (error) {
+    if (items.length === 1 || isDatabaseUnavailable(error)) throw error;
+    return Promise.all(items.map((item) => insertPets([item]).then(([row]) => row!, (failure: unknown) => new Failed(failure))));
+  }
+}, CREATE_BATCH_MAX);
+
+/** Adds one animal with its records: batched with concurrent creates, or inside the caller's transaction. */
+export async function createPetWithRecords(tx: Prisma.TransactionClient | undefined, pet: PetToCreate["pet"], actor: AuditActor, requestId: string): Promise<PetRow | null> {
+  const item = { pet, actor, requestId };
+  if (tx) return (await insertPets([item], tx))[0]!;
+  const result = await creates.run("create", item);
+  if (result instanceof Failed) throw result.error;
+  return result;
+}
+
+/**
+ * One animal by id. Concurrent lookups (getPet, every page of an animal) go
+ * to PostgreSQL together, as one statement for all their ids.
+ */
 export async function findPetById(id: number): Promise<PetRow | null> {
-  // Hot (getPet, and every page of an animal): prepared on the pool directly.
-  const rows = await query<RawPetRow>(Prisma.sql`SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ${BigInt(id)}`);
-  return rows[0] ? fromRaw(rows[0]) : null;
+  return petsById.run("pets", id);
 }
+
+const petsById = new Batcher<number, PetRow | null>(async (ids) => {
+  const rows = await query<RawPetRow>(
+    Prisma.sql`SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`,
+  );
+  const byId = new Map(rows.map((r) => [Number(r.id), fromRaw(r)]));
+  return ids.map((id) => byId.get(id) ?? null);
+}, LIMIT_MAX);
 
 /**
  * The row as it is now, locked until the transaction ends, so that the

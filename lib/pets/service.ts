@@ -4,15 +4,15 @@ import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { listHistory, recordChange, type ChangeRecord, type HistoryPage } from "@/lib/audit/service";
-import { appendPetEvent } from "@/lib/events/service";
 import * as queries from "@/lib/pets/queries";
 import { PET_FIELDS, type Category, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
 // Every change to an animal goes through createPet or updatePet, whoever
-// asks (the API, the site's pages, the CLI): each writes the row, its audit
-// record and its change-feed event in one transaction.
+// asks (the API, the site's pages, the CLI): each writes the row and its
+// audit record in one transaction, and the commit writes the change-feed
+// event from the record (docs/decisions/005).
 
 export function toPet(row: queries.PetRow): Pet {
   return { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status, version: row.version };
@@ -72,8 +72,9 @@ function unknownCategory(id: number): ApiError {
 }
 
 /**
- * Adds an animal with its "created" audit record and event, atomically, in
- * one statement (the hottest write: see queries.insertPetWithRecords). `tx`
+ * Adds an animal with its "created" audit record (and so its event),
+ * atomically, in one statement shared with concurrent creates (the hottest
+ * write: see queries.insertPetsWithRecords). `tx`
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
@@ -152,8 +153,8 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
     if (!updated) throw preconditionFailed(was.version);
     const pet = toPet(updated);
     const change: ChangeRecord = { action: "updated", pet, before };
+    // Its pet.updated event is written from this record when the transaction commits.
     await recordChange(tx, change, options);
-    await appendPetEvent(tx, change);
     return pet;
   });
 }

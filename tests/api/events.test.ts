@@ -232,6 +232,35 @@ describe("retention", () => {
 });
 
 describe("order under concurrent writers", () => {
+  it("a commit that takes long holds back the ones behind it: the feed never shows a later event while an earlier one is still committing", async () => {
+    // A second commit-time trigger, after the one that writes the event and
+    // takes its position, keeps the "Sleepy" commit going for half a second.
+    await db().$executeRawUnsafe(`
+      CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.after->>'name' = 'Sleepy' THEN PERFORM pg_sleep(0.5); END IF; RETURN NULL; END $$`);
+    await db().$executeRawUnsafe(
+      "CREATE CONSTRAINT TRIGGER zz_slow_commit AFTER INSERT ON pet_audit DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()",
+    );
+    try {
+      const { createPet } = await import("@/lib/pets/service");
+      const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "slow-commit" };
+      // Each in a transaction of its own (creates of the same moment would otherwise share one).
+      const write = (name: string) => db().$transaction((tx) => createPet({ name, categoryId: 1, status: "available" }, context, tx));
+      const since = await lastId();
+      const sleepy = write("Sleepy");
+      await new Promise((r) => setTimeout(r, 150));
+      const quick = write("Quick");
+      await new Promise((r) => setTimeout(r, 150));
+      // "Quick" has reached its commit and waits: it must not be visible before "Sleepy".
+      expect((await readAll(since)).map((e) => (e.data.pet as Pet).name)).toEqual([]);
+      await Promise.all([sleepy, quick]);
+      expect((await readAll(since)).map((e) => (e.data.pet as Pet).name)).toEqual(["Sleepy", "Quick"]);
+    } finally {
+      await db().$executeRawUnsafe("DROP TRIGGER zz_slow_commit ON pet_audit");
+      await db().$executeRawUnsafe("DROP FUNCTION slow_commit()");
+    }
+  });
+
   it("20 writers and a reader polling in a tight loop: every event exactly once, in commit order, no gap", async () => {
     const start = await lastId();
     const seen: string[] = [];
@@ -261,7 +290,19 @@ describe("order under concurrent writers", () => {
         if (i % 2 === 0) await expectJson(await patch(pet.id, { status: i % 4 === 0 ? "pending" : "sold" }));
       }
     });
-    await Promise.all(writers);
+    // And writers whose transaction stays open a moment after its record is
+    // written (what an idempotent create does while it stores its answer):
+    // the widest window for a position taken too early to show.
+    const { createPet } = await import("@/lib/pets/service");
+    const slowWriters = Array.from({ length: 5 }, async (_, w) => {
+      for (let i = 0; i < 8; i++) {
+        await db().$transaction(async (tx) => {
+          await createPet({ name: `Slow ${w}-${i}`, categoryId: 1, status: "available" }, { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}` }, tx);
+          await new Promise((r) => setTimeout(r, (w * 7 + i * 3) % 6));
+        });
+      }
+    });
+    await Promise.all([...writers, ...slowWriters]);
     writing = false;
     await reader;
 
@@ -270,7 +311,7 @@ describe("order under concurrent writers", () => {
       orderBy: { position: "asc" },
       select: { position: true },
     });
-    expect(committed).toHaveLength(20 * 8 + 20 * 4);
+    expect(committed).toHaveLength(20 * 8 + 20 * 4 + 5 * 8);
     expect(polls).toBeGreaterThan(10);
     // What the reader saw is exactly what committed, once each, in order.
     expect(seen).toEqual(committed.map((r) => `evt_${r.position}`));
