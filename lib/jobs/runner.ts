@@ -7,7 +7,7 @@ import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import { ResilientClient } from "@/lib/pg-client";
-import { CRONTAB, enqueueDeliveries, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 
@@ -148,8 +148,8 @@ export function startBackgroundWork(): BackgroundWork {
   let listener: { close(): Promise<void> } | undefined;
   let tick: NodeJS.Timeout | undefined;
 
-  const dispatcher = coalesced("webhook dispatch", () => dispatchEvents(enqueueDeliveries), DISPATCH_GAP_MS);
-  const requeue = coalesced("webhook requeue", () => requeueDueDeliveries(enqueueDeliveries));
+  const dispatcher = coalesced("webhook dispatch", dispatchEvents, DISPATCH_GAP_MS);
+  const requeue = coalesced("webhook requeue", requeueDueDeliveries);
 
   const boot = (async () => {
     for (let attempt = 1; !stopping; attempt++) {

@@ -1,8 +1,7 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
 import { sweepEvents } from "@/lib/events/service";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
-import type { Enqueue } from "@/lib/webhooks/dispatch";
 
 // Every background job, registered in this one list, and the schedule of the
 // periodic ones. They run on graphile-worker (docs/decisions/006), started by
@@ -40,17 +39,16 @@ export const CRONTAB = "17 * * * * sweep-events";
 export const DELIVERIES_PER_JOB = 20;
 
 /**
- * Queues wake-up jobs for deliveries (a few per job), in the caller's
- * transaction when it has one (dispatch: the deliveries and their jobs
- * commit together). A delivery queued twice is harmless: the second job
- * finds it held or done.
+ * SQL queueing wake-up jobs for the deliveries whose ids `ids` (a bigint[]
+ * expression) names, a few per job; its value is the number of jobs. It is
+ * part of the statement that creates or marks the deliveries, so they and
+ * their jobs commit together. A delivery queued twice is harmless: the
+ * second job finds it held or done.
  */
-export const enqueueDeliveries: Enqueue = async (client: Prisma.TransactionClient, ids: bigint[]) => {
-  await client.$queryRawUnsafe(
-    `SELECT count(${QUEUE_SCHEMA}.add_job('deliver-webhooks', json_build_object('deliveryIds', ids), max_attempts := 5))::int AS n
-       FROM (SELECT array_agg(id::text ORDER BY id) AS ids
-               FROM unnest($1::bigint[]) WITH ORDINALITY AS t(id, n)
-              GROUP BY (n - 1) / ${DELIVERIES_PER_JOB}) AS chunks`,
-    ids,
-  );
-};
+export function deliveryJobsSql(ids: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT count(${Prisma.raw(QUEUE_SCHEMA)}.add_job('deliver-webhooks', json_build_object('deliveryIds', chunk), max_attempts := 5))::int
+      FROM (SELECT array_agg(id::text ORDER BY id) AS chunk
+              FROM unnest(${ids}) WITH ORDINALITY AS t(id, n)
+             GROUP BY (n - 1) / ${Prisma.raw(String(DELIVERIES_PER_JOB))}) AS chunks)`;
+}

@@ -1,5 +1,6 @@
-import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { query } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { deliveryJobsSql } from "@/lib/jobs/tasks";
 import * as queries from "@/lib/webhooks/queries";
 
 // From the feed to deliveries. Events are drained from the events table
@@ -12,9 +13,6 @@ import * as queries from "@/lib/webhooks/queries";
 
 const BATCH = 200;
 
-/** Queues the wake-up jobs of new deliveries, inside the transaction that creates them. */
-export type Enqueue = (client: Prisma.TransactionClient, deliveryIds: bigint[]) => Promise<void>;
-
 export interface DispatchResult {
   /** Another process holds the dispatcher's lock (it will see the same events). */
   busy: boolean;
@@ -22,50 +20,50 @@ export interface DispatchResult {
   deliveries: number;
 }
 
-async function dispatchBatch(enqueue: Enqueue): Promise<DispatchResult> {
-  return db().$transaction(async (tx) => {
-    // One statement: take the dispatcher's lock (or give up), read from the
-    // mark, create the deliveries, move the mark. Positions are given in
-    // commit order (docs/decisions/005), so reading after the mark can never
-    // skip an event that commits later; a delivery already made (by a
-    // dispatcher whose commit this snapshot predates) is not made twice.
-    const [row] = await tx.$queryRaw<{ locked: boolean; through: bigint | null; events: number; ids: bigint[] | null }[]>`
-      WITH lock AS (
-        SELECT pg_try_advisory_xact_lock(7411, 2) AS locked
-      ), mark AS (
-        SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
-      ), batch AS (
-        SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
-      ), created AS (
-        INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
-        SELECT w.id, b.position, b.type, now(), now()
-          FROM batch b
-          JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
-          JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
-         ORDER BY b.position, w.id
-        ON CONFLICT (event_position, endpoint_id) DO NOTHING
-        RETURNING id
-      ), advanced AS (
-        INSERT INTO event_marks (name, position)
-        SELECT 'dispatched', max(position) FROM batch HAVING count(*) > 0
-        ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
-      )
-      SELECT (SELECT locked FROM lock) AS locked,
-             (SELECT max(position) FROM batch) AS through,
-             (SELECT count(*)::int FROM batch) AS events,
-             (SELECT array_agg(id ORDER BY id) FROM created) AS ids`;
-    if (!row?.locked) return { busy: true, events: 0, deliveries: 0 };
-    const ids = row.ids ?? [];
-    if (ids.length) await enqueue(tx, ids);
-    return { busy: false, events: row.events, deliveries: ids.length };
-  });
+async function dispatchBatch(): Promise<DispatchResult> {
+  // One statement, so one round trip and its own transaction: take the
+  // dispatcher's lock (or give up), read from the mark, create the
+  // deliveries and queue their jobs, move the mark. Positions are given in
+  // commit order (docs/decisions/005), so reading after the mark can never
+  // skip an event that commits later; a delivery already made (by a
+  // dispatcher whose commit this snapshot predates) is not made twice. It
+  // runs after every commit that announces events (a few milliseconds apart
+  // at most, per instance): an interactive transaction here cost each
+  // create a noticeable share of its CPU.
+  const [row] = await query<{ locked: boolean; events: number; deliveries: number }>(Prisma.sql`
+    WITH lock AS (
+      SELECT pg_try_advisory_xact_lock(7411, 2) AS locked
+    ), mark AS (
+      SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
+    ), batch AS (
+      SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
+    ), created AS (
+      INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
+      SELECT w.id, b.position, b.type, now(), now()
+        FROM batch b
+        JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
+        JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
+       ORDER BY b.position, w.id
+      ON CONFLICT (event_position, endpoint_id) DO NOTHING
+      RETURNING id
+    ), advanced AS (
+      INSERT INTO event_marks (name, position)
+      SELECT 'dispatched', max(position) FROM batch HAVING count(*) > 0
+      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
+    )
+    SELECT (SELECT locked FROM lock) AS locked,
+           (SELECT count(*)::int FROM batch) AS events,
+           (SELECT count(*)::int FROM created) AS deliveries,
+           ${deliveryJobsSql(Prisma.sql`(SELECT array_agg(id) FROM created)`)} AS jobs`);
+  if (!row?.locked) return { busy: true, events: 0, deliveries: 0 };
+  return { busy: false, events: row.events, deliveries: row.deliveries };
 }
 
 /** Dispatches every event not yet dispatched, in batches. */
-export async function dispatchEvents(enqueue: Enqueue): Promise<DispatchResult> {
+export async function dispatchEvents(): Promise<DispatchResult> {
   const total: DispatchResult = { busy: false, events: 0, deliveries: 0 };
   for (;;) {
-    const result = await dispatchBatch(enqueue);
+    const result = await dispatchBatch();
     total.busy ||= result.busy;
     total.events += result.events;
     total.deliveries += result.deliveries;
@@ -77,13 +75,12 @@ export async function dispatchEvents(enqueue: Enqueue): Promise<DispatchResult> 
  * Due deliveries without a job: a retry whose time has come, one handed
  * back at shutdown, one whose worker died mid-attempt (its lease expired or
  * its process is gone), or one whose job was lost. Marked and queued in one
- * transaction, so two instances do not both queue it. A job for a delivery
+ * statement, so two instances do not both queue it. A job for a delivery
  * that is not due or is held does nothing, so one too many is harmless.
  */
-export async function requeueDueDeliveries(enqueue: Enqueue): Promise<number> {
-  return db().$transaction(async (tx) => {
-    const ids = await queries.markDueDeliveriesQueued(tx, 500);
-    if (ids.length) await enqueue(tx, ids);
-    return ids.length;
-  });
+export async function requeueDueDeliveries(): Promise<number> {
+  const [row] = await query<{ marked: number }>(Prisma.sql`
+    WITH marked AS (${queries.markDueDeliveriesQueuedSql(500)})
+    SELECT (SELECT count(*)::int FROM marked) AS marked, ${deliveryJobsSql(Prisma.sql`(SELECT array_agg(id) FROM marked)`)} AS jobs`);
+  return row?.marked ?? 0;
 }

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Data access for webhook endpoints, deliveries and attempts. No HTTP, no
 // rules; ids are bigint here and numbers above.
@@ -258,8 +258,8 @@ export const REQUEUE_AFTER_SECONDS = 30;
  * marked as queued now, and returned to be queued. The UPDATE re-checks its
  * condition on rows another instance marks meanwhile, so each is taken once.
  */
-export async function markDueDeliveriesQueued(tx: Prisma.TransactionClient, take: number): Promise<bigint[]> {
-  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+export function markDueDeliveriesQueuedSql(take: number): Prisma.Sql {
+  return Prisma.sql`
     UPDATE webhook_deliveries SET enqueued_at = now()
      WHERE id IN (
        SELECT id FROM webhook_deliveries d
@@ -272,5 +272,4 @@ export async function markDueDeliveriesQueued(tx: Prisma.TransactionClient, take
        AND status = 'pending'
        AND (enqueued_at IS NULL OR enqueued_at < now() - make_interval(secs => ${REQUEUE_AFTER_SECONDS}))
      RETURNING id`;
-  return rows.map((r) => r.id);
 }
