@@ -148,7 +148,18 @@ export function startBackgroundWork(): BackgroundWork {
   let listener: { close(): Promise<void> } | undefined;
   let tick: NodeJS.Timeout | undefined;
 
-  const dispatcher = coalesced("webhook dispatch", dispatchEvents, DISPATCH_GAP_MS);
+  // Every commit that writes events notifies; with no endpoint enabled
+  // anywhere, nothing waits for them, and the tick moving the dispatch mark
+  // along once a second is enough (an endpoint registered meanwhile gets its
+  // first events within that second). Known from each dispatch.
+  let endpointsEnabled = true;
+  const dispatcher = coalesced(
+    "webhook dispatch",
+    async () => {
+      endpointsEnabled = (await dispatchEvents()).listening;
+    },
+    DISPATCH_GAP_MS,
+  );
   const requeue = coalesced("webhook requeue", requeueDueDeliveries);
 
   const boot = (async () => {
@@ -163,7 +174,10 @@ export function startBackgroundWork(): BackgroundWork {
     }
     if (stopping) return;
     await resealStaleSecrets().catch((error: unknown) => logger().error({ err: error }, "could not re-encrypt webhook secrets"));
-    listener = listen(() => dispatcher.request(), () => stopping);
+    listener = listen(
+      () => endpointsEnabled && dispatcher.request(),
+      () => stopping,
+    );
     tick = setInterval(() => {
       dispatcher.request();
       requeue.request();

@@ -18,6 +18,8 @@ export interface DispatchResult {
   busy: boolean;
   events: number;
   deliveries: number;
+  /** Whether any endpoint is enabled: with none, nothing is waiting for the next event. */
+  listening: boolean;
 }
 
 async function dispatchBatch(): Promise<DispatchResult> {
@@ -29,10 +31,13 @@ async function dispatchBatch(): Promise<DispatchResult> {
   // dispatcher whose commit this snapshot predates) is not made twice. It
   // runs after every commit that announces events (a few milliseconds apart
   // at most, per instance): an interactive transaction here cost each
-  // create a noticeable share of its CPU.
-  const [row] = await query<{ locked: boolean; events: number; deliveries: number }>(Prisma.sql`
+  // create a noticeable share of its CPU. Its commit does not wait for the
+  // disk: a crash can forget the last dispatch, deliveries, jobs and mark
+  // together, and the next dispatch makes them again (the feed still has
+  // the events).
+  const [row] = await query<{ locked: boolean; events: number; deliveries: number; listening: boolean }>(Prisma.sql`
     WITH lock AS (
-      SELECT pg_try_advisory_xact_lock(7411, 2) AS locked
+      SELECT pg_try_advisory_xact_lock(7411, 2) AS locked, set_config('synchronous_commit', 'off', true) AS commit_mode
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
     ), batch AS (
@@ -54,19 +59,21 @@ async function dispatchBatch(): Promise<DispatchResult> {
     SELECT (SELECT locked FROM lock) AS locked,
            (SELECT count(*)::int FROM batch) AS events,
            (SELECT count(*)::int FROM created) AS deliveries,
+           EXISTS (SELECT 1 FROM webhook_endpoints WHERE enabled) AS listening,
            ${deliveryJobsSql(Prisma.sql`(SELECT array_agg(id) FROM created)`)} AS jobs`);
-  if (!row?.locked) return { busy: true, events: 0, deliveries: 0 };
-  return { busy: false, events: row.events, deliveries: row.deliveries };
+  if (!row?.locked) return { busy: true, events: 0, deliveries: 0, listening: row?.listening ?? true };
+  return { busy: false, events: row.events, deliveries: row.deliveries, listening: row.listening };
 }
 
 /** Dispatches every event not yet dispatched, in batches. */
 export async function dispatchEvents(): Promise<DispatchResult> {
-  const total: DispatchResult = { busy: false, events: 0, deliveries: 0 };
+  const total: DispatchResult = { busy: false, events: 0, deliveries: 0, listening: false };
   for (;;) {
     const result = await dispatchBatch();
     total.busy ||= result.busy;
     total.events += result.events;
     total.deliveries += result.deliveries;
+    total.listening = result.listening;
     if (result.busy || result.events < BATCH) return total;
   }
 }
