@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // Data access for webhook endpoints, deliveries and attempts. No HTTP, no
@@ -133,13 +133,28 @@ export const LEASE_SECONDS = 20;
  * finished delivery.
  */
 export async function claimDeliveries(ids: bigint[], owner: string, token: string, manual = false): Promise<ClaimedDelivery[]> {
-  const rows = await db().$queryRaw<(Omit<ClaimedDelivery, "event"> & { eventType: string | null; eventData: Prisma.JsonValue; eventCreatedAt: Date | null })[]>`
+  // On the pool directly (lib/db.ts query()): once per job of deliveries, prepared.
+  const rows = await query<{
+    id: string;
+    endpointId: string;
+    eventPosition: string;
+    attempts: number;
+    url: string;
+    enabled: boolean;
+    secret: string;
+    previousSecret: string | null;
+    previousSecretExpiresAt: Date | null;
+    keyRevoked: boolean;
+    eventType: string | null;
+    eventData: Prisma.JsonValue;
+    eventCreatedAt: Date | null;
+  }>(Prisma.sql`
     WITH claimed AS (
       UPDATE webhook_deliveries d
          SET lease_until = now() + make_interval(secs => ${LEASE_SECONDS}), lease_owner = ${owner}, lease_token = ${token},
              status = 'pending', completed_at = NULL, enqueued_at = NULL
        WHERE d.id = ANY (${ids}::bigint[])
-         AND (${manual} OR (d.status = 'pending' AND d.next_attempt_at <= now()))
+         AND (${manual}::boolean OR (d.status = 'pending' AND d.next_attempt_at <= now()))
          AND (d.lease_until IS NULL OR d.lease_until < now()
               OR NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE application_name = d.lease_owner))
       RETURNING d.id, d.endpoint_id, d.event_position, d.attempts
@@ -151,9 +166,12 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
       FROM claimed c
       JOIN webhook_endpoints e ON e.id = c.endpoint_id
       JOIN api_keys k ON k.id = e.api_key_id
-      LEFT JOIN events ev ON ev.position = c.event_position`;
-  return rows.map(({ eventType, eventData, eventCreatedAt, ...rest }) => ({
+      LEFT JOIN events ev ON ev.position = c.event_position`);
+  return rows.map(({ id, endpointId, eventPosition, eventType, eventData, eventCreatedAt, ...rest }) => ({
     ...rest,
+    id: BigInt(id),
+    endpointId: BigInt(endpointId),
+    eventPosition: BigInt(eventPosition),
     event: eventType && eventCreatedAt ? { type: eventType, data: eventData, createdAt: eventCreatedAt } : null,
   }));
 }
@@ -197,7 +215,7 @@ export async function recordSuccesses(token: string, successes: Success[]): Prom
       body: s.attempt.responseBody,
     })),
   );
-  await db().$executeRaw`
+  await query(Prisma.sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${rows}::jsonb)
         AS t(id bigint, endpoint_id bigint, attempts int, at timestamptz, duration_ms int, status_code int, body text)
@@ -205,18 +223,21 @@ export async function recordSuccesses(token: string, successes: Success[]): Prom
       INSERT INTO webhook_attempts (delivery_id, attempted_at, duration_ms, status_code, response_body)
       SELECT id, at, duration_ms, status_code, body FROM input
     ), settled AS (
+      -- By the ids as a parameter, so the primary key finds the rows (the
+      -- planner cannot see how few rows jsonb_to_recordset gives, and would
+      -- scan every delivery ever made).
       UPDATE webhook_deliveries d
          SET status = 'succeeded', attempts = i.attempts, next_attempt_at = NULL, completed_at = now(),
              lease_until = NULL, lease_owner = NULL, lease_token = NULL
         FROM input i
-       WHERE d.id = i.id AND d.lease_token = ${token}
+       WHERE d.id = ANY (${successes.map((s) => s.id)}::bigint[]) AND d.id = i.id AND d.lease_token = ${token}
     )
     UPDATE webhook_endpoints w
        SET failing_since = NULL, last_attempt_at = l.at, last_attempt_ok = true, last_status_code = l.status_code
       FROM (SELECT DISTINCT ON (endpoint_id) endpoint_id, at, status_code FROM input ORDER BY endpoint_id, at DESC) l
      WHERE w.id = l.endpoint_id
        AND (w.failing_since IS NOT NULL OR w.last_attempt_ok IS NOT TRUE OR w.last_status_code IS DISTINCT FROM l.status_code
-            OR w.last_attempt_at IS NULL OR w.last_attempt_at < l.at - interval '1 second')`;
+            OR w.last_attempt_at IS NULL OR w.last_attempt_at < l.at - interval '1 second')`);
 }
 
 /** Ends the attempt's lease with the delivery's new state; false when the lease was lost meanwhile (another process took over). */

@@ -42,8 +42,28 @@ export function encryptSecret(secret: string): string {
   return [FORMAT, iv, sealed, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
 }
 
+/**
+ * Opened secrets, by their sealed form (which a rotation or re-sealing
+ * replaces): every delivery signs with its endpoint's secret, and opening it
+ * each time cost more than the signature. Kept only in this process's memory,
+ * where each delivery has it in the clear anyway.
+ */
+const opened = new Map<string, { secret: string; stale: boolean; appSecret: string }>();
+const OPENED_MAX = 1_000;
+
 /** The secret, and whether it was sealed under the previous app secret (then it should be sealed again). */
 export function decryptSecret(stored: string): { secret: string; stale: boolean } {
+  const hit = opened.get(stored);
+  // Valid only while the app secret that opened it is still one of ours (a
+  // SESSION_SECRET_PREVIOUS dropped after rotation closes what it sealed).
+  if (hit && appSecrets().includes(hit.appSecret)) return { secret: hit.secret, stale: hit.appSecret !== appSecrets()[0] };
+  const result = open(stored);
+  if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
+  opened.set(stored, result);
+  return { secret: result.secret, stale: result.stale };
+}
+
+function open(stored: string): { secret: string; stale: boolean; appSecret: string } {
   const [format, iv, sealed, tag] = stored.split(".");
   if (format !== FORMAT || !iv || !sealed || !tag) throw new Error("webhook secret: unknown storage format");
   const secrets = appSecrets();
@@ -52,7 +72,7 @@ export function decryptSecret(stored: string): { secret: string; stale: boolean 
       const decipher = createDecipheriv("aes-256-gcm", keyFrom(appSecret), Buffer.from(iv, "base64url"));
       decipher.setAuthTag(Buffer.from(tag, "base64url"));
       const secret = Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
-      return { secret, stale: index > 0 };
+      return { secret, stale: index > 0, appSecret };
     } catch {
       // Sealed under another app secret: try the next.
     }

@@ -12,10 +12,24 @@ export interface SignedHeaders {
   "webhook-signature": string;
 }
 
+/** Signers by secret: one is made per secret, not per delivery (it decodes the secret's key once). */
+const signers = new Map<string, Webhook>();
+const SIGNERS_MAX = 1_000;
+
+function signerFor(secret: string): Webhook {
+  let signer = signers.get(secret);
+  if (!signer) {
+    if (signers.size >= SIGNERS_MAX) signers.delete(signers.keys().next().value!);
+    signer = new Webhook(secret);
+    signers.set(secret, signer);
+  }
+  return signer;
+}
+
 export function signDelivery(id: string, body: string, secrets: string[], at: Date): SignedHeaders {
   return {
     "webhook-id": id,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(" "),
+    "webhook-signature": secrets.map((secret) => signerFor(secret).sign(id, at, body)).join(" "),
   };
 }
