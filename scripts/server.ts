@@ -71,12 +71,12 @@ async function serve(): Promise<void> {
   const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
   const handle = app.getRequestHandler();
   await app.prepare();
+  /** Responses being written, so a drain can tell each to close its connection (and deliveries can yield to them). */
+  const inFlight = new Set<http.ServerResponse>();
+
   // Webhook delivery and the feed's sweep run in every instance (every
   // worker); graceful shutdown (below) stops them first, through lib/lifecycle.ts.
-  startBackgroundWork();
-
-  /** Responses being written, so a drain can tell each to close its connection. */
-  const inFlight = new Set<http.ServerResponse>();
+  startBackgroundWork({ requestsInFlight: () => inFlight.size });
 
   // The parser's own ceiling is above the gate's, so the gate can answer
   // over-long URLs (414) and headers (431) itself, in the API's shape.

@@ -8,6 +8,7 @@ import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import { ResilientClient } from "@/lib/pg-client";
 import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { cpuUtilisation, type UtilisationSource } from "@/lib/jobs/yield";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 
@@ -101,7 +102,7 @@ function listen(onNotify: () => void, stopped: () => boolean): { close(): Promis
   return { close: async () => void (await client?.end().catch(() => {})) };
 }
 
-async function start(shutdown: AbortController): Promise<{ runner: Runner; pool: pg.Pool }> {
+async function start(shutdown: AbortController, load: UtilisationSource): Promise<{ runner: Runner; pool: pg.Pool }> {
   const pool = new pg.Pool({
     connectionString: env().DATABASE_URL,
     // Taken briefly to fetch and complete jobs (attempts use the app's pool), and let go when idle.
@@ -124,7 +125,7 @@ async function start(shutdown: AbortController): Promise<{ runner: Runner; pool:
       noHandleSignals: true,
       pollInterval: 2_000,
       logger: queueLogger(),
-      taskList: taskList({ owner: applicationName(), signal: shutdown.signal }),
+      taskList: taskList({ owner: applicationName(), signal: shutdown.signal, load }),
       crontab: CRONTAB,
     });
     return { runner, pool };
@@ -139,7 +140,7 @@ async function start(shutdown: AbortController): Promise<{ runner: Runner; pool:
  * shutdown. Returns at once: if the database is not there yet, it keeps
  * trying in the background (the server serves 503s meanwhile).
  */
-export function startBackgroundWork(): BackgroundWork {
+export function startBackgroundWork(options: { requestsInFlight?: () => number } = {}): BackgroundWork {
   const shutdown = new AbortController();
   // Every attempt in flight listens to it (to be handed back at shutdown).
   setMaxListeners(0, shutdown.signal);
@@ -162,10 +163,12 @@ export function startBackgroundWork(): BackgroundWork {
   );
   const requeue = coalesced("webhook requeue", requeueDueDeliveries);
 
+  // Deliveries yield to this process's requests while the machine is saturated (lib/jobs/yield.ts).
+  const load = cpuUtilisation(options.requestsInFlight ?? (() => 0));
   const boot = (async () => {
     for (let attempt = 1; !stopping; attempt++) {
       try {
-        started = await start(shutdown);
+        started = await start(shutdown, load);
         break;
       } catch (error) {
         logger().warn({ err: error, attempt }, "background work could not start (database unavailable?); retrying");
@@ -199,6 +202,7 @@ export function startBackgroundWork(): BackgroundWork {
     await listener?.close();
     await started?.runner.stop();
     await started?.pool.end();
+    load.stop();
   };
   onShutdown("background work", stop, 0);
   return { stop };

@@ -2,6 +2,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
 import { sweepEvents } from "@/lib/events/service";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
+import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 
 // Every background job, registered in this one list, and the schedule of the
 // periodic ones. They run on graphile-worker (docs/decisions/006), started by
@@ -16,6 +17,8 @@ export interface TaskContext {
   owner: string;
   /** Aborted when the process stops: in-flight attempts are handed back. */
   signal: AbortSignal;
+  /** How busy this process is with requests: deliveries wait (a bounded time) while it is saturated. */
+  load: UtilisationSource;
 }
 
 export function taskList(context: TaskContext): TaskList {
@@ -23,6 +26,7 @@ export function taskList(context: TaskContext): TaskList {
     // One attempt of each of a few webhook deliveries (their schedule lives in webhook_deliveries).
     "deliver-webhooks": async (payload) => {
       const { deliveryIds } = payload as { deliveryIds: string[] };
+      await yieldToRequests(context.load, { signal: context.signal });
       await attemptDeliveries(deliveryIds.map(BigInt), context);
     },
     // Events (and their deliveries) older than 30 days.
