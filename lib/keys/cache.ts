@@ -1,4 +1,5 @@
 import { applicationName } from "@/lib/db";
+import { setBounded } from "@/lib/bounded-map";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
@@ -61,8 +62,7 @@ export function cacheKey<T>(hash: string, keyId: bigint, value: T, now: number, 
   const s = state();
   const entry: CachedKey<T> = { keyId, value, expiresAt: now + TTL_MS, touchedAt };
   if (!s.listening) return entry;
-  if (s.entries.size >= MAX_ENTRIES) s.entries.delete(s.entries.keys().next().value!);
-  s.entries.set(hash, entry as CachedKey<unknown>);
+  setBounded(s.entries, hash, entry as CachedKey<unknown>, MAX_ENTRIES);
   return entry;
 }
 

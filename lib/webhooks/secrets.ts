@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { setBounded } from "@/lib/bounded-map";
 import { env } from "@/lib/env";
 
 // Webhook signing secrets. Unlike API keys (stored as hashes), a signing
@@ -54,12 +55,12 @@ const OPENED_MAX = 1_000;
 /** The secret, and whether it was sealed under the previous app secret (then it should be sealed again). */
 export function decryptSecret(stored: string): { secret: string; stale: boolean } {
   const hit = opened.get(stored);
+  const ours = appSecrets();
   // Valid only while the app secret that opened it is still one of ours (a
   // SESSION_SECRET_PREVIOUS dropped after rotation closes what it sealed).
-  if (hit && appSecrets().includes(hit.appSecret)) return { secret: hit.secret, stale: hit.appSecret !== appSecrets()[0] };
+  if (hit && ours.includes(hit.appSecret)) return { secret: hit.secret, stale: hit.appSecret !== ours[0] };
   const result = open(stored);
-  if (opened.size >= OPENED_MAX) opened.delete(opened.keys().next().value!);
-  opened.set(stored, result);
+  setBounded(opened, stored, result, OPENED_MAX);
   return { secret: result.secret, stale: result.stale };
 }
 

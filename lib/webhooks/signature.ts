@@ -1,4 +1,5 @@
 import { Webhook } from "standardwebhooks";
+import { setBounded } from "@/lib/bounded-map";
 
 // Signing per the Standard Webhooks specification, with its reference
 // library rather than by hand: `webhook-signature` is
@@ -19,9 +20,8 @@ const SIGNERS_MAX = 1_000;
 function signerFor(secret: string): Webhook {
   let signer = signers.get(secret);
   if (!signer) {
-    if (signers.size >= SIGNERS_MAX) signers.delete(signers.keys().next().value!);
     signer = new Webhook(secret);
-    signers.set(secret, signer);
+    setBounded(signers, secret, signer, SIGNERS_MAX);
   }
   return signer;
 }
