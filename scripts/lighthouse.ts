@@ -6,6 +6,9 @@
  * shared machine says little. Targets: performance ≥ 95, accessibility 100.
  *
  *   CHROME_PATH=/usr/bin/chromium   LIGHTHOUSE_RUNS=3   LIGHTHOUSE_PAGES=/,/docs
+ *   LIGHTHOUSE_REPORTS=dir   also writes each run's full report there (JSON:
+ *                            open it in the Lighthouse viewer, or read its
+ *                            main-thread and script-boot-up audits)
  */
 import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
@@ -14,6 +17,7 @@ import { PORT, benchEnvironment, startServer, stopServer } from "./bench";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? "/,/docs").split(",");
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 const CHROME = process.env.CHROME_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 interface Run {
@@ -31,7 +35,7 @@ interface Run {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function audit(url: string): Promise<Run> {
+async function audit(url: string, name: string): Promise<Run> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
     // Background networking off: this machine's closed network refuses it, noisily.
@@ -45,6 +49,10 @@ async function audit(url: string): Promise<Run> {
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     });
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
+    if (REPORTS) {
+      fs.mkdirSync(REPORTS, { recursive: true });
+      fs.writeFileSync(`${REPORTS}/${name}.json`, JSON.stringify(result.lhr));
+    }
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const value = (id: string) => audits[id]?.numericValue ?? NaN;
@@ -76,7 +84,7 @@ async function main(): Promise<void> {
     for (const path of PAGES) {
       const runs: Run[] = [];
       for (let i = 0; i < RUNS; i++) {
-        const run = await audit(`http://127.0.0.1:${PORT}${path}`);
+        const run = await audit(`http://127.0.0.1:${PORT}${path}`, `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`);
         console.error(`  ${path} run ${i + 1}/${RUNS}: performance ${run.performance}, accessibility ${run.accessibility}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CPU benchmark index ${Math.round(run.benchmarkIndex)}`);
         runs.push(run);
       }
