@@ -68,11 +68,12 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: the API has its own headers and authenticates itself, and
-  // the health checks must stay dependency-free and cheap.
+  // Pages only: the API has its own headers and authenticates itself, the
+  // health checks must stay dependency-free and cheap, and images (photo
+  // files, drawings) need no session.
   matcher: [
     {
-      source: "/((?!v1(?:/|$)|healthz$|readyz$|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|ico|txt)$).*)",
+      source: "/((?!v1(?:/|$)|healthz$|readyz$|photos/|pictures/|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|webp|ico|txt)$).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],

@@ -112,7 +112,31 @@ const envSchema = z.object({
    * Link-local, unspecified and multicast addresses are refused regardless.
    */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  /**
+   * Where photo files live: "postgres" (the default: every instance sees
+   * them, and they are backed up with the data) or "s3" (any S3-compatible
+   * object store, configured by the S3_* variables).
+   */
+  PHOTO_STORE: z.enum(["postgres", "s3"]).default("postgres"),
+  /**
+   * The origin photo URLs are built on (a CDN in front of /photos, say).
+   * Unset: PUBLIC_BASE_URL's origin, else the origin each request used.
+   */
+  PHOTO_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  /** An S3-compatible endpoint (MinIO, R2, Ceph...); unset for AWS itself. */
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Address the bucket in the path (most self-hosted stores) rather than the host name. */
+  S3_FORCE_PATH_STYLE: booleanFlag.default(false),
+  /** Prefix of every object key, so one bucket can hold several deployments. */
+  S3_PREFIX: z.string().max(200).regex(/^[A-Za-z0-9!_.*'()/-]*$/, "may hold letters, digits and !_.*'()/- only").default("photos/"),
 }).superRefine((value, ctx) => {
+  if (value.PHOTO_STORE === "s3" && !value.S3_BUCKET) {
+    ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when PHOTO_STORE=s3" });
+  }
   if (value.NODE_ENV === "production" && !value.SESSION_SECRET) {
     ctx.addIssue({
       code: "custom",

@@ -361,12 +361,13 @@ program
   .action((opts: { pet: number; json?: boolean }) =>
     withDatabase(async () => {
       const { listPetHistory } = await import("@/lib/pets/service");
+      const { petView } = await import("@/lib/pets/present");
       const { describeActor, describeChanges } = await import("@/lib/audit/format");
       const { LIMIT_MAX } = await import("@/lib/pets/schemas");
       const entries = [];
       let cursor: string | undefined;
       do {
-        const page = await listPetHistory(opts.pet, { limit: LIMIT_MAX, cursor });
+        const page = await listPetHistory(opts.pet, { limit: LIMIT_MAX, cursor }, petView(new Date()));
         entries.push(...page.entries);
         cursor = page.next;
       } while (cursor);

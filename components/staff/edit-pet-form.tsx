@@ -12,9 +12,10 @@ import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, PET_FIELDS, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
+import { NAME_MAX, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
 
 const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
+const FORM_FIELDS = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -74,7 +75,7 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
     setConflict(false);
     setNotice(null);
     const changes: PetPatch = {};
-    for (const field of PET_FIELDS) {
+    for (const field of FORM_FIELDS) {
       if (values[field] !== undefined && values[field] !== base.values[field]) Object.assign(changes, { [field]: values[field] });
     }
     if (Object.keys(changes).length === 0) {

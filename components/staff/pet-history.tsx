@@ -1,6 +1,6 @@
 "use client";
 
-import { fieldChanges, type FieldChange } from "@/lib/audit/format";
+import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/audit/format";
 import type { HistoryEntry } from "@/lib/audit/schemas";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
@@ -10,13 +10,11 @@ import { HISTORY_SHOWN, usePetHistory } from "@/components/staff/use-pet-history
 import { describeError } from "@/lib/site/api-client";
 import type { Category, PetStatus } from "@/lib/pets/schemas";
 
-const FIELD_LABELS = { name: "Name", categoryId: "Category", status: "Status" } as const;
-
 function Value({ change, side, categories }: { change: FieldChange; side: "before" | "after"; categories: Category[] | undefined }) {
   const value = change[side];
   if (change.field === "status") return <>{STATUS_LABELS[value as PetStatus] ?? String(value)}</>;
   if (change.field === "categoryId") return <>{categories?.find((c) => c.id === value)?.name ?? `Category ${String(value)}`}</>;
-  return <>“{String(value)}”</>;
+  return <>{describeValue(change.field, value)}</>;
 }
 
 function Who({ actor }: { actor: HistoryEntry["actor"] }) {

@@ -14,6 +14,18 @@ export interface PetUpdate {
   changes: PetPatch;
 }
 
+/** The animal as the server will make it after `changes` (shown at once; the server's answer then replaces it). */
+function applyPatch(pet: Pet, changes: PetPatch): Pet {
+  const { goodWith, photoOrder, ...fields } = changes;
+  const next: Pet = { ...pet, ...fields };
+  if (goodWith !== undefined) next.goodWith = goodWith === null ? { children: null, dogs: null, cats: null } : { ...pet.goodWith, ...goodWith };
+  if (photoOrder) {
+    const byId = new Map(pet.photos.map((p) => [p.id, p]));
+    if (photoOrder.every((id) => byId.has(id))) next.photos = photoOrder.map((id) => byId.get(id)!);
+  }
+  return next;
+}
+
 type Snapshot = { pet: Pet | null | undefined; lists: [readonly unknown[], PetPage | undefined][] };
 
 /** Writes `change` into the animal's query and into every cached browse page that shows it. */
@@ -50,7 +62,7 @@ export function useUpdatePet() {
         pet: client.getQueryData<Pet | null>(petQueryKey(id)),
         lists: client.getQueriesData<PetPage>({ queryKey: ["pets"] }),
       };
-      applyToCache(client, id, (pet) => ({ ...pet, ...changes }));
+      applyToCache(client, id, (pet) => applyPatch(pet, changes));
       return snapshot;
     },
     onError: (_error, { id }, snapshot) => {

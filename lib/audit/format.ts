@@ -11,9 +11,15 @@ export interface FieldChange {
   after: unknown;
 }
 
-/** What an entry changed: every field for a creation, the changed ones for an update. */
+/** Nothing said: a profile field left unknown at creation is not worth a line. */
+const isBlank = (value: unknown) =>
+  value === null || value === "unknown" || (Array.isArray(value) && value.length === 0) || (typeof value === "object" && value !== null && Object.values(value).every((v) => v === null));
+
+/** What an entry changed: every field given for a creation, the changed ones for an update. */
 export function fieldChanges(entry: Pick<HistoryEntry, "action" | "before" | "after">): FieldChange[] {
-  if (entry.action === "created" || entry.before === null) return PET_FIELDS.map((field) => ({ field, after: entry.after[field] }));
+  if (entry.action === "created" || entry.before === null) {
+    return PET_FIELDS.filter((field) => !isBlank(entry.after[field])).map((field) => ({ field, after: entry.after[field] }));
+  }
   const before = entry.before;
   return PET_FIELDS.filter((field) => field in before).map((field) => ({ field, before: before[field], after: entry.after[field] }));
 }
@@ -22,11 +28,44 @@ export function describeActor(actor: HistoryActor): string {
   return actor.kind === "staff" ? `staff ${actor.email} (#${actor.id})` : `API key "${actor.name}" (#${actor.id})`;
 }
 
-const show = (value: unknown) => (typeof value === "string" ? JSON.stringify(value) : String(value));
+export const FIELD_LABELS: Record<PetField, string> = {
+  name: "Name",
+  categoryId: "Category",
+  status: "Status",
+  sex: "Sex",
+  size: "Size",
+  birthDate: "Born",
+  breed: "Breed",
+  description: "Description",
+  goodWith: "Good with",
+  photos: "Photos",
+};
 
-/** `status: "available" → "sold"`, or `name: "Rex"` for a creation. */
+const answer = (v: unknown) => (v === true ? "yes" : v === false ? "no" : "unknown");
+
+/** A field's value in a few words: `"Rex"`, `unknown`, `children yes, dogs unknown, cats no`, `2 photos (#12, #9)`. */
+export function describeValue(field: PetField, value: unknown): string {
+  if (value === null || value === undefined) return "unknown";
+  if (field === "goodWith" && typeof value === "object") {
+    const g = value as Record<string, unknown>;
+    return `children ${answer(g.children)}, dogs ${answer(g.dogs)}, cats ${answer(g.cats)}`;
+  }
+  if (field === "photos" && Array.isArray(value)) {
+    const ids = value.map((p: { id?: unknown }) => `#${String(p.id)}`);
+    return value.length === 0 ? "none" : `${value.length} photo${value.length === 1 ? "" : "s"} (${ids.join(", ")})`;
+  }
+  if (field === "description" && typeof value === "string") {
+    const chars = [...value];
+    return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 60).join("")}…` : value);
+  }
+  return typeof value === "string" && (field === "name" || field === "breed") ? JSON.stringify(value) : String(value);
+}
+
+/** `status: available → sold`, or `name: "Rex"` for a creation. */
 export function describeChanges(entry: Pick<HistoryEntry, "action" | "before" | "after">): string {
   return fieldChanges(entry)
-    .map((c) => (c.before === undefined ? `${c.field}: ${show(c.after)}` : `${c.field}: ${show(c.before)} → ${show(c.after)}`))
+    .map((c) =>
+      c.before === undefined ? `${c.field}: ${describeValue(c.field, c.after)}` : `${c.field}: ${describeValue(c.field, c.before)} → ${describeValue(c.field, c.after)}`,
+    )
     .join(", ");
 }

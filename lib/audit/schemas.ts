@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_MAX, petSchema } from "@/lib/pets/schemas";
+import { LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
 
 // The audit trail's shapes: who changed an animal, when, in which request,
 // and its fields before and after. Staff read it (GET
@@ -22,8 +22,6 @@ export const historyActorSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("staff"), id: z.number().int(), email: z.string().meta({ description: "The staff account's email when the change was made." }) }),
 ]);
 export type HistoryActor = z.infer<typeof historyActorSchema>;
-
-const petFieldsSchema = petSchema.pick({ name: true, categoryId: true, status: true });
 
 export const historyEntrySchema = z
   .object({

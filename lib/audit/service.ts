@@ -3,7 +3,8 @@ import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import * as queries from "@/lib/audit/queries";
 import type { HistoryActor, HistoryEntry, HistoryQuery, WriteContext } from "@/lib/audit/schemas";
-import type { Pet, PetField } from "@/lib/pets/schemas";
+import { presentFields, presentPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import type { PetField } from "@/lib/pets/schemas";
 
 // The audit trail's rules. Records are written by the pets service inside the
 // transaction of the change they describe (so there is never a change without
@@ -11,10 +12,10 @@ import type { Pet, PetField } from "@/lib/pets/schemas";
 
 export interface ChangeRecord {
   action: "created" | "updated";
-  /** The animal after the change. */
-  pet: Pet;
-  /** The changed fields' previous values; null for a creation. */
-  before: Partial<Pick<Pet, PetField>> | null;
+  /** The animal after the change, as records keep it (photos by file, no ageGroup). */
+  pet: StoredPet;
+  /** The changed fields' previous values (as stored); null for a creation. */
+  before: Partial<Record<PetField, unknown>> | null;
 }
 
 /**
@@ -40,12 +41,12 @@ export async function recordChange(tx: Prisma.TransactionClient, change: ChangeR
     actorId: BigInt(actor.id),
     actorName,
     requestId: context.requestId,
-    before: change.before,
-    after: { ...change.pet },
+    before: change.before as Prisma.InputJsonObject | null,
+    after: { ...change.pet } as unknown as Prisma.InputJsonObject,
   });
 }
 
-function toEntry(row: queries.AuditRow): HistoryEntry {
+function toEntry(row: queries.AuditRow, view: PetView): HistoryEntry {
   const actor: HistoryActor =
     row.actorKind === "staff"
       ? { kind: "staff", id: Number(row.actorId), email: row.actorName }
@@ -57,8 +58,8 @@ function toEntry(row: queries.AuditRow): HistoryEntry {
     version: row.version,
     requestId: row.requestId,
     actor,
-    before: (row.before ?? null) as HistoryEntry["before"],
-    after: row.after as HistoryEntry["after"],
+    before: row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
+    after: presentPet(row.after as unknown as StoredPet, view),
   };
 }
 
@@ -69,7 +70,7 @@ export interface HistoryPage {
 }
 
 /** One animal's changes, newest first, paged by cursor. The caller has checked the animal exists. */
-export async function listHistory(petId: number, query: HistoryQuery): Promise<HistoryPage> {
+export async function listHistory(petId: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (cursor && cursor.d !== "after") {
     throw new ApiError(400, "invalid_cursor", "The cursor is malformed. Use the URL from the previous response's Link header as it is.", [
@@ -77,7 +78,7 @@ export async function listHistory(petId: number, query: HistoryQuery): Promise<H
     ]);
   }
   const rows = await queries.findAuditPage(petId, { beforeId: cursor?.id, take: query.limit + 1 });
-  const entries = rows.slice(0, query.limit).map(toEntry);
+  const entries = rows.slice(0, query.limit).map((row) => toEntry(row, view));
   const oldest = entries.at(-1);
   return { entries, ...(rows.length > query.limit && oldest ? { next: encodeCursor({ d: "after", id: oldest.id }) } : {}) };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_DEFAULT, LIMIT_MAX, petSchema } from "@/lib/pets/schemas";
+import { LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the
@@ -17,8 +17,6 @@ const eventIdSchema = z
   .string()
   .regex(EVENT_ID_PATTERN)
   .meta({ description: "The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).", example: "evt_42" });
-
-const petFieldsSchema = petSchema.pick({ name: true, categoryId: true, status: true });
 
 export const petEventDataSchema = z
   .object({
@@ -42,7 +40,7 @@ export const petCreatedEventSchema = z
 
 export const petUpdatedEventSchema = z
   .object({ ...eventBase, type: z.literal("pet.updated"), data: petEventDataSchema.required({ previous: true }) })
-  .meta({ id: "PetUpdatedEvent", description: "An animal changed (its status, name or category)." });
+  .meta({ id: "PetUpdatedEvent", description: "An animal changed: any of its fields, or its photos (added, removed or reordered)." });
 
 export const eventSchema = z
   .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema])

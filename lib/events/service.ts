@@ -1,6 +1,8 @@
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import * as queries from "@/lib/events/queries";
+import { presentFields, presentPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import type { PetField } from "@/lib/pets/schemas";
 import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
 
 // The change feed. Every change to an animal writes its audit record, and
@@ -9,9 +11,19 @@ import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } 
 // unannounced. Readers get every event exactly once and in order by passing
 // back the last id they saw (docs/decisions/005).
 
-/** An event as the feed serves it and webhooks deliver it: the one rendering both use. */
-export function toEvent(row: queries.EventRow): PetEvent {
-  return { id: eventIdOf(row.position), type: row.type, createdAt: row.createdAt.toISOString(), data: row.data } as PetEvent;
+/**
+ * An event as the feed serves it and webhooks deliver it: the one rendering
+ * both use. The animal is kept as its audit record holds it, and shown like
+ * every Pet (ageGroup on the day of the answer, photo URLs on `view`'s origin).
+ */
+export function toEvent(row: queries.EventRow, view: PetView): PetEvent {
+  const data = row.data as unknown as { pet: StoredPet; previous?: Partial<Record<PetField, unknown>> };
+  return {
+    id: eventIdOf(row.position),
+    type: row.type,
+    createdAt: row.createdAt.toISOString(),
+    data: { pet: presentPet(data.pet, view), ...(data.previous ? { previous: presentFields(data.previous, view) } : {}) },
+  } as PetEvent;
 }
 
 export interface EventPage {
@@ -29,7 +41,7 @@ export function cursorExpired(after: bigint, sweptThrough: bigint): ApiError {
 }
 
 /** A page of the feed, oldest first, after the given event. */
-export async function listEvents(query: ListEventsQuery): Promise<EventPage> {
+export async function listEvents(query: ListEventsQuery, view: PetView): Promise<EventPage> {
   const after = query.after ?? 0n;
   if (query.after !== undefined) {
     const [swept, issued] = await Promise.all([queries.readMark("swept"), queries.lastIssuedPosition()]);
@@ -42,14 +54,14 @@ export async function listEvents(query: ListEventsQuery): Promise<EventPage> {
     }
   }
   const rows = await queries.findEventsAfter(after, query.limit + 1, query.type);
-  const events = rows.slice(0, query.limit).map(toEvent);
+  const events = rows.slice(0, query.limit).map((row) => toEvent(row, view));
   return { events, ...(rows.length > query.limit ? { next: events.at(-1)!.id } : {}) };
 }
 
 /** One committed event, as the feed would serve it. */
-export async function findEvent(position: bigint): Promise<PetEvent | null> {
+export async function findEvent(position: bigint, view: PetView): Promise<PetEvent | null> {
   const row = await queries.findEventByPosition(position);
-  return row ? toEvent(row) : null;
+  return row ? toEvent(row, view) : null;
 }
 
 const SWEEP_BATCH = 5_000;

@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   "cursor_expired",
   "webhook_limit_reached",
   "delivery_in_progress",
+  "too_many_photos",
+  "image_too_large",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -1,6 +1,8 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
 import { sweepEvents } from "@/lib/events/service";
+import { isoDay } from "@/lib/pets/age";
+import { refreshAgeGroups } from "@/lib/pets/queries";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 
@@ -33,11 +35,20 @@ export function taskList(context: TaskContext): TaskList {
     "sweep-events": async () => {
       await sweepEvents(new Date());
     },
+    // Stored age groups moved on to today (the list's age filter is exact
+    // without it, but re-checks more animals the longer it has not run).
+    "refresh-age-groups": async () => {
+      await refreshAgeGroups(isoDay(new Date()));
+    },
   };
 }
 
-/** Hourly; graphile-worker runs each slot once across all instances. */
-export const CRONTAB = "17 * * * * sweep-events";
+/** graphile-worker runs each slot once across all instances (times in UTC). */
+export const CRONTAB = [
+  "17 * * * * sweep-events",
+  // Hourly: the first run after midnight moves the groups on; the others find nothing to do (an index lookup).
+  "1 * * * * refresh-age-groups",
+].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */
 export const DELIVERIES_PER_JOB = 20;

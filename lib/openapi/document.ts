@@ -15,7 +15,14 @@ import {
   petPatchSchema,
   petSchema,
   petsSchema,
+  photoParamsSchema,
+  photoPatchSchema,
+  photoSchema,
+  photoUploadQuerySchema,
+  PHOTOS_MAX,
 } from "@/lib/pets/schemas";
+import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
+import { MAX_PHOTO_PIXELS, PHOTO_FORMATS } from "@/lib/photos/limits";
 
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.
@@ -112,7 +119,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "listPets",
     summary: "List all animals",
     description:
-      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`) and `q` (name search).",
+      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of).",
     tags: ["pets"],
     security,
     request: { query: listPetsQuerySchema },
@@ -192,7 +199,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "updatePet",
     summary: "Change an animal",
     description:
-      "A JSON merge patch of `name`, `categoryId` and `status`: the fields sent are changed, the others kept. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.",
+      "A JSON merge patch of the animal's fields (`name`, `categoryId`, `status` and the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.",
     tags: ["pets"],
     security,
     request: {
@@ -219,6 +226,96 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
+      ...commonErrors(),
+    },
+  });
+
+  const imageBody = { type: "string", contentMediaType: "image/*", description: "The image itself." } as const;
+  registry.registerPath({
+    method: "post",
+    path: "/pets/{petId}/photos",
+    operationId: "addPetPhoto",
+    summary: "Add a photo",
+    description: `Send a ${PHOTO_FORMATS.join(", ").replace(/, ([^,]*)$/, " or $1")} photo, either as the \`file\` field of a \`multipart/form-data\` form (with an optional \`alt\` field), or as the request body itself with its \`Content-Type\` (and \`?alt=\`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most ${PHOTOS_MAX} photos per animal; the first is the cover (reorder with \`PATCH /pets/{petId}\` and \`photoOrder\`). The animal's version increases (\`ETag\`); \`If-Match\` is honoured. Limits: ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
+    tags: ["pets"],
+    security,
+    request: {
+      params: petIdParamsSchema,
+      query: photoUploadQuerySchema,
+      headers: z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`).', example: '"1"' }) }),
+      body: {
+        required: true,
+        content: {
+          "multipart/form-data": {
+            schema: z.object({
+              file: z.string().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The photo." }),
+              alt: z.string().optional().meta({ description: "Text describing the photo, up to 300 characters." }),
+            }),
+          },
+          "image/jpeg": { schema: imageBody },
+          "image/png": { schema: imageBody },
+          "image/webp": { schema: imageBody },
+          "image/avif": { schema: imageBody },
+        },
+      },
+    },
+    responses: {
+      201: {
+        description: "The photo, as the animal's `photos` now lists it.",
+        headers: { ...COMMON_HEADERS, ...ETAG, Location: header("URL of the photo (for DELETE and PATCH).") },
+        content: { "application/json": { schema: photoSchema } },
+      },
+      400: errorResponse(400, ["invalid_path", "invalid_query", "invalid_body", "invalid_header"]),
+      404: errorResponse(404, ["not_found"]),
+      409: errorResponse(409, ["too_many_photos"], {}, `The animal already has ${PHOTOS_MAX} photos.`),
+      412: errorResponse(412, ["precondition_failed"]),
+      413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
+      415: errorResponse(415, ["unsupported_media_type"], {}, `The file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it).`),
+      422: errorResponse(422, ["image_too_large"], {}, `The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} megapixels (refused before its pixels are decoded).`),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "patch",
+    path: "/pets/{petId}/photos/{photoId}",
+    operationId: "updatePetPhoto",
+    summary: "Change a photo's alt text",
+    tags: ["pets"],
+    security,
+    request: {
+      params: photoParamsSchema,
+      headers: z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`).', example: '"2"' }) }),
+      body: { required: true, content: { "application/json": { schema: photoPatchSchema }, "application/merge-patch+json": { schema: photoPatchSchema } } },
+    },
+    responses: {
+      200: { description: "The photo.", headers: { ...COMMON_HEADERS, ...ETAG }, content: { "application/json": { schema: photoSchema } } },
+      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body", "invalid_header"]),
+      404: errorResponse(404, ["not_found"]),
+      412: errorResponse(412, ["precondition_failed"]),
+      413: errorResponse(413, ["payload_too_large"]),
+      415: errorResponse(415, ["unsupported_media_type"]),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "delete",
+    path: "/pets/{petId}/photos/{photoId}",
+    operationId: "deletePetPhoto",
+    summary: "Delete a photo",
+    description: "Removes the photo and its files (the next photo becomes the cover if this was it). The animal's version increases; `If-Match` is honoured.",
+    tags: ["pets"],
+    security,
+    request: {
+      params: photoParamsSchema,
+      headers: z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`).', example: '"2"' }) }),
+    },
+    responses: {
+      204: { description: "Deleted.", headers: { ...COMMON_HEADERS, ...ETAG } },
+      400: errorResponse(400, ["invalid_path", "invalid_header"]),
+      404: errorResponse(404, ["not_found"]),
+      412: errorResponse(412, ["precondition_failed"]),
       ...commonErrors(),
     },
   });

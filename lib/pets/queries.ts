@@ -2,7 +2,8 @@ import { Batcher } from "@/lib/batch";
 import { db, query, sharedQuery } from "@/lib/db";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/http/errors";
-import { LIMIT_MAX, type PetStatus } from "@/lib/pets/schemas";
+import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
+import { LIMIT_MAX, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 
 // Data access only: no HTTP, no rules. Ids are bigint here and numbers above.
 
@@ -17,9 +18,33 @@ class Failed {
 /** A transaction's client, or the pool's: reads and writes of one change share the first. */
 export type Db = Prisma.TransactionClient | PrismaClient;
 
-const petColumns = { id: true, name: true, categoryId: true, status: true, version: true } as const;
+/** A photo as stored: its files by width, without URLs (those depend on where the answer goes: lib/pets/present.ts). */
+export interface StoredPhoto {
+  id: number;
+  alt: string | null;
+  width: number;
+  height: number;
+  placeholder: string;
+  files: Record<string, string>;
+}
 
-export type PetRow = { id: bigint; name: string; categoryId: bigint; status: PetStatus; version: number };
+export type PetRow = {
+  id: bigint;
+  name: string;
+  categoryId: bigint;
+  status: PetStatus;
+  version: number;
+  sex: PetSex;
+  size: PetSize | null;
+  /** YYYY-MM-DD. */
+  birthDate: string | null;
+  breed: string | null;
+  description: string | null;
+  goodWithChildren: boolean | null;
+  goodWithDogs: boolean | null;
+  goodWithCats: boolean | null;
+  photos: StoredPhoto[];
+};
 
 export interface PetFilter {
   status?: PetStatus;
@@ -28,6 +53,13 @@ export interface PetFilter {
   ids?: number[];
   /** A piece of the name, as the client typed it (trimmed); matched case- and accent-insensitively. */
   search?: string;
+  sex?: PetSex;
+  /** Any of these sizes. */
+  sizes?: PetSize[];
+  /** Any of these age groups, on `today`. */
+  ages?: { groups: AgeGroup[]; today: IsoDate; refreshedOn: IsoDate };
+  /** Known to get on with all of these. */
+  goodWith?: GoodWithKind[];
 }
 
 export interface PetPageQuery extends PetFilter {
@@ -52,7 +84,7 @@ const STATUS_LITERAL: Record<PetStatus, Prisma.Sql> = {
  * and only then are LIKE's wildcards escaped: unaccent turns some characters
  * into them (a full-width ％ becomes %).
  */
-function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.Sql {
+function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }, branch: Prisma.Sql[] = []): Prisma.Sql {
   const conditions: Prisma.Sql[] = [];
   if (f.search !== undefined) {
     conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
@@ -63,9 +95,115 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
   if (f.status) conditions.push(STATUS_LITERAL[f.status]);
   if (f.categoryId) conditions.push(Prisma.sql`category_id = ${BigInt(f.categoryId)}`);
   if (f.ids) conditions.push(Prisma.sql`id = ANY(${f.ids.map(BigInt)}::bigint[])`);
+  if (f.sex) conditions.push(SEX_LITERAL[f.sex]);
   if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
   if (f.idGreaterThan !== undefined) conditions.push(Prisma.sql`id > ${BigInt(f.idGreaterThan)}`);
+  conditions.push(...branch);
   return conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+}
+
+const SEX_LITERAL: Record<PetSex, Prisma.Sql> = {
+  female: Prisma.sql`sex = 'female'`,
+  male: Prisma.sql`sex = 'male'`,
+  unknown: Prisma.sql`sex = 'unknown'`,
+};
+const SIZE_LITERAL: Record<PetSize, Prisma.Sql> = {
+  small: Prisma.sql`size = 'small'`,
+  medium: Prisma.sql`size = 'medium'`,
+  large: Prisma.sql`size = 'large'`,
+  xlarge: Prisma.sql`size = 'xlarge'`,
+};
+const AGE_LITERAL: Record<AgeGroup, Prisma.Sql> = {
+  baby: Prisma.sql`'baby'::"PetAgeGroup"`,
+  young: Prisma.sql`'young'::"PetAgeGroup"`,
+  adult: Prisma.sql`'adult'::"PetAgeGroup"`,
+  senior: Prisma.sql`'senior'::"PetAgeGroup"`,
+};
+const GOOD_WITH_BIT: Record<GoodWithKind, number> = { children: 1, dogs: 2, cats: 4 };
+/** The group boundaries (in years) each group touches: where an animal's stored group may lag behind its birthday. */
+const GROUP_BOUNDARIES: Record<AgeGroup, number[]> = {
+  baby: [AGE_BOUNDARIES.baby],
+  young: [AGE_BOUNDARIES.baby, AGE_BOUNDARIES.young],
+  adult: [AGE_BOUNDARIES.young, AGE_BOUNDARIES.adult],
+  senior: [AGE_BOUNDARIES.adult],
+};
+
+const dayBefore = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The most index-walking branches a page statement is split into; past this, one branch with ANY() (right, if slower). */
+const BRANCHES_MAX = 32;
+
+/**
+ * The "any of" filters (sizes, age groups, goodWith) as disjoint branches,
+ * each a set of conditions an index walks in id order: a page is then the
+ * newest rows of each branch, merged. PostgreSQL 15 cannot walk one
+ * (size, id) index in id order across two sizes, so `size IN (small,
+ * medium)` would read and sort every small and medium animal; two walks of
+ * 21 rows each cost the same at any depth. One branch (no condition) when
+ * no such filter is given.
+ */
+export function filterBranches(f: PetFilter): Prisma.Sql[][] {
+  let branches: Prisma.Sql[][] = [[]];
+  const times = (options: Prisma.Sql[][]) => {
+    branches = branches.flatMap((b) => options.map((o) => [...b, ...o]));
+  };
+  if (f.sizes?.length) times(f.sizes.map((size) => [SIZE_LITERAL[size]]));
+  if (f.goodWith?.length) {
+    // Every combination of yes-answers that includes all those asked for.
+    const wanted = f.goodWith.reduce((m, k) => m | GOOD_WITH_BIT[k], 0);
+    const masks = [1, 2, 3, 4, 5, 6, 7].filter((m) => (m & wanted) === wanted);
+    times(masks.map((m) => [Prisma.sql`good_with_mask = ${m}::smallint`]));
+  }
+  if (f.ages?.groups.length) {
+    const { today, refreshedOn } = f.ages;
+    times(
+      f.ages.groups.flatMap((group) => {
+        const range = birthRangeOf(group, today);
+        const exact = [
+          ...(range.after !== undefined ? [Prisma.sql`birth_date > ${range.after}::date`] : []),
+          ...(range.through !== undefined ? [Prisma.sql`birth_date <= ${range.through}::date`] : []),
+        ];
+        // The stored group, re-checked against the exact birth dates of today...
+        const stored = [Prisma.sql`age_group = ${AGE_LITERAL[group]}`, ...exact];
+        // ...and the few animals whose birthday crossed one of this group's
+        // boundaries since the stored groups were last refreshed (a day's
+        // margin either side for clocks that disagree): found by birth date.
+        // (Between the two days in whichever order: a clock set back makes stored groups run ahead.)
+        const [earlier, later] = refreshedOn < today ? [refreshedOn, today] : [today, refreshedOn];
+        const windows = GROUP_BOUNDARIES[group].map(
+          (years) => Prisma.sql`birth_date BETWEEN ${dayBefore(yearsBefore(earlier, years))}::date AND ${dayAfter(yearsBefore(later, years))}::date`,
+        );
+        const crossed = [Prisma.sql`age_group IS DISTINCT FROM ${AGE_LITERAL[group]}`, ...exact, Prisma.sql`(${Prisma.join(windows, " OR ")})`];
+        return [stored, crossed];
+      }),
+    );
+  }
+  if (branches.length > BRANCHES_MAX) return [anyOfConditions(f)];
+  return branches;
+}
+
+/** The same filters as one set of conditions (for the rare request that would need too many branches). */
+function anyOfConditions(f: PetFilter): Prisma.Sql[] {
+  const out: Prisma.Sql[] = [];
+  if (f.sizes?.length) out.push(Prisma.sql`size = ANY(${f.sizes}::"PetSize"[])`);
+  if (f.goodWith?.length) {
+    const wanted = f.goodWith.reduce((m, k) => m | GOOD_WITH_BIT[k], 0);
+    out.push(Prisma.sql`(good_with_mask & ${wanted}::smallint) = ${wanted}::smallint`);
+  }
+  if (f.ages?.groups.length) {
+    const today = f.ages.today;
+    out.push(
+      Prisma.sql`(${Prisma.join(
+        f.ages.groups.map((g) => {
+          const r = birthRangeOf(g, today);
+          return Prisma.sql`(birth_date > ${r.after ?? "0001-01-01"}::date AND birth_date <= ${r.through ?? "9999-12-31"}::date)`;
+        }),
+        " OR ",
+      )})`,
+    );
+  }
+  return out;
 }
 
 /**
@@ -84,18 +222,49 @@ export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; ot
 }
 
 /** A pets row as pg returns it: int8 columns as strings. */
-type RawPetRow = { id: string; name: string; categoryId: string; status: PetStatus; version: number };
+type RawPetRow = Omit<PetRow, "id" | "categoryId"> & { id: string; categoryId: string };
 
-const fromRaw = (r: RawPetRow): PetRow => ({ id: BigInt(r.id), name: r.name, categoryId: BigInt(r.categoryId), status: r.status, version: r.version });
+const fromRaw = (r: RawPetRow): PetRow => ({ ...r, id: BigInt(r.id), categoryId: BigInt(r.categoryId) });
 
-/** The page statement (exported so tests can read its plan through EXPLAIN). */
+/**
+ * An animal's columns as every read returns them (`p` is the pets row), its
+ * photos in order from the LATERAL join PHOTOS_JOIN adds.
+ */
+const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId", p.status, p.version, p.sex, p.size,
+  p.birth_date::text AS "birthDate", p.breed, p.description, p.good_with_children AS "goodWithChildren",
+  p.good_with_dogs AS "goodWithDogs", p.good_with_cats AS "goodWithCats", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
+const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
+  SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
+                                      'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos
+    FROM pet_photos f WHERE f.pet_id = p.id) ph ON true`;
+
+/** The ids of a page: each branch walked in id order from the cursor, then merged. */
+function pageIds(q: PetPageQuery, bounds: { idLessThan?: number; idGreaterThan?: number }, order: Prisma.Sql, take: number): Prisma.Sql {
+  const branches = filterBranches(q).map(
+    (branch) => Prisma.sql`SELECT id FROM pets ${sqlWhere({ ...q, ...bounds }, branch)} ORDER BY id ${order} LIMIT ${take}`,
+  );
+  if (branches.length === 1) return branches[0]!;
+  return Prisma.sql`SELECT id FROM (${Prisma.join(branches.map((b) => Prisma.sql`(${b})`), " UNION ALL ")}) u ORDER BY id ${order} LIMIT ${take}`;
+}
+
+/**
+ * The page statement (exported so tests can read its plan through EXPLAIN).
+ * The page's ids come from the indexes alone (index-only scans), and only
+ * those rows are read from the table, with their photos: the filters' walk
+ * never touches the wide rows (a description can be 5,000 characters).
+ */
 export function pageSql(q: PetPageQuery): Prisma.Sql {
   const ascending = q.before !== undefined;
+  const order = ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`;
+  // Each row looked up by its id (a LATERAL with LIMIT, which the planner
+  // cannot turn into a hash join over the whole table when a prepared
+  // statement's generic plan does not know how many ids there will be).
   const page = Prisma.sql`
-    SELECT id, name, category_id AS "categoryId", status, version FROM pets
-    ${sqlWhere({ ...q, idLessThan: q.after, idGreaterThan: q.before })}
-    ORDER BY id ${ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`}
-    LIMIT ${q.take}`;
+    SELECT ${PET_COLUMNS}
+      FROM (${pageIds(q, { idLessThan: q.after, idGreaterThan: q.before }, order, q.take)}) ids
+      CROSS JOIN LATERAL (SELECT * FROM pets WHERE pets.id = ids.id LIMIT 1) p
+      ${PHOTOS_JOIN}
+     ORDER BY p.id ${order}`;
   if (q.after === undefined && q.before === undefined) return Prisma.sql`SELECT *, NULL::boolean AS other FROM (${page}) p`;
   // The other side of the cursor: ids at or above it for a next page, at or
   // below it for a previous one. Asked as "the nearest row that way", in id
@@ -105,10 +274,21 @@ export function pageSql(q: PetPageQuery): Prisma.Sql {
   const otherSide = q.after !== undefined ? { idGreaterThan: q.after - 1 } : { idLessThan: q.before! + 1 };
   return Prisma.sql`
     SELECT p.*, o.other
-    FROM (SELECT (
-      SELECT id FROM pets ${sqlWhere({ ...q, ...otherSide })}
-      ORDER BY id ${q.after !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`} LIMIT 1) IS NOT NULL AS other) o
+    FROM (SELECT (${pageIds(q, otherSide, q.after !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`, 1)}) IS NOT NULL AS other) o
     LEFT JOIN LATERAL (${page}) p ON true`;
+}
+
+/** Everything an animal is created with (NewPet after parsing). */
+export interface NewPetFields {
+  name: string;
+  categoryId: number;
+  status: PetStatus;
+  sex: PetSex;
+  size: PetSize | null;
+  birthDate: string | null;
+  breed: string | null;
+  description: string | null;
+  goodWith: { children?: boolean | null; dogs?: boolean | null; cats?: boolean | null };
 }
 
 /** Who an audit record names: the staff member's email, or null to read the API key's current name in the statement. */
@@ -120,7 +300,7 @@ export interface AuditActor {
 
 /** One animal to add, with who adds it and in which request (its audit record's and event's facts). */
 export interface PetToCreate {
-  pet: { name: string; categoryId: number; status: PetStatus };
+  pet: NewPetFields;
   actor: AuditActor;
   requestId: string;
 }
@@ -144,27 +324,51 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
   return Prisma.sql`
     WITH input AS (
       SELECT i.ord, nextval('pets_id_seq') AS id, i.name, c.id AS category_id, i.status::"PetStatus" AS status,
+             i.sex::"PetSex" AS sex, i.size::"PetSize" AS size, i.birth_date, i.breed, i.description,
+             i.good_with_children, i.good_with_dogs, i.good_with_cats,
              i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
              COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id
         FROM unnest(${items.map((i) => i.pet.name)}::text[], ${items.map((i) => BigInt(i.pet.categoryId))}::bigint[],
-                    ${items.map((i) => i.pet.status)}::text[], ${items.map((i) => i.actor.kind)}::text[],
+                    ${items.map((i) => i.pet.status)}::text[], ${items.map((i) => i.pet.sex)}::text[],
+                    ${items.map((i) => i.pet.size)}::text[], ${items.map((i) => i.pet.birthDate)}::date[],
+                    ${items.map((i) => i.pet.breed)}::text[], ${items.map((i) => i.pet.description)}::text[],
+                    ${items.map((i) => i.pet.goodWith.children ?? null)}::boolean[], ${items.map((i) => i.pet.goodWith.dogs ?? null)}::boolean[],
+                    ${items.map((i) => i.pet.goodWith.cats ?? null)}::boolean[],
+                    ${items.map((i) => i.actor.kind)}::text[],
                     ${items.map((i) => BigInt(i.actor.id))}::bigint[], ${items.map((i) => i.actor.name ?? "")}::text[],
                     ${items.map((i) => i.requestId)}::text[])
-             WITH ORDINALITY AS i(name, category_id, status, actor_kind, actor_id, actor_name, request_id, ord)
+             WITH ORDINALITY AS i(name, category_id, status, sex, size, birth_date, breed, description,
+                                  good_with_children, good_with_dogs, good_with_cats,
+                                  actor_kind, actor_id, actor_name, request_id, ord)
         JOIN categories c ON c.id = i.category_id
     ), pet AS (
-      INSERT INTO pets (id, name, category_id, status)
-      SELECT id, name, category_id, status FROM input ORDER BY ord
-      RETURNING id, name, category_id, status, version
+      INSERT INTO pets (id, name, category_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats)
+      SELECT id, name, category_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats
+        FROM input ORDER BY ord
+      RETURNING *
     ), shown AS (
-      SELECT p.id, p.version, i.ord, i.actor_kind, i.actor_id, i.actor_name, i.request_id,
-             jsonb_build_object('id', p.id, 'name', p.name, 'categoryId', p.category_id, 'status', p.status, 'version', p.version) AS json
+      SELECT p.id, p.version, i.ord, i.actor_kind, i.actor_id, i.actor_name, i.request_id, ${storedPetJson(Prisma.sql`p`, Prisma.sql`'[]'::jsonb`)} AS json
         FROM pet p JOIN input i ON i.id = p.id
     ), audit AS (
       INSERT INTO pet_audit (pet_id, action, version, actor_kind, actor_id, actor_name, request_id, after)
       SELECT id, 'created', version, actor_kind, actor_id, actor_name, request_id, json FROM shown ORDER BY ord
     )
-    SELECT i.ord::int AS ord, p.id, p.name, p.category_id AS "categoryId", p.status, p.version FROM pet p JOIN input i ON i.id = p.id`;
+    SELECT i.ord::int AS ord, ${PET_COLUMNS}
+      FROM pet p JOIN input i ON i.id = p.id LEFT JOIN LATERAL (SELECT '[]'::jsonb AS photos) ph ON true`;
+}
+
+/**
+ * An animal as its audit record (and so its event) keeps it: the Pet's
+ * fields with its photos' files instead of URLs, and no ageGroup (both are
+ * worked out when the record is shown: lib/pets/present.ts). The same shape
+ * as storedPet() in lib/pets/present.ts builds for updates.
+ */
+function storedPetJson(p: Prisma.Sql, photos: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`jsonb_build_object('id', ${p}.id, 'name', ${p}.name, 'categoryId', ${p}.category_id, 'status', ${p}.status,
+    'version', ${p}.version, 'sex', ${p}.sex, 'size', ${p}.size, 'birthDate', ${p}.birth_date, 'breed', ${p}.breed,
+    'description', ${p}.description,
+    'goodWith', jsonb_build_object('children', ${p}.good_with_children, 'dogs', ${p}.good_with_dogs, 'cats', ${p}.good_with_cats),
+    'photos', ${photos})`;
 }
 
 type CreatedRow = RawPetRow & { ord: number };
@@ -214,7 +418,7 @@ export async function findPetById(id: number): Promise<PetRow | null> {
 
 const petsById = new Batcher<number, PetRow | null>(async (ids) => {
   const rows = await query<RawPetRow>(
-    Prisma.sql`SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`,
+    Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`,
   );
   const byId = new Map(rows.map((r) => [Number(r.id), fromRaw(r)]));
   return ids.map((id) => byId.get(id) ?? null);
@@ -225,9 +429,16 @@ const petsById = new Batcher<number, PetRow | null>(async (ids) => {
  * "before" of its audit record is exactly what the update replaced.
  */
 export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
-  const rows = await tx.$queryRaw<PetRow[]>`
-    SELECT id, name, category_id AS "categoryId", status, version FROM pets WHERE id = ${BigInt(id)} FOR UPDATE`;
-  return rows[0] ?? null;
+  // Locked first (FOR UPDATE cannot sit beside the photos' aggregate), then read whole.
+  const locked = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM pets WHERE id = ${BigInt(id)} FOR UPDATE`;
+  if (!locked.length) return null;
+  return readPet(tx, id);
+}
+
+/** One animal with its photos, inside a transaction (which sees its own changes). */
+export async function readPet(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
+  const rows = await tx.$queryRaw<RawPetRow[]>(Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ${BigInt(id)}`);
+  return rows[0] ? fromRaw(rows[0]) : null;
 }
 
 /**
@@ -236,23 +447,38 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number)
  * other writer can slip in between a check and the write. null when it no
  * longer matches (or the row is gone).
  */
-export async function updatePetIfVersion(
-  tx: Prisma.TransactionClient,
-  id: number,
-  versions: number[],
-  changes: { name?: string; categoryId?: number; status?: PetStatus },
-): Promise<PetRow | null> {
-  const rows = await tx.pet.updateManyAndReturn({
+export interface PetColumnChanges {
+  name?: string;
+  categoryId?: number;
+  status?: PetStatus;
+  sex?: PetSex;
+  size?: PetSize | null;
+  birthDate?: string | null;
+  breed?: string | null;
+  description?: string | null;
+  goodWith?: { children: boolean | null; dogs: boolean | null; cats: boolean | null };
+}
+
+export async function updatePetIfVersion(tx: Prisma.TransactionClient, id: number, versions: number[], changes: PetColumnChanges): Promise<PetRow | null> {
+  const updated = await tx.pet.updateManyAndReturn({
     where: { id: BigInt(id), version: { in: versions } },
     data: {
       ...(changes.name !== undefined ? { name: changes.name } : {}),
       ...(changes.categoryId !== undefined ? { categoryId: BigInt(changes.categoryId) } : {}),
       ...(changes.status !== undefined ? { status: changes.status } : {}),
+      ...(changes.sex !== undefined ? { sex: changes.sex } : {}),
+      ...(changes.size !== undefined ? { size: changes.size } : {}),
+      ...(changes.birthDate !== undefined ? { birthDate: changes.birthDate === null ? null : new Date(`${changes.birthDate}T00:00:00Z`) } : {}),
+      ...(changes.breed !== undefined ? { breed: changes.breed } : {}),
+      ...(changes.description !== undefined ? { description: changes.description } : {}),
+      ...(changes.goodWith !== undefined
+        ? { goodWithChildren: changes.goodWith.children, goodWithDogs: changes.goodWith.dogs, goodWithCats: changes.goodWith.cats }
+        : {}),
       version: { increment: 1 },
     },
-    select: petColumns,
+    select: { id: true },
   });
-  return rows[0] ?? null;
+  return updated.length ? readPet(tx, id) : null;
 }
 
 export async function findCategories(): Promise<{ id: bigint; name: string }[]> {
@@ -261,4 +487,36 @@ export async function findCategories(): Promise<{ id: bigint; name: string }[]> 
 
 export async function categoryExists(id: number, client: Db = db()): Promise<boolean> {
   return (await client.category.findUnique({ where: { id: BigInt(id) }, select: { id: true } })) !== null;
+}
+
+/** Puts an animal's photos in this order (position 0 is the cover). */
+export async function setPhotoPositions(tx: Prisma.TransactionClient, petId: number, photoIds: number[]): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE pet_photos f SET position = o.n - 1
+      FROM unnest(${photoIds.map(BigInt)}::bigint[]) WITH ORDINALITY AS o(id, n)
+     WHERE f.id = o.id AND f.pet_id = ${BigInt(petId)}`;
+}
+
+let refreshed: { on: IsoDate; readAt: number } | undefined;
+const REFRESHED_TTL_MS = 60_000;
+
+/**
+ * The day stored age groups were last brought up to date (a daily job moves
+ * it on). Kept a minute per process: a value older than the truth only
+ * widens the age filter's re-checked window a little, never loses a row.
+ */
+export async function ageGroupsRefreshedOn(): Promise<IsoDate> {
+  if (refreshed && performance.now() - refreshed.readAt < REFRESHED_TTL_MS) return refreshed.on;
+  const rows = await query<{ on: string }>(Prisma.sql`SELECT refreshed_on::text AS "on" FROM age_group_refresh`);
+  // No row (a database emptied by hand): nothing is known, so every birth date is re-checked.
+  const on = rows[0]?.on ?? "1900-01-01";
+  refreshed = { on, readAt: performance.now() };
+  return on;
+}
+
+/** Moves every stored age group on to `day` (UTC); returns how many animals changed group. */
+export async function refreshAgeGroups(day: IsoDate): Promise<number> {
+  const rows = await db().$queryRaw<{ changed: number }[]>`SELECT refresh_pet_age_groups(${day}::date) AS changed`;
+  refreshed = undefined;
+  return Number(rows[0]?.changed ?? 0);
 }

@@ -4,7 +4,18 @@ import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } 
 describe("newPetSchema", () => {
   it("trims the name, defaults the status and drops unknown fields such as id", () => {
     const parsed = newPetSchema.parse({ id: 99, name: "  Biscuit  ", categoryId: 1, extra: true });
-    expect(parsed).toEqual({ name: "Biscuit", categoryId: 1, status: "available" });
+    expect(parsed).toEqual({
+      name: "Biscuit",
+      categoryId: 1,
+      status: "available",
+      // The profile's defaults: everything unknown.
+      sex: "unknown",
+      size: null,
+      birthDate: null,
+      breed: null,
+      description: null,
+      goodWith: {},
+    });
   });
 
   it("counts characters, not UTF-16 units: 100 emoji are a valid name, 101 are not", () => {

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { now } from "@/lib/clock";
+import { AGE_GROUPS, isoDay } from "@/lib/pets/age";
 
 // The single source of truth for the shapes of the pets API: request
 // parsing, TypeScript types, the OpenAPI document and the staff form all
@@ -36,13 +38,135 @@ export const petNameSchema = z
   .refine((s) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters")
   .meta({ description: "The animal's name: 1 to 100 characters after trimming, any Unicode.", example: "Biscuit", minLength: 1, maxLength: NAME_MAX });
 
+// The profile: who the animal is, beyond a name. Every field is optional on
+// create and on PATCH, and every Pet returns all of them (null where unknown).
+
+export const PET_SEXES = ["female", "male", "unknown"] as const;
+export const petSexSchema = z.enum(PET_SEXES).meta({ id: "PetSex", description: "The animal's sex; `unknown` when not given.", example: "female" });
+export type PetSex = z.infer<typeof petSexSchema>;
+
+export const PET_SIZES = ["small", "medium", "large", "xlarge"] as const;
+export const petSizeSchema = z.enum(PET_SIZES).meta({ id: "PetSize", description: "Size when grown.", example: "medium" });
+export type PetSize = z.infer<typeof petSizeSchema>;
+
+export const ageGroupSchema = z.enum(AGE_GROUPS).meta({
+  id: "AgeGroup",
+  description: "Derived from `birthDate` on the day of the answer: `baby` under 1 year, `young` 1 to under 3, `adult` 3 to under 8, `senior` 8 and over.",
+  example: "young",
+});
+export type { AgeGroup } from "@/lib/pets/age";
+
+export const GOOD_WITH = ["children", "dogs", "cats"] as const;
+export type GoodWithKind = (typeof GOOD_WITH)[number];
+
+export const BREED_MAX = 100;
+export const DESCRIPTION_MAX = 5000;
+export const ALT_MAX = 300;
+export const PHOTOS_MAX = 10;
+/** The earliest birth date accepted: a tortoise may be old, a typo in the year should not pass. */
+export const BIRTH_DATE_MIN = "1900-01-01";
+
+/** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates (not storable as UTF-8). */
+const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+
+/** A free-text field that may be null ("unknown"); blank text is refused rather than silently stored. */
+const optionalText = (max: number, what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string or null") })
+    .trim()
+    .refine((s) => s.length > 0, `must not be blank (send null when ${what} is unknown)`)
+    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
+    .refine(storable, "must not contain NUL or unpaired surrogate characters")
+    .nullable();
+
+export const breedSchema = optionalText(BREED_MAX, "the breed").meta({
+  description: `1 to ${BREED_MAX} characters after trimming, or null when unknown.`,
+  example: "Labrador mix",
+  minLength: 1,
+  maxLength: BREED_MAX,
+});
+
+export const descriptionSchema = optionalText(DESCRIPTION_MAX, "there is nothing to say").meta({
+  description: `Plain text, up to ${DESCRIPTION_MAX} characters, line breaks kept; never interpreted as HTML. Null when there is none.`,
+  example: "Loves long walks and naps in the sun.\nShy with new people at first.",
+  minLength: 1,
+  maxLength: DESCRIPTION_MAX,
+});
+
+/** Today as a calendar day, in the time zone furthest ahead (UTC+14): a birth date someone picks as "today" anywhere is not "in the future". */
+function latestToday(): string {
+  return isoDay(new Date(now().getTime() + 14 * 3600_000));
+}
+
+export const birthDateSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a date (YYYY-MM-DD) or null") })
+  .regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/, "must be a date as YYYY-MM-DD")
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && isoDay(d) === s;
+  }, "must be a real calendar date")
+  .refine((s) => s >= BIRTH_DATE_MIN, `must be ${BIRTH_DATE_MIN} or later`)
+  .refine((s) => s <= latestToday(), "must not be in the future")
+  .nullable()
+  .meta({
+    format: "date",
+    description: "Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.",
+    example: "2024-03-15",
+  });
+
+const goodWithAnswer = (kind: string) =>
+  z
+    .boolean({ error: () => "must be true, false or null" })
+    .nullable()
+    .meta({ description: `Gets on with ${kind}: true, false, or null when not known.` });
+
+/** How the animal gets on with children, dogs and cats; on input, the answers not given stay as they are (null on create). */
+export const goodWithInputSchema = z
+  .strictObject(
+    {
+      children: goodWithAnswer("children").optional(),
+      dogs: goodWithAnswer("dogs").optional(),
+      cats: goodWithAnswer("cats").optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not one of children, dogs, cats" : "must be an object such as {\"children\": true}") },
+  )
+  .meta({ id: "GoodWithInput", description: "Any of children, dogs, cats: true, false or null (unknown). Those not sent keep their value (null on create)." });
+
+export const goodWithSchema = z
+  .object({ children: goodWithAnswer("children"), dogs: goodWithAnswer("dogs"), cats: goodWithAnswer("cats") })
+  .meta({ id: "GoodWith", description: "How the animal gets on with children, dogs and cats: true, false, or null when not known." });
+export type GoodWith = z.infer<typeof goodWithSchema>;
+
+export const photoSchema = z
+  .object({
+    id: idSchema.meta({ description: "The photo's identifier (for DELETE and `photoOrder`)." }),
+    alt: z.string().nullable().meta({ description: "Text describing the photo for people who cannot see it; null when none was given.", example: "Biscuit asleep on a blue blanket" }),
+    width: z.number().int().min(1).meta({ description: "Width of the photo as displayed (after its EXIF orientation), in pixels.", example: 4000 }),
+    height: z.number().int().min(1).meta({ description: "Height of the photo as displayed, in pixels.", example: 3000 }),
+    placeholder: z.string().meta({ description: "A tiny blurred version as a `data:image/webp;base64,...` URI, to show while the photo loads.", example: "data:image/webp;base64,UklGRlIAAABXRUJQVlA4..." }),
+    urls: z
+      .record(z.string().regex(/^[0-9]+$/), z.string())
+      .meta({
+        description: "The photo resized to each width (about 320, 640 and 1280 pixels, never larger than the original), WebP, keyed by width. The files never change: cache them forever. No API key is needed to fetch them.",
+        example: { "320": "https://petstore.example/photos/3q2-7w8Xx0y5K8mH0K7m9vXnq7fO4dWQ8p3ZrRkS9Ts.webp" },
+      }),
+  })
+  .meta({ id: "Photo", description: "A photo of an animal." });
+export type Photo = z.infer<typeof photoSchema>;
+
 export const newPetSchema = z
   .object({
     name: petNameSchema,
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to (see GET /categories)." }),
     status: petStatusSchema.default("available").meta({ description: "Availability status; `available` when omitted." }),
+    sex: petSexSchema.default("unknown").meta({ description: "`unknown` when omitted." }),
+    size: petSizeSchema.nullable().default(null).meta({ description: "Size when grown; null when omitted." }),
+    birthDate: birthDateSchema.default(null),
+    breed: breedSchema.default(null),
+    description: descriptionSchema.default(null),
+    goodWith: goodWithInputSchema.default({}),
   })
-  .meta({ id: "NewPet", description: "Request body for creating an animal. Unknown fields (including `id`) are ignored." });
+  .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored." });
 export type NewPet = z.infer<typeof newPetSchema>;
 /** What a form holds before parsing: status may still be unset. */
 export type NewPetInput = z.input<typeof newPetSchema>;
@@ -64,13 +188,34 @@ export const petSchema = z
         description: 'Increases with every change. The animal\'s ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.',
         example: 1,
       }),
+    sex: petSexSchema,
+    size: petSizeSchema.nullable(),
+    birthDate: z.string().nullable().meta({ format: "date", description: "Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.", example: "2024-03-15" }),
+    ageGroup: ageGroupSchema.nullable().meta({ description: "Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date." }),
+    breed: z.string().nullable().meta({ example: "Labrador mix" }),
+    description: z.string().nullable().meta({ description: "Plain text with line breaks; never HTML." }),
+    goodWith: goodWithSchema,
+    photos: z.array(photoSchema).meta({ description: "The animal's photos in order: the first is the cover. Empty when there are none." }),
   })
   .meta({ id: "Pet", description: "An animal as returned." });
 export type Pet = z.infer<typeof petSchema>;
 
 /** The fields an animal is made of, without id and version: what a change is about. */
-export const PET_FIELDS = ["name", "categoryId", "status"] as const;
+export const PET_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", "photos"] as const;
 export type PetField = (typeof PET_FIELDS)[number];
+/** What a change may say an animal was before (`previous` of an event, `before` of a history entry). */
+export const petFieldsSchema = petSchema.pick({
+  name: true,
+  categoryId: true,
+  status: true,
+  sex: true,
+  size: true,
+  birthDate: true,
+  breed: true,
+  description: true,
+  goodWith: true,
+  photos: true,
+});
 
 /**
  * PATCH /v1/pets/{petId}: a JSON merge patch (RFC 7396) of the NewPet fields,
@@ -78,16 +223,33 @@ export type PetField = (typeof PET_FIELDS)[number];
  * refused rather than ignored: a typo in a change must not pass as a no-op.
  * null would mean "remove" in a merge patch, and no field can be removed.
  */
+export const PATCH_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", "photoOrder"] as const;
+
 export const petPatchSchema = z
   .strictObject(
     {
       name: petNameSchema.optional(),
       categoryId: idSchema.optional().meta({ description: "Identifier of the category (see GET /categories)." }),
       status: petStatusSchema.optional(),
+      sex: petSexSchema.optional(),
+      size: petSizeSchema.nullable().optional().meta({ description: "Size when grown; null to say it is unknown." }),
+      birthDate: birthDateSchema.optional(),
+      breed: breedSchema.optional(),
+      description: descriptionSchema.optional(),
+      goodWith: goodWithInputSchema
+        .nullable()
+        .optional()
+        .meta({ description: "The answers to change (a merge: `{\"cats\": true}` leaves children and dogs as they are); null sets all three to unknown." }),
+      photoOrder: z
+        .array(idSchema, { error: () => "must be an array of photo ids" })
+        .max(PHOTOS_MAX, `must list at most ${PHOTOS_MAX} photos`)
+        .refine((ids) => new Set(ids).size === ids.length, "must not list a photo twice")
+        .optional()
+        .meta({ description: "The animal's photo ids in their new order (every one of them, each once); the first becomes the cover.", example: [12, 9] }),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (name, categoryId, status)" : undefined) },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${PATCH_FIELDS.join(", ")})` : undefined) },
   )
-  .refine((patch) => PET_FIELDS.some((field) => patch[field] !== undefined), "must change at least one of name, categoryId, status")
+  .refine((patch) => PATCH_FIELDS.some((field) => patch[field] !== undefined), "must change at least one field")
   .meta({
     id: "PetPatch",
     description: "The fields to change; the others keep their values. At least one field; no others.",
@@ -158,6 +320,28 @@ const searchSchema = z
   .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
   .meta({ minLength: 1, maxLength: SEARCH_MAX });
 
+/** `size=small,medium`: a comma-separated choice among `values`, each at most once. */
+function choiceList<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .string()
+    .transform((list, ctx) => {
+      const items = list.split(",");
+      const wrong = items.filter((item) => !(values as readonly string[]).includes(item));
+      if (wrong.length) {
+        ctx.addIssue({ code: "custom", message: `must be one or more of ${values.join(", ")}, separated by commas (got "${wrong[0]!.slice(0, 40)}")` });
+        return z.NEVER;
+      }
+      return [...new Set(items)] as T[number][];
+    })
+    .meta({
+      type: "array",
+      items: { type: "string", enum: [...values] },
+      minItems: 1,
+      maxItems: values.length,
+      param: { style: "form", explode: false },
+    });
+}
+
 export const listPetsQuerySchema = z.object({
   limit: queryInteger(1, LIMIT_MAX, "int32")
     .default(LIMIT_DEFAULT)
@@ -174,6 +358,10 @@ export const listPetsQuerySchema = z.object({
     description: `Only animals whose name contains this text, ignoring case and accents (\`zoe\` finds "Zoë"); 1 to ${SEARCH_MAX} characters after trimming; \`%\` and \`_\` match themselves.`,
     example: "bis",
   }),
+  sex: petSexSchema.optional().meta({ description: "Only animals of this sex." }),
+  size: choiceList(PET_SIZES).optional().meta({ description: "Only animals of these sizes (any of them), e.g. `small,medium`.", example: ["small", "medium"] }),
+  age: choiceList(AGE_GROUPS).optional().meta({ description: "Only animals in these age groups (any of them), computed from `birthDate` on the day of the request, e.g. `baby,young`.", example: ["baby", "young"] }),
+  goodWith: choiceList(GOOD_WITH).optional().meta({ description: "Only animals known to get on with all of these, e.g. `children,cats`.", example: ["children", "cats"] }),
   cursor: z
     .string()
     .min(1, "must not be empty")
@@ -185,3 +373,29 @@ export type ListPetsQuery = z.infer<typeof listPetsQuerySchema>;
 export const petIdParamsSchema = z.object({
   petId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the animal.", example: 1 }),
 });
+
+export const photoParamsSchema = z.object({
+  petId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the animal.", example: 1 }),
+  photoId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the photo.", example: 7 }),
+});
+
+/** `alt` of an upload (a multipart field, or `?alt=` with a raw image body). */
+export const photoAltSchema = z
+  .string()
+  .trim()
+  .refine((s) => characterCount(s) <= ALT_MAX, `must be at most ${ALT_MAX} characters`)
+  .refine(storable, "must not contain NUL or unpaired surrogate characters")
+  .transform((s) => s || null)
+  .meta({ description: `Text describing the photo for people who cannot see it, up to ${ALT_MAX} characters.`, maxLength: ALT_MAX, example: "Biscuit asleep on a blue blanket" });
+
+export const photoUploadQuerySchema = z.object({
+  alt: photoAltSchema.optional(),
+});
+
+export const photoPatchSchema = z
+  .strictObject(
+    { alt: photoAltSchema.nullable().meta({ description: "The new alt text; null or empty to remove it." }) },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (alt)" : undefined) },
+  )
+  .meta({ id: "PhotoPatch", description: "A photo's alt text. To reorder photos, PATCH the animal's `photoOrder`." });
+export type PhotoPatch = z.infer<typeof photoPatchSchema>;

@@ -3,9 +3,10 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
-import { listHistory, recordChange, type ChangeRecord, type HistoryPage } from "@/lib/audit/service";
+import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
 import * as queries from "@/lib/pets/queries";
-import { PET_FIELDS, type Category, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import { type Category, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -14,9 +15,7 @@ import { PET_FIELDS, type Category, type ListPetsQuery, type NewPet, type Pet, t
 // audit record in one transaction, and the commit writes the change-feed
 // event from the record (docs/decisions/005).
 
-export function toPet(row: queries.PetRow): Pet {
-  return { id: Number(row.id), name: row.name, categoryId: Number(row.categoryId), status: row.status, version: row.version };
-}
+export { toPet };
 
 export interface PetPage {
   pets: Pet[];
@@ -24,9 +23,18 @@ export interface PetPage {
   cursors: { next?: string; prev?: string };
 }
 
-export async function listPets(query: ListPetsQuery): Promise<PetPage> {
+export async function listPets(query: ListPetsQuery, view: PetView): Promise<PetPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const filters: queries.PetFilter = { status: query.status, categoryId: query.categoryId, ids: query.id, search: query.q };
+  const filters: queries.PetFilter = {
+    status: query.status,
+    categoryId: query.categoryId,
+    ids: query.id,
+    search: query.q,
+    sex: query.sex,
+    sizes: query.size,
+    goodWith: query.goodWith,
+    ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
+  };
   const backwards = cursor?.d === "before";
 
   // One row more than asked tells whether another page lies in the walking
@@ -40,7 +48,7 @@ export async function listPets(query: ListPetsQuery): Promise<PetPage> {
   const moreAhead = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backwards) page.reverse();
-  const pets = page.map(toPet);
+  const pets = page.map((row) => toPet(row, view));
 
   const newest = pets[0]?.id;
   const oldest = pets.at(-1)?.id;
@@ -78,7 +86,7 @@ function unknownCategory(id: number): ApiError {
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
-export async function createPet(input: NewPet, context: WriteContext, tx?: Prisma.TransactionClient): Promise<Pet> {
+export async function createPet(input: NewPet, context: WriteContext, view: PetView, tx?: Prisma.TransactionClient): Promise<Pet> {
   const { actor } = context;
   const row = await queries.createPetWithRecords(
     tx,
@@ -89,7 +97,7 @@ export async function createPet(input: NewPet, context: WriteContext, tx?: Prism
   // No row: the category does not exist (checked in the statement, so the
   // client gets a precise error naming the field rather than a foreign-key failure).
   if (!row) throw unknownCategory(input.categoryId);
-  return toPet(row);
+  return toPet(row, view);
 }
 
 export function notFound(id: number): ApiError {
@@ -120,56 +128,105 @@ export interface UpdateOptions extends WriteContext {
   expectedVersions?: number[];
 }
 
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The photo ids in a new order: exactly the animal's photos, each once. */
+function reorderedPhotos(current: StoredPet["photos"], order: number[]): StoredPet["photos"] {
+  const byId = new Map(current.map((p) => [p.id, p]));
+  if (order.length !== current.length || order.some((id) => !byId.has(id))) {
+    throw new ApiError(400, "invalid_body", `photoOrder must list each of the animal's photos once: ${current.map((p) => p.id).join(", ") || "it has none"}.`, [
+      { field: "photoOrder", issue: `must be an order of the animal's photo ids (${current.map((p) => p.id).join(", ") || "none"})` },
+    ]);
+  }
+  return order.map((id) => byId.get(id)!);
+}
+
+/** What a change did: the changed fields' old values, and the columns to write (none when only photos changed). */
+export interface AppliedChange {
+  before: Partial<Record<PetField, unknown>>;
+  columns?: queries.PetColumnChanges;
+}
+
 /**
- * Applies a merge patch, bumps the version and records the change, in one
- * transaction. Only fields whose value really changes count: a patch that
- * changes nothing returns the animal as it is, with no new version and no
- * audit record (but still 412 when If-Match does not match).
+ * The one way an animal changes, whatever changes it (a patch, a photo added
+ * or removed): in one transaction, the row is locked, If-Match is checked,
+ * `apply` makes the change (null: nothing to change), the version is bumped
+ * and the audit record written, from which the commit writes the
+ * pet.updated event. Returns the animal after the change.
  */
-export async function updatePet(id: number, patch: PetPatch, options: UpdateOptions): Promise<Pet> {
+export async function changePet(
+  id: number,
+  options: UpdateOptions,
+  apply: (tx: Prisma.TransactionClient, was: StoredPet) => Promise<AppliedChange | null>,
+): Promise<StoredPet> {
   return db().$transaction(async (tx) => {
-    // Locked so that the audit record's "before" is exactly the row this
-    // update replaces; the version check itself is in the UPDATE's WHERE.
+    // Locked until the commit: the record's "before" is exactly the row
+    // this change replaces, and no other writer can slip in after the check.
     const current = await queries.lockPetForUpdate(tx, id);
     if (!current) throw notFound(id);
-    const was = toPet(current);
-    const before: Partial<Pick<Pet, PetField>> = {};
-    const changes: Partial<Pick<Pet, PetField>> = {};
-    for (const field of PET_FIELDS) {
-      const value = patch[field];
-      if (value !== undefined && value !== was[field]) {
-        Object.assign(before, { [field]: was[field] });
-        Object.assign(changes, { [field]: value });
-      }
-    }
+    const was = storedPet(current);
     const expected = options.expectedVersions ?? [was.version];
-    if (Object.keys(changes).length === 0) {
-      if (!expected.includes(was.version)) throw preconditionFailed(was.version);
-      return was;
-    }
-    if (changes.categoryId !== undefined && !(await queries.categoryExists(changes.categoryId, tx))) throw unknownCategory(changes.categoryId);
-
-    const updated = await queries.updatePetIfVersion(tx, id, expected, changes);
+    if (!expected.includes(was.version)) throw preconditionFailed(was.version);
+    const change = await apply(tx, was);
+    if (!change) return was;
+    const updated = await queries.updatePetIfVersion(tx, id, expected, change.columns ?? {});
     if (!updated) throw preconditionFailed(was.version);
-    const pet = toPet(updated);
-    const change: ChangeRecord = { action: "updated", pet, before };
-    // Its pet.updated event is written from this record when the transaction commits.
-    await recordChange(tx, change, options);
+    const pet = storedPet(updated);
+    await recordChange(tx, { action: "updated", pet, before: change.before }, options);
     return pet;
   });
 }
 
-/** An animal's change history (staff only, enforced by the route's scope). */
-export async function listPetHistory(id: number, query: HistoryQuery): Promise<HistoryPage> {
-  if (!(await queries.findPetById(id))) throw notFound(id);
-  return listHistory(id, query);
+/**
+ * Applies a merge patch. Only fields whose value really changes count: a
+ * patch that changes nothing returns the animal as it is, with no new
+ * version and no audit record (but still 412 when If-Match does not match).
+ */
+export async function updatePet(id: number, patch: PetPatch, options: UpdateOptions & { view: PetView }): Promise<Pet> {
+  const pet = await changePet(id, options, async (tx, was) => {
+    const wanted: Partial<StoredPet> = Object.fromEntries(
+      (["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description"] as const)
+        .filter((field) => patch[field] !== undefined)
+        .map((field) => [field, patch[field]]),
+    );
+    // goodWith merges: the answers not sent stay; null resets all three.
+    if (patch.goodWith !== undefined) {
+      const merged: GoodWith = patch.goodWith === null ? { children: null, dogs: null, cats: null } : { ...was.goodWith };
+      if (patch.goodWith) for (const [k, v] of Object.entries(patch.goodWith)) if (v !== undefined) merged[k as keyof GoodWith] = v;
+      wanted.goodWith = merged;
+    }
+    if (patch.photoOrder !== undefined) wanted.photos = reorderedPhotos(was.photos, patch.photoOrder);
+
+    const before: Partial<Record<PetField, unknown>> = {};
+    const changes: Partial<StoredPet> = {};
+    for (const [field, value] of Object.entries(wanted) as [PetField, unknown][]) {
+      if (!sameValue(value, was[field])) {
+        before[field] = was[field];
+        Object.assign(changes, { [field]: value });
+      }
+    }
+    if (Object.keys(changes).length === 0) return null;
+    if (changes.categoryId !== undefined && !(await queries.categoryExists(changes.categoryId, tx))) throw unknownCategory(changes.categoryId);
+    const { photos, ...columns } = changes;
+    if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
+    return { before, columns };
+  });
+  return presentPet(pet, options.view);
 }
 
-export async function getPetOrThrow(id: number): Promise<Pet> {
+/** An animal's change history (staff only, enforced by the route's scope). */
+export async function listPetHistory(id: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
+  if (!(await queries.findPetById(id))) throw notFound(id);
+  return listHistory(id, query, view);
+}
+
+export async function getPetOrThrow(id: number, view: PetView): Promise<Pet> {
   const row = await queries.findPetById(id);
   if (!row) throw notFound(id);
-  return toPet(row);
+  return toPet(row, view);
 }
+
+export { presentFields };
 
 export async function listCategories(): Promise<Category[]> {
   return (await queries.findCategories()).map((c) => ({ id: Number(c.id), name: c.name }));

@@ -138,7 +138,7 @@ export interface paths {
         };
         /**
          * List all animals
-         * @description Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`) and `q` (name search).
+         * @description Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of).
          */
         get: operations["listPets"];
         put?: never;
@@ -173,7 +173,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description A JSON merge patch of `name`, `categoryId` and `status`: the fields sent are changed, the others kept. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
+         * @description A JSON merge patch of the animal's fields (`name`, `categoryId`, `status` and the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -193,6 +193,47 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/photos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a photo
+         * @description Send a JPEG, PNG, WebP or AVIF photo, either as the `file` field of a `multipart/form-data` form (with an optional `alt` field), or as the request body itself with its `Content-Type` (and `?alt=`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most 10 photos per animal; the first is the cover (reorder with `PATCH /pets/{petId}` and `photoOrder`). The animal's version increases (`ETag`); `If-Match` is honoured. Limits: 15 MB, 40 megapixels.
+         */
+        post: operations["addPetPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/photos/{photoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a photo
+         * @description Removes the photo and its files (the next photo becomes the cover if this was it). The animal's version increases; `If-Match` is honoured.
+         */
+        delete: operations["deletePetPhoto"];
+        options?: never;
+        head?: never;
+        /** Change a photo's alt text */
+        patch: operations["updatePetPhoto"];
         trace?: never;
     };
     "/session": {
@@ -426,7 +467,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -461,8 +502,42 @@ export interface components {
          * @enum {string}
          */
         EventType: "pet.created" | "pet.updated";
-        /** @description Request body for creating an animal. Unknown fields (including `id`) are ignored. */
+        /** @description How the animal gets on with children, dogs and cats: true, false, or null when not known. */
+        GoodWith: {
+            /** @description Gets on with cats: true, false, or null when not known. */
+            cats: boolean | null;
+            /** @description Gets on with children: true, false, or null when not known. */
+            children: boolean | null;
+            /** @description Gets on with dogs: true, false, or null when not known. */
+            dogs: boolean | null;
+        };
+        /**
+         * @description Any of children, dogs, cats: true, false or null (unknown). Those not sent keep their value (null on create).
+         * @default {}
+         */
+        GoodWithInput: {
+            /** @description Gets on with cats: true, false, or null when not known. */
+            cats?: boolean | null;
+            /** @description Gets on with children: true, false, or null when not known. */
+            children?: boolean | null;
+            /** @description Gets on with dogs: true, false, or null when not known. */
+            dogs?: boolean | null;
+        };
+        /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored. */
         NewPet: {
+            /**
+             * Format: date
+             * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
+             * @default null
+             * @example 2024-03-15
+             */
+            birthDate: string | null;
+            /**
+             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @default null
+             * @example Labrador mix
+             */
+            breed: string | null;
             /**
              * Format: int64
              * @description Identifier of the category the animal belongs to (see GET /categories).
@@ -470,10 +545,32 @@ export interface components {
              */
             categoryId: number;
             /**
+             * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
+             * @default null
+             * @example Loves long walks and naps in the sun.
+             *     Shy with new people at first.
+             */
+            description: string | null;
+            goodWith?: components["schemas"]["GoodWithInput"];
+            /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
              */
             name: string;
+            /**
+             * @description `unknown` when omitted.
+             * @default unknown
+             * @example female
+             * @enum {string}
+             */
+            sex: "female" | "male" | "unknown";
+            /**
+             * @description Size when grown; null when omitted.
+             * @default null
+             * @example medium
+             * @enum {string|null}
+             */
+            size: "small" | "medium" | "large" | "xlarge" | null;
             /**
              * @description Availability status; `available` when omitted.
              * @default available
@@ -507,11 +604,28 @@ export interface components {
         /** @description An animal as returned. */
         Pet: {
             /**
+             * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
+             * @example young
+             * @enum {string|null}
+             */
+            ageGroup: "baby" | "young" | "adult" | "senior" | null;
+            /**
+             * Format: date
+             * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+             * @example 2024-03-15
+             */
+            birthDate: string | null;
+            /** @example Labrador mix */
+            breed: string | null;
+            /**
              * Format: int64
              * @description Identifier of the category the animal belongs to.
              * @example 1
              */
             categoryId: number;
+            /** @description Plain text with line breaks; never HTML. */
+            description: string | null;
+            goodWith: components["schemas"]["GoodWith"];
             /**
              * Format: int64
              * @description Unique identifier assigned by the service on creation.
@@ -523,6 +637,10 @@ export interface components {
              * @example Biscuit
              */
             name: string;
+            /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+            photos: components["schemas"]["Photo"][];
+            sex: components["schemas"]["PetSex"];
+            size: components["schemas"]["PetSize"];
             status: components["schemas"]["PetStatus"];
             /**
              * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
@@ -542,11 +660,28 @@ export interface components {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
                     /**
+                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
+                     * @example young
+                     * @enum {string|null}
+                     */
+                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
+                    /**
+                     * Format: date
+                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+                     * @example 2024-03-15
+                     */
+                    birthDate: string | null;
+                    /** @example Labrador mix */
+                    breed: string | null;
+                    /**
                      * Format: int64
                      * @description Identifier of the category the animal belongs to.
                      * @example 1
                      */
                     categoryId: number;
+                    /** @description Plain text with line breaks; never HTML. */
+                    description: string | null;
+                    goodWith: components["schemas"]["GoodWith"];
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
@@ -558,6 +693,10 @@ export interface components {
                      * @example Biscuit
                      */
                     name: string;
+                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+                    photos: components["schemas"]["Photo"][];
+                    sex: components["schemas"]["PetSex"];
+                    size: components["schemas"]["PetSize"];
                     status: components["schemas"]["PetStatus"];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
@@ -598,16 +737,31 @@ export interface components {
             at: string;
             before: {
                 /**
+                 * Format: date
+                 * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+                 * @example 2024-03-15
+                 */
+                birthDate?: string | null;
+                /** @example Labrador mix */
+                breed?: string | null;
+                /**
                  * Format: int64
                  * @description Identifier of the category the animal belongs to.
                  * @example 1
                  */
                 categoryId?: number;
+                /** @description Plain text with line breaks; never HTML. */
+                description?: string | null;
+                goodWith?: components["schemas"]["GoodWith"];
                 /**
                  * @description The animal's name.
                  * @example Biscuit
                  */
                 name?: string;
+                /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+                photos?: components["schemas"]["Photo"][];
+                sex?: components["schemas"]["PetSex"];
+                size?: components["schemas"]["PetSize"];
                 status?: components["schemas"]["PetStatus"];
             } | null;
             id: number;
@@ -617,27 +771,80 @@ export interface components {
         /** @description The fields to change; the others keep their values. At least one field; no others. */
         PetPatch: {
             /**
+             * Format: date
+             * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
+             * @example 2024-03-15
+             */
+            birthDate?: string | null;
+            /**
+             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @example Labrador mix
+             */
+            breed?: string | null;
+            /**
              * Format: int64
              * @description Identifier of the category (see GET /categories).
              * @example 1
              */
             categoryId?: number;
             /**
+             * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
+             * @example Loves long walks and naps in the sun.
+             *     Shy with new people at first.
+             */
+            description?: string | null;
+            /** @description The answers to change (a merge: `{"cats": true}` leaves children and dogs as they are); null sets all three to unknown. */
+            goodWith?: {
+                /** @description Gets on with cats: true, false, or null when not known. */
+                cats?: boolean | null;
+                /** @description Gets on with children: true, false, or null when not known. */
+                children?: boolean | null;
+                /** @description Gets on with dogs: true, false, or null when not known. */
+                dogs?: boolean | null;
+            } | null;
+            /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
              */
             name?: string;
+            /**
+             * @description The animal's photo ids in their new order (every one of them, each once); the first becomes the cover.
+             * @example [
+             *       12,
+             *       9
+             *     ]
+             */
+            photoOrder?: number[];
+            sex?: components["schemas"]["PetSex"];
+            /**
+             * @description Size when grown; null to say it is unknown.
+             * @example medium
+             * @enum {string|null}
+             */
+            size?: "small" | "medium" | "large" | "xlarge" | null;
             status?: components["schemas"]["PetStatus"];
         };
         /** @description A JSON array of Pet objects. */
         Pets: components["schemas"]["Pet"][];
+        /**
+         * @description The animal's sex; `unknown` when not given.
+         * @example female
+         * @enum {string}
+         */
+        PetSex: "female" | "male" | "unknown";
+        /**
+         * @description Size when grown.
+         * @example medium
+         * @enum {string|null}
+         */
+        PetSize: "small" | "medium" | "large" | "xlarge" | null;
         /**
          * @description Availability status of the animal.
          * @example available
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
-        /** @description An animal changed (its status, name or category). */
+        /** @description An animal changed: any of its fields, or its photos (added, removed or reordered). */
         PetUpdatedEvent: {
             /**
              * Format: date-time
@@ -649,11 +856,28 @@ export interface components {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
                     /**
+                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
+                     * @example young
+                     * @enum {string|null}
+                     */
+                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
+                    /**
+                     * Format: date
+                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+                     * @example 2024-03-15
+                     */
+                    birthDate: string | null;
+                    /** @example Labrador mix */
+                    breed: string | null;
+                    /**
                      * Format: int64
                      * @description Identifier of the category the animal belongs to.
                      * @example 1
                      */
                     categoryId: number;
+                    /** @description Plain text with line breaks; never HTML. */
+                    description: string | null;
+                    goodWith: components["schemas"]["GoodWith"];
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
@@ -665,6 +889,10 @@ export interface components {
                      * @example Biscuit
                      */
                     name: string;
+                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+                    photos: components["schemas"]["Photo"][];
+                    sex: components["schemas"]["PetSex"];
+                    size: components["schemas"]["PetSize"];
                     status: components["schemas"]["PetStatus"];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
@@ -675,16 +903,31 @@ export interface components {
                 /** @description The changed fields' values before the change (`pet.updated` only). */
                 previous: {
                     /**
+                     * Format: date
+                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+                     * @example 2024-03-15
+                     */
+                    birthDate?: string | null;
+                    /** @example Labrador mix */
+                    breed?: string | null;
+                    /**
                      * Format: int64
                      * @description Identifier of the category the animal belongs to.
                      * @example 1
                      */
                     categoryId?: number;
+                    /** @description Plain text with line breaks; never HTML. */
+                    description?: string | null;
+                    goodWith?: components["schemas"]["GoodWith"];
                     /**
                      * @description The animal's name.
                      * @example Biscuit
                      */
                     name?: string;
+                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+                    photos?: components["schemas"]["Photo"][];
+                    sex?: components["schemas"]["PetSex"];
+                    size?: components["schemas"]["PetSize"];
                     status?: components["schemas"]["PetStatus"];
                 };
             };
@@ -698,6 +941,52 @@ export interface components {
              * @enum {string}
              */
             type: "pet.updated";
+        };
+        /** @description A photo of an animal. */
+        Photo: {
+            /**
+             * @description Text describing the photo for people who cannot see it; null when none was given.
+             * @example Biscuit asleep on a blue blanket
+             */
+            alt: string | null;
+            /**
+             * @description Height of the photo as displayed, in pixels.
+             * @example 3000
+             */
+            height: number;
+            /**
+             * Format: int64
+             * @description The photo's identifier (for DELETE and `photoOrder`).
+             * @example 1
+             */
+            id: number;
+            /**
+             * @description A tiny blurred version as a `data:image/webp;base64,...` URI, to show while the photo loads.
+             * @example data:image/webp;base64,UklGRlIAAABXRUJQVlA4...
+             */
+            placeholder: string;
+            /**
+             * @description The photo resized to each width (about 320, 640 and 1280 pixels, never larger than the original), WebP, keyed by width. The files never change: cache them forever. No API key is needed to fetch them.
+             * @example {
+             *       "320": "https://petstore.example/photos/3q2-7w8Xx0y5K8mH0K7m9vXnq7fO4dWQ8p3ZrRkS9Ts.webp"
+             *     }
+             */
+            urls: {
+                [key: string]: string;
+            };
+            /**
+             * @description Width of the photo as displayed (after its EXIF orientation), in pixels.
+             * @example 4000
+             */
+            width: number;
+        };
+        /** @description A photo's alt text. To reorder photos, PATCH the animal's `photoOrder`. */
+        PhotoPatch: {
+            /**
+             * @description The new alt text; null or empty to remove it.
+             * @example Biscuit asleep on a blue blanket
+             */
+            alt: string | null;
         };
         SessionInfo: {
             email: string | null;
@@ -2346,16 +2635,24 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
+                /** @description Only animals in these age groups (any of them), computed from `birthDate` on the day of the request, e.g. `baby,young`. */
+                age?: ("baby" | "young" | "adult" | "senior")[];
                 /** @description Only animals of this category. */
                 categoryId?: number;
                 /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
                 cursor?: string;
+                /** @description Only animals known to get on with all of these, e.g. `children,cats`. */
+                goodWith?: ("children" | "dogs" | "cats")[];
                 /** @description Only these animals (comma-separated ids, at most 100), e.g. `12,15`. With one id this is the successor of the deprecated `GET /pets/{petId}`: an empty array means no such animal. */
                 id?: number[];
                 /** @description Maximum number of animals returned (1 to 100). */
                 limit?: number;
                 /** @description Only animals whose name contains this text, ignoring case and accents (`zoe` finds "Zoë"); 1 to 100 characters after trimming; `%` and `_` match themselves. */
                 q?: string;
+                /** @description Only animals of this sex. */
+                sex?: "female" | "male" | "unknown";
+                /** @description Only animals of these sizes (any of them), e.g. `small,medium`. */
+                size?: ("small" | "medium" | "large" | "xlarge")[];
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
             };
@@ -3397,6 +3694,805 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addPetPhoto: {
+        parameters: {
+            query?: {
+                /** @description Text describing the photo for people who cannot see it, up to 300 characters. */
+                alt?: string;
+            };
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "image/avif": string;
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+                "multipart/form-data": {
+                    /** @description Text describing the photo, up to 300 characters. */
+                    alt?: string;
+                    /** @description The photo. */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The photo, as the animal's `photos` now lists it. */
+            201: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description URL of the photo (for DELETE and PATCH). */
+                    Location?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_query`, `invalid_body`, `invalid_header`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The animal already has 10 photos. Codes: `too_many_photos`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than 15 MB (refused as soon as that many bytes have arrived). Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is not a JPEG, PNG, WebP, AVIF image (decided by decoding it). Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image has more than 40 megapixels (refused before its pixels are decoded). Codes: `image_too_large`. */
+            422: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePetPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the photo. */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_header`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updatePetPhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`). */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the photo. */
+                photoId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PhotoPatch"];
+                "application/merge-patch+json": components["schemas"]["PhotoPatch"];
+            };
+        };
+        responses: {
+            /** @description The photo. */
+            200: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Photo"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_header`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { toEvent } from "@/lib/events/service";
+import { petView } from "@/lib/pets/present";
 import { logger } from "@/lib/log";
 import { decryptSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
 import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
@@ -83,7 +84,8 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
     await db().$transaction((tx) => queries.settleDelivery(tx, claim.id, token, { status: "cancelled", attempts: claim.attempts, nextAttemptAt: null }));
     return { result: "cancelled", log };
   }
-  const event = toEvent({ position: claim.eventPosition, ...claim.event });
+  // No request to take an origin from: photo URLs follow PHOTO_BASE_URL or PUBLIC_BASE_URL (root-relative without either).
+  const event = toEvent({ position: claim.eventPosition, ...claim.event }, petView(new Date()));
   const body = JSON.stringify(event);
   const at = new Date();
   let secrets: string[];

@@ -1,3 +1,5 @@
+import { newPetSchema } from "@/lib/pets/schemas";
+import { petView } from "@/lib/pets/present";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as feedRoute, POST as feedPost } from "@/app/v1/events/route";
 import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
@@ -111,7 +113,7 @@ describe("events are written with the change", () => {
     await expect(
       db().$transaction(async (tx) => {
         const { createPet } = await import("@/lib/pets/service");
-        await createPet({ name: "Ghost", categoryId: 1, status: "available" }, { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t" }, tx);
+        await createPet(newPetSchema.parse({ name: "Ghost", categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t" }, petView(new Date()), tx);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -245,7 +247,7 @@ describe("order under concurrent writers", () => {
       const { createPet } = await import("@/lib/pets/service");
       const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "slow-commit" };
       // Each in a transaction of its own (creates of the same moment would otherwise share one).
-      const write = (name: string) => db().$transaction((tx) => createPet({ name, categoryId: 1, status: "available" }, context, tx));
+      const write = (name: string) => db().$transaction((tx) => createPet(newPetSchema.parse({ name, categoryId: 1 }), context, petView(new Date()), tx));
       const since = await lastId();
       const sleepy = write("Sleepy");
       await new Promise((r) => setTimeout(r, 150));
@@ -297,7 +299,7 @@ describe("order under concurrent writers", () => {
     const slowWriters = Array.from({ length: 5 }, async (_, w) => {
       for (let i = 0; i < 8; i++) {
         await db().$transaction(async (tx) => {
-          await createPet({ name: `Slow ${w}-${i}`, categoryId: 1, status: "available" }, { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}` }, tx);
+          await createPet(newPetSchema.parse({ name: `Slow ${w}-${i}`, categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}` }, petView(new Date()), tx);
           await new Promise((r) => setTimeout(r, (w * 7 + i * 3) % 6));
         });
       }

@@ -9,7 +9,10 @@ import { setCounterStore } from "@/lib/http/rate-limit";
 import type { Plan } from "@/lib/keys/plans";
 import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";
-import type { PetStatus } from "@/lib/pets/schemas";
+import { now } from "@/lib/clock";
+import { findPetById } from "@/lib/pets/queries";
+import { petView, toPet } from "@/lib/pets/present";
+import type { GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
 import { sessionCookieName } from "@/lib/http/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { createStaff } from "@/lib/staff/service";
@@ -125,17 +128,35 @@ export interface PetSeed {
   name?: string;
   categoryId?: number;
   status?: PetStatus;
+  sex?: PetSex;
+  size?: PetSize | null;
+  birthDate?: string | null;
+  breed?: string | null;
+  description?: string | null;
+  goodWith?: Partial<GoodWith>;
 }
 
-/** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them. */
-export async function seedPets(pets: PetSeed[]): Promise<{ id: number; name: string; categoryId: number; status: PetStatus; version: number }[]> {
+/** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them (to ORIGIN, today). */
+export async function seedPets(pets: PetSeed[]): Promise<Pet[]> {
   const rows = await db().pet.createManyAndReturn({
-    data: pets.map((p, i) => ({ name: p.name ?? `Pet ${i}`, categoryId: BigInt(p.categoryId ?? 1), status: p.status ?? "available" })),
-    select: { id: true, name: true, categoryId: true, status: true, version: true },
+    data: pets.map((p, i) => ({
+      name: p.name ?? `Pet ${i}`,
+      categoryId: BigInt(p.categoryId ?? 1),
+      status: p.status ?? "available",
+      sex: p.sex ?? "unknown",
+      size: p.size ?? null,
+      birthDate: p.birthDate ? new Date(`${p.birthDate}T00:00:00Z`) : null,
+      breed: p.breed ?? null,
+      description: p.description ?? null,
+      goodWithChildren: p.goodWith?.children ?? null,
+      goodWithDogs: p.goodWith?.dogs ?? null,
+      goodWithCats: p.goodWith?.cats ?? null,
+    })),
+    select: { id: true },
   });
-  return rows
-    .map((r) => ({ id: Number(r.id), name: r.name, categoryId: Number(r.categoryId), status: r.status, version: r.version }))
-    .sort((a, b) => a.id - b.id);
+  const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+  const view = petView(now(), ORIGIN);
+  return Promise.all(ids.map(async (id) => toPet((await findPetById(id))!, view)));
 }
 
 /** RFC 8288 Link header → { rel: url }. */

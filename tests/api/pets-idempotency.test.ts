@@ -1,3 +1,4 @@
+import { newPetSchema } from "@/lib/pets/schemas";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -210,7 +211,7 @@ describe("concurrent duplicates", () => {
       const name = uniqueName("Waited for");
       const idem = randomUUID();
       const stored = { id: 424242, name, categoryId: 1, status: "available", version: 1 };
-      await holdKey(idem, { name, categoryId: 1, status: "available" }, stored);
+      await holdKey(idem, newPetSchema.parse({ name, categoryId: 1 }), stored);
       const pending = create({ name, categoryId: 1 }, idem);
       await new Promise((r) => setTimeout(r, 300));
       await holder.query("COMMIT");
@@ -223,7 +224,7 @@ describe("concurrent duplicates", () => {
     it("a duplicate that waits too long gets 409 idempotency_in_progress with Retry-After; once the holder fails, a retry creates it", async () => {
       const name = uniqueName("Too long");
       const idem = randomUUID();
-      await holdKey(idem, { name, categoryId: 1, status: "available" });
+      await holdKey(idem, newPetSchema.parse({ name, categoryId: 1 }));
       const started = Date.now();
       const res = await create({ name, categoryId: 1 }, idem);
       await expectApiError(res, 409, "idempotency_in_progress");

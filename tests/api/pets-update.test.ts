@@ -4,7 +4,8 @@ import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/rout
 import * as auditQueries from "@/lib/audit/queries";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
+import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
+import { petView, presentPet, type StoredPet } from "@/lib/pets/present";
 
 // PATCH /v1/pets/{petId} - change an animal: a JSON merge patch, versioned
 // with ETag / If-Match, recorded in the audit trail in the same transaction.
@@ -54,7 +55,7 @@ describe("PATCH /v1/pets/{petId}: changes", () => {
     const renamed = await expectJson<Pet>(await patch(pet.id, { name: "  Luna Belle  " }));
     expect(renamed).toEqual({ ...pet, name: "Luna Belle", version: 2 });
     const moved = await expectJson<Pet>(await patch(pet.id, { categoryId: 3, status: "available" }));
-    expect(moved).toEqual({ id: pet.id, name: "Luna Belle", categoryId: 3, status: "available", version: 3 });
+    expect(moved).toEqual({ ...pet, name: "Luna Belle", categoryId: 3, status: "available", version: 3 });
   });
 
   it.each([
@@ -280,9 +281,12 @@ describe("the change and its audit record are one transaction", () => {
     const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Recorded", categoryId: 2, status: "pending" } });
     const pet = (await expectJson(res, 201)) as Pet;
     const [audit] = await db().petAudit.findMany({ where: { petId: BigInt(pet.id) } });
-    expect(audit).toMatchObject({ action: "created", version: 1, actorKind: "api_key", actorName: "updater", before: null, after: pet });
+    // Records keep the animal without what depends on the answer (ageGroup, photo URLs): shown, they are the API's Pet.
+    const stored = Object.fromEntries(Object.entries(pet).filter(([field]) => field !== "ageGroup"));
+    expect(audit).toMatchObject({ action: "created", version: 1, actorKind: "api_key", actorName: "updater", before: null, after: stored });
+    expect(presentPet(audit!.after as unknown as StoredPet, petView(new Date(), ORIGIN))).toEqual(pet);
     const [event] = await db().event.findMany({ where: { petId: BigInt(pet.id) } });
-    expect(event).toMatchObject({ type: "pet.created", data: { pet } });
+    expect(event).toMatchObject({ type: "pet.created", data: { pet: stored } });
     expect(event!.position).not.toBeNull();
   });
 });

@@ -2,10 +2,11 @@ import { withApi, otherMethods } from "@/lib/http/handler";
 import { linkHeader, withParam } from "@/lib/http/pagination";
 import { listEventsQuerySchema } from "@/lib/events/schemas";
 import { listEvents } from "@/lib/events/service";
+import { petView } from "@/lib/pets/present";
 
 // GET /v1/events - the change feed, oldest first; pass the last id you saw as `after`
-export const GET = withApi({ scope: "pets:read", query: listEventsQuerySchema }, async ({ query, url }) => {
-  const { events, next } = await listEvents(query);
+export const GET = withApi({ scope: "pets:read", query: listEventsQuerySchema }, async ({ query, url, now }) => {
+  const { events, next } = await listEvents(query, petView(now, url.origin));
   return { body: events, headers: { Link: linkHeader({ next: next && withParam(url, "after", next) }) } };
 });
 

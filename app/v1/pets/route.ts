@@ -3,11 +3,12 @@ import { actorKey, writeContext } from "@/lib/http/actor";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/http/pagination";
 import { listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
+import { petView } from "@/lib/pets/present";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header
-export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url }) => {
-  const { pets, cursors } = await listPets(query);
+export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url, now }) => {
+  const { pets, cursors } = await listPets(query, petView(now, url.origin));
   const link = linkHeader({
     next: cursors.next && withCursor(url, cursors.next),
     prev: cursors.prev && withCursor(url, cursors.prev),
@@ -19,7 +20,7 @@ export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, a
 export const POST = withApi({ scope: "pets:write", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
   const context = writeContext(caller, requestId);
   return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body, now }, async (tx) => {
-    const pet = await createPet(body, context, tx);
+    const pet = await createPet(body, context, petView(now, url.origin), tx);
     return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };
   });
 });

@@ -3,20 +3,21 @@ import { writeContext } from "@/lib/http/actor";
 import { ifMatchVersions } from "@/lib/http/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { petView } from "@/lib/pets/present";
 import { etagOf, getPetOrThrow, updatePet } from "@/lib/pets/service";
 
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
 export const GET = withApi(
   { scope: "pets:read", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
-  async ({ params }) => {
-    const pet = await getPetOrThrow(params.petId);
+  async ({ params, now, url }) => {
+    const pet = await getPetOrThrow(params.petId, petView(now, url.origin));
     return { body: pet, headers: { ETag: etagOf(pet.version) } };
   },
 );
 
-// PATCH /v1/pets/{petId} - change an animal (JSON merge patch; If-Match against its ETag)
-export const PATCH = withApi({ scope: "pets:write", params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId }) => {
-  const pet = await updatePet(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request) });
+// PATCH /v1/pets/{petId} - change an animal: its fields, or its photos' order (JSON merge patch; If-Match against its ETag)
+export const PATCH = withApi({ scope: "pets:write", params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId, now, url }) => {
+  const pet = await updatePet(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) });
   return { body: pet, headers: { ETag: etagOf(pet.version) } };
 });
 

@@ -1,0 +1,27 @@
+import { writeContext } from "@/lib/http/actor";
+import { ifMatchVersions } from "@/lib/http/conditional";
+import { validationError } from "@/lib/http/errors";
+import { otherMethods, withApi } from "@/lib/http/handler";
+import { readPhotoUpload } from "@/lib/http/upload";
+import { addPhoto } from "@/lib/photos/service";
+import { petView } from "@/lib/pets/present";
+import { petIdParamsSchema, photoAltSchema, photoUploadQuerySchema } from "@/lib/pets/schemas";
+import { etagOf } from "@/lib/pets/service";
+
+// POST /v1/pets/{petId}/photos - add a photo (multipart field `file` + `alt`, or the image as the body with ?alt=)
+export const POST = withApi(
+  { scope: "pets:write", params: petIdParamsSchema, query: photoUploadQuerySchema },
+  async ({ params, query, request, caller, requestId, now, url }) => {
+    const upload = await readPhotoUpload(request);
+    const alt = upload.alt === undefined ? (query.alt ?? null) : photoAltSchema.safeParse(upload.alt);
+    if (alt && typeof alt === "object" && !alt.success) throw validationError("invalid_body", alt.error);
+    const { photo, pet } = await addPhoto(
+      params.petId,
+      { bytes: upload.bytes, alt: alt && typeof alt === "object" ? alt.data : alt },
+      { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) },
+    );
+    return { status: 201, body: photo, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${photo.id}`, url).toString() } };
+  },
+);
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["POST"]);

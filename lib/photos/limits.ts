@@ -1,0 +1,8 @@
+// What an upload may be, in one light module (no sharp): the processing
+// (lib/photos/process.ts), the API's messages and the OpenAPI document read it.
+
+export const PHOTO_FORMATS = ["JPEG", "PNG", "WebP", "AVIF"] as const;
+/** Over this, an image is refused from its header, before its pixels are decoded (a decompression bomb). */
+export const MAX_PHOTO_PIXELS = 40_000_000;
+/** The widths photos are resized to (never enlarged). */
+export const VARIANT_WIDTHS = [320, 640, 1280] as const;
