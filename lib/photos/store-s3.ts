@@ -1,4 +1,4 @@
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Env } from "@/lib/env";
 import type { PhotoStore, StoredFile } from "@/lib/photos/store";
 
@@ -80,15 +80,18 @@ export function s3PhotoStore(config: S3StoreConfig): PhotoStore {
         throw unreachable(error);
       }
     },
+    // One DeleteObject per key (a photo has at most three files): the
+    // batched DeleteObjects needs a checksum header some S3-compatible
+    // stores sign differently (s3rver refuses it), and deleting a missing
+    // key is a success everywhere.
     async delete(keys: string[]): Promise<void> {
-      for (let i = 0; i < keys.length; i += 1000) {
-        const batch = keys.slice(i, i + 1000);
-        await client
-          .send(new DeleteObjectsCommand({ Bucket: config.bucket, Delete: { Objects: batch.map((k) => ({ Key: name(k) })), Quiet: true } }))
-          .catch((error: unknown) => {
+      await Promise.all(
+        keys.map((key) =>
+          client.send(new DeleteObjectCommand({ Bucket: config.bucket, Key: name(key) })).catch((error: unknown) => {
             throw unreachable(error);
-          });
-      }
+          }),
+        ),
+      );
     },
   };
 }
