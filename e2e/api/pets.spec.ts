@@ -37,7 +37,22 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
   const created = await request.post("/v1/pets", { headers: bearer(key), data: { name: "  Clementine  ", categoryId: 2 } });
   expect(created.status()).toBe(201);
   const pet = await created.json();
-  expect(pet).toEqual({ id: expect.any(Number), name: "Clementine", categoryId: 2, status: "available", version: 1 });
+  expect(pet).toEqual({
+    id: expect.any(Number),
+    name: "Clementine",
+    categoryId: 2,
+    status: "available",
+    version: 1,
+    // The profile, unknown when not given (answers only grow).
+    sex: "unknown",
+    size: null,
+    birthDate: null,
+    ageGroup: null,
+    breed: null,
+    description: null,
+    goodWith: { children: null, dogs: null, cats: null },
+    photos: [],
+  });
   expect(created.headers()["location"]).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
 
   const fetched = await request.get(`/v1/pets/${pet.id}`, { headers: bearer(key) });

@@ -43,7 +43,7 @@ export const FIELD_LABELS: Record<PetField, string> = {
 
 const answer = (v: unknown) => (v === true ? "yes" : v === false ? "no" : "unknown");
 
-/** A field's value in a few words: `"Rex"`, `unknown`, `children yes, dogs unknown, cats no`, `2 photos (#12, #9)`. */
+/** A field's value in a few words: `"Rex"`, `"sold"`, `unknown`, `children yes, dogs unknown, cats no`, `2 photos (#12, #9)`. */
 export function describeValue(field: PetField, value: unknown): string {
   if (value === null || value === undefined) return "unknown";
   if (field === "goodWith" && typeof value === "object") {
@@ -58,10 +58,10 @@ export function describeValue(field: PetField, value: unknown): string {
     const chars = [...value];
     return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 60).join("")}…` : value);
   }
-  return typeof value === "string" && (field === "name" || field === "breed") ? JSON.stringify(value) : String(value);
+  return typeof value === "string" ? JSON.stringify(value) : String(value);
 }
 
-/** `status: available → sold`, or `name: "Rex"` for a creation. */
+/** `status: "available" → "sold"`, or `name: "Rex"` for a creation. */
 export function describeChanges(entry: Pick<HistoryEntry, "action" | "before" | "after">): string {
   return fieldChanges(entry)
     .map((c) =>
