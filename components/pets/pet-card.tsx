@@ -10,7 +10,7 @@ import { StatusBadge } from "@/components/pets/status-badge";
 export function PetCard({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
-      <PetPicture categoryName={categoryName} className="aspect-[4/3] w-full" />
+      <PetPicture petId={pet.id} categoryName={categoryName} className="aspect-[4/3] w-full" />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {/* A plain link (a full page load of the server-rendered animal page):

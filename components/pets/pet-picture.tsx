@@ -1,16 +1,12 @@
-// The animals are drawn once, as SVG files under public/pictures/: images
-// the browser caches and paints without running any script, rather than
-// React components that every page's JavaScript would have to carry.
+import { kindOfCategory, pictureName, variantOf } from "@/lib/pictures/kinds";
 
-/** Pictures are chosen by the category's name (ids differ between databases); a category added later gets the paw print. */
-const PICTURES: Record<string, string> = {
-  dogs: "dog",
-  cats: "cat",
-  rabbits: "rabbit",
-  birds: "bird",
-  reptiles: "reptile",
-  "small mammals": "small-mammal",
-};
+// The animals are drawn as SVG images under /pictures/: images the browser
+// caches and paints without running any script, rather than React
+// components that every page's JavaScript would have to carry. The static
+// ones (public/pictures/<name>.svg) are one per category; an animal's own
+// is one of many variants of its category's drawing, chosen by its id, so a
+// page of animals without photos is not a grid of the same cat
+// (app/pictures/[file]/route.ts draws them).
 
 /** A drawing, decorative (the category or the message next to it says it in words). */
 export function Picture({ name, className }: { name: string; className?: string }) {
@@ -18,7 +14,7 @@ export function Picture({ name, className }: { name: string; className?: string 
   return <img src={`/pictures/${name}.svg`} alt="" width={160} height={120} className={className} />;
 }
 
-/** The drawing for an animal's category. */
-export function PetPicture({ categoryName, className }: { categoryName: string | undefined; className?: string }) {
-  return <Picture name={(categoryName && PICTURES[categoryName.trim().toLowerCase()]) || "paw"} className={className} />;
+/** The drawing for an animal: its category's, in the colours, markings and pose its id picks. */
+export function PetPicture({ petId, categoryName, className }: { petId: number; categoryName: string | undefined; className?: string }) {
+  return <Picture name={pictureName(kindOfCategory(categoryName), variantOf(petId))} className={className} />;
 }

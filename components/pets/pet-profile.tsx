@@ -12,7 +12,7 @@ const STATUS_NOTES: Record<PetStatus, string> = {
 export function PetProfile({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
   return (
     <article className="grid items-start gap-8 md:grid-cols-2">
-      <PetPicture categoryName={categoryName} className="aspect-[4/3] w-full rounded-2xl border border-stone-200 shadow-sm" />
+      <PetPicture petId={pet.id} categoryName={categoryName} className="aspect-[4/3] w-full rounded-2xl border border-stone-200 shadow-sm" />
       <div className="min-w-0 space-y-5">
         <h1 className="text-4xl font-bold text-stone-900 wrap-anywhere">{pet.name}</h1>
         <dl className="grid grid-cols-[auto_1fr] items-center gap-x-6 gap-y-3">
