@@ -3,9 +3,16 @@
  * animals. Idempotent: categories are upserted by name, and animals are only
  * added to a database that has none, so re-running never duplicates them.
  */
+import { now } from "@/lib/clock";
 import { db, disconnectDb } from "@/lib/db";
-import type { PetStatus } from "@/lib/generated/prisma/client";
+import type { PetSex, PetSize, PetStatus, Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
+import { isoDay } from "@/lib/pets/age";
+import { processPhoto } from "@/lib/photos/process";
+import * as photoQueries from "@/lib/photos/queries";
+import { photoStore } from "@/lib/photos/store";
+import { demoPhoto } from "@/lib/pictures/demo-photos";
+import { kindOfCategory, variantOf } from "@/lib/pictures/kinds";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { createStaff } from "@/lib/staff/service";
 
@@ -21,6 +28,41 @@ const NAMES: Record<(typeof CATEGORIES)[number], string[]> = {
   Reptiles: ["Spike", "Ziggy", "Rex", "Sheldon", "Iggy", "Medusa", "Nagini", "Gecko Joe", "Basil", "Pebbles"],
   "Small mammals": ["Peanut", "Squeak", "Hamlet", "Nutmeg", "Button", "Chewie", "Pip-squeak", "Whiskers", "Truffle", "Fidget"],
 };
+
+const BREEDS: Record<(typeof CATEGORIES)[number], (string | null)[]> = {
+  Dogs: ["Labrador mix", "Staffordshire bull terrier", "Border collie", null, "Greyhound", "Beagle cross"],
+  Cats: ["Domestic shorthair", "Domestic longhair", "Siamese mix", null, "Maine coon cross"],
+  Rabbits: ["Netherland dwarf", "Lop", "Rex", null],
+  Birds: ["Budgerigar", "Cockatiel", "Lovebird", "Canary"],
+  Reptiles: ["Bearded dragon", "Leopard gecko", "Corn snake", "Tortoise"],
+  "Small mammals": ["Syrian hamster", "Guinea pig", "Rat", "Gerbil"],
+};
+
+const TRAITS = [
+  "loves a long walk and a longer nap afterwards",
+  "is shy for the first day, then follows you from room to room",
+  "greets everyone at the door",
+  "likes a quiet corner and a predictable day",
+  "plays with anything that rolls",
+  "is happiest with someone home most of the day",
+];
+
+/** A shelter's notes on an animal, a few lines with their own line breaks (the site keeps them). */
+function description(name: string, i: number): string | null {
+  if (i % 5 === 4) return null;
+  return `${name} ${TRAITS[i % TRAITS.length]}.\n\nCame to us ${1 + (i % 9)} weeks ago${i % 2 ? " with a sibling, who has already found a home" : ""}. Vaccinated, health-checked, and ready to meet you.`;
+}
+
+/** Spread over every age group, relative to today, so the groups stay filled as the years pass. */
+function birthDate(i: number): Date | null {
+  if (i % 7 === 6) return null;
+  const days = [120, 300, 500, 800, 1400, 2200, 3100, 4000][i % 8]! + (i * 17) % 90;
+  return new Date(`${isoDay(new Date(now().getTime() - days * 86_400_000))}T00:00:00Z`);
+}
+
+const SEXES: PetSex[] = ["female", "male", "female", "male", "unknown"];
+const SIZES: (PetSize | null)[] = ["small", "medium", "large", "small", "xlarge", null, "medium"];
+const ANSWERS = [true, false, null, true] as const;
 
 // A shelter has more animals waiting than spoken for: roughly 60% available,
 // 25% pending, 15% sold, interleaved so every page of the list shows a mix.
@@ -46,17 +88,65 @@ export async function seed(): Promise<{ categories: number; petsAdded: number; d
   if ((await prisma.pet.count()) > 0) return { categories: CATEGORIES.length, petsAdded: 0, demoLogin };
 
   // Round-robin over the categories so the newest animals are not all dogs.
-  const rows: { name: string; categoryId: bigint; status: PetStatus }[] = [];
+  const rows: Prisma.PetCreateManyInput[] = [];
   const longest = Math.max(...Object.values(NAMES).map((n) => n.length));
   for (let i = 0; i < longest; i++) {
     for (const category of CATEGORIES) {
       const name = NAMES[category][i];
       if (!name) continue;
-      rows.push({ name, categoryId: categoryIds.get(category)!, status: STATUS_CYCLE[rows.length % STATUS_CYCLE.length]! });
+      const n = rows.length;
+      const breeds = BREEDS[category];
+      rows.push({
+        name,
+        categoryId: categoryIds.get(category)!,
+        status: STATUS_CYCLE[n % STATUS_CYCLE.length]!,
+        sex: SEXES[n % SEXES.length]!,
+        size: SIZES[n % SIZES.length]!,
+        birthDate: birthDate(n),
+        breed: breeds[n % breeds.length]!,
+        description: description(name, n),
+        goodWithChildren: ANSWERS[n % 4]!,
+        goodWithDogs: category === "Dogs" ? true : ANSWERS[(n + 1) % 4]!,
+        goodWithCats: category === "Cats" ? true : ANSWERS[(n + 2) % 4]!,
+      });
     }
   }
   await prisma.pet.createMany({ data: rows });
+  await addDemoPhotos();
   return { categories: CATEGORIES.length, petsAdded: rows.length, demoLogin };
+}
+
+/**
+ * Photos for most of the demo animals (a few wait for theirs, as new
+ * arrivals do): drawn JPEGs run through the real pipeline (decode, resize,
+ * WebP variants, the configured store). Like the animals themselves, they
+ * are demo data written directly, without audit records or events.
+ */
+async function addDemoPhotos(): Promise<void> {
+  const prisma = db();
+  const pets = await prisma.pet.findMany({ select: { id: true, name: true, category: { select: { name: true } } }, orderBy: { id: "asc" } });
+  const store = await photoStore();
+  for (const [i, pet] of pets.entries()) {
+    if (i % 6 === 5) continue;
+    const id = Number(pet.id);
+    const kind = kindOfCategory(pet.category.name);
+    const shots = i % 3 === 0 ? (["landscape", "portrait"] as const) : (["landscape"] as const);
+    for (const [position, orientation] of shots.entries()) {
+      const processed = await processPhoto(await demoPhoto(kind, variantOf(id + position * 7), { orientation }));
+      await prisma.$transaction(async (tx) => {
+        for (const v of processed.variants) await store.put(v.key, { bytes: v.bytes, contentType: v.contentType }, tx);
+        await photoQueries.insertPhoto(tx, {
+          petId: id,
+          position,
+          alt: position === 0 ? `${pet.name} at the shelter` : `${pet.name}, another day`,
+          width: processed.width,
+          height: processed.height,
+          placeholder: processed.placeholder,
+          files: Object.fromEntries(processed.variants.map((v) => [String(v.width), v.key])),
+        });
+      });
+    }
+  }
 }
 
 if (process.argv[1]?.endsWith("seed.ts")) {

@@ -11,11 +11,7 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 async function readQuery(searchParams: SearchParams) {
   const params = await searchParams;
-  // A repeated parameter counts once, its first value, as URLSearchParams.get does in the browser.
-  return parseBrowseQuery((name) => {
-    const value = params[name];
-    return Array.isArray(value) ? value[0] : value;
-  });
+  return parseBrowseQuery((name) => params[name]);
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {

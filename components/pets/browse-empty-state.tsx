@@ -7,16 +7,23 @@ import { buttonClass } from "@/components/pets/styles";
 
 /** Nothing to show for this view, what was asked for, and the way back to every animal. */
 export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void }) {
-  const filtered = query.q !== undefined || query.status !== undefined || query.category !== undefined || query.cursor !== undefined;
+  const profile = describeProfileFilters(query);
+  const filtered = query.q !== undefined || query.status !== undefined || query.category !== undefined || query.cursor !== undefined || profile !== "";
   const cleared: BrowseQuery = { limit: query.limit };
   const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
-  const filteredBesidesSearch = query.status !== undefined || query.category !== undefined;
+  const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, cursor: undefined };
+  const filteredBesidesSearch = query.status !== undefined || query.category !== undefined || profile !== "";
+  const where = [query.status !== undefined || query.category !== undefined ? "with this status and category" : "", profile ? `that is ${profile}` : ""]
+    .filter(Boolean)
+    .join(" and ");
   const heading = query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : "No animals yet";
   const text = query.q
-    ? `No animal${filteredBesidesSearch ? " with this status and category" : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
-    : filtered
-      ? "No animal has this status in this category right now."
-      : "The shelter has not listed any animals yet. Please come back soon.";
+    ? `No animal${where ? ` ${where}` : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
+    : profile
+      ? `No animal${query.status !== undefined || query.category !== undefined ? " with this status and category" : ""} is ${profile} right now. Try fewer filters.`
+      : filtered
+        ? "No animal has this status in this category right now."
+        : "The shelter has not listed any animals yet. Please come back soon.";
   const link = (target: BrowseQuery, label: string, className: string) => (
     <a
       href={browseHref(target)}
@@ -38,9 +45,29 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       {filtered && (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
+          {profile && (query.q || query.status || query.category !== undefined) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
           {link(cleared, query.q && !filteredBesidesSearch ? "Clear search" : "Clear filters", buttonClass)}
         </div>
       )}
     </div>
   );
+}
+
+// Here, not in browse-query.ts: this module loads only when a view is empty,
+// and the first page's JavaScript stays within its budget.
+/**
+ * The profile filters in words, for the empty state: "female, small or
+ * medium, baby, good with children and cats". Empty when none is set.
+ */
+export function describeProfileFilters(query: BrowseQuery): string {
+  const parts: string[] = [];
+  if (query.sex) parts.push(query.sex);
+  if (query.size) parts.push(orList(query.size.map((s) => (s === "xlarge" ? "extra large" : s))));
+  if (query.age) parts.push(orList(query.age));
+  if (query.goodWith) parts.push(`good with ${query.goodWith.join(query.goodWith.length > 2 ? ", " : " and ").replace(/, ([^,]*)$/, " and $1")}`);
+  return parts.join(", ");
+}
+
+function orList(words: string[]): string {
+  return words.length < 2 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} or ${words.at(-1)}`;
 }

@@ -1,3 +1,5 @@
+import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
+import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
 import type { operations } from "@/lib/site/openapi-types";
 
@@ -5,7 +7,8 @@ import type { operations } from "@/lib/site/openapi-types";
 type ListPetsParams = NonNullable<operations["listPets"]["parameters"]["query"]>;
 
 // The adopters' browser keeps its whole state in the page URL
-// (?q=&status=&category=&limit=&cursor=), so a view can be shared, reloaded and
+// (?q=&status=&category=&sex=&size=&age=&goodWith=&limit=&cursor=, the
+// profile filters named and spelled as the API's), so a view can be shared, reloaded and
 // reached with Back. This module is the one reading and writing of that URL,
 // used by the server page (first render) and the client (every change after).
 // No "use client": pure functions, safe on both sides, and no zod import, to
@@ -26,6 +29,14 @@ export interface BrowseQuery {
   status?: PetStatus;
   /** A category id. */
   category?: number;
+  /** Female or male ("unknown" is not offered: nobody looks for it). */
+  sex?: Exclude<PetSex, "unknown">;
+  /** Any of these sizes; in the lists' own order, never empty. */
+  size?: PetSize[];
+  /** Any of these age groups. */
+  age?: AgeGroup[];
+  /** Known to get on with all of these. */
+  goodWith?: GoodWithKind[];
   limit: number;
   /** Opaque, taken from the API's Link header; the API judges it. */
   cursor?: string;
@@ -65,15 +76,46 @@ export function normaliseSearch(text: string | null | undefined): string | undef
   return trimmed || undefined;
 }
 
-export function parseBrowseQuery(get: (name: string) => string | null | undefined): BrowseQuery {
+/**
+ * A comma-separated choice, kept in the list's order (so `age=young,baby`
+ * and `age=baby,young` are one view and one cache entry); values outside the
+ * list are dropped, and none left means no filter.
+ */
+export function parseChoices<T extends string>(text: string | null | undefined, choices: readonly T[]): T[] | undefined {
+  const given = new Set((text ?? "").split(","));
+  const kept = choices.filter((choice) => given.has(choice));
+  return kept.length > 0 ? kept : undefined;
+}
+
+const SEXES = ["female", "male"] as const;
+
+/**
+ * Reads a view from its parameters. A repeated parameter counts once (its
+ * first value), except the lists, whose values join: a form sent without
+ * JavaScript ticks boxes as `size=small&size=medium`.
+ */
+export function parseBrowseQuery(read: (name: string) => string | readonly string[] | null | undefined): BrowseQuery {
+  const get = (name: string) => {
+    const value = read(name);
+    return typeof value === "string" || value == null ? value : value[0];
+  };
+  const list = (name: string) => {
+    const value = read(name);
+    return typeof value === "string" || value == null ? value : value.join(",");
+  };
   const status = get("status");
   const category = get("category");
+  const sex = get("sex");
   const limit = Number(get("limit"));
   const cursor = get("cursor");
   return {
     q: normaliseSearch(get("q")),
     status: BROWSE_STATUSES.find((s) => s === status),
     category: category && /^[0-9]{1,16}$/.test(category) && Number(category) >= 1 && Number(category) <= Number.MAX_SAFE_INTEGER ? Number(category) : undefined,
+    sex: SEXES.find((s) => s === sex),
+    size: parseChoices(list("size"), PET_SIZES),
+    age: parseChoices(list("age"), AGE_GROUPS),
+    goodWith: parseChoices(list("goodWith"), GOOD_WITH),
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
     cursor: cursor || undefined,
   };
@@ -85,6 +127,10 @@ export function browseHref(query: BrowseQuery): string {
   if (query.q) params.set("q", query.q);
   if (query.status) params.set("status", query.status);
   if (query.category !== undefined) params.set("category", String(query.category));
+  if (query.sex) params.set("sex", query.sex);
+  if (query.size) params.set("size", query.size.join(","));
+  if (query.age) params.set("age", query.age.join(","));
+  if (query.goodWith) params.set("goodWith", query.goodWith.join(","));
   if (query.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(query.limit));
   if (query.cursor) params.set("cursor", query.cursor);
   const search = params.toString();
@@ -98,6 +144,10 @@ export function petsApiQuery(query: BrowseQuery): ListPetsParams {
     ...(query.q ? { q: query.q } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.category !== undefined ? { categoryId: query.category } : {}),
+    ...(query.sex ? { sex: query.sex } : {}),
+    ...(query.size ? { size: query.size } : {}),
+    ...(query.age ? { age: query.age } : {}),
+    ...(query.goodWith ? { goodWith: query.goodWith } : {}),
     ...(query.cursor ? { cursor: query.cursor } : {}),
   };
 }
@@ -109,7 +159,7 @@ export function petsApiPath(query: BrowseQuery): string {
 }
 
 export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
-  return a.q === b.q && a.status === b.status && a.category === b.category && a.limit === b.limit && a.cursor === b.cursor;
+  return browseHref(a) === browseHref(b);
 }
 
 /** The page's heading, also its title: "Available animals". */

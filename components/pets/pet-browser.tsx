@@ -34,7 +34,7 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
 export function PetBrowser({ initial }: { initial: InitialBrowse }) {
   const searchParams = useSearchParams();
   // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
-  const query = useMemo(() => parseBrowseQuery((name) => searchParams?.get(name) ?? null), [searchParams]);
+  const query = useMemo(() => parseBrowseQuery((name) => searchParams?.getAll(name)), [searchParams]);
   const fromServer = sameQuery(query, initial.query) ? initial : undefined;
 
   // When the server's own request failed (a 429, a bad cursor), that answer is
@@ -154,9 +154,10 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
           </Suspense>
         ) : (
           <ul aria-busy={busy} aria-labelledby="results-heading" className={`${GRID} transition-opacity ${busy ? "opacity-60" : ""}`}>
-            {page.pets.map((pet) => (
+            {page.pets.map((pet, index) => (
               <li key={pet.id}>
-                <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} />
+                {/* The first row (up to four) is the first screenful: its covers are fetched at once, the rest as they scroll near. */}
+                <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index < 4} />
               </li>
             ))}
           </ul>

@@ -1,16 +1,28 @@
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
 import type { Pet } from "@/lib/pets/schemas";
-import { PetPicture } from "@/components/pets/pet-picture";
+import { PetCover } from "@/components/pets/pet-photo";
 import { StatusBadge } from "@/components/pets/status-badge";
+
+/** The grid's column widths (GRID in pet-browser.tsx, inside max-w-6xl), so the browser fetches the variant a card needs. */
+const CARD_SIZES = "(min-width: 1280px) 270px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw";
+
+/** "Female · Young · Medium": what is known, in the order adopters look for it. */
+export function profileLine(pet: Pet): string {
+  return [pet.sex === "unknown" ? undefined : SEX_LABELS[pet.sex], pet.ageGroup ? AGE_LABELS[pet.ageGroup] : undefined, pet.size ? SIZE_LABELS[pet.size] : undefined]
+    .filter(Boolean)
+    .join(" · ");
+}
 
 /**
  * One animal in the grid. The name is the link (a short accessible name);
  * its ::after covers the card, so the whole card is clickable, and the card
  * shows the focus ring when the link has keyboard focus.
  */
-export function PetCard({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
+export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; categoryName: string | undefined; priority?: boolean }) {
+  const profile = profileLine(pet);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
-      <PetPicture petId={pet.id} categoryName={categoryName} className="aspect-[4/3] w-full" />
+      <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} className="aspect-[4/3] w-full" />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {/* A plain link (a full page load of the server-rendered animal page):
@@ -20,7 +32,11 @@ export function PetCard({ pet, categoryName }: { pet: Pet; categoryName: string 
             {pet.name}
           </a>
         </h3>
-        <p className="text-sm text-stone-700">{categoryName ?? "Unknown category"}</p>
+        <p className="text-sm text-stone-700">
+          {categoryName ?? "Unknown category"}
+          {pet.breed ? <span className="wrap-anywhere"> · {pet.breed}</span> : null}
+        </p>
+        {profile && <p className="text-sm text-stone-700">{profile}</p>}
         <p className="mt-auto pt-2">
           <StatusBadge status={pet.status} />
         </p>

@@ -5,7 +5,7 @@ import { callApi } from "@/lib/site/api-client";
 import { petsApiQuery, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
 export function petsQueryKey(query: BrowseQuery) {
-  return ["pets", { q: query.q ?? null, status: query.status ?? null, category: query.category ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
+  return ["pets", { q: query.q ?? null, status: query.status ?? null, category: query.category ?? null, sex: query.sex ?? null, size: query.size ?? null, age: query.age ?? null, goodWith: query.goodWith ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
 }
 
 interface UsePetsOptions {

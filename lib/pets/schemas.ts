@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { now } from "@/lib/clock";
 import { AGE_GROUPS, isoDay } from "@/lib/pets/age";
+import { GOOD_WITH, PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
 
 // The single source of truth for the shapes of the pets API: request
 // parsing, TypeScript types, the OpenAPI document and the staff form all
@@ -41,11 +42,10 @@ export const petNameSchema = z
 // The profile: who the animal is, beyond a name. Every field is optional on
 // create and on PATCH, and every Pet returns all of them (null where unknown).
 
-export const PET_SEXES = ["female", "male", "unknown"] as const;
+export { GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind } from "@/lib/pets/profile";
 export const petSexSchema = z.enum(PET_SEXES).meta({ id: "PetSex", description: "The animal's sex; `unknown` when not given.", example: "female" });
 export type PetSex = z.infer<typeof petSexSchema>;
 
-export const PET_SIZES = ["small", "medium", "large", "xlarge"] as const;
 export const petSizeSchema = z.enum(PET_SIZES).meta({ id: "PetSize", description: "Size when grown.", example: "medium" });
 export type PetSize = z.infer<typeof petSizeSchema>;
 
@@ -56,8 +56,6 @@ export const ageGroupSchema = z.enum(AGE_GROUPS).meta({
 });
 export type { AgeGroup } from "@/lib/pets/age";
 
-export const GOOD_WITH = ["children", "dogs", "cats"] as const;
-export type GoodWithKind = (typeof GOOD_WITH)[number];
 
 export const BREED_MAX = 100;
 export const DESCRIPTION_MAX = 5000;

@@ -52,7 +52,7 @@ describe("the animal's page at and after getPet's sunset", () => {
   ])("%s: the page and its title show the animal", async (_label, now) => {
     await at(now);
     const { default: PetPage, generateMetadata } = await page();
-    expect(await generateMetadata(params(String(pet.id)))).toEqual({ title: "Sunset survivor" });
+    expect(await generateMetadata(params(String(pet.id)))).toMatchObject({ title: "Sunset survivor" });
     expect(detailsOf(await PetPage(params(String(pet.id)))).initial.pet).toEqual(pet);
   });
 

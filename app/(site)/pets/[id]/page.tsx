@@ -36,7 +36,22 @@ const loadPet = cache(async (id: string): Promise<PetResult> => {
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const result = await loadPet((await params).id);
-  if (result.kind === "found") return { title: result.pet.name };
+  if (result.kind === "found") {
+    // What a link shared in a chat or a post previews: the cover and the start of the description.
+    const { pet } = result;
+    const cover = pet.photos[0];
+    const largest = cover && Object.entries(cover.urls).sort((a, b) => Number(b[0]) - Number(a[0]))[0];
+    const description = pet.description ? [...pet.description.replace(/\s+/g, " ").trim()].slice(0, 160).join("") : undefined;
+    return {
+      title: pet.name,
+      ...(description ? { description } : {}),
+      openGraph: {
+        title: pet.name,
+        ...(description ? { description } : {}),
+        ...(cover && largest ? { images: [{ url: largest[1], width: Number(largest[0]), height: Math.round((cover.height * Number(largest[0])) / cover.width), alt: cover.alt ?? "" }] } : {}),
+      },
+    };
+  }
   return { title: result.kind === "missing" ? "Animal not found" : "Animal unavailable" };
 }
 
