@@ -12,6 +12,13 @@ import { ensureBrowserSession } from "@/lib/sessions/service";
 // 2. security headers, with a per-request nonce so the CSP can forbid every
 //    script Next did not put there itself.
 
+/** Where photos are served from when not this origin (lib/pets/present.ts petView): a CDN or bucket, or the public name. */
+function photoOrigins(): string {
+  const { PHOTO_BASE_URL, PUBLIC_BASE_URL } = env();
+  const base = PHOTO_BASE_URL || PUBLIC_BASE_URL;
+  return base ? ` ${new URL(base).origin}` : "";
+}
+
 function contentSecurityPolicy(nonce: string): string {
   const dev = env().NODE_ENV === "development";
   return [
@@ -20,7 +27,7 @@ function contentSecurityPolicy(nonce: string): string {
     // development needs eval for fast refresh.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    `img-src 'self' data: blob:${photoOrigins()}`,
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws:" : ""}`,
     "object-src 'none'",

@@ -5,17 +5,20 @@ import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { useForm } from "react-hook-form";
+import { FormProvider, useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
+import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
+import { QueuedPhotos } from "@/components/staff/queued-photos";
 import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
+const FIELDS = { name: "Name", categoryId: "Category", status: "Status", ...PROFILE_LABELS } as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -32,9 +35,14 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
   const categories = useCategories(initialCategories, true);
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const [added, setAdded] = useState<Pet | null>(null);
+  const [photos, setPhotos] = useState<QueuedPhoto[]>([]);
   // "Add another" puts the cursor in the name field once the form is back.
   const focusNameOnReturn = useRef(false);
 
+  const form = useForm<NewPetInput, unknown, NewPet>({
+    resolver: zodResolver(newPetSchema),
+    defaultValues: { name: "", status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null } },
+  });
   const {
     register,
     handleSubmit,
@@ -42,10 +50,7 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
     setFocus,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<NewPetInput, unknown, NewPet>({
-    resolver: zodResolver(newPetSchema),
-    defaultValues: { name: "", status: "available" },
-  });
+  } = form;
 
   const create = useMutation({
     mutationFn: async (pet: NewPet): Promise<Pet> => (await callApi((api) => api.POST("/pets", { body: pet }))).data,
@@ -96,68 +101,76 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
   function addAnother() {
     reset();
     create.reset();
+    forgetPhotos(photos);
+    setPhotos([]);
     focusNameOnReturn.current = true;
     setAdded(null);
   }
 
   if (added) {
     const category = categories.data?.find((c) => c.id === added.categoryId);
-    return <PetAdded pet={added} categoryName={category?.name ?? `Category ${added.categoryId}`} onAddAnother={addAnother} />;
+    return <PetAdded pet={added} categoryName={category?.name ?? `Category ${added.categoryId}`} photos={photos} onAddAnother={addAnother} />;
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="add-pet-heading" className={`${panelClass} max-w-xl space-y-5`}>
-      <h2 id="add-pet-heading" className="text-lg font-semibold">
-        New animal
-      </h2>
-      <FormProblemAlert problem={problem} signInHref={SIGN_IN_HREF} />
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-labelledby="add-pet-heading" className={`${panelClass} max-w-xl space-y-5`}>
+        <h2 id="add-pet-heading" className="text-lg font-semibold">
+          New animal
+        </h2>
+        <FormProblemAlert problem={problem} signInHref={SIGN_IN_HREF} />
 
-      <FormField id="pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
-        {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
-      </FormField>
+        <FormField id="pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
+          {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
+        </FormField>
 
-      <FormField
-        id="pet-category"
-        label={FIELDS.categoryId}
-        error={errors.categoryId}
-        footer={
-          categories.isError && !categories.data ? (
-            <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
-              <span>Could not load the categories. {describeError(categories.error)}</span>
-              <button type="button" onClick={() => void categories.refetch()} className={secondaryButtonClass}>
-                Try again
-              </button>
-            </div>
-          ) : null
-        }
-      >
-        {(field) => (
-          <select
-            {...field}
-            aria-busy={categories.isPending || undefined}
-            {...register("categoryId", { setValueAs: categoryIdValue })}
-          >
-            <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
-            {categories.data?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </FormField>
+        <FormField
+          id="pet-category"
+          label={FIELDS.categoryId}
+          error={errors.categoryId}
+          footer={
+            categories.isError && !categories.data ? (
+              <div className="mt-2 flex flex-wrap items-center gap-2 text-sm text-red-700">
+                <span>Could not load the categories. {describeError(categories.error)}</span>
+                <button type="button" onClick={() => void categories.refetch()} className={secondaryButtonClass}>
+                  Try again
+                </button>
+              </div>
+            ) : null
+          }
+        >
+          {(field) => (
+            <select
+              {...field}
+              aria-busy={categories.isPending || undefined}
+              {...register("categoryId", { setValueAs: categoryIdValue })}
+            >
+              <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
+              {categories.data?.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
 
-      <FormField id="pet-status" label={FIELDS.status} error={errors.status}>
-        {(field) => (
-          <select {...field} {...register("status")}>
-            <StatusOptions />
-          </select>
-        )}
-      </FormField>
+        <FormField id="pet-status" label={FIELDS.status} error={errors.status}>
+          {(field) => (
+            <select {...field} {...register("status")}>
+              <StatusOptions />
+            </select>
+          )}
+        </FormField>
 
-      <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
-        {isSubmitting ? "Adding…" : "Add animal"}
-      </button>
-    </form>
+        <ProfileFields idPrefix="pet" />
+
+        <QueuedPhotos queued={photos} onChange={setPhotos} />
+
+        <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+          {isSubmitting ? "Adding…" : "Add animal"}
+        </button>
+      </form>
+    </FormProvider>
   );
 }

@@ -4,30 +4,46 @@
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { FormProvider, useForm } from "react-hook-form";
 import { FormAlert, FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status" } as const;
-const FORM_FIELDS = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
+const FIELDS = { name: "Name", categoryId: "Category", status: "Status", ...PROFILE_LABELS } as const;
+/** What the form edits, as PATCH names it (goodWith is one field there, three controls here). */
+const FORM_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith"] as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
-const valuesOf = (pet: Pet): PetPatchInput => ({ name: pet.name, categoryId: pet.categoryId, status: pet.status });
+const valuesOf = (pet: Pet): PetPatchInput => ({
+  name: pet.name,
+  categoryId: pet.categoryId,
+  status: pet.status,
+  sex: pet.sex,
+  size: pet.size,
+  birthDate: pet.birthDate,
+  breed: pet.breed,
+  description: pet.description,
+  goodWith: { ...pet.goodWith },
+});
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /**
- * Staff change an animal: status (the everyday case: it was adopted), name
- * and category. The PATCH schema validates the form, so it refuses what the
+ * Staff change an animal: status (the everyday case: it was adopted), name,
+ * category and profile. The PATCH schema validates the form, so it refuses what the
  * server would. Only the fields that differ from what was loaded are sent,
  * with If-Match naming the version they were loaded at: if someone else
  * changed the animal meanwhile, nothing is overwritten, and the form shows
- * what the animal is now.
+ * what the animal is now. A new version that arrives while staff are
+ * typing (a photo added in the panel beside it, say) refills only the
+ * fields they have not touched.
  */
 export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categories: Category[] | undefined; signInHref: string }) {
   const update = useUpdatePet();
@@ -40,12 +56,13 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
   const [base, setBase] = useState(() => ({ version: pet.version, values: valuesOf(pet) }));
   if (pet.version !== base.version) setBase({ version: pet.version, values: valuesOf(pet) });
 
+  const form = useForm<PetPatchInput, unknown, PetPatch>({ resolver: zodResolver(petPatchSchema), values: base.values, resetOptions: { keepDirtyValues: true } });
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<PetPatchInput, unknown, PetPatch>({ resolver: zodResolver(petPatchSchema), values: base.values });
+  } = form;
 
   function showServerError(error: unknown) {
     if (error instanceof ApiClientError) {
@@ -76,7 +93,7 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
     setNotice(null);
     const changes: PetPatch = {};
     for (const field of FORM_FIELDS) {
-      if (values[field] !== undefined && values[field] !== base.values[field]) Object.assign(changes, { [field]: values[field] });
+      if (values[field] !== undefined && !same(values[field], base.values[field])) Object.assign(changes, { [field]: values[field] });
     }
     if (Object.keys(changes).length === 0) {
       setNotice("Nothing to save: the values are the ones already stored.");
@@ -91,51 +108,55 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
   });
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-labelledby="edit-pet-heading" className={`${panelClass} space-y-5`}>
-      <h2 id="edit-pet-heading" className="text-lg font-semibold">
-        Change this animal
-      </h2>
-      {conflict ? (
-        <FormAlert>
-          Someone else changed this animal while you were editing, so your change was not saved. The page and the form now show its current
-          values: check them, then make your change again if it is still needed.
-        </FormAlert>
-      ) : null}
-      <FormProblemAlert problem={problem} signInHref={signInHref} />
+    <FormProvider {...form}>
+      <form onSubmit={onSubmit} noValidate aria-labelledby="edit-pet-heading" className={`${panelClass} space-y-5`}>
+        <h2 id="edit-pet-heading" className="text-lg font-semibold">
+          Change this animal
+        </h2>
+        {conflict ? (
+          <FormAlert>
+            Someone else changed this animal while you were editing, so your change was not saved. The page and the form now show its current
+            values: check them, then make your change again if it is still needed.
+          </FormAlert>
+        ) : null}
+        <FormProblemAlert problem={problem} signInHref={signInHref} />
 
-      <FormField id="edit-pet-status" label={FIELDS.status} error={errors.status}>
-        {(field) => (
-          <select {...field} {...register("status")}>
-            <StatusOptions />
-          </select>
-        )}
-      </FormField>
+        <FormField id="edit-pet-status" label={FIELDS.status} error={errors.status}>
+          {(field) => (
+            <select {...field} {...register("status")}>
+              <StatusOptions />
+            </select>
+          )}
+        </FormField>
 
-      <FormField id="edit-pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
-        {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
-      </FormField>
+        <FormField id="edit-pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
+          {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}
+        </FormField>
 
-      <FormField id="edit-pet-category" label={FIELDS.categoryId} error={errors.categoryId}>
-        {(field) => (
-          <select {...field} {...register("categoryId", { setValueAs: categoryIdValue })}>
-            {categories?.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-            {!categories?.some((c) => c.id === base.values.categoryId) && <option value={base.values.categoryId}>Category {base.values.categoryId}</option>}
-          </select>
-        )}
-      </FormField>
+        <FormField id="edit-pet-category" label={FIELDS.categoryId} error={errors.categoryId}>
+          {(field) => (
+            <select {...field} {...register("categoryId", { setValueAs: categoryIdValue })}>
+              {categories?.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+              {!categories?.some((c) => c.id === base.values.categoryId) && <option value={base.values.categoryId}>Category {base.values.categoryId}</option>}
+            </select>
+          )}
+        </FormField>
 
-      <div className="flex flex-wrap items-center gap-4">
-        <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
-          {isSubmitting ? "Saving…" : "Save changes"}
-        </button>
-        <p role="status" className="text-sm text-stone-700">
-          {notice}
-        </p>
-      </div>
-    </form>
+        <ProfileFields idPrefix="edit-pet" />
+
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+            {isSubmitting ? "Saving…" : "Save changes"}
+          </button>
+          <p role="status" className="text-sm text-stone-700">
+            {notice}
+          </p>
+        </div>
+      </form>
+    </FormProvider>
   );
 }

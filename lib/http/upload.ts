@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
 import { ApiError } from "@/lib/http/errors";
+import { MAX_UPLOAD_BYTES } from "@/lib/photos/limits";
 
 // Reading an uploaded photo: either a multipart/form-data form (field
 // `file`, optional field `alt`), as a browser's form or `curl -F` sends it,
@@ -10,7 +11,7 @@ import { ApiError } from "@/lib/http/errors";
 // bytes are is decided later by decoding them (lib/photos/process.ts),
 // never by a Content-Type or a file name.
 
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES };
 /** A multipart envelope's own bytes (boundaries, part headers, the alt field) on top of the file. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 

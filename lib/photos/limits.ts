@@ -6,3 +6,5 @@ export const PHOTO_FORMATS = ["JPEG", "PNG", "WebP", "AVIF"] as const;
 export const MAX_PHOTO_PIXELS = 40_000_000;
 /** The widths photos are resized to (never enlarged). */
 export const VARIANT_WIDTHS = [320, 640, 1280] as const;
+/** Over this, an upload is refused (413) while it streams in; the staff page checks it before sending. */
+export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
