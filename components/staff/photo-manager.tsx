@@ -19,8 +19,12 @@ import { ALT_MAX, PHOTOS_MAX, type Pet, type Photo } from "@/lib/pets/schemas";
 // the animal's current version, like any other change to it; the animal is
 // then read again, so the page, the browse cache and the history follow.
 
-/** At most two uploads at a time: the server resizes one photo at a time per process anyway. */
-const PARALLEL = 2;
+/**
+ * One upload at a time: photos take their place in the order they arrive,
+ * so sent one after another they keep the order staff chose (the first the
+ * cover); and the server resizes one photo at a time per process anyway.
+ */
+const PARALLEL = 1;
 
 interface Upload extends QueuedPhoto {
   state: "waiting" | "sending" | "failed";

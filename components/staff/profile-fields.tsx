@@ -99,7 +99,7 @@ export function ProfileFields({ idPrefix }: { idPrefix: string }) {
       </FormField>
 
       <fieldset>
-        <legend className={labelClass}>Gets on with</legend>
+        <legend className={labelClass}>Good with</legend>
         <div className="mt-1 grid gap-4 sm:grid-cols-3">
           {GOOD_WITH.map((kind) => {
             const name = `goodWith.${kind}` as const;
@@ -107,6 +107,7 @@ export function ProfileFields({ idPrefix }: { idPrefix: string }) {
             return (
               <div key={kind}>
                 <label htmlFor={id(`good-with-${kind}`)} className="block text-sm text-stone-800">
+                  <span className="sr-only">Good with </span>
                   {GOOD_WITH_LABELS[kind]}
                 </label>
                 <select

@@ -212,7 +212,7 @@ test("adopters filter by sex, age, size and good-with; the URL keeps them and th
   await expect(page).toHaveURL(/[?&]goodWith=cats/);
   await expect(list.getByRole("listitem")).toHaveCount(1);
 
-  await page.getByRole("group", { name: "Size" }).getByLabel("Large").check();
+  await page.getByRole("group", { name: "Size" }).getByLabel("Large", { exact: true }).check();
   await expect(page).toHaveURL(/[?&]size=large/);
   await expect(page.getByRole("heading", { name: `No animals match “${tag}”` })).toBeVisible();
   await expect(page.getByRole("main")).toContainText("that is female, large, good with cats");
