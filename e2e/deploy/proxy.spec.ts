@@ -57,6 +57,19 @@ test("the API's happy path, with URLs on the proxy's origin, served by both inst
   expect(await one.json()).toEqual(pet);
   await expectApiError(await request.get(`${proxy.origin}/v1/pets`), 401, "unauthorized");
 
+  // A phone-sized photo goes through (nginx's body limit is above the app's 15 MB), and its
+  // URLs are on the proxy's origin; the file is served by either instance (both read PostgreSQL).
+  const { default: sharp } = await import("sharp");
+  const noise = Buffer.alloc(2000 * 1500 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = Math.imul(i, 2654435761) >>> 24;
+  const photo = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  expect(photo.length).toBeGreaterThan(1024 * 1024);
+  const uploaded = await request.post(`${proxy.origin}/v1/pets/${pet.id}/photos`, { headers: bearer(key), multipart: { file: { name: "big.jpg", mimeType: "image/jpeg", buffer: photo } } });
+  expect(uploaded.status(), await uploaded.text()).toBe(201);
+  const url = (await uploaded.json()).urls["1280"] as string;
+  expect(url.startsWith(`${proxy.origin}/photos/`)).toBe(true);
+  for (let i = 0; i < 4; i++) expect((await request.get(url)).headers()["content-type"]).toBe("image/webp");
+
   const spec = await (await request.get(`${proxy.origin}/v1/openapi.json`)).json();
   expect(spec.servers[0].url).toBe(`${proxy.origin}/v1`);
 
