@@ -299,7 +299,16 @@ test("works with the keyboard, with a visible focus ring", async ({ page }) => {
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Category")).toBeFocused();
   await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Sex")).toBeFocused();
+  await page.keyboard.press("Tab");
   await expect(page.getByLabel("Per page")).toBeFocused();
+  // The profile filters: each box a stop, its chip showing the ring.
+  await page.keyboard.press("Tab");
+  const baby = page.getByRole("group", { name: "Age" }).getByLabel("Baby");
+  await expect(baby).toBeFocused();
+  expect(await baby.evaluate((el) => getComputedStyle(el.closest("label")!).outlineStyle)).not.toBe("none");
+  for (let i = 0; i < 4 + 4 + 3 - 1; i++) await page.keyboard.press("Tab");
+  await expect(page.getByRole("group", { name: "Good with" }).getByLabel("Cats")).toBeFocused();
   await page.keyboard.press("Tab");
   const firstLink = cards(page).first().getByRole("link");
   await expect(firstLink).toBeFocused();
