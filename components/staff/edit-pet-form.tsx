@@ -41,9 +41,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * server would. Only the fields that differ from what was loaded are sent,
  * with If-Match naming the version they were loaded at: if someone else
  * changed the animal meanwhile, nothing is overwritten, and the form shows
- * what the animal is now. A new version that arrives while staff are
- * typing (a photo added in the panel beside it, say) refills only the
- * fields they have not touched.
+ * what the animal is now.
  */
 export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categories: Category[] | undefined; signInHref: string }) {
   const update = useUpdatePet();
@@ -54,9 +52,15 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
   // A new version (saved here, or found to be someone else's after a 412)
   // refills the form; an optimistic change or a rollback (same version) does not.
   const [base, setBase] = useState(() => ({ version: pet.version, values: valuesOf(pet) }));
-  if (pet.version !== base.version) setBase({ version: pet.version, values: valuesOf(pet) });
+  if (pet.version !== base.version) {
+    // A new version whose fields are the same (a photo added, reordered or
+    // deleted in the panel above) only moves If-Match on: what is being
+    // typed stays.
+    const values = valuesOf(pet);
+    setBase({ version: pet.version, values: same(values, base.values) ? base.values : values });
+  }
 
-  const form = useForm<PetPatchInput, unknown, PetPatch>({ resolver: zodResolver(petPatchSchema), values: base.values, resetOptions: { keepDirtyValues: true } });
+  const form = useForm<PetPatchInput, unknown, PetPatch>({ resolver: zodResolver(petPatchSchema), values: base.values });
   const {
     register,
     handleSubmit,

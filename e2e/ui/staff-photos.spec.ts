@@ -181,8 +181,16 @@ test("staff edit the profile on the animal's page: only what changed is sent", a
   await form.getByLabel("Breed").fill("  ");
   await form.getByLabel("Good with dogs").selectOption("true");
   await form.getByLabel("Size when grown").selectOption("large");
+  // A photo added meanwhile in the panel above moves the animal to a new
+  // version; what is being typed stays, and the save names the new version.
+  const photos = page.getByRole("region", { name: /^Photos/ });
+  await photos.getByLabel("Choose photos").setInputFiles({ name: "p.jpg", mimeType: "image/jpeg", buffer: await jpeg(90, 90, 10) });
+  await expect(photos.getByRole("heading")).toHaveText("Photos (1 of 10)");
+  await expect(form.getByLabel("Size when grown")).toHaveValue("large");
   await form.getByRole("button", { name: "Save changes" }).click();
-  expect((await patch).postDataJSON()).toEqual({ size: "large", breed: null, goodWith: { children: null, dogs: true, cats: null } });
+  const sent = await patch;
+  expect(sent.postDataJSON()).toEqual({ size: "large", breed: null, goodWith: { children: null, dogs: true, cats: null } });
+  expect(sent.headers()["if-match"]).toBe('"2"');
   await expect(form.getByRole("status")).toContainText("Saved.");
   await expect(page.getByRole("article")).toContainText("Dogs: yes");
   await expect(page.getByRole("article")).not.toContainText("Beagle");

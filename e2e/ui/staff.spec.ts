@@ -265,6 +265,12 @@ test.describe("add an animal", () => {
     await categoryField(page).selectOption({ label: "Birds" });
     await page.keyboard.press("Tab");
     await expect(statusField(page)).toBeFocused();
+    // Then the profile, starting with sex; past its last question, the photos, then the button.
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Sex")).toBeFocused();
+    await page.getByLabel("Good with cats").focus();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Choose photos")).toBeFocused();
     await page.keyboard.press("Tab");
     await expect(addButton(page)).toBeFocused();
     // The focused control shows it (focus-visible outline).
