@@ -109,7 +109,7 @@ keysCommand
   .option("--plan <plan>", "free | pro | business | enterprise", "free")
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
-  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage", parseScopes, ["pets:read", "pets:write"])
+  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write", parseScopes, ["pets:read", "pets:write"])
   .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[] }) =>
     withDatabase(async () => {
       const { newApiKeySchema } = await import("@/lib/keys/schemas");

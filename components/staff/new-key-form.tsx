@@ -30,6 +30,7 @@ const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "pets:read": "Read animals (pets:read)",
   "pets:write": "Add animals (pets:write)",
   "webhooks:manage": "Register webhooks (webhooks:manage)",
+  "applications:write": "Forward adoption applications (applications:write)",
 };
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [

@@ -36,8 +36,9 @@ export type Caller =
     });
 
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
-const ADOPTER_SCOPES: Scope[] = ["pets:read"];
-const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read"];
+/** Adopters read, and apply to adopt (no account: the application's private link is theirs). */
+const ADOPTER_SCOPES: Scope[] = ["pets:read", "applications:write"];
+export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage"];
 /** What all anonymous browser sessions of one client address may send together: ten times the Free figures. */
 export const ADDRESS_CEILING = { perMinute: PLAN_LIMITS.free.perMinute * 10, perDay: PLAN_LIMITS.free.perDay * 10 };
 

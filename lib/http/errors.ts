@@ -34,6 +34,9 @@ export const ERROR_CODES = [
   "delivery_in_progress",
   "too_many_photos",
   "image_too_large",
+  "not_available",
+  "already_applied",
+  "invalid_transition",
   "service_unavailable",
   "internal_error",
 ] as const;

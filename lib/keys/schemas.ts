@@ -2,13 +2,15 @@ import { z } from "zod";
 import { PLANS } from "@/lib/keys/plans";
 
 /**
- * What a caller may do. API keys carry KEY_SCOPES (the pets scopes, and
- * webhooks:manage for the endpoints a key registers); staff sessions also
- * manage keys and read the audit trail, which no key can hold.
+ * What a caller may do. API keys carry KEY_SCOPES (the pets scopes,
+ * webhooks:manage for the endpoints a key registers, and
+ * applications:write to forward an adopter's application); staff sessions
+ * also manage keys, read the audit trail and handle applications, which no
+ * key can hold (applications are personal data: keys never read them).
  */
-export const SCOPES = ["pets:read", "pets:write", "webhooks:manage", "keys:manage", "audit:read"] as const;
+export const SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "keys:manage", "audit:read", "applications:manage"] as const;
 export type Scope = (typeof SCOPES)[number];
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage"] as const;
+export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write"] as const;
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);

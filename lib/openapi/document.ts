@@ -6,6 +6,7 @@ import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
 import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
+import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applications/schemas";
 import { registerSitePaths } from "@/lib/openapi/site";
 import {
   categoriesSchema,
@@ -321,6 +322,27 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   });
 
   registry.registerPath({
+    method: "post",
+    path: "/pets/{petId}/applications",
+    operationId: "applyForPet",
+    summary: "Forward an application to adopt",
+    description:
+      "For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each email and each client address has an hourly and a daily budget of applications (429 with Retry-After beyond it).",
+    tags: ["applications"],
+    security,
+    request: { params: petIdParamsSchema, body: { required: true, content: { "application/json": { schema: applicationInputSchema } } } },
+    responses: {
+      201: { description: "Received.", headers: COMMON_HEADERS, content: { "application/json": { schema: applicationCreatedSchema } } },
+      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"]),
+      404: errorResponse(404, ["not_found"]),
+      409: errorResponse(409, ["not_available", "already_applied"], {}, "The animal is pending or sold (`not_available`), or this email already has an open application for it (`already_applied`)."),
+      413: errorResponse(413, ["payload_too_large"]),
+      415: errorResponse(415, ["unsupported_media_type"]),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
     method: "get",
     path: "/categories",
     operationId: "listCategories",
@@ -356,6 +378,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     tags: [
       { name: "pets", description: "Animals available for adoption." },
       { name: "categories", description: "Groups of animals." },
+      { name: "applications", description: "Applications to adopt an animal, forwarded for an adopter (personal data: write-only for keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),

@@ -1,5 +1,13 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import {
+  applicationIdParamsSchema,
+  applicationListQuerySchema,
+  applicationSchema,
+  applicationStatusSchema,
+  tokenParamsSchema,
+  transitionSchema,
+} from "@/lib/applications/schemas";
 import { historyEntrySchema, historyQuerySchema } from "@/lib/audit/schemas";
 import { apiKeySummarySchema, keyIdParamsSchema, newApiKeySchema } from "@/lib/keys/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
@@ -115,6 +123,72 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { ...ok("Changes, newest first.", z.array(historyEntrySchema)), headers: { ...COMMON_HEADERS, Link: header('`rel="next"` for older changes.') } },
       404: errorResponse(404, ["not_found"]),
+      ...commonErrors(),
+    },
+  });
+
+  // Adoption applications: the applicant's private link, and staff's inbox and steps.
+  const linkNotFound = errorResponse(404, ["not_found"], {}, "No application at this link.");
+  registry.registerPath({
+    method: "get",
+    path: "/application-links/{token}",
+    operationId: "getApplicationByLink",
+    summary: "The applicant's own application (the token of the private link is the credential)",
+    ...site,
+    request: { params: tokenParamsSchema },
+    responses: { 200: ok("The application.", applicationStatusSchema), 400: errorResponse(400, ["invalid_path"]), 404: linkNotFound, ...commonErrors() },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/application-links/{token}/withdraw",
+    operationId: "withdrawApplication",
+    summary: "The applicant withdraws an application still undecided",
+    ...site,
+    request: { params: tokenParamsSchema },
+    responses: {
+      200: ok("Withdrawn.", applicationStatusSchema),
+      400: errorResponse(400, ["invalid_path"]),
+      404: linkNotFound,
+      409: errorResponse(409, ["invalid_transition"], {}, "Already decided (or withdrawn)."),
+      ...commonErrors(),
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/applications",
+    operationId: "listApplications",
+    summary: "Staff's inbox of applications, newest first",
+    description: "Staff sessions only (`applications:manage`). `X-Next-Before` names the id to pass as `before` for the next page.",
+    ...site,
+    request: { query: applicationListQuerySchema },
+    responses: {
+      200: { description: "A page of applications.", headers: { ...COMMON_HEADERS, "X-Next-Before": header("`before` for the next page, when there is one.") }, content: json(z.array(applicationSchema)) },
+      400: errorResponse(400, ["invalid_query"]),
+      ...commonErrors(),
+    },
+  });
+  registry.registerPath({
+    method: "get",
+    path: "/applications/{applicationId}",
+    operationId: "getApplication",
+    summary: "One application with its steps",
+    ...site,
+    request: { params: applicationIdParamsSchema },
+    responses: { 200: ok("The application.", applicationSchema), 400: errorResponse(400, ["invalid_path"]), 404: errorResponse(404, ["not_found"]), ...commonErrors() },
+  });
+  registry.registerPath({
+    method: "post",
+    path: "/applications/{applicationId}/transitions",
+    operationId: "transitionApplication",
+    summary: "A staff step: in_review, approved (the animal becomes pending), declined, completed (sold), cancelled (available again)",
+    ...site,
+    request: { params: applicationIdParamsSchema, body: { required: true, content: json(transitionSchema) } },
+    responses: {
+      200: ok("The application after the step.", applicationSchema),
+      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"]),
+      404: errorResponse(404, ["not_found"]),
+      409: errorResponse(409, ["invalid_transition", "not_available"], {}, "The step does not follow from the state, or the animal is no longer available (another application was approved)."),
+      412: errorResponse(412, ["precondition_failed"], {}, "`petVersion` is not the animal's version: someone changed it meanwhile."),
       ...commonErrors(),
     },
   });

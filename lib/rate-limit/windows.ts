@@ -2,7 +2,7 @@
 // a day window at 00:00 UTC. Aligned windows need no per-caller state to know
 // when they reset, and every app instance agrees on them.
 
-export type WindowName = "minute" | "day";
+export type WindowName = "minute" | "hour" | "day";
 
 export interface Window {
   name: WindowName;
@@ -11,7 +11,7 @@ export interface Window {
   seconds: number;
 }
 
-const LENGTH_MS: Record<WindowName, number> = { minute: 60_000, day: 86_400_000 };
+const LENGTH_MS: Record<WindowName, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 export function windowAt(name: WindowName, now: Date): Window {
   const length = LENGTH_MS[name];

@@ -1,5 +1,5 @@
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies";
-import type { Caller } from "@/lib/http/auth";
+import { STAFF_SCOPES, type Caller } from "@/lib/http/auth";
 import { clientAddress } from "@/lib/http/client";
 import { ApiError } from "@/lib/http/errors";
 import { createStaffSession, deleteSession } from "@/lib/sessions/service";
@@ -26,7 +26,7 @@ export async function signIn(input: SignIn, request: Request, url: URL, now: Dat
   const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);
   const { token, expiresAt } = await createStaffSession(staff.id, now);
-  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read"] };
+  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: STAFF_SCOPES };
   return { body, cookie: sessionCookie(token, { expires: expiresAt, origin: url.origin }) };
 }
 

@@ -1,0 +1,11 @@
+import { applicationIdParamsSchema } from "@/lib/applications/schemas";
+import { getApplication } from "@/lib/applications/service";
+import { otherMethods, withApi } from "@/lib/http/handler";
+
+// GET /v1/applications/{applicationId} - one application with its steps (staff sessions only)
+export const GET = withApi({ scope: "applications:manage", params: applicationIdParamsSchema }, async ({ params }) => ({
+  body: await getApplication(params.applicationId),
+  headers: { "Cache-Control": "no-store" },
+}));
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { characterCount, idSchema } from "@/lib/pets/schemas";
+
+// Adoption applications: what an adopter (or a listing site forwarding one)
+// sends, what the applicant's private page and staff read, and the steps
+// staff take. The one schema validates the site's form in the browser and
+// the API's body on the server.
+
+export const APPLICATION_STATES = ["received", "in_review", "approved", "declined", "withdrawn", "completed", "cancelled"] as const;
+export type ApplicationState = (typeof APPLICATION_STATES)[number];
+/** States in which an application is still being handled (one per person and animal). */
+export const OPEN_STATES = ["received", "in_review", "approved"] as const satisfies readonly ApplicationState[];
+
+export const HOMES = ["house", "flat", "other"] as const;
+export type Home = (typeof HOMES)[number];
+
+export const APPLICANT_NAME_MAX = 100;
+export const EMAIL_MAX = 254;
+export const PHONE_MAX = 40;
+export const OTHER_ANIMALS_MAX = 500;
+export const MESSAGE_MAX = 2000;
+export const DECISION_MESSAGE_MAX = 1000;
+
+/** Storable plain text: no NUL, no unpaired surrogates (as the animals' text fields). */
+const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+
+const text = (max: number, required: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? required : "must be text") })
+    .trim()
+    .refine((s) => s.length > 0, required)
+    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
+    .refine(storable, "must not contain NUL or unpaired surrogate characters");
+
+export const applicationInputSchema = z
+  .object({
+    name: text(APPLICANT_NAME_MAX, "is required").meta({ description: "The applicant's name.", example: "Sam Rivera" }),
+    email: z
+      .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") })
+      .trim()
+      .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
+      .pipe(z.email("must be an email address, like name@example.org"))
+      .transform((s) => s.toLowerCase())
+      .meta({ description: "Where the shelter answers; compared without regard to case.", example: "sam@example.org" }),
+    phone: z
+      .string({ error: () => "must be text" })
+      .trim()
+      .max(PHONE_MAX, `must be at most ${PHONE_MAX} characters`)
+      .refine((s) => s === "" || /^[0-9+()\-. /]{5,}$/.test(s), "must be a phone number (digits, spaces, + ( ) - .)")
+      .transform((s) => s || null)
+      .nullable()
+      .optional()
+      .transform((s) => s ?? null)
+      .meta({ description: "Optional.", example: "+44 20 7946 0000" }),
+    home: z.enum(HOMES, { error: () => `must be one of ${HOMES.join(", ")}` }).meta({ description: "The applicant's home.", example: "house" }),
+    otherAnimals: z
+      .string({ error: () => "must be text" })
+      .trim()
+      .max(OTHER_ANIMALS_MAX, `must be at most ${OTHER_ANIMALS_MAX} characters`)
+      .refine(storable, "must not contain NUL or unpaired surrogate characters")
+      .default("")
+      .meta({ description: 'Other animals at home ("none" or empty when there are none).', example: "One elderly cat" }),
+    message: text(MESSAGE_MAX, "is required").meta({ description: `Why this animal? Up to ${MESSAGE_MAX} characters of plain text.`, example: "We have a garden and work from home." }),
+    consent: z
+      .literal(true, { error: () => "must be given: the shelter needs your agreement to store these details" })
+      .meta({ description: "The applicant agrees that the shelter stores these details to handle the application. Must be `true`." }),
+    // A field people never see: bots fill every field they find.
+    website: z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." }),
+  })
+  .meta({ id: "NewApplication", description: "An application to adopt an animal. Personal data: stored only to handle it, and anonymised after the retention period." });
+export type NewApplication = z.infer<typeof applicationInputSchema>;
+export type NewApplicationInput = z.input<typeof applicationInputSchema>;
+
+export const applicationCreatedSchema = z
+  .object({
+    id: idSchema,
+    state: z.enum(APPLICATION_STATES),
+    statusUrl: z.string().meta({ format: "uri", description: "The applicant's private page: its status, and a way to withdraw. Give it only to the applicant.", example: "https://petstore.example/applications/3q2-7w8Xx0y5K8mH0K7m9v" }),
+  })
+  .meta({ id: "ApplicationCreated", description: "The application was received." });
+
+/** What the applicant's private link shows: their own application, and the animal. */
+export const applicationStatusSchema = z.object({
+  id: idSchema,
+  state: z.enum(APPLICATION_STATES),
+  petId: idSchema,
+  petName: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  name: z.string().nullable(),
+  decisionMessage: z.string().nullable(),
+});
+export type ApplicationStatus = z.infer<typeof applicationStatusSchema>;
+
+/** An application as staff see it. */
+export const applicationSchema = applicationStatusSchema.extend({
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  home: z.enum(HOMES).nullable(),
+  otherAnimals: z.string().nullable(),
+  message: z.string().nullable(),
+  source: z.enum(["site", "partner"]),
+  anonymised: z.boolean(),
+  steps: z.array(
+    z.object({
+      from: z.enum(APPLICATION_STATES).nullable(),
+      to: z.enum(APPLICATION_STATES),
+      at: z.string(),
+      actor: z.string().meta({ description: '"the applicant", "staff <email>", "API key #<id>" or "the system".' }),
+    }),
+  ),
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+/** Staff steps: the state to move to, and for a decline or a completion, what to tell the others. */
+export const STAFF_TARGETS = ["in_review", "approved", "declined", "completed", "cancelled"] as const;
+export const transitionSchema = z.strictObject({
+  to: z.enum(STAFF_TARGETS, { error: () => `must be one of ${STAFF_TARGETS.join(", ")}` }),
+  /** On completed: decline the animal's other open applications with this message. */
+  declineOthers: z.boolean().optional().default(false),
+  message: z
+    .string()
+    .trim()
+    .max(DECISION_MESSAGE_MAX, `must be at most ${DECISION_MESSAGE_MAX} characters`)
+    .refine(storable, "must not contain NUL or unpaired surrogate characters")
+    .optional()
+    .transform((s) => s || null),
+  /** The animal's version the staff member saw (approve, complete and cancel change the animal). */
+  petVersion: z.number().int().min(1).optional(),
+});
+export type Transition = z.infer<typeof transitionSchema>;
+
+export const applicationListQuerySchema = z.object({
+  state: z.enum(APPLICATION_STATES).optional(),
+  petId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+export type ApplicationListQuery = z.infer<typeof applicationListQuerySchema>;
+
+/** The private link's token: 32 random bytes in base64url (256 bits). */
+export const tokenParamsSchema = z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not an application link") });
+export const applicationIdParamsSchema = z.object({ applicationId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) });

@@ -1,0 +1,320 @@
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { Actor } from "@/lib/audit/schemas";
+import { ApiError } from "@/lib/http/errors";
+import { changePet } from "@/lib/pets/service";
+import type { PetStatus } from "@/lib/pets/schemas";
+import { counterStore } from "@/lib/rate-limit/shared-store";
+import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
+import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
+import { OPEN_STATES } from "@/lib/applications/schemas";
+
+// Adoption applications: an adopter applies for an available animal; staff
+// review, approve (the animal becomes pending, in the same transaction),
+// complete (sold) or cancel (available again); the applicant can withdraw
+// while it is undecided. The applicant is reached only through a private
+// link whose token is never stored (its hash is). Nothing of an applicant
+// goes into the animal's events, webhooks or audit record: those carry the
+// animal's change only.
+
+/** Who acts on an application. */
+export type ApplicationActor = { kind: "adopter" } | { kind: "api_key"; id: number } | { kind: "staff"; id: number; email: string } | { kind: "system" };
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+/**
+ * How many applications one address and one email may send, per hour and
+ * per day: a family applying for two or three animals fits; a script does not.
+ */
+export const APPLY_BUDGETS: { who: "address" | "email"; window: WindowName; limit: number }[] = [
+  { who: "address", window: "hour", limit: 10 },
+  { who: "address", window: "day", limit: 30 },
+  { who: "email", window: "hour", limit: 5 },
+  { who: "email", window: "day", limit: 10 },
+];
+
+async function spendApplyBudget(address: string, email: string, now: Date): Promise<void> {
+  // Off with the rest of the limiter (benchmarks, and tests that are not about it).
+  if (!env().RATE_LIMIT_ENABLED) return;
+  const identity = { address: `apply-address:${address}`, email: `apply-email:${createHash("sha256").update(email).digest("base64url").slice(0, 22)}` };
+  const counters = APPLY_BUDGETS.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
+  const counts = await counterStore().hit(counters);
+  const over = APPLY_BUDGETS.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
+  if (over.length === 0) return;
+  const until = Math.max(...over.map((b) => b.window.end.getTime()));
+  const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+  throw new ApiError(
+    429,
+    "rate_limited",
+    `Too many applications from ${over.some((b) => b.who === "email") ? "this email address" : "this network"} for now. Please try again in ${retryAfter >= 3600 ? `${Math.ceil(retryAfter / 3600)} hours` : `${Math.ceil(retryAfter / 60)} minutes`}.`,
+    undefined,
+    { "Retry-After": String(retryAfter) },
+  );
+}
+
+function notAvailable(name: string, status: PetStatus): ApiError {
+  return new ApiError(
+    409,
+    "not_available",
+    status === "sold"
+      ? `${name} has already found a home, so no more applications are taken.`
+      : `${name} is pending: an adoption is being arranged, so no more applications are taken for now.`,
+  );
+}
+
+function actorColumns(actor: ApplicationActor): { kind: string; id: bigint | null; name: string | null } {
+  if (actor.kind === "staff") return { kind: "staff", id: BigInt(actor.id), name: actor.email };
+  if (actor.kind === "api_key") return { kind: "api_key", id: BigInt(actor.id), name: null };
+  return { kind: actor.kind, id: null, name: null };
+}
+
+async function recordStep(tx: Prisma.TransactionClient, id: bigint, from: ApplicationState | null, to: ApplicationState, actor: ApplicationActor, requestId: string | null): Promise<void> {
+  const a = actorColumns(actor);
+  await tx.applicationStep.create({ data: { applicationId: id, fromState: from, toState: to, actorKind: a.kind, actorId: a.id, actorName: a.name, requestId } });
+}
+
+export interface SubmitContext {
+  actor: { kind: "adopter" } | { kind: "api_key"; id: number };
+  /** The client's address, for the per-address budget. */
+  address: string;
+  requestId: string;
+  /** Where the private page is: the origin the client used (or the public one). */
+  origin: string;
+  now: Date;
+}
+
+/** Receives an application: 201 with its private link, or why not. */
+export async function submitApplication(
+  petId: number,
+  input: NewApplication,
+  context: SubmitContext,
+): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
+  await spendApplyBudget(context.address, input.email, context.now);
+  const token = randomBytes(32).toString("base64url");
+  try {
+    return await db().$transaction(async (tx) => {
+      // Shared lock: an approval (which locks the row for update) cannot
+      // turn the animal pending between this check and the insert.
+      const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus }[]>`SELECT name, status FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
+      if (!pet) throw new ApiError(404, "not_found", `There is no animal with id ${petId}.`);
+      if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
+      const row = await tx.adoptionApplication.create({
+        data: {
+          petId: BigInt(petId),
+          tokenHash: hashToken(token),
+          name: input.name,
+          email: input.email,
+          phone: input.phone,
+          home: input.home,
+          otherAnimals: input.otherAnimals || null,
+          message: input.message,
+          consentAt: context.now,
+          sourceKeyId: context.actor.kind === "api_key" ? BigInt(context.actor.id) : null,
+        },
+        select: { id: true },
+      });
+      await recordStep(tx, row.id, null, "received", context.actor, context.requestId);
+      return { id: Number(row.id), state: "received" as const, statusUrl: `${context.origin}/applications/${token}`, token, petName: pet.name };
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw await alreadyApplied(petId, input.email);
+    throw error;
+  }
+}
+
+async function alreadyApplied(petId: number, email: string): Promise<ApiError> {
+  const first = await db().adoptionApplication.findFirst({
+    where: { petId: BigInt(petId), email, state: { in: [...OPEN_STATES] } },
+    select: { id: true, createdAt: true, pet: { select: { name: true } } },
+  });
+  const when = first ? first.createdAt.toISOString().slice(0, 10) : "earlier";
+  return new ApiError(
+    409,
+    "already_applied",
+    `You already applied for ${first?.pet.name ?? "this animal"} on ${when} (application #${first?.id ?? "?"}), and it is still open: the link to follow it is in the confirmation you received. There is no need to apply again.`,
+  );
+}
+
+const STATUS_SELECT = {
+  id: true,
+  state: true,
+  petId: true,
+  name: true,
+  decisionMessage: true,
+  createdAt: true,
+  updatedAt: true,
+  pet: { select: { name: true } },
+} as const;
+
+type StatusRow = Prisma.AdoptionApplicationGetPayload<{ select: typeof STATUS_SELECT }>;
+
+function toStatus(row: StatusRow): ApplicationStatus {
+  return {
+    id: Number(row.id),
+    state: row.state,
+    petId: Number(row.petId),
+    petName: row.pet.name,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    name: row.name,
+    decisionMessage: row.decisionMessage,
+  };
+}
+
+const noSuchLink = () => new ApiError(404, "not_found", "There is no application at this link. Check that the whole link was copied.");
+
+/** The applicant's own view, by the private link's token. */
+export async function applicationByToken(token: string): Promise<ApplicationStatus> {
+  const row = await db().adoptionApplication.findUnique({ where: { tokenHash: hashToken(token) }, select: STATUS_SELECT });
+  if (!row) throw noSuchLink();
+  return toStatus(row);
+}
+
+const invalidTransition = (from: ApplicationState, to: string) =>
+  new ApiError(409, "invalid_transition", `This application is ${from.replace("_", " ")}, so it cannot be ${to.replace("_", " ")} now.`);
+
+/** The applicant withdraws (only while undecided: once approved, the shelter is arranging it with them). */
+export async function withdrawByToken(token: string, requestId: string): Promise<ApplicationStatus> {
+  return db().$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
+      SELECT id, state FROM adoption_applications WHERE token_hash = ${hashToken(token)} FOR UPDATE`;
+    if (!row) throw noSuchLink();
+    if (row.state !== "received" && row.state !== "in_review") {
+      throw row.state === "approved"
+        ? new ApiError(409, "invalid_transition", "This application has been approved: the shelter is arranging the adoption with you. To withdraw now, tell the shelter.")
+        : invalidTransition(row.state, "withdrawn");
+    }
+    await tx.adoptionApplication.update({ where: { id: row.id }, data: { state: "withdrawn", updatedAt: new Date() } });
+    await recordStep(tx, row.id, row.state, "withdrawn", { kind: "adopter" }, requestId);
+    return toStatus(await tx.adoptionApplication.findUniqueOrThrow({ where: { id: row.id }, select: STATUS_SELECT }));
+  });
+}
+
+const FULL_SELECT = {
+  ...STATUS_SELECT,
+  email: true,
+  phone: true,
+  home: true,
+  otherAnimals: true,
+  message: true,
+  sourceKeyId: true,
+  anonymisedAt: true,
+  steps: { orderBy: { id: "asc" }, select: { fromState: true, toState: true, at: true, actorKind: true, actorId: true, actorName: true } },
+} as const satisfies Prisma.AdoptionApplicationSelect;
+
+type FullRow = Prisma.AdoptionApplicationGetPayload<{ select: typeof FULL_SELECT }>;
+
+function describeStepActor(step: FullRow["steps"][number]): string {
+  if (step.actorKind === "staff") return `staff ${step.actorName ?? `#${step.actorId}`}`;
+  if (step.actorKind === "api_key") return `API key #${step.actorId}`;
+  if (step.actorKind === "adopter") return "the applicant";
+  return "the system";
+}
+
+function toApplication(row: FullRow): Application {
+  return {
+    ...toStatus(row),
+    email: row.email,
+    phone: row.phone,
+    home: row.home,
+    otherAnimals: row.otherAnimals,
+    message: row.message,
+    source: row.sourceKeyId === null ? "site" : "partner",
+    anonymised: row.anonymisedAt !== null,
+    steps: row.steps.map((s) => ({ from: s.fromState, to: s.toState, at: s.at.toISOString(), actor: describeStepActor(s) })),
+  };
+}
+
+/** Staff's inbox: newest first, by state and animal, paged by id. */
+export async function listApplications(query: ApplicationListQuery): Promise<{ applications: Application[]; next: number | null }> {
+  const rows = await db().adoptionApplication.findMany({
+    where: {
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.petId ? { petId: BigInt(query.petId) } : {}),
+      ...(query.before ? { id: { lt: BigInt(query.before) } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+    select: FULL_SELECT,
+  });
+  const more = rows.length > query.limit;
+  const page = rows.slice(0, query.limit).map(toApplication);
+  return { applications: page, next: more ? page.at(-1)!.id : null };
+}
+
+/** How many applications wait for a first look, and since when (the staff header and dashboard). */
+export async function applicationsWaiting(): Promise<{ count: number; oldest: string | null }> {
+  const [row] = await db().$queryRaw<{ count: bigint; oldest: Date | null }[]>`
+    SELECT count(*) AS count, min(created_at) AS oldest FROM adoption_applications WHERE state = 'received'`;
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest?.toISOString() ?? null };
+}
+
+export async function getApplication(id: number): Promise<Application> {
+  const row = await db().adoptionApplication.findUnique({ where: { id: BigInt(id) }, select: FULL_SELECT });
+  if (!row) throw new ApiError(404, "not_found", `There is no application with id ${id}.`);
+  return toApplication(row);
+}
+
+/** Which state may go to which, by staff. */
+const STAFF_MOVES: Record<Transition["to"], readonly ApplicationState[]> = {
+  in_review: ["received"],
+  approved: ["received", "in_review"],
+  declined: ["received", "in_review"],
+  completed: ["approved"],
+  cancelled: ["approved"],
+};
+
+/** What the animal becomes when an application takes this step. */
+const PET_STATUS_AFTER: Partial<Record<Transition["to"], PetStatus>> = { approved: "pending", completed: "sold", cancelled: "available" };
+
+export interface TransitionContext {
+  staff: { id: number; email: string };
+  requestId: string;
+}
+
+/**
+ * A staff step. Approve, complete and cancel change the animal too, through
+ * changePet: one transaction with the animal's row locked, If-Match (the
+ * `petVersion` staff saw) honoured, its audit record and pet.updated event.
+ * Two approvals for one animal at once: the second waits for the first's
+ * lock, then finds the animal pending and changes nothing (409).
+ */
+export async function transitionApplication(id: number, step: Transition, context: TransitionContext): Promise<Application> {
+  const actor: Actor = { kind: "staff", id: context.staff.id, email: context.staff.email };
+  const [found] = await db().$queryRaw<{ pet_id: bigint }[]>`SELECT pet_id FROM adoption_applications WHERE id = ${BigInt(id)}`;
+  if (!found) throw new ApiError(404, "not_found", `There is no application with id ${id}.`);
+  const petStatus = PET_STATUS_AFTER[step.to];
+
+  const move = async (tx: Prisma.TransactionClient): Promise<{ from: ApplicationState }> => {
+    const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} FOR UPDATE`;
+    const from = row!.state;
+    if (!STAFF_MOVES[step.to].includes(from)) throw invalidTransition(from, step.to);
+    await tx.adoptionApplication.update({
+      where: { id: BigInt(id) },
+      data: { state: step.to, updatedAt: new Date(), ...(step.to === "declined" ? { decisionMessage: step.message } : {}) },
+    });
+    await recordStep(tx, BigInt(id), from, step.to, { kind: "staff", ...context.staff }, context.requestId);
+    if (step.to === "completed" && step.declineOthers) {
+      const others = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
+        UPDATE adoption_applications AS a SET state = 'declined', decision_message = ${step.message}, updated_at = now()
+        FROM (SELECT id, state FROM adoption_applications WHERE pet_id = ${found.pet_id} AND id <> ${BigInt(id)}
+              AND state IN ('received', 'in_review') FOR UPDATE) AS before
+        WHERE a.id = before.id RETURNING a.id, before.state`;
+      for (const other of others) await recordStep(tx, other.id, other.state, "declined", { kind: "staff", ...context.staff }, context.requestId);
+    }
+    return { from };
+  };
+
+  if (!petStatus) {
+    await db().$transaction(move);
+  } else {
+    await changePet(Number(found.pet_id), { actor, requestId: context.requestId, expectedVersions: step.petVersion ? [step.petVersion] : undefined }, async (tx, was) => {
+      if (step.to === "approved" && was.status !== "available") throw notAvailable(was.name, was.status);
+      await move(tx);
+      return was.status === petStatus ? null : { before: { status: was.status }, columns: { status: petStatus } };
+    });
+  }
+  return getApplication(id);
+}
