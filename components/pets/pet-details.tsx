@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import { ApplyPanel } from "@/components/adopt/apply-panel";
 import { PetProfile } from "@/components/pets/pet-profile";
 import { usePet } from "@/components/pets/use-pet";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
@@ -37,6 +38,11 @@ export function PetDetails({ initial, categories: initialCategories }: { initial
         </p>
       ) : null}
       <PetProfile pet={shown} categoryName={categoryName} />
+      {pet ? (
+        <section aria-label="Adopting" className="max-w-2xl">
+          <ApplyPanel pet={pet} />
+        </section>
+      ) : null}
       {session?.kind === "staff" && pet ? <StaffPetTools pet={pet} categories={categories.data} /> : null}
     </>
   );

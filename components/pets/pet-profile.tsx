@@ -5,8 +5,8 @@ import { PetGallery } from "@/components/pets/pet-gallery";
 import { StatusBadge } from "@/components/pets/status-badge";
 
 const STATUS_NOTES: Record<PetStatus, string> = {
-  available: "Waiting for a home: ask the shelter about a visit.",
-  pending: "Someone has asked to adopt this animal, and the adoption is being arranged.",
+  available: "Waiting for a home: apply to adopt below, and the shelter will get in touch.",
+  pending: "Someone has applied to adopt this animal, and the adoption is being arranged.",
   sold: "This animal has already found a home.",
 };
 
