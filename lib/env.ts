@@ -119,6 +119,15 @@ const envSchema = z.object({
    */
   PHOTO_STORE: z.enum(["postgres", "s3"]).default("postgres"),
   /**
+   * Where adoption emails go out (`smtp://host:port`, `smtps://user:pass@host`):
+   * the applicant's confirmation and decisions, staff's daily digest. Unset:
+   * nothing is sent, and the staff pages say so.
+   */
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default("Petstore <no-reply@petstore.invalid>"),
+  /** Days after which closed (declined, withdrawn, cancelled) applications are anonymised. */
+  APPLICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
+  /**
    * The origin photo URLs are built on (a CDN in front of /photos, say).
    * Unset: PUBLIC_BASE_URL's origin, else the origin each request used.
    */

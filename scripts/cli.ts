@@ -193,6 +193,36 @@ keysCommand
     }),
   );
 
+const applicantsCommand = program.command("applicants").description("Adoption applicants' personal data (access and erasure requests).");
+
+applicantsCommand
+  .command("export")
+  .description("Print everything held about one applicant, as JSON.")
+  .requiredOption("--email <email>", "the applicant's email (any case)")
+  .action((opts: { email: string }) =>
+    withDatabase(async () => {
+      const { exportApplicant } = await import("@/lib/applications/retention");
+      console.log(JSON.stringify(await exportApplicant(opts.email), null, 2));
+    }),
+  );
+
+applicantsCommand
+  .command("erase")
+  .description("Anonymise every application of one applicant now (undecided ones are withdrawn); the animals' history stays.")
+  .requiredOption("--email <email>", "the applicant's email (any case)")
+  .option("--yes", "do it (without it, only says how many would be)")
+  .action((opts: { email: string; yes?: boolean }) =>
+    withDatabase(async () => {
+      const { eraseApplicant, exportApplicant } = await import("@/lib/applications/retention");
+      if (!opts.yes) {
+        const { applications } = await exportApplicant(opts.email);
+        console.log(`${applications.length} application(s) of ${opts.email} would be anonymised. Run again with --yes to do it.`);
+        return;
+      }
+      console.log(`Anonymised ${await eraseApplicant(opts.email)} application(s) of ${opts.email}.`);
+    }),
+  );
+
 const webhooksCommand = program.command("webhooks").description("Partners' webhook endpoints (registered through the API with webhooks:manage keys).");
 
 webhooksCommand

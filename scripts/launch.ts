@@ -93,7 +93,18 @@ export async function prepareDatabase(): Promise<{ server: DatabaseServer; url: 
 /** Applies committed migrations, then seeds the demo data if the database is empty. */
 export async function migrateAndSeed(env: NodeJS.ProcessEnv): Promise<void> {
   run(path.join(BIN, "prisma"), ["migrate", "deploy"], env);
+  await migrateJobQueue(env.DATABASE_URL!);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
+}
+
+/**
+ * graphile-worker's own tables (the graphile_worker schema), which it
+ * migrates itself: done here too, so that a request queueing a job (an
+ * adoption email) on a new database never runs before the first worker has.
+ */
+export async function migrateJobQueue(connectionString: string): Promise<void> {
+  const { runMigrations } = await import("graphile-worker");
+  await runMigrations({ connectionString, logger: new (await import("graphile-worker")).Logger(() => () => {}) });
 }
 
 function forward(child: ChildProcess, server: DatabaseServer): void {

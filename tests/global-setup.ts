@@ -4,6 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
+import { migrateJobQueue } from "../scripts/launch";
 import type { TestProject } from "vitest/node";
 import {
   ROOT,
@@ -32,6 +33,8 @@ export default async function setup(project: TestProject) {
     encoding: "utf8",
   });
   if (migrate.status !== 0) throw new Error(`prisma migrate deploy failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  // The job queue's own schema, as `db migrate` installs it (scripts/launch.ts).
+  await migrateJobQueue(url);
   project.provide("databaseUrl", url);
   return async () => {
     await dropDatabase(url);

@@ -10,6 +10,7 @@ import { counterStore } from "@/lib/rate-limit/shared-store";
 import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { OPEN_STATES } from "@/lib/applications/schemas";
+import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
 
 // Adoption applications: an adopter applies for an available animal; staff
 // review, approve (the animal becomes pending, in the same transaction),
@@ -116,6 +117,7 @@ export async function submitApplication(
         select: { id: true },
       });
       await recordStep(tx, row.id, null, "received", context.actor, context.requestId);
+      await queueApplicationMail(tx, { applicationId: String(row.id), kind: "received", origin: context.origin, sealedToken: sealToken(token) });
       return { id: Number(row.id), state: "received" as const, statusUrl: `${context.origin}/applications/${token}`, token, petName: pet.name };
     });
   } catch (error) {
@@ -296,13 +298,17 @@ export async function transitionApplication(id: number, step: Transition, contex
       data: { state: step.to, updatedAt: new Date(), ...(step.to === "declined" ? { decisionMessage: step.message } : {}) },
     });
     await recordStep(tx, BigInt(id), from, step.to, { kind: "staff", ...context.staff }, context.requestId);
+    await queueApplicationMail(tx, { applicationId: String(id), kind: "decision" });
     if (step.to === "completed" && step.declineOthers) {
       const others = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
         UPDATE adoption_applications AS a SET state = 'declined', decision_message = ${step.message}, updated_at = now()
         FROM (SELECT id, state FROM adoption_applications WHERE pet_id = ${found.pet_id} AND id <> ${BigInt(id)}
               AND state IN ('received', 'in_review') FOR UPDATE) AS before
         WHERE a.id = before.id RETURNING a.id, before.state`;
-      for (const other of others) await recordStep(tx, other.id, other.state, "declined", { kind: "staff", ...context.staff }, context.requestId);
+      for (const other of others) {
+        await recordStep(tx, other.id, other.state, "declined", { kind: "staff", ...context.staff }, context.requestId);
+        await queueApplicationMail(tx, { applicationId: String(other.id), kind: "decision" });
+      }
     }
     return { from };
   };

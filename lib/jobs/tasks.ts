@@ -1,9 +1,12 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
+import { sendApplicationMail, type MailJob } from "@/lib/applications/mail";
+import { anonymiseExpiredApplications } from "@/lib/applications/retention";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
+import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 
 // Every background job, registered in this one list, and the schedule of the
@@ -12,7 +15,7 @@ import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 // twice after a crash (the delivery's lease makes the second a no-op, and
 // receivers dedupe on webhook-id).
 
-export const QUEUE_SCHEMA = "graphile_worker";
+export { QUEUE_SCHEMA };
 
 export interface TaskContext {
   /** This process's application_name: who holds a delivery's lease. */
@@ -40,6 +43,14 @@ export function taskList(context: TaskContext): TaskList {
     "refresh-age-groups": async () => {
       await refreshAgeGroups(isoDay(new Date()));
     },
+    // An email to an applicant (queued with the change it reports; retried on failure).
+    "application-mail": async (payload) => {
+      await sendApplicationMail(payload as MailJob);
+    },
+    // Closed applications past the retention period lose their personal data.
+    "anonymise-applications": async () => {
+      await anonymiseExpiredApplications(new Date());
+    },
   };
 }
 
@@ -48,6 +59,7 @@ export const CRONTAB = [
   "17 * * * * sweep-events",
   // Hourly: the first run after midnight moves the groups on; the others find nothing to do (an index lookup).
   "1 * * * * refresh-age-groups",
+  "23 3 * * * anonymise-applications",
 ].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */

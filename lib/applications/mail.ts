@@ -1,0 +1,92 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { sendMail } from "@/lib/mail/mailer";
+import type { ApplicationState } from "@/lib/applications/schemas";
+
+// The applicant's emails: the confirmation with the private link, and each
+// decision. Queued as a graphile-worker job in the same transaction as the
+// change (so a rolled-back change sends nothing, and a committed one is sent
+// even if this process dies), sent by the job with retries, never inside the
+// request. Without SMTP_URL the job finds nothing to do.
+//
+// The confirmation needs the link's token, which is stored nowhere (only its
+// hash). It travels in the job's payload sealed (AES-256-GCM, keyed from
+// SESSION_SECRET), so the jobs table never holds a usable link.
+
+export type MailKind = "received" | "decision";
+
+function key(): Buffer {
+  return createHash("sha256").update(`application-mail:${env().SESSION_SECRET ?? ""}`).digest();
+}
+
+export function sealToken(token: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+export function openToken(sealed: string): string {
+  const bytes = Buffer.from(sealed, "base64url");
+  const decipher = createDecipheriv("aes-256-gcm", key(), bytes.subarray(0, 12));
+  decipher.setAuthTag(bytes.subarray(12, 28));
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+}
+
+export interface MailJob {
+  applicationId: string;
+  kind: MailKind;
+  /** The private link's origin and sealed token (confirmations only). */
+  origin?: string;
+  sealedToken?: string;
+}
+
+/** Queues an email to the applicant, as part of the caller's transaction. */
+export async function queueApplicationMail(tx: Prisma.TransactionClient, job: MailJob): Promise<void> {
+  await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('application-mail', ${JSON.stringify(job)}::json, max_attempts := 10)`;
+}
+
+const DECISIONS: Partial<Record<ApplicationState, (pet: string) => { subject: string; text: string }>> = {
+  in_review: (pet) => ({ subject: `Your application for ${pet} is being reviewed`, text: `The shelter is now looking at your application to adopt ${pet}. They may contact you with questions.` }),
+  approved: (pet) => ({ subject: `Good news: your application for ${pet} was approved`, text: `The shelter approved your application to adopt ${pet}, and will contact you to arrange the adoption.` }),
+  declined: (pet) => ({ subject: `Your application for ${pet}`, text: `The shelter could not accept your application to adopt ${pet}.` }),
+  completed: (pet) => ({ subject: `Welcome home, ${pet}`, text: `The adoption of ${pet} is complete. Thank you for giving an animal a home!` }),
+  cancelled: (pet) => ({ subject: `Your adoption of ${pet} was cancelled`, text: `The adoption of ${pet} was cancelled. The shelter will have told you why; you are welcome to apply again.` }),
+};
+
+/** The job: reads the application as it is now and sends what it calls for (nothing once it is anonymised). */
+export async function sendApplicationMail(job: MailJob): Promise<void> {
+  const row = await db().adoptionApplication.findUnique({
+    where: { id: BigInt(job.applicationId) },
+    select: { id: true, email: true, name: true, state: true, decisionMessage: true, pet: { select: { name: true } } },
+  });
+  if (!row?.email) return;
+  const greeting = `Hello ${row.name ?? ""},`.replace(" ,", ",");
+  if (job.kind === "received") {
+    const link = job.origin && job.sealedToken ? `${job.origin}/applications/${openToken(job.sealedToken)}` : null;
+    await sendMail({
+      to: row.email,
+      subject: `We received your application for ${row.pet.name}`,
+      text: [
+        greeting,
+        "",
+        `Thank you for applying to adopt ${row.pet.name} (application #${row.id}). The shelter will look at it and get in touch.`,
+        "",
+        ...(link ? ["Follow your application, or withdraw it, on its private page:", link, "", "Keep this link to yourself: anyone who has it can see your application."] : []),
+        "",
+        "Petstore",
+      ].join("\n"),
+    });
+    return;
+  }
+  const decision = DECISIONS[row.state]?.(row.pet.name);
+  if (!decision) return;
+  await sendMail({
+    to: row.email,
+    subject: decision.subject,
+    text: [greeting, "", decision.text, ...(row.decisionMessage ? ["", `Message from the shelter: ${row.decisionMessage}`] : []), "", `Application #${row.id}. The link in our first email shows where it stands.`, "", "Petstore"].join("\n"),
+  });
+}
