@@ -319,6 +319,22 @@ staffCommand
   );
 
 staffCommand
+  .command("digest")
+  .description("Opt a staff member in to (or out of) the daily email of new adoption applications (needs SMTP_URL).")
+  .requiredOption("--email <email>", "the staff member's email address")
+  .option("--off", "stop the digest (default: start it)")
+  .action((opts: { email: string; off?: boolean }) =>
+    withDatabase(async () => {
+      const { emailSchema } = await import("@/lib/staff/schemas");
+      const { db } = await import("@/lib/db");
+      const email = await validated(emailSchema, opts.email);
+      const { count } = await db().staffUser.updateMany({ where: { email }, data: { applicationDigest: !opts.off } });
+      if (count === 0) throw new Error(`There is no staff account for ${email}.`);
+      console.log(`${email} ${opts.off ? "no longer gets" : "now gets"} the daily digest of new adoption applications.`);
+    }),
+  );
+
+staffCommand
   .command("delete")
   .description("Delete a staff account and end its sessions.")
   .requiredOption("--email <email>", "the staff member's email address")

@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
-import { sendApplicationMail, type MailJob } from "@/lib/applications/mail";
+import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
@@ -47,6 +47,10 @@ export function taskList(context: TaskContext): TaskList {
     "application-mail": async (payload) => {
       await sendApplicationMail(payload as MailJob);
     },
+    // The morning email of new applications, to staff who opted in.
+    "application-digest": async () => {
+      await sendApplicationDigest(new Date());
+    },
     // Closed applications past the retention period lose their personal data.
     "anonymise-applications": async () => {
       await anonymiseExpiredApplications(new Date());
@@ -60,6 +64,7 @@ export const CRONTAB = [
   // Hourly: the first run after midnight moves the groups on; the others find nothing to do (an index lookup).
   "1 * * * * refresh-age-groups",
   "23 3 * * * anonymise-applications",
+  "0 7 * * * application-digest",
 ].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as linkRoute } from "@/app/v1/application-links/[token]/route";
 import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/transitions/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
-import { openToken, sealToken } from "@/lib/applications/mail";
+import { openToken, sealToken, sendApplicationDigest } from "@/lib/applications/mail";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
@@ -121,5 +121,20 @@ describe("sent by the job queue", () => {
     await expectJson(await apply(pet!.id, "retry@example.org"), 201);
     await until(mailTo("retry@example.org", /We received your application for Retry/), "the retried confirmation", 30_000);
     expect(refuseNext).toBe(0);
+  });
+
+  it("staff who opted in get the daily digest of the day's new applications; the others do not", async () => {
+    const opted = await staffSession();
+    await staffSession(); // not opted in
+    await db().staffUser.update({ where: { id: BigInt(opted.staffId) }, data: { applicationDigest: true } });
+    const [pet] = await seedPets([{ name: "Digest" }]);
+    const created = await expectJson<{ id: number }>(await apply(pet!.id, "digest@example.org"), 201);
+    expect(await sendApplicationDigest(new Date(Date.now() + 1000))).toBe(1);
+    const digest = await until(mailTo(opted.email, /new adoption application/), "the digest");
+    expect(digest.text).toContain(`#${created.id} for Digest`);
+    expect(digest.text).not.toContain("digest@example.org"); // no applicant data beyond the id
+    expect(inbox.filter((m) => /new adoption application/.test(m.subject ?? ""))).toHaveLength(1);
+    // A day without new applications sends nothing.
+    expect(await sendApplicationDigest(new Date(Date.now() + 3 * 86_400_000))).toBe(0);
   });
 });
