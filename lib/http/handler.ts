@@ -201,8 +201,12 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 }
 
 /** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */
+/** An application's private link is a credential: its token never reaches a log line. */
+const APPLICATION_TOKEN = /(\/application-links\/)[^/]+/;
+
 function logPath(url: URL): string {
-  return url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname;
+  const path = url.pathname.replace(APPLICATION_TOKEN, "$1[redacted]");
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
 /** A word on why a dependency failed, for the log: its code, or the start of its message. */

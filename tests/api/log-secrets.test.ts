@@ -1,5 +1,7 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as linkGET } from "@/app/v1/application-links/[token]/route";
+import { POST as applyPOST } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
 import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
 import { resetEnvCache } from "@/lib/env";
@@ -61,6 +63,16 @@ describe("log lines", () => {
     vi.spyOn(petQueries, "findPetPage").mockRejectedValueOnce(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }));
     expect((await call(listGET, "/v1/pets", { key })).status).toBe(503);
     await call(signOutDELETE, "/v1/session", { method: "DELETE", headers: { ...HOST, cookie } });
+
+    // An adoption application: the applicant's details and the private link's token.
+    const { key: forwarder } = await newKey(["pets:read", "pets:write", "applications:write"], "forwarder");
+    const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Private", categoryId: 1 } })).json()) as { id: number };
+    const applicant = { name: "Quinn Logless", email: "quinn.logless@example.org", phone: "+1 555 0177", home: "flat", message: "Reasons nobody else reads.", consent: true };
+    const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, { method: "POST", key: forwarder, json: applicant, params: { petId: String(pet.id) } });
+    expect(applied.status).toBe(201);
+    const token = ((await applied.json()) as { statusUrl: string }).statusUrl.split("/").at(-1)!;
+    await call(linkGET, `/v1/application-links/${token}`, { params: { token } });
+    secrets.push(token, applicant.name, applicant.email, applicant.phone, applicant.message);
 
     expect(lines.length).toBeGreaterThan(8);
     expect(lines.some((l) => l.includes('"msg":"request failed"'))).toBe(true);
