@@ -1,4 +1,5 @@
 import { headers } from "next/headers";
+import { GET as listApplications } from "@/app/v1/applications/route";
 import { GET as getSession } from "@/app/v1/session/route";
 import { SignOutButton } from "@/components/sign-out-button";
 import { SiteNav } from "@/components/site-nav";
@@ -6,18 +7,35 @@ import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { serverApi } from "@/lib/site/server-api";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
+/** Counted up to this many; beyond, the header says "100+". */
+const NEW_APPLICATIONS_COUNTED = 100;
+
+/**
+ * How many applications wait for a first look (state received), for staff
+ * who handle them: one in-process call of the inbox's own handler, at most
+ * a page of them. undefined when the API said no (the link shows no count).
+ */
+async function newApplicationsCount(): Promise<{ count: number; more: boolean } | undefined> {
+  const res = await serverApi<unknown[]>(listApplications, `/v1/applications?state=received&limit=${NEW_APPLICATIONS_COUNTED}`).catch(() => null);
+  if (res?.status !== 200 || !Array.isArray(res.body)) return undefined;
+  return { count: res.body.length, more: res.headers.has("x-next-before") };
+}
+
 /**
  * The site's header, rendered on the server for each page: who is signed in
  * comes from the same /v1/session handler the browser would ask, in-process,
  * so no page ships code or makes a request just to draw its navigation.
- * Every link in it is a whole-page load, so it is always current.
+ * Every link in it is a whole-page load, so it is always current (and
+ * the applications inbox refreshes it, router.refresh(), after each step,
+ * for its count of new applications).
  */
 export async function SiteHeader() {
   const [session, incoming] = await Promise.all([serverApi<SessionInfo>(getSession, "/v1/session").catch(() => null), headers()]);
   const staff = session?.status === 200 && session.body.kind === "staff";
+  const newApplications = staff && session.body.scopes.includes("applications:manage") ? await newApplicationsCount() : undefined;
   return (
     <header className="border-b border-stone-200 bg-white">
-      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutButton />} />
+      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutButton />} newApplications={newApplications} />
     </header>
   );
 }

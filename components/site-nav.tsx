@@ -7,8 +7,19 @@ export const navLinkClass = (active: boolean) =>
     active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
   }`;
 
-export function SiteNav({ pathname, staff, signOut }: { pathname: string; staff: boolean; signOut?: React.ReactNode }) {
-  const link = (href: string, label: string) => (
+export function SiteNav({
+  pathname,
+  staff,
+  signOut,
+  newApplications,
+}: {
+  pathname: string;
+  staff: boolean;
+  signOut?: React.ReactNode;
+  /** How many applications wait for a first look (staff); `more`: at least that many. Absent when unknown. */
+  newApplications?: { count: number; more: boolean };
+}) {
+  const link = (href: string, label: React.ReactNode) => (
     <a href={href} className={navLinkClass(pathname === href)} aria-current={pathname === href ? "page" : undefined}>
       {label}
     </a>
@@ -32,6 +43,18 @@ export function SiteNav({ pathname, staff, signOut }: { pathname: string; staff:
       {link("/docs", "API docs")}
       {staff ? (
         <>
+          {link(
+            "/staff/applications",
+            newApplications && newApplications.count > 0 ? (
+              <>
+                Applications ({newApplications.count}
+                {newApplications.more ? "+" : ""}
+                <span className="sr-only"> new</span>)
+              </>
+            ) : (
+              "Applications"
+            ),
+          )}
           {link("/staff/pets/new", "Add an animal")}
           {link("/staff/keys", "API keys")}
           {signOut}

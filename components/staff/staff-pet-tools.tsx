@@ -1,6 +1,7 @@
 "use client";
 
 import { EditPetForm } from "@/components/staff/edit-pet-form";
+import { PetApplications } from "@/components/staff/pet-applications";
 import { PetHistory } from "@/components/staff/pet-history";
 import { PhotoManager } from "@/components/staff/photo-manager";
 import type { Category, Pet } from "@/lib/pets/schemas";
@@ -10,6 +11,7 @@ export default function StaffPetTools({ pet, categories }: { pet: Pet; categorie
   return (
     <div className="space-y-6">
       <PhotoManager pet={pet} />
+      <PetApplications petId={pet.id} petName={pet.name} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <EditPetForm pet={pet} categories={categories} signInHref={`/staff/sign-in?next=/pets/${pet.id}`} />
         <PetHistory petId={pet.id} categories={categories} />
