@@ -236,6 +236,8 @@ test("an empty filtered inbox says so, and offers every application", async ({ p
   const pet = await newPet(page);
   await page.goto(`/staff/applications?petId=${pet.id}`);
   await expect(page.getByText(`No applications for ${"animal #" + pet.id}.`)).toBeVisible();
+  // This server has no SMTP_URL: staff are told applicants get no email.
+  await expect(page.getByRole("note")).toContainText("Email is not set up (SMTP_URL)");
   await page.getByRole("button", { name: "Show all applications" }).click();
   await expect(page).toHaveURL(/\/staff\/applications$/);
 });
