@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
@@ -46,6 +47,8 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
 
   const email = `${uniqueName("robin").replace(/\s+/g, ".")}@example.org`;
   await fillForm(page, email);
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await form.screenshot({ path: "docs/screenshots/apply.png" });
   await form.getByRole("button", { name: "Send application" }).click();
   const confirmation = page.getByRole("region", { name: /your application for .* was received/ });
   await expect(confirmation).toBeVisible();
