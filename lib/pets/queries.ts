@@ -131,6 +131,15 @@ const GROUP_BOUNDARIES: Record<AgeGroup, number[]> = {
 const dayBefore = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const dayAfter = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * Marks a branch whose rows are few wherever the page is (the birthdays of a
+ * few days): fetched by their own index and sorted, never found by walking
+ * the primary key in id order. Walking it, a deep page of a branch with no
+ * match reads every row below the cursor (100 ms at a million animals, and
+ * a prepared statement's generic plan chose that walk).
+ */
+const SMALL_SET = Prisma.sql`TRUE`;
+
 /** The most index-walking branches a page statement is split into; past this, one branch with ANY() (right, if slower). */
 const BRANCHES_MAX = 32;
 
@@ -174,7 +183,7 @@ export function filterBranches(f: PetFilter): Prisma.Sql[][] {
         const windows = GROUP_BOUNDARIES[group].map(
           (years) => Prisma.sql`birth_date BETWEEN ${dayBefore(yearsBefore(earlier, years))}::date AND ${dayAfter(yearsBefore(later, years))}::date`,
         );
-        const crossed = [Prisma.sql`age_group IS DISTINCT FROM ${AGE_LITERAL[group]}`, ...exact, Prisma.sql`(${Prisma.join(windows, " OR ")})`];
+        const crossed = [SMALL_SET, Prisma.sql`age_group IS DISTINCT FROM ${AGE_LITERAL[group]}`, ...exact, Prisma.sql`(${Prisma.join(windows, " OR ")})`];
         return [stored, crossed];
       }),
     );
@@ -240,8 +249,11 @@ const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
 
 /** The ids of a page: each branch walked in id order from the cursor, then merged. */
 function pageIds(q: PetPageQuery, bounds: { idLessThan?: number; idGreaterThan?: number }, order: Prisma.Sql, take: number): Prisma.Sql {
-  const branches = filterBranches(q).map(
-    (branch) => Prisma.sql`SELECT id FROM pets ${sqlWhere({ ...q, ...bounds }, branch)} ORDER BY id ${order} LIMIT ${take}`,
+  const branches = filterBranches(q).map((branch) =>
+    // "id + 0" is the same order that no index provides: the small set is read and sorted (see SMALL_SET).
+    branch.includes(SMALL_SET)
+      ? Prisma.sql`SELECT id FROM pets ${sqlWhere({ ...q, ...bounds }, branch)} ORDER BY id + 0 ${order} LIMIT ${take}`
+      : Prisma.sql`SELECT id FROM pets ${sqlWhere({ ...q, ...bounds }, branch)} ORDER BY id ${order} LIMIT ${take}`,
   );
   if (branches.length === 1) return branches[0]!;
   return Prisma.sql`SELECT id FROM (${Prisma.join(branches.map((b) => Prisma.sql`(${b})`), " UNION ALL ")}) u ORDER BY id ${order} LIMIT ${take}`;
