@@ -43,6 +43,7 @@ export function SiteNav({
       {link("/docs", "API docs")}
       {staff ? (
         <>
+          {link("/staff", "Dashboard")}
           {link(
             "/staff/applications",
             newApplications && newApplications.count > 0 ? (

@@ -3,7 +3,7 @@
  * and "/\evil.example" are protocol-relative URLs to browsers, so anything
  * but a plain absolute path falls back to the default.
  */
-export const DEFAULT_AFTER_SIGN_IN = "/staff/pets/new";
+export const DEFAULT_AFTER_SIGN_IN = "/staff";
 
 export function safeNextPath(next: string | string[] | undefined): string {
   if (typeof next !== "string") return DEFAULT_AFTER_SIGN_IN;

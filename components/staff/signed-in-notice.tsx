@@ -9,6 +9,16 @@ export function SignedInNotice({ email }: { email: string | null }) {
       </p>
       <ul className="list-inside list-disc space-y-1">
         <li>
+          <a href="/staff" className={linkClass}>
+            Dashboard
+          </a>
+        </li>
+        <li>
+          <a href="/staff/applications" className={linkClass}>
+            Applications
+          </a>
+        </li>
+        <li>
           <a href="/staff/pets/new" className={linkClass}>
             Add an animal
           </a>

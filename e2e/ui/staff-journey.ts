@@ -13,8 +13,11 @@ export async function staffJourney(page: Page, origin: string): Promise<{ animal
   await page.getByLabel("Email").fill(DEMO_STAFF.email);
   await page.getByLabel("Password").fill(DEMO_STAFF.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(`${origin}/staff/pets/new`);
+  await expect(page).toHaveURL(`${origin}/staff`);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+
+  await page.getByRole("link", { name: "Add an animal" }).click();
+  await expect(page).toHaveURL(`${origin}/staff/pets/new`);
 
   const animal = uniqueName("Journey");
   await page.getByLabel("Name", { exact: true }).fill(animal);

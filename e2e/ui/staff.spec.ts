@@ -36,13 +36,15 @@ test.describe("sign in", () => {
 
     await password.fill(DEMO_STAFF.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL((url) => url.pathname === "/staff/pets/new");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add an animal");
+    // Staff land on the dashboard.
+    await expect(page).toHaveURL((url) => url.pathname === "/staff");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
     await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
     await expect(page.getByRole("link", { name: "API keys" })).toBeVisible();
 
     await page.goto("/staff/sign-in");
     await expect(page.getByText(`You're signed in as ${DEMO_STAFF.email}.`)).toBeVisible();
+    await expect(page.getByRole("main").getByRole("link", { name: "Dashboard" })).toHaveAttribute("href", "/staff");
     await expect(page.getByRole("main").getByRole("link", { name: "Add an animal" })).toHaveAttribute("href", "/staff/pets/new");
     await expect(page.getByRole("main").getByRole("link", { name: "Manage API keys" })).toHaveAttribute("href", "/staff/keys");
   });
@@ -74,7 +76,7 @@ test.describe("sign in", () => {
     await page.getByLabel("Email").fill(DEMO_STAFF.email);
     await page.getByLabel("Password").fill(DEMO_STAFF.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL((url) => url.pathname === "/staff/pets/new");
+    await expect(page).toHaveURL((url) => url.pathname === "/staff");
   });
 
   test("has no serious accessibility violations, signed out or in", async ({ page, context, baseURL }) => {
@@ -366,7 +368,7 @@ test.describe("signed out", () => {
       .poll(() => page.evaluate(() => fetch("/v1/session").then((r) => r.json()).then((b: { kind?: string }) => b.kind)))
       .toBe("anonymous");
 
-    for (const path of ["/staff/pets/new", "/staff/keys"]) {
+    for (const path of ["/staff", "/staff/pets/new", "/staff/keys"]) {
       await page.goto(path);
       await expect(page.getByRole("heading", { name: "Staff only" })).toBeVisible();
       await expectNoSeriousA11yViolations(page);

@@ -9,6 +9,7 @@ import {
   transitionSchema,
 } from "@/lib/applications/schemas";
 import { historyEntrySchema, historyQuerySchema } from "@/lib/audit/schemas";
+import { dashboardSchema } from "@/lib/dashboard/schemas";
 import { apiKeySummarySchema, keyIdParamsSchema, newApiKeySchema } from "@/lib/keys/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
@@ -125,6 +126,17 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
       404: errorResponse(404, ["not_found"]),
       ...commonErrors(),
     },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/dashboard",
+    operationId: "getDashboard",
+    summary: "The shelter at a glance (staff)",
+    description:
+      "Staff sessions only (`audit:read`). Animals by status, applications waiting for a decision, and from the audit trail the intakes and adoptions of each of the last 12 weeks (Monday to Sunday, UTC) with the median days from intake to adoption.",
+    ...site,
+    responses: { 200: ok("The figures, as of `asOf`.", dashboardSchema), ...commonErrors() },
   });
 
   // Adoption applications: the applicant's private link, and staff's inbox and steps.

@@ -1,0 +1,74 @@
+import { db } from "@/lib/db";
+
+// Data access for the dashboard: counts, and the intakes and adoptions the
+// audit trail records. An intake is an animal's creation; an adoption is an
+// update whose record says the status changed (its "before" holds the old
+// status) to `sold`. The same condition as the partial index
+// pet_audit_flow_idx (migration 20261125120000), written the same way so that
+// the planner uses it: a week's rows come from the index, not from a scan of
+// the whole trail.
+
+export interface StatusCount {
+  status: "available" | "pending" | "sold";
+  n: number;
+}
+
+export async function animalsByStatus(): Promise<StatusCount[]> {
+  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets GROUP BY status`;
+}
+
+export interface ApplicationCounts {
+  waiting: number;
+  oldest: Date | null;
+  approved: number;
+}
+
+export async function applicationCounts(): Promise<ApplicationCounts> {
+  const [row] = await db().$queryRaw<ApplicationCounts[]>`
+    SELECT count(*) FILTER (WHERE state IN ('received', 'in_review'))::int AS waiting,
+           min(created_at) FILTER (WHERE state IN ('received', 'in_review')) AS oldest,
+           count(*) FILTER (WHERE state = 'approved')::int AS approved
+    FROM adoption_applications
+    WHERE state IN ('received', 'in_review', 'approved')`;
+  return row ?? { waiting: 0, oldest: null, approved: 0 };
+}
+
+export interface WeekRow {
+  /** Weeks after `from` (0 is the first week). */
+  week: number;
+  intakes: number;
+  adoptions: number;
+}
+
+/** Intakes and adoptions per week of 7 days from `from` (a Monday, 00:00 UTC) up to `to`. */
+export async function flowByWeek(from: Date, to: Date): Promise<WeekRow[]> {
+  return db().$queryRaw<WeekRow[]>`
+    SELECT floor(extract(epoch FROM (created_at - ${from}::timestamptz)) / 604800)::int AS week,
+           count(*) FILTER (WHERE action = 'created')::int AS intakes,
+           count(*) FILTER (WHERE action = 'updated')::int AS adoptions
+    FROM pet_audit
+    WHERE (action = 'created' OR (action = 'updated' AND after ->> 'status' = 'sold' AND before ? 'status'))
+      AND created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz
+    GROUP BY 1`;
+}
+
+export interface AdoptionTimes {
+  adoptions: number;
+  /** Median of (adoption - intake) in days; null without adoptions. */
+  medianDays: number | null;
+}
+
+/** The adoptions since `from`, and the median time from each animal's intake (its creation record) to it. */
+export async function adoptionTimes(from: Date, to: Date): Promise<AdoptionTimes> {
+  const [row] = await db().$queryRaw<{ adoptions: number; median_days: number | null }[]>`
+    SELECT count(*)::int AS adoptions,
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (s.created_at - c.created_at))) / 86400)::float8 AS median_days
+    FROM pet_audit s
+    CROSS JOIN LATERAL (
+      SELECT created_at FROM pet_audit c WHERE c.pet_id = s.pet_id AND c.action = 'created' ORDER BY c.id LIMIT 1
+    ) c
+    WHERE (s.action = 'created' OR (s.action = 'updated' AND s.after ->> 'status' = 'sold' AND s.before ? 'status'))
+      AND s.action = 'updated'
+      AND s.created_at >= ${from}::timestamptz AND s.created_at < ${to}::timestamptz`;
+  return { adoptions: row?.adoptions ?? 0, medianDays: row?.median_days ?? null };
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+// Staff's dashboard: how the shelter is doing, in figures a person can act
+// on. Counts only: nothing here names an applicant.
+
+export const DASHBOARD_WEEKS = 12;
+
+const count = z.number().int().min(0);
+
+export const dashboardWeekSchema = z
+  .object({
+    week: z.string().meta({ format: "date", description: "The week's Monday (weeks run Monday to Sunday, UTC).", example: "2026-11-23" }),
+    intakes: count.meta({ description: "Animals added that week." }),
+    adoptions: count.meta({ description: "Animals that became `sold` (adopted) that week." }),
+  })
+  .meta({ id: "DashboardWeek" });
+export type DashboardWeek = z.infer<typeof dashboardWeekSchema>;
+
+export const dashboardSchema = z
+  .object({
+    asOf: z.string().meta({ format: "date-time", description: "When these figures were read." }),
+    animals: z
+      .object({ available: count, pending: count, sold: count, total: count })
+      .meta({ description: "Animals by status, now." }),
+    applications: z
+      .object({
+        waiting: count.meta({ description: "Applications waiting for a decision (received or in review)." }),
+        oldestWaitingSince: z.string().nullable().meta({ format: "date-time", description: "When the oldest of those was sent; null when none waits." }),
+        approved: count.meta({ description: "Approved applications whose adoption is not completed or cancelled yet." }),
+      })
+      .meta({ description: "Adoption applications that need staff." }),
+    adoptions: z
+      .object({
+        count: count.meta({ description: `Adoptions over the last ${DASHBOARD_WEEKS} weeks.` }),
+        medianDaysToAdoption: z
+          .number()
+          .min(0)
+          .nullable()
+          .meta({ description: `Median days from an animal's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.` }),
+      })
+      .meta({ description: "From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation." }),
+    weeks: z.array(dashboardWeekSchema).length(DASHBOARD_WEEKS).meta({ description: `The last ${DASHBOARD_WEEKS} weeks, oldest first; the last one is this week, so far.` }),
+  })
+  .meta({ id: "Dashboard", description: "The shelter at a glance (staff)." });
+export type Dashboard = z.infer<typeof dashboardSchema>;
