@@ -114,12 +114,55 @@ function refusalBody(refusal: Refusal): string {
   return refusal.api ? JSON.stringify(errorBody(refusal.error)) : `${refusal.error.message}\n`;
 }
 
-/** Answers a refused request and closes the connection (its body, if any, is never read). */
+/** A refused request's body is read and thrown away up to this many bytes... */
+export const DISCARD_MAX_BYTES = 1024 * 1024;
+/** ...for at most this long, before the answer and the close. */
+export const DISCARD_MAX_MS = 2_000;
+
+/**
+ * Reads and discards what is left of a request's body, within the limits
+ * above, then calls `then` (once). Closing a connection whose received bytes
+ * were never read makes the kernel send a reset instead of a clean close, and
+ * a reset can destroy the answer before the client has read it (a lingering
+ * close, as nginx does, for the same reason). A body declared larger than
+ * the limit is not waited for: its sender has to cope with the close.
+ */
+export function discardBody(req: http.IncomingMessage, then: () => void): void {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  if (req.complete || (!chunked && !(declared > 0)) || (!chunked && declared > DISCARD_MAX_BYTES)) {
+    then();
+    return;
+  }
+  let bytes = 0;
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    req.off("data", onData);
+    then();
+  };
+  const onData = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > DISCARD_MAX_BYTES) finish();
+  };
+  const timer = setTimeout(finish, DISCARD_MAX_MS);
+  req.on("data", onData);
+  req.once("end", finish);
+  req.once("error", finish);
+  req.once("close", finish);
+}
+
+/** Answers a refused request and closes the connection, once its body (if any, within limits) has been read and discarded. */
 export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse, refusal: Refusal): void {
-  const requestId = requestIdOf(req.headers["x-request-id"] as string | undefined);
-  const body = refusalBody(refusal);
-  res.writeHead(refusal.error.status, { ...refusalHeaders(refusal, requestId, body), Connection: "close" });
-  res.end(req.method === "HEAD" ? undefined : body);
+  discardBody(req, () => {
+    if (res.destroyed) return;
+    const requestId = requestIdOf(req.headers["x-request-id"] as string | undefined);
+    const body = refusalBody(refusal);
+    res.writeHead(refusal.error.status, { ...refusalHeaders(refusal, requestId, body), Connection: "close" });
+    res.end(req.method === "HEAD" ? undefined : body);
+  });
 }
 
 /**
