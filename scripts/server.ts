@@ -32,7 +32,8 @@ import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { startBackgroundWork } from "@/lib/jobs/runner";
-import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, sendRefusal } from "@/lib/server/gate";
+import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal } from "@/lib/server/gate";
+import { keepApiVary } from "@/lib/server/vary";
 import { logger } from "@/lib/log";
 import { runPrimary, workerCount } from "./cluster";
 import { ROOT } from "./database";
@@ -87,6 +88,7 @@ async function serve(): Promise<void> {
       return;
     }
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
+    if (isApiRequest(req)) keepApiVary(res);
     // While draining, every answer closes its connection, so keep-alive
     // clients (a proxy's upstream pool) reconnect to an instance that stays.
     // Saying so in the answer, rather than closing idle sockets under the

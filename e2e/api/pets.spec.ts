@@ -26,6 +26,15 @@ test("lists the seeded animals newest first, with a next link", async ({ request
   expect(Math.max(...nextIds)).toBeLessThan(Math.min(...ids));
 });
 
+test("answers vary on the caller only, never on Next's router headers (a cache in front keeps one entry per caller)", async ({ request }) => {
+  for (const path of ["/v1/pets?limit=1", "/v1/categories", "/v1/openapi.json", "/v1/nope"]) {
+    const res = await request.get(path, { headers: bearer(key) });
+    expect(res.headers()["vary"], path).toBe("Authorization, Cookie");
+  }
+  const anonymous = await request.get("/v1/pets?limit=1");
+  expect(anonymous.headers()["vary"]).toBe("Authorization, Cookie");
+});
+
 test("filters by status", async ({ request }) => {
   const res = await request.get("/v1/pets?status=sold&limit=100", { headers: bearer(key) });
   const pets = await res.json();

@@ -112,7 +112,11 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     const url = clientUrl(request);
     // A plain record, turned into the response's Headers once at the end:
     // undici validates every Headers.set, and a response carries a dozen.
-    const headers: Record<string, string> = { ...COMMON_HEADERS, ...CORS_HEADERS, ...hstsHeader(url.origin), "X-Request-Id": requestId };
+    // Vary: the answer depends on who calls (a key, a session cookie: their
+    // scopes and their rate-limit headers), and on nothing else a cache could
+    // see; CORS never varies (Access-Control-Allow-Origin is always *), so
+    // Origin is not named. lib/server/vary.ts keeps Next's router headers out.
+    const headers: Record<string, string> = { ...COMMON_HEADERS, ...CORS_HEADERS, ...hstsHeader(url.origin), Vary: "Authorization, Cookie", "X-Request-Id": requestId };
     const successor = (options.deprecated && options.successor?.(await context.params)) || DEPRECATION.successor;
     if (options.deprecated) Object.assign(headers, deprecationHeaders({ ...DEPRECATION, successor }));
 

@@ -44,6 +44,10 @@ export function isApiPath(path: string): boolean {
   return /^\/v1(?:[/%]|$)/.test(path);
 }
 
+export function isApiRequest(req: Pick<http.IncomingMessage, "url">): boolean {
+  return isApiPath(pathOf(req.url ?? "/").path);
+}
+
 /** RFC 3986 pchar, as raw characters: anything else in a path must be percent-encoded. */
 const RAW_PATH = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
 

@@ -47,6 +47,12 @@ const RESPONSES: [string, () => Promise<Response>][] = [
   ["415", () => call(petsRoute.POST, "/v1/pets", { method: "POST", key, body: "x", headers: { "content-type": "text/plain" } })],
 ];
 
+describe("Vary", () => {
+  it.each(RESPONSES)("%s varies on the caller (Authorization, Cookie) and on nothing else", async (_label, send) => {
+    expect((await send()).headers.get("vary")).toBe("Authorization, Cookie");
+  });
+});
+
 describe("X-Request-Id", () => {
   it.each(RESPONSES)("%s carries a fresh X-Request-Id", async (_label, send) => {
     const res = await send();
