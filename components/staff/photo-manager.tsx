@@ -62,9 +62,14 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
       sending.current.add(upload.key);
       patch(upload.key, { state: "sending", progress: 0 });
       uploadPhoto(pet.id, upload.file, upload.alt, { onProgress: ({ loaded, total }) => patch(upload.key, { progress: loaded / total }) })
-        .then((photo: Photo) => {
-          // Shown at once; the read that follows brings the new version.
-          client.setQueryData<Pet | null>(petQueryKey(pet.id), (current) => (current && !current.photos.some((p) => p.id === photo.id) ? { ...current, photos: [...current.photos, photo] } : current));
+        .then(({ photo, version }: { photo: Photo; version: number | null }) => {
+          // Shown at once, with the version the upload made (so a save that
+          // follows at once names it); the read that follows brings the rest.
+          client.setQueryData<Pet | null>(petQueryKey(pet.id), (current) =>
+            current && !current.photos.some((p) => p.id === photo.id)
+              ? { ...current, photos: [...current.photos, photo], version: Math.max(current.version, version ?? current.version) }
+              : current,
+          );
           setUploads((list) => list.filter((u) => u.key !== upload.key));
           setNotice(`Added ${upload.file.name}.`);
           void refresh();

@@ -20,7 +20,7 @@ export function uploadPhoto(
   file: File,
   alt: string,
   { onProgress, signal }: { onProgress: (progress: UploadProgress) => void; signal?: AbortSignal },
-): Promise<Photo> {
+): Promise<{ photo: Photo; version: number | null }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", `/v1/pets/${petId}/photos`);
@@ -36,7 +36,10 @@ export function uploadPhoto(
       } catch {
         body = undefined;
       }
-      if (xhr.status === 201) return resolve(body as Photo);
+      // The animal's new version (ETag "N"): whatever the staff member saves
+      // next names it in If-Match, even before the animal is read again.
+      const etag = /^"(\d+)"$/.exec(xhr.getResponseHeader("etag") ?? "");
+      if (xhr.status === 201) return resolve({ photo: body as Photo, version: etag ? Number(etag[1]) : null });
       const error = (body ?? {}) as Partial<ErrorBody>;
       const retry = xhr.getResponseHeader("retry-after");
       reject(
