@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/http/errors";
 
 // If-Match (RFC 9110, section 13.1.1) for animals, whose ETag is the strong
@@ -32,4 +33,35 @@ export function ifMatchVersions(request: Request): number[] | undefined {
   }
   if (tags === 0) throw new ApiError(400, "invalid_header", "If-Match is empty.", [{ field: "If-Match", issue: "must not be empty" }]);
   return versions;
+}
+
+/**
+ * A weak entity tag for an answer made of these parts (a page of the list:
+ * its animals' ids and versions, the day, the links): equal parts, equal
+ * tag. Weak because it names the content, not the bytes.
+ */
+export function weakTag(parts: readonly (string | number)[]): string {
+  return `W/"${createHash("sha256").update(parts.join("\u0000")).digest("base64url").slice(0, 27)}"`;
+}
+
+/**
+ * Whether If-None-Match (RFC 9110, section 13.1.2) matches `etag`, compared
+ * weakly (W/ ignored on both sides): then a GET answers 304 without a body.
+ * `*` matches anything that exists; a malformed header matches nothing, so
+ * the full answer is sent, as a cache would do.
+ */
+export function ifNoneMatchMatches(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (header === null) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.replace(/^W\//, "");
+  const ours = opaque(etag);
+  let rest = header;
+  while (rest.trim() !== "") {
+    const match = ENTITY_TAG.exec(rest);
+    if (!match) return false;
+    if (`"${match[2]}"` === ours) return true;
+    rest = rest.slice(match[0].length);
+  }
+  return false;
 }

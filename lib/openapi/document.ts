@@ -123,13 +123,26 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of).",
     tags: ["pets"],
     security,
-    request: { query: listPetsQuerySchema },
+    request: {
+      query: listPetsQuerySchema,
+      headers: z.object({
+        "If-None-Match": z
+          .string()
+          .optional()
+          .meta({ description: "The `ETag` of this page as you last read it: when nothing on it changed, the answer is `304` without a body (it still counts against the rate limit).", example: 'W/"Yq3Xk2a9Xw0bV1c8s7dQe4f5gH6iJ7k"' }),
+      }),
+    },
     responses: {
       200: {
         description: "A page of animals.",
-        headers: { ...COMMON_HEADERS, Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`.') },
+        headers: {
+          ...COMMON_HEADERS,
+          Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`.'),
+          ETag: header("A weak tag of this page: it changes when any animal on it changes (or leaves or joins it), and on the day ages move on. Send it back in `If-None-Match`."),
+        },
         content: { "application/json": { schema: petsSchema } },
       },
+      304: { description: "Not modified: the page is as the `If-None-Match` tag says. No body.", headers: { ...COMMON_HEADERS, ETag: header("The page's tag."), Link: header("As on the 200.") } },
       400: errorResponse(400, ["invalid_query", "invalid_cursor"]),
       ...commonErrors(),
     },

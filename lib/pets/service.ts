@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { weakTag } from "@/lib/http/conditional";
 import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
@@ -21,6 +22,13 @@ export interface PetPage {
   pets: Pet[];
   /** Cursors for the neighbouring pages; absent when there is no such page. */
   cursors: { next?: string; prev?: string };
+  /**
+   * The page's weak ETag: from what the answer is made of (each animal's id
+   * and version, which every change and photo moves; the day, which moves
+   * ageGroup; where photos are served; the neighbour cursors), so a page
+   * that did not change keeps its tag and a poll of it answers 304.
+   */
+  etag: string;
 }
 
 export async function listPets(query: ListPetsQuery, view: PetView): Promise<PetPage> {
@@ -70,7 +78,8 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
   const cursors: PetPage["cursors"] = {};
   if (hasNext) cursors.next = encodeCursor({ d: "after", id: oldest ?? Math.min(cursor!.id + 1, Number.MAX_SAFE_INTEGER) });
   if (hasPrev) cursors.prev = encodeCursor({ d: "before", id: newest ?? Math.max(0, cursor!.id - 1) });
-  return { pets, cursors };
+  const etag = weakTag(["pets", view.today, view.photoBase, cursors.next ?? "", cursors.prev ?? "", ...pets.map((p) => `${p.id}.${p.version}`)]);
+  return { pets, cursors, etag };
 }
 
 function unknownCategory(id: number): ApiError {

@@ -4172,7 +4172,10 @@ export interface operations {
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
             };
-            header?: never;
+            header?: {
+                /** @description The `ETag` of this page as you last read it: when nothing on it changed, the answer is `304` without a body (it still counts against the rate limit). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4181,6 +4184,8 @@ export interface operations {
             /** @description A page of animals. */
             200: {
                 headers: {
+                    /** @description A weak tag of this page: it changes when any animal on it changes (or leaves or joins it), and on the day ages move on. Send it back in `If-None-Match`. */
+                    ETag?: string;
                     /** @description RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`. */
                     Link?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -4200,6 +4205,29 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Pets"];
                 };
+            };
+            /** @description Not modified: the page is as the `If-None-Match` tag says. No body. */
+            304: {
+                headers: {
+                    /** @description The page's tag. */
+                    ETag?: string;
+                    /** @description As on the 200. */
+                    Link?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`, `invalid_cursor`. */
             400: {

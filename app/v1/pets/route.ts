@@ -1,19 +1,24 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { actorKey, writeContext } from "@/lib/http/actor";
+import { ifNoneMatchMatches } from "@/lib/http/conditional";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/http/pagination";
 import { listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
-// GET /v1/pets - list animals, newest first, keyset-paged through the Link header
-export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url, now }) => {
-  const { pets, cursors } = await listPets(query, petView(now, url.origin));
+// GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
+export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url, now, request }) => {
+  const { pets, cursors, etag } = await listPets(query, petView(now, url.origin));
   const link = linkHeader({
     next: cursors.next && withCursor(url, cursors.next),
     prev: cursors.prev && withCursor(url, cursors.prev),
   });
-  return { body: pets, headers: { Link: link } };
+  // private, no-cache: a client's own cache may keep the page, and asks
+  // again (If-None-Match) before each use.
+  const headers = { Link: link, ETag: etag, "Cache-Control": "private, no-cache" };
+  if (ifNoneMatchMatches(request, etag)) return { status: 304, headers };
+  return { body: pets, headers };
 });
 
 // POST /v1/pets - add an animal (safe to retry with an Idempotency-Key)
