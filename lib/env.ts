@@ -119,6 +119,12 @@ const envSchema = z.object({
    */
   PHOTO_STORE: z.enum(["postgres", "s3"]).default("postgres"),
   /**
+   * The bearer token Prometheus sends to scrape GET /metrics. Unset: there
+   * is no /metrics (404). At least 32 characters: it guards what the service
+   * says about its traffic.
+   */
+  METRICS_TOKEN: z.string().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 48`)").optional(),
+  /**
    * Where adoption emails go out (`smtp://host:port`, `smtps://user:pass@host`):
    * the applicant's confirmation and decisions, staff's daily digest. Unset:
    * nothing is sent, and the staff pages say so.

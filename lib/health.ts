@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { isDraining } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 
 // Liveness and readiness for load balancers and orchestrators (outside /v1,
@@ -46,6 +47,13 @@ async function check(name: string, probe: () => Promise<unknown>): Promise<Check
 }
 
 export async function readiness(): Promise<Readiness> {
+  const result = await checkReadiness();
+  // What the load balancer was last told, for an alert on flapping.
+  metrics().ready.set(result.status === "ready" ? 1 : 0);
+  return result;
+}
+
+async function checkReadiness(): Promise<Readiness> {
   // A draining instance must leave the pool whatever its dependencies say.
   if (isDraining()) return { status: "draining" };
   const [database, store] = await Promise.all([

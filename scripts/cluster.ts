@@ -1,15 +1,17 @@
 /**
  * The primary of a multi-worker server (scripts/server.ts with
  * WEB_CONCURRENCY > 1): it forks the workers, which share the port through
- * node:cluster, and does nothing else. It restarts a worker that dies
+ * node:cluster, and does little else. It restarts a worker that dies
  * (unless they keep dying at once), announces readiness when every worker
- * listens, and on SIGTERM or SIGINT passes the signal on, waits for each
- * worker's graceful shutdown, and exits 0.
+ * listens, sums the workers' metrics for whichever worker is scraped
+ * (lib/metrics.ts), and on SIGTERM or SIGINT passes the signal on, waits for
+ * each worker's graceful shutdown, and exits 0.
  */
 import cluster, { type Worker } from "node:cluster";
 import os from "node:os";
 import { env } from "@/lib/env";
 import { logger } from "@/lib/log";
+import { serveClusterMetrics } from "@/lib/metrics";
 
 /** How many workers: WEB_CONCURRENCY, or one per core. */
 export function workerCount(): number {
@@ -19,6 +21,8 @@ export function workerCount(): number {
 export async function runPrimary(count: number, port: number, shutdownTimeoutMs: number): Promise<void> {
   // Every worker names its database connections after this instance.
   process.env.PETSTORE_INSTANCE = `petstore:${process.pid}`;
+  // A scrape of /metrics reaches one worker, which asks here for all of theirs.
+  serveClusterMetrics();
   let stopping = false;
   const listening = new Set<number>();
   let announced = false;

@@ -33,8 +33,10 @@ import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { startBackgroundWork } from "@/lib/jobs/runner";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal } from "@/lib/server/gate";
+import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { keepApiVary } from "@/lib/server/vary";
 import { logger } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { runPrimary, workerCount } from "./cluster";
 import { ROOT } from "./database";
 
@@ -72,6 +74,9 @@ async function serve(): Promise<void> {
   const app = next({ dev: mode === "dev", dir: ROOT, port: config.PORT, hostname: "localhost" });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // Made now, not on the first request: a worker must be able to answer the
+  // primary's request for its metrics before it has served anything.
+  metrics();
   /** Responses being written, so a drain can tell each to close its connection (and deliveries can yield to them). */
   const inFlight = new Set<http.ServerResponse>();
 
@@ -82,6 +87,11 @@ async function serve(): Promise<void> {
   // The parser's own ceiling is above the gate's, so the gate can answer
   // over-long URLs (414) and headers (431) itself, in the API's shape.
   const server = http.createServer({ maxHeaderSize: HTTP_PARSER_MAX_HEADER_BYTES }, (req, res) => {
+    observeRequest(req, res);
+    if (isMetricsRequest(req)) {
+      void answerMetrics(req, res);
+      return;
+    }
     const refusal = checkRequest(req);
     if (refusal) {
       sendRefusal(req, res, refusal);

@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
 import { banApiKey } from "@/lib/keys/service";
+import { metrics } from "@/lib/metrics";
 import { logger } from "@/lib/log";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 import { CounterStoreUnavailable } from "@/lib/rate-limit/store";
@@ -85,12 +86,14 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
     // once per window), so one failed write cannot leave the key unbanned.
     const alreadyBanned = caller.bannedUntil !== null && caller.bannedUntil > now;
     const overThreshold = !alreadyBanned && minute.hits > 2 * minute.limit;
-    const bannedUntil = overThreshold
-      ? await banApiKey(caller.keyId, new Date(now.getTime() + BAN_MS), now, minute.window.start)
-      : caller.bannedUntil;
+    const until = new Date(now.getTime() + BAN_MS);
+    const bannedUntil = overThreshold ? await banApiKey(caller.keyId, until, now, minute.window.start) : caller.bannedUntil;
     if (overThreshold && bannedUntil) logger().warn({ keyId: String(caller.keyId), until: bannedUntil }, "api key temporarily banned");
+    // Counted once per ban: by the request whose write put it in force (the others find it there, with its own end).
+    if (overThreshold && bannedUntil?.getTime() === until.getTime()) metrics().keysBanned.inc({ plan: caller.plan });
     if (bannedUntil && bannedUntil > now) {
       const wait = seconds(bannedUntil.getTime() - now.getTime());
+      metrics().rateLimited.inc({ plan: caller.plan, code: "key_temporarily_banned" });
       return {
         headers: { ...describe(states, bind, now, 0), "Retry-After": String(wait) },
         error: new ApiError(
@@ -108,6 +111,7 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
     const blocking = exceeded.reduce((a, b) => (b.window.end > a.window.end ? b : a));
     const wait = seconds(blocking.window.end.getTime() - now.getTime());
     const whose = blocking.name.startsWith("address-") ? " from your network address" : "";
+    metrics().rateLimited.inc({ plan: caller.plan, code: "rate_limited" });
     return {
       headers: { ...describe(states, blocking, now, 0), "Retry-After": String(wait) },
       error: new ApiError(

@@ -6,7 +6,7 @@ import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
-import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 
 // Every background job, registered in this one list, and the schedule of the
@@ -27,7 +27,7 @@ export interface TaskContext {
 }
 
 export function taskList(context: TaskContext): TaskList {
-  return {
+  const tasks: Record<(typeof TASK_NAMES)[number], TaskList[string]> = {
     // One attempt of each of a few webhook deliveries (their schedule lives in webhook_deliveries).
     "deliver-webhooks": async (payload) => {
       const { deliveryIds } = payload as { deliveryIds: string[] };
@@ -56,6 +56,7 @@ export function taskList(context: TaskContext): TaskList {
       await anonymiseExpiredApplications(new Date());
     },
   };
+  return tasks;
 }
 
 /** graphile-worker runs each slot once across all instances (times in UTC). */

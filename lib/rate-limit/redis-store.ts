@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { metrics } from "@/lib/metrics";
 import { CounterStoreUnavailable, counterKey, type Counter, type CounterStore } from "@/lib/rate-limit/store";
 
 /**
@@ -30,6 +31,9 @@ export class RedisCounterStore implements CounterStore {
       lazyConnect: false,
     });
     this.redis.on("error", () => {});
+    // The connection's state as a gauge: 1 once ready, 0 whenever it is lost.
+    this.redis.on("ready", () => metrics().redisConnected.set(1));
+    this.redis.on("close", () => metrics().redisConnected.set(0));
   }
 
   /** `petstore:<namespace>:rl:`, learnt on the first use and kept; the hot path then awaits nothing. */
@@ -73,6 +77,7 @@ export class RedisCounterStore implements CounterStore {
         return Number(count);
       });
     } catch (error) {
+      metrics().redisCommandErrors.inc();
       throw new CounterStoreUnavailable(error);
     }
   }

@@ -5,6 +5,7 @@ import { toEvent } from "@/lib/events/service";
 import { petView } from "@/lib/pets/present";
 import { logger } from "@/lib/log";
 import { decryptSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { metrics } from "@/lib/metrics";
 import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
 import * as queries from "@/lib/webhooks/queries";
 import { sendWebhook, type AttemptOutcome } from "@/lib/webhooks/send";
@@ -119,7 +120,10 @@ export async function attemptDeliveries(ids: bigint[], context: AttemptContext):
   const claims = await queries.claimDeliveries(ids, context.owner, token, context.manual);
   const sent = await Promise.all(claims.map((claim) => send(claim, token, context)));
   await queries.recordSuccesses(token, sent.flatMap((s) => (s.success ? [s.success] : [])));
-  for (const { result, log } of sent) logger().info({ ...log, result }, "webhook attempt");
+  for (const { result, log } of sent) {
+    logger().info({ ...log, result }, "webhook attempt");
+    metrics().webhookAttempts.inc({ outcome: result });
+  }
   const results = new Map<bigint, AttemptResult>(ids.map((id) => [id, "not_due"]));
   claims.forEach((claim, i) => results.set(claim.id, sent[i]!.result));
   return results;
