@@ -15,7 +15,7 @@ import { ResilientClient } from "@/lib/pg-client";
 const statementNames = new Map<string, string>();
 
 /** A stable name per SQL text (the set of texts is bounded: the code's query shapes). */
-function statementName(query: { sql: string }): string {
+export function statementName(query: { sql: string }): string {
   let name = statementNames.get(query.sql);
   if (!name) {
     name = `s_${createHash("sha1").update(query.sql).digest("base64url")}`;

@@ -60,6 +60,26 @@ const envSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   /** Size of the Prisma connection pool per app instance (shared out among its workers). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * PostgreSQL streaming replicas for reads (comma-separated URLs): the
+   * list, the ?id= lookups, getPet, categories and the public pages read from
+   * one that is up and within REPLICA_MAX_LAG_MS (lib/replicas.ts).
+   */
+  DATABASE_REPLICA_URL: z
+    .string()
+    .optional()
+    .transform((s, ctx) => {
+      const urls = (s ?? "").split(",").map((u) => u.trim()).filter(Boolean);
+      for (const u of urls) {
+        if (!/^postgres(ql)?:\/\/[^\s]+$/.test(u)) {
+          ctx.addIssue({ code: "custom", message: "must be postgresql:// URLs, comma-separated" });
+          return z.NEVER;
+        }
+      }
+      return urls;
+    }),
+  /** A replica further behind than this is not read from (the primary is). */
+  REPLICA_MAX_LAG_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** Worker processes per instance (node:cluster); default one per core. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),

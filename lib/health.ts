@@ -3,6 +3,7 @@ import { env } from "@/lib/env";
 import { isDraining } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
+import { replicaStatus, replicasConfigured, type ReplicaStatus } from "@/lib/replicas";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 
 // Liveness and readiness for load balancers and orchestrators (outside /v1,
@@ -21,7 +22,12 @@ export interface CheckResult {
 
 export interface Readiness {
   status: "ready" | "not_ready" | "draining";
-  checks?: { database: CheckResult; counterStore: CheckResult & { kind: "postgres" | "redis" } };
+  checks?: {
+    database: CheckResult;
+    counterStore: CheckResult & { kind: "postgres" | "redis" };
+    /** Each read replica as its last check found it (DATABASE_REPLICA_URL). Informative: reads fall back to the primary, so they never make the instance unready. */
+    replicas?: ReplicaStatus[];
+  };
 }
 
 async function check(name: string, probe: () => Promise<unknown>): Promise<CheckResult> {
@@ -60,7 +66,11 @@ async function checkReadiness(): Promise<Readiness> {
     check("database", () => db().$queryRaw`SELECT 1`),
     check("counterStore", () => counterStore().ping()),
   ]);
-  const checks = { database, counterStore: { ...store, kind: env().REDIS_URL ? ("redis" as const) : ("postgres" as const) } };
+  const checks = {
+    database,
+    counterStore: { ...store, kind: env().REDIS_URL ? ("redis" as const) : ("postgres" as const) },
+    ...(replicasConfigured() ? { replicas: replicaStatus() } : {}),
+  };
   // Draining may have begun while the checks ran.
   if (isDraining()) return { status: "draining", checks };
   return { status: database.status === "up" && store.status === "up" ? "ready" : "not_ready", checks };

@@ -80,6 +80,23 @@ function create() {
         for (const state of ["total", "idle", "waiting", "max"] as const) this.set({ state }, stats[state]);
       },
     }),
+    dbReads: new client.Counter({
+      name: `${PREFIX}db_reads_total`,
+      help: "Reads that may use a replica (the list, ?id= lookups, getPet, categories), by where they went: replica, primary (no usable replica, or the request must read the primary), primary_fallback (the replica failed).",
+      labelNames: ["target"] as const,
+    }),
+    replicaUp: new client.Gauge({
+      name: `${PREFIX}db_replica_up`,
+      help: "1 when a replica (by its place in DATABASE_REPLICA_URL, from 0) answered its last check as a standby, else 0. The cluster value is the lowest worker's.",
+      labelNames: ["replica"] as const,
+      aggregator: "min",
+    }),
+    replicaLag: new client.Gauge({
+      name: `${PREFIX}db_replica_lag_seconds`,
+      help: "A replica's replay lag at its last check (0 when it has replayed all it received); NaN while it is down. The cluster value is the highest worker's.",
+      labelNames: ["replica"] as const,
+      aggregator: "max",
+    }),
     redisConnected: unknownUntilSet(
       new client.Gauge({
         name: `${PREFIX}redis_connected`,

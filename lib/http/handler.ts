@@ -5,6 +5,7 @@ import { clientUrl, hstsHeader } from "@/lib/http/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
+import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
 import { COMMON_HEADERS, CORS_HEADERS, DEPRECATION, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
 import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
@@ -144,16 +145,21 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
         const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
 
-        return handler({
-          request,
-          params: params as Out<P>,
-          query: query as Out<Q>,
-          body: body as Out<B>,
-          caller: who,
-          requestId,
-          now,
-          url,
-        });
+        // Where its reads may go (lib/replicas.ts): a replica only for a read
+        // by a caller that changed nothing in the last few seconds.
+        const primary = !SAFE_METHODS.has(request.method) || (await wroteRecently(who.rateKey, now));
+        return withReadPolicy({ primary }, () =>
+          handler({
+            request,
+            params: params as Out<P>,
+            query: query as Out<Q>,
+            body: body as Out<B>,
+            caller: who,
+            requestId,
+            now,
+            url,
+          }),
+        );
       };
 
       let result: ApiResult;
@@ -169,6 +175,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         // A write waits for the limiter: nothing may change for a refused request.
         await limited;
         result = await run();
+        // The caller reads its own change next, from the primary, on any instance.
+        if ((result.status ?? 200) < 400) await noteWrite(who.rateKey, now);
       }
       status = result.status ?? 200;
       payload = result.body;

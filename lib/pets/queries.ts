@@ -1,5 +1,6 @@
 import { Batcher } from "@/lib/batch";
-import { db, query, sharedQuery } from "@/lib/db";
+import { db, query } from "@/lib/db";
+import { readQuery, readsFromReplica, sharedReadQuery } from "@/lib/replicas";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/http/errors";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
@@ -225,7 +226,7 @@ function anyOfConditions(f: PetFilter): Prisma.Sql[] {
 export async function findPetPage(q: PetPageQuery): Promise<{ rows: PetRow[]; otherSide?: boolean }> {
   // The hottest statement of the API: run prepared on the pool directly, and
   // shared by identical requests made at the same moment (everyone's first page).
-  const rows = await sharedQuery<RawPetRow & { other: boolean | null }>(pageSql(q));
+  const rows = await sharedReadQuery<RawPetRow & { other: boolean | null }>(pageSql(q));
   const otherSide = q.after !== undefined || q.before !== undefined ? Boolean(rows[0]?.other) : undefined;
   return { rows: rows.filter((r) => r.id !== null).map(fromRaw), otherSide };
 }
@@ -425,11 +426,12 @@ export async function createPetWithRecords(tx: Prisma.TransactionClient | undefi
  * to PostgreSQL together, as one statement for all their ids.
  */
 export async function findPetById(id: number): Promise<PetRow | null> {
-  return petsById.run("pets", id);
+  // Batches never mix a request that may read a replica with one that must read the primary.
+  return petsById.run(readsFromReplica() ? "replica" : "primary", id);
 }
 
 const petsById = new Batcher<number, PetRow | null>(async (ids) => {
-  const rows = await query<RawPetRow>(
+  const rows = await readQuery<RawPetRow>(
     Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`,
   );
   const byId = new Map(rows.map((r) => [Number(r.id), fromRaw(r)]));
@@ -494,7 +496,8 @@ export async function updatePetIfVersion(tx: Prisma.TransactionClient, id: numbe
 }
 
 export async function findCategories(): Promise<{ id: bigint; name: string }[]> {
-  return db().category.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true } });
+  const rows = await readQuery<{ id: string; name: string }>(Prisma.sql`SELECT id, name FROM categories ORDER BY id`);
+  return rows.map((r) => ({ id: BigInt(r.id), name: r.name }));
 }
 
 export async function categoryExists(id: number, client: Db = db()): Promise<boolean> {

@@ -5,7 +5,8 @@
 export type WindowName = "minute" | "hour" | "day";
 
 export interface Window {
-  name: WindowName;
+  /** "fence": a short window of lib/replicas.ts (read-your-writes), of its own length. */
+  name: WindowName | "fence";
   start: Date;
   end: Date;
   seconds: number;
@@ -17,4 +18,11 @@ export function windowAt(name: WindowName, now: Date): Window {
   const length = LENGTH_MS[name];
   const start = Math.floor(now.getTime() / length) * length;
   return { name, start: new Date(start), end: new Date(start + length), seconds: length / 1000 };
+}
+
+/** The window of `seconds` (aligned to the epoch) that holds `now`, `back` windows earlier. */
+export function shortWindowAt(seconds: number, now: Date, back = 0): Window {
+  const length = seconds * 1000;
+  const start = (Math.floor(now.getTime() / length) - back) * length;
+  return { name: "fence", start: new Date(start), end: new Date(start + length), seconds };
 }

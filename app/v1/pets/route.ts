@@ -5,11 +5,18 @@ import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/http/pagination";
 import { listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
+import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
 export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url, now, request }) => {
-  const { pets, cursors, etag } = await listPets(query, petView(now, url.origin));
+  const view = petView(now, url.origin);
+  let page = await listPets(query, view);
+  // A tag the replica's page does not match may be newer than the replica: ask the primary before answering with an older page.
+  if (readsFromReplica() && request.headers.has("if-none-match") && !ifNoneMatchMatches(request, page.etag)) {
+    page = await withReadPolicy({ primary: true }, () => listPets(query, view));
+  }
+  const { pets, cursors, etag } = page;
   const link = linkHeader({
     next: cursors.next && withCursor(url, cursors.next),
     prev: cursors.prev && withCursor(url, cursors.prev),
