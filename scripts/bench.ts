@@ -9,6 +9,7 @@
  *
  *   BENCH_DURATION=5     seconds per case per round     BENCH_ROUNDS=3
  *   BENCH_CONNECTIONS=50 BENCH_PETS=10000               BENCH_PROFILE=1 (CPU profiles into .data/profiles)
+ *   BENCH_BUILD=0        keep the production build in .next
  *
  *   npm run bench -- --scale   page times per filter at 10,000 and 1,000,000 animals (scripts/bench-scale.ts)
  *
@@ -16,6 +17,7 @@
  * on DATABASE_URL's server, and drops it at the end.
  *
  * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
+ * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -41,7 +43,7 @@ export interface BenchEnvironment {
 }
 
 /** A database of the bench's own, migrated and seeded, a production build, and an API key with limits no run reaches. */
-export async function benchEnvironment(name = "petstore_bench", pets = PETS): Promise<BenchEnvironment> {
+export async function benchEnvironment(name = "petstore_bench", pets = PETS, port = PORT): Promise<BenchEnvironment> {
   loadDotEnv();
   const server = await openServer(process.env.DATABASE_URL || undefined, "dev", (l) => console.error(l));
   const url = withDatabaseName(server.adminUrl, name);
@@ -49,7 +51,7 @@ export async function benchEnvironment(name = "petstore_bench", pets = PETS): Pr
     ...process.env,
     DATABASE_URL: url,
     NODE_ENV: "production",
-    PORT: String(PORT),
+    PORT: String(port),
     LOG_LEVEL: "silent",
     NEXT_TELEMETRY_DISABLED: "1",
     SESSION_SECRET: process.env.SESSION_SECRET ?? localSessionSecret(),
@@ -60,7 +62,9 @@ export async function benchEnvironment(name = "petstore_bench", pets = PETS): Pr
   run(path.join(BIN, "prisma"), ["migrate", "deploy"], env);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
   if (pets > 0) await seedUniform(url, pets);
-  run(path.join(BIN, "next"), ["build"], env);
+  // BENCH_BUILD=0 keeps the production build in .next as it is (a second case right after the first).
+  if (process.env.BENCH_BUILD !== "0" || !fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) run(path.join(BIN, "next"), ["build"], env);
+  else console.error("  BENCH_BUILD=0: using the production build in .next as it is");
   // Limits far above what a run can send: the limiter does all its work
   // (count, compare, headers) without ever refusing.
   const keyOut = cliOut(["keys", "create", "--name", "bench", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
@@ -238,6 +242,12 @@ async function main(): Promise<void> {
   if (args.includes("--webhooks")) {
     const { main: webhooksBench } = await import("./bench-webhooks");
     await webhooksBench();
+    return;
+  }
+  // The list's latency while clients upload photos, and the upload throughput (scripts/bench-uploads.ts).
+  if (args.includes("--uploads")) {
+    const { main: uploadsBench } = await import("./bench-uploads");
+    await uploadsBench();
     return;
   }
   await apiBench();
