@@ -17,6 +17,7 @@
  * on DATABASE_URL's server, and drops it at the end.
  *
  * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
+ * `npm run bench -- --replicas`: list throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
  * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -242,6 +243,12 @@ async function main(): Promise<void> {
   if (args.includes("--webhooks")) {
     const { main: webhooksBench } = await import("./bench-webhooks");
     await webhooksBench();
+    return;
+  }
+  // List throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
+  if (args.includes("--replicas")) {
+    const { main: replicasBench } = await import("./bench-replicas");
+    await replicasBench();
     return;
   }
   // The list's latency while clients upload photos, and the upload throughput (scripts/bench-uploads.ts).

@@ -10,7 +10,7 @@ import { setCounterStore } from "@/lib/http/rate-limit";
 import { metrics } from "@/lib/metrics";
 import type { Pet } from "@/lib/pets/schemas";
 import { checkReplicas, closeReplicas } from "@/lib/replicas";
-import { canRunReplicaCluster, startReplicaCluster, type ReplicaCluster } from "@/tests/replica-cluster";
+import { canRunReplicaCluster, startReplicaCluster, type ReplicaCluster } from "@/scripts/replica-cluster";
 import { resetDatabase } from "@/tests/db";
 import { call, expectJson, newKey, staffSession, type StaffSession } from "./helpers";
 

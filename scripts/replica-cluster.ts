@@ -4,11 +4,11 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { migrateJobQueue } from "../scripts/launch";
-import { ROOT } from "../scripts/database";
+import { migrateJobQueue } from "./launch";
+import { ROOT } from "./database";
 
 // A real PostgreSQL primary with a real streaming replica, for the tests of
-// reads from replicas (tests/api/replicas.test.ts): Debian's PostgreSQL
+// reads from replicas (tests/api/replicas.test.ts, and `npm run bench -- --replicas`): Debian's PostgreSQL
 // binaries (initdb, pg_ctl, pg_basebackup -R) on two spare ports, run as the
 // `postgres` user (initdb refuses root). The machine's own cluster accepts
 // no replication connections, so the pair is the tests' own.
