@@ -1,7 +1,8 @@
 import { db } from "@/lib/db";
+import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { CATEGORIES } from "@/prisma/seed";
 
-/** Empties every table (keeping the migrations record) and restores the categories. */
+/** Empties every table (keeping the migrations record) and the job queue, and restores the categories. */
 export async function resetDatabase(): Promise<void> {
   const prisma = db();
   const tables = await prisma.$queryRaw<{ tablename: string }[]>`
@@ -9,6 +10,13 @@ export async function resetDatabase(): Promise<void> {
   if (tables.length) {
     const list = tables.map((t) => `"public"."${t.tablename}"`).join(", ");
     await prisma.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+  }
+  // The job queue lives in the same database: a job an earlier file queued
+  // (a delivery retry due later, a mail) would otherwise still be waiting.
+  const queue = await prisma.$queryRaw<{ tablename: string }[]>`
+    SELECT tablename FROM pg_tables WHERE schemaname = ${QUEUE_SCHEMA} AND tablename IN ('_private_jobs', '_private_job_queues')`;
+  if (queue.length) {
+    await prisma.$executeRawUnsafe(`TRUNCATE ${queue.map((t) => `"${QUEUE_SCHEMA}"."${t.tablename}"`).join(", ")} CASCADE`);
   }
   await prisma.category.createMany({ data: CATEGORIES.map((name) => ({ name })) });
   // As the migration leaves it: stored age groups are up to date today.
