@@ -15,7 +15,7 @@ import { resetDatabase } from "@/tests/db";
 import { call, expectJson, newKey, staffSession, type StaffSession } from "./helpers";
 
 // Reads from a real streaming replica: a primary and a standby of the tests'
-// own (tests/replica-cluster.ts). Which reads go where, the lag fallback
+// own (scripts/replica-cluster.ts). Which reads go where, the lag fallback
 // (replay paused on the standby), read-your-writes for keys and sessions and
 // for a tag the client already has, and a replica stopped under load with no
 // request failing.
