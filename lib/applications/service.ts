@@ -28,6 +28,11 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
 /**
  * How many applications one address and one email may send, per hour and
  * per day: a family applying for two or three animals fits; a script does not.
+ * The email budgets bind everyone. The address budgets bind browsers only: a
+ * partner's requests all come from its own servers' few addresses, on behalf
+ * of all of its users, so an address budget would cap a whole listing site
+ * at a handful of applications an hour; partners are bounded by their key's
+ * rate limit instead (and each of their applicants by the email budgets).
  */
 export const APPLY_BUDGETS: { who: "address" | "email"; window: WindowName; limit: number }[] = [
   { who: "address", window: "hour", limit: 10 },
@@ -36,13 +41,15 @@ export const APPLY_BUDGETS: { who: "address" | "email"; window: WindowName; limi
   { who: "email", window: "day", limit: 10 },
 ];
 
-async function spendApplyBudget(address: string, email: string, now: Date): Promise<void> {
+/** `address` is null for a partner's request: only the email budgets apply (see APPLY_BUDGETS). */
+async function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
   // Off with the rest of the limiter (benchmarks, and tests that are not about it).
   if (!env().RATE_LIMIT_ENABLED) return;
   const identity = { address: `apply-address:${address}`, email: `apply-email:${createHash("sha256").update(email).digest("base64url").slice(0, 22)}` };
-  const counters = APPLY_BUDGETS.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
+  const budgets = APPLY_BUDGETS.filter((b) => b.who === "email" || address !== null);
+  const counters = budgets.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
   const counts = await counterStore().hit(counters);
-  const over = APPLY_BUDGETS.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
+  const over = budgets.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
   if (over.length === 0) return;
   const until = Math.max(...over.map((b) => b.window.end.getTime()));
   const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
@@ -78,7 +85,7 @@ async function recordStep(tx: Prisma.TransactionClient, id: bigint, from: Applic
 
 export interface SubmitContext {
   actor: { kind: "adopter" } | { kind: "api_key"; id: number };
-  /** The client's address, for the per-address budget. */
+  /** The client's address, for the per-address budget (which binds adopters' browsers only, not partners' keys). */
   address: string;
   requestId: string;
   /** Where the private page is: the origin the client used (or the public one). */
@@ -92,7 +99,7 @@ export async function submitApplication(
   input: NewApplication,
   context: SubmitContext,
 ): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
-  await spendApplyBudget(context.address, input.email, context.now);
+  await spendApplyBudget(context.actor.kind === "adopter" ? context.address : null, input.email, context.now);
   const token = randomBytes(32).toString("base64url");
   try {
     return await db().$transaction(async (tx) => {

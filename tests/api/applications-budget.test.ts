@@ -1,15 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { APPLY_BUDGETS } from "@/lib/applications/service";
 import { now, setClock } from "@/lib/clock";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
-import { ORIGIN, call, enableRateLimit, expectApiError, seedPets } from "./helpers";
+import { ORIGIN, call, enableRateLimit, expectApiError, newKey, seedPets } from "./helpers";
 
 // The applicants' own budgets, on top of the anonymous limits: per email and
-// per address, an hour and a day. Over budget is 429 with Retry-After.
+// per address, an hour and a day. Over budget is 429 with Retry-After. The
+// email budgets bind partners' keys too; the address budgets bind browsers
+// only (a partner's server forwards for all of its users).
 
 enableRateLimit();
+
+let partner: string;
+beforeAll(async () => {
+  ({ key: partner } = await newKey(["pets:read", "applications:write"], "listing site", { plan: "pro" }));
+});
 
 const limit = (who: "address" | "email", window: "hour" | "day") => APPLY_BUDGETS.find((b) => b.who === who && b.window === window)!.limit;
 
@@ -22,6 +29,19 @@ function apply(petId: number, email: string, address: string) {
     json: { name: "Budget", email, home: "flat", message: "Please.", consent: true },
   });
 }
+
+/** A listing site forwarding an application from its server (one address for all of its users). */
+function forward(petId: number, email: string, address = "192.0.2.80") {
+  return call(applyRoute, `/v1/pets/${petId}/applications`, {
+    method: "POST",
+    key: partner,
+    params: { petId: String(petId) },
+    headers: { [SOCKET_ADDRESS_HEADER]: address },
+    json: { name: "Forwarded", email, home: "house", message: "Through a listing site.", consent: true },
+  });
+}
+
+const at = (iso: string) => setClock(new Date(iso));
 
 describe("applicants' budgets", () => {
   it("one email over its hourly budget gets 429 with Retry-After until the hour ends, from any address", async () => {
@@ -44,6 +64,78 @@ describe("applicants' budgets", () => {
     const res = await apply(pets.at(-1)!.id, "someone.else@example.org", "198.51.100.200");
     expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this network");
     expect(res.headers.get("retry-after")).toBe("30");
+    setClock(undefined);
+  });
+
+  it("one email over its daily budget gets 429 until the day ends, though each hour stays within its own", async () => {
+    const perHour = limit("email", "hour");
+    const perDay = limit("email", "day");
+    const pets = await seedPets(Array.from({ length: perDay + 1 }, () => ({})));
+    let i = 0;
+    for (const hour of ["08", "09", "10", "11"]) {
+      at(`2031-05-07T${hour}:10:00Z`);
+      for (let n = 0; n < perHour && i < perDay; n++, i++) expect((await apply(pets[i]!.id, "daily@example.org", `203.0.113.${i + 1}`)).status).toBe(201);
+    }
+    expect(i).toBe(perDay);
+    at("2031-05-07T12:30:00Z");
+    const res = await apply(pets.at(-1)!.id, "daily@example.org", "203.0.113.200");
+    expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this email address");
+    expect(res.headers.get("retry-after")).toBe(String(11.5 * 3600));
+    // The next day it may apply again.
+    at("2031-05-08T00:00:01Z");
+    expect((await apply(pets.at(-1)!.id, "daily@example.org", "203.0.113.200")).status).toBe(201);
+    setClock(undefined);
+  });
+
+  it("one address over its daily budget gets 429 until the day ends, though each hour stays within its own", async () => {
+    const perHour = limit("address", "hour");
+    const perDay = limit("address", "day");
+    const [pet] = await seedPets([{}]);
+    let i = 0;
+    for (const hour of ["06", "07", "08", "09"]) {
+      at(`2031-05-09T${hour}:00:00Z`);
+      for (let n = 0; n < perHour && i < perDay; n++, i++) expect((await apply(pet!.id, `neighbour${i}@example.org`, "198.51.100.77")).status).toBe(201);
+    }
+    expect(i).toBe(perDay);
+    at("2031-05-09T12:00:00Z");
+    const res = await apply(pet!.id, "one.more@example.org", "198.51.100.77");
+    expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this network");
+    expect(res.headers.get("retry-after")).toBe(String(12 * 3600));
+    setClock(undefined);
+  });
+});
+
+describe("partners forwarding applications", () => {
+  it("are not held to the per-address budgets: one server forwards more than an address's hour and day for its many users", async () => {
+    at("2031-05-10T10:00:00Z");
+    const [pet] = await seedPets([{}]);
+    const count = limit("address", "day") + 1;
+    expect(count).toBeGreaterThan(limit("address", "hour"));
+    for (let i = 0; i < count; i++) expect((await forward(pet!.id, `listing.user${i}@example.org`)).status, `application ${i + 1}`).toBe(201);
+    // The address's budget was not even spent: a browser there still applies.
+    expect((await apply(pet!.id, "browser.user@example.org", "192.0.2.80")).status).toBe(201);
+    setClock(undefined);
+  });
+
+  it("but each applicant's email keeps its hourly and daily budget, through a partner too", async () => {
+    const perHour = limit("email", "hour");
+    const perDay = limit("email", "day");
+    const pets = await seedPets(Array.from({ length: perDay + 2 }, () => ({})));
+    at("2031-05-11T09:05:00Z");
+    for (let i = 0; i < perHour; i++) expect((await forward(pets[i]!.id, "keen@example.org")).status).toBe(201);
+    const hourly = await forward(pets[perHour]!.id, "KEEN@example.org");
+    expect((await expectApiError(hourly, 429, "rate_limited")).message).toContain("this email address");
+    expect(hourly.headers.get("retry-after")).toBe(String(55 * 60));
+    // The next hour, what is left of the day's budget (the refused try counted too).
+    const left = perDay - perHour - 1;
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(perHour);
+    at("2031-05-11T10:05:00Z");
+    for (let i = 0; i < left; i++) expect((await forward(pets[perHour + 1 + i]!.id, "keen@example.org")).status).toBe(201);
+    at("2031-05-11T18:00:00Z");
+    const daily = await forward(pets.at(-1)!.id, "keen@example.org");
+    expect((await expectApiError(daily, 429, "rate_limited")).message).toContain("this email address");
+    expect(daily.headers.get("retry-after")).toBe(String(6 * 3600));
     setClock(undefined);
   });
 });
