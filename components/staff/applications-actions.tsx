@@ -65,7 +65,12 @@ export function ApplicationActions({ application }: { application: Application }
       setDone(outcome(application, to, extra.declineOthers ?? false));
     } catch (error) {
       const signIn = error instanceof ApiClientError && (error.status === 401 || error.status === 403);
-      setProblem({ message: `${FAILED[to]} ${describeError(error)}`, signIn });
+      // 412: the API's message is about ETags; staff need what happened and what to do.
+      const reason =
+        error instanceof ApiClientError && error.status === 412
+          ? `${application.petName} was changed by someone else since this page showed it, so nothing was done. The application and the animal are shown as they are now: check them, then try again.`
+          : describeError(error);
+      setProblem({ message: `${FAILED[to]} ${reason}`, signIn });
     }
     // The button pressed may be gone (the state moved on): keep the
     // keyboard here, at the top of the steps.

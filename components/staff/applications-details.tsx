@@ -1,6 +1,7 @@
 "use client";
 
 import type { Ref } from "react";
+import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { ApplicationActions } from "@/components/staff/applications-actions";
 import { APPLICATION_STATE_LABELS, ApplicationStateBadge, HOME_LABELS } from "@/components/staff/applications-state-badge";
 import { applicantName } from "@/components/staff/applications-table";
@@ -63,7 +64,8 @@ export function ApplicationDetails({
         <Field term="Animal">
           <a href={`/pets/${application.petId}`} className={linkClass}>
             {application.petName}
-          </a>
+          </a>{" "}
+          <span className="text-sm text-stone-700">({STATUS_LABELS[application.petStatus].toLowerCase()})</span>
           {onOnlyThisAnimal ? (
             <>
               {" "}

@@ -66,6 +66,9 @@ export function usePetApplications(petId: number) {
 
 export type StaffStep = "in_review" | "approved" | "declined" | "completed" | "cancelled";
 
+/** The steps that change the animal too (its status), and so are sent under If-Match. */
+export const STEPS_CHANGING_THE_ANIMAL: readonly StaffStep[] = ["approved", "completed", "cancelled"];
+
 export interface TransitionInput {
   application: Application;
   to: StaffStep;
@@ -74,7 +77,11 @@ export interface TransitionInput {
 }
 
 /**
- * A staff step on an application. Afterwards every applications query, the
+ * A staff step on an application. A step that changes the animal is sent
+ * with If-Match naming the animal's version this view shows (the
+ * application's petVersion), as the animal's own page does: if someone
+ * changed the animal meanwhile, nothing happens (412) and the refreshed view
+ * shows what they did. Afterwards every applications query, the
  * animal (approve, complete and cancel change its status) and the browse
  * lists are fetched again, and the server-rendered header is refreshed for
  * its count of new applications.
@@ -87,7 +94,10 @@ export function useApplicationTransition() {
       (
         await callApi((api) =>
           api.POST("/applications/{applicationId}/transitions", {
-            params: { path: { applicationId: application.id } },
+            params: {
+              path: { applicationId: application.id },
+              ...(STEPS_CHANGING_THE_ANIMAL.includes(to) ? { header: { "If-Match": `"${application.petVersion}"` } } : {}),
+            },
             body: { to, ...(message?.trim() ? { message: message.trim() } : {}), ...(declineOthers ? { declineOthers: true } : {}) },
           }),
         )

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { characterCount, idSchema } from "@/lib/pets/schemas";
+import { characterCount, idSchema, petStatusSchema } from "@/lib/pets/schemas";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
 // sends, what the applicant's private page and staff read, and the steps
@@ -94,6 +94,10 @@ export type ApplicationStatus = z.infer<typeof applicationStatusSchema>;
 
 /** An application as staff see it. */
 export const applicationSchema = applicationStatusSchema.extend({
+  petStatus: petStatusSchema,
+  petVersion: z.number().int().min(1).meta({
+    description: 'The animal\'s version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since.',
+  }),
   email: z.string().nullable(),
   phone: z.string().nullable(),
   home: z.enum(HOMES).nullable(),
@@ -114,6 +118,28 @@ export type Application = z.infer<typeof applicationSchema>;
 
 /** Staff steps: the state to move to, and for a decline or a completion, what to tell the others. */
 export const STAFF_TARGETS = ["in_review", "approved", "declined", "completed", "cancelled"] as const;
+export type StaffTarget = (typeof STAFF_TARGETS)[number];
+
+/** Every step an application can take: staff's, and the applicant's withdrawal (through the private link). */
+export type ApplicationStep = StaffTarget | "withdrawn";
+
+/**
+ * The state machine, the one table the service enforces: from each state,
+ * the steps it allows; anything else is 409 invalid_transition and changes
+ * nothing. docs/api.md ("Applications to adopt") prints the same table and
+ * tests/api/applications-states.test.ts holds the two together. An
+ * undecided application may be approved or declined without a review first
+ * (a clear case needs none); once approved, only the shelter ends it.
+ */
+export const APPLICATION_MOVES: Record<ApplicationState, readonly ApplicationStep[]> = {
+  received: ["in_review", "approved", "declined", "withdrawn"],
+  in_review: ["approved", "declined", "withdrawn"],
+  approved: ["completed", "cancelled"],
+  declined: [],
+  withdrawn: [],
+  completed: [],
+  cancelled: [],
+};
 export const transitionSchema = z.strictObject({
   to: z.enum(STAFF_TARGETS, { error: () => `must be one of ${STAFF_TARGETS.join(", ")}` }),
   /** On completed: decline the animal's other open applications with this message. */
@@ -125,8 +151,15 @@ export const transitionSchema = z.strictObject({
     .refine(storable, "must not contain NUL or unpaired surrogate characters")
     .optional()
     .transform((s) => s || null),
-  /** The animal's version the staff member saw (approve, complete and cancel change the animal). */
-  petVersion: z.number().int().min(1).optional(),
+  /**
+   * The animal's version the staff member saw (approve, complete and cancel
+   * change the animal). Kept for the clients that send it; the `If-Match`
+   * header (the animal's ETag) says the same, as for any change of an animal.
+   */
+  petVersion: z.number().int().min(1).optional().meta({
+    description: "Deprecated: send the animal's ETag in `If-Match` instead. The animal's version the step assumes (approve, complete and cancel change the animal); otherwise 412.",
+    deprecated: true,
+  }),
 });
 export type Transition = z.infer<typeof transitionSchema>;
 

@@ -4,12 +4,12 @@ import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "@/lib/audit/schemas";
 import { ApiError } from "@/lib/http/errors";
-import { changePet } from "@/lib/pets/service";
+import { adoptionInProgress, changePet } from "@/lib/pets/service";
 import type { PetStatus } from "@/lib/pets/schemas";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
-import { OPEN_STATES } from "@/lib/applications/schemas";
+import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
 
 // Adoption applications: an adopter applies for an available animal; staff
@@ -190,7 +190,7 @@ export async function withdrawByToken(token: string, requestId: string): Promise
     const [row] = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
       SELECT id, state FROM adoption_applications WHERE token_hash = ${hashToken(token)} FOR UPDATE`;
     if (!row) throw noSuchLink();
-    if (row.state !== "received" && row.state !== "in_review") {
+    if (!APPLICATION_MOVES[row.state].includes("withdrawn")) {
       throw row.state === "approved"
         ? new ApiError(409, "invalid_transition", "This application has been approved: the shelter is arranging the adoption with you. To withdraw now, tell the shelter.")
         : invalidTransition(row.state, "withdrawn");
@@ -203,6 +203,7 @@ export async function withdrawByToken(token: string, requestId: string): Promise
 
 const FULL_SELECT = {
   ...STATUS_SELECT,
+  pet: { select: { name: true, status: true, version: true } },
   email: true,
   phone: true,
   home: true,
@@ -225,6 +226,8 @@ function describeStepActor(step: FullRow["steps"][number]): string {
 function toApplication(row: FullRow): Application {
   return {
     ...toStatus(row),
+    petStatus: row.pet.status,
+    petVersion: row.pet.version,
     email: row.email,
     phone: row.phone,
     home: row.home,
@@ -266,29 +269,38 @@ export async function getApplication(id: number): Promise<Application> {
   return toApplication(row);
 }
 
-/** Which state may go to which, by staff. */
-const STAFF_MOVES: Record<Transition["to"], readonly ApplicationState[]> = {
-  in_review: ["received"],
-  approved: ["received", "in_review"],
-  declined: ["received", "in_review"],
-  completed: ["approved"],
-  cancelled: ["approved"],
-};
-
 /** What the animal becomes when an application takes this step. */
 const PET_STATUS_AFTER: Partial<Record<Transition["to"], PetStatus>> = { approved: "pending", completed: "sold", cancelled: "available" };
 
 export interface TransitionContext {
   staff: { id: number; email: string };
   requestId: string;
+  /** If-Match: the animal's versions the step may apply to (undefined: no condition), as for PATCH /v1/pets/{id}. */
+  expectedVersions?: number[];
+}
+
+/** The animal's versions acceptable to both conditions a client may send: If-Match, and the older `petVersion` field. */
+function acceptedVersions(ifMatch: number[] | undefined, petVersion: number | undefined): number[] | undefined {
+  if (petVersion === undefined) return ifMatch;
+  return ifMatch === undefined ? [petVersion] : ifMatch.filter((v) => v === petVersion);
+}
+
+/** A write broke the one-approved-application-per-animal index (an approval that raced past the check, or data from before it). */
+function isOneApprovedViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002" && JSON.stringify(error.meta ?? {}).includes("adoption_applications_one_approved");
 }
 
 /**
  * A staff step. Approve, complete and cancel change the animal too, through
  * changePet: one transaction with the animal's row locked, If-Match (the
- * `petVersion` staff saw) honoured, its audit record and pet.updated event.
- * Two approvals for one animal at once: the second waits for the first's
- * lock, then finds the animal pending and changes nothing (409).
+ * animal's ETag staff saw, or the older `petVersion` field) honoured, its
+ * audit record and pet.updated event. Steps that leave the animal alone
+ * (review, decline) ignore If-Match: an edit of the animal's name is no
+ * reason to refuse them. Two approvals for one animal at once: the second
+ * waits for the first's lock, then finds the animal pending and changes
+ * nothing (409). An approval while another application is approved (the
+ * animal set back to available by hand before that was refused, say) is a
+ * 409 too, never the unique index's error.
  */
 export async function transitionApplication(id: number, step: Transition, context: TransitionContext): Promise<Application> {
   const actor: Actor = { kind: "staff", id: context.staff.id, email: context.staff.email };
@@ -296,10 +308,16 @@ export async function transitionApplication(id: number, step: Transition, contex
   if (!found) throw new ApiError(404, "not_found", `There is no application with id ${id}.`);
   const petStatus = PET_STATUS_AFTER[step.to];
 
-  const move = async (tx: Prisma.TransactionClient): Promise<{ from: ApplicationState }> => {
+  // The application's own state decides first: a step its state does not
+  // allow is invalid_transition whatever the animal's state.
+  const lockState = async (tx: Prisma.TransactionClient): Promise<ApplicationState> => {
     const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} FOR UPDATE`;
     const from = row!.state;
-    if (!STAFF_MOVES[step.to].includes(from)) throw invalidTransition(from, step.to);
+    if (!APPLICATION_MOVES[from].includes(step.to)) throw invalidTransition(from, step.to);
+    return from;
+  };
+
+  const move = async (tx: Prisma.TransactionClient, from: ApplicationState): Promise<void> => {
     await tx.adoptionApplication.update({
       where: { id: BigInt(id) },
       data: { state: step.to, updatedAt: new Date(), ...(step.to === "declined" ? { decisionMessage: step.message } : {}) },
@@ -317,17 +335,30 @@ export async function transitionApplication(id: number, step: Transition, contex
         await queueApplicationMail(tx, { applicationId: String(other.id), kind: "decision" });
       }
     }
-    return { from };
   };
 
   if (!petStatus) {
-    await db().$transaction(move);
+    await db().$transaction(async (tx) => move(tx, await lockState(tx)));
   } else {
-    await changePet(Number(found.pet_id), { actor, requestId: context.requestId, expectedVersions: step.petVersion ? [step.petVersion] : undefined }, async (tx, was) => {
-      if (step.to === "approved" && was.status !== "available") throw notAvailable(was.name, was.status);
-      await move(tx);
-      return was.status === petStatus ? null : { before: { status: was.status }, columns: { status: petStatus } };
-    });
+    const expectedVersions = acceptedVersions(context.expectedVersions, step.petVersion);
+    try {
+      await changePet(Number(found.pet_id), { actor, requestId: context.requestId, expectedVersions }, async (tx, was) => {
+        const from = await lockState(tx);
+        if (step.to === "approved") {
+          if (was.status !== "available") throw notAvailable(was.name, was.status);
+          // Under the animal's lock, which every approval takes first: no other can slip in after this.
+          const [approved] = await tx.$queryRaw<{ id: bigint }[]>`
+            SELECT id FROM adoption_applications WHERE pet_id = ${found.pet_id} AND state = 'approved' AND id <> ${BigInt(id)} LIMIT 1`;
+          if (approved) throw adoptionInProgress(was.name, approved.id, "approve");
+        }
+        await move(tx, from);
+        return was.status === petStatus ? null : { before: { status: was.status }, columns: { status: petStatus } };
+      });
+    } catch (error) {
+      if (!isOneApprovedViolation(error)) throw error;
+      const pet = await db().pet.findUnique({ where: { id: found.pet_id }, select: { name: true } });
+      throw adoptionInProgress(pet?.name ?? "this animal", null, "approve");
+    }
   }
   return getApplication(id);
 }

@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   "not_available",
   "already_applied",
   "invalid_transition",
+  "adoption_in_progress",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -237,6 +237,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       },
       400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body", "unknown_category", "invalid_header"]),
       404: errorResponse(404, ["not_found"]),
+      409: errorResponse(
+        409,
+        ["adoption_in_progress"],
+        {},
+        "The patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available).",
+      ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
@@ -340,7 +346,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "applyForPet",
     summary: "Forward an application to adopt",
     description:
-      "For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each email and each client address has an hourly and a daily budget of applications (429 with Retry-After beyond it).",
+      "For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications (429 with Retry-After beyond it); your requests are otherwise bounded by your key's rate limit, not by your servers' address.",
     tags: ["applications"],
     security,
     request: { params: petIdParamsSchema, body: { required: true, content: { "application/json": { schema: applicationInputSchema } } } },

@@ -193,14 +193,30 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     path: "/applications/{applicationId}/transitions",
     operationId: "transitionApplication",
     summary: "A staff step: in_review, approved (the animal becomes pending), declined, completed (sold), cancelled (available again)",
+    description:
+      "Approve, complete and cancel change the animal (a new version, an audit record, a `pet.updated` event), so they honour `If-Match` with the animal's ETag (the application's `petVersion` in quotes), as `PATCH /pets/{petId}` does: a stale one is 412 and nothing changes. Review and decline leave the animal alone and ignore it.",
     ...site,
-    request: { params: applicationIdParamsSchema, body: { required: true, content: json(transitionSchema) } },
+    request: {
+      params: applicationIdParamsSchema,
+      headers: z.object({
+        "If-Match": z
+          .string()
+          .optional()
+          .meta({ description: 'Only take the step if the animal\'s ETag is one of these (`"3"`); `*` for any. Strong comparison: a weak tag never matches.', example: '"1"' }),
+      }),
+      body: { required: true, content: json(transitionSchema) },
+    },
     responses: {
       200: ok("The application after the step.", applicationSchema),
-      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"]),
+      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body", "invalid_header"]),
       404: errorResponse(404, ["not_found"]),
-      409: errorResponse(409, ["invalid_transition", "not_available"], {}, "The step does not follow from the state, or the animal is no longer available (another application was approved)."),
-      412: errorResponse(412, ["precondition_failed"], {}, "`petVersion` is not the animal's version: someone changed it meanwhile."),
+      409: errorResponse(
+        409,
+        ["invalid_transition", "not_available", "adoption_in_progress"],
+        {},
+        "The step does not follow from the state (`invalid_transition`), the animal is pending or sold (`not_available`), or another application for it is already approved (`adoption_in_progress`).",
+      ),
+      412: errorResponse(412, ["precondition_failed"], {}, "`If-Match` (or `petVersion`) does not name the animal's version: someone changed it meanwhile. The `ETag` header gives the current one."),
       ...commonErrors(),
     },
   });

@@ -504,6 +504,12 @@ export async function categoryExists(id: number, client: Db = db()): Promise<boo
   return (await client.category.findUnique({ where: { id: BigInt(id) }, select: { id: true } })) !== null;
 }
 
+/** The id of the animal's approved adoption application, if it has one (at most one: a unique index). */
+export async function approvedApplicationOf(tx: Prisma.TransactionClient, petId: number): Promise<bigint | null> {
+  const [row] = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM adoption_applications WHERE pet_id = ${BigInt(petId)} AND state = 'approved' LIMIT 1`;
+  return row?.id ?? null;
+}
+
 /** Puts an animal's photos in this order (position 0 is the cover). */
 export async function setPhotoPositions(tx: Prisma.TransactionClient, petId: number, photoIds: number[]): Promise<void> {
   await tx.$executeRaw`

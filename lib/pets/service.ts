@@ -128,6 +128,25 @@ function preconditionFailed(current: number): ApiError {
   );
 }
 
+/**
+ * An application for this animal is approved: its adoption is under way, and
+ * the animal's status follows that application (completing it sells the
+ * animal, cancelling it makes it available again). So neither a second
+ * approval nor a status changed by hand may go past it: either would leave
+ * an approved application beside an animal that takes applications, and the
+ * next approval would break the one-approved-per-animal index.
+ */
+export function adoptionInProgress(petName: string, approvedId: number | bigint | null, asked: "approve" | "change_status"): ApiError {
+  const which = approvedId === null ? "Another application" : `Application #${approvedId}`;
+  return new ApiError(
+    409,
+    "adoption_in_progress",
+    asked === "approve"
+      ? `${which} for ${petName} is already approved: complete or cancel that adoption before approving another application.`
+      : `${which} for ${petName} is approved, so its status follows that adoption: complete it (sold) or cancel it (available) in the applications inbox instead of changing the status by hand.`,
+  );
+}
+
 export interface UpdateOptions extends WriteContext {
   /**
    * If-Match: the versions the client will accept changing. Undefined for no
@@ -215,6 +234,11 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
       }
     }
     if (Object.keys(changes).length === 0) return null;
+    if (changes.status !== undefined) {
+      // Under the animal's lock, which approvals take too (changePet).
+      const approved = await queries.approvedApplicationOf(tx, id);
+      if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
+    }
     if (changes.categoryId !== undefined && !(await queries.categoryExists(changes.categoryId, tx))) throw unknownCategory(changes.categoryId);
     const { photos, ...columns } = changes;
     if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));

@@ -83,7 +83,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A staff step: in_review, approved (the animal becomes pending), declined, completed (sold), cancelled (available again) */
+        /**
+         * A staff step: in_review, approved (the animal becomes pending), declined, completed (sold), cancelled (available again)
+         * @description Approve, complete and cancel change the animal (a new version, an audit record, a `pet.updated` event), so they honour `If-Match` with the animal's ETag (the application's `petVersion` in quotes), as `PATCH /pets/{petId}` does: a stale one is 412 and nothing changes. Review and decline leave the animal alone and ignore it.
+         */
         post: operations["transitionApplication"];
         delete?: never;
         options?: never;
@@ -297,7 +300,7 @@ export interface paths {
         put?: never;
         /**
          * Forward an application to adopt
-         * @description For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each email and each client address has an hourly and a daily budget of applications (429 with Retry-After beyond it).
+         * @description For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications (429 with Retry-After beyond it); your requests are otherwise bounded by your key's rate limit, not by your servers' address.
          */
         post: operations["applyForPet"];
         delete?: never;
@@ -659,7 +662,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1967,6 +1970,9 @@ export interface operations {
                          */
                         petId: number;
                         petName: string;
+                        petStatus: components["schemas"]["PetStatus"];
+                        /** @description The animal's version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since. */
+                        petVersion: number;
                         phone: string | null;
                         /** @enum {string} */
                         source: "site" | "partner";
@@ -2169,6 +2175,9 @@ export interface operations {
                          */
                         petId: number;
                         petName: string;
+                        petStatus: components["schemas"]["PetStatus"];
+                        /** @description The animal's version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since. */
+                        petVersion: number;
                         phone: string | null;
                         /** @enum {string} */
                         source: "site" | "partner";
@@ -2345,7 +2354,10 @@ export interface operations {
     transitionApplication: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Only take the step if the animal's ETag is one of these (`"3"`); `*` for any. Strong comparison: a weak tag never matches. */
+                "If-Match"?: string;
+            };
             path: {
                 applicationId: number;
             };
@@ -2357,6 +2369,10 @@ export interface operations {
                     /** @default false */
                     declineOthers?: boolean;
                     message?: string;
+                    /**
+                     * @deprecated
+                     * @description Deprecated: send the animal's ETag in `If-Match` instead. The animal's version the step assumes (approve, complete and cancel change the animal); otherwise 412.
+                     */
                     petVersion?: number;
                     /** @enum {string} */
                     to: "in_review" | "approved" | "declined" | "completed" | "cancelled";
@@ -2403,6 +2419,9 @@ export interface operations {
                          */
                         petId: number;
                         petName: string;
+                        petStatus: components["schemas"]["PetStatus"];
+                        /** @description The animal's version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since. */
+                        petVersion: number;
                         phone: string | null;
                         /** @enum {string} */
                         source: "site" | "partner";
@@ -2421,7 +2440,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_header`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -2507,7 +2526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The step does not follow from the state, or the animal is no longer available (another application was approved). Codes: `invalid_transition`, `not_available`. */
+            /** @description The step does not follow from the state (`invalid_transition`), the animal is pending or sold (`not_available`), or another application for it is already approved (`adoption_in_progress`). Codes: `invalid_transition`, `not_available`, `adoption_in_progress`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -2528,7 +2547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `petVersion` is not the animal's version: someone changed it meanwhile. Codes: `precondition_failed`. */
+            /** @description `If-Match` (or `petVersion`) does not name the animal's version: someone changed it meanwhile. The `ETag` header gives the current one. Codes: `precondition_failed`. */
             412: {
                 headers: {
                     /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
@@ -5001,6 +5020,27 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). Codes: `adoption_in_progress`. */
+            409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as withdrawRoute } from "@/app/v1/application-links/[token]/withdraw/route";
 import { GET as linkRoute } from "@/app/v1/application-links/[token]/route";
 import { GET as oneRoute } from "@/app/v1/applications/[applicationId]/route";
@@ -7,12 +7,16 @@ import { GET as inboxRoute } from "@/app/v1/applications/route";
 import { GET as listEventsRoute } from "@/app/v1/events/route";
 import { GET as historyRoute } from "@/app/v1/pets/[petId]/history/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
+import { PATCH as patchPet } from "@/app/v1/pets/[petId]/route";
 import { GET as listPets } from "@/app/v1/pets/route";
+import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import type { Application } from "@/lib/applications/schemas";
 import { db } from "@/lib/db";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
+import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";
 import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // Adoption applications through the API: the adopter's form (an anonymous
@@ -60,6 +64,22 @@ async function petOf(id: number): Promise<Pet> {
 }
 
 const tokenOf = (statusUrl: string) => statusUrl.split("/").at(-1)!;
+
+/**
+ * Everything a refused step must leave as it was: the application (state,
+ * message, last change, steps), the animal (status, version), its audit
+ * trail and events, and the emails queued.
+ */
+async function footprint(applicationId: number, petId: number) {
+  const [application, pet, audits, events, mails] = await Promise.all([
+    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(applicationId) }, select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } } }),
+    db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, version: true } }),
+    db().petAudit.count({ where: { petId: BigInt(petId) } }),
+    db().event.count(),
+    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
+  ]);
+  return { application, pet, audits, events, mails: mails[0]!.n };
+}
 /** Rows as text, to search for values (ids are bigints). */
 const asText = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 
@@ -194,6 +214,79 @@ describe("staff steps and the animal's status", () => {
     await expectApiError(await step(424242, { to: "declined" }), 404, "not_found");
   });
 
+  it("If-Match (the animal's ETag, as for PATCH /v1/pets/{id}): a stale one is 412 with the current ETag and changes nothing; the current one goes through", async () => {
+    const [pet] = await seedPets([{ name: "Conditional" }]);
+    const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
+    // Someone renames the animal after staff read it at version 1.
+    await expectJson(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Conditional Too" }, params: { petId: String(pet!.id) } }));
+    const before = await footprint(a.id, pet!.id);
+    const stale = await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": '"1"' });
+    await expectApiError(stale, 412, "precondition_failed");
+    expect(stale.headers.get("etag")).toBe('"2"');
+    expect(await footprint(a.id, pet!.id)).toEqual(before);
+    // A list naming another stale version, and a weak tag (never matches), fail alike; a malformed header is 400.
+    await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": '"1", "3"' }), 412, "precondition_failed");
+    await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": 'W/"2"' }), 412, "precondition_failed");
+    await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": "2" }), 400, "invalid_header");
+    // If-Match and the older petVersion field must both hold.
+    await expectApiError(await step(a.id, { to: "approved", petVersion: 1 }, { ...staff.headers, "if-match": '"2"' }), 412, "precondition_failed");
+    expect(await footprint(a.id, pet!.id)).toEqual(before);
+
+    // What staff see carries the version to send.
+    const seen = await expectJson<Application>(await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }));
+    expect(seen).toMatchObject({ petStatus: "available", petVersion: 2 });
+    const approved = await expectJson<Application>(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": `"${seen.petVersion}"` }));
+    expect(approved).toMatchObject({ state: "approved", petStatus: "pending", petVersion: 3 });
+    // A cancel under the version from before the approval: refused; under the current one: done.
+    await expectApiError(await step(a.id, { to: "cancelled" }, { ...staff.headers, "if-match": '"2"' }), 412, "precondition_failed");
+    expect((await expectJson<Application>(await step(a.id, { to: "cancelled" }, { ...staff.headers, "if-match": '"3"' }))).petStatus).toBe("available");
+  });
+
+  it("steps that leave the animal alone (review, decline) ignore If-Match", async () => {
+    const [pet] = await seedPets([{}]);
+    const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
+    expect((await expectJson<Application>(await step(a.id, { to: "in_review" }, { ...staff.headers, "if-match": '"9"' }))).state).toBe("in_review");
+    expect((await expectJson<Application>(await step(a.id, { to: "declined" }, { ...staff.headers, "if-match": '"9"' }))).state).toBe("declined");
+  });
+
+  it("while an application is approved, the animal's status follows it: a status changed by hand is 409 adoption_in_progress (other fields may change)", async () => {
+    const [pet] = await seedPets([{ name: "Followed" }]);
+    const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
+    await expectJson(await step(a.id, { to: "approved" }));
+    const before = await footprint(a.id, pet!.id);
+    for (const status of ["available", "sold"]) {
+      const refused = await expectApiError(
+        await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { status }, params: { petId: String(pet!.id) } }),
+        409,
+        "adoption_in_progress",
+      );
+      expect(refused.message).toContain(`Application #${a.id} for Followed is approved`);
+    }
+    expect(await footprint(a.id, pet!.id)).toEqual(before);
+    const renamed = await expectJson<Pet>(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Followed Still", status: "pending" }, params: { petId: String(pet!.id) } }));
+    expect(renamed).toMatchObject({ name: "Followed Still", status: "pending", version: 3 });
+    // Once the adoption is cancelled, the status is staff's to set again.
+    await expectJson(await step(a.id, { to: "cancelled" }));
+    expect((await expectJson<Pet>(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { status: "sold" }, params: { petId: String(pet!.id) } }))).status).toBe("sold");
+  });
+
+  it("approving while another application for the animal is approved (its status set back by hand, before that was refused) is 409 adoption_in_progress, never a 500, and changes nothing", async () => {
+    const [pet] = await seedPets([{ name: "Twice" }]);
+    const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
+    const b = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
+    await expectJson(await step(a.id, { to: "approved" }));
+    // As a hand-made change used to leave it (and as a database restored from then may hold it).
+    await db().pet.update({ where: { id: BigInt(pet!.id) }, data: { status: "available" } });
+    const before = await footprint(b.id, pet!.id);
+    const refused = await expectApiError(await step(b.id, { to: "approved" }), 409, "adoption_in_progress");
+    expect(refused.message).toBe(`Application #${a.id} for Twice is already approved: complete or cancel that adoption before approving another application.`);
+    expect(await footprint(b.id, pet!.id)).toEqual(before);
+    expect((await db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(a.id) } })).state).toBe("approved");
+    // The way out: cancel the first adoption, then approve the second.
+    await expectJson(await step(a.id, { to: "cancelled" }));
+    expect((await expectJson<Application>(await step(b.id, { to: "approved" }))).petStatus).toBe("pending");
+  });
+
   it("twenty staff approving twenty applications for one animal at the same moment: exactly one wins, the others change nothing", async () => {
     const [pet] = await seedPets([{ name: "Scout" }]);
     const ids: number[] = [];
@@ -225,18 +318,46 @@ describe("staff steps and the animal's status", () => {
 });
 
 describe("personal data", () => {
-  it("the change feed and webhook payloads carry the animal's change only, never the applicant", async () => {
-    const [pet] = await seedPets([{}]);
-    const secret = { name: "Priya Secretname", email: "priya.secret@example.org", phone: "+1 555 0100 999", message: "A very private reason 7d1f" };
-    const a = await expectJson<{ id: number }>(await apply(pet!.id, form(secret)), 201);
-    await expectJson(await step(a.id, { to: "approved" }));
-    const feed = await call(listEventsRoute, "/v1/events?limit=100", { key: partner });
-    const text = await feed.text();
-    expect(feed.status).toBe(200);
-    expect(text).toContain(`"status":"pending"`);
-    for (const value of Object.values(secret)) expect(text).not.toContain(value);
-    // Stored events and queued webhook payloads, whatever is subscribed.
-    const stored = asText(await db().event.findMany()) + asText(await db().petAudit.findMany()) + asText(await db().webhookDelivery.findMany());
-    for (const value of Object.values(secret)) expect(stored).not.toContain(value);
+  let work: BackgroundWork | undefined;
+  afterAll(async () => {
+    await work?.stop();
+  });
+
+  it("the change feed and webhook deliveries carry the animal's change only, never the applicant", async () => {
+    // A real endpoint, delivered to by the real background work (as every server runs it).
+    const receiver = await startReceiver();
+    try {
+      await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created", "pet.updated"] } }), 201);
+      work = startBackgroundWork();
+      const [pet] = await seedPets([{}]);
+      const secret = { name: "Priya Secretname", email: "priya.secret@example.org", phone: "+1 555 0100 999", message: "A very private reason 7d1f", otherAnimals: "Two hidden hamsters 3c9a" };
+      const a = await expectJson<{ id: number }>(await apply(pet!.id, form(secret)), 201);
+      await expectJson(await step(a.id, { to: "approved" }));
+      await expectJson(await step(a.id, { to: "completed" }));
+
+      const forPet = (status: string) => (r: ReceivedRequest) => {
+        const event = eventOf(r);
+        return event.type === "pet.updated" && (event.data.pet as Pet).id === pet!.id && (event.data.pet as Pet).status === status;
+      };
+      const delivered = [await receiver.waitFor(forPet("pending")), await receiver.waitFor(forPet("sold"))];
+      expect(eventOf(delivered[0]!).data).toMatchObject({ pet: { id: pet!.id, status: "pending" }, previous: { status: "available" } });
+      expect(eventOf(delivered[1]!).data).toMatchObject({ pet: { id: pet!.id, status: "sold" }, previous: { status: "pending" } });
+      const secrets = [...Object.values(secret), secret.email.toUpperCase(), "Priya", "Secretname"];
+      for (const request of receiver.requests) {
+        for (const value of secrets) expect(request.body, `a delivery carries "${value}"`).not.toContain(value);
+        for (const value of secrets) expect(JSON.stringify(request.headers)).not.toContain(value);
+      }
+
+      const feed = await call(listEventsRoute, "/v1/events?limit=100", { key: partner });
+      const text = await feed.text();
+      expect(feed.status).toBe(200);
+      expect(text).toContain(`"status":"pending"`);
+      for (const value of secrets) expect(text).not.toContain(value);
+      // Stored events, audit records and delivery records too.
+      const stored = asText(await db().event.findMany()) + asText(await db().petAudit.findMany()) + asText(await db().webhookDelivery.findMany());
+      for (const value of secrets) expect(stored).not.toContain(value);
+    } finally {
+      await receiver.close();
+    }
   });
 });
