@@ -1,13 +1,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as readyzRoute } from "@/app/readyz/route";
 import { POST as createPetRoute, GET as listPetsRoute } from "@/app/v1/pets/route";
 import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
-import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
+import { setClock } from "@/lib/clock";
+import { applicationName, db, poolShare, query } from "@/lib/db";
+import { env, resetEnvCache } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { setCounterStore } from "@/lib/http/rate-limit";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
@@ -40,6 +44,8 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     observeRequest(req, res);
     if (isMetricsRequest(req)) return void answerMetrics(req, res);
+    // As scripts/server.ts does, so that anonymous callers are counted by their address.
+    req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
     void (async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -97,6 +103,32 @@ describe("GET /metrics", () => {
     expect(await ok.text()).toContain("# TYPE petstore_http_requests_total counter");
   });
 
+  it("is never counted against an API key or the caller's address, however often it is scraped", async () => {
+    const { key } = await newKey(["pets:read"], "metrics scraper", { plan: "free" });
+    const remaining = async (headers: Record<string, string>) =>
+      Number((await fetch(`${base}/v1/pets?limit=1`, { headers })).headers.get("x-ratelimit-remaining"));
+    // Every counter of every caller (the tests' store is PostgreSQL: REDIS_URL is unset),
+    // so a scrape counted against anyone at all, "unknown" address included, shows.
+    const allHits = async () => (await db().$queryRaw<{ n: number }[]>`SELECT coalesce(sum(hits), 0)::int AS n FROM rate_limit_counters`)[0]!.n;
+    // One minute window for all of it: at a minute's edge the counts would start over.
+    setClock(new Date());
+    try {
+      const keyBefore = await remaining({ authorization: `Bearer ${key}` });
+      const addressBefore = await remaining({});
+      const hitsBefore = await allHits();
+      // More scrapes than a Free minute allows (60), from the same address,
+      // and a few carrying the API key, as a misconfigured scraper would (401).
+      for (let i = 0; i < 70; i++) expect((await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
+      for (let i = 0; i < 5; i++) expect((await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
+      expect(await allHits()).toBe(hitsBefore);
+      // Each count moved by the one API request that read it, and by nothing else.
+      expect(await remaining({ authorization: `Bearer ${key}` })).toBe(keyBefore - 1);
+      expect(await remaining({})).toBe(addressBefore - 1);
+    } finally {
+      setClock();
+    }
+  });
+
   it("is not there at all while METRICS_TOKEN is unset (404)", async () => {
     vi.stubEnv("METRICS_TOKEN", "");
     resetEnvCache();
@@ -131,9 +163,15 @@ describe("what it carries", () => {
   it("rate limiting: requests limited, and keys banned, by plan", async () => {
     const { key } = await newKey(["pets:read"], "metrics limited", { plan: "free" });
     const before = await scrape();
-    // Free: 60 a minute. Past twice that, the key is banned.
+    // Free: 60 a minute. Past twice that, the key is banned: all in one
+    // minute window, which a slow run could otherwise cross (and not ban).
     const statuses: number[] = [];
-    for (let i = 0; i < 125; i++) statuses.push((await fetch(`${base}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status);
+    setClock(new Date());
+    try {
+      for (let i = 0; i < 125; i++) statuses.push((await fetch(`${base}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status);
+    } finally {
+      setClock();
+    }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     const after = await scrape();
     const limited = sample(after, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" }) - sample(before, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" });
@@ -144,11 +182,45 @@ describe("what it carries", () => {
   });
 
   it("PostgreSQL: the pool's connections, idle ones, waiting requests and size", async () => {
-    const text = await scrape();
-    expect(sample(text, "petstore_db_pool_connections", { state: "total" })).toBeGreaterThan(0);
-    expect(text).toMatch(/petstore_db_pool_connections\{state="idle"\} \d+/);
-    expect(text).toMatch(/petstore_db_pool_connections\{state="waiting"\} \d+/);
-    expect(sample(text, "petstore_db_pool_connections", { state: "max" })).toBeGreaterThanOrEqual(2);
+    const pool = (text: string, state: string) => sample(text, "petstore_db_pool_connections", { state });
+    const size = poolShare(env().DATABASE_POOL_SIZE);
+    expect(pool(await scrape(), "max")).toBe(size);
+
+    // Every connection of the app's pool busy in pg_sleep, through the app's
+    // own client, and one more query, which must wait for one of them
+    // (then(): a Prisma query runs only once something awaits it).
+    const held = Array.from({ length: size }, () => db().$queryRaw`SELECT 1 AS slept FROM pg_sleep(3)`.then(() => undefined));
+    const observer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await observer.connect();
+    try {
+      // Scraped once PostgreSQL shows them all sleeping: seen from outside
+      // the pool, so the wait takes nothing from the gauges under test. 3 s
+      // of sleep leaves room for a loaded machine to open all ten first.
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        const { rows } = await observer.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%pg_sleep%'",
+          [applicationName()],
+        );
+        if (rows[0]!.n === size) break;
+        if (Date.now() > deadline) throw new Error(`only ${rows[0]!.n} of the pool's ${size} connections ever slept`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await observer.end();
+    }
+    // On the pool directly (query()): it asks for a connection in this tick, before the scrape.
+    const extra = query(Prisma.sql`SELECT 1`);
+    const busy = await scrape();
+    expect(pool(busy, "total")).toBe(size);
+    expect(pool(busy, "idle")).toBe(0);
+    expect(pool(busy, "waiting")).toBeGreaterThanOrEqual(1);
+
+    await Promise.all([...held, extra]);
+    const done = await scrape();
+    expect(pool(done, "waiting")).toBe(0);
+    expect(pool(done, "idle")).toBeGreaterThan(0);
+    expect(pool(done, "idle")).toBeLessThanOrEqual(pool(done, "total"));
   });
 
   it.skipIf(!process.env.TEST_REDIS_URL)("Redis: connected, and command errors", async () => {
@@ -177,13 +249,20 @@ describe("what it carries", () => {
     const before = await scrape();
     await expectJson(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Metered", categoryId: 1 } }), 201);
     await dispatchEvents();
+    // Made an hour old, so a gauge stuck at 0 (or counting in milliseconds) shows.
+    const AGE = 3_600;
+    await db().webhookDelivery.updateMany({ where: { endpointId: BigInt(endpoint.id) }, data: { createdAt: new Date(Date.now() - AGE * 1000) } });
 
     const queued = await scrape();
     const head = Number((await db().event.aggregate({ _max: { position: true } }))._max.position);
     expect(sample(queued, "petstore_events_head_position")).toBe(head);
     expect(sample(queued, "petstore_webhook_deliveries_pending")).toBe(1);
-    expect(sample(queued, "petstore_webhook_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(0);
-    expect(sample(queued, "petstore_jobs_waiting", { task: "deliver-webhooks" })).toBeGreaterThanOrEqual(1);
+    expect(sample(queued, "petstore_webhook_oldest_pending_age_seconds")).toBeGreaterThanOrEqual(AGE);
+    expect(sample(queued, "petstore_webhook_oldest_pending_age_seconds")).toBeLessThan(AGE + 60);
+    // The one delivery's wake-up job, for that task alone.
+    const waiting = (text: string, task: string) => sample(text, "petstore_jobs_waiting", { task });
+    expect(waiting(queued, "deliver-webhooks") - waiting(before, "deliver-webhooks")).toBe(1);
+    expect(waiting(queued, "application-mail") - waiting(before, "application-mail")).toBe(0);
     // Every task is reported, with zero when none waits (other test files may have left some).
     expect(queued).toMatch(/petstore_jobs_waiting\{task="application-mail"\} \d+/);
 
@@ -209,9 +288,24 @@ describe("what it carries", () => {
   });
 
   it("the process: event-loop lag, heap, garbage collection", async () => {
+    const gcs = (text: string) => sample(text, "petstore_nodejs_gc_duration_seconds_count", { kind: "minor" });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The lag histogram is read and reset by each scrape: this one starts it
+    // afresh. Node measures the first delay after a reset from the next tick
+    // of its 10 ms timer, so a block must come a few ticks later to be seen.
+    const before = await scrape();
+    await pause(50);
+    // The event loop blocked for 200 ms, and ~100 MB of short-lived arrays, which the young generation's collections (minor GCs) sweep.
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    const junk: number[][] = [];
+    for (let i = 0; i < 200_000; i++) junk[i % 1_000] = new Array<number>(64).fill(i);
+    // The GC entries reach prom-client's observer asynchronously.
+    await pause(50);
     const text = await scrape();
-    expect(text).toContain("# TYPE petstore_nodejs_eventloop_lag_seconds gauge");
+    expect(sample(text, "petstore_nodejs_eventloop_lag_max_seconds")).toBeGreaterThanOrEqual(0.15);
+    expect(sample(text, "petstore_nodejs_eventloop_lag_max_seconds")).toBeLessThan(10);
+    expect(gcs(text)).toBeGreaterThan(gcs(before));
     expect(sample(text, "petstore_nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
-    expect(text).toContain("# TYPE petstore_nodejs_gc_duration_seconds histogram");
   });
 });
