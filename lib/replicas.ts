@@ -23,6 +23,13 @@ import { shortWindowAt } from "@/lib/rate-limit/windows";
 // replica query that fails (the replica stopped, a conflict with recovery)
 // is marked down and retried on the primary: the request never sees it.
 //
+// Lag is measured against the primary, not by the replica alone: each check
+// notes the primary's WAL position, and a replica's lag is how long ago the
+// primary had written WAL the replica has not replayed yet (0 when it has
+// replayed everything noted). The replica's own view (received = replayed,
+// or the age of its last replayed transaction) cannot see WAL it never
+// received: a standby cut off from its primary would look caught up forever.
+//
 // Read-your-writes, the rule: a request reads the primary when
 //   - it is not a GET/HEAD (a write reads what it writes);
 //   - its caller (an API key, a browser session: the rate limiter's identity)
@@ -38,6 +45,23 @@ import { shortWindowAt } from "@/lib/rate-limit/windows";
 
 const CHECK_MS = 500;
 const CHECK_TIMEOUT_MS = 1_000;
+/** How long the primary's WAL positions are remembered: past this a replica's lag is reported as at least this. */
+const historyMs = () => Math.max(10_000, 2 * env().REPLICA_MAX_LAG_MS);
+
+/** A pg_lsn ("16/B374D848") as a number that compares. */
+function lsnValue(lsn: string): bigint {
+  const [high, low] = lsn.split("/");
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
+/** Rejects after `ms`: a check never waits on a server that does not answer. */
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 /** How many fence windows back a write is remembered (each REPLICA_MAX_LAG_MS long, at least a second). */
 const FENCE_WINDOWS = 3;
 
@@ -79,29 +103,49 @@ class ReplicaSet {
 
   /** Measures every replica now (concurrent calls share one round). */
   checkAll(): Promise<void> {
-    this.checking ??= Promise.all(this.replicas.map((r) => this.check(r))).then(() => {
-      this.checking = undefined;
-    });
+    this.checking ??= this.notePrimary()
+      .then(() => Promise.all(this.replicas.map((r) => this.check(r))))
+      .then(() => {
+        this.checking = undefined;
+      });
     return this.checking;
   }
 
-  private async check(replica: Replica): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+  /**
+   * The primary's WAL positions, each with when it was first seen, oldest
+   * first (only changes are kept: an idle primary adds nothing). Flushed
+   * WAL: what a standby can have been sent.
+   */
+  private readonly primaryWal: { at: number; lsn: bigint }[] = [];
+
+  private async notePrimary(): Promise<void> {
     try {
-      const probe = replica.pool.query<{ standby: boolean; lag_ms: number | null }>(
-        // Caught up (everything received is replayed): no lag, however long
-        // the primary has been idle. Otherwise: how old the last replayed
-        // transaction is, i.e. how far behind what readers see may be.
-        `SELECT pg_is_in_recovery() AS standby,
-                CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
-                     ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) * 1000 END::float8 AS lag_ms`,
+      const [row] = await withTimeout(query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", values: [] }), CHECK_TIMEOUT_MS, "primary WAL position");
+      const lsn = lsnValue(row!.lsn);
+      const now = Date.now();
+      if (this.primaryWal.at(-1)?.lsn !== lsn) this.primaryWal.push({ at: now, lsn });
+      // The newest position stays, however old: it is what the replicas must reach.
+      while (this.primaryWal.length > 1 && this.primaryWal[0]!.at < now - historyMs()) this.primaryWal.shift();
+    } catch {
+      // The primary is away: the replicas are judged by what it had written before.
+    }
+  }
+
+  /** How long ago the primary had written WAL beyond `replayed` (0: nothing noted is missing). */
+  private lagOf(replayed: bigint): number {
+    const missing = this.primaryWal.find((p) => p.lsn > replayed);
+    return missing ? Date.now() - missing.at : 0;
+  }
+
+  private async check(replica: Replica): Promise<void> {
+    try {
+      const { rows } = await withTimeout(
+        replica.pool.query<{ standby: boolean; replayed: string | null }>(`SELECT pg_is_in_recovery() AS standby, pg_last_wal_replay_lsn()::text AS replayed`),
+        CHECK_TIMEOUT_MS,
+        "replica check",
       );
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("replica check timed out")), CHECK_TIMEOUT_MS);
-      });
-      const { rows } = await Promise.race([probe, timeout]);
       const row = rows[0]!;
-      const lagMs = row.standby ? Math.max(0, row.lag_ms ?? Number.POSITIVE_INFINITY) : null;
+      const lagMs = row.standby ? (row.replayed === null ? Number.POSITIVE_INFINITY : this.lagOf(lsnValue(row.replayed))) : null;
       replica.up = row.standby;
       replica.lagMs = lagMs;
       replica.reason = lagMs === null ? "not_a_replica" : lagMs > env().REPLICA_MAX_LAG_MS ? "lagging" : undefined;
@@ -109,8 +153,6 @@ class ReplicaSet {
       replica.up = false;
       replica.lagMs = null;
       replica.reason = "down";
-    } finally {
-      clearTimeout(timer);
     }
     const m = metrics();
     m.replicaUp.set({ replica: String(replica.index) }, replica.up ? 1 : 0);

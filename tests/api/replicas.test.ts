@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as readyzRoute } from "@/app/readyz/route";
 import { GET as categoriesRoute } from "@/app/v1/categories/route";
@@ -16,7 +17,7 @@ import { call, expectJson, newKey, staffSession, type StaffSession } from "./hel
 
 // Reads from a real streaming replica: a primary and a standby of the tests'
 // own (scripts/replica-cluster.ts). Which reads go where, the lag fallback
-// (replay paused on the standby), read-your-writes for keys and sessions and
+// (replay paused on the standby; the standby cut off from its primary), read-your-writes for keys and sessions and
 // for a tag the client already has, and a replica stopped under load with no
 // request failing.
 
@@ -121,6 +122,36 @@ describe.skipIf(!canRunReplicaCluster)("reads from a streaming replica", () => {
     await untilReplica((s) => s.status === "up");
     const before = await reads();
     await list(reader);
+    expect(moved(before, await reads())).toMatchObject({ replica: 1, primary: 0 });
+  });
+
+  it("a standby cut off from its primary, replaying all it received, is still seen lagging once the primary moves on", async () => {
+    // Its WAL receiver stopped (no primary_conninfo), nothing paused: by its
+    // own measures (received = replayed) it is caught up; only the primary's
+    // position shows what it lacks.
+    const replica = new pg.Client({ connectionString: cluster!.replicaUrl });
+    await replica.connect();
+    const { rows } = await replica.query<{ primary_conninfo: string }>("SHOW primary_conninfo");
+    await replica.end();
+    const conninfo = rows[0]!.primary_conninfo;
+    expect(conninfo).toContain("port=");
+    await cluster!.onReplica("ALTER SYSTEM SET primary_conninfo = ''");
+    await cluster!.onReplica("SELECT pg_reload_conf()");
+    try {
+      await create("While cut off");
+      const cutOff = await untilReplica((s) => s.status === "lagging");
+      expect(cutOff.lagMs).toBeGreaterThan(1_000);
+      const before = await reads();
+      expect(await names(await list(reader))).toContain("While cut off");
+      expect(moved(before, await reads())).toMatchObject({ replica: 0, primary: 1 });
+    } finally {
+      await cluster!.onReplica(`ALTER SYSTEM SET primary_conninfo = '${conninfo.replaceAll("'", "''")}'`);
+      await cluster!.onReplica("SELECT pg_reload_conf()");
+    }
+    // Streaming again, it catches up and is used again.
+    await untilReplica((s) => s.status === "up" && s.lagMs === 0);
+    const before = await reads();
+    expect(await names(await list(reader))).toContain("While cut off");
     expect(moved(before, await reads())).toMatchObject({ replica: 1, primary: 0 });
   });
 
