@@ -139,6 +139,13 @@ const envSchema = z.object({
    */
   PHOTO_STORE: z.enum(["postgres", "s3"]).default("postgres"),
   /**
+   * The nice value (0-19, higher yields more) of the process that resizes
+   * photos (lib/photos/resizer.ts): while the machine is busy, requests come
+   * first and uploads take longer. 0 makes uploads compete with requests as
+   * equals (a machine with cores to spare).
+   */
+  PHOTO_RESIZER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
    * The bearer token Prometheus sends to scrape GET /metrics. Unset: there
    * is no /metrics (404). At least 32 characters: it guards what the service
    * says about its traffic.

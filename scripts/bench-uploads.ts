@@ -28,7 +28,7 @@ import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import pg from "pg";
 import sharp from "sharp";
-import { benchEnvironment, cliOut, startServer, stopServer } from "./bench";
+import { PROFILE_DIR, benchEnvironment, cliOut, profileArgs, startServer, stopServer } from "./bench";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -194,7 +194,7 @@ export async function main(): Promise<void> {
     const meta = await sharp(photo).metadata();
     console.error(`  photo: ${meta.width} x ${meta.height} JPEG, ${(photo.length / 1024 / 1024).toFixed(2)} MB (made in ${Math.round(performance.now() - made)} ms)`);
 
-    child = await startServer(env);
+    child = await startServer(env, profileArgs());
     child.once("exit", (code, signal) => console.error(`  the server exited (${code ?? signal}) during the benchmark`));
     uploaders = await startUploaders(photo, key, pets);
 
@@ -271,6 +271,7 @@ export async function main(): Promise<void> {
       `Verdict: list p99 ${median(alone.map((s) => s.p99))} ms alone, ${median(loaded.map((s) => s.p99))} ms with ${UPLOADERS} uploaders: ${ratio.toFixed(2)}× (target ≤ ${TARGET}×) ${ratio <= TARGET ? "MET" : "MISSED"}; ` +
         `upload throughput ${median(uploads.map((u) => u.perMinute)).toFixed(1)} photos a minute (12 MP, median of ${ROUNDS} rounds)`,
     );
+    if (process.env.BENCH_PROFILE) console.log(`CPU profiles: ${PROFILE_DIR}`);
   } finally {
     if (uploaders) await uploaders.close();
     if (child && child.exitCode === null && child.signalCode === null) await stopServer(child);

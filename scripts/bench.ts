@@ -164,11 +164,19 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
+/** Where BENCH_PROFILE=1 puts the server's CPU profiles (one per process, written at its exit). */
+export const PROFILE_DIR = path.join(ROOT, ".data", "profiles");
+
+/** Node flags for the server: a CPU profile of every process (workers included) when BENCH_PROFILE is set. */
+export function profileArgs(): string[] {
+  if (!process.env.BENCH_PROFILE) return [];
+  fs.mkdirSync(PROFILE_DIR, { recursive: true });
+  return ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`];
+}
+
 async function apiBench(): Promise<void> {
   const bench = await benchEnvironment();
-  const profileDir = path.join(ROOT, ".data", "profiles");
-  const nodeArgs = process.env.BENCH_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
-  if (nodeArgs.length) fs.mkdirSync(profileDir, { recursive: true });
+  const nodeArgs = profileArgs();
   let child: ChildProcess | undefined;
   try {
     child = await startServer(bench.env, nodeArgs);
@@ -225,7 +233,7 @@ async function apiBench(): Promise<void> {
     );
     console.log("Targets: each API case ≥ 0.6× the no-op route's throughput and p99 ≤ 3× its p99 (medians of per-round ratios).\n");
     console.table(rows);
-    if (nodeArgs.length) console.log(`CPU profiles: ${profileDir}`);
+    if (nodeArgs.length) console.log(`CPU profiles: ${PROFILE_DIR}`);
   } finally {
     if (child) await stopServer(child);
     await bench.cleanup();
