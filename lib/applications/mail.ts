@@ -15,6 +15,13 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 // The confirmation needs the link's token, which is stored nowhere (only its
 // hash). It travels in the job's payload sealed (AES-256-GCM, keyed from
 // SESSION_SECRET), so the jobs table never holds a usable link.
+//
+// A decision's email says the decision that queued it, carried in the
+// payload: by the time the job runs (or is retried hours later) the
+// application may have moved on (approved, then completed a minute later),
+// and reading its state then would send the later news twice and the
+// earlier never. The payload holds states and ids only, nothing of the
+// applicant: graphile-worker logs a failed job's payload.
 
 export type MailKind = "received" | "decision";
 
@@ -38,15 +45,27 @@ export function openToken(sealed: string): string {
 
 export interface MailJob {
   applicationId: string;
+  /** What the email is about: the application received, or a decision on it. */
   kind: MailKind;
   /** The private link's origin and sealed token (confirmations only). */
   origin?: string;
   sealedToken?: string;
+  /**
+   * The state the decision moved the application to (decisions only). Jobs
+   * queued before it was carried lack it; those say the state as it is now.
+   */
+  state?: ApplicationState;
 }
 
-/** Queues an email to the applicant, as part of the caller's transaction. */
+/**
+ * Queues an email to the applicant, as part of the caller's transaction. One
+ * application's emails share a queue, so they are sent one at a time in the
+ * order of its steps (the approval before the completion), unless a send
+ * fails and its retry comes after a later one.
+ */
 export async function queueApplicationMail(tx: Prisma.TransactionClient, job: MailJob): Promise<void> {
-  await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('application-mail', ${JSON.stringify(job)}::json, max_attempts := 10)`;
+  await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('application-mail', ${JSON.stringify(job)}::json,
+    queue_name := ${`application-mail:${job.applicationId}`}, max_attempts := 10)`;
 }
 
 const DECISIONS: Partial<Record<ApplicationState, (pet: string) => { subject: string; text: string }>> = {
@@ -57,7 +76,10 @@ const DECISIONS: Partial<Record<ApplicationState, (pet: string) => { subject: st
   cancelled: (pet) => ({ subject: `Your adoption of ${pet} was cancelled`, text: `The adoption of ${pet} was cancelled. The shelter will have told you why; you are welcome to apply again.` }),
 };
 
-/** The job: reads the application as it is now and sends what it calls for (nothing once it is anonymised). */
+/**
+ * The job: the email the payload asks for, to the applicant's address as it
+ * is now (nothing once it is anonymised or erased).
+ */
 export async function sendApplicationMail(job: MailJob): Promise<void> {
   const row = await db().adoptionApplication.findUnique({
     where: { id: BigInt(job.applicationId) },
@@ -82,12 +104,15 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
     });
     return;
   }
-  const decision = DECISIONS[row.state]?.(row.pet.name);
+  const state = job.state ?? row.state;
+  const decision = DECISIONS[state]?.(row.pet.name);
   if (!decision) return;
+  // Only a decline carries a message (and, being final, keeps it).
+  const message = state === "declined" ? row.decisionMessage : null;
   await sendMail({
     to: row.email,
     subject: decision.subject,
-    text: [greeting, "", decision.text, ...(row.decisionMessage ? ["", `Message from the shelter: ${row.decisionMessage}`] : []), "", `Application #${row.id}. The link in our first email shows where it stands.`, "", "Petstore"].join("\n"),
+    text: [greeting, "", decision.text, ...(message ? ["", `Message from the shelter: ${message}`] : []), "", `Application #${row.id}. The link in our first email shows where it stands.`, "", "Petstore"].join("\n"),
   });
 }
 

@@ -323,7 +323,7 @@ export async function transitionApplication(id: number, step: Transition, contex
       data: { state: step.to, updatedAt: new Date(), ...(step.to === "declined" ? { decisionMessage: step.message } : {}) },
     });
     await recordStep(tx, BigInt(id), from, step.to, { kind: "staff", ...context.staff }, context.requestId);
-    await queueApplicationMail(tx, { applicationId: String(id), kind: "decision" });
+    await queueApplicationMail(tx, { applicationId: String(id), kind: "decision", state: step.to });
     if (step.to === "completed" && step.declineOthers) {
       const others = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
         UPDATE adoption_applications AS a SET state = 'declined', decision_message = ${step.message}, updated_at = now()
@@ -332,7 +332,7 @@ export async function transitionApplication(id: number, step: Transition, contex
         WHERE a.id = before.id RETURNING a.id, before.state`;
       for (const other of others) {
         await recordStep(tx, other.id, other.state, "declined", { kind: "staff", ...context.staff }, context.requestId);
-        await queueApplicationMail(tx, { applicationId: String(other.id), kind: "decision" });
+        await queueApplicationMail(tx, { applicationId: String(other.id), kind: "decision", state: "declined" });
       }
     }
   };

@@ -13,8 +13,9 @@ import { call, expectJson, newKey, seedPets, staffSession, type StaffSession } f
 
 // The applicant's emails through a real SMTP server in this process
 // (smtp-server), sent by the real job queue: the confirmation carries a
-// working private link, each decision follows, a refused send is retried,
-// and the job's payload never holds a usable link.
+// working private link, each decision follows (the decision that queued
+// it, however late the job runs), a refused send is retried, and the job's
+// payload never holds a usable link or anything of the applicant.
 
 let smtp: SMTPServer;
 const inbox: ParsedMail[] = [];
@@ -80,6 +81,26 @@ function apply(petId: number, email: string) {
   });
 }
 
+function step(id: number, to: string, extra: Record<string, unknown> = {}) {
+  return call(transitionRoute, `/v1/applications/${id}/transitions`, { method: "POST", headers: staff.headers, json: { to, ...extra }, params: { applicationId: String(id) } });
+}
+
+/** The application emails still queued (waiting, or being retried). */
+async function mailJobs(): Promise<{ payload: Record<string, unknown>; attempts: number }[]> {
+  return db().$queryRaw`SELECT j.payload, j.attempts FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail' ORDER BY j.id`;
+}
+
+/** Waits until every queued application email has been sent. */
+async function allSent(): Promise<void> {
+  const end = Date.now() + 15_000;
+  while ((await mailJobs()).length > 0) {
+    if (Date.now() > end) throw new Error(`timed out waiting for the queued emails: ${JSON.stringify(await mailJobs())}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const received = (address: string) => inbox.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === address);
+
 describe("queued with the change", () => {
   it("the job carries the link's token sealed, never as it is", async () => {
     const [pet] = await seedPets([{ name: "Sealed" }]);
@@ -90,6 +111,21 @@ describe("queued with the change", () => {
     expect(text).toContain(String(created.id));
     expect(text).not.toContain(token);
     expect(openToken(sealToken(token))).toBe(token);
+  });
+
+  it("a decision's job carries the state decided, and nothing of the applicant", async () => {
+    const [pet] = await seedPets([{ name: "Decided" }]);
+    const created = await expectJson<{ id: number }>(await apply(pet!.id, "decided@example.org"), 201);
+    await expectJson(await step(created.id, "approved"));
+    await expectJson(await step(created.id, "completed"));
+    const mine = (await mailJobs()).filter((j) => j.payload.applicationId === String(created.id));
+    expect(mine.map((j) => [j.payload.kind, j.payload.state])).toEqual([
+      ["received", undefined],
+      ["decision", "approved"],
+      ["decision", "completed"],
+    ]);
+    const text = JSON.stringify(mine);
+    for (const value of ["decided@example.org", "Alex Mail", "Hello."]) expect(text).not.toContain(value);
   });
 });
 
@@ -107,12 +143,71 @@ describe("sent by the job queue", () => {
     const token = confirmation.text!.match(/\/applications\/([A-Za-z0-9_-]{43})/)![1]!;
     expect((await call(linkRoute, `/v1/application-links/${token}`, { params: { token } })).status).toBe(200);
 
-    const step = (to: string) =>
-      call(transitionRoute, `/v1/applications/${created.id}/transitions`, { method: "POST", headers: staff.headers, json: { to }, params: { applicationId: String(created.id) } });
-    await expectJson(await step("approved"));
+    await expectJson(await step(created.id, "approved"));
     const approved = await until(mailTo("alex@example.org", /approved/), "the approval");
     expect(approved.text).toContain("arrange the adoption");
     expect(approved.text).not.toMatch(/[A-Za-z0-9_-]{43}/); // decisions never repeat the link
+  });
+
+  it("approved, then completed before the first email went out: the approval and the completion each arrive once, in that order", async () => {
+    // Queued while no job runs (a busy queue, or a retry hours later): the jobs run after both steps.
+    await allSent(); // (stopped with nothing in flight, so no job is left locked)
+    await work?.stop();
+    work = undefined;
+    const [pet] = await seedPets([{ name: "Quickly" }]);
+    const created = await expectJson<{ id: number }>(await apply(pet!.id, "quick@example.org"), 201);
+    await expectJson(await step(created.id, "approved"));
+    await expectJson(await step(created.id, "completed"));
+    work = startBackgroundWork();
+    await allSent();
+    const subjects = received("quick@example.org").map((m) => m.subject);
+    expect(subjects).toEqual(["We received your application for Quickly", "Good news: your application for Quickly was approved", "Welcome home, Quickly"]);
+    const [, approval, completion] = received("quick@example.org");
+    expect(approval!.text).toContain("The shelter approved your application to adopt Quickly");
+    expect(completion!.text).toContain("The adoption of Quickly is complete");
+  });
+
+  it("review, decline (with the shelter's message), cancel, and the others declined on completion: each says its own decision", async () => {
+    const [pet, other] = await seedPets([{ name: "Decisions" }, { name: "Returned" }]);
+    // Reviewed, then declined with a message.
+    const declined = await expectJson<{ id: number }>(await apply(pet!.id, "declined@example.org"), 201);
+    await expectJson(await step(declined.id, "in_review"));
+    await expectJson(await step(declined.id, "declined", { message: "We are looking for a home with a garden." }));
+    // Approved, then cancelled: the animal is available again.
+    const cancelled = await expectJson<{ id: number }>(await apply(other!.id, "cancelled@example.org"), 201);
+    await expectJson(await step(cancelled.id, "approved"));
+    await expectJson(await step(cancelled.id, "cancelled"));
+    // Completed, declining the animal's other open application with a message.
+    const winner = await expectJson<{ id: number }>(await apply(pet!.id, "winner@example.org"), 201);
+    await expectJson(await apply(pet!.id, "loser@example.org"), 201);
+    await expectJson(await step(winner.id, "approved"));
+    await expectJson(await step(winner.id, "completed", { declineOthers: true, message: "Decisions has found a home. Thank you." }));
+    await allSent();
+
+    const [reviewMail, declineMail] = received("declined@example.org").slice(1);
+    expect(reviewMail?.subject).toBe("Your application for Decisions is being reviewed");
+    expect(declineMail?.subject).toBe("Your application for Decisions");
+    expect(declineMail?.text).toContain("The shelter could not accept your application to adopt Decisions.");
+    expect(declineMail?.text).toContain("Message from the shelter: We are looking for a home with a garden.");
+
+    expect(received("cancelled@example.org").map((m) => m.subject)).toEqual([
+      "We received your application for Returned",
+      "Good news: your application for Returned was approved",
+      "Your adoption of Returned was cancelled",
+    ]);
+    expect(received("cancelled@example.org")[2]!.text).toContain("The adoption of Returned was cancelled.");
+
+    expect(received("winner@example.org").map((m) => m.subject)).toEqual([
+      "We received your application for Decisions",
+      "Good news: your application for Decisions was approved",
+      "Welcome home, Decisions",
+    ]);
+    expect(received("winner@example.org")[2]!.text).not.toContain("Message from the shelter");
+
+    const [, loserMail] = received("loser@example.org");
+    expect(loserMail?.subject).toBe("Your application for Decisions");
+    expect(loserMail?.text).toContain("Message from the shelter: Decisions has found a home. Thank you.");
+    expect(received("loser@example.org")).toHaveLength(2);
   });
 
   it("a send the server refuses is retried until it arrives", async () => {

@@ -1,10 +1,14 @@
+import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as linkGET } from "@/app/v1/application-links/[token]/route";
 import { POST as applyPOST } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
 import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
+import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
+import { startBackgroundWork } from "@/lib/jobs/runner";
 import { setLogDestination } from "@/lib/log";
 import * as petQueries from "@/lib/pets/queries";
 import { createStaff } from "@/lib/staff/service";
@@ -12,7 +16,8 @@ import { call, newKey } from "./helpers";
 
 // Logs are for operators and may travel far (collectors, tickets): no line
 // may carry an Authorization header, a cookie, a password or a full API key,
-// whatever the request and however it fails.
+// whatever the request and however it fails; nor anything of an adoption
+// applicant beyond an id, even when their email fails in the background.
 
 const lines: string[] = [];
 const capture = new Writable({
@@ -80,6 +85,55 @@ describe("log lines", () => {
       for (const secret of secrets) expect(line, `a log line contains a secret: ${line.slice(0, 300)}`).not.toContain(secret);
       expect(line.toLowerCase()).not.toMatch(/"authorization"\s*:\s*"(?!\[redacted\])/);
       expect(line.toLowerCase()).not.toMatch(/"cookie"\s*:\s*"(?!\[redacted\])/);
+    }
+  });
+
+  it("an applicant's email the mail server refuses (550, echoing the address) fails its job without logging the applicant", async () => {
+    // A mail server that refuses the recipient as real ones do: its reply names the address.
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      logger: false,
+      onRcptTo(address, _session, done) {
+        done(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+    vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+    resetEnvCache();
+    const work = startBackgroundWork();
+    lines.length = 0;
+    try {
+      const { key: forwarder } = await newKey(["pets:read", "pets:write", "applications:write"], "refused forwarder");
+      const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Unmailed", categoryId: 1 } })).json()) as { id: number };
+      const applicant = { name: "Rowan Unlisted", email: "rowan.unlisted@example.org", phone: "+1 555 0199", home: "house", message: "Words for the shelter only.", consent: true };
+      const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, { method: "POST", key: forwarder, json: applicant, params: { petId: String(pet.id) } });
+      expect(applied.status).toBe(201);
+      const { id } = (await applied.json()) as { id: number };
+
+      // Its confirmation job fails (and will be retried).
+      const end = Date.now() + 20_000;
+      let failed: { last_error: string | null }[] = [];
+      while (failed.length === 0) {
+        if (Date.now() > end) throw new Error("the confirmation job never failed");
+        await new Promise((r) => setTimeout(r, 100));
+        failed = await db().$queryRaw`SELECT j.last_error FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+          WHERE t.identifier = 'application-mail' AND j.payload->>'applicationId' = ${String(id)} AND j.attempts >= 1 AND j.last_error IS NOT NULL`;
+      }
+      await work.stop();
+      const failure = lines.find((l) => l.includes("Failed task") && l.includes("application-mail"));
+      expect(failure, "the failed job is logged").toBeDefined();
+
+      const secrets = [applicant.name, "Rowan", "Unlisted", applicant.email, "rowan.unlisted", applicant.phone, applicant.message];
+      for (const line of lines) for (const secret of secrets) expect(line, `a log line contains "${secret}": ${line.slice(0, 400)}`).not.toContain(secret);
+      // Nor does the job queue's own record of the failure.
+      for (const secret of secrets) expect(failed[0]!.last_error).not.toContain(secret);
+      // What operators get instead: the reply code and the command, which tell a refused recipient from a server that is down.
+      expect(failure).toContain("550 at RCPT TO");
+      expect(failed[0]!.last_error).toContain("550 at RCPT TO");
+    } finally {
+      await work.stop();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
   });
 });
