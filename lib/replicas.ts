@@ -38,10 +38,10 @@ import { shortWindowAt } from "@/lib/rate-limit/windows";
 //     or PostgreSQL), read back on the caller's next reads; a replica we read
 //     is never further behind than REPLICA_MAX_LAG_MS, so after that the write
 //     is on it;
-//   - it carries a tag it was given (If-None-Match, If-Match) that the replica
-//     cannot confirm: the list re-reads the primary when the replica's page
-//     does not match (app/v1/pets/route.ts), so nobody is shown a page older
-//     than one they already had.
+//   - it carries a tag it was given (If-None-Match) that the replica cannot
+//     confirm: the list and getPet re-read the primary when the replica's
+//     answer does not match (app/v1/pets/route.ts, app/v1/pets/[petId]/route.ts),
+//     so nobody is shown a page or an animal older than one they already had.
 
 const CHECK_MS = 500;
 const CHECK_TIMEOUT_MS = 1_000;

@@ -253,10 +253,9 @@ export async function listPetHistory(id: number, query: HistoryQuery, view: PetV
   return listHistory(id, query, view);
 }
 
-export async function getPetOrThrow(id: number, view: PetView): Promise<Pet> {
+export async function findPet(id: number, view: PetView): Promise<Pet | null> {
   const row = await queries.findPetById(id);
-  if (!row) throw notFound(id);
-  return toPet(row, view);
+  return row ? toPet(row, view) : null;
 }
 
 export { presentFields };

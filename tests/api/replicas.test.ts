@@ -187,6 +187,10 @@ describe.skipIf(!canRunReplicaCluster)("reads from a streaming replica", () => {
       expect(((await seen.json()) as Pet).name).toBe("Renamed by staff");
       const other = await call(getPetRoute, `/v1/pets/${pet.id}`, { key: reader, params: { petId: String(pet.id) } });
       expect(other.status).toBe(404); // created after the replica paused: not there yet
+      // ...unless the reader holds a tag of it (passed on by the writer): then the primary answers getPet too.
+      const tagged = await call(getPetRoute, `/v1/pets/${pet.id}`, { key: reader, params: { petId: String(pet.id) }, headers: { "if-none-match": patched.headers.get("etag")! } });
+      expect(tagged.status).toBe(200);
+      expect(((await tagged.json()) as Pet).name).toBe("Renamed by staff");
     } finally {
       await cluster!.onReplica("SELECT pg_wal_replay_resume()");
       configure(1_000);

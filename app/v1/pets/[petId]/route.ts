@@ -1,16 +1,25 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/http/conditional";
+import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/http/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
-import { etagOf, getPetOrThrow, updatePet } from "@/lib/pets/service";
+import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
+import { etagOf, findPet, notFound, updatePet } from "@/lib/pets/service";
 
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
 export const GET = withApi(
   { scope: "pets:read", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
-  async ({ params, now, url }) => {
-    const pet = await getPetOrThrow(params.petId, petView(now, url.origin));
+  async ({ params, now, url, request }) => {
+    const view = petView(now, url.origin);
+    let pet = await findPet(params.petId, view);
+    // As the list does: a tag the replica's copy does not match (or an animal
+    // the replica does not have yet) may be newer than the replica, so the
+    // primary answers; nobody gets an older version than one they hold.
+    if (readsFromReplica() && request.headers.has("if-none-match") && !(pet && ifNoneMatchMatches(request, etagOf(pet.version)))) {
+      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view));
+    }
+    if (!pet) throw notFound(params.petId);
     return { body: pet, headers: { ETag: etagOf(pet.version) } };
   },
 );
