@@ -232,6 +232,45 @@ test("declines after a second click with a message; cancels an approved adoption
   await expectNoSeriousA11yViolations(page);
 });
 
+test("a step that changes the animal is sent under If-Match with the version shown: if someone changed the animal meanwhile, nothing happens and the view catches up", async ({ page }) => {
+  const pet = await newPet(page);
+  const name = uniqueName("Ifa Match");
+  const id = await apply(page, pet.id, name);
+  await page.goto(`/staff/applications?petId=${pet.id}&application=${id}`);
+  const opened = details(page, name, pet.name);
+  await expect(opened).toContainText(`${pet.name} (available)`);
+
+  // Someone else changes the animal (here through the API) while this view shows version 1.
+  const renamed = `${pet.name} Renamed`;
+  const patched = await page.request.patch(`/v1/pets/${pet.id}`, { headers: { ...bearer(key), "content-type": "application/merge-patch+json" }, data: { name: renamed } });
+  expect(patched.status(), await patched.text()).toBe(200);
+
+  const stale = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/v1/applications/${id}/transitions`));
+  await opened.getByRole("button", { name: "Approve" }).click();
+  expect((await stale).headers()["if-match"]).toBe('"1"');
+  await expect(opened.getByRole("alert")).toContainText("Could not approve this application.");
+  await expect(opened.getByRole("alert")).toContainText("was changed by someone else since this page showed it, so nothing was done");
+  expect((await staffGet<ApiApplication>(page, `/v1/applications/${id}`)).state).toBe("received");
+
+  // The view reads the application again, with the animal's new version: approving now goes through.
+  const current = details(page, name, renamed);
+  await expect(current).toBeVisible();
+  const retried = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/v1/applications/${id}/transitions`));
+  await current.getByRole("button", { name: "Approve" }).click();
+  expect((await retried).headers()["if-match"]).toBe('"2"');
+  await expect(current.getByRole("status")).toContainText(`${renamed} is now pending`);
+  await expect(current).toContainText(`${renamed} (pending)`);
+
+  // Steps that leave the animal alone send no If-Match.
+  const otherName = uniqueName("Ned Nomatch");
+  const otherPet = await newPet(page);
+  const otherId = await apply(page, otherPet.id, otherName);
+  await page.goto(`/staff/applications?application=${otherId}`);
+  const review = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/v1/applications/${otherId}/transitions`));
+  await details(page, otherName, otherPet.name).getByRole("button", { name: "Start review" }).click();
+  expect((await review).headers()["if-match"]).toBeUndefined();
+});
+
 test("an empty filtered inbox says so, and offers every application", async ({ page }) => {
   const pet = await newPet(page);
   await page.goto(`/staff/applications?petId=${pet.id}`);
