@@ -129,6 +129,17 @@ const GROUP_BOUNDARIES: Record<AgeGroup, number[]> = {
   senior: [AGE_BOUNDARIES.adult],
 };
 
+/** Date ranges (inclusive), sorted and with overlapping ones merged: branches over them never return a row twice. */
+function disjointRanges(ranges: [IsoDate, IsoDate][]): [IsoDate, IsoDate][] {
+  const out: [IsoDate, IsoDate][] = [];
+  for (const [from, to] of [...ranges].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const last = out.at(-1);
+    if (last && from <= last[1]) last[1] = to > last[1] ? to : last[1];
+    else out.push([from, to]);
+  }
+  return out;
+}
+
 const dayBefore = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 const dayAfter = (day: IsoDate) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -181,11 +192,17 @@ export function filterBranches(f: PetFilter): Prisma.Sql[][] {
         // margin either side for clocks that disagree): found by birth date.
         // (Between the two days in whichever order: a clock set back makes stored groups run ahead.)
         const [earlier, later] = refreshedOn < today ? [refreshedOn, today] : [today, refreshedOn];
-        const windows = GROUP_BOUNDARIES[group].map(
-          (years) => Prisma.sql`birth_date BETWEEN ${dayBefore(yearsBefore(earlier, years))}::date AND ${dayAfter(yearsBefore(later, years))}::date`,
-        );
-        const crossed = [SMALL_SET, Prisma.sql`age_group IS DISTINCT FROM ${AGE_LITERAL[group]}`, ...exact, Prisma.sql`(${Prisma.join(windows, " OR ")})`];
-        return [stored, crossed];
+        const windows = disjointRanges(GROUP_BOUNDARIES[group].map((years) => [dayBefore(yearsBefore(earlier, years)), dayAfter(yearsBefore(later, years))]));
+        // One branch per window: a plain range of the covering birth-date
+        // index is read without visiting the table (an OR of two ranges is a
+        // bitmap scan, which reads every row of both windows from the heap).
+        const crossed = windows.map(([from, to]) => [
+          SMALL_SET,
+          Prisma.sql`age_group IS DISTINCT FROM ${AGE_LITERAL[group]}`,
+          ...exact,
+          Prisma.sql`birth_date BETWEEN ${from}::date AND ${to}::date`,
+        ]);
+        return [stored, ...crossed];
       }),
     );
   }
