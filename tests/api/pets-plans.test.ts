@@ -127,17 +127,18 @@ describe("the age filter at any depth: its birthday windows are read from the co
 
   const today = isoDay(new Date());
   const cases: [string, () => PetPageQuery][] = [];
-  for (const [filter, extra] of [
+  const filters: [string, Partial<PetPageQuery>][] = [
     ["age=baby,young", { ages: { groups: ["baby", "young"], today, refreshedOn: today } }],
     ["age=young,adult,senior", { ages: { groups: ["young", "adult", "senior"], today, refreshedOn: today } }],
     ["status=available&age=baby", { status: "available", ages: { groups: ["baby"], today, refreshedOn: today } }],
-  ] as const) {
+  ];
+  for (const [filter, extra] of filters) {
     for (const [page, cursor] of Object.entries(PAGES)) {
       cases.push([
         `${filter}, ${page}`,
         () => ({
           take: 21,
-          ...(extra as Partial<PetPageQuery>),
+          ...extra,
           ...("after" in cursor ? { after: Math.floor(maxId * cursor.after) } : {}),
           ...("before" in cursor ? { before: Math.floor(maxId * cursor.before) } : {}),
         }),
