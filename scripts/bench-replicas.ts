@@ -8,12 +8,16 @@
  * one with DATABASE_REPLICA_URL too. GET /v1/pets?limit=20 from callers that
  * never write (so the replica may answer), BENCH_CONNECTIONS (50) for
  * BENCH_DURATION seconds (5), BENCH_ROUNDS (3) interleaved rounds, reported
- * as req/s, p99 and the ratio.
+ * as req/s, p99 and the ratio. After each round the replica-enabled
+ * server's /metrics (METRICS_TOKEN set for it alone) says how many reads
+ * reached the replica; a round with none fails the run, since its figures
+ * would be the primary's twice over.
  *
  * On one machine the replica shares the primary's cores, so this measures
  * what the routing costs and that it works under load, not the capacity a
  * replica on its own machine adds. BENCH_BUILD=0 keeps the build in .next.
  */
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
@@ -28,6 +32,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PETS = Number(process.env.BENCH_PETS ?? 10_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3240);
 const BIN = path.join(ROOT, "node_modules", ".bin");
+const METRICS_TOKEN = randomBytes(32).toString("base64url");
 
 interface Sample {
   rps: number;
@@ -43,6 +48,20 @@ async function measure(port: number, key: string, duration: number): Promise<Sam
     headers: { authorization: `Bearer ${key}` },
   });
   return { rps: Math.round(result.requests.average), p99: result.latency.p99, errors: result.errors + result.non2xx };
+}
+
+/**
+ * Reads by where they went (replica, primary, primary_fallback), from a
+ * server's /metrics: petstore_db_reads_total (lib/metrics.ts); `lines` keeps
+ * all its petstore_db_ samples (replica up, lag) to show when none moved.
+ */
+async function readsByTarget(port: number): Promise<{ reads: Record<string, number>; lines: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) throw new Error(`GET /metrics on port ${port} answered ${res.status}`);
+  const text = await res.text();
+  const reads: Record<string, number> = {};
+  for (const m of text.matchAll(/^petstore_db_reads_total\{target="(\w+)"\} (\S+)$/gm)) reads[m[1]!] = Number(m[2]);
+  return { reads, lines: text.split("\n").filter((l) => l.startsWith("petstore_db_")).join("\n") };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -80,18 +99,37 @@ export async function main(): Promise<void> {
 
     const setups = [
       { name: "primary alone", port: PORT, env: { ...base, PORT: String(PORT) } },
-      { name: "reads on the replica", port: PORT + 1, env: { ...base, PORT: String(PORT + 1), DATABASE_REPLICA_URL: cluster.replicaUrl } },
+      {
+        name: "reads on the replica",
+        port: PORT + 1,
+        env: { ...base, PORT: String(PORT + 1), DATABASE_REPLICA_URL: cluster.replicaUrl, METRICS_TOKEN },
+        replica: true,
+      },
     ];
     for (const setup of setups) servers.push(await startServer(setup.env));
     for (const setup of setups) await measure(setup.port, key, 2); // warm up
 
     const samples = new Map<string, Sample[]>(setups.map((s) => [s.name, []]));
+    const replicaPort = PORT + 1;
+    const { reads: firstReads } = await readsByTarget(replicaPort);
+    let lastReads = firstReads;
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 ? setups : [...setups].reverse();
       for (const setup of order) {
         const sample = await measure(setup.port, key, DURATION);
         samples.get(setup.name)!.push(sample);
         console.error(`  round ${round}/${ROUNDS} ${setup.name}: ${sample.rps} req/s, p99 ${sample.p99} ms, ${sample.errors} errors`);
+        if (!("replica" in setup)) continue;
+        const { reads, lines } = await readsByTarget(replicaPort);
+        const previous = lastReads;
+        const moved = (target: string) => (reads[target] ?? 0) - (previous[target] ?? 0);
+        lastReads = reads;
+        console.error(`    reads: ${moved("replica")} on the replica, ${moved("primary")} on the primary, ${moved("primary_fallback")} fell back to it`);
+        if (moved("replica") === 0) {
+          throw new Error(
+            `round ${round}: no read reached the replica (petstore_db_reads_total{target="replica"} did not move), so "${setup.name}" measured the primary alone. Its /metrics:\n${lines}`,
+          );
+        }
       }
     }
     const [alone, replica] = setups.map((s) => samples.get(s.name)!);
@@ -103,6 +141,10 @@ export async function main(): Promise<void> {
     console.table(rows);
     const ratio = median(replica!.map((x) => x.rps)) / median(alone!.map((x) => x.rps));
     console.log(`Throughput with reads on the replica / primary alone: ${ratio.toFixed(2)}x (same machine: the replica shares its cores)`);
+    const total = (target: string) => (lastReads[target] ?? 0) - (firstReads[target] ?? 0);
+    console.log(
+      `Reads of the replica-enabled server in the rounds (/metrics): ${total("replica")} on the replica, ${total("primary")} on the primary, ${total("primary_fallback")} fell back to it (fewer than requests: identical reads at the same moment share one)`,
+    );
   } finally {
     for (const server of servers) await stopServer(server);
     cluster.stop();
