@@ -41,7 +41,8 @@ function lowerPriority(nice: number): void {
   }
 }
 
-lowerPriority(Number(process.env.PETSTORE_RESIZER_NICE ?? 0));
+// Its one argument: the nice value (PHOTO_RESIZER_NICE, read by the parent).
+lowerPriority(Number(process.argv[2] ?? 0));
 // Loaded only now, so that the threads sharp starts are born at the lower priority.
 const { makeVariants } = await import("@/lib/photos/variants");
 

@@ -73,10 +73,9 @@ function entry(): string {
 function start(): Resizer {
   // spawn with an IPC channel is what fork does; fork itself makes Turbopack
   // resolve the path as a module at build time (vercel/next.js#97952).
-  const child = spawn(process.execPath, ["--import", "tsx", entry()], {
+  const child = spawn(process.execPath, ["--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
-    env: { ...process.env, PETSTORE_RESIZER_NICE: String(env().PHOTO_RESIZER_NICE) },
   });
   let markReady: () => void;
   let failStart: (error: unknown) => void;
