@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { withDatabaseName } from "./scripts/database";
 
@@ -20,14 +21,20 @@ process.env.SESSION_SECRET ??= randomBytes(48).toString("base64url");
 // explicit flag that allows it outside local setups (lib/staff/demo.ts).
 process.env.SEED_DEMO_STAFF ??= "true";
 
+// Per database, so two runs on one machine do not wipe each other's artifacts.
+const outputDir = `test-results/${process.env.E2E_DATABASE ?? "petstore_e2e"}`;
+// The emails the server sends, as the suite's own SMTP server received them
+// (scripts/e2e-mail.ts): e2e/mailbox.ts reads them. Playwright empties the
+// output folder before it starts the server.
+process.env.E2E_MAILBOX = path.resolve(outputDir, "mailbox");
+
 // Debian's Chromium where it is installed (CI and these machines);
 // Playwright's own browser otherwise.
 const chromium = process.env.CHROMIUM_PATH ?? (fs.existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
 export default defineConfig({
   testDir: "./e2e",
-  // Per database, so two runs on one machine do not wipe each other's artifacts.
-  outputDir: `test-results/${process.env.E2E_DATABASE ?? "petstore_e2e"}`,
+  outputDir,
   fullyParallel: false,
   workers: 1,
   forbidOnly: true,
@@ -49,7 +56,16 @@ export default defineConfig({
     stderr: "pipe",
     // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
     // WEBHOOK_ALLOW_PRIVATE: the suite's webhook receivers listen on 127.0.0.1, which production refuses (SSRF).
-    env: { DATABASE_URL: databaseUrl, PORT: String(port), LOG_LEVEL: "warn", SESSION_SECRET: process.env.SESSION_SECRET, SEED_DEMO_STAFF: "true", WEBHOOK_ALLOW_PRIVATE: "true" },
+    // SMTP_URL and MAIL_FROM are set by scripts/e2e-server.ts, which starts the mail server (on a free port) that writes to E2E_MAILBOX.
+    env: {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: "warn",
+      SESSION_SECRET: process.env.SESSION_SECRET,
+      SEED_DEMO_STAFF: "true",
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      E2E_MAILBOX: process.env.E2E_MAILBOX,
+    },
     // The launcher stops next and then PostgreSQL in order on SIGTERM;
     // Playwright's default SIGKILL would orphan them.
     gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

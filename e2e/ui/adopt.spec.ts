@@ -1,12 +1,15 @@
 import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
+import { E2E_MAIL_SENDER, linksIn, mailTo, waitForMail } from "../mailbox";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
 // Adopting, as an adopter does it on 127.0.0.1: the form on an available
 // animal's page (errors by the fields, nothing typed lost), the private
 // link, and the animal's page following staff's steps: approved makes it
-// pending, completed makes it sold. Keyboard alone; axe clean.
+// pending, completed makes it sold. The confirmation with the link, and
+// each decision, arrive by email (at the suite's SMTP server, e2e/mailbox.ts).
+// Keyboard alone; axe clean.
 
 let key: string;
 test.beforeAll(() => {
@@ -30,7 +33,7 @@ async function fillForm(page: Page, email: string) {
   await form.getByRole("checkbox", { name: /I agree that the shelter stores these details/ }).check();
 }
 
-test("an adopter applies, staff approve and complete: the animal's page and the private link follow", async ({ page, browser, baseURL }) => {
+test("an adopter applies, staff approve and complete: the animal's page, the private link and the emails follow", async ({ page, browser, baseURL }) => {
   const pet = await newPet(page.request);
   await page.goto(`/pets/${pet.id}`);
   await page.getByRole("button", { name: "Apply to adopt" }).click();
@@ -45,6 +48,7 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
   await expect(form.getByText(/^Consent must be given/)).toBeVisible();
   await expect(form.getByLabel("Other animals at home")).toHaveValue("Two goldfish");
 
+  // An address of this test's own: its mailbox holds only this test's emails.
   const email = `${uniqueName("robin").replace(/\s+/g, ".")}@example.org`;
   await fillForm(page, email);
   fs.mkdirSync("docs/screenshots", { recursive: true });
@@ -55,6 +59,12 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
   const statusUrl = (await confirmation.getByRole("link").textContent())!;
   expect(statusUrl).toMatch(new RegExp(`^${baseURL}/applications/[A-Za-z0-9_-]{43}$`));
 
+  // The same private link arrives by email, sent by a job after the commit.
+  const confirmationMail = await waitForMail(email, `We received your application for ${pet.name}`);
+  expect(confirmationMail.from?.value).toEqual([expect.objectContaining(E2E_MAIL_SENDER)]);
+  expect(confirmationMail.text).toContain("Hello Robin Adopter,");
+  expect(linksIn(confirmationMail)).toEqual([statusUrl]);
+
   // Applying again with the same email while it is open: a kind refusal, pointing to the first.
   await page.reload();
   await page.getByRole("button", { name: "Apply to adopt" }).click();
@@ -63,7 +73,8 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
   await expect(applyForm(page).getByRole("alert")).toContainText("You already applied");
   await expect(applyForm(page).getByLabel("Your name")).toHaveValue("Robin Adopter");
 
-  await page.goto(statusUrl);
+  // Following the emailed link shows the application.
+  await page.goto(linksIn(confirmationMail)[0]!);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Your application for ${pet.name}`);
   await expect(page.getByRole("status")).toContainText("Status: Received");
   await expectNoSeriousA11yViolations(page);
@@ -83,6 +94,8 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
   await page.goto(statusUrl);
   await expect(page.getByRole("status")).toContainText("Status: Approved");
   await expect(page.getByRole("button", { name: "Withdraw" })).toHaveCount(0);
+  const approvalMail = await waitForMail(email, `Good news: your application for ${pet.name} was approved`);
+  expect(approvalMail.text).toContain(`The shelter approved your application to adopt ${pet.name}`);
 
   expect((await staff.request.post(`/v1/applications/${id}/transitions`, { data: { to: "completed" }, headers: origin })).status()).toBe(200);
   await page.goto(`/pets/${pet.id}`);
@@ -90,6 +103,14 @@ test("an adopter applies, staff approve and complete: the animal's page and the 
   await page.goto(statusUrl);
   await expect(page.getByRole("status")).toContainText("Status: Adopted");
   await staff.close();
+
+  // One email per step, in order; the refused second application sent none.
+  await waitForMail(email, `Welcome home, ${pet.name}`);
+  expect((await mailTo(email)).map((mail) => mail.subject)).toEqual([
+    `We received your application for ${pet.name}`,
+    `Good news: your application for ${pet.name} was approved`,
+    `Welcome home, ${pet.name}`,
+  ]);
 });
 
 test("the form works with the keyboard alone, and fits a phone", async ({ page }) => {
@@ -141,4 +162,20 @@ test("the applicant withdraws from the private link; an unknown link is a 404 pa
   const missing = await page.goto(`/applications/${"B".repeat(43)}`);
   expect(missing!.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn’t find that application");
+});
+
+test("screenshot: the applicant's private page, as the emailed link opens it", async ({ page }) => {
+  const pet = await newPet(page.request, "Biscuit");
+  const res = await page.request.post(`/v1/pets/${pet.id}/applications`, {
+    headers: bearer(createKey("e2e screenshot forwarder", "--plan", "business", "--scopes", "pets:read,applications:write")),
+    data: { name: "Sam Rivera", email: `${uniqueName("sam").replace(/\s+/g, ".")}@example.org`, home: "house", message: "A garden, and time for walks.", consent: true },
+  });
+  expect(res.status()).toBe(201);
+  await page.setViewportSize({ width: 1280, height: 480 });
+  await page.goto(new URL(((await res.json()) as { statusUrl: string }).statusUrl).pathname);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your application for Biscuit");
+  await expect(page.getByRole("button", { name: "Withdraw" })).toBeVisible();
+  await page.mouse.move(0, 0);
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: "docs/screenshots/application.png" });
 });

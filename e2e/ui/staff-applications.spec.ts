@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import type { ApiPet } from "./site-helpers";
@@ -30,8 +31,13 @@ async function newPet(page: Page, name = uniqueName("Applied for")): Promise<Api
 }
 
 /** An application forwarded by a partner (the key), as a listing site would. */
-async function apply(page: Page, petId: number, name: string, message = "We have a garden and work from home."): Promise<number> {
-  const email = `${name.replace(/[^A-Za-z0-9]+/g, ".").toLowerCase()}@example.org`;
+async function apply(
+  page: Page,
+  petId: number,
+  name: string,
+  message = "We have a garden and work from home.",
+  email = `${name.replace(/[^A-Za-z0-9]+/g, ".").toLowerCase()}@example.org`,
+): Promise<number> {
   const res = await page.request.post(`/v1/pets/${petId}/applications`, {
     headers: bearer(key),
     data: { name, email, phone: "+44 20 7946 0000", home: "flat", otherAnimals: "One elderly cat", message, consent: true },
@@ -275,8 +281,24 @@ test("an empty filtered inbox says so, and offers every application", async ({ p
   const pet = await newPet(page);
   await page.goto(`/staff/applications?petId=${pet.id}`);
   await expect(page.getByText(`No applications for ${"animal #" + pet.id}.`)).toBeVisible();
-  // This server has no SMTP_URL: staff are told applicants get no email.
-  await expect(page.getByRole("note")).toContainText("Email is not set up (SMTP_URL)");
+  // This server sends email (SMTP_URL, the suite's mail server): no warning that
+  // applicants get none. Without SMTP_URL the page shows one (tests/site/applications-page.test.ts).
+  await expect(page.getByText("Email is not set up")).toHaveCount(0);
   await page.getByRole("button", { name: "Show all applications" }).click();
   await expect(page).toHaveURL(/\/staff\/applications$/);
+});
+
+test("screenshot: the inbox, one animal's applications with one open", async ({ page }) => {
+  const pet = await newPet(page, "Biscuit");
+  // Addresses of this run's own (the per-email budgets), under names that read well.
+  const tag = Date.now().toString(36).slice(-4);
+  await apply(page, pet.id, "Maria Lopez", "We have a fenced garden and I work from home.\nOur last dog lived to fifteen.", `maria.lopez.${tag}@example.org`);
+  const id = await apply(page, pet.id, "Sam Rivera", "A quiet flat near a big park; walks twice a day.", `sam.rivera.${tag}@example.org`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`/staff/applications?petId=${pet.id}&application=${id}`);
+  await expect(details(page, "Sam Rivera", pet.name)).toBeVisible();
+  await expect(page.getByRole("rowheader")).toHaveText(["Sam Rivera", "Maria Lopez"]);
+  await page.mouse.move(0, 0);
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: "docs/screenshots/staff-applications.png", fullPage: true });
 });
