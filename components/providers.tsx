@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
-import { ApiClientError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-client-core";
 
 export function Providers({ children }: { children: React.ReactNode }) {
   // One client per browser tab (state, not a module global, so server

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { GET as listApplications } from "@/app/v1/applications/route";
 import { GET as getSession } from "@/app/v1/session/route";
-import { SignOutButton } from "@/components/sign-out-button";
+import { SignOutSlot } from "@/components/sign-out-slot";
 import { SiteNav } from "@/components/site-nav";
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { serverApi } from "@/lib/site/server-api";
@@ -24,7 +24,8 @@ async function newApplicationsCount(): Promise<{ count: number; more: boolean } 
 /**
  * The site's header, rendered on the server for each page: who is signed in
  * comes from the same /v1/session handler the browser would ask, in-process,
- * so no page ships code or makes a request just to draw its navigation.
+ * so no page ships code or makes a request just to draw its navigation
+ * (the sign-out button's own code loads only where it is shown).
  * Every link in it is a whole-page load, so it is always current (and
  * the applications inbox refreshes it, router.refresh(), after each step,
  * for its count of new applications).
@@ -35,7 +36,7 @@ export async function SiteHeader() {
   const newApplications = staff && session.body.scopes.includes("applications:manage") ? await newApplicationsCount() : undefined;
   return (
     <header className="border-b border-stone-200 bg-white">
-      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutButton />} newApplications={newApplications} />
+      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutSlot />} newApplications={newApplications} />
     </header>
   );
 }

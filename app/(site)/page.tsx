@@ -4,8 +4,11 @@ import { GET as listPetsGET } from "@/app/v1/pets/route";
 import type { ErrorBody } from "@/lib/http/errors";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { serverApi } from "@/lib/site/server-api";
-import { browseHeading, parseBrowseQuery, petsApiPath, type BrowseQuery, type InitialBrowse, type PlainApiError } from "@/components/pets/browse-query";
+import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PlainApiError } from "@/components/pets/browse-query";
 import { PetBrowser } from "@/components/pets/pet-browser";
+import { PetCards } from "@/components/pets/pet-card";
+import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
+import { petsApiPath } from "@/components/pets/pets-api-query";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -46,7 +49,18 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
 }
 
 // The first page is rendered on the server, so it shows without JavaScript;
-// the client then takes over with that page as its initial data.
+// the client then takes over with that page as its initial data. Its cards,
+// the loading placeholder and the intro are server components: the browser
+// gets the card's code only when it draws another page
+// (components/pets/pet-browser.tsx).
 export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
-  return <PetBrowser initial={await loadInitial(await readQuery(searchParams))} />;
+  const initial = await loadInitial(await readQuery(searchParams));
+  return (
+    <PetBrowser
+      initial={initial}
+      firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} />}
+      skeleton={<PetCardSkeleton />}
+      intro={<p className="mt-1 text-stone-700">Dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home. Open one to meet it.</p>}
+    />
+  );
 }

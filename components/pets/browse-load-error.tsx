@@ -1,7 +1,9 @@
 "use client";
 
 import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { primaryButtonClass } from "@/components/pets/styles";
+import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
+import { isPlainClick } from "@/components/pets/follow-in-place";
+import { primaryButtonClass, textLinkClass } from "@/components/pets/styles";
 
 /**
  * The list could not be loaded: a sentence for people (a 429 says how long
@@ -10,13 +12,16 @@ import { primaryButtonClass } from "@/components/pets/styles";
 export function BrowseLoadError({
   error,
   onRetry,
-  clearFilters,
+  query,
+  onNavigate,
 }: {
   error: unknown;
   onRetry: () => void;
-  clearFilters: React.ReactNode;
+  query: BrowseQuery;
+  onNavigate: (next: BrowseQuery) => void;
 }) {
   const badLink = error instanceof ApiClientError && error.status === 400;
+  const cleared: BrowseQuery = { limit: query.limit };
   return (
     <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-8">
       <h3 className="text-lg font-semibold text-red-900">We couldn’t load the animals</h3>
@@ -26,7 +31,19 @@ export function BrowseLoadError({
         <button type="button" className={primaryButtonClass} onClick={onRetry}>
           Retry
         </button>
-        {badLink && clearFilters}
+        {badLink && (
+          <a
+            href={browseHref(cleared)}
+            className={textLinkClass}
+            onClick={(event) => {
+              if (!isPlainClick(event)) return;
+              event.preventDefault();
+              onNavigate(cleared);
+            }}
+          >
+            Start again from the first page
+          </a>
+        )}
       </div>
     </div>
   );

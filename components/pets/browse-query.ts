@@ -1,10 +1,6 @@
 import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
-import type { operations } from "@/lib/site/openapi-types";
-
-/** The list's query parameters, as the contract types them. */
-type ListPetsParams = NonNullable<operations["listPets"]["parameters"]["query"]>;
 
 // The adopters' browser keeps its whole state in the page URL
 // (?q=&status=&category=&sex=&size=&age=&goodWith=&limit=&cursor=, the
@@ -12,7 +8,8 @@ type ListPetsParams = NonNullable<operations["listPets"]["parameters"]["query"]>
 // reached with Back. This module is the one reading and writing of that URL,
 // used by the server page (first render) and the client (every change after).
 // No "use client": pure functions, safe on both sides, and no zod import, to
-// keep the schemas out of the browse page's bundle.
+// keep the schemas out of the browse page's bundle. The /v1/pets request for
+// a view is pets-api-query.ts: the browser needs it only for a later page.
 
 export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfies readonly PetStatus[];
 
@@ -135,27 +132,6 @@ export function browseHref(query: BrowseQuery): string {
   if (query.cursor) params.set("cursor", query.cursor);
   const search = params.toString();
   return search ? `/?${search}` : "/";
-}
-
-/** The /v1/pets request for a view. */
-export function petsApiQuery(query: BrowseQuery): ListPetsParams {
-  return {
-    limit: query.limit,
-    ...(query.q ? { q: query.q } : {}),
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.category !== undefined ? { categoryId: query.category } : {}),
-    ...(query.sex ? { sex: query.sex } : {}),
-    ...(query.size ? { size: query.size } : {}),
-    ...(query.age ? { age: query.age } : {}),
-    ...(query.goodWith ? { goodWith: query.goodWith } : {}),
-    ...(query.cursor ? { cursor: query.cursor } : {}),
-  };
-}
-
-/** The same as a path, for the server render's in-process call. */
-export function petsApiPath(query: BrowseQuery): string {
-  const params = new URLSearchParams(Object.entries(petsApiQuery(query)).map(([k, v]) => [k, String(v)]));
-  return `/v1/pets?${params}`;
 }
 
 export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {

@@ -2,24 +2,21 @@
 
 import { useSearchParams } from "next/navigation";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiClientError, linkCursor } from "@/lib/site/api-client";
+import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
-import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Pager } from "@/components/pets/pager";
-import { PetCard } from "@/components/pets/pet-card";
-import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
 import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
-import { textLinkClass } from "@/components/pets/styles";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
-import { usePets } from "@/components/pets/use-pets";
+import { loadBrowseLater, usePets, type BrowseLater } from "@/components/pets/use-pets";
 
 // Shown only when a search finds nothing or a load fails: their code is
 // fetched when they are, not with every first page (whose JavaScript budget
-// is 150 kB).
-const BrowseEmptyState = lazy(() => import("@/components/pets/browse-empty-state").then((m) => ({ default: m.BrowseEmptyState })));
-const BrowseLoadError = lazy(() => import("@/components/pets/browse-load-error").then((m) => ({ default: m.BrowseLoadError })));
+// is 150 kB), with the rest of the code for what the server did not render
+// (browse-later.ts).
+const BrowseEmptyState = lazy(() => loadBrowseLater().then((m) => ({ default: m.BrowseEmptyState })));
+const BrowseLoadError = lazy(() => loadBrowseLater().then((m) => ({ default: m.BrowseLoadError })));
 
 const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
 
@@ -31,7 +28,21 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
  * render seeds react-query for the view it rendered; every other view is
  * fetched from /v1/pets in the browser, the previous page staying on screen.
  */
-export function PetBrowser({ initial }: { initial: InitialBrowse }) {
+export function PetBrowser({
+  initial,
+  firstCards,
+  skeleton,
+  intro,
+}: {
+  initial: InitialBrowse;
+  /** initial.page's cards, rendered on the server (an <li> each): the card's own code loads only for another page. */
+  firstCards?: React.ReactNode;
+  // Markup that never changes, rendered on the server rather than shipped as code:
+  /** One card's loading placeholder (PetCardSkeleton). */
+  skeleton: React.ReactNode;
+  /** The line under the heading. */
+  intro: React.ReactNode;
+}) {
   const searchParams = useSearchParams();
   // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
   const query = useMemo(() => parseBrowseQuery((name) => searchParams?.getAll(name)), [searchParams]);
@@ -48,8 +59,16 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
     initial: fromServer?.page ? { page: fromServer.page, fetchedAt: fromServer.fetchedAt } : undefined,
     enabled: serverError === undefined,
   });
+  // The code for views the server did not render (cards, fetching), once
+  // loaded; failing to load it is shown as the network failure it is.
+  const [later, setLater] = useState<BrowseLater>();
+  const [laterFailed, setLaterFailed] = useState(false);
+  const fetchLater = useCallback(() => void loadBrowseLater().then(setLater, () => setLaterFailed(true)), []);
+
   const error =
-    pets.error ?? (serverError && new ApiClientError(serverError.status, serverError.code, serverError.message, [], serverError.retryAfter));
+    pets.error ??
+    (serverError && new ApiClientError(serverError.status, serverError.code, serverError.message, [], serverError.retryAfter)) ??
+    (laterFailed ? networkError() : null);
 
   const heading = browseHeading(query.status);
   useEffect(() => {
@@ -73,16 +92,33 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
     [query],
   );
 
-  const categoryNames = useMemo(() => new Map(categories.data?.map((c) => [c.id, c.name])), [categories.data]);
-  const cleared: BrowseQuery = { limit: query.limit };
-
   // react-query keeps the last page that loaded on screen while another
   // loads. Right after an error that page belongs to some earlier view, so
   // skeletons stand in until real data (or another error) arrives.
   const [afterError, setAfterError] = useState(false);
   if (error && !afterError) setAfterError(true);
   if (afterError && !error && pets.data && !pets.isPlaceholderData) setAfterError(false);
-  const page = afterError && pets.isPlaceholderData ? undefined : pets.data;
+  const data = afterError && pets.isPlaceholderData ? undefined : pets.data;
+  // The server's page, as long as it is the one shown (also while the next
+  // one loads), keeps the cards the server drew; any other is drawn here,
+  // once the card's code is in (skeletons until then).
+  const PetCards = later?.PetCards;
+  const cards =
+    data === undefined
+      ? undefined
+      : data === initial.page && categories.data === initial.categories && firstCards !== undefined
+        ? firstCards
+        : data.pets.length === 0
+          ? []
+          : PetCards && <PetCards pets={data.pets} categories={categories.data} />;
+  const page = cards === undefined ? undefined : data;
+  // Another view, or the server's page failed (fetching needs that code as
+  // well: asked for at once, it is in before the data), or cards the server
+  // did not draw.
+  const needsLater = !later && (!fromServer?.page || (data !== undefined && cards === undefined));
+  useEffect(() => {
+    if (needsLater) fetchLater();
+  }, [needsLater, fetchLater]);
   const busy = page !== undefined && pets.isPlaceholderData;
 
   let summary = "";
@@ -98,7 +134,7 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
     <div className="space-y-6">
       <div>
         <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
-        <p className="mt-1 text-stone-700">Dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home. Open one to meet it.</p>
+        {intro}
       </div>
 
       <div className="space-y-4">
@@ -124,27 +160,23 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
           <Suspense>
             <BrowseLoadError
               error={error}
-              onRetry={() => (serverError ? setServerErrorShown(false) : void pets.refetch())}
-              clearFilters={
-                <a
-                  href={browseHref(cleared)}
-                  className={textLinkClass}
-                  onClick={(event) => {
-                    if (!isPlainClick(event)) return;
-                    event.preventDefault();
-                    navigate(cleared);
-                  }}
-                >
-                  Start again from the first page
-                </a>
-              }
+              onRetry={() => {
+                if (laterFailed) {
+                  setLaterFailed(false);
+                  fetchLater();
+                }
+                if (serverError) setServerErrorShown(false);
+                else if (pets.error) void pets.refetch();
+              }}
+              query={query}
+              onNavigate={navigate}
             />
           </Suspense>
         ) : !page ? (
           <ul aria-busy="true" aria-label="Loading animals" className={GRID}>
             {Array.from({ length: Math.min(query.limit, 8) }, (_, i) => (
               <li key={i}>
-                <PetCardSkeleton />
+                {skeleton}
               </li>
             ))}
           </ul>
@@ -154,12 +186,7 @@ export function PetBrowser({ initial }: { initial: InitialBrowse }) {
           </Suspense>
         ) : (
           <ul aria-busy={busy} aria-labelledby="results-heading" className={`${GRID} transition-opacity ${busy ? "opacity-60" : ""}`}>
-            {page.pets.map((pet, index) => (
-              <li key={pet.id}>
-                {/* The first row (up to four) is the first screenful: its covers are fetched at once, the rest as they scroll near. */}
-                <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index < 4} />
-              </li>
-            ))}
+            {cards}
           </ul>
         )}
 

@@ -1,5 +1,5 @@
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
 import { StatusBadge } from "@/components/pets/status-badge";
 
@@ -43,4 +43,18 @@ export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; cat
       </div>
     </article>
   );
+}
+
+/**
+ * A page of cards, an <li> each: the browse page's first page drawn on the
+ * server (app/(site)/page.tsx), any other in the browser (browse-later.ts).
+ */
+export function PetCards({ pets, categories }: { pets: Pet[]; categories: Category[] | undefined }) {
+  const categoryNames = new Map(categories?.map((c) => [c.id, c.name]));
+  return pets.map((pet, index) => (
+    <li key={pet.id}>
+      {/* The first row (up to four) is the first screenful: its covers are fetched at once, the rest as they scroll near. */}
+      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index < 4} />
+    </li>
+  ));
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { Category } from "@/lib/pets/schemas";
 
 export const CATEGORIES_QUERY_KEY = ["categories"] as const;

@@ -1,11 +1,21 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
-import { petsApiQuery, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
+import { networkError } from "@/lib/site/api-client-core";
+import { browseHref, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
+export type BrowseLater = typeof import("@/components/pets/browse-later");
+
+/** The browse page's code for views the server did not render (browse-later.ts); failing to load it is a network failure. */
+export function loadBrowseLater(): Promise<BrowseLater> {
+  return import("@/components/pets/browse-later").catch(() => {
+    throw networkError();
+  });
+}
+
+/** A view's page, by its canonical URL (every field, defaults left out): two URLs of one view share an entry. */
 export function petsQueryKey(query: BrowseQuery) {
-  return ["pets", { q: query.q ?? null, status: query.status ?? null, category: query.category ?? null, sex: query.sex ?? null, size: query.size ?? null, age: query.age ?? null, goodWith: query.goodWith ?? null, limit: query.limit, cursor: query.cursor ?? null }] as const;
+  return ["pets", browseHref(query)] as const;
 }
 
 interface UsePetsOptions {
@@ -21,10 +31,7 @@ interface UsePetsOptions {
 export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions) {
   return useQuery({
     queryKey: petsQueryKey(query),
-    queryFn: async ({ signal }): Promise<PetPage> => {
-      const res = await callApi((api) => api.GET("/pets", { params: { query: petsApiQuery(query) }, signal }));
-      return { pets: res.data, link: res.headers.get("link") };
-    },
+    queryFn: async ({ signal }): Promise<PetPage> => (await loadBrowseLater()).fetchPets(query, signal),
     initialData: initial?.page,
     initialDataUpdatedAt: initial?.fetchedAt,
     placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeProfileFilters } from "@/components/pets/browse-empty-state";
-import { browseHref, parseBrowseQuery, petsApiPath, sameQuery } from "@/components/pets/browse-query";
+import { browseHref, parseBrowseQuery, sameQuery } from "@/components/pets/browse-query";
+import { petsApiPath } from "@/components/pets/pets-api-query";
 
 const parse = (search: string) => {
   const params = new URLSearchParams(search);

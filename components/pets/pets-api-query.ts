@@ -1,0 +1,31 @@
+import type { BrowseQuery } from "@/components/pets/browse-query";
+import type { operations } from "@/lib/site/openapi-types";
+
+// The /v1/pets request for a browse view: the server page's first one, and
+// the browser's for every other view (components/pets/browse-later.ts).
+// Apart from browse-query.ts, whose code every first page carries: the
+// browser needs this only once it asks for another page.
+
+/** The list's query parameters, as the contract types them. */
+type ListPetsParams = NonNullable<operations["listPets"]["parameters"]["query"]>;
+
+/** The /v1/pets request for a view. */
+export function petsApiQuery(query: BrowseQuery): ListPetsParams {
+  return {
+    limit: query.limit,
+    ...(query.q ? { q: query.q } : {}),
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.category !== undefined ? { categoryId: query.category } : {}),
+    ...(query.sex ? { sex: query.sex } : {}),
+    ...(query.size ? { size: query.size } : {}),
+    ...(query.age ? { age: query.age } : {}),
+    ...(query.goodWith ? { goodWith: query.goodWith } : {}),
+    ...(query.cursor ? { cursor: query.cursor } : {}),
+  };
+}
+
+/** The same as a path, for the server render's in-process call. */
+export function petsApiPath(query: BrowseQuery): string {
+  const params = new URLSearchParams(Object.entries(petsApiQuery(query)).map(([k, v]) => [k, String(v)]));
+  return `/v1/pets?${params}`;
+}
