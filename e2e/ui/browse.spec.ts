@@ -6,6 +6,7 @@ import {
   badgeTexts,
   cardNames,
   cards,
+  coverOf,
   holdRequests,
   loadError,
   pagerLink,
@@ -40,8 +41,8 @@ test("shows the newest seeded animals with their category and status", async ({ 
   const first = cards(page).first();
   const category = categories.find((c) => c.id === expected[0]!.categoryId)!;
   await expect(first).toContainText(category.name);
-  // The category's drawing: a static, decorative image.
-  await expect(first.locator('img[src^="/pictures/"][alt=""]')).toBeVisible();
+  // Its cover photo, or its drawing (a static, decorative image) while it has none.
+  await expect(coverOf(first, expected[0]!)).toBeVisible();
   await expect(first.getByRole("link", { name: expected[0]!.name })).toHaveAttribute("href", `/pets/${expected[0]!.id}`);
 });
 

@@ -4,6 +4,7 @@ import {
   apiGet,
   cardNames,
   cards,
+  coverOf,
   settledList,
   spendRateLimit,
   type ApiCategory,
@@ -27,7 +28,8 @@ test("a card opens the animal's page, and the page leads back", async ({ page })
   const details = page.getByRole("article");
   await expect(details).toContainText(categories.find((c) => c.id === pet!.categoryId)!.name);
   await expect(details.locator("[data-status]")).toHaveText({ available: "Available", pending: "Pending", sold: "Sold" }[pet!.status]);
-  await expect(details.locator('img[src^="/pictures/"][alt=""]')).toBeVisible();
+  // (The gallery shows the cover large and again as its first thumbnail.)
+  await expect(coverOf(details, pet!).first()).toBeVisible();
 
   await page.getByRole("link", { name: "Back to all animals" }).click();
   await expect(page).toHaveURL("/");

@@ -8,6 +8,7 @@ export interface ApiPet {
   name: string;
   categoryId: number;
   status: "available" | "pending" | "sold";
+  photos: { alt: string | null; urls: Record<string, string> }[];
 }
 export interface ApiCategory {
   id: number;
@@ -87,4 +88,15 @@ export async function holdRequests(page: Page, url: string): Promise<{ release: 
     await route.fallback();
   });
   return { release };
+}
+
+/**
+ * An animal's cover as the site shows it: its first photo (the variants in a
+ * srcset, its alt text), or its drawing (decorative) while it has none. Which
+ * one the newest animal has depends on what earlier tests added.
+ */
+export function coverOf(scope: Locator, pet: ApiPet): Locator {
+  const photo = pet.photos[0];
+  if (!photo) return scope.locator('img[src^="/pictures/"][alt=""]');
+  return scope.locator(`img[srcset*="${Object.values(photo.urls)[0]!}"]`);
 }
