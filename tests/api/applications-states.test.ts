@@ -6,7 +6,7 @@ import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/t
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { APPLICATION_MOVES, APPLICATION_STATES, type ApplicationState, type ApplicationStep } from "@/lib/applications/schemas";
 import { db } from "@/lib/db";
-import { call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
+import { applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // The applications' state machine as a whole: every (state, step) pair,
 // taken for real on an application brought to that state. The pairs in the
@@ -77,17 +77,6 @@ async function applicationIn(state: ApplicationState): Promise<{ id: number; tok
   return application;
 }
 
-/** Everything a refused step must leave as it was. */
-async function footprint(applicationId: number, petId: number) {
-  const [application, pet, audits, events, mails] = await Promise.all([
-    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(applicationId) }, select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } } }),
-    db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, version: true } }),
-    db().petAudit.count({ where: { petId: BigInt(petId) } }),
-    db().event.count(),
-    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
-  ]);
-  return { application, pet, audits, events, mails: mails[0]!.n };
-}
 
 /** The table docs/api.md prints under "Applications to adopt": each row's states, and the steps they allow. */
 function documentedTable(): Record<string, string[]> {
@@ -113,14 +102,14 @@ describe("the state machine", () => {
       const allowed = TABLE[state].includes(to);
       it(`${state} → ${to}: ${allowed ? "taken" : "409 invalid_transition, nothing changes"}`, async () => {
         const application = await applicationIn(state);
-        const before = await footprint(application.id, application.petId);
+        const before = await applicationFootprint(application.id, application.petId);
         const res = await take(application, to);
         if (allowed) {
           expect((await expectJson<{ state: string }>(res)).state).toBe(to);
-          expect((await footprint(application.id, application.petId)).application.state).toBe(to);
+          expect((await applicationFootprint(application.id, application.petId)).application.state).toBe(to);
         } else {
           await expectApiError(res, 409, "invalid_transition");
-          expect(await footprint(application.id, application.petId)).toEqual(before);
+          expect(await applicationFootprint(application.id, application.petId)).toEqual(before);
         }
       });
     }

@@ -17,7 +17,7 @@ import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";
-import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
+import { ORIGIN, applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // Adoption applications through the API: the adopter's form (an anonymous
 // browser session) and a partner forwarding one, the private link, staff's
@@ -65,21 +65,6 @@ async function petOf(id: number): Promise<Pet> {
 
 const tokenOf = (statusUrl: string) => statusUrl.split("/").at(-1)!;
 
-/**
- * Everything a refused step must leave as it was: the application (state,
- * message, last change, steps), the animal (status, version), its audit
- * trail and events, and the emails queued.
- */
-async function footprint(applicationId: number, petId: number) {
-  const [application, pet, audits, events, mails] = await Promise.all([
-    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(applicationId) }, select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } } }),
-    db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, version: true } }),
-    db().petAudit.count({ where: { petId: BigInt(petId) } }),
-    db().event.count(),
-    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
-  ]);
-  return { application, pet, audits, events, mails: mails[0]!.n };
-}
 /** Rows as text, to search for values (ids are bigints). */
 const asText = (value: unknown) => JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v));
 
@@ -219,18 +204,18 @@ describe("staff steps and the animal's status", () => {
     const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
     // Someone renames the animal after staff read it at version 1.
     await expectJson(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Conditional Too" }, params: { petId: String(pet!.id) } }));
-    const before = await footprint(a.id, pet!.id);
+    const before = await applicationFootprint(a.id, pet!.id);
     const stale = await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": '"1"' });
     await expectApiError(stale, 412, "precondition_failed");
     expect(stale.headers.get("etag")).toBe('"2"');
-    expect(await footprint(a.id, pet!.id)).toEqual(before);
+    expect(await applicationFootprint(a.id, pet!.id)).toEqual(before);
     // A list naming another stale version, and a weak tag (never matches), fail alike; a malformed header is 400.
     await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": '"1", "3"' }), 412, "precondition_failed");
     await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": 'W/"2"' }), 412, "precondition_failed");
     await expectApiError(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": "2" }), 400, "invalid_header");
     // If-Match and the older petVersion field must both hold.
     await expectApiError(await step(a.id, { to: "approved", petVersion: 1 }, { ...staff.headers, "if-match": '"2"' }), 412, "precondition_failed");
-    expect(await footprint(a.id, pet!.id)).toEqual(before);
+    expect(await applicationFootprint(a.id, pet!.id)).toEqual(before);
 
     // What staff see carries the version to send.
     const seen = await expectJson<Application>(await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }));
@@ -253,7 +238,7 @@ describe("staff steps and the animal's status", () => {
     const [pet] = await seedPets([{ name: "Followed" }]);
     const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
     await expectJson(await step(a.id, { to: "approved" }));
-    const before = await footprint(a.id, pet!.id);
+    const before = await applicationFootprint(a.id, pet!.id);
     for (const status of ["available", "sold"]) {
       const refused = await expectApiError(
         await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { status }, params: { petId: String(pet!.id) } }),
@@ -262,7 +247,7 @@ describe("staff steps and the animal's status", () => {
       );
       expect(refused.message).toContain(`Application #${a.id} for Followed is approved`);
     }
-    expect(await footprint(a.id, pet!.id)).toEqual(before);
+    expect(await applicationFootprint(a.id, pet!.id)).toEqual(before);
     const renamed = await expectJson<Pet>(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Followed Still", status: "pending" }, params: { petId: String(pet!.id) } }));
     expect(renamed).toMatchObject({ name: "Followed Still", status: "pending", version: 3 });
     // Once the adoption is cancelled, the status is staff's to set again.
@@ -277,10 +262,10 @@ describe("staff steps and the animal's status", () => {
     await expectJson(await step(a.id, { to: "approved" }));
     // As a hand-made change used to leave it (and as a database restored from then may hold it).
     await db().pet.update({ where: { id: BigInt(pet!.id) }, data: { status: "available" } });
-    const before = await footprint(b.id, pet!.id);
+    const before = await applicationFootprint(b.id, pet!.id);
     const refused = await expectApiError(await step(b.id, { to: "approved" }), 409, "adoption_in_progress");
     expect(refused.message).toBe(`Application #${a.id} for Twice is already approved: complete or cancel that adoption before approving another application.`);
-    expect(await footprint(b.id, pet!.id)).toEqual(before);
+    expect(await applicationFootprint(b.id, pet!.id)).toEqual(before);
     expect((await db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(a.id) } })).state).toBe("approved");
     // The way out: cancel the first adoption, then approve the second.
     await expectJson(await step(a.id, { to: "cancelled" }));

@@ -186,3 +186,19 @@ export async function staffSession(email = `staff-${Math.random().toString(36).s
   const { token } = await createStaffSession(BigInt(staff.id), new Date());
   return { staffId: staff.id, email: staff.email, headers: { cookie: `${sessionCookieName()}=${token}`, origin: ORIGIN } };
 }
+
+/**
+ * Everything a refused application step must leave as it was: the
+ * application (state, message, last change, steps), the animal (status,
+ * version), its audit trail and events, and the emails queued.
+ */
+export async function applicationFootprint(applicationId: number, petId: number) {
+  const [application, pet, audits, events, mails] = await Promise.all([
+    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(applicationId) }, select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } } }),
+    db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, version: true } }),
+    db().petAudit.count({ where: { petId: BigInt(petId) } }),
+    db().event.count(),
+    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
+  ]);
+  return { application, pet, audits, events, mails: mails[0]!.n };
+}
