@@ -45,8 +45,8 @@ async function seedSkewed(url: string, rows: number): Promise<void> {
       // Profiles spread as a shelter's are: a third of each sex (some unknown),
       // sizes with some unknown, birth dates over 15 years (some unknown),
       // goodWith answers yes, no or unknown, independently.
-      `INSERT INTO pets (name, category_id, status, sex, size, birth_date, good_with_children, good_with_dogs, good_with_cats)
-       SELECT ($4::text[])[1 + g % array_length($4::text[], 1)] || ' ' || g,
+      `INSERT INTO pets (name, organization_id, category_id, status, sex, size, birth_date, good_with_children, good_with_dogs, good_with_cats)
+       SELECT ($4::text[])[1 + g % array_length($4::text[], 1)] || ' ' || g, (SELECT min(id) FROM organizations),
               (SELECT id FROM categories ORDER BY id OFFSET (CASE WHEN g <= $3 THEN g % 6 ELSE g % 5 END) LIMIT 1),
               (CASE WHEN g <= $3 THEN 'sold' WHEN g % 3 = 0 THEN 'pending' ELSE 'available' END)::"PetStatus",
               (ARRAY['female', 'male', 'female', 'male', 'unknown'])[1 + g % 5]::"PetSex",

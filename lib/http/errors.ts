@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   "invalid_cursor",
   "invalid_webhook_url",
   "unknown_category",
+  "unknown_organization",
+  "unknown_location",
   "invalid_header",
   "precondition_failed",
   "idempotency_key_reused",

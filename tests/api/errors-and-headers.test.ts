@@ -224,7 +224,7 @@ describe("int64 ids leave as JSON numbers", () => {
 
   it("the largest id a client may use, 2^53-1, round-trips exactly", async () => {
     const big = BigInt(Number.MAX_SAFE_INTEGER);
-    await db().pet.create({ data: { id: big, name: "Big", categoryId: 2n, status: "sold" } });
+    await db().pet.create({ data: { id: big, name: "Big", categoryId: 2n, organizationId: 1n, status: "sold" } });
     try {
       const res = await call(petRoute.GET, `/v1/pets/${big}`, { key, params: { petId: String(big) } });
       const text = await res.clone().text();
