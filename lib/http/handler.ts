@@ -224,6 +224,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 export interface RouteDeclaration {
   scope: Scope | null;
   tenant: TenantKind;
+  /** The 405 answer of a method the route does not implement. */
+  refusesMethod?: boolean;
 }
 
 /** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */
@@ -253,6 +255,7 @@ export function otherMethods(allowed: string[]) {
   const notAllowed = withApi({ scope: null, tenant: "public" }, ({ request }) => {
     throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow });
   });
+  notAllowed.declared.refusesMethod = true;
   // Preflight carries no credentials and is not counted: browsers send it on
   // their own before the real request, which is counted.
   const OPTIONS = async (request: Request) =>

@@ -46,16 +46,20 @@ export const countrySchema = z
   .refine((s) => COUNTRIES.has(s), "must be an ISO 3166-1 alpha-2 country code, e.g. US")
   .meta({ description: "ISO 3166-1 alpha-2 country code.", example: "US", minLength: 2, maxLength: 2 });
 
+const streetSchema = optionalText(200).meta({ example: "233 S Wacker Dr" });
+const citySchema = text(100).meta({ example: "Chicago" });
+const regionSchema = optionalText(100).meta({ description: "State, province or county (e.g. `IL`); null when none.", example: "IL" });
+const postcodeSchema = optionalText(20).meta({ description: "Postal code; a US ZIP code also places the organisation when `location` is not given.", example: "60606" });
+
 export const addressSchema = z
-  .object({
-    street: optionalText(200).meta({ example: "233 S Wacker Dr" }),
-    city: text(100).meta({ example: "Chicago" }),
-    region: optionalText(100).meta({ description: "State, province or county (e.g. `IL`); null when none.", example: "IL" }),
-    postcode: optionalText(20).meta({ description: "Postal code; a US ZIP code also places the organisation when `location` is not given.", example: "60606" }),
-    country: countrySchema,
-  })
+  .object({ street: streetSchema, city: citySchema, region: regionSchema, postcode: postcodeSchema, country: countrySchema })
   .meta({ id: "Address", description: "Where the organisation is." });
 export type Address = z.infer<typeof addressSchema>;
+
+/** An address as given: street, region and postcode may be left out. */
+export const addressInputSchema = z
+  .object({ street: streetSchema.default(null), city: citySchema, region: regionSchema.default(null), postcode: postcodeSchema.default(null), country: countrySchema })
+  .meta({ id: "AddressInput", description: "Where the organisation is: `city` and `country` are required." });
 
 export const locationSchema = z
   .object({
@@ -129,7 +133,7 @@ export const newOrganizationSchema = z
     email: emailSchema.default(null),
     phone: phoneSchema.default(null),
     website: websiteSchema.default(null),
-    address: addressSchema,
+    address: addressInputSchema,
     location: locationSchema
       .optional()
       .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
@@ -157,10 +161,10 @@ export const organizationPatchSchema = z
       address: z
         .strictObject(
           {
-            street: addressSchema.shape.street.optional(),
-            city: addressSchema.shape.city.optional(),
-            region: addressSchema.shape.region.optional(),
-            postcode: addressSchema.shape.postcode.optional(),
+            street: streetSchema.optional(),
+            city: citySchema.optional(),
+            region: regionSchema.optional(),
+            postcode: postcodeSchema.optional(),
             country: countrySchema.optional(),
           },
           { error: (issue) => (issue.code === "unrecognized_keys" ? "is not an address field (street, city, region, postcode, country)" : undefined) },

@@ -33,7 +33,7 @@ describe("POST /v1/pets: success", () => {
     expect(res.headers.get("etag")).toBe('"1"');
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
     // The spec's fields, the version, and the profile (unknown when not given): answers only grow.
-    expect(Object.keys(pet).sort()).toEqual(["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "photos", "sex", "size", "status", "version"]);
+    expect(Object.keys(pet).sort()).toEqual(["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"]);
 
     const location = res.headers.get("location");
     expect(location).not.toBeNull();
