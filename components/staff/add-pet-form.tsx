@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
+import { OrganizationChooser } from "@/components/staff/organization-chooser";
 import { PetAdded } from "@/components/staff/pet-added";
 import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { QueuedPhotos } from "@/components/staff/queued-photos";
@@ -18,7 +19,7 @@ import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status", ...PROFILE_LABELS } as const;
+const FIELDS = { name: "Name", categoryId: "Category", status: "Status", organizationId: "Shelter", ...PROFILE_LABELS } as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -30,7 +31,7 @@ const SIGN_IN_HREF = "/staff/sign-in?next=/staff/pets/new";
  * whatever the server still refuses (a category deleted meanwhile, a rate
  * limit, an expired session) is shown on the field or the form it concerns.
  */
-export function AddPetForm({ initialCategories }: { initialCategories: Category[] | null }) {
+export function AddPetForm({ initialCategories, platformAdmin = false }: { initialCategories: Category[] | null; platformAdmin?: boolean }) {
   const queryClient = useQueryClient();
   const categories = useCategories(initialCategories, true);
   const [problem, setProblem] = useState<FormProblem | null>(null);
@@ -91,6 +92,11 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
 
   const onSubmit = handleSubmit(async (pet) => {
     setProblem(null);
+    // The schema leaves it optional (an organisation's staff add to their own); a platform admin belongs to none.
+    if (platformAdmin && pet.organizationId === undefined) {
+      setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: true });
+      return;
+    }
     try {
       setAdded(await create.mutateAsync(pet));
     } catch (error) {
@@ -119,6 +125,15 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
           New animal
         </h2>
         <FormProblemAlert problem={problem} signInHref={SIGN_IN_HREF} />
+
+        {platformAdmin ? (
+          <OrganizationChooser
+            id="pet-organization"
+            label={FIELDS.organizationId}
+            error={errors.organizationId}
+            select={register("organizationId", { setValueAs: (v: string) => (v === "" ? undefined : Number(v)) })}
+          />
+        ) : null}
 
         <FormField id="pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
           {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}

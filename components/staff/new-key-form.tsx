@@ -9,7 +9,8 @@ import type { z } from "zod";
 import { FieldError } from "@/components/staff/field-error";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { OrganizationChooser } from "@/components/staff/organization-chooser";
+import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
@@ -17,7 +18,14 @@ import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from 
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 
 type Values = z.input<typeof newApiKeySchema>;
-const FIELDS = { name: "Name", plan: "Plan", scopes: "Scopes", perMinute: "Requests per minute", perDay: "Requests per day" } as const;
+const FIELDS = {
+  name: "Name",
+  plan: "Plan",
+  scopes: "Scopes",
+  perMinute: "Requests per minute",
+  perDay: "Requests per day",
+  organizationId: "Organisation",
+} as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -40,10 +48,17 @@ const LIMITS = [
 ] as const;
 const optionalNumber = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
 
-/** Issue a key: checked with the API's own newApiKeySchema before it is sent. */
-export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void }) {
+const organizationIdValue = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
+
+/**
+ * Issue a key: checked with the API's own newApiKeySchema before it is sent.
+ * An organisation's staff issue their own organisation's keys; a platform
+ * admin says whose it is: an organisation's, or a platform key.
+ */
+export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void; platformAdmin?: boolean }) {
   const issue = useIssueKey();
   const [problem, setProblem] = useState<FormProblem | null>(null);
+  const [whose, setWhose] = useState<"organization" | "platform">("organization");
   const {
     register,
     handleSubmit,
@@ -57,11 +72,17 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
   });
   const enterprise = useWatch({ control, name: "plan" }) === "enterprise";
 
-  const onSubmit = handleSubmit(async (input) => {
+  const onSubmit = handleSubmit(async ({ organizationId, ...input }) => {
     setProblem(null);
+    if (platformAdmin && whose === "organization" && organizationId === undefined) {
+      setError("organizationId", { type: "required", message: "Choose the organisation whose key it is (or a platform key)" }, { shouldFocus: true });
+      return;
+    }
+    const owner = !platformAdmin ? {} : whose === "platform" ? { platform: true } : { organizationId };
     try {
-      onIssued(await issue.mutateAsync(input));
+      onIssued(await issue.mutateAsync({ ...input, ...owner }));
       reset();
+      setWhose("organization");
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {
         const onFields = error.details.filter((d) => isField(d.field));
@@ -85,6 +106,42 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
         Issue a key
       </h2>
       <FormProblemAlert problem={problem} signInHref="/staff/sign-in?next=/staff/keys" />
+
+      {platformAdmin ? (
+        <fieldset className="space-y-3">
+          <legend className={labelClass}>Whose key</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2">
+            {(
+              [
+                ["organization", "An organisation’s key"],
+                ["platform", "A platform key (every organisation)"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="inline-flex items-center gap-2 text-stone-800">
+                <input
+                  type="radio"
+                  name="key-whose"
+                  value={value}
+                  checked={whose === value}
+                  onChange={() => setWhose(value)}
+                  className="h-4 w-4 accent-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          {whose === "organization" ? (
+            <OrganizationChooser
+              id="key-organization"
+              label={FIELDS.organizationId}
+              error={errors.organizationId}
+              select={register("organizationId", { setValueAs: organizationIdValue, shouldUnregister: true })}
+            />
+          ) : (
+            <p className={hintClass}>For listing sites and operators: it reads every organisation&rsquo;s data, and writes only by naming the organisation.</p>
+          )}
+        </fieldset>
+      ) : null}
 
       <div className="grid gap-5">
         <FormField id="key-name" label={FIELDS.name} hint={<>Who the key is for, e.g. &ldquo;Happy Tails app&rdquo;.</>} error={errors.name}>
