@@ -50,10 +50,11 @@ export function ShelterSearch({
 
   return (
     <form action={ACTION} method="get" onSubmit={onSubmit} role="search" aria-label="Shelters near a place" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
-      {/* In the order they are read on a phone (Near, what is wrong with it,
-          Within, Search); side by side from sm up, the error under Near. */}
-      <div className="grid items-end gap-x-3 gap-y-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,11rem)_auto] sm:gap-y-1">
-        <div className="min-w-0 sm:col-start-1 sm:row-start-1">
+      {/* Read in the order Near, what is wrong with it, Within, Search. On a
+          phone Near and Within share a row and Search takes the next; from sm
+          up all three share one, the error under them. */}
+      <div className="grid grid-cols-[minmax(0,1fr)_minmax(0,8.5rem)] items-end gap-x-3 gap-y-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,11rem)_auto] sm:gap-y-1">
+        <div className="col-start-1 row-start-1 min-w-0">
           <label htmlFor="near" className="block text-sm font-semibold text-stone-800">
             Near
           </label>
@@ -71,10 +72,10 @@ export function ShelterSearch({
             className={`${selectClass} h-11 ${problem ? "border-red-700" : ""}`}
           />
         </div>
-        <p id="near-error" role="alert" className="-mt-2 text-sm font-medium text-red-700 empty:hidden sm:col-span-3 sm:col-start-1 sm:row-start-2 sm:mt-0">
+        <p id="near-error" role="alert" className="col-span-2 -mt-1 text-sm font-medium text-red-700 empty:hidden sm:col-span-3 sm:col-start-1 sm:row-start-2 sm:mt-0">
           {problem}
         </p>
-        <div className="min-w-0 sm:col-start-2 sm:row-start-1">
+        <div className="col-start-2 row-start-1 min-w-0">
           <label htmlFor="within" className="block text-sm font-semibold text-stone-800">
             Within
           </label>
@@ -96,7 +97,7 @@ export function ShelterSearch({
             ))}
           </select>
         </div>
-        <button type="submit" className={`${primaryButtonClass} h-11 px-6 text-base sm:col-start-3 sm:row-start-1`}>
+        <button type="submit" className={`${primaryButtonClass} col-span-2 h-11 px-6 text-base sm:col-span-1 sm:col-start-3 sm:row-start-1`}>
           Search
         </button>
       </div>

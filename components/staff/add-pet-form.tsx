@@ -90,11 +90,15 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
     setProblem({ message: `The animal was not added. ${describeError(error)}` });
   }
 
+  // The schema leaves the shelter optional (an organisation's staff add to
+  // their own); a platform admin belongs to none, and hears it with the other errors.
+  const shelterMissing = (organizationId: unknown) => platformAdmin && organizationId === undefined;
+  const askForShelter = (focus: boolean) => setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: focus });
+
   const onSubmit = handleSubmit(async (pet) => {
     setProblem(null);
-    // The schema leaves it optional (an organisation's staff add to their own); a platform admin belongs to none.
-    if (platformAdmin && pet.organizationId === undefined) {
-      setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: true });
+    if (shelterMissing(pet.organizationId)) {
+      askForShelter(true);
       return;
     }
     try {
@@ -102,6 +106,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
     } catch (error) {
       showServerError(error);
     }
+  }, () => {
+    if (shelterMissing(form.getValues("organizationId"))) askForShelter(false);
   });
 
   function addAnother() {

@@ -62,6 +62,7 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
   const {
     register,
     handleSubmit,
+    getValues,
     setError,
     reset,
     control,
@@ -72,10 +73,16 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
   });
   const enterprise = useWatch({ control, name: "plan" }) === "enterprise";
 
+  // The schema leaves the owner optional (an organisation's staff issue their
+  // own); a platform admin must say, and hears it with the other errors.
+  const ownerMissing = (organizationId: unknown) => platformAdmin && whose === "organization" && organizationId === undefined;
+  const askForOwner = (focus: boolean) =>
+    setError("organizationId", { type: "required", message: "Choose the organisation whose key it is (or a platform key)" }, { shouldFocus: focus });
+
   const onSubmit = handleSubmit(async ({ organizationId, ...input }) => {
     setProblem(null);
-    if (platformAdmin && whose === "organization" && organizationId === undefined) {
-      setError("organizationId", { type: "required", message: "Choose the organisation whose key it is (or a platform key)" }, { shouldFocus: true });
+    if (ownerMissing(organizationId)) {
+      askForOwner(true);
       return;
     }
     const owner = !platformAdmin ? {} : whose === "platform" ? { platform: true } : { organizationId };
@@ -98,6 +105,8 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
       }
       setProblem({ message: `The key was not issued. ${describeError(error)}` });
     }
+  }, () => {
+    if (ownerMissing(getValues("organizationId"))) askForOwner(false);
   });
 
   return (
