@@ -93,7 +93,7 @@ export const nearSchema = z
   .meta({
     type: "string",
     description:
-      "Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`.",
+      "Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0.",
     example: "60601",
   });
 
