@@ -49,8 +49,14 @@ function progress(label: string, done: number, total: number): void {
 async function seedOrganizations(client: pg.Client): Promise<number[]> {
   const { lookUpZip } = await import("@/lib/organizations/zip");
   const existing = Number((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations")).rows[0]!.n);
+  // mulberry32: 32-bit integer arithmetic (Math.imul), so the sequence is exact and long.
   let state = 42;
-  const next = () => (state = (state * 1103515245 + 12345) % 2 ** 31);
+  const next = () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return (t ^ (t >>> 14)) >>> 0;
+  };
   const places: { zip: string; lat: number; lng: number; city: string; region: string }[] = [];
   const seen = new Set<string>();
   while (places.length < ORGS - existing) {
