@@ -9,7 +9,7 @@ import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuer
 import { Pager } from "@/components/pets/pager";
 import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
-import { usePetCategories } from "@/components/pets/use-pet-categories";
+import { useBrowseCategories } from "@/components/pets/use-browse-categories";
 import { loadBrowseLater, usePets, type BrowseLater } from "@/components/pets/use-pets";
 
 // Shown only when a search finds nothing or a load fails: their code is
@@ -26,8 +26,9 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
  * history entry with window.history.pushState, which Next keeps in step with
  * useSearchParams without a server round trip (router.push would re-render
  * the server page, fetching the list there as well as here). The server's
- * render seeds react-query for the view it rendered; every other view is
- * fetched from /v1/pets in the browser, the previous page staying on screen.
+ * render seeds the page's store (use-pets.ts) for the view it rendered;
+ * every other view is fetched from /v1/pets in the browser, the previous
+ * page staying on screen.
  */
 export function PetBrowser({
   initial,
@@ -55,7 +56,7 @@ export function PetBrowser({
   if (serverErrorShown && !fromServer) setServerErrorShown(false);
   const serverError = serverErrorShown && fromServer?.error ? fromServer.error : undefined;
 
-  const categories = usePetCategories(initial.categories);
+  const categories = useBrowseCategories(initial.categories);
   const pets = usePets(query, {
     initial: fromServer?.page ? { page: fromServer.page, fetchedAt: fromServer.fetchedAt } : undefined,
     enabled: serverError === undefined,
@@ -93,7 +94,7 @@ export function PetBrowser({
     [query],
   );
 
-  // react-query keeps the last page that loaded on screen while another
+  // usePets keeps the last page that loaded on screen while another
   // loads. Right after an error that page belongs to some earlier view, so
   // skeletons stand in until real data (or another error) arrives.
   const [afterError, setAfterError] = useState(false);
