@@ -133,7 +133,7 @@ export function PetBrowser({
   else summary = "No animals to show";
   // The Filters sheet's "Show N animals": exact whenever the page holds every
   // match (no page before or after it), which costs nothing more; otherwise
-  // "Show animals" (the API has no count, see docs/decisions/).
+  // "Show animals" (the API has no count: docs/decisions/012-phone-first-browse.md).
   const count = page && !busy && !error && !linkCursor(page.link, "next") && !linkCursor(page.link, "prev") ? page.pets.length : undefined;
 
   return (

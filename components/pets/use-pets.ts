@@ -6,7 +6,7 @@ import { browseHref, type BrowseQuery, type PetPage } from "@/components/pets/br
 
 // The browse page's own fetching, without react-query: the first page's
 // JavaScript budget (e2e/ui/page-weight.spec.ts) cannot carry its 12 kB,
-// and the page needs only a little of it (docs/decisions/011-phone-first-browse.md).
+// and the page needs only a little of it (docs/decisions/012-phone-first-browse.md).
 // What it keeps of react-query's behaviour, as the rest of the site sets it
 // (components/providers.tsx): a view's page is kept and shown at once when
 // the view comes back, asked again after 30 s; the previous page stays on
