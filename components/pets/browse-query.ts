@@ -15,6 +15,17 @@ export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfi
 
 export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
 
+/**
+ * The status a view shows: one status, or "all" of them. The page opens on
+ * the animals an adopter can still adopt (`/` is Available), while the API's
+ * own default stays every status: "all" is written `?status=all`, which the
+ * page reads and never sends to the API. Links shared before this change
+ * keep working: `?status=available` opens the same view as `/` (and is
+ * written back as `/`), the other statuses are spelled as before.
+ */
+export type BrowseStatus = PetStatus | "all";
+export const DEFAULT_STATUS = "available" satisfies BrowseStatus;
+
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** The API's limit on q, in characters (lib/pets/schemas.ts SEARCH_MAX; no zod import here). */
 export const SEARCH_MAX = 100;
@@ -23,7 +34,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 export interface BrowseQuery {
   /** Name search, trimmed, 1 to 100 characters. */
   q?: string;
-  status?: PetStatus;
+  status: BrowseStatus;
   /** A category id. */
   category?: number;
   /** Female or male ("unknown" is not offered: nobody looks for it). */
@@ -107,7 +118,7 @@ export function parseBrowseQuery(read: (name: string) => string | readonly strin
   const cursor = get("cursor");
   return {
     q: normaliseSearch(get("q")),
-    status: BROWSE_STATUSES.find((s) => s === status),
+    status: status === "all" ? "all" : (BROWSE_STATUSES.find((s) => s === status) ?? DEFAULT_STATUS),
     category: category && /^[0-9]{1,16}$/.test(category) && Number(category) >= 1 && Number(category) <= Number.MAX_SAFE_INTEGER ? Number(category) : undefined,
     sex: SEXES.find((s) => s === sex),
     size: parseChoices(list("size"), PET_SIZES),
@@ -122,7 +133,7 @@ export function parseBrowseQuery(read: (name: string) => string | readonly strin
 export function browseHref(query: BrowseQuery): string {
   const params = new URLSearchParams();
   if (query.q) params.set("q", query.q);
-  if (query.status) params.set("status", query.status);
+  if (query.status !== DEFAULT_STATUS) params.set("status", query.status);
   if (query.category !== undefined) params.set("category", String(query.category));
   if (query.sex) params.set("sex", query.sex);
   if (query.size) params.set("size", query.size.join(","));
@@ -139,6 +150,21 @@ export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
 }
 
 /** The page's heading, also its title: "Available animals". */
-export function browseHeading(status: PetStatus | undefined): string {
-  return status ? `${STATUS_LABELS[status]} animals` : "All animals";
+export function browseHeading(status: BrowseStatus): string {
+  return status === "all" ? "All animals" : `${STATUS_LABELS[status]} animals`;
+}
+
+/**
+ * How many filters of the Filters sheet differ from the plain view (a status
+ * other than Available, a category, a sex, and each list of ages, sizes or
+ * good-with), for its button: "Filters (2)". The name search sits outside
+ * the sheet, and the page size is a preference, not a filter.
+ */
+export function activeFilterCount(query: BrowseQuery): number {
+  return [query.status !== DEFAULT_STATUS, query.category !== undefined, query.sex, query.size, query.age, query.goodWith].filter(Boolean).length;
+}
+
+/** The view with every filter of the sheet cleared: the search and the page size stay. */
+export function withoutFilters(query: BrowseQuery): BrowseQuery {
+  return { q: query.q, status: DEFAULT_STATUS, limit: query.limit };
 }

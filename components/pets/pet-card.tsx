@@ -3,8 +3,13 @@ import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
 import { StatusBadge } from "@/components/pets/status-badge";
 
-/** The grid's column widths (GRID in pet-browser.tsx, inside max-w-6xl), so the browser fetches the variant a card needs. */
-const CARD_SIZES = "(min-width: 1280px) 270px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw";
+/**
+ * A card's width in the grid (GRID in pet-browser.tsx: 1 column, 2 from
+ * 640 px, 3 from 1024, 4 from 1280, 1 rem apart, in main's max-w-6xl with
+ * 1 rem each side), so the browser fetches the variant the card needs: on a
+ * 390 px phone 358 px, not the screen's 390.
+ */
+const CARD_SIZES = "(min-width: 1280px) 268px, (min-width: 1024px) calc((100vw - 64px) / 3), (min-width: 640px) calc((100vw - 48px) / 2), calc(100vw - 32px)";
 
 /** "Female · Young · Medium": what is known, in the order adopters look for it. */
 export function profileLine(pet: Pet): string {
@@ -18,11 +23,11 @@ export function profileLine(pet: Pet): string {
  * its ::after covers the card, so the whole card is clickable, and the card
  * shows the focus ring when the link has keyboard focus.
  */
-export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; categoryName: string | undefined; priority?: boolean }) {
+export function PetCard({ pet, categoryName, priority = false, eager = false }: { pet: Pet; categoryName: string | undefined; priority?: boolean; eager?: boolean }) {
   const profile = profileLine(pet);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
-      <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} className="aspect-[4/3] w-full" />
+      <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} eager={eager} className="aspect-[4/3] w-full" />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {/* A plain link (a full page load of the server-rendered animal page):
@@ -53,8 +58,11 @@ export function PetCards({ pets, categories }: { pets: Pet[]; categories: Catego
   const categoryNames = new Map(categories?.map((c) => [c.id, c.name]));
   return pets.map((pet, index) => (
     <li key={pet.id}>
-      {/* The first row (up to four) is the first screenful: its covers are fetched at once, the rest as they scroll near. */}
-      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index < 4} />
+      {/* The first card's cover is the page's largest paint on every screen:
+          it alone is fetched first (on a phone the other three of a wide
+          screen's first row would share its bandwidth). The rest of that row
+          is fetched at once, the others as they scroll near. */}
+      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index === 0} eager={index > 0 && index < 4} />
     </li>
   ));
 }

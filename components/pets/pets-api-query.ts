@@ -14,7 +14,8 @@ export function petsApiQuery(query: BrowseQuery): ListPetsParams {
   return {
     limit: query.limit,
     ...(query.q ? { q: query.q } : {}),
-    ...(query.status ? { status: query.status } : {}),
+    // "all" is the API's own default: no status filter at all.
+    ...(query.status !== "all" ? { status: query.status } : {}),
     ...(query.category !== undefined ? { categoryId: query.category } : {}),
     ...(query.sex ? { sex: query.sex } : {}),
     ...(query.size ? { size: query.size } : {}),

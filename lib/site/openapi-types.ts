@@ -625,8 +625,8 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Where the organisation is. */
-        Address: {
+        /** @description Where the organisation is: `city` and `country` are required. */
+        AddressInput: {
             /** @example Chicago */
             city: string;
             /**
@@ -636,15 +636,20 @@ export interface components {
             country: string;
             /**
              * @description Postal code; a US ZIP code also places the organisation when `location` is not given.
+             * @default null
              * @example 60606
              */
             postcode: string | null;
             /**
              * @description State, province or county (e.g. `IL`); null when none.
+             * @default null
              * @example IL
              */
             region: string | null;
-            /** @example 233 S Wacker Dr */
+            /**
+             * @default null
+             * @example 233 S Wacker Dr
+             */
             street: string | null;
         };
         /** @description The address fields to change; the others keep their values. */
@@ -858,7 +863,7 @@ export interface components {
         };
         /** @description A new shelter or rescue. Unknown fields are ignored. */
         NewOrganization: {
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["AddressInput"];
             /**
              * @default null
              * @example adopt@lakeshore.example
@@ -4463,7 +4468,7 @@ export interface operations {
                 id?: number[];
                 /** @description Maximum number of organisations returned (1 to 100). */
                 limit?: number;
-                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. */
+                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0. */
                 near?: string;
                 /** @description Only organisations whose name contains this text, ignoring case and accents; 1 to 100 characters after trimming. */
                 q?: string;
@@ -5283,7 +5288,7 @@ export interface operations {
                 id?: number[];
                 /** @description Maximum number of animals returned (1 to 100). */
                 limit?: number;
-                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. */
+                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0. */
                 near?: string;
                 /** @description Only animals at these organisations (comma-separated ids, at most 100), e.g. `1,2`. */
                 organizationId?: number[];

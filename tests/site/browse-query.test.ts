@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeProfileFilters } from "@/components/pets/browse-empty-state";
-import { browseHref, parseBrowseQuery, sameQuery } from "@/components/pets/browse-query";
+import { activeFilterCount, browseHeading, browseHref, parseBrowseQuery, sameQuery, withoutFilters } from "@/components/pets/browse-query";
 import { petsApiPath } from "@/components/pets/pets-api-query";
 
 const parse = (search: string) => {
@@ -12,7 +12,7 @@ describe("the browse URL", () => {
   it("reads the profile filters as the API spells them, and writes them back", () => {
     const query = parse("sex=female&size=medium,small&age=baby&goodWith=cats,children&status=available");
     expect(query).toMatchObject({ sex: "female", size: ["small", "medium"], age: ["baby"], goodWith: ["children", "cats"], status: "available" });
-    expect(browseHref(query)).toBe("/?status=available&sex=female&size=small%2Cmedium&age=baby&goodWith=children%2Ccats");
+    expect(browseHref(query)).toBe("/?sex=female&size=small%2Cmedium&age=baby&goodWith=children%2Ccats");
     expect(parse(new URL(browseHref(query), "http://x").search)).toEqual(query);
   });
 
@@ -24,7 +24,7 @@ describe("the browse URL", () => {
 
   it("drops values it cannot show instead of failing, and keeps one spelling per view", () => {
     const query = parse("sex=unknown&size=huge,small,small&age=&goodWith=ferrets");
-    expect(query).toEqual({ limit: 20, size: ["small"] });
+    expect(query).toEqual({ status: "available", limit: 20, size: ["small"] });
     expect(sameQuery(parse("age=young,baby"), parse("age=baby,young"))).toBe(true);
     expect(sameQuery(parse("age=young"), parse("age=baby,young"))).toBe(false);
   });
@@ -35,6 +35,46 @@ describe("the browse URL", () => {
     );
     expect(describeProfileFilters(parse("goodWith=cats,children"))).toBe("good with children and cats");
     expect(describeProfileFilters(parse("q=rex"))).toBe("");
+  });
+});
+
+describe("the status of a view", () => {
+  it("opens on Available: the plain URL is the Available view, and an old Available link is the same view", () => {
+    expect(parse("").status).toBe("available");
+    expect(browseHeading(parse("").status)).toBe("Available animals");
+    expect(sameQuery(parse("status=available"), parse(""))).toBe(true);
+    expect(browseHref(parse("status=available&category=2"))).toBe("/?category=2");
+  });
+
+  it("writes every status as ?status=all, and never sends it to the API, whose own default it is", () => {
+    const all = parse("status=all&category=2");
+    expect(all.status).toBe("all");
+    expect(browseHeading(all.status)).toBe("All animals");
+    expect(browseHref(all)).toBe("/?status=all&category=2");
+    expect(Object.fromEntries(new URL(petsApiPath(all), "http://x").searchParams)).toEqual({ limit: "20", categoryId: "2" });
+    // The page's default is asked for by name: the API's default is every status.
+    expect(new URL(petsApiPath(parse("")), "http://x").searchParams.get("status")).toBe("available");
+    expect(new URL(petsApiPath(parse("status=sold")), "http://x").searchParams.get("status")).toBe("sold");
+  });
+
+  it("reads a status it cannot show as the default", () => {
+    expect(parse("status=bogus").status).toBe("available");
+    expect(parse("status=ALL").status).toBe("available");
+  });
+});
+
+describe("the Filters button and the sheet's Clear all", () => {
+  it("counts each filter that differs from the plain view, not the search or the page size", () => {
+    expect(activeFilterCount(parse(""))).toBe(0);
+    expect(activeFilterCount(parse("q=rex&limit=50&status=available"))).toBe(0);
+    expect(activeFilterCount(parse("status=all"))).toBe(1);
+    expect(activeFilterCount(parse("status=sold&category=1&sex=male&size=small,large&age=baby&goodWith=cats"))).toBe(6);
+  });
+
+  it("clears every filter, keeping the search and the page size", () => {
+    const cleared = withoutFilters(parse("q=rex&status=sold&category=1&sex=male&size=small&age=baby&goodWith=cats&limit=50&cursor=abc"));
+    expect(browseHref(cleared)).toBe("/?q=rex&limit=50");
+    expect(activeFilterCount(cleared)).toBe(0);
   });
 });
 
