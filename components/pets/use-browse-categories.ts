@@ -6,8 +6,8 @@ import { callApi } from "@/lib/site/api-client-core";
 
 /**
  * The categories for the browse page's filter and cards: the server's, or,
- * when its request failed, asked once from the browser. (Without
- * react-query, like the page's list: components/pets/use-pets.ts.)
+ * when its request failed, asked once from the browser: one request, not
+ * worth loading react-query for on the first page (components/pets/use-pets.ts).
  */
 export function useBrowseCategories(initial: Category[] | undefined): { data: Category[] | undefined } {
   const [fetched, setFetched] = useState<Category[]>();

@@ -1,17 +1,14 @@
 "use client";
 
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { ApiClientError, networkError } from "@/lib/site/api-client-core";
-import { browseHref, type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
+import { networkError } from "@/lib/site/api-client-core";
+import { type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
-// The browse page's own fetching, without react-query: the first page's
-// JavaScript budget (e2e/ui/page-weight.spec.ts) cannot carry its 12 kB,
-// and the page needs only a little of it (docs/decisions/012-phone-first-browse.md).
-// What it keeps of react-query's behaviour, as the rest of the site sets it
-// (components/providers.tsx): a view's page is kept and shown at once when
-// the view comes back, asked again after 30 s; the previous page stays on
-// screen while another loads; a failure other than a 4xx is tried twice
-// more; a request that is no longer wanted is aborted.
+// The browse page's fetching: react-query, as on the rest of the site, but
+// loaded with the code for the views the server did not render
+// (browse-later.ts) instead of with the first page, whose JavaScript budget
+// cannot carry its 12 kB (docs/decisions/012-phone-first-browse.md). Until
+// then the view is the server's page, which needs no fetching at all.
 
 export type BrowseLater = typeof import("@/components/pets/browse-later");
 
@@ -20,36 +17,6 @@ export function loadBrowseLater(): Promise<BrowseLater> {
   return import("@/components/pets/browse-later").catch(() => {
     throw networkError();
   });
-}
-
-/** How long a view's page counts as current (react-query's staleTime on the rest of the site). */
-const FRESH_MS = 30_000;
-/** Failures other than the client's own (a 4xx, a 429's wait included) are tried again this many times, 1 s then 2 s apart. */
-const RETRIES = 2;
-
-interface Entry {
-  page?: PetPage;
-  /** When page was fetched (ms). */
-  at: number;
-  error?: unknown;
-}
-
-/** The pages fetched in this tab, by view (its canonical URL), for useSyncExternalStore. */
-function pageStore(seed: [string, Entry][]) {
-  let entries: ReadonlyMap<string, Entry> = new Map(seed);
-  const listeners = new Set<() => void>();
-  return {
-    get: (key: string) => entries.get(key),
-    snapshot: () => entries,
-    set(key: string, entry: Entry) {
-      entries = new Map(entries).set(key, entry);
-      for (const listener of listeners) listener();
-    },
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
 }
 
 interface UsePetsOptions {
@@ -66,55 +33,50 @@ export interface PetsResult {
   refetch: () => void;
 }
 
+type Browser = ReturnType<BrowseLater["browseObserver"]>;
+
 /** One page of animals for a view. */
 export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions): PetsResult {
-  const key = browseHref(query);
-  // One store per mounted browser: a server render never shares pages between visitors.
-  const [store] = useState(() => pageStore(initial ? [[key, { page: initial.page, at: initial.fetchedAt }]] : []));
-  const entries = useSyncExternalStore(store.subscribe, store.snapshot, store.snapshot);
-  const entry = entries.get(key);
-  const [attempt, setAttempt] = useState(0);
-
+  // The server's page, with the query it was rendered for: what the client is seeded with.
+  const [seed] = useState(() => initial && { query, ...initial });
+  const [browser, setBrowser] = useState<Browser>();
+  const [loadFailed, setLoadFailed] = useState<unknown>();
+  const [loads, setLoads] = useState(0);
+  const needed = enabled && !initial;
   useEffect(() => {
-    if (!enabled) return;
-    const known = store.get(key);
-    if (known?.page && Date.now() - known.at < FRESH_MS) return;
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // Asking again clears the last failure: the loading state shows, as it does for a first try.
-    if (known?.error) store.set(key, { page: known.page, at: known.at });
-    const run = async (tries: number): Promise<void> => {
-      try {
-        const page = await (await loadBrowseLater()).fetchPets(query, controller.signal);
-        store.set(key, { page, at: Date.now() });
-      } catch (error) {
-        if (controller.signal.aborted) return;
-        const clientError = error instanceof ApiClientError && error.status >= 400 && error.status < 500;
-        if (!clientError && tries < RETRIES) {
-          timer = setTimeout(() => void run(tries + 1), 1000 * 2 ** tries);
-          return;
-        }
-        const stale = store.get(key);
-        store.set(key, { page: stale?.page, at: stale?.at ?? 0, error });
-      }
-    };
-    void run(0);
+    if (!needed || browser) return;
+    let live = true;
+    loadBrowseLater().then(
+      (later) => live && setBrowser(later.browseObserver(seed)),
+      (error: unknown) => live && setLoadFailed(error),
+    );
     return () => {
-      controller.abort();
-      clearTimeout(timer);
+      live = false;
     };
-    // attempt: Retry asks again for the same view.
-  }, [key, query, enabled, attempt, store]);
+    // loads: Retry after the code failed to load asks for it again.
+  }, [needed, browser, seed, loads]);
+  useEffect(() => {
+    browser?.watch(query, enabled);
+  }, [browser, query, enabled]);
 
-  // The last page shown stays on screen while another view loads.
-  const [shown, setShown] = useState(entry?.page);
-  if (entry?.page && entry.page !== shown) setShown(entry.page);
+  const subscribe = useCallback((notify: () => void) => (browser ? browser.observer.subscribe(notify) : () => {}), [browser]);
+  const result = useSyncExternalStore(subscribe, () => browser?.observer.getCurrentResult(), () => undefined);
+  const refetch = useCallback(() => {
+    if (!browser) {
+      setLoadFailed(undefined);
+      setLoads((n) => n + 1);
+    } else void browser.observer.refetch();
+  }, [browser]);
 
-  const refetch = useCallback(() => setAttempt((n) => n + 1), []);
+  // The last page shown stays on screen while another view (or, before
+  // react-query is in, the code itself) loads.
+  const [shown, setShown] = useState(initial?.page);
+  const current = result ? result.data : initial?.page;
+  if (current && current !== shown) setShown(current);
   return {
-    data: entry?.page ?? shown,
-    isPlaceholderData: !entry?.page && shown !== undefined,
-    error: entry?.error ?? null,
+    data: current ?? shown,
+    isPlaceholderData: result ? result.isPlaceholderData || (!result.data && shown !== undefined) : !initial && shown !== undefined,
+    error: result?.error ?? loadFailed ?? null,
     refetch,
   };
 }
