@@ -1,6 +1,7 @@
 "use client";
 
-import { DEFAULT_STATUS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, browseHref, nearWords, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Picture } from "@/components/pets/pet-picture";
 import { buttonClass } from "@/components/pets/styles";
@@ -21,8 +22,15 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
   const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, cursor: undefined };
   const filteredBesidesSearch = statusOrCategory || profile !== "";
   const where = [statusOrCategory ? "with this status and category" : "", profile ? `that is ${profile}` : ""].filter(Boolean).join(" and ");
-  const heading = query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : query.status === "all" ? "No animals yet" : "No animals are available right now";
-  const text = query.q
+  // Near a place: the way out is a wider search first (the next distance up), then anywhere.
+  const near = nearWords(query);
+  const wider = query.near ? WITHIN_CHOICES_MI.find((miles) => miles > (query.within ?? DEFAULT_WITHIN_MI)) : undefined;
+  const heading = near && !filtered
+    ? `No animals ${near}`
+    : query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : query.status === "all" ? "No animals yet" : "No animals are available right now";
+  const text = near && !filtered
+    ? `No shelter ${near} has ${query.status === "all" ? "animals listed" : "animals available"} right now.${wider ? " Try a wider distance." : ""}`
+    : query.q
     ? `No animal${where ? ` ${where}` : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
     : profile
       ? `No animal${statusOrCategory ? " with this status and category" : ""} is ${profile} right now. Try fewer filters.`
@@ -49,7 +57,12 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       <Picture name="paw" className="mx-auto h-24 w-32 rounded-lg" />
       <h3 className="mt-4 text-lg font-semibold text-stone-900 wrap-anywhere">{heading}</h3>
       <p className="mt-1 text-stone-700 wrap-anywhere">{text}</p>
-      {filtered ? (
+      {near && !filtered ? (
+        <div className="mt-4 flex flex-wrap justify-center gap-3">
+          {wider && link({ ...query, within: wider, cursor: undefined }, `Search within ${wider} mi`, buttonClass)}
+          {link({ ...query, near: undefined, within: undefined, cursor: undefined }, "Search everywhere", buttonClass)}
+        </div>
+      ) : filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
           {profile && (query.q || statusOrCategory) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}

@@ -4,6 +4,7 @@ import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { AGE_HINTS, AGE_LABELS, GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SIZE_LABELS } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas";
 import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
 
 type ListFilter = "size" | "age" | "goodWith";
@@ -60,9 +61,9 @@ function ChoiceGroup<T extends string>({
 
 const LOOKS = {
   // One row of menus, then the chips (from 640 px up).
-  row: { form: "flex flex-wrap items-end gap-4", category: "w-full min-w-0 sm:w-56", sex: "w-full min-w-0 sm:w-40", limit: "w-32", chips: "flex w-full flex-wrap gap-x-8 gap-y-4" },
+  row: { form: "flex flex-wrap items-end gap-4", category: "w-full min-w-0 sm:w-56", sex: "w-full min-w-0 sm:w-40", within: "w-full min-w-0 sm:w-36", limit: "w-32", chips: "flex w-full flex-wrap gap-x-8 gap-y-4" },
   // Stacked in the Filters sheet's column (phones): the two menus side by side, each chip group on its own, the page size last.
-  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
+  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", within: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
 };
 
 /**
@@ -72,9 +73,8 @@ const LOOKS = {
  *
  * Drawn twice on a page: in the filter row from 640 px up, and in the
  * Filters sheet on phones (components/pets/filter-sheet.tsx), where only the
- * open sheet's copy is rendered; `idPrefix` keeps their ids apart.
- * (Issue 26's Within choice belongs here, after Sex: in the row on a wide
- * screen, in the sheet on a phone.)
+ * open sheet's copy is rendered; `idPrefix` keeps their ids apart. Within
+ * (how far from the Near box's place) is here, after Sex, while a place is set.
  */
 export function BrowseFilters({
   query,
@@ -155,6 +155,27 @@ export function BrowseFilters({
           <option value="male">Male</option>
         </select>
       </div>
+      {query.near && (
+        <div className={css.within}>
+          <input type="hidden" name="near" value={query.near} />
+          <label htmlFor={`${idPrefix}-within`} className="block text-sm font-semibold text-stone-800">
+            Within
+          </label>
+          <select
+            id={`${idPrefix}-within`}
+            name="within"
+            className={selectClass}
+            value={`${query.within ?? DEFAULT_WITHIN_MI}mi`}
+            onChange={(event) => onNavigate({ ...query, within: WITHIN_CHOICES_MI.find((m) => `${m}mi` === event.target.value), cursor: undefined })}
+          >
+            {WITHIN_CHOICES_MI.map((miles) => (
+              <option key={miles} value={`${miles}mi`}>
+                {miles} mi
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {look === "row" && pageSize}
       <div className={css.chips}>
         <ChoiceGroup

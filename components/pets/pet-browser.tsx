@@ -5,7 +5,8 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { FILTERS_BUTTON_ID, FilterSheet } from "@/components/pets/filter-sheet";
-import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
+import { browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
+import { NearBox } from "@/components/pets/near-box";
 import { Pager } from "@/components/pets/pager";
 import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
@@ -60,6 +61,7 @@ export function PetBrowser({
   const pets = usePets(query, {
     initial: fromServer?.page ? { page: fromServer.page, fetchedAt: fromServer.fetchedAt } : undefined,
     enabled: serverError === undefined,
+    manyShelters: initial.manyShelters,
   });
   // The code for views the server did not render (cards, fetching), once
   // loaded; failing to load it is shown as the network failure it is.
@@ -112,7 +114,7 @@ export function PetBrowser({
         ? firstCards
         : data.pets.length === 0
           ? []
-          : PetCards && <PetCards pets={data.pets} categories={categories.data} />;
+          : PetCards && <PetCards pets={data.pets} categories={categories.data} shelters={data.shelters} />;
   const page = cards === undefined ? undefined : data;
   // Another view, or the server's page failed (fetching needs that code as
   // well: asked for at once, it is in before the data), or cards the server
@@ -128,7 +130,8 @@ export function PetBrowser({
   else if (!page) summary = "Loading animals…";
   else if (busy) summary = "Loading…";
   else if (page.pets.length > 0) {
-    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}, newest first`;
+    const near = nearWords(query);
+    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}${near ? ` ${near}, nearest first` : ", newest first"}`;
   }
   else summary = "No animals to show";
   // The Filters sheet's "Show N animals": exact whenever the page holds every
@@ -144,10 +147,11 @@ export function PetBrowser({
       </div>
 
       <div className="space-y-4">
-        {/* The searches, on every screen. Issue 26's Near box goes beside the
-            name search (below it on a phone): this row wraps. */}
-        <div className="flex flex-wrap items-end gap-x-4 gap-y-3">
+        {/* The searches, on every screen: by name, and (with more than one
+            shelter) near a place, beside it, or below it on a phone. */}
+        <div className="flex flex-wrap items-start gap-x-4 gap-y-3">
           <SearchBox query={query} onNavigate={navigate} />
+          {initial.manyShelters && <NearBox query={query} onNavigate={navigate} />}
         </div>
         {/* From 640 px up the filters are on the page; on a phone they are in
             the Filters sheet, except without JavaScript (the style below). */}

@@ -1,4 +1,6 @@
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { milesAway } from "@/lib/organizations/units";
+import type { ShelterSummary } from "@/components/pets/browse-query";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
 import { StatusBadge } from "@/components/pets/status-badge";
@@ -23,7 +25,26 @@ export function profileLine(pet: Pet): string {
  * its ::after covers the card, so the whole card is clickable, and the card
  * shows the focus ring when the link has keyboard focus.
  */
-export function PetCard({ pet, categoryName, priority = false, eager = false }: { pet: Pet; categoryName: string | undefined; priority?: boolean; eager?: boolean }) {
+/** "Evanston Animal Friends · Evanston, IL": where the animal is. */
+function shelterLine(shelter: ShelterSummary): string {
+  const place = [shelter.city, shelter.region].filter(Boolean).join(", ");
+  return place ? `${shelter.name} · ${place}` : shelter.name;
+}
+
+export function PetCard({
+  pet,
+  categoryName,
+  shelter,
+  priority = false,
+  eager = false,
+}: {
+  pet: Pet;
+  categoryName: string | undefined;
+  /** Its shelter, when the service has several (else the line is left out, as in a one-shelter install). */
+  shelter?: ShelterSummary;
+  priority?: boolean;
+  eager?: boolean;
+}) {
   const profile = profileLine(pet);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
@@ -42,6 +63,12 @@ export function PetCard({ pet, categoryName, priority = false, eager = false }: 
           {pet.breed ? <span className="wrap-anywhere"> · {pet.breed}</span> : null}
         </p>
         {profile && <p className="text-sm text-stone-700">{profile}</p>}
+        {(shelter || pet.distanceKm !== undefined) && (
+          <p className="text-sm text-stone-700">
+            {shelter && <span className="wrap-anywhere">{shelterLine(shelter)}</span>}
+            {pet.distanceKm !== undefined && <span className="font-semibold text-emerald-900">{shelter ? " · " : ""}{milesAway(pet.distanceKm)}</span>}
+          </p>
+        )}
         <p className="mt-auto pt-2">
           <StatusBadge status={pet.status} />
         </p>
@@ -54,7 +81,7 @@ export function PetCard({ pet, categoryName, priority = false, eager = false }: 
  * A page of cards, an <li> each: the browse page's first page drawn on the
  * server (app/(site)/page.tsx), any other in the browser (browse-later.ts).
  */
-export function PetCards({ pets, categories }: { pets: Pet[]; categories: Category[] | undefined }) {
+export function PetCards({ pets, categories, shelters }: { pets: Pet[]; categories: Category[] | undefined; shelters?: Record<number, ShelterSummary> }) {
   const categoryNames = new Map(categories?.map((c) => [c.id, c.name]));
   return pets.map((pet, index) => (
     <li key={pet.id}>
@@ -62,7 +89,7 @@ export function PetCards({ pets, categories }: { pets: Pet[]; categories: Catego
           it alone is fetched first (on a phone the other three of a wide
           screen's first row would share its bandwidth). The rest of that row
           is fetched at once, the others as they scroll near. */}
-      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index === 0} eager={index > 0 && index < 4} />
+      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} shelter={shelters?.[pet.organizationId]} priority={index === 0} eager={index > 0 && index < 4} />
     </li>
   ));
 }

@@ -51,6 +51,7 @@ export function SearchBox({
     >
       {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
       {query.category !== undefined && <input type="hidden" name="category" value={String(query.category)} />}
+      {query.near && <input type="hidden" name="near" value={query.near} />}
       <div className="min-w-0 flex-1">
         <label htmlFor="search-name" className="block text-sm font-semibold text-stone-800">
           Search by name

@@ -23,6 +23,8 @@ interface UsePetsOptions {
   /** The server-rendered page, when it was rendered for this very query. */
   initial?: { page: PetPage; fetchedAt: number };
   enabled: boolean;
+  /** More than one shelter: pages come with their animals' shelters. */
+  manyShelters: boolean;
 }
 
 export interface PetsResult {
@@ -36,7 +38,7 @@ export interface PetsResult {
 type Browser = ReturnType<BrowseLater["browseObserver"]>;
 
 /** One page of animals for a view. */
-export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions): PetsResult {
+export function usePets(query: BrowseQuery, { initial, enabled, manyShelters }: UsePetsOptions): PetsResult {
   // The server's page, with the query it was rendered for: what the client is seeded with.
   const [seed] = useState(() => initial && { query, ...initial });
   const [browser, setBrowser] = useState<Browser>();
@@ -47,14 +49,14 @@ export function usePets(query: BrowseQuery, { initial, enabled }: UsePetsOptions
     if (!needed || browser) return;
     let live = true;
     loadBrowseLater().then(
-      (later) => live && setBrowser(later.browseObserver(seed)),
+      (later) => live && setBrowser(later.browseObserver(seed, manyShelters)),
       (error: unknown) => live && setLoadFailed(error),
     );
     return () => {
       live = false;
     };
     // loads: Retry after the code failed to load asks for it again.
-  }, [needed, browser, seed, loads]);
+  }, [needed, browser, seed, loads, manyShelters]);
   useEffect(() => {
     browser?.watch(query, enabled);
   }, [browser, query, enabled]);

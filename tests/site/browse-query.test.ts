@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeProfileFilters } from "@/components/pets/browse-empty-state";
-import { activeFilterCount, browseHeading, browseHref, parseBrowseQuery, sameQuery, withoutFilters } from "@/components/pets/browse-query";
+import { activeFilterCount, browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, withoutFilters } from "@/components/pets/browse-query";
+import { milesAway } from "@/lib/organizations/units";
 import { petsApiPath } from "@/components/pets/pets-api-query";
 
 const parse = (search: string) => {
@@ -82,5 +83,41 @@ describe("a form sent without JavaScript", () => {
   it("ticks boxes as repeated parameters, which join; other repeats count once", () => {
     const params = new URLSearchParams("size=small&size=large&goodWith=cats&q=rex&q=max");
     expect(parseBrowseQuery((name) => params.getAll(name))).toMatchObject({ q: "rex", size: ["small", "large"], goodWith: ["cats"] });
+  });
+});
+
+describe("a search near a place", () => {
+  it("keeps a ZIP code (ZIP+4 by its five digits) or a point rounded to four decimals, and the distance in miles", () => {
+    expect(parse("near=60601")).toMatchObject({ near: "60601" });
+    expect(parse("near=60601-1234")).toMatchObject({ near: "60601" });
+    expect(parse("near=41.878612,-87.635917&within=25mi")).toMatchObject({ near: "41.8786,-87.6359", within: 25 });
+    expect(browseHref(parse("near=60601&within=25mi&status=all"))).toBe("/?near=60601&within=25mi&status=all");
+    // The page's default distance, and distances it does not offer, are left out of the URL.
+    expect(browseHref(parse("near=60601&within=50mi"))).toBe("/?near=60601");
+    expect(browseHref(parse("near=60601&within=37mi"))).toBe("/?near=60601");
+    // Text that is neither is kept for the API to refuse with its own message.
+    expect(parse("near=chicago")).toMatchObject({ near: "chicago" });
+  });
+
+  it("asks the API for the place and the distance in miles, whatever the page's default", () => {
+    const params = (search: string) => Object.fromEntries(new URL(petsApiPath(parse(search)), "http://x").searchParams);
+    expect(params("near=60601")).toMatchObject({ near: "60601", within: "50mi", status: "available" });
+    expect(params("near=60601&within=250mi")).toMatchObject({ within: "250mi" });
+    expect(params("status=all")).not.toHaveProperty("within");
+  });
+
+  it("counts Within as a filter of the sheet only when it is not the default, and Clear all keeps the place", () => {
+    expect(activeFilterCount(parse("near=60601"))).toBe(0);
+    expect(activeFilterCount(parse("near=60601&within=10mi"))).toBe(1);
+    expect(withoutFilters(parse("near=60601&within=10mi&sex=male&q=rex"))).toEqual({ q: "rex", near: "60601", status: "available", limit: 20 });
+  });
+
+  it("says what it covers, and how far an animal is, in miles", () => {
+    expect(nearWords(parse("near=60601&within=25mi"))).toBe("within 25 mi of 60601");
+    expect(nearWords(parse("near=41.88,-87.62"))).toBe("within 50 mi of your location");
+    expect(nearWords(parse(""))).toBeUndefined();
+    expect(milesAway(19.3)).toBe("12 mi away");
+    expect(milesAway(0.8)).toBe("Less than a mile away");
+    expect(milesAway(1287.5)).toBe("800 mi away");
   });
 });
