@@ -56,7 +56,15 @@ export function browseObserver(initial: { query: BrowseQuery; page: PetPage; fet
   const observer = new QueryObserver<PetPage>(client, options(initial?.query ?? ({ limit: 20 } as BrowseQuery), false));
   return {
     observer,
-    /** Follow another view (or the same one, enabled or not). */
+    /** Follow another view (or the same one, enabled or not): after rendering, as useQuery does. */
     watch: (query: BrowseQuery, enabled: boolean) => observer.setOptions(options(query, enabled)),
+    /**
+     * What to render for this view now, before watch() has run: its page if
+     * cached, else the previous one marked as placeholder (useQuery's
+     * getOptimisticResult). Rendering the observer's current result instead
+     * would show the last view's page as if it were this one's.
+     */
+    resultFor: (query: BrowseQuery, enabled: boolean) =>
+      observer.getOptimisticResult(client.defaultQueryOptions(options(query, enabled)) as Parameters<typeof observer.getOptimisticResult>[0]),
   };
 }
