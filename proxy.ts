@@ -68,7 +68,8 @@ export async function proxy(request: NextRequest) {
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   response.headers.set("X-Frame-Options", "DENY");
-  // Geolocation for our own pages only ("Use my location" near searches), never for a frame.
+  // The browse and shelters pages' "Use my location" asks for the position
+  // (only when pressed); nothing else, and no embedded frame, may.
   response.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(self)");
   for (const [name, value] of Object.entries(hstsHeader(origin))) response.headers.set(name, value);
   if (setCookie) response.headers.append("Set-Cookie", setCookie);

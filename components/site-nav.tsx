@@ -5,7 +5,7 @@ import type { StaffScope } from "@/lib/site/staff-scope";
 // reference (pages/docs.tsx) both render it.
 
 export const navLinkClass = (active: boolean) =>
-  `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
+  `rounded-md px-2 py-2 text-sm font-medium sm:px-3 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
     active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
   }`;
 
@@ -31,8 +31,8 @@ export function SiteNav({
     </a>
   );
   return (
-    <nav aria-label="Main" className="mx-auto max-w-6xl px-4">
-      <div className="flex flex-wrap items-center gap-1 py-2">
+    <nav aria-label="Main" className="mx-auto max-w-6xl px-3 sm:px-4">
+      <div className="flex flex-wrap items-center gap-x-0.5 gap-y-1 py-2 sm:gap-1">
         <a href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
           <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
             <rect width="64" height="64" rx="14" fill="#065f46" />
@@ -53,7 +53,7 @@ export function SiteNav({
       </div>
       {/* Staff get a second row: their tools, after whose data they see. */}
       {staff ? (
-        <div className="flex flex-wrap items-center gap-1 border-t border-stone-200 py-1.5">
+        <div className="flex flex-wrap items-center gap-x-0.5 gap-y-1 border-t border-stone-200 py-1.5 sm:gap-1">
           <StaffScopeBadge scope={staff} />
           {link("/staff", "Dashboard")}
           {link(

@@ -58,7 +58,10 @@ function buildIfStale(env: NodeJS.ProcessEnv): void {
   const buildId = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (fs.existsSync(buildId)) {
     const built = fs.statSync(buildId).mtimeMs;
-    const sources = Math.max(...["app", "components", "lib"].map((d) => newestMtime(path.join(ROOT, d))));
+    // Everything the build reads: the source folders, and the files at the
+    // top (proxy.ts makes the pages' headers: a change to it alone must rebuild too).
+    const files = ["proxy.ts", "next.config.mjs", "postcss.config.mjs", "package-lock.json"].map((f) => path.join(ROOT, f)).filter((f) => fs.existsSync(f));
+    const sources = Math.max(...["app", "components", "lib", "pages"].map((d) => newestMtime(path.join(ROOT, d))), ...files.map((f) => fs.statSync(f).mtimeMs));
     if (sources <= built) return;
   }
   log("Building the app (next build) ...");

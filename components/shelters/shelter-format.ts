@@ -1,4 +1,4 @@
-import { KM_PER_MILE } from "@/lib/organizations/geo";
+import { KM_PER_MILE } from "@/lib/organizations/units";
 import type { Address } from "@/lib/organizations/schemas";
 
 // How a shelter's place and contact read on the adopters' pages. Distances

@@ -1,4 +1,4 @@
-import { WITHIN_CHOICES_MI } from "@/lib/organizations/geo";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/organizations/units";
 
 // The shelters directory keeps its state in the URL (/shelters?near=60601
 // &within=25mi&cursor=…), so a search can be shared, reloaded and reached
@@ -6,10 +6,6 @@ import { WITHIN_CHOICES_MI } from "@/lib/organizations/geo";
 // /v1/organizations request it makes; the server page uses it (the search
 // form is a plain GET form, so the browser writes the URL itself).
 
-export type WithinMiles = (typeof WITHIN_CHOICES_MI)[number];
-
-/** Wide enough that a ZIP code in a city finds its neighbours' shelters too. */
-export const DEFAULT_WITHIN_MI: WithinMiles = 100;
 export const SHELTERS_PAGE_SIZE = 20;
 /** Longer than any ZIP+4 or latitude,longitude pair; the API says what is wrong with the rest. */
 export const NEAR_MAX = 40;
@@ -17,7 +13,7 @@ export const NEAR_MAX = 40;
 export interface SheltersQuery {
   /** A US ZIP code or "lat,lng", as typed (trimmed); the API judges it. */
   near?: string;
-  /** Only with `near`. */
+  /** Only with `near`; the browse page's default when the URL has none. */
   within: WithinMiles;
   /** Opaque, from the API's Link header. */
   cursor?: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KM_PER_MILE } from "@/lib/organizations/units";
 
 // Places and distances. A place is a point (lat, lng) on a sphere of the
 // Earth's mean radius; distances are great-circle, in kilometres on the wire.
@@ -12,13 +13,11 @@ import { z } from "zod";
 /** The Earth's mean radius (IUGG), in metres: geo_point() in the migration uses the same. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
-export const KM_PER_MILE = 1.609344;
+export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;
 export const WITHIN_MAX = { km: 800, mi: 500 } as const;
-/** The site's choices of distance (miles: its adopters are in the US). */
-export const WITHIN_CHOICES_MI = [10, 25, 50, 100, 250] as const;
 
 export interface LatLng {
   lat: number;
@@ -93,7 +92,7 @@ export const nearSchema = z
   .meta({
     type: "string",
     description:
-      "Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`.",
+      "Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0.",
     example: "60601",
   });
 

@@ -30,20 +30,8 @@ const COLUMNS = Prisma.sql`o.id, o.name, o.slug, o.email, o.phone, o.website, o.
 type Raw = Omit<OrganizationRow, "id"> & { id: string };
 const fromRaw = (r: Raw): OrganizationRow => ({ ...r, id: BigInt(r.id) });
 
-export interface OrganizationFields {
-  name: string;
-  slug: string;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  street: string | null;
-  city: string | null;
-  region: string | null;
-  postcode: string | null;
-  country: string | null;
-  lat: number | null;
-  lng: number | null;
-}
+/** What an organisation is written with. */
+export type OrganizationFields = Omit<OrganizationRow, "id" | "createdAt" | "chord">;
 
 export async function findOrganizationById(id: number): Promise<OrganizationRow | null> {
   const rows = await readQuery<Raw>(Prisma.sql`SELECT ${COLUMNS} FROM organizations o WHERE o.id = ${BigInt(id)}`);

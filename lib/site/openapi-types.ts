@@ -4467,7 +4467,7 @@ export interface operations {
                 id?: number[];
                 /** @description Maximum number of organisations returned (1 to 100). */
                 limit?: number;
-                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. */
+                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0. */
                 near?: string;
                 /** @description Only organisations whose name contains this text, ignoring case and accents; 1 to 100 characters after trimming. */
                 q?: string;
@@ -5289,7 +5289,7 @@ export interface operations {
                 id?: number[];
                 /** @description Maximum number of animals returned (1 to 100). */
                 limit?: number;
-                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. */
+                /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0. */
                 near?: string;
                 /** @description Only animals at these organisations (comma-separated ids, at most 100), e.g. `1,2`. */
                 organizationId?: number[];

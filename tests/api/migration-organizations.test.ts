@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@/scripts/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBefore, sqlOf } from "@/tests/migrations";
 
 // Migration 20261126000000_organizations on a one-shelter database as an
 // install had it the day before: every animal, key, staff account,
@@ -10,26 +8,15 @@ import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@
 // on, its events now naming their organisation.
 
 const UPGRADE = "20261126000000_organizations";
-const url = withDatabaseName(inject("databaseUrl"), `petstore_orgs_upgrade_${process.pid}`);
 let client: pg.Client;
-
-const migrations = fs
-  .readdirSync(path.join(ROOT, "prisma", "migrations"))
-  .filter((name) => /^\d+_/.test(name))
-  .sort();
-const sqlOf = (name: string) => fs.readFileSync(path.join(ROOT, "prisma", "migrations", name, "migration.sql"), "utf8");
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await dropDatabase(url);
-  await createDatabaseIfMissing(url);
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (const name of migrations.slice(0, migrations.indexOf(UPGRADE))) await client.query(sqlOf(name));
+  ({ client, drop } = await databaseBefore(UPGRADE, "orgs_upgrade"));
 });
 
 afterAll(async () => {
-  await client?.end();
-  await dropDatabase(url);
+  await drop?.();
 });
 
 const one = async <T>(sql: string, values: unknown[] = []) => (await client.query(sql, values)).rows[0] as T;

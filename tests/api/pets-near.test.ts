@@ -22,10 +22,13 @@ let pets: { id: number; organizationId: number; status: string; categoryId: numb
 
 /** A repeatable pseudo-random sequence, so a failure can be reproduced. */
 function random(seed: number) {
+  // mulberry32: exact 32-bit arithmetic, so every run draws the same map.
   let s = seed;
   return () => {
-    s = (s * 1103515245 + 12345) % 2 ** 31;
-    return s / 2 ** 31;
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
   };
 }
 

@@ -23,8 +23,9 @@ const parse = (search: string) => {
 describe("the shelters directory's URL", () => {
   it("reads near and within, falls back for a distance it does not offer, and writes them back", () => {
     expect(parse("near=%2060601%20&within=25mi")).toEqual({ near: "60601", within: 25 });
-    expect(parse("near=60601&within=40km")).toEqual({ near: "60601", within: 100 });
-    expect(parse("near=&cursor=")).toEqual({ within: 100 });
+    // The browse page's default distance (50 mi), for a within the page does not offer.
+    expect(parse("near=60601&within=40km")).toEqual({ near: "60601", within: 50 });
+    expect(parse("near=&cursor=")).toEqual({ within: 50 });
     expect(sheltersHref(parse("near=60601&within=25mi&cursor=abc"))).toBe("/shelters?near=60601&within=25mi&cursor=abc");
     // Within alone means nothing (the API refuses it): left out.
     expect(sheltersHref(parse("within=25mi"))).toBe("/shelters");

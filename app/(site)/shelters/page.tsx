@@ -11,7 +11,7 @@ import { ShelterSearch } from "@/components/shelters/shelter-search";
 import { linkCursor, nearLabel, nearProblem, parseSheltersQuery, sheltersApiPath, sheltersHref, widerThan, type SheltersQuery } from "@/components/shelters/shelters-query";
 import { TransitionLink } from "@/components/shelters/transition-link";
 import type { ErrorBody } from "@/lib/http/errors";
-import { WITHIN_CHOICES_MI } from "@/lib/organizations/geo";
+import { WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import type { Organization } from "@/lib/organizations/schemas";
 import { plainError } from "@/lib/site/plain-error";
 import { serverApi } from "@/lib/site/server-api";
