@@ -92,7 +92,7 @@ export function ShelterSearch({
           >
             {choices.map((miles) => (
               <option key={miles} value={`${miles}mi`}>
-                {miles} miles
+                {miles} mi
               </option>
             ))}
           </select>
