@@ -3,12 +3,12 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import dynamic from "next/dynamic";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { OrganizationChooser } from "@/components/staff/organization-chooser";
 import { PetAdded } from "@/components/staff/pet-added";
 import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { QueuedPhotos } from "@/components/staff/queued-photos";
@@ -18,6 +18,17 @@ import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/componen
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+
+// Only platform admins choose an organisation: the chooser (and its list of
+// organisations) is a chunk of its own, which a shelter's staff never load.
+const OrganizationChooser = dynamic(() => import("@/components/staff/organization-chooser").then((m) => m.OrganizationChooser), {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="text-sm text-stone-700">
+      Loading the organisations…
+    </p>
+  ),
+});
 
 const FIELDS = { name: "Name", categoryId: "Category", status: "Status", organizationId: "Shelter", ...PROFILE_LABELS } as const;
 type Field = keyof typeof FIELDS;

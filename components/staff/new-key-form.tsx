@@ -3,19 +3,30 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { FieldError } from "@/components/staff/field-error";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { OrganizationChooser } from "@/components/staff/organization-chooser";
 import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
 import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
+
+// Only platform admins choose an organisation: the chooser (and its list of
+// organisations) is a chunk of its own, which a shelter's staff never load.
+const OrganizationChooser = dynamic(() => import("@/components/staff/organization-chooser").then((m) => m.OrganizationChooser), {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="text-sm text-stone-700">
+      Loading the organisations…
+    </p>
+  ),
+});
 
 type Values = z.input<typeof newApiKeySchema>;
 const FIELDS = {
