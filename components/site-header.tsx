@@ -5,6 +5,8 @@ import { SignOutSlot } from "@/components/sign-out-slot";
 import { SiteNav } from "@/components/site-nav";
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { serverApi } from "@/lib/site/server-api";
+import { manyShelters } from "@/lib/site/shelter-count";
+import { staffScopeOf } from "@/lib/site/staff-scope";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
 /** Counted up to this many; beyond, the header says "100+". */
@@ -26,17 +28,23 @@ async function newApplicationsCount(): Promise<{ count: number; more: boolean } 
  * comes from the same /v1/session handler the browser would ask, in-process,
  * so no page ships code or makes a request just to draw its navigation
  * (the sign-out button's own code loads only where it is shown).
+ * It also says whose data a staff member sees, and links the shelters'
+ * directory only where there is more than one shelter.
  * Every link in it is a whole-page load, so it is always current (and
  * the applications inbox refreshes it, router.refresh(), after each step,
  * for its count of new applications).
  */
 export async function SiteHeader() {
   const [session, incoming] = await Promise.all([serverApi<SessionInfo>(getSession, "/v1/session").catch(() => null), headers()]);
-  const staff = session?.status === 200 && session.body.kind === "staff";
-  const newApplications = staff && session.body.scopes.includes("applications:manage") ? await newApplicationsCount() : undefined;
+  const info = session?.status === 200 ? session.body : null;
+  const [staff, shelters, newApplications] = await Promise.all([
+    staffScopeOf(incoming, info),
+    manyShelters(incoming),
+    info?.kind === "staff" && info.scopes.includes("applications:manage") ? newApplicationsCount() : undefined,
+  ]);
   return (
     <header className="border-b border-stone-200 bg-white">
-      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} signOut={<SignOutSlot />} newApplications={newApplications} />
+      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} shelters={shelters} signOut={<SignOutSlot />} newApplications={newApplications} />
     </header>
   );
 }

@@ -6,6 +6,8 @@ import { SiteNav } from "@/components/site-nav";
 import { clientOriginOf } from "@/lib/http/client";
 import { openApiDocument } from "@/lib/openapi/document";
 import { callApi, nodeHeaders } from "@/lib/site/call-api";
+import { manyShelters } from "@/lib/site/shelter-count";
+import { staffScopeOf, type StaffScope } from "@/lib/site/staff-scope";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
 // GET /docs - the API reference. A reference needs no script, so this one
@@ -15,7 +17,8 @@ export const config = { runtime: "nodejs", unstable_runtimeJS: false };
 
 interface Props {
   doc: ReferenceDocument;
-  staff: boolean;
+  staff: StaffScope | false;
+  shelters: boolean;
 }
 
 export const getServerSideProps: GetServerSideProps<Props> = async ({ req }) => {
@@ -23,10 +26,11 @@ export const getServerSideProps: GetServerSideProps<Props> = async ({ req }) => 
   // The production server's address follows the origin the reader used (PUBLIC_BASE_URL when set).
   const doc = JSON.parse(JSON.stringify(openApiDocument(clientOriginOf(incoming, "http://localhost")))) as ReferenceDocument;
   const session = await callApi<SessionInfo>(incoming, getSession, "/v1/session").catch(() => null);
-  return { props: { doc, staff: session?.status === 200 && session.body.kind === "staff" } };
+  const [staff, shelters] = await Promise.all([staffScopeOf(incoming, session?.status === 200 ? session.body : null), manyShelters(incoming)]);
+  return { props: { doc, staff, shelters } };
 };
 
-export default function DocsPage({ doc, staff }: Props) {
+export default function DocsPage({ doc, staff, shelters }: Props) {
   const title = "API reference · Petstore";
   return (
     <>
@@ -43,7 +47,7 @@ export default function DocsPage({ doc, staff }: Props) {
       </a>
       <header className="border-b border-stone-200 bg-white">
         {/* Staff sign out from the staff pages: this page has no script to do it with. */}
-        <SiteNav pathname="/docs" staff={staff} />
+        <SiteNav pathname="/docs" staff={staff} shelters={shelters} />
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6">
         <ApiReference doc={doc} />

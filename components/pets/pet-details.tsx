@@ -1,6 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
+import type { ReactNode } from "react";
 import { ApplyPanel } from "@/components/adopt/apply-panel";
 import { PetProfile } from "@/components/pets/pet-profile";
 import { usePet } from "@/components/pets/use-pet";
@@ -24,12 +25,24 @@ const StaffPetTools = dynamic(() => import("@/components/staff/staff-pet-tools")
  * react-query, so a staff change (optimistic, then confirmed or rolled back)
  * shows in it at once.
  */
-export function PetDetails({ initial, categories: initialCategories }: { initial: { pet: Pet; fetchedAt: number }; categories: Category[] | undefined }) {
+export function PetDetails({
+  initial,
+  categories: initialCategories,
+  shelter,
+}: {
+  initial: { pet: Pet; fetchedAt: number };
+  categories: Category[] | undefined;
+  /** Where the animal is (components/shelters/pet-shelter.tsx), drawn on the server. */
+  shelter?: ReactNode;
+}) {
   const { data: pet } = usePet(initial);
   const categories = usePetCategories(initialCategories);
   const { data: session } = useSession();
   const shown = pet ?? initial.pet;
   const categoryName = categories.data?.find((c) => c.id === shown.categoryId)?.name;
+  // Staff change only their own organisation's animals (a platform admin
+  // any): the API would refuse the rest, so the tools are not offered.
+  const staffOf = session?.kind === "staff" ? (session.platformAdmin || session.organizationId === shown.organizationId ? "own" : "other") : null;
   return (
     <>
       {pet === null ? (
@@ -38,12 +51,21 @@ export function PetDetails({ initial, categories: initialCategories }: { initial
         </p>
       ) : null}
       <PetProfile pet={shown} categoryName={categoryName} />
-      {pet ? (
-        <section aria-label="Adopting" className="max-w-2xl">
-          <ApplyPanel pet={pet} />
-        </section>
+      {/* The profile's two columns: applying under the photos, the shelter under the details. */}
+      <div className="grid items-start gap-8 md:grid-cols-2">
+        {pet ? (
+          <section aria-label="Adopting">
+            <ApplyPanel pet={pet} />
+          </section>
+        ) : null}
+        {shelter}
+      </div>
+      {staffOf === "own" && pet ? <StaffPetTools pet={pet} categories={categories.data} /> : null}
+      {staffOf === "other" ? (
+        <p role="note" className="rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
+          {shown.name} is at another shelter: only its own staff can change it, see its applications or add photos.
+        </p>
       ) : null}
-      {session?.kind === "staff" && pet ? <StaffPetTools pet={pet} categories={categories.data} /> : null}
     </>
   );
 }

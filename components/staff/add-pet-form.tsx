@@ -3,6 +3,7 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import dynamic from "next/dynamic";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
@@ -18,7 +19,18 @@ import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status", ...PROFILE_LABELS } as const;
+// Only platform admins choose an organisation: the chooser (and its list of
+// organisations) is a chunk of its own, which a shelter's staff never load.
+const OrganizationChooser = dynamic(() => import("@/components/staff/organization-chooser").then((m) => m.OrganizationChooser), {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="text-sm text-stone-700">
+      Loading the organisations…
+    </p>
+  ),
+});
+
+const FIELDS = { name: "Name", categoryId: "Category", status: "Status", organizationId: "Shelter", ...PROFILE_LABELS } as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -30,7 +42,7 @@ const SIGN_IN_HREF = "/staff/sign-in?next=/staff/pets/new";
  * whatever the server still refuses (a category deleted meanwhile, a rate
  * limit, an expired session) is shown on the field or the form it concerns.
  */
-export function AddPetForm({ initialCategories }: { initialCategories: Category[] | null }) {
+export function AddPetForm({ initialCategories, platformAdmin = false }: { initialCategories: Category[] | null; platformAdmin?: boolean }) {
   const queryClient = useQueryClient();
   const categories = useCategories(initialCategories, true);
   const [problem, setProblem] = useState<FormProblem | null>(null);
@@ -89,13 +101,24 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
     setProblem({ message: `The animal was not added. ${describeError(error)}` });
   }
 
+  // The schema leaves the shelter optional (an organisation's staff add to
+  // their own); a platform admin belongs to none, and hears it with the other errors.
+  const shelterMissing = (organizationId: unknown) => platformAdmin && organizationId === undefined;
+  const askForShelter = (focus: boolean) => setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: focus });
+
   const onSubmit = handleSubmit(async (pet) => {
     setProblem(null);
+    if (shelterMissing(pet.organizationId)) {
+      askForShelter(true);
+      return;
+    }
     try {
       setAdded(await create.mutateAsync(pet));
     } catch (error) {
       showServerError(error);
     }
+  }, () => {
+    if (shelterMissing(form.getValues("organizationId"))) askForShelter(false);
   });
 
   function addAnother() {
@@ -119,6 +142,15 @@ export function AddPetForm({ initialCategories }: { initialCategories: Category[
           New animal
         </h2>
         <FormProblemAlert problem={problem} signInHref={SIGN_IN_HREF} />
+
+        {platformAdmin ? (
+          <OrganizationChooser
+            id="pet-organization"
+            label={FIELDS.organizationId}
+            error={errors.organizationId}
+            select={register("organizationId", { setValueAs: (v: string) => (v === "" ? undefined : Number(v)) })}
+          />
+        ) : null}
 
         <FormField id="pet-name" label={FIELDS.name} hint={<>Up to {NAME_MAX} characters.</>} error={errors.name}>
           {(field) => <input {...field} type="text" autoComplete="off" {...register("name")} />}

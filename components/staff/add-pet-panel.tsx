@@ -12,5 +12,5 @@ export function AddPetPanel({ initialSession, initialCategories }: { initialSess
   const { isStaff, isPending, error, session } = useStaffSession(initialSession);
   if (isPending || !session) return <SessionStatus error={error} />;
   if (!isStaff) return <StaffOnly next="/staff/pets/new" doing="add animals" />;
-  return <AddPetForm initialCategories={initialCategories} />;
+  return <AddPetForm initialCategories={initialCategories} platformAdmin={session.platformAdmin} />;
 }

@@ -8,13 +8,20 @@ import { KeysTable, type KeyAction } from "@/components/staff/keys-table";
 import { NewKeyForm } from "@/components/staff/new-key-form";
 import { linkClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useApiKeys, useKeyAction } from "@/components/staff/use-api-keys";
+import { useOrganizationsById } from "@/components/staff/use-organizations";
 import type { ApiKeySummary } from "@/lib/keys/schemas";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 
-/** Issue keys, see every key, revoke them, lift bans. */
-export function KeysManager() {
+/**
+ * Issue keys, see every key, revoke them, lift bans. An organisation's staff
+ * see their own organisation's keys (the API lists no others); a platform
+ * admin sees every one, with whose it is.
+ */
+export function KeysManager({ platformAdmin = false }: { platformAdmin?: boolean }) {
   const keys = useApiKeys(true);
   const action = useKeyAction();
+  const owned = useOrganizationsById((keys.data ?? []).flatMap((k) => (k.organizationId === null ? [] : [k.organizationId])), platformAdmin);
+  const owners = platformAdmin ? new Map(owned.data?.map((o) => [o.id, o.name])) : undefined;
   const [issued, setIssued] = useState<{ key: string; summary: ApiKeySummary } | null>(null);
   const [news, setNews] = useState<{ tone: "done" | "error"; text: string } | null>(null);
 
@@ -33,7 +40,7 @@ export function KeysManager() {
   return (
     <div className="space-y-8">
       <div className="grid items-start gap-6 lg:grid-cols-2">
-        <NewKeyForm onIssued={setIssued} />
+        <NewKeyForm onIssued={setIssued} platformAdmin={platformAdmin} />
         {issued ? <IssuedKey keyText={issued.key} name={issued.summary.name} onDismiss={() => setIssued(null)} /> : <KeysHelp />}
       </div>
 
@@ -64,7 +71,7 @@ export function KeysManager() {
         ) : keys.data.length === 0 ? (
           <p className="text-stone-700">No keys yet. Issue the first one above.</p>
         ) : (
-          <KeysTable keys={keys.data} asOf={keys.dataUpdatedAt} busyId={action.isPending ? action.variables.key.id : null} onAction={run} />
+          <KeysTable keys={keys.data} asOf={keys.dataUpdatedAt} busyId={action.isPending ? action.variables.key.id : null} onAction={run} owners={owners} />
         )}
       </section>
     </div>

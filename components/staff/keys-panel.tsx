@@ -11,5 +11,5 @@ export function KeysPanel({ initialSession }: { initialSession: SessionInfo | nu
   const { isStaff, isPending, error, session } = useStaffSession(initialSession);
   if (isPending || !session) return <SessionStatus error={error} />;
   if (!isStaff) return <StaffOnly next="/staff/keys" doing="manage API keys" />;
-  return <KeysManager />;
+  return <KeysManager platformAdmin={session.platformAdmin} />;
 }

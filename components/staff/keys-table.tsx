@@ -13,6 +13,9 @@ const count = (n: number) => n.toLocaleString("en-US");
 
 export type KeyAction = "revoke" | "lift-ban";
 
+const COLUMNS = ["Name", "Key", "Plan", "Limits", "Created", "Last used", "Used today", "State", "Actions"];
+const COLUMNS_WITH_OWNER = ["Name", "Key", "Organisation", "Plan", "Limits", "Created", "Last used", "Used today", "State", "Actions"];
+
 /**
  * Every key: how to tell it apart (prefix…last four), its plan and limits,
  * when it was made and last used, today's usage and its state, with the
@@ -24,8 +27,15 @@ export function KeysTable({
   asOf,
   busyId,
   onAction,
+  owners,
 }: {
   keys: ApiKeySummary[];
+  /**
+   * For platform admins, who see every organisation's keys: whose each key
+   * is, by organisation id (a name, or undefined while unknown). Absent for
+   * an organisation's staff, whose keys are all their own.
+   */
+  owners?: Map<number, string | undefined>;
   /** When the list was fetched: bans are judged at that moment. */
   asOf: number;
   busyId: number | null;
@@ -51,7 +61,7 @@ export function KeysTable({
         </caption>
         <thead className="bg-stone-100 text-stone-800">
           <tr>
-            {["Name", "Key", "Plan", "Limits", "Created", "Last used", "Used today", "State", "Actions"].map((h) => (
+            {(owners ? COLUMNS_WITH_OWNER : COLUMNS).map((h) => (
               <th key={h} scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
                 {h}
               </th>
@@ -73,6 +83,15 @@ export function KeysTable({
                   <td className="whitespace-nowrap px-3 py-2">
                     <code className="font-mono">{key.display}</code>
                   </td>
+                  {owners ? (
+                    <td className="max-w-48 px-3 py-2 wrap-anywhere">
+                      {key.organizationId === null ? (
+                        <span className="font-semibold">Platform key</span>
+                      ) : (
+                        (owners.get(key.organizationId) ?? `Organisation ${key.organizationId}`)
+                      )}
+                    </td>
+                  ) : null}
                   <td className="px-3 py-2">{PLAN_NAMES[key.plan]}</td>
                   <td className="whitespace-nowrap px-3 py-2">
                     {count(key.perMinute)}/min
@@ -133,7 +152,7 @@ export function KeysTable({
                 </tr>
                 {webhooksShown && state.kind !== "revoked" ? (
                   <tr id={`key-${key.id}-webhooks`} className="bg-stone-50">
-                    <td colSpan={9} className="px-3 py-2">
+                    <td colSpan={owners ? COLUMNS_WITH_OWNER.length : COLUMNS.length} className="px-3 py-2">
                       <KeyWebhooks keyId={key.id} keyName={key.name} />
                     </td>
                   </tr>

@@ -3,21 +3,40 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import dynamic from "next/dynamic";
 import { useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import { FieldError } from "@/components/staff/field-error";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
 import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 
+// Only platform admins choose an organisation: the chooser (and its list of
+// organisations) is a chunk of its own, which a shelter's staff never load.
+const OrganizationChooser = dynamic(() => import("@/components/staff/organization-chooser").then((m) => m.OrganizationChooser), {
+  ssr: false,
+  loading: () => (
+    <p role="status" className="text-sm text-stone-700">
+      Loading the organisations…
+    </p>
+  ),
+});
+
 type Values = z.input<typeof newApiKeySchema>;
-const FIELDS = { name: "Name", plan: "Plan", scopes: "Scopes", perMinute: "Requests per minute", perDay: "Requests per day" } as const;
+const FIELDS = {
+  name: "Name",
+  plan: "Plan",
+  scopes: "Scopes",
+  perMinute: "Requests per minute",
+  perDay: "Requests per day",
+  organizationId: "Organisation",
+} as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -40,13 +59,21 @@ const LIMITS = [
 ] as const;
 const optionalNumber = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
 
-/** Issue a key: checked with the API's own newApiKeySchema before it is sent. */
-export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void }) {
+const organizationIdValue = (v: unknown) => (v === "" || v === undefined || v === null ? undefined : Number(v));
+
+/**
+ * Issue a key: checked with the API's own newApiKeySchema before it is sent.
+ * An organisation's staff issue their own organisation's keys; a platform
+ * admin says whose it is: an organisation's, or a platform key.
+ */
+export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void; platformAdmin?: boolean }) {
   const issue = useIssueKey();
   const [problem, setProblem] = useState<FormProblem | null>(null);
+  const [whose, setWhose] = useState<"organization" | "platform">("organization");
   const {
     register,
     handleSubmit,
+    getValues,
     setError,
     reset,
     control,
@@ -57,11 +84,23 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
   });
   const enterprise = useWatch({ control, name: "plan" }) === "enterprise";
 
-  const onSubmit = handleSubmit(async (input) => {
+  // The schema leaves the owner optional (an organisation's staff issue their
+  // own); a platform admin must say, and hears it with the other errors.
+  const ownerMissing = (organizationId: unknown) => platformAdmin && whose === "organization" && organizationId === undefined;
+  const askForOwner = (focus: boolean) =>
+    setError("organizationId", { type: "required", message: "Choose the organisation whose key it is (or a platform key)" }, { shouldFocus: focus });
+
+  const onSubmit = handleSubmit(async ({ organizationId, ...input }) => {
     setProblem(null);
+    if (ownerMissing(organizationId)) {
+      askForOwner(true);
+      return;
+    }
+    const owner = !platformAdmin ? {} : whose === "platform" ? { platform: true } : { organizationId };
     try {
-      onIssued(await issue.mutateAsync(input));
+      onIssued(await issue.mutateAsync({ ...input, ...owner }));
       reset();
+      setWhose("organization");
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {
         const onFields = error.details.filter((d) => isField(d.field));
@@ -77,6 +116,8 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
       }
       setProblem({ message: `The key was not issued. ${describeError(error)}` });
     }
+  }, () => {
+    if (ownerMissing(getValues("organizationId"))) askForOwner(false);
   });
 
   return (
@@ -85,6 +126,42 @@ export function NewKeyForm({ onIssued }: { onIssued: (issued: { key: string; sum
         Issue a key
       </h2>
       <FormProblemAlert problem={problem} signInHref="/staff/sign-in?next=/staff/keys" />
+
+      {platformAdmin ? (
+        <fieldset className="space-y-3">
+          <legend className={labelClass}>Whose key</legend>
+          <div className="flex flex-wrap gap-x-6 gap-y-2">
+            {(
+              [
+                ["organization", "An organisation’s key"],
+                ["platform", "A platform key (every organisation)"],
+              ] as const
+            ).map(([value, label]) => (
+              <label key={value} className="inline-flex items-center gap-2 text-stone-800">
+                <input
+                  type="radio"
+                  name="key-whose"
+                  value={value}
+                  checked={whose === value}
+                  onChange={() => setWhose(value)}
+                  className="h-4 w-4 accent-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          {whose === "organization" ? (
+            <OrganizationChooser
+              id="key-organization"
+              label={FIELDS.organizationId}
+              error={errors.organizationId}
+              select={register("organizationId", { setValueAs: organizationIdValue, shouldUnregister: true })}
+            />
+          ) : (
+            <p className={hintClass}>For listing sites and operators: it reads every organisation&rsquo;s data, and writes only by naming the organisation.</p>
+          )}
+        </fieldset>
+      ) : null}
 
       <div className="grid gap-5">
         <FormField id="key-name" label={FIELDS.name} hint={<>Who the key is for, e.g. &ldquo;Happy Tails app&rdquo;.</>} error={errors.name}>

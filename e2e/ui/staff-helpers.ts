@@ -1,4 +1,5 @@
 import { expect, type BrowserContext, type Page, type Request } from "@playwright/test";
+import { runCli } from "../helpers";
 
 // Shared by the staff UI and session tests.
 
@@ -13,13 +14,24 @@ export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(3
  * sign-in page does (same-origin POST, so it carries our Origin). The tests
  * of the sign-in page itself go through the form.
  */
-export async function signInAsStaff(context: BrowserContext, baseURL: string): Promise<void> {
+export async function signInAsStaff(context: BrowserContext, baseURL: string, account: { email: string; password: string } = DEMO_STAFF): Promise<void> {
   // As a browser does: a page first (the adopter session cookie), then the
   // sign-in, which then counts against that session, not against the one
   // per-address budget every credential-less request of the suite shares.
   await context.request.get("/");
-  const res = await context.request.post("/v1/session", { data: DEMO_STAFF, headers: { Origin: new URL(baseURL).origin } });
+  const res = await context.request.post("/v1/session", { data: account, headers: { Origin: new URL(baseURL).origin } });
   expect(res.status(), await res.text()).toBe(200);
+}
+
+/**
+ * A staff account made with the CLI, as an operator makes one: of an
+ * organisation (`--org <slug>`) or a platform admin (`--platform-admin`).
+ */
+export function createStaffAccount(...role: string[]): { email: string; password: string } {
+  const account = { email: `${uniqueName("staff").replace(/\s+/g, "-").toLowerCase()}@shelter.example`, password: "a long enough password" };
+  const result = runCli(["staff", "create", "--email", account.email, ...role], { input: `${account.password}\n` });
+  expect(result.status, result.stderr).toBe(0);
+  return account;
 }
 
 export { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";

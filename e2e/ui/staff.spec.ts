@@ -381,6 +381,9 @@ test.describe("signed out", () => {
 test("a sign-out that fails says so and leaves the staff member signed in", async ({ page, context, baseURL }) => {
   await signInAsStaff(context, baseURL!);
   await page.goto("/staff/keys");
+  // Once the keys are listed the page has hydrated: a click on the server-drawn
+  // button before that does nothing (its code is not there yet), which made the test flaky.
+  await expect(page.getByText("Loading keys…")).toHaveCount(0);
   await page.route("**/v1/session", (route) =>
     route.request().method() === "DELETE"
       ? route.fulfill({ status: 503, contentType: "application/json", headers: { "Retry-After": "5" }, body: JSON.stringify({ code: "service_unavailable", message: "The service is temporarily unavailable. Please retry shortly.", status: 503 }) })

@@ -19,7 +19,7 @@ export function registerOrganizations(registry: OpenAPIRegistry, security: Recor
     operationId: "listOrganizations",
     summary: "List organisations (shelters and rescues)",
     description:
-      "In name order; with `near`, nearest first (newest first at one distance), each with `distanceKm`, within `within` (default 100km). `q` searches names (case and accents ignored); `id` lists these organisations only. Page with `limit` and the `Link` header's cursors, as for animals.",
+      "In name order; with `near`, nearest first (newest first at one distance), each with `distanceKm`, within `within` (default 100km). `q` searches names (case and accents ignored); `id` lists these organisations only; `slug` finds one by its slug (as its page `/shelters/<slug>` does). Page with `limit` and the `Link` header's cursors, as for animals.",
     tags: ["organizations"],
     security,
     request: { query: listOrganizationsQuerySchema },
@@ -76,7 +76,7 @@ export function registerOrganizations(registry: OpenAPIRegistry, security: Recor
     operationId: "updateOrganization",
     summary: "Change an organisation's profile",
     description:
-      "A JSON merge patch: `address` merges field by field, `location` is replaced whole; a new US ZIP code without a `location` moves the organisation to its centre. An organisation's key with `organizations:manage` changes its own organisation only; a platform key any.",
+      "A JSON merge patch: `address` merges field by field, `location` is replaced whole; a new US ZIP code without a `location` moves the organisation to its centre, and `location: null` moves it back there after an explicit position. An organisation's key with `organizations:manage` changes its own organisation only; a platform key any.",
     tags: ["organizations"],
     security,
     request: {

@@ -57,6 +57,7 @@ export async function countOrganizations(): Promise<number> {
 export interface OrganizationFilter {
   search?: string;
   ids?: number[];
+  slug?: string;
 }
 
 function filterConditions(f: OrganizationFilter): Prisma.Sql[] {
@@ -67,6 +68,7 @@ function filterConditions(f: OrganizationFilter): Prisma.Sql[] {
     );
   }
   if (f.ids) out.push(Prisma.sql`o.id = ANY(${f.ids.map(BigInt)}::bigint[])`);
+  if (f.slug !== undefined) out.push(Prisma.sql`o.slug = ${f.slug}`);
   return out;
 }
 

@@ -148,7 +148,9 @@ export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "web
  * PATCH /v1/organizations/{organizationId}: a JSON merge patch (RFC 7396).
  * `address` merges field by field (null removes street, region or postcode);
  * `location` is replaced whole. A changed US postcode without a location
- * moves the organisation to that ZIP code's centre.
+ * moves the organisation to that ZIP code's centre; `location: null` puts it
+ * back there after an explicit position (the staff profile page's "place it
+ * from the ZIP code"), since nothing else could ask for that.
  */
 export const organizationPatchSchema = z
   .strictObject(
@@ -171,7 +173,10 @@ export const organizationPatchSchema = z
         )
         .optional()
         .meta({ id: "AddressPatch", description: "The address fields to change; the others keep their values." }),
-      location: locationSchema.optional(),
+      location: locationSchema
+        .nullable()
+        .optional()
+        .meta({ description: "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none)." }),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },
   )
@@ -194,6 +199,10 @@ export const listOrganizationsQuerySchema = z
       example: "rescue",
     }),
     id: idListSchema.optional().meta({ description: `Only these organisations (comma-separated ids, at most ${IDS_MAX}).`, example: [1, 2] }),
+    slug: slugSchema.optional().meta({
+      description: "Only the organisation with this slug (an empty list when there is none): how its page `/shelters/<slug>` finds it.",
+      example: "lakeshore-animal-rescue",
+    }),
     near: nearSchema.optional(),
     within: withinSchema.optional(),
     cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." }),

@@ -37,12 +37,6 @@ export async function getOrganization(id: number): Promise<Organization> {
   return presentOrganization(row);
 }
 
-/** For the site's shelter pages (/shelters/<slug>); null when there is none. */
-export async function findOrganizationBySlug(slug: string): Promise<Organization | null> {
-  const row = await queries.findOrganizationBySlug(slug);
-  return row && presentOrganization(row);
-}
-
 export interface OrganizationPage {
   organizations: Organization[];
   cursors: { next?: string; prev?: string };
@@ -55,7 +49,7 @@ export interface OrganizationPage {
  */
 export async function listOrganizations(query: ListOrganizationsQuery): Promise<OrganizationPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const filter = { search: query.q, ids: query.id };
+  const filter = { search: query.q, ids: query.id, slug: query.slug };
   const take = query.limit + 1;
   const backwards = cursor?.d === "before";
   let rows: queries.OrganizationRow[];
@@ -178,7 +172,7 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
   }
 }
 
-/** A merge patch: address field by field, location whole; a new US postcode without a location moves the organisation there. */
+/** A merge patch: address field by field, location whole; a new US postcode without a location (or location null) moves the organisation there. */
 export async function updateOrganization(id: number, patch: OrganizationPatch): Promise<Organization> {
   const current = await queries.findOrganizationById(id);
   if (!current) throw organizationNotFound(id);
@@ -195,7 +189,7 @@ export async function updateOrganization(id: number, patch: OrganizationPatch): 
   let location: LatLng | null = current.lat === null || current.lng === null ? null : { lat: current.lat, lng: current.lng };
   const movedPostcode = patch.address && (address.postcode !== current.postcode || address.country !== current.country);
   if (patch.location) location = patch.location;
-  else if (movedPostcode && address.country === "US" && address.postcode) location = await locationFromAddress(address);
+  else if (patch.location === null || (movedPostcode && address.country === "US" && address.postcode)) location = await locationFromAddress(address);
 
   const slug = patch.slug ?? current.slug;
   try {

@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * List organisations (shelters and rescues)
-         * @description In name order; with `near`, nearest first (newest first at one distance), each with `distanceKm`, within `within` (default 100km). `q` searches names (case and accents ignored); `id` lists these organisations only. Page with `limit` and the `Link` header's cursors, as for animals.
+         * @description In name order; with `near`, nearest first (newest first at one distance), each with `distanceKm`, within `within` (default 100km). `q` searches names (case and accents ignored); `id` lists these organisations only; `slug` finds one by its slug (as its page `/shelters/<slug>` does). Page with `limit` and the `Link` header's cursors, as for animals.
          */
         get: operations["listOrganizations"];
         put?: never;
@@ -280,7 +280,7 @@ export interface paths {
         head?: never;
         /**
          * Change an organisation's profile
-         * @description A JSON merge patch: `address` merges field by field, `location` is replaced whole; a new US ZIP code without a `location` moves the organisation to its centre. An organisation's key with `organizations:manage` changes its own organisation only; a platform key any.
+         * @description A JSON merge patch: `address` merges field by field, `location` is replaced whole; a new US ZIP code without a `location` moves the organisation to its centre, and `location: null` moves it back there after an explicit position. An organisation's key with `organizations:manage` changes its own organisation only; a platform key any.
          */
         patch: operations["updateOrganization"];
         trace?: never;
@@ -812,13 +812,6 @@ export interface components {
             /** @description Gets on with dogs: true, false, or null when not known. */
             dogs?: boolean | null;
         };
-        /** @description Latitude and longitude in decimal degrees (WGS 84). */
-        Location: {
-            /** @example 41.8786 */
-            lat: number;
-            /** @example -87.6359 */
-            lng: number;
-        };
         /** @description An application to adopt an animal. Personal data: stored only to handle it, and anonymised after the retention period. */
         NewApplication: {
             /**
@@ -1051,7 +1044,13 @@ export interface components {
             address?: components["schemas"]["AddressPatch"];
             /** @example adopt@lakeshore.example */
             email?: string | null;
-            location?: components["schemas"]["Location"];
+            /** @description The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none). */
+            location?: {
+                /** @example 41.8786 */
+                lat: number;
+                /** @example -87.6359 */
+                lng: number;
+            } | null;
             /**
              * @description 1 to 200 characters after trimming.
              * @example Lakeshore Animal Rescue
@@ -4472,6 +4471,8 @@ export interface operations {
                 near?: string;
                 /** @description Only organisations whose name contains this text, ignoring case and accents; 1 to 100 characters after trimming. */
                 q?: string;
+                /** @description Only the organisation with this slug (an empty list when there is none): how its page `/shelters/<slug>` finds it. */
+                slug?: string;
                 /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */
                 within?: string;
             };

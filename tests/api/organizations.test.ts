@@ -95,6 +95,23 @@ describe("PATCH /v1/organizations/{id}", () => {
     await expectApiError(await patch(FIRST_ORG, {}, { headers: homeStaff.headers }), 400, "invalid_body");
   });
 
+  it("location null places it back at its ZIP code's centre after an explicit position; without a US ZIP code it cannot (400 unknown_location)", async () => {
+    const org = await expectJson<Organization>(await add({ name: "Pinned Shelter", address: { city: "Chicago", country: "US", postcode: "60601" } }), 201);
+    const centre = org.location!;
+    const pinned = await expectJson<Organization>(await patch(org.id, { location: { lat: 41.95, lng: -87.7 } }, { key: platform }));
+    expect(pinned.location).toEqual({ lat: 41.95, lng: -87.7 });
+    const back = await expectJson<Organization>(await patch(org.id, { location: null }, { key: platform }));
+    expect(back.location).toEqual(centre);
+    // With a new postcode in the same patch, the new ZIP code's centre.
+    const moved = await expectJson<Organization>(await patch(org.id, { address: { postcode: "60202" }, location: null }, { key: platform }));
+    expect(moved.location!.lat).toBeCloseTo(42.03, 1);
+    const abroad = await expectApiError(await patch(org.id, { address: { country: "CA", postcode: "M5V 2T6" }, location: null }, { key: platform }), 400, "unknown_location");
+    expect(abroad.details).toEqual([{ field: "location", issue: expect.stringMatching(/required/) }]);
+    // Nothing was changed by the refused patch.
+    const after = await expectJson<Organization>(await call(getOrganization, `/v1/organizations/${org.id}`, { key: reader, params: { organizationId: String(org.id) } }));
+    expect(after.address?.country).toBe("US");
+  });
+
   it("a platform key changes any organisation; a missing one is 404", async () => {
     const org = await expectJson<Organization>(await add({ name: "Rename Me", address: { city: "Denver", country: "US", postcode: "80202" } }), 201);
     expect((await expectJson<Organization>(await patch(org.id, { name: "Renamed", slug: "renamed" }, { key: platform }))).slug).toBe("renamed");
@@ -117,6 +134,13 @@ describe("GET /v1/organizations", () => {
     expect(found.map((o) => o.slug).sort()).toEqual(["lakeshore-animal-rescue", "lakeshore-animal-rescue-2"]);
     const byId = await expectJson<Organization[]>(await call(listOrganizations, `/v1/organizations?id=${FIRST_ORG}`, { key: reader }));
     expect(byId.map((o) => o.id)).toEqual([FIRST_ORG]);
+    const bySlug = await expectJson<Organization[]>(await call(listOrganizations, "/v1/organizations?slug=lakeshore-animal-rescue-2", { key: reader }));
+    expect(bySlug.map((o) => o.slug)).toEqual(["lakeshore-animal-rescue-2"]);
+    expect(await expectJson<Organization[]>(await call(listOrganizations, "/v1/organizations?slug=no-such-shelter", { key: reader }))).toEqual([]);
+    const badSlug = await expectApiError(await call(listOrganizations, "/v1/organizations?slug=Not%20A%20Slug", { key: reader }), 400, "invalid_query");
+    expect(badSlug.details?.map((d) => d.field)).toEqual(["slug"]);
+    // It combines with the other filters: a slug outside a search finds nothing.
+    expect(await expectJson<Organization[]>(await call(listOrganizations, "/v1/organizations?slug=lakeshore-animal-rescue&q=intake", { key: reader }))).toEqual([]);
     const one = await expectJson<Organization>(await call(getOrganization, `/v1/organizations/${FIRST_ORG}`, { key: reader, params: { organizationId: String(FIRST_ORG) } }));
     expect(one.id).toBe(FIRST_ORG);
     await expectApiError(await call(getOrganization, "/v1/organizations/424242", { key: reader, params: { organizationId: "424242" } }), 404, "not_found");

@@ -2,13 +2,16 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { GET as categoriesGET } from "@/app/v1/categories/route";
+import { GET as organizationGET } from "@/app/v1/organizations/[organizationId]/route";
 import { GET as listPetsGET } from "@/app/v1/pets/route";
 import type { ErrorBody } from "@/lib/http/errors";
+import type { Organization } from "@/lib/organizations/schemas";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { serverApi } from "@/lib/site/server-api";
 import { BackToBrowseLink } from "@/components/pets/back-to-browse-link";
 import { PetDetails } from "@/components/pets/pet-details";
 import { PetLoadFailed } from "@/components/pets/pet-load-failed";
+import { PetShelter } from "@/components/shelters/pet-shelter";
 
 type Params = Promise<{ id: string }>;
 
@@ -63,11 +66,20 @@ export default async function PetPage({ params }: { params: Params }) {
     return <PetLoadFailed error={{ status, code: body.code ?? "unknown_error", message: body.message ?? `The server answered ${status}.`, retryAfter }} />;
   }
 
-  const categories = await serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories");
+  // Both at once: the page waits for one round of in-process calls, not two.
+  const organizationId = String(result.pet.organizationId);
+  const [categories, organization] = await Promise.all([
+    serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
+    serverApi<Organization | ErrorBody>(organizationGET, `/v1/organizations/${organizationId}`, { organizationId }),
+  ]);
   return (
     <div className="space-y-6">
       <BackToBrowseLink />
-      <PetDetails initial={{ pet: result.pet, fetchedAt: result.fetchedAt }} categories={categories.status === 200 ? (categories.body as Category[]) : undefined} />
+      <PetDetails
+        initial={{ pet: result.pet, fetchedAt: result.fetchedAt }}
+        categories={categories.status === 200 ? (categories.body as Category[]) : undefined}
+        shelter={<PetShelter petName={result.pet.name} organization={organization.status === 200 ? (organization.body as Organization) : null} />}
+      />
     </div>
   );
 }

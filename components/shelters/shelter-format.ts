@@ -1,0 +1,51 @@
+import { KM_PER_MILE } from "@/lib/organizations/units";
+import type { Address } from "@/lib/organizations/schemas";
+
+// How a shelter's place and contact read on the adopters' pages. Distances
+// travel in kilometres (distanceKm) and are shown in miles: the site's
+// adopters are in the US.
+
+/** "12 mi away"; "Under 1 mi away" rather than "0 mi away". */
+export function milesAway(distanceKm: number): string {
+  const miles = distanceKm / KM_PER_MILE;
+  return miles < 1 ? "Under 1 mi away" : `${Math.round(miles)} mi away`;
+}
+
+/** "Chicago, IL"; the country's name too outside the US. */
+export function placeLine(address: Address): string {
+  const country = address.country === "US" ? undefined : countryName(address.country);
+  return [address.city, address.region, country].filter(Boolean).join(", ");
+}
+
+/** The postal lines: street, then "Chicago, IL 60606", then the country outside the US. */
+export function addressLines(address: Address): string[] {
+  const town = [address.city, [address.region, address.postcode].filter(Boolean).join(" ")].filter(Boolean).join(", ");
+  return [address.street, town, address.country === "US" ? null : countryName(address.country)].filter((line): line is string => !!line);
+}
+
+const COUNTRY_NAMES = new Intl.DisplayNames(["en"], { type: "region" });
+
+function countryName(code: string): string {
+  try {
+    return COUNTRY_NAMES.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** A tel: link's target: the digits, and a leading + (spaces and punctuation are for reading). */
+export function telHref(phone: string): string {
+  const plus = phone.trim().startsWith("+") ? "+" : "";
+  return `tel:${plus}${phone.replace(/[^0-9]/g, "")}`;
+}
+
+/** A website as people say it: "lakeshore.example/adopt", without the scheme or "www.". */
+export function websiteLabel(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const path = parsed.pathname === "/" ? "" : parsed.pathname.replace(/\/$/, "");
+    return `${parsed.hostname.replace(/^www\./, "")}${path}`;
+  } catch {
+    return url;
+  }
+}
