@@ -175,8 +175,10 @@ export async function seed(): Promise<{ categories: number; petsAdded: number; d
       rows.push({
         name,
         categoryId: categoryIds.get(category)!,
-        // Spread over the shelters, so each has animals of every kind.
-        organizationId: shelters[n % shelters.length]!,
+        // Spread over the shelters, so each has animals of every kind and
+        // every status (the status cycle is as long as the list of shelters:
+        // stepping by one more every round keeps them from lining up).
+        organizationId: shelters[(n + Math.floor(n / shelters.length)) % shelters.length]!,
         status: STATUS_CYCLE[n % STATUS_CYCLE.length]!,
         sex: SEXES[n % SEXES.length]!,
         size: SIZES[n % SIZES.length]!,

@@ -5,7 +5,9 @@ import { GET as listOrganizationsGET } from "@/app/v1/organizations/route";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { ErrorBody } from "@/lib/http/errors";
 import type { Category, Pet } from "@/lib/pets/schemas";
+import { headers } from "next/headers";
 import { serverApi } from "@/lib/site/server-api";
+import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage, type PlainApiError } from "@/components/pets/browse-query";
 import { PetBrowser } from "@/components/pets/pet-browser";
 import { PetCards } from "@/components/pets/pet-card";
@@ -34,21 +36,6 @@ function plainError(status: number, body: unknown, headers: Headers): PlainApiEr
   };
 }
 
-/**
- * Whether the service has more than one shelter (a second exists when the
- * directory's first page of one has a next page): public and slow to change,
- * so kept a minute per process rather than asked on every visit. With one,
- * the page stays as simple as a one-shelter install's always was.
- */
-let manyShelters: { value: boolean; at: number } | undefined;
-async function hasManyShelters(): Promise<boolean> {
-  if (manyShelters && Date.now() - manyShelters.at < 60_000) return manyShelters.value;
-  const res = await serverApi<Organization[] | ErrorBody>(listOrganizationsGET, "/v1/organizations?limit=1");
-  if (res.status !== 200) return manyShelters?.value ?? false;
-  manyShelters = { value: /rel="next"/.test(res.headers.get("link") ?? ""), at: Date.now() };
-  return manyShelters.value;
-}
-
 /** The page's animals' shelters, for the cards' shelter line; none when that call fails (the cards do without). */
 async function sheltersOf(pets: Pet[]): Promise<PetPage["shelters"]> {
   const query = sheltersApiQuery(pets);
@@ -62,7 +49,7 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
   const [pets, categories, many] = await Promise.all([
     serverApi<Pet[] | ErrorBody>(listPetsGET, petsApiPath(query)),
     serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
-    hasManyShelters(),
+    headers().then(manyShelters),
   ]);
   const page: PetPage | undefined = pets.status === 200 ? { pets: pets.body as Pet[], link: pets.headers.get("link") } : undefined;
   if (page && many) page.shelters = await sheltersOf(page.pets);

@@ -16,8 +16,8 @@ vi.mock("next/headers", () => ({ headers: async () => incoming }));
 
 /** The PetBrowser element's `initial` prop. */
 async function render(search: Record<string, string> = {}): Promise<InitialBrowse> {
-  // A fresh module each time: the page keeps "how many shelters" a minute per process.
-  vi.resetModules();
+  // The site keeps "how many shelters" a minute per process: forgotten for each render here.
+  (await import("@/lib/site/shelter-count")).forgetShelterCount();
   const { default: BrowsePage } = await import("@/app/(site)/page");
   const tree = (await BrowsePage({ searchParams: Promise.resolve(search) })) as { props: { initial: InitialBrowse } };
   return tree.props.initial;
