@@ -85,8 +85,12 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Address the HTTP server listens on. */
   HOST: z.string().min(1).default("0.0.0.0"),
-  /** Production base address of the API; its path ends in /v1 (spec, section 1). */
-  PUBLIC_BASE_URL: z.url().optional(),
+  /**
+   * Production base address of the API; its path ends in /v1 (spec, section
+   * 1). Links in emails are built on its origin and nothing else (never on a
+   * request's Host), so production with SMTP_URL requires it.
+   */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Staging base address of the API, listed as the second OpenAPI server. */
   STAGING_BASE_URL: z.url().optional(),
   /** "live" keys start pk_live_ (production); "test" keys start pk_test_ (staging). */
@@ -178,6 +182,14 @@ const envSchema = z.object({
 }).superRefine((value, ctx) => {
   if (value.PHOTO_STORE === "s3" && !value.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when PHOTO_STORE=s3" });
+  }
+  if (value.NODE_ENV === "production" && value.SMTP_URL && !value.PUBLIC_BASE_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_BASE_URL"],
+      message:
+        "is required in production when SMTP_URL is set: the links in emails (the applicant's private page, the staff inbox) are built on it, never on the Host a request names (e.g. https://api.shelter.example/v1)",
+    });
   }
   if (value.NODE_ENV === "production" && !value.SESSION_SECRET) {
     ctx.addIssue({

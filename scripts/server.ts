@@ -41,8 +41,16 @@ import { runPrimary, workerCount } from "./cluster";
 import { ROOT } from "./database";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
-// Validated once at boot: a bad variable stops the server here, by name.
-const config = env();
+// Validated once at boot: a bad variable stops the server here, by name,
+// with the reason and no stack trace.
+const config = (() => {
+  try {
+    return env();
+  } catch (error) {
+    console.error(`Refusing to start. ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+})();
 
 // No default credentials in production: a published login must not open a
 // real deployment's staff tools (SEED_DEMO_STAFF says a demo is meant).

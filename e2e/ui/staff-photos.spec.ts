@@ -106,8 +106,8 @@ test("staff add an animal with a profile and two photos, make the second the cov
     await expect(card).toContainText("Female · Young · Medium");
     await expect(card).toContainText("Border collie");
     const cover = card.locator("img");
-    // The cover's URLs follow the host the adopter used, and it is the blue photo.
-    expect(await cover.getAttribute("srcset")).toContain(`${origin}/photos/`);
+    // The cover's URLs are on the public origin (PUBLIC_BASE_URL's, whatever name the adopter used), and it is the blue photo.
+    expect(await cover.getAttribute("srcset")).toContain(`${new URL(baseURL!).origin}/photos/`);
     const [r, , b] = await centreColour(tab, `article:has-text("${name}") img`);
     expect(b, origin).toBeGreaterThan(150);
     expect(r, origin).toBeLessThan(100);

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { mailLinkOrigin } from "@/lib/mail/links";
 import { sendMail } from "@/lib/mail/mailer";
 import type { ApplicationState } from "@/lib/applications/schemas";
 
@@ -23,7 +24,7 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 // earlier never. The payload holds states and ids only, nothing of the
 // applicant: graphile-worker logs a failed job's payload.
 
-export type MailKind = "received" | "decision";
+export type MailKind = "received" | "decision" | "link";
 
 function key(): Buffer {
   return createHash("sha256").update(`application-mail:${env().SESSION_SECRET ?? ""}`).digest();
@@ -45,11 +46,15 @@ export function openToken(sealed: string): string {
 
 export interface MailJob {
   applicationId: string;
-  /** What the email is about: the application received, or a decision on it. */
+  /** What the email is about: the application received, a decision on it, or its private link again (the applicant applied again). */
   kind: MailKind;
-  /** The private link's origin and sealed token (confirmations only). */
-  origin?: string;
+  /** The private link's token, sealed (confirmations and links again). */
   sealedToken?: string;
+  /**
+   * The origin the request used, carried by jobs queued before issue 28:
+   * ignored, as links in emails come from configuration only (lib/mail/links.ts).
+   */
+  origin?: string;
   /**
    * The state the decision moved the application to (decisions only). Jobs
    * queued before it was carried lack it; those say the state as it is now.
@@ -87,8 +92,27 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
   });
   if (!row?.email) return;
   const greeting = `Hello ${row.name ?? ""},`.replace(" ,", ",");
+  const base = mailLinkOrigin();
+  const link = base && job.sealedToken ? `${base}/applications/${openToken(job.sealedToken)}` : null;
+  if (job.kind === "link") {
+    if (!link) return;
+    await sendMail({
+      to: row.email,
+      subject: `The link to your application for ${row.pet.name}`,
+      text: [
+        greeting,
+        "",
+        `Someone, probably you, applied again to adopt ${row.pet.name} with this email address, while your application for ${row.pet.name} is still open. There is no need to apply again: follow your application, or withdraw it, on its private page:`,
+        link,
+        "",
+        "The link we sent you before still works too. Keep them to yourself: anyone who has one can see your application. If you did not apply again, you can ignore this email.",
+        "",
+        "Petstore",
+      ].join("\n"),
+    });
+    return;
+  }
   if (job.kind === "received") {
-    const link = job.origin && job.sealedToken ? `${job.origin}/applications/${openToken(job.sealedToken)}` : null;
     await sendMail({
       to: row.email,
       subject: `We received your application for ${row.pet.name}`,
@@ -130,7 +154,7 @@ export async function sendApplicationDigest(now: Date): Promise<number> {
   });
   if (fresh.length === 0) return 0;
   const staff = await db().staffUser.findMany({ where: { applicationDigest: true }, select: { email: true } });
-  const base = env().PUBLIC_BASE_URL ? new URL(env().PUBLIC_BASE_URL!).origin : null;
+  const base = mailLinkOrigin();
   const lines = fresh.map((a) => `- #${a.id} for ${a.pet.name} (animal #${a.pet.id}), received ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
   const text = [
     `${fresh.length} new adoption application${fresh.length === 1 ? "" : "s"} in the last 24 hours:`,
