@@ -33,3 +33,10 @@ describe("PUBLIC_BASE_URL", () => {
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 });
+
+describe("WEBHOOK_ALLOW_PRIVATE", () => {
+  it.each(["development", "test", "production"] as const)("is off by default in %s: webhooks go to public addresses unless the operator says otherwise", (NODE_ENV) => {
+    expect(parseEnv({ NODE_ENV, SESSION_SECRET: SECRET }).WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(parseEnv({ NODE_ENV, SESSION_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE: "true" }).WEBHOOK_ALLOW_PRIVATE).toBe(true);
+  });
+});

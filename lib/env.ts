@@ -131,11 +131,13 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(retrySchedule.parse(DEFAULT_WEBHOOK_RETRY_SCHEDULE)),
   /**
    * Allow webhook endpoints on http:// and on private, loopback and
-   * unique-local addresses. Off in production (SSRF); on by default in
-   * development and tests, and set by the launcher for the embedded database.
-   * Link-local, unspecified and multicast addresses are refused regardless.
+   * unique-local addresses. Off unless set, everywhere (development and the
+   * embedded database included): any webhooks:manage key could otherwise make
+   * the server call 127.0.0.1 or 10.x and read the answer in the deliveries
+   * log. Link-local, unspecified, multicast and translated (NAT64 local-use,
+   * 6to4, Teredo) addresses are refused regardless (lib/webhooks/url-guard.ts).
    */
-  WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /**
    * Where photo files live: "postgres" (the default: every instance sees
    * them, and they are backed up with the data) or "s3" (any S3-compatible
@@ -200,7 +202,7 @@ const envSchema = z.object({
   }
 });
 
-export type Env = z.infer<typeof envSchema> & { WEBHOOK_ALLOW_PRIVATE: boolean };
+export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
@@ -212,8 +214,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const problems = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid environment configuration:\n${problems}`);
   }
-  // Private webhook targets are a development convenience, never a production default.
-  return { ...result.data, WEBHOOK_ALLOW_PRIVATE: result.data.WEBHOOK_ALLOW_PRIVATE ?? result.data.NODE_ENV !== "production" };
+  return result.data;
 }
 
 /** Test hook: re-read process.env on the next env() call. */

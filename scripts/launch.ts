@@ -120,6 +120,25 @@ function forward(child: ChildProcess, server: DatabaseServer): void {
   });
 }
 
+/**
+ * What a local setup (the embedded database, or `npm run dev`) turns on that
+ * a deployment does not, for the variables the operator left unset.
+ */
+export function localSetupDefaults(given: Record<string, string | undefined>, mode: string): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  // The embedded database means a local trial: reached over plain HTTP by
+  // any name (a phone on the LAN included), where browsers would drop the
+  // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
+  // the production rules apply unless the operator says otherwise.
+  if (!given.DATABASE_URL && given.INSECURE_COOKIES === undefined) defaults.INSECURE_COOKIES = "true";
+  // The published demo login belongs to local setups only (lib/staff/demo.ts).
+  if ((!given.DATABASE_URL || mode === "dev") && given.SEED_DEMO_STAFF === undefined) defaults.SEED_DEMO_STAFF = "true";
+  // Not WEBHOOK_ALLOW_PRIVATE: a local trial is still a server anyone with a
+  // webhooks:manage key can point at 127.0.0.1 or the LAN and read the
+  // answers in the deliveries log. Who wants a receiver there says so.
+  return defaults;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [mode, ...rest] = argv;
   if (mode !== "start" && mode !== "dev" && mode !== "exec") {
@@ -127,17 +146,7 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const { server, url } = await prepareDatabase();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
-  // The embedded database means a local trial: reached over plain HTTP by
-  // any name (a phone on the LAN included), where browsers would drop the
-  // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
-  // the production rules apply unless the operator says otherwise.
-  const localSetup = !process.env.DATABASE_URL || mode === "dev";
-  if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
-  // Likewise webhooks: a local trial's receivers are on this machine or the LAN.
-  if (!process.env.DATABASE_URL && env.WEBHOOK_ALLOW_PRIVATE === undefined) env.WEBHOOK_ALLOW_PRIVATE = "true";
-  // The published demo login belongs to local setups only (lib/staff/demo.ts).
-  if (localSetup && env.SEED_DEMO_STAFF === undefined) env.SEED_DEMO_STAFF = "true";
+  const env: NodeJS.ProcessEnv = { ...process.env, ...localSetupDefaults(process.env, mode), DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
   if (mode !== "exec" && !env.SESSION_SECRET) {
     if (process.env.DATABASE_URL && mode === "start") {
       log("SESSION_SECRET is required in production: 32+ random characters, the same on every instance (e.g. `openssl rand -base64 48`).");

@@ -17,7 +17,10 @@ import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";
-import { ORIGIN, applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
+import { ORIGIN, applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // Adoption applications through the API: the adopter's form (an anonymous
 // browser session) and a partner forwarding one, the private link, staff's
