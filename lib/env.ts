@@ -152,6 +152,18 @@ const envSchema = z.object({
    */
   PHOTO_RESIZER_NICE: z.coerce.number().int().min(0).max(19).default(10),
   /**
+   * Photos that may wait for the resizer, per server process, besides the
+   * one it is making: each holds its upload's bytes (up to 15 MB) while it
+   * waits. One more is refused at once with 503 and Retry-After.
+   */
+  PHOTO_RESIZER_QUEUE: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
+   * The most memory (resident, MB) a resizer may use: one over it is stopped
+   * and the photo it was making refused (422 image_too_large). Its V8 heap is
+   * capped as well (128 MB) and libvips keeps no cache and one thread.
+   */
+  PHOTO_RESIZER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(512),
+  /**
    * The bearer token Prometheus sends to scrape GET /metrics. Unset: there
    * is no /metrics (404). At least 32 characters: it guards what the service
    * says about its traffic.

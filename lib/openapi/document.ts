@@ -291,7 +291,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
       415: errorResponse(415, ["unsupported_media_type"], {}, `The file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it).`),
-      422: errorResponse(422, ["image_too_large"], {}, `The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} megapixels (refused before its pixels are decoded).`),
+      422: errorResponse(
+        422,
+        ["image_too_large"],
+        {},
+        `The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} megapixels (refused before its pixels are decoded), or needs more memory to process than the server allows for one photo.`,
+      ),
       ...commonErrors(),
     },
   });

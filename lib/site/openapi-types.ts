@@ -5849,7 +5849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The image has more than 40 megapixels (refused before its pixels are decoded). Codes: `image_too_large`. */
+            /** @description The image has more than 40 megapixels (refused before its pixels are decoded), or needs more memory to process than the server allows for one photo. Codes: `image_too_large`. */
             422: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
