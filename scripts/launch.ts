@@ -10,9 +10,9 @@
  * .data/pg) and stops it after the app, in that order, on Ctrl-C or SIGTERM.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { LOCAL_SECRET_FILE, localSecret } from "@/lib/app-secret";
 import {
   ROOT,
   createDatabaseIfMissing,
@@ -71,12 +71,9 @@ function buildIfStale(env: NodeJS.ProcessEnv): void {
  * A deployment sets SESSION_SECRET itself.
  */
 export function localSessionSecret(): string {
-  const file = path.join(ROOT, ".data", "session-secret");
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
-  }
-  return fs.readFileSync(file, "utf8").trim();
+  // The same file lib/app-secret.ts falls back to, so the CLI and scripts run
+  // by hand key their hashes and seals as this server does.
+  return localSecret(path.join(ROOT, LOCAL_SECRET_FILE));
 }
 
 /** Resolves DATABASE_URL (embedded server when unset) and makes sure the database exists. */

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { appSecret, appSecrets } from "@/lib/app-secret";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { mailLinkOrigin } from "@/lib/mail/links";
@@ -15,7 +15,8 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 //
 // The confirmation needs the link's token, which is stored nowhere (only its
 // hash). It travels in the job's payload sealed (AES-256-GCM, keyed from
-// SESSION_SECRET), so the jobs table never holds a usable link.
+// SESSION_SECRET, or a local setup's own random secret: lib/app-secret.ts;
+// never from an empty one), so the jobs table never holds a usable link.
 //
 // A decision's email says the decision that queued it, carried in the
 // payload: by the time the job runs (or is retried hours later) the
@@ -26,22 +27,29 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 
 export type MailKind = "received" | "decision" | "link";
 
-function key(): Buffer {
-  return createHash("sha256").update(`application-mail:${env().SESSION_SECRET ?? ""}`).digest();
-}
+const keyOf = (secret: string) => createHash("sha256").update(`application-mail:${secret}`).digest();
 
 export function sealToken(token: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(appSecret()), iv);
   const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
 }
 
+/** The token a job carries; one sealed before a SESSION_SECRET rotation opens with SESSION_SECRET_PREVIOUS. */
 export function openToken(sealed: string): string {
   const bytes = Buffer.from(sealed, "base64url");
-  const decipher = createDecipheriv("aes-256-gcm", key(), bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  let failure: unknown;
+  for (const secret of appSecrets()) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 export interface MailJob {

@@ -1,4 +1,8 @@
+import { createDecipheriv, createHash } from "node:crypto";
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -117,6 +121,30 @@ describe("queued with the change", () => {
     expect(text).toContain(String(created.id));
     expect(text).not.toContain(token);
     expect(openToken(sealToken(token))).toBe(token);
+  });
+
+  it("without SESSION_SECRET (a local setup), the token is sealed under this install's own random secret, never a key anyone can derive", () => {
+    const cwd = process.cwd();
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-install-"));
+    const secret = process.env.SESSION_SECRET;
+    process.chdir(install);
+    vi.stubEnv("SESSION_SECRET", undefined);
+    resetEnvCache();
+    try {
+      const token = "T".repeat(43);
+      const sealed = Buffer.from(sealToken(token), "base64url");
+      // What an empty secret gave: a key everyone who reads the code has.
+      const known = createHash("sha256").update("application-mail:").digest();
+      const decipher = createDecipheriv("aes-256-gcm", known, sealed.subarray(0, 12));
+      decipher.setAuthTag(sealed.subarray(12, 28));
+      expect(() => Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()])).toThrow();
+      expect(openToken(sealed.toString("base64url"))).toBe(token);
+      expect(fs.readFileSync(path.join(install, ".data", "session-secret"), "utf8")).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    } finally {
+      process.chdir(cwd);
+      vi.stubEnv("SESSION_SECRET", secret);
+      resetEnvCache();
+    }
   });
 
   it("a decision's job carries the state decided, and nothing of the applicant", async () => {
