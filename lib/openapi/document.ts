@@ -250,7 +250,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
-  const imageBody = { type: "string", contentMediaType: "image/*", description: "The image itself." } as const;
+  // Bytes are a string of format binary beside their contentMediaType (OpenAPI 3.1 allows both): the
+  // common generators make a file (Blob) of `format: binary` only, and type or validate the rest as text.
+  const imageBody = { type: "string", format: "binary", contentMediaType: "image/*", description: "The image itself." } as const;
   registry.registerPath({
     method: "post",
     path: "/pets/{petId}/photos",
@@ -268,7 +270,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         content: {
           "multipart/form-data": {
             schema: z.object({
-              file: z.string().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The photo." }),
+              file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: "The photo." }),
               alt: z.string().optional().meta({ description: "Text describing the photo, up to 300 characters." }),
             }),
           },

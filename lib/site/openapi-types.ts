@@ -5639,15 +5639,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/avif": string;
-                "image/jpeg": string;
-                "image/png": string;
-                "image/webp": string;
+                "image/avif": Blob;
+                "image/jpeg": Blob;
+                "image/png": Blob;
+                "image/webp": Blob;
                 "multipart/form-data": {
                     /** @description Text describing the photo, up to 300 characters. */
                     alt?: string;
-                    /** @description The photo. */
-                    file: string;
+                    /**
+                     * Format: binary
+                     * @description The photo.
+                     */
+                    file: Blob;
                 };
             };
         };
