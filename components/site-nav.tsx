@@ -3,7 +3,7 @@
 // reference (pages/docs.tsx) both render it.
 
 export const navLinkClass = (active: boolean) =>
-  `rounded-md px-3 py-2 text-sm font-medium focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
+  `rounded-md px-2 py-2 text-sm font-medium sm:px-3 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
     active ? "bg-emerald-100 text-emerald-900" : "text-stone-700 hover:bg-stone-100"
   }`;
 
@@ -25,7 +25,7 @@ export function SiteNav({
     </a>
   );
   return (
-    <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-1 px-4 py-2">
+    <nav aria-label="Main" className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-0.5 gap-y-1 px-3 py-2 sm:gap-1 sm:px-4">
       <a href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
         <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
           <rect width="64" height="64" rx="14" fill="#065f46" />

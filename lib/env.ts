@@ -125,6 +125,12 @@ const envSchema = z.object({
    * database and `npm run dev`; a real deployment leaves it off.
    */
   SEED_DEMO_STAFF: booleanFlag.default(false),
+  /**
+   * The name of the first organisation, the one a one-shelter install's data
+   * lives in: applied by `db migrate` (the seed step) while that organisation
+   * still has the name the migration gave it, "Petstore".
+   */
+  SHELTER_NAME: z.string().trim().min(1).max(200).optional(),
   /** The secret before the last rotation: tokens it signed stay valid until they expire. */
   SESSION_SECRET_PREVIOUS: z.string().min(32, "must be at least 32 characters").optional(),
   /** Seconds to wait before each webhook retry in turn; after the last, the delivery has failed. */

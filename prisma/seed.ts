@@ -15,6 +15,7 @@ import { demoPhoto } from "@/lib/pictures/demo-photos";
 import { kindOfCategory, variantOf } from "@/lib/pictures/kinds";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { createStaff } from "@/lib/staff/service";
+import { slugOf } from "@/lib/organizations/service";
 
 export { DEMO_STAFF };
 
@@ -68,14 +69,88 @@ const ANSWERS = [true, false, null, true] as const;
 // 25% pending, 15% sold, interleaved so every page of the list shows a mix.
 const STATUS_CYCLE: PetStatus[] = ["available", "available", "pending", "available", "sold", "available", "pending", "available"];
 
+/** The name the organisations migration gives the first organisation (the site's). */
+export const FIRST_ORGANIZATION = { name: "Petstore", slug: "petstore" } as const;
+
+/**
+ * The first organisation: where a one-shelter install's data lives. It
+ * exists (the migration made it; an emptied database gets it back), and
+ * takes SHELTER_NAME while it still has the migration's name, so an
+ * operator's later renaming is never undone.
+ */
+async function firstOrganization(): Promise<bigint> {
+  const prisma = db();
+  const name = env().SHELTER_NAME;
+  const first = await prisma.organization.findFirst({ orderBy: { id: "asc" }, select: { id: true, name: true, slug: true } });
+  if (!first) {
+    const created = await prisma.organization.create({
+      data: name ? { name, slug: slugOf(name) } : { ...FIRST_ORGANIZATION },
+      select: { id: true },
+    });
+    return created.id;
+  }
+  if (name && first.name === FIRST_ORGANIZATION.name && first.slug === FIRST_ORGANIZATION.slug) {
+    const slugTaken = await prisma.organization.findFirst({ where: { slug: slugOf(name), NOT: { id: first.id } }, select: { id: true } });
+    await prisma.organization.update({ where: { id: first.id }, data: { name, ...(slugTaken ? {} : { slug: slugOf(name) }), updatedAt: new Date() } });
+  }
+  return first.id;
+}
+
+/**
+ * Shelters in US cities, for a newcomer to try a search near a place
+ * (`/?near=60601`: Chicago's, then Evanston's, then Milwaukee's). The first
+ * organisation becomes the Chicago one when it has no address yet.
+ */
+export const DEMO_SHELTERS = [
+  { name: null, street: "233 S Wacker Dr", city: "Chicago", region: "IL", postcode: "60606", lat: 41.8789, lng: -87.6359, phone: "+1 312 555 0100", domain: "petstore" },
+  { name: "Evanston Animal Friends", street: "2310 Oakton St", city: "Evanston", region: "IL", postcode: "60202", lat: 42.0262, lng: -87.7089, phone: "+1 847 555 0142", domain: "evanston-animal-friends" },
+  { name: "Lake Country Humane Society", street: "4500 W Wisconsin Ave", city: "Milwaukee", region: "WI", postcode: "53208", lat: 43.0389, lng: -87.9705, phone: "+1 414 555 0175", domain: "lake-country-humane" },
+  { name: "Brooklyn Paws Rescue", street: "120 Atlantic Ave", city: "Brooklyn", region: "NY", postcode: "11201", lat: 40.6906, lng: -73.9955, phone: "+1 718 555 0128", domain: "brooklyn-paws" },
+  { name: "Mile High Animal Haven", street: "1241 W Bayaud Ave", city: "Denver", region: "CO", postcode: "80223", lat: 39.7149, lng: -105.0037, phone: "+1 303 555 0163", domain: "mile-high-haven" },
+  { name: "Lone Star Pet Rescue", street: "1156 W Cesar Chavez St", city: "Austin", region: "TX", postcode: "78703", lat: 30.2669, lng: -97.7617, phone: "+1 512 555 0117", domain: "lone-star-pets" },
+  { name: "Emerald City Cat & Dog Rescue", street: "1601 Dexter Ave N", city: "Seattle", region: "WA", postcode: "98109", lat: 47.6335, lng: -122.3435, phone: "+1 206 555 0199", domain: "emerald-city-rescue" },
+  { name: "Golden Gate Animal Rescue", street: "1200 15th St", city: "San Francisco", region: "CA", postcode: "94103", lat: 37.7665, lng: -122.4139, phone: "+1 415 555 0154", domain: "golden-gate-rescue" },
+] as const;
+
+/** The demo shelters' ids, in DEMO_SHELTERS' order (the first is the first organisation, placed in Chicago). */
+async function demoShelters(firstId: bigint): Promise<bigint[]> {
+  const prisma = db();
+  const ids: bigint[] = [];
+  for (const shelter of DEMO_SHELTERS) {
+    const contact = {
+      street: shelter.street,
+      city: shelter.city,
+      region: shelter.region,
+      postcode: shelter.postcode,
+      country: "US",
+      lat: shelter.lat,
+      lng: shelter.lng,
+      phone: shelter.phone,
+      email: `adopt@${shelter.domain}.example`,
+      website: `https://${shelter.domain}.example`,
+    };
+    if (shelter.name === null) {
+      const first = await prisma.organization.findUniqueOrThrow({ where: { id: firstId }, select: { city: true } });
+      if (first.city === null) await prisma.organization.update({ where: { id: firstId }, data: contact });
+      ids.push(firstId);
+      continue;
+    }
+    const slug = slugOf(shelter.name);
+    const row = await prisma.organization.upsert({ where: { slug }, create: { name: shelter.name, slug, ...contact }, update: {}, select: { id: true } });
+    ids.push(row.id);
+  }
+  return ids;
+}
+
 export async function seed(): Promise<{ categories: number; petsAdded: number; demoLogin: boolean }> {
   const prisma = db();
+  const firstId = await firstOrganization();
   // Only where a published login is harmless (SEED_DEMO_STAFF: the embedded
   // database, development, demo deployments). Created once; never reset, so
-  // an operator who changed its password keeps it.
+  // an operator who changed its password keeps it. Staff of the first organisation.
   if (env().SEED_DEMO_STAFF) {
     const exists = await prisma.staffUser.findUnique({ where: { email: DEMO_STAFF.email }, select: { id: true } });
-    if (!exists) await createStaff(DEMO_STAFF);
+    if (!exists) await createStaff(DEMO_STAFF, { organizationId: Number(firstId) });
   }
   const demoLogin = await demoLoginActive();
 
@@ -86,6 +161,7 @@ export async function seed(): Promise<{ categories: number; petsAdded: number; d
   }
 
   if ((await prisma.pet.count()) > 0) return { categories: CATEGORIES.length, petsAdded: 0, demoLogin };
+  const shelters = await demoShelters(firstId);
 
   // Round-robin over the categories so the newest animals are not all dogs.
   const rows: Prisma.PetCreateManyInput[] = [];
@@ -99,6 +175,8 @@ export async function seed(): Promise<{ categories: number; petsAdded: number; d
       rows.push({
         name,
         categoryId: categoryIds.get(category)!,
+        // Spread over the shelters, so each has animals of every kind.
+        organizationId: shelters[n % shelters.length]!,
         status: STATUS_CYCLE[n % STATUS_CYCLE.length]!,
         sex: SEXES[n % SEXES.length]!,
         size: SIZES[n % SIZES.length]!,

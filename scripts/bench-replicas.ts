@@ -82,8 +82,8 @@ export async function main(): Promise<void> {
     const client = new pg.Client({ connectionString: cluster.primaryUrl });
     await client.connect();
     await client.query(
-      `INSERT INTO pets (name, category_id, status)
-       SELECT 'Bench pet ' || g, (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)), (ARRAY['available','pending','sold'])[1 + g % 3]::"PetStatus"
+      `INSERT INTO pets (name, organization_id, category_id, status)
+       SELECT 'Bench pet ' || g, (SELECT min(id) FROM organizations), (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)), (ARRAY['available','pending','sold'])[1 + g % 3]::"PetStatus"
        FROM generate_series(1, $1::int) AS g`,
       [PETS],
     );

@@ -73,8 +73,8 @@ async function seedAnimals(url: string, count: number): Promise<number[]> {
   await client.connect();
   try {
     await client.query(
-      `INSERT INTO pets (name, category_id, status)
-       SELECT 'Bench pet ' || g, (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)),
+      `INSERT INTO pets (name, organization_id, category_id, status)
+       SELECT 'Bench pet ' || g, (SELECT min(id) FROM organizations), (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)),
               (ARRAY['available','pending','sold'])[1 + g % 3]::"PetStatus"
        FROM generate_series(1, $1::int) AS g`,
       [count],

@@ -87,8 +87,8 @@ async function seedUniform(url: string, count: number): Promise<void> {
   await client.connect();
   // Set-based insert, spread over categories and statuses.
   await client.query(
-    `INSERT INTO pets (name, category_id, status)
-     SELECT 'Bench pet ' || g, (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)),
+    `INSERT INTO pets (name, organization_id, category_id, status)
+     SELECT 'Bench pet ' || g, (SELECT min(id) FROM organizations), (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)),
             (ARRAY['available','pending','sold'])[1 + g % 3]::"PetStatus"
      FROM generate_series(1, $1::int) AS g`,
     [count],

@@ -48,9 +48,27 @@ export function positiveInt(value: string): number {
   return Number(value);
 }
 
+/**
+ * An organisation named on the command line, by id or slug (`--org 3`,
+ * `--org lakeshore-rescue`); without one, the first organisation, where a
+ * one-shelter install's data lives (so commands written before there were
+ * organisations keep working).
+ */
+async function organizationId(ref: string | undefined): Promise<number> {
+  const queries = await import("@/lib/organizations/queries");
+  if (ref === undefined) {
+    const first = await queries.firstOrganizationId();
+    if (first === null) throw new Error("There is no organisation yet: add one with `npm run cli -- orgs create`.");
+    return Number(first);
+  }
+  const found = /^[0-9]+$/.test(ref) ? await queries.findOrganizationById(Number(ref)) : await queries.findOrganizationBySlug(ref);
+  if (!found) throw new Error(`There is no organisation "${ref}" (give its id or slug: npm run cli -- orgs list).`);
+  return Number(found.id);
+}
+
 const program = new Command()
   .name("npm run cli --")
-  .description("Petstore operations: database, API keys, webhooks, staff accounts.")
+  .description("Petstore operations: database, organisations, API keys, webhooks, staff accounts.")
   .showHelpAfterError()
   .configureOutput({ outputError: (str, write) => write(`error: ${str.replace(/^error: /, "")}`) });
 
@@ -88,6 +106,80 @@ dbCommand
     }),
   );
 
+const orgsCommand = program.command("orgs").description("Organisations: the shelters and rescues animals, staff and keys belong to.");
+
+orgsCommand
+  .command("create")
+  .description("Add an organisation. A US ZIP code (--postcode, --country US) places it; elsewhere give --lat and --lng.")
+  .requiredOption("--name <name>", "its name, e.g. \"Lakeshore Animal Rescue\"")
+  .requiredOption("--city <city>", "its city")
+  .option("--country <code>", "ISO 3166-1 alpha-2 country code", "US")
+  .option("--street <street>", "street address")
+  .option("--region <region>", "state, province or county, e.g. IL")
+  .option("--postcode <code>", "postal code (a US ZIP code places the organisation)")
+  .option("--lat <degrees>", "latitude (with --lng; needed outside the US)", Number)
+  .option("--lng <degrees>", "longitude", Number)
+  .option("--slug <slug>", "its URL name (default: made from the name)")
+  .option("--email <email>", "public contact email")
+  .option("--phone <phone>", "public phone number")
+  .option("--website <url>", "its website")
+  .option("--json", "print the organisation as JSON")
+  .action(
+    (opts: {
+      name: string;
+      city: string;
+      country: string;
+      street?: string;
+      region?: string;
+      postcode?: string;
+      lat?: number;
+      lng?: number;
+      slug?: string;
+      email?: string;
+      phone?: string;
+      website?: string;
+      json?: boolean;
+    }) =>
+      withDatabase(async () => {
+        const { newOrganizationSchema } = await import("@/lib/organizations/schemas");
+        const { createOrganization } = await import("@/lib/organizations/service");
+        if ((opts.lat === undefined) !== (opts.lng === undefined)) throw new Error("give --lat and --lng together");
+        const input = await validated(newOrganizationSchema, {
+          name: opts.name,
+          slug: opts.slug,
+          email: opts.email ?? null,
+          phone: opts.phone ?? null,
+          website: opts.website ?? null,
+          address: { street: opts.street ?? null, city: opts.city, region: opts.region ?? null, postcode: opts.postcode ?? null, country: opts.country },
+          ...(opts.lat !== undefined ? { location: { lat: opts.lat, lng: opts.lng } } : {}),
+        });
+        const organization = await createOrganization(input);
+        if (opts.json) return console.log(JSON.stringify(organization, null, 2));
+        const where = organization.location ? ` at ${organization.location.lat}, ${organization.location.lng}` : "";
+        console.log(`Created organisation ${organization.id} "${organization.name}" (/shelters/${organization.slug})${where}.`);
+        console.log(`Next: staff with \`npm run cli -- staff create --email E --org ${organization.slug}\`, keys with \`npm run cli -- keys create --name N --org ${organization.slug}\`.`);
+      }),
+  );
+
+orgsCommand
+  .command("list")
+  .description("List organisations: id, slug, name, city, and how many animals each has.")
+  .option("--json", "print JSON")
+  .action((opts: { json?: boolean }) =>
+    withDatabase(async () => {
+      const { db } = await import("@/lib/db");
+      const rows = await db().organization.findMany({
+        orderBy: { id: "asc" },
+        select: { id: true, slug: true, name: true, city: true, region: true, country: true, lat: true, _count: { select: { pets: true } } },
+      });
+      if (opts.json) return console.log(JSON.stringify(rows.map((r) => ({ ...r, id: Number(r.id), animals: r._count.pets, _count: undefined })), null, 2));
+      for (const r of rows) {
+        const place = r.city ? [r.city, r.region, r.country].filter(Boolean).join(", ") : "no address yet";
+        console.log(`${r.id}\t${r.slug}\t${r.name}\t${place}${r.lat === null ? " (not placed: near searches miss it)" : ""}\t${r._count.pets} animal(s)`);
+      }
+    }),
+  );
+
 const keysCommand = program.command("keys").description("API keys for third parties.");
 
 function parseScopes(value: string): string[] {
@@ -109,15 +201,20 @@ keysCommand
   .option("--plan <plan>", "free | pro | business | enterprise", "free")
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
-  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write", parseScopes, ["pets:read", "pets:write"])
-  .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[] }) =>
+  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write,organizations:manage", parseScopes, ["pets:read", "pets:write"])
+  .option("--org <id|slug>", "the organisation whose key it is (default: the first organisation)")
+  .option("--platform", "a platform key, for listing sites and operators: reads every organisation's data, writes only by naming an organisation")
+  .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[]; org?: string; platform?: boolean }) =>
     withDatabase(async () => {
+      if (opts.org !== undefined && opts.platform) throw new Error("give --org or --platform, not both");
       const { newApiKeySchema } = await import("@/lib/keys/schemas");
       const { createApiKey } = await import("@/lib/keys/service");
-      const input = await validated(newApiKeySchema, opts);
-      const { key, summary } = await createApiKey(input);
+      const { org, platform, ...fields } = opts;
+      const input = await validated(newApiKeySchema, fields);
+      const owner = platform ? null : BigInt(await organizationId(org));
+      const { key, summary } = await createApiKey(input, owner);
       console.error(
-        `Created key ${summary.id} "${summary.name}" (${summary.plan}: ${summary.perMinute}/min, ${summary.perDay}/day; ${summary.scopes.join(",")}). It is shown only now:`,
+        `Created ${owner === null ? "platform key" : `key of organisation ${owner}`} ${summary.id} "${summary.name}" (${summary.plan}: ${summary.perMinute}/min, ${summary.perDay}/day; ${summary.scopes.join(",")}). It is shown only now:`,
       );
       console.log(key);
     }),
@@ -125,17 +222,19 @@ keysCommand
 
 keysCommand
   .command("list")
-  .description("List keys: id, prefix…last four, plan, limits, last use, today's usage, revocation and bans.")
+  .description("List keys: id, organisation (or platform), prefix…last four, plan, limits, last use, today's usage, revocation and bans.")
   .option("--json", "print JSON instead of a table")
-  .action((opts: { json?: boolean }) =>
+  .option("--org <id|slug>", "only this organisation's keys")
+  .action((opts: { json?: boolean; org?: string }) =>
     withDatabase(async () => {
       const { listApiKeysWithUsage } = await import("@/lib/keys/service");
-      const keys = await listApiKeysWithUsage(new Date());
+      const keys = await listApiKeysWithUsage(new Date(), opts.org === undefined ? undefined : await organizationId(opts.org));
       if (opts.json) return console.log(JSON.stringify(keys, null, 2));
       if (!keys.length) return console.log("No API keys yet. Create one with: npm run cli -- keys create --name NAME");
       console.table(
         keys.map((k) => ({
           id: k.id,
+          org: k.organizationId ?? "platform",
           name: k.name,
           key: k.display,
           plan: k.plan,
@@ -293,13 +392,17 @@ staffCommand
   .command("create")
   .description(`Create a staff account. The password is stored as a scrypt hash. ${PASSWORD_HELP}`)
   .requiredOption("--email <email>", "the staff member's email address")
-  .action((opts: { email: string }) =>
+  .option("--org <id|slug>", "the organisation whose data the account sees and changes (default: the first organisation)")
+  .option("--platform-admin", "someone who runs the service: sees every organisation's data and adds organisations")
+  .action((opts: { email: string; org?: string; platformAdmin?: boolean }) =>
     withDatabase(async () => {
+      if (opts.org !== undefined && opts.platformAdmin) throw new Error("give --org or --platform-admin, not both");
       const { newStaffSchema } = await import("@/lib/staff/schemas");
       const { createStaff } = await import("@/lib/staff/service");
+      const role = opts.platformAdmin ? ({ platformAdmin: true } as const) : { organizationId: await organizationId(opts.org) };
       const password = await readPassword(`Password for ${opts.email} (at least 12 characters): `);
-      const staff = await createStaff(await validated(newStaffSchema, { email: opts.email, password }));
-      console.log(`Created staff account ${staff.id} for ${staff.email}.`);
+      const staff = await createStaff(await validated(newStaffSchema, { email: opts.email, password }), role);
+      console.log(`Created staff account ${staff.id} for ${staff.email} (${"platformAdmin" in role ? "platform admin" : `organisation ${role.organizationId}`}).`);
     }),
   );
 
@@ -359,7 +462,8 @@ staffCommand
       if (opts.json) return console.log(JSON.stringify(staff, null, 2));
       if (!staff.length) return console.log("No staff accounts. Create one with: npm run cli -- staff create --email E");
       for (const s of staff) {
-        console.log(`${s.id}\t${s.email}\tcreated ${s.createdAt}\t${s.activeSessions} active session(s)${s.demoPassword ? "\tDEMO PASSWORD: change or delete" : ""}`);
+        const whose = s.platformAdmin ? "platform admin" : `organisation ${s.organizationId}`;
+        console.log(`${s.id}\t${s.email}\t${whose}\tcreated ${s.createdAt}\t${s.activeSessions} active session(s)${s.demoPassword ? "\tDEMO PASSWORD: change or delete" : ""}`);
       }
     }),
   );

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
-import { CATEGORIES } from "@/prisma/seed";
+import { CATEGORIES, FIRST_ORGANIZATION } from "@/prisma/seed";
 
 /** Empties every table (keeping the migrations record) and the job queue, and restores the categories. */
 export async function resetDatabase(): Promise<void> {
@@ -19,6 +19,8 @@ export async function resetDatabase(): Promise<void> {
     await prisma.$executeRawUnsafe(`TRUNCATE ${queue.map((t) => `"${QUEUE_SCHEMA}"."${t.tablename}"`).join(", ")} CASCADE`);
   }
   await prisma.category.createMany({ data: CATEGORIES.map((name) => ({ name })) });
+  // The first organisation, as the migration leaves it (id 1): a one-shelter install.
+  await prisma.organization.create({ data: { ...FIRST_ORGANIZATION } });
   // As the migration leaves it: stored age groups are up to date today.
   await prisma.$executeRaw`INSERT INTO age_group_refresh (refreshed_on) VALUES ((now() AT TIME ZONE 'UTC')::date)`;
 }

@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import { GET as categoriesGET } from "@/app/v1/categories/route";
 import { GET as listPetsGET } from "@/app/v1/pets/route";
+import { GET as listOrganizationsGET } from "@/app/v1/organizations/route";
+import type { Organization } from "@/lib/organizations/schemas";
 import type { ErrorBody } from "@/lib/http/errors";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { serverApi } from "@/lib/site/server-api";
-import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PlainApiError } from "@/components/pets/browse-query";
+import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage, type PlainApiError } from "@/components/pets/browse-query";
 import { PetBrowser } from "@/components/pets/pet-browser";
 import { PetCards } from "@/components/pets/pet-card";
 import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
-import { petsApiPath } from "@/components/pets/pets-api-query";
+import { petsApiPath, shelterSummaries, sheltersApiQuery } from "@/components/pets/pets-api-query";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -32,18 +34,43 @@ function plainError(status: number, body: unknown, headers: Headers): PlainApiEr
   };
 }
 
+/**
+ * Whether the service has more than one shelter (a second exists when the
+ * directory's first page of one has a next page): public and slow to change,
+ * so kept a minute per process rather than asked on every visit. With one,
+ * the page stays as simple as a one-shelter install's always was.
+ */
+let manyShelters: { value: boolean; at: number } | undefined;
+async function hasManyShelters(): Promise<boolean> {
+  if (manyShelters && Date.now() - manyShelters.at < 60_000) return manyShelters.value;
+  const res = await serverApi<Organization[] | ErrorBody>(listOrganizationsGET, "/v1/organizations?limit=1");
+  if (res.status !== 200) return manyShelters?.value ?? false;
+  manyShelters = { value: /rel="next"/.test(res.headers.get("link") ?? ""), at: Date.now() };
+  return manyShelters.value;
+}
+
+/** The page's animals' shelters, for the cards' shelter line; none when that call fails (the cards do without). */
+async function sheltersOf(pets: Pet[]): Promise<PetPage["shelters"]> {
+  const query = sheltersApiQuery(pets);
+  if (!query) return {};
+  const res = await serverApi<Organization[] | ErrorBody>(listOrganizationsGET, `/v1/organizations?id=${query.id.join(",")}&limit=${query.limit}`);
+  return res.status === 200 ? shelterSummaries(res.body as Organization[]) : undefined;
+}
+
 /** The first page and the categories, through the same /v1 handlers the browser calls (same session, limits and validation). */
 async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
-  const [pets, categories] = await Promise.all([
+  const [pets, categories, many] = await Promise.all([
     serverApi<Pet[] | ErrorBody>(listPetsGET, petsApiPath(query)),
     serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
+    hasManyShelters(),
   ]);
+  const page: PetPage | undefined = pets.status === 200 ? { pets: pets.body as Pet[], link: pets.headers.get("link") } : undefined;
+  if (page && many) page.shelters = await sheltersOf(page.pets);
   return {
     query,
     fetchedAt: Date.now(),
-    ...(pets.status === 200
-      ? { page: { pets: pets.body as Pet[], link: pets.headers.get("link") } }
-      : { error: plainError(pets.status, pets.body, pets.headers) }),
+    manyShelters: many,
+    ...(page ? { page } : { error: plainError(pets.status, pets.body, pets.headers) }),
     ...(categories.status === 200 ? { categories: categories.body as Category[] } : {}),
   };
 }
@@ -58,7 +85,7 @@ export default async function BrowsePage({ searchParams }: { searchParams: Searc
   return (
     <PetBrowser
       initial={initial}
-      firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} />}
+      firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} shelters={initial.page.shelters} />}
       skeleton={<PetCardSkeleton />}
       intro={<p className="mt-1 text-stone-700">Dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home. Open one to meet it.</p>}
     />

@@ -5,7 +5,7 @@ export function BackToBrowseLink() {
   return (
     <p>
       <a href="/" className={textLinkClass}>
-        <span aria-hidden="true">←</span> Back to all animals
+        <span aria-hidden="true">←</span> Back to the animals
       </a>
     </p>
   );

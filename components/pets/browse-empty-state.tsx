@@ -1,29 +1,44 @@
 "use client";
 
-import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, browseHref, nearWords, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Picture } from "@/components/pets/pet-picture";
 import { buttonClass } from "@/components/pets/styles";
 
-/** Nothing to show for this view, what was asked for, and the way back to every animal. */
+/**
+ * Nothing to show for this view, what was asked for, and the way out: the
+ * filters cleared, or, when even the plain view (Available) is empty, every
+ * animal whatever its status.
+ */
 export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void }) {
   const profile = describeProfileFilters(query);
-  const filtered = query.q !== undefined || query.status !== undefined || query.category !== undefined || query.cursor !== undefined || profile !== "";
-  const cleared: BrowseQuery = { limit: query.limit };
+  // The status counts as a filter only when it is not the page's own default.
+  const statusOrCategory = query.status !== DEFAULT_STATUS || query.category !== undefined;
+  const filtered = query.q !== undefined || statusOrCategory || query.cursor !== undefined || profile !== "";
+  const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
+  const everyStatus: BrowseQuery = { status: "all", limit: query.limit };
   const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
   const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, cursor: undefined };
-  const filteredBesidesSearch = query.status !== undefined || query.category !== undefined || profile !== "";
-  const where = [query.status !== undefined || query.category !== undefined ? "with this status and category" : "", profile ? `that is ${profile}` : ""]
-    .filter(Boolean)
-    .join(" and ");
-  const heading = query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : "No animals yet";
-  const text = query.q
+  const filteredBesidesSearch = statusOrCategory || profile !== "";
+  const where = [statusOrCategory ? "with this status and category" : "", profile ? `that is ${profile}` : ""].filter(Boolean).join(" and ");
+  // Near a place: the way out is a wider search first (the next distance up), then anywhere.
+  const near = nearWords(query);
+  const wider = query.near ? WITHIN_CHOICES_MI.find((miles) => miles > (query.within ?? DEFAULT_WITHIN_MI)) : undefined;
+  const heading = near && !filtered
+    ? `No animals ${near}`
+    : query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : query.status === "all" ? "No animals yet" : "No animals are available right now";
+  const text = near && !filtered
+    ? `No shelter ${near} has ${query.status === "all" ? "animals listed" : "animals available"} right now.${wider ? " Try a wider distance." : ""}`
+    : query.q
     ? `No animal${where ? ` ${where}` : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
     : profile
-      ? `No animal${query.status !== undefined || query.category !== undefined ? " with this status and category" : ""} is ${profile} right now. Try fewer filters.`
+      ? `No animal${statusOrCategory ? " with this status and category" : ""} is ${profile} right now. Try fewer filters.`
       : filtered
         ? "No animal has this status in this category right now."
-        : "The shelter has not listed any animals yet. Please come back soon.";
+        : query.status === "all"
+          ? "The shelter has not listed any animals yet. Please come back soon."
+          : "Every animal listed has found a home or is on its way to one. Please come back soon.";
   const link = (target: BrowseQuery, label: string, className: string) => (
     <a
       href={browseHref(target)}
@@ -42,12 +57,19 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       <Picture name="paw" className="mx-auto h-24 w-32 rounded-lg" />
       <h3 className="mt-4 text-lg font-semibold text-stone-900 wrap-anywhere">{heading}</h3>
       <p className="mt-1 text-stone-700 wrap-anywhere">{text}</p>
-      {filtered && (
+      {near && !filtered ? (
+        <div className="mt-4 flex flex-wrap justify-center gap-3">
+          {wider && link({ ...query, within: wider, cursor: undefined }, `Search within ${wider} mi`, buttonClass)}
+          {link({ ...query, near: undefined, within: undefined, cursor: undefined }, "Search everywhere", buttonClass)}
+        </div>
+      ) : filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
-          {profile && (query.q || query.status || query.category !== undefined) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
+          {profile && (query.q || statusOrCategory) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
           {link(cleared, query.q && !filteredBesidesSearch ? "Clear search" : "Clear filters", buttonClass)}
         </div>
+      ) : (
+        query.status !== "all" && <div className="mt-4 flex justify-center">{link(everyStatus, "See all animals", buttonClass)}</div>
       )}
     </div>
   );

@@ -3,7 +3,8 @@
 import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { AGE_HINTS, AGE_LABELS, GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SIZE_LABELS } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas";
-import { PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
 
 type ListFilter = "size" | "age" | "goodWith";
@@ -58,32 +59,70 @@ function ChoiceGroup<T extends string>({
   );
 }
 
+const LOOKS = {
+  // One row of menus, then the chips (from 640 px up).
+  row: { form: "flex flex-wrap items-end gap-4", category: "w-full min-w-0 sm:w-56", sex: "w-full min-w-0 sm:w-40", within: "w-full min-w-0 sm:w-36", limit: "w-32", chips: "flex w-full flex-wrap gap-x-8 gap-y-4" },
+  // Stacked in the Filters sheet's column (phones): the two menus side by side, each chip group on its own, the page size last.
+  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", within: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
+};
+
 /**
  * Category, sex, age, size, good with, and page size. A change applies at
  * once and starts again from the first page. It is a real GET form too, so
  * without JavaScript "Apply" does the same through a page load.
+ *
+ * Drawn twice on a page: in the filter row from 640 px up, and in the
+ * Filters sheet on phones (components/pets/filter-sheet.tsx), where only the
+ * open sheet's copy is rendered; `idPrefix` keeps their ids apart. Within
+ * (how far from the Near box's place) is here, after Sex, while a place is set.
  */
 export function BrowseFilters({
   query,
   categories,
   onNavigate,
+  idPrefix = "filter",
+  look = "row",
 }: {
   query: BrowseQuery;
   categories: Category[] | undefined;
   onNavigate: (next: BrowseQuery) => void;
+  idPrefix?: string;
+  look?: keyof typeof LOOKS;
 }) {
   // A category from a shared link that no longer exists still shows as chosen.
   const unknownCategory = query.category !== undefined && categories && !categories.some((c) => c.id === query.category);
+  const css = LOOKS[look];
+  // A display preference rather than a filter: last in the sheet.
+  const pageSize = (
+    <div className={css.limit}>
+      <label htmlFor={`${idPrefix}-limit`} className="block text-sm font-semibold text-stone-800">
+        Per page
+      </label>
+      <select
+        id={`${idPrefix}-limit`}
+        name="limit"
+        className={selectClass}
+        value={String(query.limit)}
+        onChange={(event) => onNavigate({ ...query, limit: Number(event.target.value), cursor: undefined })}
+      >
+        {PAGE_SIZES.map((size) => (
+          <option key={size} value={String(size)}>
+            {size}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
   return (
-    <form method="get" action="/" className="flex flex-wrap items-end gap-4" onSubmit={(event) => event.preventDefault()}>
+    <form method="get" action="/" className={css.form} onSubmit={(event) => event.preventDefault()}>
       {query.q && <input type="hidden" name="q" value={query.q} />}
-      {query.status && <input type="hidden" name="status" value={query.status} />}
-      <div className="w-full min-w-0 sm:w-56">
-        <label htmlFor="filter-category" className="block text-sm font-semibold text-stone-800">
+      {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
+      <div className={css.category}>
+        <label htmlFor={`${idPrefix}-category`} className="block text-sm font-semibold text-stone-800">
           Category
         </label>
         <select
-          id="filter-category"
+          id={`${idPrefix}-category`}
           name="category"
           className={selectClass}
           value={query.category === undefined ? "" : String(query.category)}
@@ -100,12 +139,12 @@ export function BrowseFilters({
           )}
         </select>
       </div>
-      <div className="w-full min-w-0 sm:w-40">
-        <label htmlFor="filter-sex" className="block text-sm font-semibold text-stone-800">
+      <div className={css.sex}>
+        <label htmlFor={`${idPrefix}-sex`} className="block text-sm font-semibold text-stone-800">
           Sex
         </label>
         <select
-          id="filter-sex"
+          id={`${idPrefix}-sex`}
           name="sex"
           className={selectClass}
           value={query.sex ?? ""}
@@ -116,25 +155,29 @@ export function BrowseFilters({
           <option value="male">Male</option>
         </select>
       </div>
-      <div className="w-32">
-        <label htmlFor="filter-limit" className="block text-sm font-semibold text-stone-800">
-          Per page
-        </label>
-        <select
-          id="filter-limit"
-          name="limit"
-          className={selectClass}
-          value={String(query.limit)}
-          onChange={(event) => onNavigate({ ...query, limit: Number(event.target.value), cursor: undefined })}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={String(size)}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="flex w-full flex-wrap gap-x-8 gap-y-4">
+      {query.near && (
+        <div className={css.within}>
+          <input type="hidden" name="near" value={query.near} />
+          <label htmlFor={`${idPrefix}-within`} className="block text-sm font-semibold text-stone-800">
+            Within
+          </label>
+          <select
+            id={`${idPrefix}-within`}
+            name="within"
+            className={selectClass}
+            value={`${query.within ?? DEFAULT_WITHIN_MI}mi`}
+            onChange={(event) => onNavigate({ ...query, within: WITHIN_CHOICES_MI.find((m) => `${m}mi` === event.target.value), cursor: undefined })}
+          >
+            {WITHIN_CHOICES_MI.map((miles) => (
+              <option key={miles} value={`${miles}mi`}>
+                {miles} mi
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {look === "row" && pageSize}
+      <div className={css.chips}>
         <ChoiceGroup
           name="age"
           legend="Age"
@@ -154,6 +197,7 @@ export function BrowseFilters({
           onChange={(goodWith) => onNavigate({ ...query, goodWith, cursor: undefined })}
         />
       </div>
+      {look === "sheet" && pageSize}
       <noscript>
         <button type="submit" className={primaryButtonClass}>
           Apply

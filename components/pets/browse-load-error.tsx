@@ -1,7 +1,7 @@
 "use client";
 
 import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { primaryButtonClass, textLinkClass } from "@/components/pets/styles";
 
@@ -21,7 +21,7 @@ export function BrowseLoadError({
   onNavigate: (next: BrowseQuery) => void;
 }) {
   const badLink = error instanceof ApiClientError && error.status === 400;
-  const cleared: BrowseQuery = { limit: query.limit };
+  const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
   return (
     <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-8">
       <h3 className="text-lg font-semibold text-red-900">We couldn’t load the animals</h3>

@@ -1,10 +1,12 @@
 import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
+import type { Organization } from "@/lib/organizations/schemas";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/organizations/units";
 
 // The adopters' browser keeps its whole state in the page URL
-// (?q=&status=&category=&sex=&size=&age=&goodWith=&limit=&cursor=, the
-// profile filters named and spelled as the API's), so a view can be shared, reloaded and
+// (?q=&near=&within=&status=&category=&sex=&size=&age=&goodWith=&limit=&cursor=,
+// the filters named and spelled as the API's), so a view can be shared, reloaded and
 // reached with Back. This module is the one reading and writing of that URL,
 // used by the server page (first render) and the client (every change after).
 // No "use client": pure functions, safe on both sides, and no zod import, to
@@ -15,6 +17,17 @@ export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfi
 
 export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
 
+/**
+ * The status a view shows: one status, or "all" of them. The page opens on
+ * the animals an adopter can still adopt (`/` is Available), while the API's
+ * own default stays every status: "all" is written `?status=all`, which the
+ * page reads and never sends to the API. Links shared before this change
+ * keep working: `?status=available` opens the same view as `/` (and is
+ * written back as `/`), the other statuses are spelled as before.
+ */
+export type BrowseStatus = PetStatus | "all";
+export const DEFAULT_STATUS = "available" satisfies BrowseStatus;
+
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
 /** The API's limit on q, in characters (lib/pets/schemas.ts SEARCH_MAX; no zod import here). */
 export const SEARCH_MAX = 100;
@@ -23,7 +36,7 @@ export const DEFAULT_PAGE_SIZE = 20;
 export interface BrowseQuery {
   /** Name search, trimmed, 1 to 100 characters. */
   q?: string;
-  status?: PetStatus;
+  status: BrowseStatus;
   /** A category id. */
   category?: number;
   /** Female or male ("unknown" is not offered: nobody looks for it). */
@@ -34,6 +47,10 @@ export interface BrowseQuery {
   age?: AgeGroup[];
   /** Known to get on with all of these. */
   goodWith?: GoodWithKind[];
+  /** Near a place: a US ZIP code ("60601") or "lat,lng" (the browser's location, rounded). */
+  near?: string;
+  /** How far from `near`, in miles; the page's default (DEFAULT_WITHIN_MI) when not given. */
+  within?: WithinMiles;
   limit: number;
   /** Opaque, taken from the API's Link header; the API judges it. */
   cursor?: string;
@@ -51,7 +68,12 @@ export interface PetPage {
   pets: Pet[];
   /** The Link header, where the Previous and Next cursors come from. */
   link: string | null;
+  /** The page's animals' shelters, by id, for the cards' shelter line (only when there is more than one shelter). */
+  shelters?: Record<number, ShelterSummary>;
 }
+
+/** What a card says of an animal's shelter. */
+export type ShelterSummary = Pick<Organization, "id" | "name" | "slug"> & { city: string | null; region: string | null };
 
 /** What the server render hands to the client: the first page for `query`, or why it failed. */
 export interface InitialBrowse {
@@ -60,6 +82,8 @@ export interface InitialBrowse {
   page?: PetPage;
   error?: PlainApiError;
   categories?: Category[];
+  /** More than one shelter: the Near box, Within and the cards' shelter line are shown. */
+  manyShelters: boolean;
 }
 
 /**
@@ -87,6 +111,30 @@ export function parseChoices<T extends string>(text: string | null | undefined, 
 const SEXES = ["female", "male"] as const;
 
 /**
+ * `near` as the page keeps it: a ZIP code's five digits, or a point with four
+ * decimals at most (about 10 m). Other text is kept (bounded) for the API
+ * to refuse with a message that says what it understood.
+ */
+export function normaliseNear(text: string | null | undefined): string | undefined {
+  const trimmed = (text ?? "").trim().slice(0, 60);
+  if (!trimmed) return undefined;
+  const zip = /^([0-9]{5})(?:-[0-9]{4})?$/.exec(trimmed);
+  if (zip) return zip[1];
+  const point = /^(-?[0-9]{1,2}(?:\.[0-9]+)?)\s*,\s*(-?[0-9]{1,3}(?:\.[0-9]+)?)$/.exec(trimmed);
+  if (point) return `${Number(Number(point[1]).toFixed(4))},${Number(Number(point[2]).toFixed(4))}`;
+  return trimmed;
+}
+
+/** Whether `near` is a point (the browser's location) rather than a ZIP code. */
+export const nearIsPoint = (near: string) => near.includes(",");
+
+/** `within=25mi`: one of the page's choices, else the default. */
+function parseWithin(text: string | null | undefined): WithinMiles | undefined {
+  const miles = /^([0-9]{1,3})mi$/.exec(text ?? "")?.[1];
+  return WITHIN_CHOICES_MI.find((choice) => choice === Number(miles) && choice !== DEFAULT_WITHIN_MI);
+}
+
+/**
  * Reads a view from its parameters. A repeated parameter counts once (its
  * first value), except the lists, whose values join: a form sent without
  * JavaScript ticks boxes as `size=small&size=medium`.
@@ -107,12 +155,14 @@ export function parseBrowseQuery(read: (name: string) => string | readonly strin
   const cursor = get("cursor");
   return {
     q: normaliseSearch(get("q")),
-    status: BROWSE_STATUSES.find((s) => s === status),
+    status: status === "all" ? "all" : (BROWSE_STATUSES.find((s) => s === status) ?? DEFAULT_STATUS),
     category: category && /^[0-9]{1,16}$/.test(category) && Number(category) >= 1 && Number(category) <= Number.MAX_SAFE_INTEGER ? Number(category) : undefined,
     sex: SEXES.find((s) => s === sex),
     size: parseChoices(list("size"), PET_SIZES),
     age: parseChoices(list("age"), AGE_GROUPS),
     goodWith: parseChoices(list("goodWith"), GOOD_WITH),
+    near: normaliseNear(get("near")),
+    within: parseWithin(get("within")),
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
     cursor: cursor || undefined,
   };
@@ -122,7 +172,9 @@ export function parseBrowseQuery(read: (name: string) => string | readonly strin
 export function browseHref(query: BrowseQuery): string {
   const params = new URLSearchParams();
   if (query.q) params.set("q", query.q);
-  if (query.status) params.set("status", query.status);
+  if (query.near) params.set("near", query.near);
+  if (query.near && query.within && query.within !== DEFAULT_WITHIN_MI) params.set("within", `${query.within}mi`);
+  if (query.status !== DEFAULT_STATUS) params.set("status", query.status);
   if (query.category !== undefined) params.set("category", String(query.category));
   if (query.sex) params.set("sex", query.sex);
   if (query.size) params.set("size", query.size.join(","));
@@ -139,6 +191,29 @@ export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
 }
 
 /** The page's heading, also its title: "Available animals". */
-export function browseHeading(status: PetStatus | undefined): string {
-  return status ? `${STATUS_LABELS[status]} animals` : "All animals";
+export function browseHeading(status: BrowseStatus): string {
+  return status === "all" ? "All animals" : `${STATUS_LABELS[status]} animals`;
+}
+
+/**
+ * How many filters of the Filters sheet differ from the plain view (a status
+ * other than Available, a category, a sex, and each list of ages, sizes or
+ * good-with), for its button: "Filters (2)". The name search sits outside
+ * the sheet, and the page size is a preference, not a filter.
+ */
+export function activeFilterCount(query: BrowseQuery): number {
+  const within = query.near !== undefined && query.within !== undefined && query.within !== DEFAULT_WITHIN_MI;
+  return [query.status !== DEFAULT_STATUS, query.category !== undefined, query.sex, query.size, query.age, query.goodWith, within].filter(Boolean).length;
+}
+
+/** The view with every filter of the sheet cleared: the searches (name, place) and the page size stay. */
+export function withoutFilters(query: BrowseQuery): BrowseQuery {
+  return { q: query.q, near: query.near, status: DEFAULT_STATUS, limit: query.limit };
+}
+
+/** "within 50 mi of 60601": what a near search covers, in words. */
+export function nearWords(query: BrowseQuery): string | undefined {
+  if (!query.near) return undefined;
+  const place = nearIsPoint(query.near) ? "your location" : query.near;
+  return `within ${query.within ?? DEFAULT_WITHIN_MI} mi of ${place}`;
 }

@@ -4,11 +4,13 @@ import { useSearchParams } from "next/navigation";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
 import { BrowseFilters } from "@/components/pets/browse-filters";
-import { browseHeading, browseHref, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
+import { FILTERS_BUTTON_ID, FilterSheet } from "@/components/pets/filter-sheet";
+import { browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
+import { NearBox } from "@/components/pets/near-box";
 import { Pager } from "@/components/pets/pager";
 import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
-import { usePetCategories } from "@/components/pets/use-pet-categories";
+import { useBrowseCategories } from "@/components/pets/use-browse-categories";
 import { loadBrowseLater, usePets, type BrowseLater } from "@/components/pets/use-pets";
 
 // Shown only when a search finds nothing or a load fails: their code is
@@ -25,8 +27,9 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
  * history entry with window.history.pushState, which Next keeps in step with
  * useSearchParams without a server round trip (router.push would re-render
  * the server page, fetching the list there as well as here). The server's
- * render seeds react-query for the view it rendered; every other view is
- * fetched from /v1/pets in the browser, the previous page staying on screen.
+ * render seeds the page's store (use-pets.ts) for the view it rendered;
+ * every other view is fetched from /v1/pets in the browser, the previous
+ * page staying on screen.
  */
 export function PetBrowser({
   initial,
@@ -54,10 +57,11 @@ export function PetBrowser({
   if (serverErrorShown && !fromServer) setServerErrorShown(false);
   const serverError = serverErrorShown && fromServer?.error ? fromServer.error : undefined;
 
-  const categories = usePetCategories(initial.categories);
+  const categories = useBrowseCategories(initial.categories);
   const pets = usePets(query, {
     initial: fromServer?.page ? { page: fromServer.page, fetchedAt: fromServer.fetchedAt } : undefined,
     enabled: serverError === undefined,
+    manyShelters: initial.manyShelters,
   });
   // The code for views the server did not render (cards, fetching), once
   // loaded; failing to load it is shown as the network failure it is.
@@ -92,7 +96,7 @@ export function PetBrowser({
     [query],
   );
 
-  // react-query keeps the last page that loaded on screen while another
+  // usePets keeps the last page that loaded on screen while another
   // loads. Right after an error that page belongs to some earlier view, so
   // skeletons stand in until real data (or another error) arrives.
   const [afterError, setAfterError] = useState(false);
@@ -110,7 +114,7 @@ export function PetBrowser({
         ? firstCards
         : data.pets.length === 0
           ? []
-          : PetCards && <PetCards pets={data.pets} categories={categories.data} />;
+          : PetCards && <PetCards pets={data.pets} categories={categories.data} shelters={data.shelters} />;
   const page = cards === undefined ? undefined : data;
   // Another view, or the server's page failed (fetching needs that code as
   // well: asked for at once, it is in before the data), or cards the server
@@ -126,34 +130,54 @@ export function PetBrowser({
   else if (!page) summary = "Loading animals…";
   else if (busy) summary = "Loading…";
   else if (page.pets.length > 0) {
-    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}, newest first`;
+    const near = nearWords(query);
+    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}${near ? ` ${near}, nearest first` : ", newest first"}`;
   }
   else summary = "No animals to show";
+  // The Filters sheet's "Show N animals": exact whenever the page holds every
+  // match (no page before or after it), which costs nothing more; otherwise
+  // "Show animals" (the API has no count: docs/decisions/012-phone-first-browse.md).
+  const count = page && !busy && !error && !linkCursor(page.link, "next") && !linkCursor(page.link, "prev") ? page.pets.length : undefined;
 
   return (
-    <div className="space-y-6">
+    <div className="space-y-4 sm:space-y-6">
       <div>
-        <h1 className="text-3xl font-bold text-stone-900">{heading}</h1>
+        <h1 className="text-2xl font-bold text-stone-900 sm:text-3xl">{heading}</h1>
         {intro}
       </div>
 
       <div className="space-y-4">
-        <SearchBox query={query} onNavigate={navigate} />
-        <StatusTabs query={query} onNavigate={navigate} />
-        <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
+        {/* The searches, on every screen: by name, and (with more than one
+            shelter) near a place, beside it, or below it on a phone. */}
+        <div className="flex flex-wrap items-start gap-x-4 gap-y-3">
+          <SearchBox query={query} onNavigate={navigate} />
+          {initial.manyShelters && <NearBox query={query} onNavigate={navigate} />}
+        </div>
+        {/* From 640 px up the filters are on the page; on a phone they are in
+            the Filters sheet, except without JavaScript (the style below). */}
+        <div id="filter-row" className="hidden space-y-4 sm:block">
+          <StatusTabs query={query} onNavigate={navigate} />
+          <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
+        </div>
+        <noscript>
+          <style>{`#filter-row{display:block}#${FILTERS_BUTTON_ID}{display:none}`}</style>
+        </noscript>
       </div>
 
       <section ref={resultsRef} aria-labelledby="results-heading" className="scroll-mt-4 space-y-4">
-        <div className="flex min-h-6 items-center gap-2">
+        <div className="flex min-h-6 items-center gap-3">
           <h2 id="results-heading" className="sr-only">
             Animals
           </h2>
-          {busy && (
-            <span aria-hidden="true" className="size-4 rounded-full border-2 border-emerald-700 border-t-transparent motion-safe:animate-spin" />
-          )}
-          <p role="status" className="text-sm text-stone-700">
-            {summary}
-          </p>
+          <FilterSheet query={query} categories={categories.data} onNavigate={navigate} count={count} />
+          <div className="flex items-center gap-2">
+            {busy && (
+              <span aria-hidden="true" className="size-4 shrink-0 rounded-full border-2 border-emerald-700 border-t-transparent motion-safe:animate-spin" />
+            )}
+            <p role="status" className="text-sm text-stone-700">
+              {summary}
+            </p>
+          </div>
         </div>
 
         {error ? (

@@ -1,10 +1,17 @@
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { milesAway } from "@/lib/organizations/units";
+import type { ShelterSummary } from "@/components/pets/browse-query";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
 import { StatusBadge } from "@/components/pets/status-badge";
 
-/** The grid's column widths (GRID in pet-browser.tsx, inside max-w-6xl), so the browser fetches the variant a card needs. */
-const CARD_SIZES = "(min-width: 1280px) 270px, (min-width: 1024px) 33vw, (min-width: 640px) 50vw, 100vw";
+/**
+ * A card's width in the grid (GRID in pet-browser.tsx: 1 column, 2 from
+ * 640 px, 3 from 1024, 4 from 1280, 1 rem apart, in main's max-w-6xl with
+ * 1 rem each side), so the browser fetches the variant the card needs: on a
+ * 390 px phone 358 px, not the screen's 390.
+ */
+const CARD_SIZES = "(min-width: 1280px) 268px, (min-width: 1024px) calc((100vw - 64px) / 3), (min-width: 640px) calc((100vw - 48px) / 2), calc(100vw - 32px)";
 
 /** "Female · Young · Medium": what is known, in the order adopters look for it. */
 export function profileLine(pet: Pet): string {
@@ -18,11 +25,30 @@ export function profileLine(pet: Pet): string {
  * its ::after covers the card, so the whole card is clickable, and the card
  * shows the focus ring when the link has keyboard focus.
  */
-export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; categoryName: string | undefined; priority?: boolean }) {
+/** "Evanston Animal Friends · Evanston, IL": where the animal is. */
+function shelterLine(shelter: ShelterSummary): string {
+  const place = [shelter.city, shelter.region].filter(Boolean).join(", ");
+  return place ? `${shelter.name} · ${place}` : shelter.name;
+}
+
+export function PetCard({
+  pet,
+  categoryName,
+  shelter,
+  priority = false,
+  eager = false,
+}: {
+  pet: Pet;
+  categoryName: string | undefined;
+  /** Its shelter, when the service has several (else the line is left out, as in a one-shelter install). */
+  shelter?: ShelterSummary;
+  priority?: boolean;
+  eager?: boolean;
+}) {
   const profile = profileLine(pet);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
-      <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} className="aspect-[4/3] w-full" />
+      <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} eager={eager} className="aspect-[4/3] w-full" />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {/* A plain link (a full page load of the server-rendered animal page):
@@ -37,6 +63,12 @@ export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; cat
           {pet.breed ? <span className="wrap-anywhere"> · {pet.breed}</span> : null}
         </p>
         {profile && <p className="text-sm text-stone-700">{profile}</p>}
+        {(shelter || pet.distanceKm !== undefined) && (
+          <p className="text-sm text-stone-700">
+            {shelter && <span className="wrap-anywhere">{shelterLine(shelter)}</span>}
+            {pet.distanceKm !== undefined && <span className="font-semibold text-emerald-900">{shelter ? " · " : ""}{milesAway(pet.distanceKm)}</span>}
+          </p>
+        )}
         <p className="mt-auto pt-2">
           <StatusBadge status={pet.status} />
         </p>
@@ -49,12 +81,15 @@ export function PetCard({ pet, categoryName, priority = false }: { pet: Pet; cat
  * A page of cards, an <li> each: the browse page's first page drawn on the
  * server (app/(site)/page.tsx), any other in the browser (browse-later.ts).
  */
-export function PetCards({ pets, categories }: { pets: Pet[]; categories: Category[] | undefined }) {
+export function PetCards({ pets, categories, shelters }: { pets: Pet[]; categories: Category[] | undefined; shelters?: Record<number, ShelterSummary> }) {
   const categoryNames = new Map(categories?.map((c) => [c.id, c.name]));
   return pets.map((pet, index) => (
     <li key={pet.id}>
-      {/* The first row (up to four) is the first screenful: its covers are fetched at once, the rest as they scroll near. */}
-      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} priority={index < 4} />
+      {/* The first card's cover is the page's largest paint on every screen:
+          it alone is fetched first (on a phone the other three of a wide
+          screen's first row would share its bandwidth). The rest of that row
+          is fetched at once, the others as they scroll near. */}
+      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} shelter={shelters?.[pet.organizationId]} priority={index === 0} eager={index > 0 && index < 4} />
     </li>
   ));
 }

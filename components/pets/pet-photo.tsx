@@ -33,6 +33,7 @@ export function PhotoImage({
   sizes,
   className,
   priority = false,
+  eager = false,
   fit = "cover",
 }: {
   photo: Photo;
@@ -43,8 +44,10 @@ export function PhotoImage({
   /** How wide the image is laid out, as the sizes attribute says it. */
   sizes: string;
   className?: string;
-  /** In the first screenful: fetched at once and first, not lazily (the page's largest paint). */
+  /** The page's largest paint: fetched at once and first (React also preloads it from the head), not lazily. */
   priority?: boolean;
+  /** On the first screen of some screens (the grid's first row on a wide one): fetched at once, but after the priority one. */
+  eager?: boolean;
 }) {
   const style: CSSProperties = { backgroundImage: `url("${photo.placeholder}")`, backgroundSize: "cover", backgroundPosition: "center" };
   return (
@@ -56,7 +59,7 @@ export function PhotoImage({
       width={photo.width}
       height={photo.height}
       alt={alt ?? photo.alt ?? ""}
-      loading={priority ? "eager" : "lazy"}
+      loading={priority || eager ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : undefined}
       decoding="async"
       style={style}
@@ -72,14 +75,16 @@ export function PetCover({
   sizes,
   className,
   priority,
+  eager,
 }: {
   pet: Pet;
   categoryName: string | undefined;
   sizes: string;
   className?: string;
   priority?: boolean;
+  eager?: boolean;
 }) {
   const cover = pet.photos[0];
-  if (!cover) return <PetPicture petId={pet.id} categoryName={categoryName} className={className} />;
-  return <PhotoImage photo={cover} sizes={sizes} className={className} priority={priority} />;
+  if (!cover) return <PetPicture petId={pet.id} categoryName={categoryName} className={className} priority={priority} eager={eager} />;
+  return <PhotoImage photo={cover} sizes={sizes} className={className} priority={priority} eager={eager} />;
 }

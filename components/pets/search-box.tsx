@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { SEARCH_MAX, normaliseSearch, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, SEARCH_MAX, normaliseSearch, type BrowseQuery } from "@/components/pets/browse-query";
 import { buttonClass, selectClass } from "@/components/pets/styles";
 
 /** How long typing must pause before the list follows it. */
@@ -49,8 +49,9 @@ export function SearchBox({
         if (wanted !== query.q) onNavigate({ ...query, q: wanted, cursor: undefined });
       }}
     >
-      {query.status && <input type="hidden" name="status" value={query.status} />}
+      {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
       {query.category !== undefined && <input type="hidden" name="category" value={String(query.category)} />}
+      {query.near && <input type="hidden" name="near" value={query.near} />}
       <div className="min-w-0 flex-1">
         <label htmlFor="search-name" className="block text-sm font-semibold text-stone-800">
           Search by name

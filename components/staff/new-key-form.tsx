@@ -31,6 +31,7 @@ const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "pets:write": "Add animals (pets:write)",
   "webhooks:manage": "Register webhooks (webhooks:manage)",
   "applications:write": "Forward adoption applications (applications:write)",
+  "organizations:manage": "Edit the shelter's profile (organizations:manage)",
 };
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [

@@ -38,7 +38,7 @@ test("add an animal with an Idempotency-Key, list with the cursor, read the feed
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   try {
-    await db.query("INSERT INTO pets (name, category_id, status) SELECT 'Snippet filler ' || g, 1, 'available' FROM generate_series(1, 150) AS g");
+    await db.query("INSERT INTO pets (name, organization_id, category_id, status) SELECT 'Snippet filler ' || g, 1, 1, 'available' FROM generate_series(1, 150) AS g");
     const animals = await listAvailableAnimals(api, key);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pets WHERE status = 'available'");
     expect(animals).toHaveLength(rows[0]!.n);

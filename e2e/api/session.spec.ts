@@ -10,7 +10,7 @@ import { DEMO_STAFF, signInAsStaff, uniqueName } from "../ui/staff-helpers";
 test("every page visitor is an anonymous adopter who may only read", async ({ page }) => {
   await page.goto("/");
   const session = await page.evaluate(() => fetch("/v1/session").then((r) => r.json()));
-  expect(session).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"] });
+  expect(session).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
 });
 
 test("signs staff in with the right password only", async ({ page, baseURL }) => {
@@ -23,7 +23,7 @@ test("signs staff in with the right password only", async ({ page, baseURL }) =>
 
   const right = await page.request.post("/v1/session", { data: { email: DEMO_STAFF.email.toUpperCase(), password: DEMO_STAFF.password }, headers: { Origin: origin } });
   expect(right.status()).toBe(200);
-  expect(await right.json()).toEqual({ kind: "staff", email: DEMO_STAFF.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage"] });
+  expect(await right.json()).toEqual({ kind: "staff", email: DEMO_STAFF.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage"], organizationId: 1, platformAdmin: false });
   expect(right.headers()["set-cookie"]).toMatch(/HttpOnly/);
   expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toMatchObject({ kind: "staff" });
 });
@@ -70,7 +70,7 @@ test("signing out makes the browser an adopter again", async ({ context, page, b
 
   await page.goto("/staff/pets/new");
   await expect(page.getByRole("heading", { name: "Staff only" })).toBeVisible();
-  expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"] });
+  expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
   const write = await page.evaluate(() =>
     fetch("/v1/pets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "x", categoryId: 1 }) }).then(
       (r) => r.status,

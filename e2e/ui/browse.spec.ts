@@ -2,6 +2,8 @@ import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import {
   animalList,
+  filterSheet,
+  filtersButton,
   apiGet,
   badgeTexts,
   cardNames,
@@ -28,13 +30,13 @@ const STATUSES = [
   { label: "Sold", status: "sold" },
 ] as const;
 
-test("shows the newest seeded animals with their category and status", async ({ page }) => {
+test("opens on the newest available animals, with their category and status", async ({ page }) => {
   await page.goto("/");
-  await expect(page).toHaveTitle("All animals · Petstore");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("All animals");
-  await expect(statusTab(page, "All")).toHaveAttribute("aria-current", "page");
+  await expect(page).toHaveTitle("Available animals · Petstore");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Available animals");
+  await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
 
-  const expected = await apiGet<ApiPet[]>(page, "/v1/pets?limit=20");
+  const expected = await apiGet<ApiPet[]>(page, "/v1/pets?status=available&limit=20");
   const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
   expect(await cardNames(page)).toEqual(expected.map((p) => p.name));
 
@@ -44,6 +46,7 @@ test("shows the newest seeded animals with their category and status", async ({ 
   // Its cover photo, or its drawing (a static, decorative image) while it has none.
   await expect(coverOf(first, expected[0]!)).toBeVisible();
   await expect(first.getByRole("link", { name: expected[0]!.name })).toHaveAttribute("href", `/pets/${expected[0]!.id}`);
+  expect(new Set(await badgeTexts(page))).toEqual(new Set(["Available"]));
 });
 
 test("each status tab shows only animals of that status", async ({ page }) => {
@@ -51,7 +54,8 @@ test("each status tab shows only animals of that status", async ({ page }) => {
   await settledList(page);
   for (const { label, status } of STATUSES) {
     await statusTab(page, label).click();
-    await expect(page).toHaveURL(`/?status=${status}`);
+    // Available, the page's default, is the plain URL.
+    await expect(page).toHaveURL(status === "available" ? "/" : `/?status=${status}`);
     await expect(statusTab(page, label)).toHaveAttribute("aria-current", "page");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${label} animals`);
     await expect(page).toHaveTitle(`${label} animals · Petstore`);
@@ -59,16 +63,30 @@ test("each status tab shows only animals of that status", async ({ page }) => {
     expect(badges.length).toBeGreaterThan(0);
     expect(new Set(badges)).toEqual(new Set([label]));
   }
+  // Every status: the API's own default, spelled out in the page's URL.
   await statusTab(page, "All").click();
-  await expect(page).toHaveURL("/");
+  await expect(page).toHaveURL("/?status=all");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("All animals");
   expect(new Set(await badgeTexts(page)).size).toBeGreaterThan(1);
+  expect(await cardNames(page)).toEqual((await apiGet<ApiPet[]>(page, "/v1/pets?limit=20")).map((p) => p.name));
+  await statusTab(page, "Available").click();
+  await expect(page).toHaveURL("/");
+});
+
+test("a link shared before the page opened on Available still opens its view", async ({ page }) => {
+  // ?status=available was the Available tab's URL: the same view as / now, written as /.
+  await page.goto("/?status=available&limit=10");
+  await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
+  expect(await cardNames(page)).toEqual((await apiGet<ApiPet[]>(page, "/v1/pets?status=available&limit=10")).map((p) => p.name));
+  await statusTab(page, "Sold").click();
+  await expect(page).toHaveURL("/?status=sold&limit=10");
 });
 
 test("the category filter shows only that category", async ({ page }) => {
   await page.goto("/");
   const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
   const cats = categories.find((c) => c.name === "Cats")!;
-  const expected = await apiGet<ApiPet[]>(page, `/v1/pets?categoryId=${cats.id}&limit=20`);
+  const expected = await apiGet<ApiPet[]>(page, `/v1/pets?status=available&categoryId=${cats.id}&limit=20`);
 
   await page.getByLabel("Category").selectOption({ label: "Cats" });
   await expect(page).toHaveURL(`/?category=${cats.id}`);
@@ -77,14 +95,14 @@ test("the category filter shows only that category", async ({ page }) => {
 });
 
 test("the page size changes the number of cards", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/?status=all");
   await expect(cards(page)).toHaveCount(20);
   await page.getByLabel("Per page").selectOption("10");
-  await expect(page).toHaveURL("/?limit=10");
+  await expect(page).toHaveURL("/?status=all&limit=10");
   await settledList(page);
   await expect(cards(page)).toHaveCount(10);
   await page.getByLabel("Per page").selectOption("50");
-  await expect(page).toHaveURL("/?limit=50");
+  await expect(page).toHaveURL("/?status=all&limit=50");
   await settledList(page);
   await expect(cards(page)).toHaveCount(50);
 });
@@ -129,15 +147,15 @@ test("reloading keeps the view", async ({ page }) => {
   await page.goto("/");
   const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
   const dogs = categories.find((c) => c.name === "Dogs")!;
-  await statusTab(page, "Available").click();
+  await statusTab(page, "All").click();
   await page.getByLabel("Category").selectOption({ label: "Dogs" });
   await page.getByLabel("Per page").selectOption("10");
-  await expect(page).toHaveURL(`/?status=available&category=${dogs.id}&limit=10`);
+  await expect(page).toHaveURL(`/?status=all&category=${dogs.id}&limit=10`);
   const names = await cardNames(page);
 
   await page.reload();
-  await expect(page).toHaveURL(`/?status=available&category=${dogs.id}&limit=10`);
-  await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
+  await expect(page).toHaveURL(`/?status=all&category=${dogs.id}&limit=10`);
+  await expect(statusTab(page, "All")).toHaveAttribute("aria-current", "page");
   await expect(page.getByLabel("Category")).toHaveValue(String(dogs.id));
   await expect(page.getByLabel("Per page")).toHaveValue("10");
   expect(await cardNames(page)).toEqual(names);
@@ -160,7 +178,7 @@ test("browser Back restores the previous filter", async ({ page }) => {
 
   await page.goBack();
   await expect(page).toHaveURL("/");
-  await expect(statusTab(page, "All")).toHaveAttribute("aria-current", "page");
+  await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
 });
 
 test("a URL with parameters opens that view directly", async ({ page }) => {
@@ -174,7 +192,7 @@ test("a URL with parameters opens that view directly", async ({ page }) => {
 
 test("parameters the page cannot show fall back to the defaults", async ({ page }) => {
   await page.goto("/?limit=7&status=bogus&category=dogs");
-  await expect(statusTab(page, "All")).toHaveAttribute("aria-current", "page");
+  await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
   await expect(page.getByLabel("Per page")).toHaveValue("20");
   await expect(page.getByLabel("Category")).toHaveValue("");
   await settledList(page);
@@ -204,9 +222,10 @@ test("the first page is rendered on the server, without JavaScript", async ({ br
   await expect(cards(page)).toHaveCount(10);
   expect(await cards(page).getByRole("heading", { level: 3 }).allTextContents()).toEqual(expected.map((p) => p.name));
 
-  // The pager and the tabs are links, so they work without JavaScript too.
+  // The pager and the tabs are links, so they work without JavaScript too
+  // (Available being the page's default, its URL leaves the status out).
   await pagerLink(page, "Next").click();
-  await expect(page).toHaveURL(/status=available&limit=10&cursor=/);
+  await expect(page).toHaveURL(/\/\?limit=10&cursor=/);
   await expect(cards(page)).toHaveCount(10);
   expect(await cards(page).getByRole("heading", { level: 3 }).allTextContents()).not.toContain(expected[0]!.name);
   await context.close();
@@ -286,13 +305,13 @@ test("a rate-limited server render explains the wait without asking again at onc
 test("works with the keyboard, with a visible focus ring", async ({ page }) => {
   await page.goto("/");
   await settledList(page);
-  await statusTab(page, "All").focus();
+  await statusTab(page, "Available").focus();
   await page.keyboard.press("Tab");
-  const available = statusTab(page, "Available");
-  await expect(available).toBeFocused();
-  expect(await available.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");
+  const pending = statusTab(page, "Pending");
+  await expect(pending).toBeFocused();
+  expect(await pending.evaluate((el) => getComputedStyle(el).outlineStyle)).not.toBe("none");
   await page.keyboard.press("Enter");
-  await expect(page).toHaveURL("/?status=available");
+  await expect(page).toHaveURL("/?status=pending");
 
   // On to the filters, then the first card's link.
   await page.keyboard.press("Tab");
@@ -328,14 +347,132 @@ test("has no serious or critical accessibility violations", async ({ page }) => 
   await expectNoSeriousA11yViolations(page);
 });
 
-test("fits a phone screen without sideways scrolling", async ({ page }) => {
-  await page.setViewportSize({ width: 390, height: 844 });
+// On a phone (under 640 px) the animals come first: the name search and a
+// Filters button, the other filters in a sheet (issue 29).
+const PHONE = { width: 390, height: 844 };
+
+test("on a phone, the first animal's picture is on the first screen, also with filters set", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/");
+  const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
+  const cats = categories.find((c) => c.name === "Cats")!;
+  for (const [path, button] of [["/", "Filters"], [`/?status=all&category=${cats.id}&size=small,medium,large`, "Filters (3)"]] as const) {
+    await page.goto(path);
+    await settledList(page);
+    const cover = cards(page).first().locator("img").first();
+    // Within the first screen without scrolling: its top inside the viewport, and most of it seen.
+    await expect(cover).toBeInViewport({ ratio: 0.75 });
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    await expect(filtersButton(page)).toHaveAccessibleName(button);
+    await expect(page.getByRole("searchbox", { name: "Search by name" })).toBeVisible();
+    // The filters themselves wait in the sheet.
+    await expect(statusTab(page, "Sold")).toBeHidden();
+    await expect(page.getByLabel("Category")).toBeHidden();
+    await expectNoHorizontalScroll(page);
+  }
+});
+
+test("on a phone, the Filters sheet applies a choice at once, counts it, and Back undoes it", async ({ page }) => {
+  await page.setViewportSize(PHONE);
   await page.goto("/");
   await settledList(page);
-  await expect(cards(page).first()).toBeVisible();
+  const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
+  const reptiles = categories.find((c) => c.name === "Reptiles")!;
+  const expected = await apiGet<ApiPet[]>(page, `/v1/pets?status=available&categoryId=${reptiles.id}&limit=20`);
+  expect(expected.length, "a choice that fits on one page").toBeGreaterThan(0);
+  expect(expected.length).toBeLessThan(20);
+
+  const button = filtersButton(page);
+  await button.click();
+  const sheet = filterSheet(page);
+  await expect(sheet).toBeVisible();
+  // Focus moves into the sheet; the page behind does not scroll.
+  expect(await sheet.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await page.mouse.wheel(0, 600);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  // A long list: no count yet (the page does not hold every match).
+  await expect(sheet.getByRole("button", { name: /^Show/ })).toHaveText("Show animals");
+
+  await sheet.getByLabel("Category").selectOption({ label: "Reptiles" });
+  await expect(page).toHaveURL(`/?category=${reptiles.id}`);
+  const show = sheet.getByRole("button", { name: /^Show/ });
+  await expect(show).toHaveText(`Show ${expected.length} animal${expected.length === 1 ? "" : "s"}`);
+
+  // Escape closes it; focus returns to the button, which counts the choice; the choice stays.
+  await page.keyboard.press("Escape");
+  await expect(sheet).toBeHidden();
+  await expect(button).toBeFocused();
+  await expect(button).toHaveAccessibleName("Filters (1)");
+  expect(await cardNames(page)).toEqual(expected.map((p) => p.name));
+
+  // Reloading restores the results and the count on the button.
+  await page.reload();
+  await expect(button).toHaveAccessibleName("Filters (1)");
+  expect(await cardNames(page)).toEqual(expected.map((p) => p.name));
+
+  // Back undoes the choice.
+  await page.goto("/");
+  await settledList(page);
+  await button.click();
+  await sheet.getByRole("navigation", { name: "Status" }).getByRole("link", { name: "Pending" }).click();
+  await expect(page).toHaveURL("/?status=pending");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pending animals");
+  await sheet.getByRole("button", { name: /^Show/ }).click();
+  await expect(sheet).toBeHidden();
+  await expect(button).toHaveAccessibleName("Filters (1)");
+  expect(new Set(await badgeTexts(page))).toEqual(new Set(["Pending"]));
+  await page.goBack();
+  await expect(page).toHaveURL("/");
+  await expect(button).toHaveAccessibleName("Filters");
+  expect(new Set(await badgeTexts(page))).toEqual(new Set(["Available"]));
+});
+
+test("on a phone, Clear all empties the sheet's choices and keeps the search", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/?q=a&status=sold&sex=female&limit=10");
+  await settledList(page);
+  await filtersButton(page).click();
+  const sheet = filterSheet(page);
+  await sheet.getByRole("link", { name: "Clear all" }).click();
+  await expect(page).toHaveURL("/?q=a&limit=10");
+  await expect(sheet.getByLabel("Sex")).toHaveValue("");
+  await expect(sheet.getByRole("link", { name: "Clear all" })).toHaveAttribute("aria-disabled", "true");
+  await sheet.getByRole("button", { name: "Close" }).click();
+  await expect(filtersButton(page)).toHaveAccessibleName("Filters");
+  await expect(page.getByRole("searchbox", { name: "Search by name" })).toHaveValue("a");
+});
+
+test("the open Filters sheet has no serious or critical accessibility violations", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/?status=sold&size=small");
+  await settledList(page);
+  await filtersButton(page).click();
+  await expect(filterSheet(page)).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test("on a phone without JavaScript, the filters stay on the page", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL, viewport: PHONE });
+  const page = await context.newPage();
+  await page.goto("/");
+  await expect(page.getByLabel("Category")).toBeVisible();
   await expect(statusTab(page, "Sold")).toBeVisible();
-  await expect(page.getByLabel("Per page")).toBeVisible();
-  await expectNoHorizontalScroll(page);
+  await expect(filtersButton(page)).toBeHidden();
+  await context.close();
+});
+
+test("from 640 px up, the filters are on the page, without a button", async ({ page }) => {
+  for (const width of [1280, 640]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto("/");
+    await settledList(page);
+    await expect(page.getByRole("searchbox", { name: "Search by name" })).toBeVisible();
+    await expect(statusTab(page, "Sold")).toBeVisible();
+    for (const label of ["Category", "Sex", "Per page"]) await expect(page.getByLabel(label)).toBeVisible();
+    for (const group of ["Age", "Size", "Good with"]) await expect(page.getByRole("group", { name: group })).toBeVisible();
+    await expect(filtersButton(page)).toBeHidden();
+    await expectNoHorizontalScroll(page);
+  }
 });
 
 test("breaks no Content Security Policy rule and throws no script error", async ({ page }) => {
@@ -356,10 +493,20 @@ test("breaks no Content Security Policy rule and throws no script error", async 
   expect(errors).toEqual([]);
 });
 
-test("README screenshot of the browse page", async ({ page }) => {
+test("README screenshots of the browse page, wide and on a phone", async ({ page }) => {
+  fs.mkdirSync("docs/screenshots", { recursive: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto("/");
   await settledList(page);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
   await page.screenshot({ path: "docs/screenshots/browse.png", fullPage: false });
+
+  await page.setViewportSize(PHONE);
+  await page.goto("/");
+  await settledList(page);
+  await page.screenshot({ path: "docs/screenshots/browse-phone.png" });
+  await filtersButton(page).click();
+  await filterSheet(page).getByRole("group", { name: "Age" }).getByLabel("Young").check();
+  await expect(page).toHaveURL("/?age=young");
+  await settledList(page);
+  await page.screenshot({ path: "docs/screenshots/browse-phone-filters.png" });
 });

@@ -69,5 +69,5 @@ test("every visitor gets an HttpOnly, SameSite=Lax, Secure, __Host- adopter sess
   expect(cookie!.secure).toBe(true);
   expect(await page.evaluate(() => document.cookie)).not.toContain("petstore_session");
   const session = await page.evaluate(() => fetch("/v1/session").then((r) => r.json()));
-  expect(session).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"] });
+  expect(session).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
 });

@@ -7,11 +7,15 @@ import { expect, test, type Page } from "@playwright/test";
 // browsers, are never fetched by it and do not count). Speed itself is
 // measured by `npm run lighthouse`, never asserted in tests.
 
-const BUDGETS: [path: string, kB: number][] = [
-  // About 128.5 kB of it is Next and React. The first page's cards are drawn
-  // on the server; what loads only when needed (another page's cards and its
-  // fetching, the empty state, a load error, staff's sign-out) stays out.
-  ["/", 150],
+const BUDGETS: [path: string, kB: number, goal?: number][] = [
+  // About 128.5 kB of it is Next and React; 139.2 kB in all with the phone's
+  // Filters sheet (issue 29). The first page's cards are drawn on the server;
+  // what loads only when needed (another page's cards and its fetching, the
+  // empty state, a load error, staff's sign-out) stays out, and so does
+  // react-query (12 kB): the page fetches other views with a small hook of its
+  // own (components/pets/use-pets.ts). The goal is what to stay under; the
+  // budget fails the run.
+  ["/", 150, 140],
   ["/docs", 100],
 ];
 
@@ -33,10 +37,11 @@ async function scriptWeight(page: Page, path: string): Promise<{ kB: number; scr
   return { kB: total / 1024, scripts: [...sizes].map(([url, n]) => `${(n / 1024).toFixed(1)} kB ${new URL(url).pathname}`) };
 }
 
-for (const [path, budget] of BUDGETS) {
+for (const [path, budget, goal] of BUDGETS) {
   test(`${path} loads at most ${budget} kB of JavaScript (gzip)`, async ({ page }) => {
     const { kB, scripts } = await scriptWeight(page, path);
-    console.log(`${path}: ${kB.toFixed(1)} kB of JavaScript (gzip), budget ${budget} kB`);
+    const goalNote = goal === undefined ? "" : `, goal ${goal} kB (${kB <= goal ? "met" : "MISSED"})`;
+    console.log(`${path}: ${kB.toFixed(1)} kB of JavaScript (gzip), budget ${budget} kB${goalNote}`);
     expect(kB, scripts.join("\n")).toBeLessThanOrEqual(budget);
   });
 }

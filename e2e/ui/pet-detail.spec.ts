@@ -31,7 +31,7 @@ test("a card opens the animal's page, and the page leads back", async ({ page })
   // (The gallery shows the cover large and again as its first thumbnail.)
   await expect(coverOf(details, pet!).first()).toBeVisible();
 
-  await page.getByRole("link", { name: "Back to all animals" }).click();
+  await page.getByRole("link", { name: "Back to the animals" }).click();
   await expect(page).toHaveURL("/");
   await settledList(page);
 });
@@ -61,7 +61,7 @@ test("an unknown or malformed id gets a friendly 404 page", async ({ page }) => 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("We couldn’t find that animal");
     await expect(page).toHaveTitle("Animal not found · Petstore");
   }
-  await page.getByRole("link", { name: "Back to all animals" }).click();
+  await page.getByRole("link", { name: "Back to the animals" }).click();
   await expect(page).toHaveURL("/");
   await settledList(page);
 });

@@ -23,6 +23,12 @@ export const cards = (page: Page): Locator => animalList(page).getByRole("listit
 export const statusTab = (page: Page, label: "All" | "Available" | "Pending" | "Sold"): Locator =>
   page.getByRole("navigation", { name: "Status" }).getByRole("link", { name: label, exact: true });
 
+/** On a phone: the button that opens the Filters sheet ("Filters", or "Filters (2)" with two filters set). */
+export const filtersButton = (page: Page): Locator => page.getByRole("button", { name: /^Filters( \(\d+\))?$/ });
+
+/** The open Filters sheet (a modal dialog). */
+export const filterSheet = (page: Page): Locator => page.getByRole("dialog", { name: "Filters" });
+
 export const pagerLink = (page: Page, label: "Previous" | "Next"): Locator =>
   page.getByRole("navigation", { name: "Pages" }).getByRole("link", { name: label, exact: true });
 

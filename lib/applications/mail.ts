@@ -150,29 +150,36 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
 
 /**
  * The daily digest for staff who opted in: the applications received in the
- * 24 hours before `now`, by animal. Nothing is sent on a day without any.
- * Returns how many staff were written to.
+ * 24 hours before `now`, by animal, each staff member their own
+ * organisation's (a platform admin every one's). Nothing is sent to someone
+ * whose organisation had none. Returns how many staff were written to.
  */
 export async function sendApplicationDigest(now: Date): Promise<number> {
   const since = new Date(now.getTime() - 86_400_000);
   const fresh = await db().adoptionApplication.findMany({
     where: { createdAt: { gte: since, lt: now } },
     orderBy: { id: "asc" },
-    select: { id: true, createdAt: true, pet: { select: { id: true, name: true } } },
+    select: { id: true, createdAt: true, organizationId: true, pet: { select: { id: true, name: true } } },
   });
   if (fresh.length === 0) return 0;
-  const staff = await db().staffUser.findMany({ where: { applicationDigest: true }, select: { email: true } });
+  const staff = await db().staffUser.findMany({ where: { applicationDigest: true }, select: { email: true, organizationId: true, platformAdmin: true } });
   const base = mailLinkOrigin();
-  const lines = fresh.map((a) => `- #${a.id} for ${a.pet.name} (animal #${a.pet.id}), received ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
-  const text = [
-    `${fresh.length} new adoption application${fresh.length === 1 ? "" : "s"} in the last 24 hours:`,
-    "",
-    ...lines,
-    "",
-    base ? `The inbox: ${base}/staff/applications` : "They are in the staff inbox, /staff/applications.",
-    "",
-    "You get this because you opted in (npm run cli -- staff digest --email <you> --off to stop).",
-  ].join("\n");
-  for (const { email } of staff) await sendMail({ to: email, subject: `${fresh.length} new adoption application${fresh.length === 1 ? "" : "s"}`, text });
-  return staff.length;
+  let written = 0;
+  for (const member of staff) {
+    const theirs = fresh.filter((a) => member.platformAdmin || a.organizationId === member.organizationId);
+    if (theirs.length === 0) continue;
+    const lines = theirs.map((a) => `- #${a.id} for ${a.pet.name} (animal #${a.pet.id}), received ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
+    const text = [
+      `${theirs.length} new adoption application${theirs.length === 1 ? "" : "s"} in the last 24 hours:`,
+      "",
+      ...lines,
+      "",
+      base ? `The inbox: ${base}/staff/applications` : "They are in the staff inbox, /staff/applications.",
+      "",
+      "You get this because you opted in (npm run cli -- staff digest --email <you> --off to stop).",
+    ].join("\n");
+    await sendMail({ to: member.email, subject: `${theirs.length} new adoption application${theirs.length === 1 ? "" : "s"}`, text });
+    written++;
+  }
+  return written;
 }

@@ -135,12 +135,15 @@ async function insertApplication(petId: number, input: NewApplication, context: 
   return db().$transaction(async (tx) => {
     // Shared lock: an approval (which locks the row for update) cannot
     // turn the animal pending between this check and the insert.
-    const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus }[]>`SELECT name, status FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
+    const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
+      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
     if (!pet) throw noSuchAnimal(petId);
     if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
     const row = await tx.adoptionApplication.create({
       data: {
         petId: BigInt(petId),
+        // The animal's shelter handles it: any key may forward for any shelter's animal.
+        organizationId: pet.organization_id,
         tokenHash: hashToken(token),
         name: input.name,
         email: input.email,
@@ -298,10 +301,11 @@ function toApplication(row: FullRow): Application {
   };
 }
 
-/** Staff's inbox: newest first, by state and animal, paged by id. */
-export async function listApplications(query: ApplicationListQuery): Promise<{ applications: Application[]; next: number | null }> {
+/** Staff's inbox: newest first, by state and animal, paged by id; one organisation's (or, for a platform admin, every one's). */
+export async function listApplications(query: ApplicationListQuery, organizationId: number | undefined): Promise<{ applications: Application[]; next: number | null }> {
   const rows = await db().adoptionApplication.findMany({
     where: {
+      ...(organizationId !== undefined ? { organizationId: BigInt(organizationId) } : {}),
       ...(query.state ? { state: query.state } : {}),
       ...(query.petId ? { petId: BigInt(query.petId) } : {}),
       ...(query.before ? { id: { lt: BigInt(query.before) } } : {}),
@@ -315,10 +319,11 @@ export async function listApplications(query: ApplicationListQuery): Promise<{ a
   return { applications: page, next: more ? page.at(-1)!.id : null };
 }
 
-/** How many applications wait for a first look, and since when (the staff header and dashboard). */
-export async function applicationsWaiting(): Promise<{ count: number; oldest: string | null }> {
+/** How many applications wait for a first look, and since when (the staff header): one organisation's, or every one's. */
+export async function applicationsWaiting(organizationId: number | undefined): Promise<{ count: number; oldest: string | null }> {
   const [row] = await db().$queryRaw<{ count: bigint; oldest: Date | null }[]>`
-    SELECT count(*) AS count, min(created_at) AS oldest FROM adoption_applications WHERE state = 'received'`;
+    SELECT count(*) AS count, min(created_at) AS oldest FROM adoption_applications
+     WHERE state = 'received' AND (${organizationId ?? null}::bigint IS NULL OR organization_id = ${organizationId ?? null}::bigint)`;
   return { count: Number(row?.count ?? 0), oldest: row?.oldest?.toISOString() ?? null };
 }
 

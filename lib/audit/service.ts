@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import * as queries from "@/lib/audit/queries";
 import type { HistoryActor, HistoryEntry, HistoryQuery, WriteContext } from "@/lib/audit/schemas";
-import { presentFields, presentPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { PetField } from "@/lib/pets/schemas";
 
 // The audit trail's rules. Records are written by the pets service inside the
@@ -46,7 +46,7 @@ export async function recordChange(tx: Prisma.TransactionClient, change: ChangeR
   });
 }
 
-function toEntry(row: queries.AuditRow, view: PetView): HistoryEntry {
+function toEntry(row: queries.AuditRow, view: PetView, organizationId: number): HistoryEntry {
   const actor: HistoryActor =
     row.actorKind === "staff"
       ? { kind: "staff", id: Number(row.actorId), email: row.actorName }
@@ -59,7 +59,8 @@ function toEntry(row: queries.AuditRow, view: PetView): HistoryEntry {
     requestId: row.requestId,
     actor,
     before: row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
-    after: presentPet(row.after as unknown as StoredPet, view),
+    // Records from before organisations lack it: the animal's own (animals never move).
+    after: presentPet(withOrganization(row.after as unknown as StoredPet, organizationId), view),
   };
 }
 
@@ -69,8 +70,8 @@ export interface HistoryPage {
   next?: string;
 }
 
-/** One animal's changes, newest first, paged by cursor. The caller has checked the animal exists. */
-export async function listHistory(petId: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
+/** One animal's changes, newest first, paged by cursor. The caller has checked the animal exists, and says where it is. */
+export async function listHistory(petId: number, query: HistoryQuery, view: PetView, organizationId: number): Promise<HistoryPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (cursor && cursor.d !== "after") {
     throw new ApiError(400, "invalid_cursor", "The cursor is malformed. Use the URL from the previous response's Link header as it is.", [
@@ -78,7 +79,7 @@ export async function listHistory(petId: number, query: HistoryQuery, view: PetV
     ]);
   }
   const rows = await queries.findAuditPage(petId, { beforeId: cursor?.id, take: query.limit + 1 });
-  const entries = rows.slice(0, query.limit).map((row) => toEntry(row, view));
+  const entries = rows.slice(0, query.limit).map((row) => toEntry(row, view, organizationId));
   const oldest = entries.at(-1);
   return { entries, ...(rows.length > query.limit && oldest ? { next: encodeCursor({ d: "after", id: oldest.id }) } : {}) };
 }

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Data access for the dashboard: counts, and the intakes and adoptions the
 // audit trail records. An intake is an animal's creation; an adoption is an
@@ -6,15 +7,29 @@ import { db } from "@/lib/db";
 // status) to `sold`. The same condition as the partial index
 // pet_audit_flow_idx (migration 20261125120000), written the same way so that
 // the planner uses it: a week's rows come from the index, not from a scan of
-// the whole trail.
+// the whole trail. Each figure is one organisation's (`organizationId`), or
+// every one's (undefined: a platform admin); the trail's records are matched
+// to their animal's organisation (animals never move).
+
+/** "AND <the row's organisation is this one>", or nothing for every organisation. */
+function ofOrganization(column: Prisma.Sql, organizationId: number | undefined): Prisma.Sql {
+  return organizationId === undefined ? Prisma.empty : Prisma.sql`AND ${column} = ${BigInt(organizationId)}`;
+}
+
+/** The same for the audit trail, whose records name only their animal. */
+function auditOfOrganization(alias: Prisma.Sql, organizationId: number | undefined): Prisma.Sql {
+  return organizationId === undefined
+    ? Prisma.empty
+    : Prisma.sql`AND EXISTS (SELECT 1 FROM pets p WHERE p.id = ${alias}.pet_id AND p.organization_id = ${BigInt(organizationId)})`;
+}
 
 export interface StatusCount {
   status: "available" | "pending" | "sold";
   n: number;
 }
 
-export async function animalsByStatus(): Promise<StatusCount[]> {
-  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets GROUP BY status`;
+export async function animalsByStatus(organizationId?: number): Promise<StatusCount[]> {
+  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets WHERE true ${ofOrganization(Prisma.sql`organization_id`, organizationId)} GROUP BY status`;
 }
 
 export interface ApplicationCounts {
@@ -23,13 +38,13 @@ export interface ApplicationCounts {
   approved: number;
 }
 
-export async function applicationCounts(): Promise<ApplicationCounts> {
+export async function applicationCounts(organizationId?: number): Promise<ApplicationCounts> {
   const [row] = await db().$queryRaw<ApplicationCounts[]>`
     SELECT count(*) FILTER (WHERE state IN ('received', 'in_review'))::int AS waiting,
            min(created_at) FILTER (WHERE state IN ('received', 'in_review')) AS oldest,
            count(*) FILTER (WHERE state = 'approved')::int AS approved
     FROM adoption_applications
-    WHERE state IN ('received', 'in_review', 'approved')`;
+    WHERE state IN ('received', 'in_review', 'approved') ${ofOrganization(Prisma.sql`organization_id`, organizationId)}`;
   return row ?? { waiting: 0, oldest: null, approved: 0 };
 }
 
@@ -41,14 +56,15 @@ export interface WeekRow {
 }
 
 /** Intakes and adoptions per week of 7 days from `from` (a Monday, 00:00 UTC) up to `to`. */
-export async function flowByWeek(from: Date, to: Date): Promise<WeekRow[]> {
+export async function flowByWeek(from: Date, to: Date, organizationId?: number): Promise<WeekRow[]> {
   return db().$queryRaw<WeekRow[]>`
     SELECT floor(extract(epoch FROM (created_at - ${from}::timestamptz)) / 604800)::int AS week,
            count(*) FILTER (WHERE action = 'created')::int AS intakes,
            count(*) FILTER (WHERE action = 'updated')::int AS adoptions
-    FROM pet_audit
+    FROM pet_audit a
     WHERE (action = 'created' OR (action = 'updated' AND after ->> 'status' = 'sold' AND before ? 'status'))
       AND created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz
+      ${auditOfOrganization(Prisma.sql`a`, organizationId)}
     GROUP BY 1`;
 }
 
@@ -59,7 +75,7 @@ export interface AdoptionTimes {
 }
 
 /** The adoptions since `from`, and the median time from each animal's intake (its creation record) to it. */
-export async function adoptionTimes(from: Date, to: Date): Promise<AdoptionTimes> {
+export async function adoptionTimes(from: Date, to: Date, organizationId?: number): Promise<AdoptionTimes> {
   const [row] = await db().$queryRaw<{ adoptions: number; median_days: number | null }[]>`
     SELECT count(*)::int AS adoptions,
            (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (s.created_at - c.created_at))) / 86400)::float8 AS median_days
@@ -69,6 +85,7 @@ export async function adoptionTimes(from: Date, to: Date): Promise<AdoptionTimes
     ) c
     WHERE (s.action = 'created' OR (s.action = 'updated' AND s.after ->> 'status' = 'sold' AND s.before ? 'status'))
       AND s.action = 'updated'
-      AND s.created_at >= ${from}::timestamptz AND s.created_at < ${to}::timestamptz`;
+      AND s.created_at >= ${from}::timestamptz AND s.created_at < ${to}::timestamptz
+      ${auditOfOrganization(Prisma.sql`s`, organizationId)}`;
   return { adoptions: row?.adoptions ?? 0, medianDays: row?.median_days ?? null };
 }

@@ -8,25 +8,30 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export interface EventRow {
   position: bigint;
   type: string;
+  organizationId: bigint;
   data: Prisma.JsonValue;
   createdAt: Date;
 }
 
 export type Mark = "swept" | "dispatched";
 
-/** Up to `take` committed events after `after`, oldest first. */
-export async function findEventsAfter(after: bigint, take: number, type?: string): Promise<EventRow[]> {
+/** Up to `take` committed events after `after`, oldest first; of these organisations only, when given. */
+export async function findEventsAfter(after: bigint, take: number, type?: string, organizationIds?: number[]): Promise<EventRow[]> {
   const rows = await db().event.findMany({
-    where: { position: { gt: after }, ...(type ? { type } : {}) },
+    where: {
+      position: { gt: after },
+      ...(type ? { type } : {}),
+      ...(organizationIds ? { organizationId: { in: organizationIds.map(BigInt) } } : {}),
+    },
     orderBy: { position: "asc" },
     take,
-    select: { position: true, type: true, data: true, createdAt: true },
+    select: { position: true, type: true, organizationId: true, data: true, createdAt: true },
   });
   return rows as EventRow[];
 }
 
 export async function findEventByPosition(position: bigint): Promise<EventRow | null> {
-  const row = await db().event.findUnique({ where: { position }, select: { position: true, type: true, data: true, createdAt: true } });
+  const row = await db().event.findUnique({ where: { position }, select: { position: true, type: true, organizationId: true, data: true, createdAt: true } });
   return row as EventRow | null;
 }
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the
@@ -31,6 +31,7 @@ export type PetEventData = z.infer<typeof petEventDataSchema>;
 
 const eventBase = {
   id: eventIdSchema,
+  organizationId: idSchema.meta({ description: "The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events." }),
   createdAt: z.string().meta({ format: "date-time", description: "When the change committed.", example: "2026-11-23T10:15:30.123Z" }),
 };
 
@@ -86,5 +87,9 @@ export const listEventsQuerySchema = z.object({
     .default(LIMIT_DEFAULT)
     .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: LIMIT_DEFAULT, description: "Maximum number of events returned (1 to 100).", example: 20 }),
   type: petEventTypeSchema.optional().meta({ description: "Only events of this type." }),
+  organizationId: idListSchema.optional().meta({
+    description: `Only events of these organisations (comma-separated ids, at most ${IDS_MAX}). An organisation's key reads its own organisation's events whether or not it says so, and may not name another.`,
+    example: [1, 2],
+  }),
 });
 export type ListEventsQuery = z.infer<typeof listEventsQuerySchema>;

@@ -1,9 +1,10 @@
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import * as queries from "@/lib/events/queries";
-import { presentFields, presentPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { PetField } from "@/lib/pets/schemas";
 import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
+import { forbidden, type Tenancy } from "@/lib/organizations/tenancy";
 
 // The change feed. Every change to an animal writes its audit record, and
 // its commit writes the event from that record (a deferred trigger on
@@ -18,11 +19,14 @@ import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } 
  */
 export function toEvent(row: queries.EventRow, view: PetView): PetEvent {
   const data = row.data as unknown as { pet: StoredPet; previous?: Partial<Record<PetField, unknown>> };
+  const organizationId = Number(row.organizationId);
   return {
     id: eventIdOf(row.position),
     type: row.type,
+    organizationId,
     createdAt: row.createdAt.toISOString(),
-    data: { pet: presentPet(data.pet, view), ...(data.previous ? { previous: presentFields(data.previous, view) } : {}) },
+    // Records written before organisations existed lack it in the animal: the event's own says where it was.
+    data: { pet: presentPet(withOrganization(data.pet, organizationId), view), ...(data.previous ? { previous: presentFields(data.previous, view) } : {}) },
   } as PetEvent;
 }
 
@@ -40,8 +44,22 @@ export function cursorExpired(after: bigint, sweptThrough: bigint): ApiError {
   );
 }
 
+/**
+ * Whose events a caller reads: an organisation's key or staff only its own
+ * organisation's (naming another is refused); anyone else every one's, or
+ * those it names. Animals are public, so the feed holds nothing private:
+ * the limit is the tenancy's promise that a shelter's key sees its shelter.
+ */
+function feedOrganizations(tenancy: Tenancy, asked: number[] | undefined): number[] | undefined {
+  if (tenancy.kind !== "organization") return asked;
+  const own = tenancy.organizationId;
+  if (asked && asked.some((id) => id !== own)) throw forbidden(`Your key or account reads only organisation ${own}'s events.`);
+  return [own];
+}
+
 /** A page of the feed, oldest first, after the given event. */
-export async function listEvents(query: ListEventsQuery, view: PetView): Promise<EventPage> {
+export async function listEvents(query: ListEventsQuery, view: PetView, tenancy: Tenancy): Promise<EventPage> {
+  const organizations = feedOrganizations(tenancy, query.organizationId);
   const after = query.after ?? 0n;
   if (query.after !== undefined) {
     const [swept, issued] = await Promise.all([queries.readMark("swept"), queries.lastIssuedPosition()]);
@@ -53,7 +71,7 @@ export async function listEvents(query: ListEventsQuery, view: PetView): Promise
       ]);
     }
   }
-  const rows = await queries.findEventsAfter(after, query.limit + 1, query.type);
+  const rows = await queries.findEventsAfter(after, query.limit + 1, query.type, organizations);
   const events = rows.slice(0, query.limit).map((row) => toEvent(row, view));
   return { events, ...(rows.length > query.limit ? { next: events.at(-1)!.id } : {}) };
 }

@@ -4,7 +4,8 @@ import { ApiError } from "@/lib/http/errors";
 import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
-import { findSession } from "@/lib/sessions/service";
+import { organizationTenancy, PLATFORM, PUBLIC, type Tenancy } from "@/lib/organizations/tenancy";
+import { findSession, type StaffIdentity } from "@/lib/sessions/service";
 
 // Who is calling. One function resolves every request to a Caller; the
 // wrapper then rate-limits by `rateKey` and checks scopes, whatever kind of
@@ -23,11 +24,13 @@ interface CallerBase {
    * address's ceiling. `policy` prefixes their names in the RateLimit headers.
    */
   sharedBudgets?: { rateKey: string; limits: Limits; policy: string }[];
+  /** Whose private data it may see and change (lib/organizations/tenancy.ts). */
+  tenancy: Tenancy;
 }
 
 export type Caller =
   | (CallerBase & { kind: "key"; keyId: bigint; bannedUntil: Date | null })
-  | (CallerBase & { kind: "session"; sessionId: string; staff: { id: bigint; email: string } | null })
+  | (CallerBase & { kind: "session"; sessionId: string; staff: StaffIdentity | null })
   | (CallerBase & {
       kind: "anonymous";
       /** Why there is no principal: nothing was presented, or it did not check out. */
@@ -38,7 +41,8 @@ export type Caller =
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
 /** Adopters read, and apply to adopt (no account: the application's private link is theirs). */
 const ADOPTER_SCOPES: Scope[] = ["pets:read", "applications:write"];
-export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage"];
+/** organizations:manage: their own organisation's profile (a platform admin: every organisation, and new ones). */
+export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage"];
 /** What all anonymous browser sessions of one client address may send together: ten times the Free figures. */
 export const ADDRESS_CEILING = { perMinute: PLAN_LIMITS.free.perMinute * 10, perDay: PLAN_LIMITS.free.perDay * 10 };
 
@@ -47,7 +51,7 @@ const BEARER = /^bearer[ \t]+([^\s]+)[ \t]*$/i;
 export async function resolveCaller(request: Request, now: Date): Promise<Caller> {
   const anonymous = (credential: "missing" | "invalid"): Caller => {
     const address = clientAddress(request);
-    return { kind: "anonymous", credential, address, rateKey: addressRateKey(address), scopes: [], plan: "free", limits: PLAN_LIMITS.free };
+    return { kind: "anonymous", credential, address, rateKey: addressRateKey(address), scopes: [], plan: "free", limits: PLAN_LIMITS.free, tenancy: PUBLIC };
   };
 
   // A bearer header wins over a cookie: a partner's script on a page of ours
@@ -65,6 +69,7 @@ export async function resolveCaller(request: Request, now: Date): Promise<Caller
       plan: key.plan,
       limits: key.limits,
       bannedUntil: key.bannedUntil,
+      tenancy: organizationTenancy(key.organizationId),
     };
   }
 
@@ -81,6 +86,7 @@ export async function resolveCaller(request: Request, now: Date): Promise<Caller
       scopes: STAFF_SCOPES,
       plan: "pro",
       limits: PLAN_LIMITS.pro,
+      tenancy: session.staff.platformAdmin ? PLATFORM : organizationTenancy(session.staff.organizationId),
     };
   }
   // An adopter's session costs nothing to mint, so its budget alone would
@@ -97,6 +103,7 @@ export async function resolveCaller(request: Request, now: Date): Promise<Caller
     plan: "free",
     limits: PLAN_LIMITS.free,
     sharedBudgets: [{ rateKey: `browsers:${addressRateKey(address)}`, limits: ADDRESS_CEILING, policy: "address-" }],
+    tenancy: PUBLIC,
   };
 }
 

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   "invalid_cursor",
   "invalid_webhook_url",
   "unknown_category",
+  "unknown_organization",
+  "unknown_location",
   "invalid_header",
   "precondition_failed",
   "idempotency_key_reused",
@@ -92,7 +94,7 @@ export function validationError(code: "invalid_body" | "invalid_query" | "invali
   const details = zodDetails(error);
   const first = details[0];
   const summary = first ? ` ${first.field ? `${first.field}: ` : ""}${first.issue}` : "";
-  return new ApiError(400, code, `The ${what} ${details.length > 1 ? "are" : "is"} invalid.${summary}`, details);
+  return new ApiError(400, code, `The ${what} ${code === "invalid_body" ? "is" : "are"} invalid.${summary}`, details);
 }
 
 /**

@@ -6,13 +6,15 @@ import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
 import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
+import { enforceTenant, tenantKind, type TenantKind, type TenantRule } from "@/lib/http/tenant";
 import { COMMON_HEADERS, CORS_HEADERS, DEPRECATION, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
 import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
 
 // The one wrapper every /v1 handler goes through. In order:
 //   resolve the caller -> rate limit -> sunset -> authenticate/authorise
-//   -> validate path, query, body -> run -> render (errors included)
+//   -> validate the path -> tenancy (whose data: lib/http/tenant.ts)
+//   -> validate query, body -> run -> render (errors included)
 // Every response, error or not, leaves through the end of `withApi`, so every
 // response carries the same headers. Handlers contain no try/catch.
 
@@ -22,6 +24,8 @@ type Out<S> = S extends AnySchema ? z.infer<S> : undefined;
 export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema | undefined, B extends AnySchema | undefined> {
   /** Scope the caller needs; null for answers given to anyone (404, 405). */
   scope: Scope | null;
+  /** Whose data the route touches, and so who may call it (lib/http/tenant.ts). Required: no route goes without. */
+  tenant: TenantRule<Out<P>>;
   params?: P;
   query?: Q;
   body?: B;
@@ -106,7 +110,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
   options: ApiOptions<P, Q, B>,
   handler: (ctx: ApiContext<Out<P>, Out<Q>, Out<B>>) => Promise<ApiResult> | ApiResult,
 ) {
-  return async function apiRoute(request: Request, context: RouteContext): Promise<Response> {
+  const apiRoute = async function apiRoute(request: Request, context: RouteContext): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdOf(request.headers.get("x-request-id"));
     const now = clockNow();
@@ -142,6 +146,9 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         if (options.scope) authorise(who, options.scope);
 
         const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
+        // Before the query and body are even read: another organisation's
+        // caller learns nothing from them, and nothing is changed.
+        await enforceTenant(options.tenant, who, params as Out<P>);
         const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
         const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
 
@@ -210,6 +217,15 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     headers["Content-Type"] = "application/json";
     return new Response(JSON.stringify(payload), { status, headers });
   };
+  // What the route declared, for tests that hold every route to its rules.
+  return Object.assign(apiRoute, { declared: { scope: options.scope, tenant: tenantKind(options.tenant as TenantRule<unknown>) } as RouteDeclaration });
+}
+
+export interface RouteDeclaration {
+  scope: Scope | null;
+  tenant: TenantKind;
+  /** The 405 answer of a method the route does not implement. */
+  refusesMethod?: boolean;
 }
 
 /** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */
@@ -236,9 +252,10 @@ function unavailableReason(error: unknown): string {
 /** Answers for the methods a route does not implement, and CORS preflight. */
 export function otherMethods(allowed: string[]) {
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  const notAllowed = withApi({ scope: null }, ({ request }) => {
+  const notAllowed = withApi({ scope: null, tenant: "public" }, ({ request }) => {
     throw new ApiError(405, "method_not_allowed", `${request.method} is not allowed here. Allowed: ${allow}.`, undefined, { Allow: allow });
   });
+  notAllowed.declared.refusesMethod = true;
   // Preflight carries no credentials and is not counted: browsers send it on
   // their own before the real request, which is counted.
   const OPTIONS = async (request: Request) =>

@@ -4,12 +4,17 @@ import { ApiError } from "@/lib/http/errors";
 // Keyset paging. A cursor names the last (or first) id of the page the
 // client saw and the direction to walk; it is base64url JSON so clients treat
 // it as opaque and we can change its contents later (hence the version "v").
+// A list in another order than by id carries its sort key too: `k`, the
+// distance (as the database measures it) of a search near a place; `s`, the
+// name of a list in name order.
 
-const cursorSchema = z.object({
+const cursorSchema = z.strictObject({
   v: z.literal(1),
   /** "after": older than id (the next page); "before": newer than id (the previous page). */
   d: z.enum(["after", "before"]),
   id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  k: z.number().min(0).max(1e8).optional(),
+  s: z.string().max(400).optional(),
 });
 export type Cursor = z.infer<typeof cursorSchema>;
 
@@ -22,7 +27,7 @@ export function decodeCursor(raw: string): Cursor {
     new ApiError(400, "invalid_cursor", "The cursor is malformed. Use the URL from the previous response's Link header as it is.", [
       { field: "cursor", issue: "is not a cursor this API issued" },
     ]);
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) throw invalid();
+  if (!/^[A-Za-z0-9_-]{1,800}$/.test(raw)) throw invalid();
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
@@ -32,6 +37,13 @@ export function decodeCursor(raw: string): Cursor {
   const result = cursorSchema.safeParse(parsed);
   if (!result.success) throw invalid();
   return result.data;
+}
+
+/** A cursor of another list's order (a near search's without `near`, say) is as malformed as a made-up one. */
+export function invalidCursorFor(what: string): ApiError {
+  return new ApiError(400, "invalid_cursor", `This cursor belongs to ${what}. Use the URL from the previous response's Link header as it is.`, [
+    { field: "cursor", issue: "does not belong to this search" },
+  ]);
 }
 
 export interface PageLinks {

@@ -14,6 +14,7 @@ const keyColumns = {
   lastUsedAt: true,
   revokedAt: true,
   bannedUntil: true,
+  organizationId: true,
 } as const;
 
 export type ApiKeyRow = {
@@ -29,6 +30,8 @@ export type ApiKeyRow = {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
   bannedUntil: Date | null;
+  /** null: a platform key. */
+  organizationId: bigint | null;
 };
 
 export async function insertApiKey(data: {
@@ -40,6 +43,7 @@ export async function insertApiKey(data: {
   scopes: string[];
   perMinute?: number;
   perDay?: number;
+  organizationId: bigint | null;
 }): Promise<ApiKeyRow> {
   return db().apiKey.create({ data, select: keyColumns });
 }
@@ -52,8 +56,13 @@ export async function findApiKeyById(id: number): Promise<ApiKeyRow | null> {
   return db().apiKey.findUnique({ where: { id: BigInt(id) }, select: keyColumns });
 }
 
-export async function findApiKeys(): Promise<ApiKeyRow[]> {
-  return db().apiKey.findMany({ orderBy: { id: "desc" }, select: keyColumns });
+/** Newest first; one organisation's (with `organizationId`) or every key. */
+export async function findApiKeys(organizationId?: number): Promise<ApiKeyRow[]> {
+  return db().apiKey.findMany({
+    where: organizationId === undefined ? {} : { organizationId: BigInt(organizationId) },
+    orderBy: { id: "desc" },
+    select: keyColumns,
+  });
 }
 
 export async function updateApiKey(

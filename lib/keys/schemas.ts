@@ -8,9 +8,22 @@ import { PLANS } from "@/lib/keys/plans";
  * also manage keys, read the audit trail and handle applications, which no
  * key can hold (applications are personal data: keys never read them).
  */
-export const SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "keys:manage", "audit:read", "applications:manage"] as const;
+export const SCOPES = [
+  "pets:read",
+  "pets:write",
+  "webhooks:manage",
+  "applications:write",
+  "organizations:manage",
+  "keys:manage",
+  "audit:read",
+  "applications:manage",
+] as const;
 export type Scope = (typeof SCOPES)[number];
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write"] as const;
+/**
+ * organizations:manage: a platform key adds organisations and changes any;
+ * an organisation's key changes its own organisation's profile.
+ */
+export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"] as const;
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);
@@ -24,8 +37,18 @@ export const newApiKeySchema = z
     scopes: z.array(scopeSchema).min(1, "needs at least one scope").default(["pets:read", "pets:write"]),
     perMinute: quota.optional(),
     perDay: quota.optional(),
+    /**
+     * Whose key it is. Staff of an organisation issue their own
+     * organisation's keys (this may be left out); a platform admin names the
+     * organisation, or asks for a platform key.
+     */
+    organizationId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+    platform: z.boolean().optional(),
   })
   .superRefine((key, ctx) => {
+    if (key.platform && key.organizationId !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["platform"], message: "a key is either an organisation's (organizationId) or a platform key, not both" });
+    }
     const custom = key.perMinute !== undefined || key.perDay !== undefined;
     if (custom && key.plan !== "enterprise") {
       ctx.addIssue({ code: "custom", path: ["plan"], message: "custom per-minute/per-day figures are only for the enterprise plan" });
@@ -51,6 +74,7 @@ export const apiKeySummarySchema = z.object({
   display: z.string().meta({ description: "prefix…last four, to tell keys apart", example: "pk_live_…a1B2" }),
   plan: planSchema,
   scopes: z.array(scopeSchema),
+  organizationId: z.number().int().nullable().meta({ description: "The organisation whose key it is; null for a platform key." }),
   perMinute: z.number().int(),
   perDay: z.number().int(),
   createdAt: z.string(),

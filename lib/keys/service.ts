@@ -8,6 +8,8 @@ import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
 import { cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
 import { db } from "@/lib/db";
 import { usageToday } from "@/lib/rate-limit/shared-store";
+import { organizationExists } from "@/lib/organizations/queries";
+import { forbidden, organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 
 /** What a request authenticated by an API key knows about its caller. */
 export interface KeyPrincipal {
@@ -16,6 +18,8 @@ export interface KeyPrincipal {
   scopes: Scope[];
   limits: Limits;
   bannedUntil: Date | null;
+  /** null: a platform key. */
+  organizationId: bigint | null;
 }
 
 function summarise(row: queries.ApiKeyRow): ApiKeySummary {
@@ -26,6 +30,7 @@ function summarise(row: queries.ApiKeyRow): ApiKeySummary {
     display: `${row.prefix}…${row.last4}`,
     plan: row.plan,
     scopes: row.scopes as (typeof KEY_SCOPES)[number][],
+    organizationId: row.organizationId === null ? null : Number(row.organizationId),
     perMinute: limits.perMinute,
     perDay: limits.perDay,
     createdAt: row.createdAt.toISOString(),
@@ -35,8 +40,28 @@ function summarise(row: queries.ApiKeyRow): ApiKeySummary {
   };
 }
 
-/** Issues a key. The plaintext is returned once, here, and never stored. */
-export async function createApiKey(input: NewApiKey): Promise<{ key: string; summary: ApiKeySummary }> {
+/**
+ * Whose a new key is, from who asks: an organisation's staff issue their
+ * own organisation's keys; a platform admin names the organisation or asks
+ * for a platform key (it belongs to none, so it must say which).
+ */
+export async function ownerOfNewKey(tenancy: Tenancy, input: Pick<NewApiKey, "organizationId" | "platform">): Promise<bigint | null> {
+  if (input.platform) {
+    if (tenancy.kind !== "platform") throw forbidden("Only platform admins issue platform keys.");
+    return null;
+  }
+  if (tenancy.kind === "platform" && input.organizationId === undefined) {
+    throw new ApiError(400, "invalid_body", "Say whose key it is: organizationId for an organisation's key, or platform: true for a platform key.", [
+      { field: "organizationId", issue: "is required (or platform: true)" },
+    ]);
+  }
+  const organizationId = organizationForCreate(tenancy, input.organizationId, "key");
+  if (!(await organizationExists(organizationId))) throw unknownOrganization(organizationId);
+  return BigInt(organizationId);
+}
+
+/** Issues a key for `organizationId` (null: a platform key). The plaintext is returned once, here, and never stored. */
+export async function createApiKey(input: NewApiKey, organizationId: bigint | null): Promise<{ key: string; summary: ApiKeySummary }> {
   const key = generateKey(env().API_KEY_MODE);
   const row = await queries.insertApiKey({
     name: input.name,
@@ -47,17 +72,19 @@ export async function createApiKey(input: NewApiKey): Promise<{ key: string; sum
     scopes: input.scopes,
     perMinute: input.perMinute,
     perDay: input.perDay,
+    organizationId,
   });
   return { key, summary: summarise(row) };
 }
 
-export async function listApiKeys(): Promise<ApiKeySummary[]> {
-  return (await queries.findApiKeys()).map(summarise);
+/** One organisation's keys (`organizationId`), or all of them. */
+export async function listApiKeys(organizationId?: number): Promise<ApiKeySummary[]> {
+  return (await queries.findApiKeys(organizationId)).map(summarise);
 }
 
-/** For staff: every key with the requests counted against it today (UTC). */
-export async function listApiKeysWithUsage(now: Date): Promise<ApiKeySummary[]> {
-  const keys = await listApiKeys();
+/** For staff: their organisation's keys (every key for a platform admin) with the requests counted against each today (UTC). */
+export async function listApiKeysWithUsage(now: Date, organizationId?: number): Promise<ApiKeySummary[]> {
+  const keys = await listApiKeys(organizationId);
   const usage = await usageToday(keys.map((k) => k.id), now);
   return keys.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
 }
@@ -117,7 +144,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** The principal of a key row, or null when it is revoked. */
 function principalOf(row: queries.ApiKeyRow): KeyPrincipal | null {
   if (row.revokedAt) return null;
-  return { keyId: row.id, plan: row.plan, scopes: row.scopes as Scope[], limits: limitsFor(row.plan, row), bannedUntil: row.bannedUntil };
+  return { keyId: row.id, plan: row.plan, scopes: row.scopes as Scope[], limits: limitsFor(row.plan, row), bannedUntil: row.bannedUntil, organizationId: row.organizationId };
 }
 
 /**

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
 import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
 import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applications/schemas";
 import { registerSitePaths } from "@/lib/openapi/site";
+import { registerOrganizations } from "@/lib/openapi/organizations";
 import {
   categoriesSchema,
   listPetsQuerySchema,
@@ -54,7 +55,7 @@ const REPLAYED = {
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "The request is invalid: `details` names each offending field.",
   401: "API key missing or invalid.",
-  403: "The API key lacks the scope this operation needs.",
+  403: "The API key lacks the scope this operation needs, or what it names belongs to another organisation.",
   404: "Not found.",
   405: "Method not allowed on this path (see the `Allow` header).",
   410: "The operation has been removed (past its sunset).",
@@ -120,7 +121,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "listPets",
     summary: "List all animals",
     description:
-      "Returns animals newest first. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of).",
+      "Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.",
     tags: ["pets"],
     security,
     request: {
@@ -143,7 +144,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         content: { "application/json": { schema: petsSchema } },
       },
       304: { description: "Not modified: the page is as the `If-None-Match` tag says. No body.", headers: { ...COMMON_HEADERS, ETag: header("The page's tag."), Link: header("As on the 200.") } },
-      400: errorResponse(400, ["invalid_query", "invalid_cursor"]),
+      400: errorResponse(400, ["invalid_query", "invalid_cursor", "unknown_location"]),
       ...commonErrors(),
     },
   });
@@ -156,7 +157,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     tags: ["pets"],
     security,
     description:
-      "Send an `Idempotency-Key` to make retries safe: the same key with the same body, from the same caller within 24 hours, answers the first response again (with `Idempotent-Replayed: true`) instead of adding a second animal.",
+      "The animal joins the key's organisation (`organizationId` may be left out; naming another is 403); a platform key names the organisation in `organizationId`. Send an `Idempotency-Key` to make retries safe: the same key with the same body, from the same caller within 24 hours, answers the first response again (with `Idempotent-Replayed: true`) instead of adding a second animal.",
     request: {
       headers: z.object({
         "Idempotency-Key": z
@@ -175,7 +176,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         headers: { ...COMMON_HEADERS, Location: header("URL of the new animal."), ...ETAG, ...REPLAYED },
         content: { "application/json": { schema: petSchema } },
       },
-      400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category", "invalid_header"]),
+      400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category", "unknown_organization", "invalid_header"]),
       409: errorResponse(409, ["idempotency_in_progress"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
@@ -382,6 +383,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
+  registerOrganizations(registry, security);
   registerFeedAndWebhooks(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
@@ -404,6 +406,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     tags: [
       { name: "pets", description: "Animals available for adoption." },
       { name: "categories", description: "Groups of animals." },
+      { name: "organizations", description: "The shelters and rescues animals are at: their contact, address and location." },
       { name: "applications", description: "Applications to adopt an animal, forwarded for an adopter (personal data: write-only for keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },

@@ -15,14 +15,15 @@ export interface PetView {
   photoBase: string;
 }
 
-/** An animal as its change records keep it: the Pet without ageGroup, its photos' files instead of URLs. */
-export type StoredPet = Omit<Pet, "ageGroup" | "photos"> & { photos: StoredPhoto[] };
+/** An animal as its change records keep it: the Pet without ageGroup (nor a search's distance), its photos' files instead of URLs. */
+export type StoredPet = Omit<Pet, "ageGroup" | "photos" | "distanceKm"> & { photos: StoredPhoto[] };
 
 export function storedPet(row: PetRow): StoredPet {
   return {
     id: Number(row.id),
     name: row.name,
     categoryId: Number(row.categoryId),
+    organizationId: Number(row.organizationId),
     status: row.status,
     version: row.version,
     sex: row.sex,
@@ -54,13 +55,19 @@ export function presentPhoto(photo: StoredPhoto, view: Pick<PetView, "photoBase"
  * A stored animal as the API shows it. Records written before profiles
  * existed lack their fields: they are shown with the values such an animal
  * has (sex unknown, the rest null, no photos), so every Pet has the same shape.
+ * Those written before organisations existed lack organizationId: their
+ * readers know it from the event or the animal, and pass it.
  */
-export function presentPet(stored: Partial<StoredPet> & Pick<StoredPet, "id" | "name" | "categoryId" | "status" | "version">, view: PetView): Pet {
+export function presentPet(
+  stored: Partial<StoredPet> & Pick<StoredPet, "id" | "name" | "categoryId" | "status" | "version" | "organizationId">,
+  view: PetView,
+): Pet {
   const birthDate = stored.birthDate ?? null;
   return {
     id: stored.id,
     name: stored.name,
     categoryId: stored.categoryId,
+    organizationId: stored.organizationId,
     status: stored.status,
     version: stored.version,
     sex: stored.sex ?? "unknown",
@@ -76,6 +83,11 @@ export function presentPet(stored: Partial<StoredPet> & Pick<StoredPet, "id" | "
     },
     photos: (stored.photos ?? []).map((p) => presentPhoto(p, view)),
   };
+}
+
+/** A record's animal with its organisation: records from before organisations existed lack it, and their reader knows it. */
+export function withOrganization<T extends { organizationId?: number }>(stored: T, organizationId: number): T & { organizationId: number } {
+  return { ...stored, organizationId: stored.organizationId ?? organizationId };
 }
 
 /** The changed fields' old values of a record (`previous`, `before`), photos shown with URLs. */

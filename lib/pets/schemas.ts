@@ -2,6 +2,7 @@ import { z } from "zod";
 import { now } from "@/lib/clock";
 import { AGE_GROUPS, isoDay } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
+import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
 
 // The single source of truth for the shapes of the pets API: request
 // parsing, TypeScript types, the OpenAPI document and the staff form all
@@ -156,6 +157,10 @@ export const newPetSchema = z
   .object({
     name: petNameSchema,
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to (see GET /categories)." }),
+    organizationId: idSchema.optional().meta({
+      description:
+        "The organisation (shelter) the animal is at. An organisation's key may leave it out (its own organisation) and may not name another (403); a platform key must name one.",
+    }),
     status: petStatusSchema.default("available").meta({ description: "Availability status; `available` when omitted." }),
     sex: petSexSchema.default("unknown").meta({ description: "`unknown` when omitted." }),
     size: petSizeSchema.nullable().default(null).meta({ description: "Size when grown; null when omitted." }),
@@ -174,6 +179,7 @@ export const petSchema = z
     id: idSchema.meta({ description: "Unique identifier assigned by the service on creation." }),
     name: z.string().meta({ description: "The animal's name.", example: "Biscuit" }),
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to." }),
+    organizationId: idSchema.meta({ description: "The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact." }),
     status: petStatusSchema,
     // In the body as well as in the ETag header: a list answer has one ETag
     // for many animals, so clients (and the site's edit form) read each
@@ -194,6 +200,10 @@ export const petSchema = z
     description: z.string().nullable().meta({ description: "Plain text with line breaks; never HTML." }),
     goodWith: goodWithSchema,
     photos: z.array(photoSchema).meta({ description: "The animal's photos in order: the first is the cover. Empty when there are none." }),
+    distanceKm: z
+      .number()
+      .optional()
+      .meta({ description: "Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.", example: 12.4 }),
   })
   .meta({ id: "Pet", description: "An animal as returned." });
 export type Pet = z.infer<typeof petSchema>;
@@ -276,7 +286,7 @@ export const LIMIT_MAX = 100;
  * A query-string integer: digits only ("1.5", "1e2", " 3", "0x10" are
  * refused, not coerced). Documented as the integer it stands for.
  */
-const queryInteger = (min: number, max: number, format: "int32" | "int64" = "int64") =>
+export const queryInteger = (min: number, max: number, format: "int32" | "int64" = "int64") =>
   z
     .string()
     .regex(/^[0-9]+$/, "must be a whole number")
@@ -288,7 +298,7 @@ export const IDS_MAX = 100;
 export const SEARCH_MAX = 100;
 
 /** `id=12,15`: the animals to list (getPet's successor). Duplicates count once. */
-const idListSchema = z
+export const idListSchema = z
   .string()
   .regex(/^[0-9]+(?:,[0-9]+)*$/, "must be whole numbers separated by commas, e.g. 12,15")
   .transform((list, ctx) => {
@@ -310,7 +320,7 @@ const idListSchema = z
   });
 
 /** `q`: a piece of the name, matched case- and accent-insensitively; `%` and `_` are plain characters. */
-const searchSchema = z
+export const searchSchema = z
   .string()
   .trim()
   .refine((s) => s.length > 0, "must not be blank")
@@ -348,6 +358,12 @@ export const listPetsQuerySchema = z.object({
   categoryId: queryInteger(1, Number.MAX_SAFE_INTEGER)
     .optional()
     .meta({ description: "Only animals of this category.", example: 1 }),
+  organizationId: idListSchema.optional().meta({
+    description: `Only animals at these organisations (comma-separated ids, at most ${IDS_MAX}), e.g. \`1,2\`.`,
+    example: [1, 2],
+  }),
+  near: nearSchema.optional(),
+  within: withinSchema.optional(),
   id: idListSchema.optional().meta({
     description: `Only these animals (comma-separated ids, at most ${IDS_MAX}), e.g. \`12,15\`. With one id this is the successor of the deprecated \`GET /pets/{petId}\`: an empty array means no such animal.`,
     example: [12, 15],
@@ -365,7 +381,7 @@ export const listPetsQuerySchema = z.object({
     .min(1, "must not be empty")
     .optional()
     .meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." }),
-});
+}).superRefine(withinNeedsNear);
 export type ListPetsQuery = z.infer<typeof listPetsQuerySchema>;
 
 export const petIdParamsSchema = z.object({

@@ -2,7 +2,11 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/http/conditional";
 import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, type Cursor } from "@/lib/http/pagination";
+import { kmOfChord, roundKm } from "@/lib/organizations/geo";
+import { organizationExists } from "@/lib/organizations/queries";
+import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
+import { resolveNear } from "@/lib/organizations/zip";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
 import * as queries from "@/lib/pets/queries";
@@ -36,6 +40,7 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
   const filters: queries.PetFilter = {
     status: query.status,
     categoryId: query.categoryId,
+    organizationIds: query.organizationId,
     ids: query.id,
     search: query.q,
     sex: query.sex,
@@ -43,6 +48,8 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
     goodWith: query.goodWith,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
   };
+  if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
+  if (cursor?.k !== undefined) throw invalidCursorFor("a search near a place: keep its `near`");
   const backwards = cursor?.d === "before";
 
   // One row more than asked tells whether another page lies in the walking
@@ -82,6 +89,50 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
   return { pets, cursors, etag };
 }
 
+/**
+ * A page near a place: nearest first (newest first at one distance), each
+ * animal with its distance; paged by (distance, id) cursors, exactly as the
+ * plain list is by id (lib/pets/queries.ts findNearPets).
+ */
+async function listPetsNear(
+  query: ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> },
+  filters: queries.PetFilter,
+  cursor: Cursor | undefined,
+  view: PetView,
+): Promise<PetPage> {
+  if (cursor && cursor.k === undefined) throw invalidCursorFor("a list without `near`: start again from the first page");
+  const search = await resolveNear(query.near, query.within);
+  const walk = { ...filters, lat: search.point.lat, lng: search.point.lng, maxChord: search.maxChord };
+  const at = cursor && { k: cursor.k!, id: cursor.id };
+  const backwards = cursor?.d === "before";
+  const take = query.limit + 1;
+  // The page, and (for a page reached by a cursor) whether anything lies on
+  // the cursor's other side, the row at the cursor included: asked at once.
+  const [rows, otherSide] = await Promise.all([
+    backwards ? queries.findNearPetsBefore({ ...walk, before: at!, take }) : queries.findNearPets({ ...walk, after: at, take }),
+    !at
+      ? Promise.resolve(false)
+      : backwards
+        ? queries.findNearPets({ ...walk, after: { k: at.k, id: at.id + 1 }, take: 1 }).then((r) => r.length > 0)
+        : queries.findNearPetsBefore({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }).then((r) => r.length > 0),
+  ]);
+  const moreAhead = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (backwards) page.reverse();
+  const pets = page.map((row) => ({ ...toPet(row, view), distanceKm: roundKm(kmOfChord(row.chord)) }));
+
+  const hasNext = backwards ? otherSide : moreAhead;
+  const hasPrev = backwards ? moreAhead : otherSide;
+  // On an empty page the cursor's own position is the boundary, as in the plain list.
+  const first = page[0];
+  const last = page.at(-1);
+  const cursors: PetPage["cursors"] = {};
+  if (hasNext) cursors.next = encodeCursor(last ? { d: "after", k: last.chord, id: Number(last.id) } : { d: "after", k: at!.k, id: at!.id + 1 });
+  if (hasPrev) cursors.prev = encodeCursor(first ? { d: "before", k: first.chord, id: Number(first.id) } : { d: "before", k: at!.k, id: Math.max(0, at!.id - 1) });
+  const etag = weakTag(["pets-near", view.today, view.photoBase, cursors.next ?? "", cursors.prev ?? "", ...pets.map((p) => `${p.id}.${p.version}`)]);
+  return { pets, cursors, etag };
+}
+
 function unknownCategory(id: number): ApiError {
   return new ApiError(400, "unknown_category", `There is no category with id ${id}. GET /v1/categories lists them.`, [
     { field: "categoryId", issue: "does not name an existing category" },
@@ -95,11 +146,15 @@ function unknownCategory(id: number): ApiError {
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
-export async function createPet(input: NewPet, context: WriteContext, view: PetView, tx?: Prisma.TransactionClient): Promise<Pet> {
+export async function createPet(input: NewPet, context: WriteContext & { tenancy: Tenancy }, view: PetView, tx?: Prisma.TransactionClient): Promise<Pet> {
   const { actor } = context;
+  // Where the animal goes: the caller's own organisation, or the one a
+  // platform caller names (which must exist: the statement would drop it).
+  const organizationId = organizationForCreate(context.tenancy, input.organizationId);
+  if (context.tenancy.kind === "platform" && !(await organizationExists(organizationId))) throw unknownOrganization(organizationId);
   const row = await queries.createPetWithRecords(
     tx,
-    input,
+    { ...input, organizationId },
     { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
     context.requestId,
   );
@@ -249,8 +304,9 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
 
 /** An animal's change history (staff only, enforced by the route's scope). */
 export async function listPetHistory(id: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
-  if (!(await queries.findPetById(id))) throw notFound(id);
-  return listHistory(id, query, view);
+  const pet = await queries.findPetById(id);
+  if (!pet) throw notFound(id);
+  return listHistory(id, query, view, Number(pet.organizationId));
 }
 
 export async function findPet(id: number, view: PetView): Promise<Pet | null> {

@@ -14,7 +14,15 @@ export const STAFF_TTL_MS = 12 * 3600_000;
 
 export type SessionRecord =
   | { kind: "anonymous"; id: string; staff: null; expiresAt: Date }
-  | { kind: "staff"; id: string; staff: { id: bigint; email: string }; expiresAt: Date };
+  | { kind: "staff"; id: string; staff: StaffIdentity; expiresAt: Date };
+
+/** A signed-in staff member: who, and whose data they see (an organisation's, or every one's for a platform admin). */
+export interface StaffIdentity {
+  id: bigint;
+  email: string;
+  organizationId: bigint | null;
+  platformAdmin: boolean;
+}
 
 export async function createStaffSession(staffUserId: bigint, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
@@ -36,7 +44,7 @@ export async function findSession(token: string, now: Date): Promise<SessionReco
   if (!STAFF_TOKEN_PATTERN.test(token)) return null;
   const row = await db().session.findUnique({
     where: { id: hashToken(token) },
-    select: { id: true, expiresAt: true, staffUser: { select: { id: true, email: true } } },
+    select: { id: true, expiresAt: true, staffUser: { select: { id: true, email: true, organizationId: true, platformAdmin: true } } },
   });
   if (!row || row.expiresAt <= now) return null;
   return { kind: "staff", id: row.id, staff: row.staffUser, expiresAt: row.expiresAt };

@@ -13,7 +13,14 @@ export function sessionInfo(caller: Caller): SessionInfo {
       "WWW-Authenticate": 'Bearer realm="petstore"',
     });
   }
-  return { kind: caller.staff ? "staff" : "anonymous", email: caller.staff?.email ?? null, scopes: caller.scopes };
+  const staff = caller.staff;
+  return {
+    kind: staff ? "staff" : "anonymous",
+    email: staff?.email ?? null,
+    scopes: caller.scopes,
+    organizationId: staff?.organizationId == null ? null : Number(staff.organizationId),
+    platformAdmin: staff?.platformAdmin ?? false,
+  };
 }
 
 /**
@@ -26,7 +33,13 @@ export async function signIn(input: SignIn, request: Request, url: URL, now: Dat
   const previous = readSessionCookie(request);
   if (previous) await deleteSession(previous);
   const { token, expiresAt } = await createStaffSession(staff.id, now);
-  const body: SessionInfo = { kind: "staff", email: staff.email, scopes: STAFF_SCOPES };
+  const body: SessionInfo = {
+    kind: "staff",
+    email: staff.email,
+    scopes: STAFF_SCOPES,
+    organizationId: staff.organizationId === null ? null : Number(staff.organizationId),
+    platformAdmin: staff.platformAdmin,
+  };
   return { body, cookie: sessionCookie(token, { expires: expiresAt, origin: url.origin }) };
 }
 

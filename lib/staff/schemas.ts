@@ -28,6 +28,10 @@ export const sessionInfoSchema = z
     kind: z.enum(["anonymous", "staff"]),
     email: z.string().nullable(),
     scopes: z.array(z.string()),
+    /** The organisation whose data a staff member sees; null for adopters and platform admins. */
+    organizationId: z.number().int().nullable(),
+    /** Runs the service: sees every organisation's data, and adds organisations. */
+    platformAdmin: z.boolean(),
   })
   .meta({ id: "SessionInfo" });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;

@@ -3,22 +3,33 @@ import { ApiError } from "@/lib/http/errors";
 import type { NewStaff } from "@/lib/staff/schemas";
 import { DEMO_STAFF } from "@/lib/staff/demo";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/staff/password";
+import type { StaffIdentity } from "@/lib/sessions/service";
 
-export async function createStaff(input: NewStaff): Promise<{ id: number; email: string }> {
+/** Whose data an account sees: one organisation's, or (a platform admin, who runs the service) every one's. */
+export type StaffRole = { organizationId: number } | { platformAdmin: true };
+
+export async function createStaff(input: NewStaff, role: StaffRole): Promise<{ id: number; email: string }> {
   const existing = await db().staffUser.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) throw new ApiError(400, "invalid_body", `A staff account for ${input.email} already exists.`, [{ field: "email", issue: "is taken" }]);
   const row = await db().staffUser.create({
-    data: { email: input.email, passwordHash: await hashPassword(input.password) },
+    data: {
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      ...("platformAdmin" in role ? { platformAdmin: true } : { organizationId: BigInt(role.organizationId) }),
+    },
     select: { id: true, email: true },
   });
   return { id: Number(row.id), email: row.email };
 }
 
 /** The staff user for these credentials, or null. Same cost whether or not the email exists. */
-export async function checkCredentials(email: string, password: string): Promise<{ id: bigint; email: string } | null> {
-  const row = await db().staffUser.findUnique({ where: { email }, select: { id: true, email: true, passwordHash: true } });
+export async function checkCredentials(email: string, password: string): Promise<StaffIdentity | null> {
+  const row = await db().staffUser.findUnique({
+    where: { email },
+    select: { id: true, email: true, passwordHash: true, organizationId: true, platformAdmin: true },
+  });
   const ok = await verifyPassword(password, row?.passwordHash ?? (await decoyHash()));
-  return row && ok ? { id: row.id, email: row.email } : null;
+  return row && ok ? { id: row.id, email: row.email, organizationId: row.organizationId, platformAdmin: row.platformAdmin } : null;
 }
 
 function noSuchStaff(email: string): ApiError {
@@ -50,12 +61,15 @@ export interface StaffSummary {
   activeSessions: number;
   /** Still has the published demo password (lib/staff/demo.ts). */
   demoPassword: boolean;
+  /** null for a platform admin. */
+  organizationId: number | null;
+  platformAdmin: boolean;
 }
 
 export async function listStaff(now: Date): Promise<StaffSummary[]> {
   const rows = await db().staffUser.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, email: true, createdAt: true, passwordHash: true, _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } },
+    select: { id: true, email: true, createdAt: true, passwordHash: true, organizationId: true, platformAdmin: true, _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } },
   });
   return Promise.all(
     rows.map(async (r) => ({
@@ -64,6 +78,8 @@ export async function listStaff(now: Date): Promise<StaffSummary[]> {
       createdAt: r.createdAt.toISOString(),
       activeSessions: r._count.sessions,
       demoPassword: r.email === DEMO_STAFF.email && (await verifyPassword(DEMO_STAFF.password, r.passwordHash)),
+      organizationId: r.organizationId === null ? null : Number(r.organizationId),
+      platformAdmin: r.platformAdmin,
     })),
   );
 }

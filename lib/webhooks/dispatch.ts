@@ -41,13 +41,15 @@ async function dispatchBatch(): Promise<DispatchResult> {
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
     ), batch AS (
-      SELECT e.position, e.type FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
+      SELECT e.position, e.type, e.organization_id FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
     ), created AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
       SELECT w.id, b.position, b.type, now(), now()
         FROM batch b
         JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
+        -- An organisation's key hears its own organisation's events; a platform key every one's.
         JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
+                       AND (k.organization_id IS NULL OR k.organization_id = b.organization_id)
        ORDER BY b.position, w.id
       ON CONFLICT (event_position, endpoint_id) DO NOTHING
       RETURNING id

@@ -118,7 +118,7 @@ export interface ClaimedDelivery extends EndpointSecrets {
   enabled: boolean;
   keyRevoked: boolean;
   /** Null when the event is gone (swept). */
-  event: { type: string; data: Prisma.JsonValue; createdAt: Date } | null;
+  event: { type: string; organizationId: bigint; data: Prisma.JsonValue; createdAt: Date } | null;
 }
 
 /** How long a claimed attempt may take before another process may take the delivery over (the attempt itself times out at 10 s). */
@@ -146,6 +146,7 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
     previousSecretExpiresAt: Date | null;
     keyRevoked: boolean;
     eventType: string | null;
+    eventOrganizationId: string | null;
     eventData: Prisma.JsonValue;
     eventCreatedAt: Date | null;
   }>(Prisma.sql`
@@ -162,17 +163,17 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
     SELECT c.id, c.endpoint_id AS "endpointId", c.event_position AS "eventPosition", c.attempts,
            e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt",
            (k.revoked_at IS NOT NULL) AS "keyRevoked",
-           ev.type AS "eventType", ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
+           ev.type AS "eventType", ev.organization_id AS "eventOrganizationId", ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
       FROM claimed c
       JOIN webhook_endpoints e ON e.id = c.endpoint_id
       JOIN api_keys k ON k.id = e.api_key_id
       LEFT JOIN events ev ON ev.position = c.event_position`);
-  return rows.map(({ id, endpointId, eventPosition, eventType, eventData, eventCreatedAt, ...rest }) => ({
+  return rows.map(({ id, endpointId, eventPosition, eventType, eventOrganizationId, eventData, eventCreatedAt, ...rest }) => ({
     ...rest,
     id: BigInt(id),
     endpointId: BigInt(endpointId),
     eventPosition: BigInt(eventPosition),
-    event: eventType && eventCreatedAt ? { type: eventType, data: eventData, createdAt: eventCreatedAt } : null,
+    event: eventType && eventCreatedAt ? { type: eventType, organizationId: BigInt(eventOrganizationId!), data: eventData, createdAt: eventCreatedAt } : null,
   }));
 }
 

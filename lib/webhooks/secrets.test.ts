@@ -50,7 +50,7 @@ describe("webhook secrets at rest", () => {
   it("after a SESSION_SECRET rotation the old ones still open (stale), and resealing moves them to the new one", async () => {
     appSecrets(OLD);
     const secret = generateSecret();
-    const { summary } = await createApiKey(newApiKeySchema.parse({ name: "sealed", scopes: ["webhooks:manage"] }));
+    const { summary } = await createApiKey(newApiKeySchema.parse({ name: "sealed", scopes: ["webhooks:manage"] }), 1n);
     const endpoint = await db().webhookEndpoint.create({
       data: { apiKeyId: BigInt(summary.id), url: "https://partner.example/hook", events: ["pet.created"], secret: encryptSecret(secret), startAfter: 0n },
     });

@@ -98,7 +98,7 @@ describe("minting sessions", () => {
   it("a token is an adopter's session on the API", async () => {
     const { token } = mintAnonymousToken(new Date());
     const res = await call(sessionGET, "/v1/session", asBrowser(token, "198.51.100.60"));
-    expect(await expectJson(res)).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"] });
+    expect(await expectJson(res)).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
   });
 });
 

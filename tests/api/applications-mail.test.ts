@@ -13,7 +13,7 @@ import { openToken, sealToken, sendApplicationDigest } from "@/lib/applications/
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
-import { call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession } from "./helpers";
+import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // The applicant's emails through a real SMTP server in this process
 // (smtp-server), sent by the real job queue: the confirmation carries a
@@ -311,5 +311,29 @@ describe("sent by the job queue", () => {
     expect(inbox.filter((m) => /new adoption application/.test(m.subject ?? ""))).toHaveLength(1);
     // A day without new applications sends nothing.
     expect(await sendApplicationDigest(new Date(Date.now() + 3 * 86_400_000))).toBe(0);
+  });
+
+  it("each organisation's staff get their own organisation's applications in the digest; a platform admin every one's", async () => {
+    const elsewhere = await newOrganization({ name: "Digest Elsewhere" });
+    const home = await staffSession();
+    const away = await staffSession(undefined, { organizationId: elsewhere });
+    const admin = await staffSession(undefined, { platformAdmin: true });
+    for (const s of [home, away, admin]) await db().staffUser.update({ where: { id: BigInt(s.staffId) }, data: { applicationDigest: true } });
+    const [here] = await seedPets([{ name: "HomeDigest" }]);
+    const [there] = await seedPets([{ name: "AwayDigest", organizationId: elsewhere }]);
+    const start = Date.now();
+    await expectJson(await apply(here!.id, "home-digest@example.org"), 201);
+    await expectJson(await apply(there!.id, "away-digest@example.org"), 201);
+    // Only the last minute's applications: the other tests' are a day older by then.
+    await sendApplicationDigest(new Date(start + 86_400_000 - 1));
+    const homeMail = await until(mailTo(home.email, /new adoption application/), "home digest");
+    const awayMail = await until(mailTo(away.email, /new adoption application/), "away digest");
+    const adminMail = await until(mailTo(admin.email, /new adoption application/), "admin digest");
+    expect(homeMail.text).toContain("HomeDigest");
+    expect(homeMail.text).not.toContain("AwayDigest");
+    expect(awayMail.text).toContain("AwayDigest");
+    expect(awayMail.text).not.toContain("HomeDigest");
+    expect(adminMail.text).toContain("HomeDigest");
+    expect(adminMail.text).toContain("AwayDigest");
   });
 });

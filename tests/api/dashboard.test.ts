@@ -113,7 +113,7 @@ describe("GET /v1/dashboard", () => {
     await db().$executeRaw`TRUNCATE pet_audit, events, adoption_applications, pets RESTART IDENTITY CASCADE`;
     const monday = weekStart(new Date()).getTime();
     const [a, b, c, d] = (await db().pet.createManyAndReturn({
-      data: ["A", "B", "C", "D"].map((name) => ({ name, categoryId: 1n, status: "sold" as const })),
+      data: ["A", "B", "C", "D"].map((name) => ({ name, categoryId: 1n, organizationId: 1n, status: "sold" as const })),
       select: { id: true },
     })).map((row) => Number(row.id));
     // A: in 3 weeks ago (a Sunday's last millisecond is still that week), adopted 10 days later, renamed after.

@@ -224,11 +224,11 @@ describe("int64 ids leave as JSON numbers", () => {
 
   it("the largest id a client may use, 2^53-1, round-trips exactly", async () => {
     const big = BigInt(Number.MAX_SAFE_INTEGER);
-    await db().pet.create({ data: { id: big, name: "Big", categoryId: 2n, status: "sold" } });
+    await db().pet.create({ data: { id: big, name: "Big", categoryId: 2n, organizationId: 1n, status: "sold" } });
     try {
       const res = await call(petRoute.GET, `/v1/pets/${big}`, { key, params: { petId: String(big) } });
       const text = await res.clone().text();
-      expect(await expectJson<Pet>(res)).toEqual({ id: Number.MAX_SAFE_INTEGER, name: "Big", categoryId: 2, status: "sold", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [] });
+      expect(await expectJson<Pet>(res)).toEqual({ id: Number.MAX_SAFE_INTEGER, name: "Big", categoryId: 2, organizationId: 1, status: "sold", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [] });
       expect(text).toContain(`"id":${big}`);
       const listed = await expectJson<Pet[]>(await call(petsRoute.GET, "/v1/pets?status=sold", { key }));
       expect(listed[0]?.id).toBe(Number.MAX_SAFE_INTEGER);

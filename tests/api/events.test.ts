@@ -71,7 +71,7 @@ describe("events are written with the change", () => {
     const events = await readAll(since);
     expect(events).toHaveLength(1);
     const [event] = events;
-    expect(event).toEqual({ id: expect.stringMatching(/^evt_[1-9][0-9]*$/), type: "pet.created", createdAt: expect.any(String), data: { pet } });
+    expect(event).toEqual({ id: expect.stringMatching(/^evt_[1-9][0-9]*$/), type: "pet.created", organizationId: 1, createdAt: expect.any(String), data: { pet } });
     expect(pet.version).toBe(1);
     expect(new Date(event!.createdAt).toISOString()).toBe(event!.createdAt);
   });
@@ -83,7 +83,7 @@ describe("events are written with the change", () => {
     const updated = await expectJson<Pet>(res);
     const events = await readAll(since);
     expect(events).toEqual([
-      { id: expect.any(String), type: "pet.updated", createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" } } },
+      { id: expect.any(String), type: "pet.updated", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" } } },
     ]);
     expect(events[0]!.data.pet.version).toBe(2);
     expect(res.headers.get("etag")).toBe(`"${events[0]!.data.pet.version}"`);
@@ -113,7 +113,7 @@ describe("events are written with the change", () => {
     await expect(
       db().$transaction(async (tx) => {
         const { createPet } = await import("@/lib/pets/service");
-        await createPet(newPetSchema.parse({ name: "Ghost", categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t" }, petView(new Date()), tx);
+        await createPet(newPetSchema.parse({ name: "Ghost", categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t", tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()), tx);
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -245,7 +245,7 @@ describe("order under concurrent writers", () => {
     );
     try {
       const { createPet } = await import("@/lib/pets/service");
-      const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "slow-commit" };
+      const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "slow-commit", tenancy: { kind: "organization" as const, organizationId: 1 } };
       // Each in a transaction of its own (creates of the same moment would otherwise share one).
       const write = (name: string) => db().$transaction((tx) => createPet(newPetSchema.parse({ name, categoryId: 1 }), context, petView(new Date()), tx));
       const since = await lastId();
@@ -299,7 +299,7 @@ describe("order under concurrent writers", () => {
     const slowWriters = Array.from({ length: 5 }, async (_, w) => {
       for (let i = 0; i < 8; i++) {
         await db().$transaction(async (tx) => {
-          await createPet(newPetSchema.parse({ name: `Slow ${w}-${i}`, categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}` }, petView(new Date()), tx);
+          await createPet(newPetSchema.parse({ name: `Slow ${w}-${i}`, categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}`, tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()), tx);
           await new Promise((r) => setTimeout(r, (w * 7 + i * 3) % 6));
         });
       }

@@ -15,7 +15,7 @@ import { petView, toPet } from "@/lib/pets/present";
 import type { GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
 import { sessionCookieName } from "@/lib/http/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
-import { createStaff } from "@/lib/staff/service";
+import { createStaff, type StaffRole } from "@/lib/staff/service";
 
 export const ORIGIN = "http://localhost";
 
@@ -100,13 +100,35 @@ export async function expectJson<T = unknown>(res: Response, status = 200): Prom
   return JSON.parse(text) as T;
 }
 
+/** The organisation tests run in unless they say otherwise: the first, as a one-shelter install has it (tests/db.ts). */
+export const FIRST_ORG = 1;
+
 export async function newKey(
   scopes: Scope[] = ["pets:read", "pets:write"],
   name = "test key",
   plan: { plan: Plan; perMinute?: number; perDay?: number } = { plan: "pro" },
+  /** Whose key: an organisation's id, or null for a platform key. */
+  organizationId: number | null = FIRST_ORG,
 ): Promise<{ key: string; id: number }> {
-  const { key, summary } = await createApiKey(newApiKeySchema.parse({ name, scopes, ...plan }));
+  const { key, summary } = await createApiKey(newApiKeySchema.parse({ name, scopes, ...plan }), organizationId === null ? null : BigInt(organizationId));
   return { key, id: summary.id };
+}
+
+/** Another organisation (a shelter in Evanston unless told where), for tests of what crosses organisations. */
+export async function newOrganization(fields: { name?: string; lat?: number; lng?: number } = {}): Promise<number> {
+  const name = fields.name ?? `Shelter ${Math.random().toString(36).slice(2, 8)}`;
+  const row = await db().organization.create({
+    data: {
+      name,
+      slug: name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+      city: "Evanston",
+      country: "US",
+      lat: fields.lat ?? 42.0451,
+      lng: fields.lng ?? -87.6877,
+    },
+    select: { id: true },
+  });
+  return Number(row.id);
 }
 
 /**
@@ -150,6 +172,7 @@ export interface PetSeed {
   breed?: string | null;
   description?: string | null;
   goodWith?: Partial<GoodWith>;
+  organizationId?: number;
 }
 
 /** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them (to ORIGIN, today). */
@@ -158,6 +181,7 @@ export async function seedPets(pets: PetSeed[]): Promise<Pet[]> {
     data: pets.map((p, i) => ({
       name: p.name ?? `Pet ${i}`,
       categoryId: BigInt(p.categoryId ?? 1),
+      organizationId: BigInt(p.organizationId ?? FIRST_ORG),
       status: p.status ?? "available",
       sex: p.sex ?? "unknown",
       size: p.size ?? null,
@@ -196,9 +220,12 @@ export interface StaffSession {
   headers: Record<string, string>;
 }
 
-/** A staff account signed in: its browser session, as the site's pages present it. */
-export async function staffSession(email = `staff-${Math.random().toString(36).slice(2, 10)}@petstore.test`): Promise<StaffSession> {
-  const staff = await createStaff({ email, password: "a long enough password" });
+/** A staff account signed in: its browser session, as the site's pages present it (staff of the first organisation unless told otherwise). */
+export async function staffSession(
+  email = `staff-${Math.random().toString(36).slice(2, 10)}@petstore.test`,
+  role: StaffRole = { organizationId: FIRST_ORG },
+): Promise<StaffSession> {
+  const staff = await createStaff({ email, password: "a long enough password" }, role);
   const { token } = await createStaffSession(BigInt(staff.id), new Date());
   return { staffId: staff.id, email: staff.email, headers: { cookie: `${sessionCookieName()}=${token}`, origin: ORIGIN } };
 }

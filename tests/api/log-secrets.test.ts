@@ -34,7 +34,7 @@ beforeAll(async () => {
   vi.stubEnv("LOG_LEVEL", "trace");
   resetEnvCache();
   setLogDestination(capture);
-  await createStaff(STAFF);
+  await createStaff(STAFF, { organizationId: 1 });
 });
 
 afterAll(() => {

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@/scripts/database";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBefore, sqlOf } from "@/tests/migrations";
 
 // Migration 20261124000000_events_from_audit on a database that already has a
 // feed: events written the old way keep their ids (positions) and their
@@ -10,26 +8,15 @@ import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@
 // audit records at commit.
 
 const UPGRADE = "20261124000000_events_from_audit";
-const url = withDatabaseName(inject("databaseUrl"), `petstore_upgrade_${process.pid}`);
 let client: pg.Client;
-
-const migrations = fs
-  .readdirSync(path.join(ROOT, "prisma", "migrations"))
-  .filter((name) => /^\d+_/.test(name))
-  .sort();
-const sqlOf = (name: string) => fs.readFileSync(path.join(ROOT, "prisma", "migrations", name, "migration.sql"), "utf8");
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await dropDatabase(url);
-  await createDatabaseIfMissing(url);
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (const name of migrations.slice(0, migrations.indexOf(UPGRADE))) await client.query(sqlOf(name));
+  ({ client, drop } = await databaseBefore(UPGRADE, "upgrade"));
 });
 
 afterAll(async () => {
-  await client?.end();
-  await dropDatabase(url);
+  await drop?.();
 });
 
 describe(`migration ${UPGRADE}`, () => {

@@ -1,8 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@/scripts/database";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databaseBefore, sqlOf } from "@/tests/migrations";
 
 // Migration 20261125200100_sign_in_throttle_hashes on a database that has
 // counted failed sign-ins the old way: rows naming an account kept its email
@@ -12,27 +10,15 @@ import { ROOT, createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@
 // addresses, which name no one, stay, lock-outs included.
 
 const UPGRADE = "20261125200100_sign_in_throttle_hashes";
-const url = withDatabaseName(inject("databaseUrl"), `petstore_upgrade_throttle_${process.pid}`);
 let client: pg.Client;
-
-const migrations = fs
-  .readdirSync(path.join(ROOT, "prisma", "migrations"))
-  .filter((name) => /^\d+_/.test(name))
-  .sort();
-const sqlOf = (name: string) => fs.readFileSync(path.join(ROOT, "prisma", "migrations", name, "migration.sql"), "utf8");
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await dropDatabase(url);
-  await createDatabaseIfMissing(url);
-  client = new pg.Client({ connectionString: url });
-  await client.connect();
-  expect(migrations).toContain(UPGRADE);
-  for (const name of migrations.slice(0, migrations.indexOf(UPGRADE))) await client.query(sqlOf(name));
+  ({ client, drop } = await databaseBefore(UPGRADE, "upgrade_throttle"));
 });
 
 afterAll(async () => {
-  await client?.end();
-  await dropDatabase(url);
+  await drop?.();
 });
 
 describe(`migration ${UPGRADE}`, () => {

@@ -16,7 +16,7 @@ const STAFF = { email: "origins@petstore.test", password: "a long enough passwor
 const configure = configurableEnv();
 
 beforeAll(async () => {
-  await createStaff(STAFF);
+  await createStaff(STAFF, { organizationId: 1 });
   await seedPets([{ name: "One" }, { name: "Two" }, { name: "Three" }]);
 });
 

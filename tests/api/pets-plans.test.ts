@@ -22,8 +22,8 @@ beforeAll(async () => {
   await client.connect();
   await client.query("TRUNCATE pets CASCADE");
   await client.query(
-    `INSERT INTO pets (name, category_id, status)
-     SELECT 'Skewed ' || g,
+    `INSERT INTO pets (name, organization_id, category_id, status)
+     SELECT 'Skewed ' || g, 1,
             (SELECT id FROM categories ORDER BY id OFFSET (CASE WHEN g <= $1 * 0.9 THEN g % 6 ELSE g % 5 END) LIMIT 1),
             (CASE WHEN g <= $1 * 0.9 THEN 'sold' WHEN g % 3 = 0 THEN 'pending' ELSE 'available' END)::"PetStatus"
      FROM generate_series(1, $1::int) g`,

@@ -124,8 +124,8 @@ describe("GET /v1/pets?q=", () => {
 describe("the search is served by the trigram index", () => {
   it("EXPLAIN of the app's own search query on 30,000 animals uses pets_search_name_trgm_idx", async () => {
     await db().$executeRaw`
-      INSERT INTO pets (name, category_id, status)
-      SELECT 'Filler ' || md5(i::text), 1 + i % 6, (ARRAY['available', 'pending', 'sold']::"PetStatus"[])[1 + i % 3]
+      INSERT INTO pets (name, organization_id, category_id, status)
+      SELECT 'Filler ' || md5(i::text), 1, 1 + i % 6, (ARRAY['available', 'pending', 'sold']::"PetStatus"[])[1 + i % 3]
       FROM generate_series(1, 30000) AS i`;
     await seedPets([{ name: "Quixotic Wanda" }, { name: "Wanda Quixote" }]);
     // As autovacuum does after a bulk load: statistics, and the GIN index's

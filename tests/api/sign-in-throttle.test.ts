@@ -18,7 +18,7 @@ const STAFF = { email: "throttled@petstore.test", password: "the right password 
 const HOST = "127.0.0.1:3000";
 
 beforeAll(async () => {
-  await createStaff(STAFF);
+  await createStaff(STAFF, { organizationId: 1 });
 });
 
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { ApiError } from "@/lib/http/errors";
 import { withApi } from "@/lib/http/handler";
 
 // Any other path under /v1 - 404 in the API's error shape, not an HTML page
-const notFound = withApi({ scope: null }, ({ url }) => {
+const notFound = withApi({ scope: null, tenant: "public" }, ({ url }) => {
   throw new ApiError(404, "not_found", `There is no endpoint at ${url.pathname}. See /v1/openapi.json for the API.`);
 });
 

@@ -2,6 +2,6 @@ import { withApi, otherMethods } from "@/lib/http/handler";
 import { listCategories } from "@/lib/pets/service";
 
 // GET /v1/categories - the categories an animal can belong to (valid categoryId values)
-export const GET = withApi({ scope: "pets:read" }, async () => ({ body: await listCategories() }));
+export const GET = withApi({ scope: "pets:read", tenant: "public" }, async () => ({ body: await listCategories() }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

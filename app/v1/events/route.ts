@@ -5,8 +5,8 @@ import { listEvents } from "@/lib/events/service";
 import { petView } from "@/lib/pets/present";
 
 // GET /v1/events - the change feed, oldest first; pass the last id you saw as `after`
-export const GET = withApi({ scope: "pets:read", query: listEventsQuerySchema }, async ({ query, url, now }) => {
-  const { events, next } = await listEvents(query, petView(now, url.origin));
+export const GET = withApi({ scope: "pets:read", tenant: "caller", query: listEventsQuerySchema }, async ({ query, url, now, caller }) => {
+  const { events, next } = await listEvents(query, petView(now, url.origin), caller.tenancy);
   return { body: events, headers: { Link: linkHeader({ next: next && withParam(url, "after", next) }) } };
 });
 

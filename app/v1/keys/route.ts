@@ -1,14 +1,15 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { newApiKeySchema } from "@/lib/keys/schemas";
-import { createApiKey, listApiKeysWithUsage } from "@/lib/keys/service";
+import { createApiKey, listApiKeysWithUsage, ownerOfNewKey } from "@/lib/keys/service";
+import { organizationScope } from "@/lib/organizations/tenancy";
 
 // GET /v1/keys - staff: every API key with today's usage (never the key itself)
-export const GET = withApi({ scope: "keys:manage" }, async ({ now }) => ({ body: await listApiKeysWithUsage(now) }));
+export const GET = withApi({ scope: "keys:manage", tenant: "caller" }, async ({ now, caller }) => ({ body: await listApiKeysWithUsage(now, organizationScope(caller.tenancy)) }));
 
 // POST /v1/keys - staff: issue a key; the key is in this response only
-export const POST = withApi({ scope: "keys:manage", body: newApiKeySchema }, async ({ body }) => ({
+export const POST = withApi({ scope: "keys:manage", tenant: "caller", body: newApiKeySchema }, async ({ body, caller }) => ({
   status: 201,
-  body: await createApiKey(body),
+  body: await createApiKey(body, await ownerOfNewKey(caller.tenancy, body)),
 }));
 
 export const { PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET", "POST"]);

@@ -9,7 +9,7 @@ import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
-export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, async ({ query, url, now, request }) => {
+export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request }) => {
   const view = petView(now, url.origin);
   let page = await listPets(query, view);
   // A tag the replica's page does not match may be newer than the replica: ask the primary before answering with an older page.
@@ -29,10 +29,10 @@ export const GET = withApi({ scope: "pets:read", query: listPetsQuerySchema }, a
 });
 
 // POST /v1/pets - add an animal (safe to retry with an Idempotency-Key)
-export const POST = withApi({ scope: "pets:write", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
+export const POST = withApi({ scope: "pets:write", tenant: "caller", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
   const context = writeContext(caller, requestId);
   return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body, now }, async (tx) => {
-    const pet = await createPet(body, context, petView(now, url.origin), tx);
+    const pet = await createPet(body, { ...context, tenancy: caller.tenancy }, petView(now, url.origin), tx);
     return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };
   });
 });

@@ -4,10 +4,10 @@ import { newWebhookSchema } from "@/lib/webhooks/schemas";
 import { createWebhook, listWebhooks } from "@/lib/webhooks/service";
 
 // GET /v1/webhooks - this key's webhook endpoints
-export const GET = withApi({ scope: "webhooks:manage" }, async ({ caller }) => ({ body: await listWebhooks(ownerKeyId(caller)) }));
+export const GET = withApi({ scope: "webhooks:manage", tenant: "caller" }, async ({ caller }) => ({ body: await listWebhooks(ownerKeyId(caller)) }));
 
 // POST /v1/webhooks - register an endpoint; its signing secret is in this answer only
-export const POST = withApi({ scope: "webhooks:manage", body: newWebhookSchema }, async ({ caller, body, url }) => {
+export const POST = withApi({ scope: "webhooks:manage", tenant: "caller", body: newWebhookSchema }, async ({ caller, body, url }) => {
   const endpoint = await createWebhook(ownerKeyId(caller), body);
   return { status: 201, body: endpoint, headers: { Location: new URL(`${url.pathname}/${endpoint.id}`, url).toString() } };
 });

@@ -1,9 +1,10 @@
 import { applicationIdParamsSchema } from "@/lib/applications/schemas";
 import { getApplication } from "@/lib/applications/service";
 import { otherMethods, withApi } from "@/lib/http/handler";
+import { applicationOwner } from "@/lib/http/tenant";
 
 // GET /v1/applications/{applicationId} - one application with its steps (staff sessions only)
-export const GET = withApi({ scope: "applications:manage", params: applicationIdParamsSchema }, async ({ params }) => ({
+export const GET = withApi({ scope: "applications:manage", tenant: applicationOwner, params: applicationIdParamsSchema }, async ({ params }) => ({
   body: await getApplication(params.applicationId),
   headers: { "Cache-Control": "no-store" },
 }));

@@ -6,10 +6,11 @@ import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 import { etagOf, findPet, notFound, updatePet } from "@/lib/pets/service";
+import { petOwner } from "@/lib/http/tenant";
 
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
 export const GET = withApi(
-  { scope: "pets:read", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
+  { scope: "pets:read", tenant: "public", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
   async ({ params, now, url, request }) => {
     const view = petView(now, url.origin);
     let pet = await findPet(params.petId, view);
@@ -25,7 +26,7 @@ export const GET = withApi(
 );
 
 // PATCH /v1/pets/{petId} - change an animal: its fields, or its photos' order (JSON merge patch; If-Match against its ETag)
-export const PATCH = withApi({ scope: "pets:write", params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId, now, url }) => {
+export const PATCH = withApi({ scope: "pets:write", tenant: petOwner, params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId, now, url }) => {
   const pet = await updatePet(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) });
   return { body: pet, headers: { ETag: etagOf(pet.version) } };
 });

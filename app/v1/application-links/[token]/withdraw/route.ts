@@ -3,7 +3,7 @@ import { withdrawByToken } from "@/lib/applications/service";
 import { otherMethods, withApi } from "@/lib/http/handler";
 
 // POST /v1/application-links/{token}/withdraw - the applicant withdraws an application still undecided
-export const POST = withApi({ scope: null, params: tokenParamsSchema }, async ({ params, requestId }) => ({
+export const POST = withApi({ scope: null, tenant: "public", params: tokenParamsSchema }, async ({ params, requestId }) => ({
   body: await withdrawByToken(params.token, requestId),
   headers: { "Cache-Control": "no-store" },
 }));

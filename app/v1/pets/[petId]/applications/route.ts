@@ -7,7 +7,7 @@ import { petIdParamsSchema } from "@/lib/pets/schemas";
 
 // POST /v1/pets/{petId}/applications - apply to adopt (the site's form, or a partner forwarding an adopter's application)
 export const POST = withApi(
-  { scope: "applications:write", params: petIdParamsSchema, body: applicationInputSchema },
+  { scope: "applications:write", tenant: "public", params: petIdParamsSchema, body: applicationInputSchema },
   async ({ params, body, caller, request, requestId, now, url }) => {
     const { PUBLIC_BASE_URL } = env();
     const created = await submitApplication(params.petId, body, {

@@ -4,9 +4,10 @@ import { linkHeader, withCursor } from "@/lib/http/pagination";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { listPetHistory } from "@/lib/pets/service";
+import { petOwner } from "@/lib/http/tenant";
 
 // GET /v1/pets/{petId}/history - staff: the animal's audit trail, newest first (never API keys)
-export const GET = withApi({ scope: "audit:read", params: petIdParamsSchema, query: historyQuerySchema }, async ({ params, query, url, now }) => {
+export const GET = withApi({ scope: "audit:read", tenant: petOwner, params: petIdParamsSchema, query: historyQuerySchema }, async ({ params, query, url, now }) => {
   const { entries, next } = await listPetHistory(params.petId, query, petView(now, url.origin));
   return { body: entries, headers: { Link: linkHeader({ next: next && withCursor(url, next) }) } };
 });

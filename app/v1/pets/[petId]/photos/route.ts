@@ -7,10 +7,11 @@ import { addPhoto } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
 import { petIdParamsSchema, photoAltSchema, photoUploadQuerySchema } from "@/lib/pets/schemas";
 import { etagOf } from "@/lib/pets/service";
+import { petOwner } from "@/lib/http/tenant";
 
 // POST /v1/pets/{petId}/photos - add a photo (multipart field `file` + `alt`, or the image as the body with ?alt=)
 export const POST = withApi(
-  { scope: "pets:write", params: petIdParamsSchema, query: photoUploadQuerySchema },
+  { scope: "pets:write", tenant: petOwner, params: petIdParamsSchema, query: photoUploadQuerySchema },
   async ({ params, query, request, caller, requestId, now, url }) => {
     const upload = await readPhotoUpload(request);
     const alt = upload.alt === undefined ? (query.alt ?? null) : photoAltSchema.safeParse(upload.alt);

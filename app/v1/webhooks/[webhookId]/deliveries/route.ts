@@ -6,7 +6,7 @@ import { listDeliveries } from "@/lib/webhooks/service";
 
 // GET /v1/webhooks/{webhookId}/deliveries - the deliveries log, newest first, every attempt of each
 export const GET = withApi(
-  { scope: "webhooks:manage", params: webhookIdParamsSchema, query: listDeliveriesQuerySchema },
+  { scope: "webhooks:manage", tenant: "caller", params: webhookIdParamsSchema, query: listDeliveriesQuerySchema },
   async ({ caller, params, query, url }) => {
     const { deliveries, next } = await listDeliveries(ownerKeyId(caller), params.webhookId, query);
     return { body: deliveries, headers: { Link: linkHeader({ next: next && withCursor(url, next) }) } };

@@ -4,7 +4,7 @@ import { deliveryIdParamsSchema } from "@/lib/webhooks/schemas";
 import { retryDelivery } from "@/lib/webhooks/service";
 
 // POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry - attempt one delivery again now
-export const POST = withApi({ scope: "webhooks:manage", params: deliveryIdParamsSchema }, async ({ caller, params }) => ({
+export const POST = withApi({ scope: "webhooks:manage", tenant: "caller", params: deliveryIdParamsSchema }, async ({ caller, params }) => ({
   body: await retryDelivery(ownerKeyId(caller), params.webhookId, params.deliveryId),
 }));
 

@@ -1,0 +1,283 @@
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import type { RouteDeclaration } from "@/lib/http/handler";
+import type { Scope } from "@/lib/keys/schemas";
+import { FIRST_ORG, call, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
+
+// Tenancy, held over every route. Each /v1 route file is read from the disk
+// and each of its methods checked against this table: public routes are
+// listed with why they are public; every other one is called with another
+// organisation's API key and another organisation's staff session, on the
+// first organisation's animal, application, key, webhook endpoint or
+// profile, and must refuse (403, or 404 where the resource is the calling
+// key's own) with nothing changed, or (lists) show none of it. A route
+// added later is in neither list and fails the first test; one declared
+// wrongly fails its row.
+
+const V1 = path.join(process.cwd(), "app", "v1");
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+interface Found {
+  route: string;
+  method: (typeof METHODS)[number];
+  handler: RouteHandler & { declared?: RouteDeclaration & { refusesMethod?: boolean } };
+}
+
+function routeFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return routeFiles(full);
+    return entry.name === "route.ts" ? [full] : [];
+  });
+}
+
+/** "/v1/pets/{petId}" from app/v1/pets/[petId]/route.ts. */
+function template(file: string): string {
+  const rel = path.relative(path.join(process.cwd(), "app"), path.dirname(file));
+  return `/${rel.split(path.sep).map((part) => part.replace(/^\[\[?\.{0,3}([^\]]+)\]?\]$/, "{$1}")).join("/")}`;
+}
+
+async function allRoutes(): Promise<Found[]> {
+  const found: Found[] = [];
+  for (const file of routeFiles(V1)) {
+    const mod = (await import(file)) as Record<string, Found["handler"]>;
+    for (const method of METHODS) {
+      const handler = mod[method];
+      if (!handler || handler.declared?.refusesMethod) continue;
+      found.push({ route: template(file), method, handler });
+    }
+  }
+  return found;
+}
+
+/** Routes anyone with the scope may call whatever organisation the data is of, and why. */
+const PUBLIC: Record<string, string> = {
+  "GET /v1/pets": "animals are public across organisations",
+  "GET /v1/pets/{petId}": "animals are public across organisations",
+  "GET /v1/categories": "categories are shared",
+  "GET /v1/organizations": "organisations' profiles are public",
+  "GET /v1/organizations/{organizationId}": "organisations' profiles are public",
+  "GET /v1/openapi.json": "the contract",
+  "POST /v1/pets/{petId}/applications": "adopters and listing sites apply for any shelter's animal",
+  "GET /v1/application-links/{token}": "the private link's token is the credential",
+  "POST /v1/application-links/{token}/withdraw": "the private link's token is the credential",
+  "GET /v1/session": "the caller's own session",
+  "POST /v1/session": "sign-in",
+  "DELETE /v1/session": "sign-out",
+  "GET /v1/{path}": "404 for paths that do not exist",
+  "POST /v1/{path}": "404 for paths that do not exist",
+  "PUT /v1/{path}": "404 for paths that do not exist",
+  "PATCH /v1/{path}": "404 for paths that do not exist",
+  "DELETE /v1/{path}": "404 for paths that do not exist",
+};
+
+// The first organisation's things, and another organisation's callers.
+let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession };
+let foreign: { org: number; key: string; staff: StaffSession; pet: number };
+
+beforeAll(async () => {
+  const [pet] = await seedPets([{ name: "Home pet" }]);
+  const photo = await db().petPhoto.create({
+    data: { petId: BigInt(pet!.id), position: 0, width: 10, height: 10, placeholder: "data:,", files: {}, fileKeys: [] },
+    select: { id: true },
+  });
+  const key = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"], "home key");
+  const webhook = await db().webhookEndpoint.create({
+    data: { apiKeyId: BigInt(key.id), url: "https://hooks.home.example/in", events: ["pet.created", "pet.updated"], secret: "sealed", startAfter: 0n },
+    select: { id: true },
+  });
+  const homeStaff = await staffSession();
+  const { POST: apply } = await import("@/app/v1/pets/[petId]/applications/route");
+  const applied = await call(apply, `/v1/pets/${pet!.id}/applications`, {
+    method: "POST",
+    key: key.key,
+    params: { petId: String(pet!.id) },
+    json: { name: "Sam", email: "sam@example.org", home: "house", message: "Hello", consent: true },
+  });
+  expect(applied.status).toBe(201);
+  const application = ((await applied.json()) as { id: number }).id;
+  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff };
+
+  const org = await newOrganization({ name: "Elsewhere Rescue" });
+  const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
+  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"], "foreign key", { plan: "pro" }, org);
+  foreign = { org, key: foreignKey.key, staff: await staffSession(undefined, { organizationId: org }), pet: foreignPet!.id };
+});
+
+/** What a refused write must leave as it was. */
+async function footprint() {
+  const [pet, application, key, webhook, org, pets, photos, keys] = await Promise.all([
+    db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true } }),
+    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
+    db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
+    db().webhookEndpoint.findUniqueOrThrow({ where: { id: BigInt(home.webhook) }, select: { enabled: true, url: true, secret: true } }),
+    db().organization.findUniqueOrThrow({ where: { id: BigInt(FIRST_ORG) }, select: { name: true, slug: true } }),
+    db().pet.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
+    db().petPhoto.count({ where: { petId: BigInt(home.pet) } }),
+    db().apiKey.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
+  ]);
+  return { pet, application, key, webhook, org, pets, photos, keys };
+}
+
+type Caller = { key?: string; headers?: Record<string, string> };
+const asKey = (): Caller => ({ key: foreign.key });
+const asStaff = (): Caller => ({ headers: foreign.staff.headers });
+
+interface Row {
+  /** The request another organisation's caller makes on the first organisation's resource. */
+  request: () => { path: string; params: Record<string, string>; json?: unknown; body?: BodyInit; headers?: Record<string, string> };
+  /** How each caller is refused: the status (403; 404 where the resource is the calling key's own and so "not there" for another). */
+  refused?: { key?: number; staff?: number };
+  /** For lists of private data: what another organisation's caller sees must hold none of the first's. */
+  shows?: (body: unknown, who: "key" | "staff") => void;
+}
+
+const ids = (body: unknown) => (body as { id: number | string }[]).map((x) => x.id);
+
+/** Every route that writes or shows an organisation's private data. */
+const PRIVATE: Record<string, Row> = {
+  "PATCH /v1/pets/{petId}": { request: () => ({ path: `/v1/pets/${home.pet}`, params: { petId: String(home.pet) }, json: { name: "Taken" } }) },
+  "GET /v1/pets/{petId}/history": { request: () => ({ path: `/v1/pets/${home.pet}/history`, params: { petId: String(home.pet) } }) },
+  "POST /v1/pets/{petId}/photos": {
+    request: () => ({ path: `/v1/pets/${home.pet}/photos`, params: { petId: String(home.pet) }, body: new Uint8Array([0xff, 0xd8, 0xff]), headers: { "content-type": "image/jpeg" } }),
+  },
+  "PATCH /v1/pets/{petId}/photos/{photoId}": {
+    request: () => ({ path: `/v1/pets/${home.pet}/photos/${home.photo}`, params: { petId: String(home.pet), photoId: String(home.photo) }, json: { alt: "Taken" } }),
+  },
+  "DELETE /v1/pets/{petId}/photos/{photoId}": {
+    request: () => ({ path: `/v1/pets/${home.pet}/photos/${home.photo}`, params: { petId: String(home.pet), photoId: String(home.photo) } }),
+  },
+  "POST /v1/pets": {
+    // Naming the first organisation: refused (its own organisation is the default).
+    request: () => ({ path: "/v1/pets", params: {}, json: { name: "Planted", categoryId: 1, organizationId: FIRST_ORG } }),
+  },
+  "GET /v1/applications": { request: () => ({ path: "/v1/applications", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.application) },
+  "GET /v1/applications/{applicationId}": { request: () => ({ path: `/v1/applications/${home.application}`, params: { applicationId: String(home.application) } }) },
+  "POST /v1/applications/{applicationId}/transitions": {
+    request: () => ({ path: `/v1/applications/${home.application}/transitions`, params: { applicationId: String(home.application) }, json: { to: "in_review" } }),
+  },
+  "GET /v1/dashboard": {
+    request: () => ({ path: "/v1/dashboard", params: {} }),
+    // Its own one animal only, none of the first organisation's.
+    shows: (body) => expect((body as { animals: { total: number } }).animals.total).toBe(1),
+  },
+  "GET /v1/events": {
+    request: () => ({ path: "/v1/events?limit=100", params: {} }),
+    shows: (body) => expect((body as { organizationId: number }[]).every((e) => e.organizationId === foreign.org)).toBe(true),
+  },
+  "GET /v1/keys": { request: () => ({ path: "/v1/keys", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.key) },
+  "POST /v1/keys": { request: () => ({ path: "/v1/keys", params: {}, json: { name: "Planted", organizationId: FIRST_ORG } }) },
+  "DELETE /v1/keys/{keyId}": { request: () => ({ path: `/v1/keys/${home.key}`, params: { keyId: String(home.key) } }) },
+  "DELETE /v1/keys/{keyId}/ban": { request: () => ({ path: `/v1/keys/${home.key}/ban`, params: { keyId: String(home.key) } }) },
+  "GET /v1/keys/{keyId}/webhooks": { request: () => ({ path: `/v1/keys/${home.key}/webhooks`, params: { keyId: String(home.key) } }) },
+  "POST /v1/keys/{keyId}/webhooks/{webhookId}/disable": {
+    request: () => ({ path: `/v1/keys/${home.key}/webhooks/${home.webhook}/disable`, params: { keyId: String(home.key), webhookId: String(home.webhook) } }),
+  },
+  "POST /v1/organizations": {
+    request: () => ({ path: "/v1/organizations", params: {}, json: { name: "Planted", address: { city: "Chicago", country: "US", postcode: "60601" } } }),
+  },
+  "PATCH /v1/organizations/{organizationId}": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}`, params: { organizationId: String(FIRST_ORG) }, json: { name: "Taken" } }),
+  },
+  // Webhook endpoints belong to the key that registered them: another key
+  // (of any organisation) finds none there; staff sessions hold no webhooks:manage.
+  "GET /v1/webhooks": { request: () => ({ path: "/v1/webhooks", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.webhook) },
+  "POST /v1/webhooks": {
+    // Registering one's own endpoint is not about the first organisation's data: refused here for staff only; the key's endpoint is its own.
+    request: () => ({ path: "/v1/webhooks", params: {}, json: { url: "not a url" } }),
+    refused: { key: 400, staff: 403 },
+  },
+  "GET /v1/webhooks/{webhookId}": { request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+  "PATCH /v1/webhooks/{webhookId}": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) }, json: { enabled: false } }),
+    refused: { key: 404 },
+  },
+  "DELETE /v1/webhooks/{webhookId}": { request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+  "GET /v1/webhooks/{webhookId}/deliveries": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}/deliveries`, params: { webhookId: String(home.webhook) } }),
+    refused: { key: 404 },
+  },
+  "POST /v1/webhooks/{webhookId}/deliveries/{deliveryId}/retry": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}/deliveries/1/retry`, params: { webhookId: String(home.webhook), deliveryId: "1" } }),
+    refused: { key: 404 },
+  },
+  "POST /v1/webhooks/{webhookId}/rotate-secret": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}/rotate-secret`, params: { webhookId: String(home.webhook) } }),
+    refused: { key: 404 },
+  },
+  "POST /v1/webhooks/{webhookId}/test": { request: () => ({ path: `/v1/webhooks/${home.webhook}/test`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+};
+
+describe("every route is in the isolation table", () => {
+  it("each /v1 route and method is listed as public (with why) or private (with a request that crosses organisations), and declares the same", async () => {
+    const routes = await allRoutes();
+    expect(routes.length).toBeGreaterThan(40);
+    const unlisted = routes.map((r) => `${r.method} ${r.route}`).filter((name) => !(name in PUBLIC) && !(name in PRIVATE));
+    expect(unlisted, "routes missing from the tenancy isolation table").toEqual([]);
+    for (const r of routes) {
+      const name = `${r.method} ${r.route}`;
+      expect(r.handler.declared, `${name} goes through withApi`).toBeDefined();
+      if (name in PUBLIC) expect(r.handler.declared!.tenant, `${name} is listed as public`).toBe("public");
+      else expect(r.handler.declared!.tenant, `${name} is listed as private`).not.toBe("public");
+    }
+    // And the table names no route that does not exist.
+    const names = new Set(routes.map((r) => `${r.method} ${r.route}`));
+    expect([...Object.keys(PUBLIC), ...Object.keys(PRIVATE)].filter((name) => !names.has(name))).toEqual([]);
+  });
+});
+
+describe("another organisation's key and staff session cannot reach the first organisation's private data", () => {
+  const routes = allRoutes();
+
+  for (const [name, row] of Object.entries(PRIVATE)) {
+    for (const who of ["key", "staff"] as const) {
+      it(`${name} as another organisation's ${who === "key" ? "API key" : "staff session"}`, async () => {
+        const route = (await routes).find((r) => `${r.method} ${r.route}` === name)!;
+        const before = await footprint();
+        const { path: url, params, json, body, headers } = row.request();
+        const caller = who === "key" ? asKey() : asStaff();
+        const res = await call(route.handler, url, {
+          method: route.method,
+          params,
+          json,
+          body,
+          ...caller,
+          headers: { ...caller.headers, ...headers },
+        });
+        const text = await res.text();
+        if (row.shows && res.status === 200) {
+          row.shows(JSON.parse(text), who);
+        } else {
+          const expected = row.refused?.[who] ?? 403;
+          expect(res.status, `${name}: ${text.slice(0, 300)}`).toBe(expected);
+        }
+        expect(await footprint()).toEqual(before);
+      });
+    }
+  }
+});
+
+describe("the organisation's own callers are not refused", () => {
+  it("its staff read the animal's history and the application; its key changes the animal; the foreign key changes its own", async () => {
+    const { GET: history } = await import("@/app/v1/pets/[petId]/history/route");
+    const { GET: application } = await import("@/app/v1/applications/[applicationId]/route");
+    const { PATCH: patch } = await import("@/app/v1/pets/[petId]/route");
+    expect((await call(history, `/v1/pets/${home.pet}/history`, { headers: home.staff.headers, params: { petId: String(home.pet) } })).status).toBe(200);
+    expect((await call(application, `/v1/applications/${home.application}`, { headers: home.staff.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
+    const own = await call(patch, `/v1/pets/${home.pet}`, { method: "PATCH", key: home.keySecret, params: { petId: String(home.pet) }, json: { breed: "Mixed" } });
+    expect(own.status).toBe(200);
+    const theirs = await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: foreign.key, params: { petId: String(foreign.pet) }, json: { breed: "Mixed" } });
+    expect(theirs.status).toBe(200);
+  });
+
+  it("a platform key changes any organisation's animal, and a platform admin reads any application", async () => {
+    const { PATCH: patch } = await import("@/app/v1/pets/[petId]/route");
+    const { GET: application } = await import("@/app/v1/applications/[applicationId]/route");
+    const platform = await newKey(["pets:read", "pets:write"] as Scope[], "listing site", { plan: "pro" }, null);
+    expect((await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: platform.key, params: { petId: String(foreign.pet) }, json: { breed: "Collie" } })).status).toBe(200);
+    const admin = await staffSession(undefined, { platformAdmin: true });
+    expect((await call(application, `/v1/applications/${home.application}`, { headers: admin.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
+  });
+});
