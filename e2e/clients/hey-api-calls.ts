@@ -5,12 +5,27 @@
  * ./hey-api next to this file, type-checks this file against it, and runs
  * it). Every public operation, the photo upload included.
  */
+import { createClient, createConfig } from "./hey-api/client";
 import { client } from "./hey-api/client.gen";
 import * as sdk from "./hey-api/sdk.gen";
-import { api, eventually, key, photo, receiver, report, step, unique } from "./shared";
+import { api, eventually, key, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 client.setConfig({ baseUrl: api, auth: () => key });
+const platform = createClient(createConfig({ baseUrl: api, auth: () => platformKey }));
 const t = { throwOnError: true } as const;
+
+await step("listOrganizations", async () => (await sdk.listOrganizations({ ...t, query: { limit: 5 } })).data);
+const organization = await step("createOrganization", async () =>
+  (
+    await sdk.createOrganization({
+      ...t,
+      client: platform,
+      body: { name: `Hey API rescue ${unique}`, address: { city: "Chicago", region: "IL", postcode: "60601", country: "US" }, location: { lat: 41.8857, lng: -87.6181 } },
+    })
+  ).data,
+);
+await step("getOrganization", async () => (await sdk.getOrganization({ ...t, path: { organizationId: organization.id } })).data);
+await step("updateOrganization", async () => (await sdk.updateOrganization({ ...t, client: platform, path: { organizationId: organization.id }, body: { phone: "+1 312 555 0142" } })).data);
 
 const categories = await step("listCategories", async () => (await sdk.listCategories(t)).data);
 const categoryId = categories[0]!.id;

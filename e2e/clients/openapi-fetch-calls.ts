@@ -8,11 +8,13 @@
  */
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi-typescript";
-import { api, eventually, key, photo, receiver, report, step, unique } from "./shared";
+import { api, eventually, key, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 // Lists as the document describes them (style form, explode false: `id=12,15`), as the site's client
 // does: openapi-fetch repeats the parameter unless told, which the API refuses.
-const client = createClient<paths>({ baseUrl: api, headers: { Authorization: `Bearer ${key}` }, querySerializer: { array: { style: "form", explode: false } } });
+const querySerializer = { array: { style: "form", explode: false } } as const;
+const client = createClient<paths>({ baseUrl: api, headers: { Authorization: `Bearer ${key}` }, querySerializer });
+const platform = createClient<paths>({ baseUrl: api, headers: { Authorization: `Bearer ${platformKey}` }, querySerializer });
 
 /** The answer's data, or the error it carried (thrown). */
 function ok<D>(result: { data?: D; error?: unknown; response: Response }): D {
@@ -28,6 +30,19 @@ const photoBody = (body: Blob | { file: Blob; alt?: string }) => {
   if (body.alt) data.append("alt", body.alt);
   return data;
 };
+
+await step("listOrganizations", async () => ok(await client.GET("/organizations", { params: { query: { limit: 5 } } })));
+const organization = await step("createOrganization", async () =>
+  ok(
+    await platform.POST("/organizations", {
+      body: { name: `openapi-fetch rescue ${unique}`, address: { city: "Chicago", region: "IL", postcode: "60601", country: "US" }, location: { lat: 41.8857, lng: -87.6181 } },
+    }),
+  ),
+);
+await step("getOrganization", async () => ok(await client.GET("/organizations/{organizationId}", { params: { path: { organizationId: organization.id } } })));
+await step("updateOrganization", async () =>
+  ok(await platform.PATCH("/organizations/{organizationId}", { params: { path: { organizationId: organization.id } }, body: { phone: "+1 312 555 0142" } })),
+);
 
 const categories = await step("listCategories", async () => ok(await client.GET("/categories")));
 const categoryId = categories[0]!.id;

@@ -13,7 +13,10 @@ function required(name: string): string {
 }
 
 export const api = required("PETSTORE_API");
+/** An organisation's key: its animals, applications and webhooks. */
 export const key = required("PETSTORE_KEY");
+/** A platform key with organizations:manage: only the platform adds organisations. */
+export const platformKey = required("PETSTORE_PLATFORM_KEY");
 export const receiver = required("RECEIVER_URL");
 export const photo = () => new Blob([fs.readFileSync(required("PHOTO_FILE"))], { type: "image/png" });
 export const unique = `${process.pid}-${Date.now()}`;

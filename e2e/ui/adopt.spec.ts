@@ -112,10 +112,11 @@ test("an adopter applies, staff approve and complete: the animal's page, the pri
   await expect(page.getByRole("status")).toContainText("Status: Adopted");
   await staff.close();
 
-  // One email per step, in order; the refused second application sent none.
+  // One email per step, in order; the refused second application sent the link again, and nothing else.
   await waitForMail(email, `Welcome home, ${pet.name}`);
   expect((await mailTo(email)).map((mail) => mail.subject)).toEqual([
     `We received your application for ${pet.name}`,
+    `The link to your application for ${pet.name}`,
     `Good news: your application for ${pet.name} was approved`,
     `Welcome home, ${pet.name}`,
   ]);
