@@ -54,12 +54,15 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    // No PUBLIC_BASE_URL: the server must find its own origin from each request (e2e/ui/any-host.spec.ts).
-    // WEBHOOK_ALLOW_PRIVATE: the suite's webhook receivers listen on 127.0.0.1, which production refuses (SSRF).
+    // PUBLIC_BASE_URL: a production server that sends email must have it (the links in emails are built on it,
+    // never on a request's Host); the server still finds its own origin from each request for everything else,
+    // which e2e/ui/any-host.spec.ts checks by reaching it as localhost and as petstore.internal.
+    // WEBHOOK_ALLOW_PRIVATE: the suite's webhook receivers listen on 127.0.0.1, which is refused unless allowed (SSRF).
     // SMTP_URL and MAIL_FROM are set by scripts/e2e-server.ts, which starts the mail server (on a free port) that writes to E2E_MAILBOX.
     env: {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
+      PUBLIC_BASE_URL: `${baseURL}/v1`,
       LOG_LEVEL: "warn",
       SESSION_SECRET: process.env.SESSION_SECRET,
       SEED_DEMO_STAFF: "true",

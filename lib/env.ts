@@ -85,8 +85,12 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Address the HTTP server listens on. */
   HOST: z.string().min(1).default("0.0.0.0"),
-  /** Production base address of the API; its path ends in /v1 (spec, section 1). */
-  PUBLIC_BASE_URL: z.url().optional(),
+  /**
+   * Production base address of the API; its path ends in /v1 (spec, section
+   * 1). Links in emails are built on its origin and nothing else (never on a
+   * request's Host), so production with SMTP_URL requires it.
+   */
+  PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Staging base address of the API, listed as the second OpenAPI server. */
   STAGING_BASE_URL: z.url().optional(),
   /** "live" keys start pk_live_ (production); "test" keys start pk_test_ (staging). */
@@ -133,11 +137,13 @@ const envSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE: retrySchedule.default(retrySchedule.parse(DEFAULT_WEBHOOK_RETRY_SCHEDULE)),
   /**
    * Allow webhook endpoints on http:// and on private, loopback and
-   * unique-local addresses. Off in production (SSRF); on by default in
-   * development and tests, and set by the launcher for the embedded database.
-   * Link-local, unspecified and multicast addresses are refused regardless.
+   * unique-local addresses. Off unless set, everywhere (development and the
+   * embedded database included): any webhooks:manage key could otherwise make
+   * the server call 127.0.0.1 or 10.x and read the answer in the deliveries
+   * log. Link-local, unspecified, multicast and translated (NAT64 local-use,
+   * 6to4, Teredo) addresses are refused regardless (lib/webhooks/url-guard.ts).
    */
-  WEBHOOK_ALLOW_PRIVATE: booleanFlag.optional(),
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /**
    * Where photo files live: "postgres" (the default: every instance sees
    * them, and they are backed up with the data) or "s3" (any S3-compatible
@@ -151,6 +157,18 @@ const envSchema = z.object({
    * equals (a machine with cores to spare).
    */
   PHOTO_RESIZER_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * Photos that may wait for the resizer, per server process, besides the
+   * one it is making: each holds its upload's bytes (up to 15 MB) while it
+   * waits. One more is refused at once with 503 and Retry-After.
+   */
+  PHOTO_RESIZER_QUEUE: z.coerce.number().int().min(1).max(1000).default(8),
+  /**
+   * The most memory (resident, MB) a resizer may use: one over it is stopped
+   * and the photo it was making refused (422 image_too_large). Its V8 heap is
+   * capped as well (128 MB) and libvips keeps no cache and one thread.
+   */
+  PHOTO_RESIZER_MEMORY_MB: z.coerce.number().int().min(64).max(65_536).default(512),
   /**
    * The bearer token Prometheus sends to scrape GET /metrics. Unset: there
    * is no /metrics (404). At least 32 characters: it guards what the service
@@ -185,6 +203,14 @@ const envSchema = z.object({
   if (value.PHOTO_STORE === "s3" && !value.S3_BUCKET) {
     ctx.addIssue({ code: "custom", path: ["S3_BUCKET"], message: "is required when PHOTO_STORE=s3" });
   }
+  if (value.NODE_ENV === "production" && value.SMTP_URL && !value.PUBLIC_BASE_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["PUBLIC_BASE_URL"],
+      message:
+        "is required in production when SMTP_URL is set: the links in emails (the applicant's private page, the staff inbox) are built on it, never on the Host a request names (e.g. https://api.shelter.example/v1)",
+    });
+  }
   if (value.NODE_ENV === "production" && !value.SESSION_SECRET) {
     ctx.addIssue({
       code: "custom",
@@ -194,7 +220,7 @@ const envSchema = z.object({
   }
 });
 
-export type Env = z.infer<typeof envSchema> & { WEBHOOK_ALLOW_PRIVATE: boolean };
+export type Env = z.infer<typeof envSchema>;
 
 let cached: Env | undefined;
 
@@ -206,8 +232,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const problems = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`Invalid environment configuration:\n${problems}`);
   }
-  // Private webhook targets are a development convenience, never a production default.
-  return { ...result.data, WEBHOOK_ALLOW_PRIVATE: result.data.WEBHOOK_ALLOW_PRIVATE ?? result.data.NODE_ENV !== "production" };
+  return result.data;
 }
 
 /** Test hook: re-read process.env on the next env() call. */

@@ -470,14 +470,17 @@ staffCommand
 
 staffCommand
   .command("lockouts")
-  .description("Sign-in lock-outs in force and failed attempts being counted (per account and address, and per address).")
+  .description(
+    "Sign-in lock-outs in force and failed attempts being counted (per account and address, and per address). Only a keyed hash of each email tried is kept: staff accounts are named, other emails shown as guesses (run with the server's SESSION_SECRET).",
+  )
   .action(() =>
     withDatabase(async () => {
       const { listLockouts } = await import("@/lib/staff/throttle");
       const rows = await listLockouts(new Date());
       if (!rows.length) return console.log("No failed sign-ins are being counted.");
       for (const r of rows) {
-        const who = r.email ? `${r.email} from ${r.address}` : `address ${r.address}`;
+        const who =
+          r.scope === "staff" ? `${r.email} from ${r.address}` : r.scope === "unknown_email" ? `an email that is no staff account, from ${r.address}` : `address ${r.address}`;
         const state = r.lockedUntil ? `locked until ${r.lockedUntil.toISOString()} (lock-out ${r.lockouts} in a row)` : `${r.attempts} failed attempt(s)`;
         console.log(`${who}\t${state}`);
       }

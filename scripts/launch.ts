@@ -10,9 +10,9 @@
  * .data/pg) and stops it after the app, in that order, on Ctrl-C or SIGTERM.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { LOCAL_SECRET_FILE, localSecret } from "@/lib/app-secret";
 import {
   ROOT,
   createDatabaseIfMissing,
@@ -74,12 +74,9 @@ function buildIfStale(env: NodeJS.ProcessEnv): void {
  * A deployment sets SESSION_SECRET itself.
  */
 export function localSessionSecret(): string {
-  const file = path.join(ROOT, ".data", "session-secret");
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
-  }
-  return fs.readFileSync(file, "utf8").trim();
+  // The same file lib/app-secret.ts falls back to, so the CLI and scripts run
+  // by hand key their hashes and seals as this server does.
+  return localSecret(path.join(ROOT, LOCAL_SECRET_FILE));
 }
 
 /** Resolves DATABASE_URL (embedded server when unset) and makes sure the database exists. */
@@ -123,6 +120,25 @@ function forward(child: ChildProcess, server: DatabaseServer): void {
   });
 }
 
+/**
+ * What a local setup (the embedded database, or `npm run dev`) turns on that
+ * a deployment does not, for the variables the operator left unset.
+ */
+export function localSetupDefaults(given: Record<string, string | undefined>, mode: string): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  // The embedded database means a local trial: reached over plain HTTP by
+  // any name (a phone on the LAN included), where browsers would drop the
+  // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
+  // the production rules apply unless the operator says otherwise.
+  if (!given.DATABASE_URL && given.INSECURE_COOKIES === undefined) defaults.INSECURE_COOKIES = "true";
+  // The published demo login belongs to local setups only (lib/staff/demo.ts).
+  if ((!given.DATABASE_URL || mode === "dev") && given.SEED_DEMO_STAFF === undefined) defaults.SEED_DEMO_STAFF = "true";
+  // Not WEBHOOK_ALLOW_PRIVATE: a local trial is still a server anyone with a
+  // webhooks:manage key can point at 127.0.0.1 or the LAN and read the
+  // answers in the deliveries log. Who wants a receiver there says so.
+  return defaults;
+}
+
 export async function main(argv: string[]): Promise<void> {
   const [mode, ...rest] = argv;
   if (mode !== "start" && mode !== "dev" && mode !== "exec") {
@@ -130,17 +146,7 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const { server, url } = await prepareDatabase();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
-  // The embedded database means a local trial: reached over plain HTTP by
-  // any name (a phone on the LAN included), where browsers would drop the
-  // Secure __Host- cookies of a real deployment. With DATABASE_URL given,
-  // the production rules apply unless the operator says otherwise.
-  const localSetup = !process.env.DATABASE_URL || mode === "dev";
-  if (!process.env.DATABASE_URL && env.INSECURE_COOKIES === undefined) env.INSECURE_COOKIES = "true";
-  // Likewise webhooks: a local trial's receivers are on this machine or the LAN.
-  if (!process.env.DATABASE_URL && env.WEBHOOK_ALLOW_PRIVATE === undefined) env.WEBHOOK_ALLOW_PRIVATE = "true";
-  // The published demo login belongs to local setups only (lib/staff/demo.ts).
-  if (localSetup && env.SEED_DEMO_STAFF === undefined) env.SEED_DEMO_STAFF = "true";
+  const env: NodeJS.ProcessEnv = { ...process.env, ...localSetupDefaults(process.env, mode), DATABASE_URL: url, NEXT_TELEMETRY_DISABLED: "1" };
   if (mode !== "exec" && !env.SESSION_SECRET) {
     if (process.env.DATABASE_URL && mode === "start") {
       log("SESSION_SECRET is required in production: 32+ random characters, the same on every instance (e.g. `openssl rand -base64 48`).");

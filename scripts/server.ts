@@ -32,7 +32,7 @@ import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { startBackgroundWork } from "@/lib/jobs/runner";
-import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal } from "@/lib/server/gate";
+import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal, trackAnswer } from "@/lib/server/gate";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { keepApiVary } from "@/lib/server/vary";
 import { logger } from "@/lib/log";
@@ -41,8 +41,16 @@ import { runPrimary, workerCount } from "./cluster";
 import { ROOT } from "./database";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
-// Validated once at boot: a bad variable stops the server here, by name.
-const config = env();
+// Validated once at boot: a bad variable stops the server here, by name,
+// with the reason and no stack trace.
+const config = (() => {
+  try {
+    return env();
+  } catch (error) {
+    console.error(`Refusing to start. ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+})();
 
 // No default credentials in production: a published login must not open a
 // real deployment's staff tools (SEED_DEMO_STAFF says a demo is meant).
@@ -87,6 +95,8 @@ async function serve(): Promise<void> {
   // The parser's own ceiling is above the gate's, so the gate can answer
   // over-long URLs (414) and headers (431) itself, in the API's shape.
   const server = http.createServer({ maxHeaderSize: HTTP_PARSER_MAX_HEADER_BYTES }, (req, res) => {
+    // Bytes the parser cannot read after this request must not get an answer over this one's.
+    trackAnswer(req, res);
     observeRequest(req, res);
     if (isMetricsRequest(req)) {
       void answerMetrics(req, res);

@@ -25,7 +25,8 @@ const createKey = (name: string, scopes: string) =>
   cli("keys", "create", "--name", name, "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", scopes).trim().split("\n").at(-1)!;
 
 async function start(): Promise<Instance> {
-  const instance = await startInstance({ env: { DATABASE_URL: databaseUrl, WEBHOOK_RETRY_SCHEDULE: "1,1,1", LOG_LEVEL: "warn" } });
+  // The test's receiver listens on 127.0.0.1: private targets are allowed only when asked for.
+  const instance = await startInstance({ env: { DATABASE_URL: databaseUrl, WEBHOOK_RETRY_SCHEDULE: "1,1,1", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true" } });
   running.push(instance);
   return instance;
 }

@@ -59,8 +59,6 @@ export function appEnv(port: number, extra: Record<string, string> = {}): Record
     NODE_ENV: "production",
     TRUST_PROXY: "true",
     LOG_LEVEL: "info",
-    // The suite's webhook receivers listen on 127.0.0.1 (refused in production otherwise).
-    WEBHOOK_ALLOW_PRIVATE: "true",
     ...extra,
   };
   if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;

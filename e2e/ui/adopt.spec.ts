@@ -65,13 +65,21 @@ test("an adopter applies, staff approve and complete: the animal's page, the pri
   expect(confirmationMail.text).toContain("Hello Robin Adopter,");
   expect(linksIn(confirmationMail)).toEqual([statusUrl]);
 
-  // Applying again with the same email while it is open: a kind refusal, pointing to the first.
+  // Applying again with the same email while it is open: a kind refusal that names nothing of
+  // the first (anyone can type any email), and the link to it sent to that address again.
   await page.reload();
   await page.getByRole("button", { name: "Apply to adopt" }).click();
   await fillForm(page, email.toUpperCase());
   await applyForm(page).getByRole("button", { name: "Send application" }).click();
-  await expect(applyForm(page).getByRole("alert")).toContainText("You already applied");
+  await expect(applyForm(page).getByRole("alert")).toContainText("we have sent the link to that address again");
+  await expect(applyForm(page).getByRole("alert")).not.toContainText("#");
   await expect(applyForm(page).getByLabel("Your name")).toHaveValue("Robin Adopter");
+  const again = await waitForMail(email, `The link to your application for ${pet.name}`);
+  const [linkAgain] = linksIn(again);
+  expect(linkAgain).toMatch(new RegExp(`^${baseURL}/applications/[A-Za-z0-9_-]{43}$`));
+  expect(linkAgain).not.toBe(statusUrl);
+  await page.goto(linkAgain!);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Your application for ${pet.name}`);
 
   // Following the emailed link shows the application.
   await page.goto(linksIn(confirmationMail)[0]!);
@@ -104,10 +112,11 @@ test("an adopter applies, staff approve and complete: the animal's page, the pri
   await expect(page.getByRole("status")).toContainText("Status: Adopted");
   await staff.close();
 
-  // One email per step, in order; the refused second application sent none.
+  // One email per step, in order; the refused second application sent the link again, and nothing else.
   await waitForMail(email, `Welcome home, ${pet.name}`);
   expect((await mailTo(email)).map((mail) => mail.subject)).toEqual([
     `We received your application for ${pet.name}`,
+    `The link to your application for ${pet.name}`,
     `Good news: your application for ${pet.name} was approved`,
     `Welcome home, ${pet.name}`,
   ]);

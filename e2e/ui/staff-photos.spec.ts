@@ -98,6 +98,9 @@ test("staff add an animal with a profile and two photos, make the second the cov
   expect((await readPet(page, petId)).photos.map((p) => p.id)).toEqual([blueOne!.id, red!.id]);
 
   // Adopters, without the staff cookie, on 127.0.0.1 and on another host name (localhost).
+  // The cover's URLs are on the public origin (PUBLIC_BASE_URL's) whatever name the adopter
+  // used; on that origin its pixels show it is the blue photo, and elsewhere the very same
+  // file is shown (a page cannot read another origin's pixels).
   const seeCover = async (origin: string) => {
     const context = await browser.newContext({ baseURL: origin });
     const tab = await context.newPage();
@@ -106,17 +109,23 @@ test("staff add an animal with a profile and two photos, make the second the cov
     await expect(card).toContainText("Female · Young · Medium");
     await expect(card).toContainText("Border collie");
     const cover = card.locator("img");
-    // The cover's URLs follow the host the adopter used, and it is the blue photo.
-    expect(await cover.getAttribute("srcset")).toContain(`${origin}/photos/`);
-    const [r, , b] = await centreColour(tab, `article:has-text("${name}") img`);
-    expect(b, origin).toBeGreaterThan(150);
-    expect(r, origin).toBeLessThan(100);
-    return { context, tab };
+    expect(await cover.getAttribute("srcset")).toContain(`${new URL(baseURL!).origin}/photos/`);
+    const shown = await cover.evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      return { src: img.currentSrc, width: img.naturalWidth };
+    });
+    expect(shown.width, origin).toBeGreaterThan(0);
+    return { context, tab, shown };
   };
-  await (await seeCover(new URL(baseURL!).origin)).context.close();
+  const onPublic = await seeCover(new URL(baseURL!).origin);
+  const [r, , b] = await centreColour(onPublic.tab, `article:has-text("${name}") img`);
+  expect(b).toBeGreaterThan(150);
+  expect(r).toBeLessThan(100);
+  await onPublic.context.close();
   const other = new URL(baseURL!);
   other.hostname = "localhost";
-  const { context: adopter, tab: visitor } = await seeCover(other.origin);
+  const { context: adopter, tab: visitor, shown } = await seeCover(other.origin);
+  expect(shown.src).toBe(onPublic.shown.src);
 
   await visitor.goto(`/pets/${petId}`);
   const about = visitor.getByRole("region", { name: `About ${name}` });

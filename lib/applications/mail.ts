@@ -1,8 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { appSecret, appSecrets } from "@/lib/app-secret";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { mailLinkOrigin } from "@/lib/mail/links";
 import { sendMail } from "@/lib/mail/mailer";
 import type { ApplicationState } from "@/lib/applications/schemas";
 
@@ -14,7 +15,8 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 //
 // The confirmation needs the link's token, which is stored nowhere (only its
 // hash). It travels in the job's payload sealed (AES-256-GCM, keyed from
-// SESSION_SECRET), so the jobs table never holds a usable link.
+// SESSION_SECRET, or a local setup's own random secret: lib/app-secret.ts;
+// never from an empty one), so the jobs table never holds a usable link.
 //
 // A decision's email says the decision that queued it, carried in the
 // payload: by the time the job runs (or is retried hours later) the
@@ -23,33 +25,44 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 // earlier never. The payload holds states and ids only, nothing of the
 // applicant: graphile-worker logs a failed job's payload.
 
-export type MailKind = "received" | "decision";
+export type MailKind = "received" | "decision" | "link";
 
-function key(): Buffer {
-  return createHash("sha256").update(`application-mail:${env().SESSION_SECRET ?? ""}`).digest();
-}
+const keyOf = (secret: string) => createHash("sha256").update(`application-mail:${secret}`).digest();
 
 export function sealToken(token: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
+  const cipher = createCipheriv("aes-256-gcm", keyOf(appSecret()), iv);
   const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
 }
 
+/** The token a job carries; one sealed before a SESSION_SECRET rotation opens with SESSION_SECRET_PREVIOUS. */
 export function openToken(sealed: string): string {
   const bytes = Buffer.from(sealed, "base64url");
-  const decipher = createDecipheriv("aes-256-gcm", key(), bytes.subarray(0, 12));
-  decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  let failure: unknown;
+  for (const secret of appSecrets()) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
 
 export interface MailJob {
   applicationId: string;
-  /** What the email is about: the application received, or a decision on it. */
+  /** What the email is about: the application received, a decision on it, or its private link again (the applicant applied again). */
   kind: MailKind;
-  /** The private link's origin and sealed token (confirmations only). */
-  origin?: string;
+  /** The private link's token, sealed (confirmations and links again). */
   sealedToken?: string;
+  /**
+   * The origin the request used, carried by jobs queued before issue 28:
+   * ignored, as links in emails come from configuration only (lib/mail/links.ts).
+   */
+  origin?: string;
   /**
    * The state the decision moved the application to (decisions only). Jobs
    * queued before it was carried lack it; those say the state as it is now.
@@ -87,8 +100,27 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
   });
   if (!row?.email) return;
   const greeting = `Hello ${row.name ?? ""},`.replace(" ,", ",");
+  const base = mailLinkOrigin();
+  const link = base && job.sealedToken ? `${base}/applications/${openToken(job.sealedToken)}` : null;
+  if (job.kind === "link") {
+    if (!link) return;
+    await sendMail({
+      to: row.email,
+      subject: `The link to your application for ${row.pet.name}`,
+      text: [
+        greeting,
+        "",
+        `Someone, probably you, applied again to adopt ${row.pet.name} with this email address, while your application for ${row.pet.name} is still open. There is no need to apply again: follow your application, or withdraw it, on its private page:`,
+        link,
+        "",
+        "The link we sent you before still works too. Keep them to yourself: anyone who has one can see your application. If you did not apply again, you can ignore this email.",
+        "",
+        "Petstore",
+      ].join("\n"),
+    });
+    return;
+  }
   if (job.kind === "received") {
-    const link = job.origin && job.sealedToken ? `${job.origin}/applications/${openToken(job.sealedToken)}` : null;
     await sendMail({
       to: row.email,
       subject: `We received your application for ${row.pet.name}`,
@@ -131,7 +163,7 @@ export async function sendApplicationDigest(now: Date): Promise<number> {
   });
   if (fresh.length === 0) return 0;
   const staff = await db().staffUser.findMany({ where: { applicationDigest: true }, select: { email: true, organizationId: true, platformAdmin: true } });
-  const base = env().PUBLIC_BASE_URL ? new URL(env().PUBLIC_BASE_URL!).origin : null;
+  const base = mailLinkOrigin();
   let written = 0;
   for (const member of staff) {
     const theirs = fresh.filter((a) => member.platformAdmin || a.organizationId === member.organizationId);

@@ -11,6 +11,7 @@ import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
+import { mailConfigured } from "@/lib/mail/mailer";
 
 // Adoption applications: an adopter applies for an available animal; staff
 // review, approve (the animal becomes pending, in the same transaction),
@@ -88,64 +89,113 @@ export interface SubmitContext {
   /** The client's address, for the per-address budget (which binds adopters' browsers only, not partners' keys). */
   address: string;
   requestId: string;
-  /** Where the private page is: the origin the client used (or the public one). */
+  /**
+   * Where the private page is for the answer's statusUrl: the origin the
+   * client used (or the public one). Never used for the links in emails,
+   * which come from configuration only (lib/mail/links.ts).
+   */
   origin: string;
   now: Date;
 }
 
-/** Receives an application: 201 with its private link, or why not. */
+/**
+ * Receives an application: 201 with its private link, or why not. The
+ * animal is checked before the applicant's budgets are spent: a request
+ * naming a made-up, pending or sold animal costs nobody anything (else a
+ * few of them naming a victim's email would lock the victim out for a day).
+ * Applying again while an application for the animal is open counts, as it
+ * emails the link again.
+ */
 export async function submitApplication(
   petId: number,
   input: NewApplication,
   context: SubmitContext,
 ): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
+  const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true } });
+  if (!pet) throw noSuchAnimal(petId);
+  if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
   await spendApplyBudget(context.actor.kind === "adopter" ? context.address : null, input.email, context.now);
-  const token = randomBytes(32).toString("base64url");
-  try {
-    return await db().$transaction(async (tx) => {
-      // Shared lock: an approval (which locks the row for update) cannot
-      // turn the animal pending between this check and the insert.
-      const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
-        SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
-      if (!pet) throw new ApiError(404, "not_found", `There is no animal with id ${petId}.`);
-      if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
-      const row = await tx.adoptionApplication.create({
-        data: {
-          petId: BigInt(petId),
-          // The animal's shelter handles it: any key may forward for any shelter's animal.
-          organizationId: pet.organization_id,
-          tokenHash: hashToken(token),
-          name: input.name,
-          email: input.email,
-          phone: input.phone,
-          home: input.home,
-          otherAnimals: input.otherAnimals || null,
-          message: input.message,
-          consentAt: context.now,
-          sourceKeyId: context.actor.kind === "api_key" ? BigInt(context.actor.id) : null,
-        },
-        select: { id: true },
-      });
-      await recordStep(tx, row.id, null, "received", context.actor, context.requestId);
-      await queueApplicationMail(tx, { applicationId: String(row.id), kind: "received", origin: context.origin, sealedToken: sealToken(token) });
-      return { id: Number(row.id), state: "received" as const, statusUrl: `${context.origin}/applications/${token}`, token, petName: pet.name };
-    });
-  } catch (error) {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw await alreadyApplied(petId, input.email);
-    throw error;
+  // Twice at most: an open application found by the insert may be closed
+  // (withdrawn) before it is looked up; then the insert is tried again.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await insertApplication(petId, input, context);
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")) throw error;
+      const refusal = await alreadyApplied(petId, input.email);
+      if (refusal || attempt > 0) throw refusal ?? alreadyAppliedError(pet.name, false);
+    }
   }
 }
 
-async function alreadyApplied(petId: number, email: string): Promise<ApiError> {
-  const first = await db().adoptionApplication.findFirst({
-    where: { petId: BigInt(petId), email, state: { in: [...OPEN_STATES] } },
-    select: { id: true, createdAt: true, pet: { select: { name: true } } },
+const noSuchAnimal = (petId: number) => new ApiError(404, "not_found", `There is no animal with id ${petId}.`);
+
+async function insertApplication(petId: number, input: NewApplication, context: SubmitContext) {
+  const token = randomBytes(32).toString("base64url");
+  return db().$transaction(async (tx) => {
+    // Shared lock: an approval (which locks the row for update) cannot
+    // turn the animal pending between this check and the insert.
+    const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
+      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
+    if (!pet) throw noSuchAnimal(petId);
+    if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
+    const row = await tx.adoptionApplication.create({
+      data: {
+        petId: BigInt(petId),
+        // The animal's shelter handles it: any key may forward for any shelter's animal.
+        organizationId: pet.organization_id,
+        tokenHash: hashToken(token),
+        name: input.name,
+        email: input.email,
+        phone: input.phone,
+        home: input.home,
+        otherAnimals: input.otherAnimals || null,
+        message: input.message,
+        consentAt: context.now,
+        sourceKeyId: context.actor.kind === "api_key" ? BigInt(context.actor.id) : null,
+      },
+      select: { id: true },
+    });
+    await recordStep(tx, row.id, null, "received", context.actor, context.requestId);
+    await queueApplicationMail(tx, { applicationId: String(row.id), kind: "received", sealedToken: sealToken(token) });
+    return { id: Number(row.id), state: "received" as const, statusUrl: `${context.origin}/applications/${token}`, token, petName: pet.name };
   });
-  const when = first ? first.createdAt.toISOString().slice(0, 10) : "earlier";
+}
+
+/**
+ * The answer to applying again while an application for the animal is open
+ * (one per email and animal). Anyone can send any email address, so it
+ * tells nothing of that application (no id, no date): the link to it goes
+ * to that address instead, where only its owner reads it. The token is
+ * stored nowhere, so that is a new link to the same application; the first
+ * keeps working. Null when no open application is found after all (it was
+ * closed meanwhile: the caller may insert again).
+ */
+async function alreadyApplied(petId: number, email: string): Promise<ApiError | null> {
+  return db().$transaction(async (tx) => {
+    const [open] = await tx.$queryRaw<{ id: bigint; pet_name: string }[]>`
+      SELECT a.id, p.name AS pet_name FROM adoption_applications a JOIN pets p ON p.id = a.pet_id
+       WHERE a.pet_id = ${BigInt(petId)} AND lower(a.email) = ${email} AND a.state = ANY(${[...OPEN_STATES]}::"ApplicationState"[])
+       FOR UPDATE OF a`;
+    if (!open) return null;
+    const sent = mailConfigured();
+    if (sent) {
+      const token = randomBytes(32).toString("base64url");
+      await tx.applicationLink.create({ data: { tokenHash: hashToken(token), applicationId: open.id } });
+      await queueApplicationMail(tx, { applicationId: String(open.id), kind: "link", sealedToken: sealToken(token) });
+    }
+    return alreadyAppliedError(open.pet_name, sent);
+  });
+}
+
+function alreadyAppliedError(petName: string, sent: boolean): ApiError {
   return new ApiError(
     409,
     "already_applied",
-    `You already applied for ${first?.pet.name ?? "this animal"} on ${when} (application #${first?.id ?? "?"}), and it is still open: the link to follow it is in the confirmation you received. There is no need to apply again.`,
+    `An application for ${petName} from this email address is still open, so there is no need to apply again. ` +
+      (sent
+        ? "To follow it, or withdraw it, use its private link: we have sent the link to that address again."
+        : "To follow it, or withdraw it, use the private link you were given when you applied."),
   );
 }
 
@@ -177,9 +227,15 @@ function toStatus(row: StatusRow): ApplicationStatus {
 
 const noSuchLink = () => new ApiError(404, "not_found", "There is no application at this link. Check that the whole link was copied.");
 
+/** The application a private link opens: its first link (the row's own hash), or one sent again since (application_links). */
+const byToken = (token: string): Prisma.AdoptionApplicationWhereInput => {
+  const tokenHash = hashToken(token);
+  return { OR: [{ tokenHash }, { links: { some: { tokenHash } } }] };
+};
+
 /** The applicant's own view, by the private link's token. */
 export async function applicationByToken(token: string): Promise<ApplicationStatus> {
-  const row = await db().adoptionApplication.findUnique({ where: { tokenHash: hashToken(token) }, select: STATUS_SELECT });
+  const row = await db().adoptionApplication.findFirst({ where: byToken(token), select: STATUS_SELECT });
   if (!row) throw noSuchLink();
   return toStatus(row);
 }
@@ -190,8 +246,11 @@ const invalidTransition = (from: ApplicationState, to: string) =>
 /** The applicant withdraws (only while undecided: once approved, the shelter is arranging it with them). */
 export async function withdrawByToken(token: string, requestId: string): Promise<ApplicationStatus> {
   return db().$transaction(async (tx) => {
+    const tokenHash = hashToken(token);
     const [row] = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
-      SELECT id, state FROM adoption_applications WHERE token_hash = ${hashToken(token)} FOR UPDATE`;
+      SELECT id, state FROM adoption_applications
+       WHERE token_hash = ${tokenHash} OR id = (SELECT application_id FROM application_links WHERE token_hash = ${tokenHash})
+       FOR UPDATE`;
     if (!row) throw noSuchLink();
     if (!APPLICATION_MOVES[row.state].includes("withdrawn")) {
       throw row.state === "approved"

@@ -251,7 +251,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
-  const imageBody = { type: "string", contentMediaType: "image/*", description: "The image itself." } as const;
+  // Bytes are a string of format binary beside their contentMediaType (OpenAPI 3.1 allows both): the
+  // common generators make a file (Blob) of `format: binary` only, and type or validate the rest as text.
+  const imageBody = { type: "string", format: "binary", contentMediaType: "image/*", description: "The image itself." } as const;
   registry.registerPath({
     method: "post",
     path: "/pets/{petId}/photos",
@@ -269,7 +271,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         content: {
           "multipart/form-data": {
             schema: z.object({
-              file: z.string().meta({ type: "string", contentMediaType: "application/octet-stream", description: "The photo." }),
+              file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: "The photo." }),
               alt: z.string().optional().meta({ description: "Text describing the photo, up to 300 characters." }),
             }),
           },
@@ -292,7 +294,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
       415: errorResponse(415, ["unsupported_media_type"], {}, `The file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it).`),
-      422: errorResponse(422, ["image_too_large"], {}, `The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} megapixels (refused before its pixels are decoded).`),
+      422: errorResponse(
+        422,
+        ["image_too_large"],
+        {},
+        `The image has more than ${MAX_PHOTO_PIXELS / 1_000_000} megapixels (refused before its pixels are decoded), or needs more memory to process than the server allows for one photo.`,
+      ),
       ...commonErrors(),
     },
   });

@@ -10,6 +10,7 @@
  */
 import fs from "node:fs";
 import os from "node:os";
+import v8 from "node:v8";
 import type { ProcessedPhoto } from "@/lib/photos/variants";
 
 export interface ResizeRequest {
@@ -17,7 +18,14 @@ export interface ResizeRequest {
   bytes: Uint8Array;
 }
 
-export type ResizeReply = { ready: true } | { id: number; photo: ProcessedPhoto } | { id: number; error: string };
+/** What bounds this process's memory, as it sees them (lib/photos/resizer.ts sets them; its tests read them). */
+export interface ResizerLimits {
+  heapLimitMb: number;
+  vipsCache: { memory: number; files: number; items: number };
+  vipsConcurrency: number;
+}
+
+export type ResizeReply = { ready: true; limits: ResizerLimits } | { id: number; photo: ProcessedPhoto } | { id: number; error: string };
 
 /**
  * On Linux a nice value belongs to a thread, and a new thread starts with
@@ -45,6 +53,7 @@ function lowerPriority(nice: number): void {
 lowerPriority(Number(process.argv[2] ?? 0));
 // Loaded only now, so that the threads sharp starts are born at the lower priority.
 const { makeVariants } = await import("@/lib/photos/variants");
+const { default: sharp } = await import("sharp");
 
 const send = (reply: ResizeReply) => process.send!(reply);
 
@@ -58,4 +67,12 @@ process.on("message", async (request: ResizeRequest) => {
   }
 });
 process.on("disconnect", () => process.exit(0));
-send({ ready: true });
+const cache = sharp.cache();
+send({
+  ready: true,
+  limits: {
+    heapLimitMb: Math.round(v8.getHeapStatistics().heap_size_limit / 1024 / 1024),
+    vipsCache: { memory: cache.memory.max ?? 0, files: cache.files.max ?? 0, items: cache.items.max ?? 0 },
+    vipsConcurrency: sharp.concurrency(),
+  },
+});

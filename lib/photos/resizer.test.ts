@@ -1,8 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
-import { env } from "@/lib/env";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { env, resetEnvCache } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { processPhoto } from "@/lib/photos/process";
 import { resize, resizerStatus } from "@/lib/photos/resizer";
@@ -43,6 +43,16 @@ const waitForExit = (pid: number) =>
     }
   }).toBe(true);
 
+afterEach(() => {
+  vi.unstubAllEnvs();
+  resetEnvCache();
+});
+
+function configure(vars: Record<string, string>) {
+  for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
+  resetEnvCache();
+}
+
 describe("the photo resizer", () => {
   it("makes the variants in a child process whose every thread runs at PHOTO_RESIZER_NICE", async () => {
     const photo = await processPhoto(await jpeg(1600, 1200));
@@ -81,7 +91,8 @@ describe("the photo resizer", () => {
 
     // Signalled once the image is in the resizer's hands.
     const whileWorking = async (signal: NodeJS.Signals, work: Promise<unknown>) => {
-      await expect.poll(() => resizerStatus().working, { interval: 5 }).toBe(true);
+      // Starting a resizer takes a while on a busy machine.
+      await expect.poll(() => resizerStatus().working, { interval: 5, timeout: 20_000 }).toBe(true);
       process.kill(resizerStatus().pid!, signal);
       return apiError(work);
     };
@@ -112,5 +123,52 @@ describe("the photo resizer", () => {
     expect(run.status).toBe(0);
     // Well before the resizer's idle minute.
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it("a full queue refuses at once with 503 and Retry-After, instead of holding the upload's bytes for up to 45 s", async () => {
+    configure({ PHOTO_RESIZER_QUEUE: "2" });
+    await processPhoto(await jpeg());
+    const stalled = resizerStatus().pid!;
+    process.kill(stalled, "SIGSTOP");
+    try {
+      const inHand = resize(await jpeg(500, 400));
+      await expect.poll(() => resizerStatus().working, { interval: 5, timeout: 20_000 }).toBe(true);
+      const waiting = [resize(await jpeg(600, 400)), resize(await jpeg(700, 400))];
+      const started = Date.now();
+      const refused = await apiError(resize(await jpeg(800, 400)));
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect([refused.status, refused.code]).toEqual([503, "service_unavailable"]);
+      expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThan(0);
+      process.kill(stalled, "SIGCONT");
+      // The ones that were let in are all made.
+      expect((await Promise.all([inHand, ...waiting])).map((p) => p.width)).toEqual([500, 600, 700]);
+    } finally {
+      process.kill(stalled, "SIGCONT");
+    }
+  });
+
+  it("runs with its memory capped: a small V8 heap, no libvips cache, one libvips thread", async () => {
+    await processPhoto(await jpeg());
+    const { pid, limits } = resizerStatus();
+    const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+    expect(commandLine).toContain("--max-old-space-size=128");
+    expect(limits!.heapLimitMb).toBeLessThanOrEqual(256);
+    expect(limits!.vipsCache).toEqual({ memory: 0, files: 0, items: 0 });
+    expect(limits!.vipsConcurrency).toBe(1);
+  });
+
+  it("a resizer over PHOTO_RESIZER_MEMORY_MB is stopped: that photo is refused (422), and the next gets a new resizer", async () => {
+    await processPhoto(await jpeg());
+    const before = resizerStatus().pid!;
+    // Less than any resizer needs at all: the one at work goes over it.
+    configure({ PHOTO_RESIZER_MEMORY_MB: "64" });
+    const error = await apiError(processPhoto(await jpeg(6000, 4000)));
+    expect([error.status, error.code]).toEqual([422, "image_too_large"]);
+    expect(error.message).toContain("more memory");
+    await waitForExit(before);
+    vi.unstubAllEnvs();
+    resetEnvCache();
+    expect((await processPhoto(await jpeg())).width).toBe(800);
+    expect(resizerStatus().pid).not.toBe(before);
   });
 });

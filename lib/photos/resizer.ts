@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
-import type { ResizeReply, ResizeRequest } from "@/lib/photos/resizer-process";
+import type { ResizeReply, ResizeRequest, ResizerLimits } from "@/lib/photos/resizer-process";
 import type { ProcessedPhoto } from "@/lib/photos/variants";
 
 // Making a photo's variants takes about a third of a second of a core per
@@ -16,6 +16,17 @@ import type { ProcessedPhoto } from "@/lib/photos/variants";
 // priority (PHOTO_RESIZER_NICE): when the machine is busy, requests get the
 // cores first and uploads wait; when it is idle, uploads run at full speed.
 // One photo at a time per resizer, in the order they came.
+//
+// Both are bounded. At most PHOTO_RESIZER_QUEUE photos wait (each holds its
+// upload's bytes, up to 15 MB); one more is refused at once with 503 and
+// Retry-After rather than held for the 45 s a photo may wait. And the
+// resizer's memory is capped: its V8 heap (--max-old-space-size; the pixels
+// live outside it, in libvips), libvips keeps no cache and runs one thread
+// (lib/photos/variants.ts), and what it holds in all (its resident memory,
+// read from /proc while it works) may not pass PHOTO_RESIZER_MEMORY_MB: a
+// resizer over it is stopped and the photo refused (422), so one image that
+// decodes into far more memory than its pixel count suggests cannot take
+// the machine's memory from the server.
 
 /** An upload waits at most this long for its variants (queue included): under nginx's 60 s proxy timeout, so the client gets our answer. */
 export const RESIZE_TIMEOUT_MS = 45_000;
@@ -23,6 +34,10 @@ export const RESIZE_TIMEOUT_MS = 45_000;
 const IDLE_MS = 60_000;
 /** A resizer that dies of these crashed decoding the image it was given: the image is refused, not retried. */
 const CRASH_SIGNALS = new Set(["SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"]);
+/** The resizer's V8 heap (MB): it holds messages, not pixels (Buffers and libvips' memory are outside it). */
+export const RESIZER_HEAP_MB = 128;
+/** How often a working resizer's resident memory is read. */
+const MEMORY_CHECK_MS = 50;
 
 interface Job {
   id: number;
@@ -38,6 +53,12 @@ interface Resizer {
   current?: Job;
   /** Whether `current` has been sent to the child (it may be starting still). */
   sent: boolean;
+  /** What the child says bounds its memory (once ready). */
+  limits?: ResizerLimits;
+  /** Reads its resident memory while it works. */
+  watch?: NodeJS.Timeout;
+  /** Stopped for going over PHOTO_RESIZER_MEMORY_MB: the photo it had is refused. */
+  overMemory?: boolean;
 }
 
 interface State {
@@ -52,6 +73,49 @@ interface State {
 const KEY = Symbol.for("petstore.photo-resizer");
 const holder = globalThis as unknown as { [KEY]?: State };
 const state = (): State => (holder[KEY] ??= { queue: [], nextId: 1 });
+
+function full(): ApiError {
+  return new ApiError(503, "service_unavailable", "Too many photos are waiting to be processed right now. Send this one again in a few seconds.", undefined, {
+    "Retry-After": "10",
+  });
+}
+
+function tooDemanding(limitMb: number): ApiError {
+  return new ApiError(
+    422,
+    "image_too_large",
+    `The image needs more memory to process than this server allows for one photo (${limitMb} MB). Send a smaller image (fewer pixels, or JPEG rather than PNG).`,
+  );
+}
+
+/** A process's resident memory in MB, from /proc (Linux); null where it cannot be read. */
+function residentMb(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** While the resizer works, reads its memory; over the cap it is stopped (the exit handler refuses its photo). */
+function watchMemory(resizer: Resizer): void {
+  clearInterval(resizer.watch);
+  const check = () => {
+    const pid = resizer.child.pid;
+    if (!resizer.current || pid === undefined) return clearInterval(resizer.watch);
+    const limit = env().PHOTO_RESIZER_MEMORY_MB;
+    const used = residentMb(pid);
+    if (used === null || used <= limit) return;
+    clearInterval(resizer.watch);
+    resizer.overMemory = true;
+    logger().warn({ photoJob: resizer.current.id, residentMb: Math.round(used), limitMb: limit }, "the photo resizer went over its memory cap: stopped");
+    resizer.child.kill("SIGKILL");
+  };
+  resizer.watch = setInterval(check, MEMORY_CHECK_MS);
+  resizer.watch.unref();
+  check();
+}
 
 function busy(): ApiError {
   return new ApiError(503, "service_unavailable", "Photos are taking longer than usual to process right now. Send the photo again in a minute.", undefined, {
@@ -73,7 +137,7 @@ function entry(): string {
 function start(): Resizer {
   // spawn with an IPC channel is what fork does; fork itself makes Turbopack
   // resolve the path as a module at build time (vercel/next.js#97952).
-  const child = spawn(process.execPath, ["--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${RESIZER_HEAP_MB}`, "--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -84,9 +148,13 @@ function start(): Resizer {
   resizer.ready.catch(() => undefined);
 
   child.on("message", (reply: ResizeReply) => {
-    if ("ready" in reply) return markReady();
+    if ("ready" in reply) {
+      resizer.limits = reply.limits;
+      return markReady();
+    }
     const job = resizer.current;
     if (!job || job.id !== reply.id) return; // one that timed out
+    clearInterval(resizer.watch);
     resizer.current = undefined;
     resizer.sent = false;
     if ("photo" in reply) job.resolve(revive(reply.photo));
@@ -94,14 +162,18 @@ function start(): Resizer {
     next();
   });
   child.once("exit", (code, signal) => {
+    clearInterval(resizer.watch);
     const s = state();
     if (s.resizer === resizer) s.resizer = undefined;
     failStart(new Error(`the photo resizer exited (${signal ?? code}) before it was ready`));
     const job = resizer.current;
     if (!job) return;
     resizer.current = undefined;
-    logger().error({ code, signal, photoJob: job.id }, "the photo resizer died while making variants");
-    job.reject(signal && CRASH_SIGNALS.has(signal) ? undecodable() : busy());
+    if (resizer.overMemory) job.reject(tooDemanding(env().PHOTO_RESIZER_MEMORY_MB));
+    else {
+      logger().error({ code, signal, photoJob: job.id }, "the photo resizer died while making variants");
+      job.reject(signal && CRASH_SIGNALS.has(signal) ? undecodable() : busy());
+    }
     next();
   });
   child.on("error", (error) => logger().error({ err: error }, "the photo resizer failed"));
@@ -147,6 +219,7 @@ function next(): void {
       const request: ResizeRequest = { id: job.id, bytes: job.bytes };
       resizer.child.send(request);
       resizer.sent = true;
+      watchMemory(resizer);
     },
     (error: unknown) => {
       if (resizer.current !== job) return;
@@ -165,6 +238,7 @@ function next(): void {
  */
 export function resize(bytes: Buffer, timeoutMs = RESIZE_TIMEOUT_MS): Promise<ProcessedPhoto> {
   const s = state();
+  if (s.queue.length >= env().PHOTO_RESIZER_QUEUE) return Promise.reject(full());
   return new Promise<ProcessedPhoto>((resolve, reject) => {
     const timer = setTimeout(() => {
       const i = s.queue.indexOf(job);
@@ -188,8 +262,8 @@ export function resize(bytes: Buffer, timeoutMs = RESIZE_TIMEOUT_MS): Promise<Pr
   });
 }
 
-/** The running resizer's process id, if one runs, and whether it has a photo in hand (for tests). */
-export function resizerStatus(): { pid?: number; working: boolean } {
+/** The running resizer's process id, if one runs, whether it has a photo in hand, and what bounds its memory (for tests). */
+export function resizerStatus(): { pid?: number; working: boolean; limits?: ResizerLimits } {
   const resizer = state().resizer;
-  return { pid: resizer?.child.pid, working: Boolean(resizer?.current && resizer.sent) };
+  return { pid: resizer?.child.pid, working: Boolean(resizer?.current && resizer.sent), limits: resizer?.limits };
 }

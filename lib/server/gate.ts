@@ -169,14 +169,48 @@ export function sendRefusal(req: http.IncomingMessage, res: http.ServerResponse,
   });
 }
 
+/** The answer each connection is making (from its request's arrival to the answer's end). */
+const answering = new WeakMap<object, http.ServerResponse>();
+/** Connections that close after the answer in flight: what followed its request could not be parsed. */
+const closingAfterAnswer = new WeakSet<object>();
+
+/** Notes that `res` answers a request on its connection until it ends: answerClientError must not answer over it. */
+export function trackAnswer(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const socket = req.socket;
+  answering.set(socket, res);
+  const forget = () => {
+    if (answering.get(socket) === res) answering.delete(socket);
+  };
+  res.once("finish", forget);
+  res.once("close", forget);
+}
+
 /**
  * What the HTTP parser could not even parse (Node's 'clientError'): its own
  * answer would be a bare "400 Bad Request" with no body. Ours is the Error
- * shape, written straight to the socket.
+ * shape, written straight to the socket, unless a request before those bytes
+ * is still being answered on this connection. Then that answer goes out
+ * alone, as the last one, and the bytes get none: written behind it (an
+ * answer that said `Connection: close` already, or one Next is still
+ * making), a second answer made the client reject the connection and lose
+ * the first ("Data after `Connection: close`"), or took its place. Such
+ * bytes are typically a body sent without Content-Length (Node's own client
+ * does that for DELETE and OPTIONS unless told the length), so the request
+ * before them is whole and deserves its answer. They are still read, not
+ * left in the kernel, so the close after the answer is not a reset.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  const inFlight = answering.get(socket);
+  if (inFlight) {
+    if (closingAfterAnswer.has(socket)) return;
+    closingAfterAnswer.add(socket);
+    // Still to be written: its own head says it is the last (Node then ends the connection after it).
+    if (!inFlight.headersSent) inFlight.setHeader("Connection", "close");
+    else inFlight.once("finish", () => socket.end());
     return;
   }
   const refusal =

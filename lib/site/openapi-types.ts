@@ -6752,15 +6752,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/avif": string;
-                "image/jpeg": string;
-                "image/png": string;
-                "image/webp": string;
+                "image/avif": Blob;
+                "image/jpeg": Blob;
+                "image/png": Blob;
+                "image/webp": Blob;
                 "multipart/form-data": {
                     /** @description Text describing the photo, up to 300 characters. */
                     alt?: string;
-                    /** @description The photo. */
-                    file: string;
+                    /**
+                     * Format: binary
+                     * @description The photo.
+                     */
+                    file: Blob;
                 };
             };
         };
@@ -6962,7 +6965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The image has more than 40 megapixels (refused before its pixels are decoded). Codes: `image_too_large`. */
+            /** @description The image has more than 40 megapixels (refused before its pixels are decoded), or needs more memory to process than the server allows for one photo. Codes: `image_too_large`. */
             422: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { appSecret } from "@/lib/app-secret";
 import { runInBackground } from "@/lib/background";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -12,6 +13,14 @@ import { ApiError } from "@/lib/http/errors";
 // recorded, and a caller who is locked out costs no scrypt run at all.
 // Nothing here tells whether an email exists: the account key is derived
 // from the email as typed, and the refusal is the same either way.
+//
+// Nor does the table hold emails: an account is kept as a keyed hash of the
+// email typed (HMAC-SHA256 under a key derived from SESSION_SECRET,
+// lib/app-secret.ts), so a copy of the table (a backup, a dump) names no
+// account, and a list of likely emails does not reverse it as it would a
+// plain hash. Staff still see whose lock-outs they are: listing hashes each
+// staff account's email the same way and names the ones that match; the
+// others are guesses of emails that are no staff account.
 
 export interface ThrottleRule {
   maxFailures: number;
@@ -28,18 +37,23 @@ const MAX_LOCK_SECONDS = 24 * 3600;
 
 interface Scope {
   key: string;
-  email: string | null;
+  /** The account's keyed hash (accountHash); null for the address as a whole. */
+  account: string | null;
   address: string;
   rule: ThrottleRule;
 }
 
-const accountHash = (email: string) => createHash("sha256").update(email).digest("hex").slice(0, 32);
+const throttleKey = (secret: string) => createHmac("sha256", secret).update("sign-in-throttle").digest();
+
+/** The keyed hash an account is kept as: 32 hex characters, from the email as typed (the schema lower-cases it). */
+export const accountHash = (email: string) => createHmac("sha256", throttleKey(appSecret())).update(email).digest("hex").slice(0, 32);
 
 function scopesFor(email: string, address: string): [Scope, Scope] {
   const where = addressRateKey(address);
+  const account = accountHash(email);
   return [
-    { key: `account:${accountHash(email)}@${where}`, email, address: where, rule: ACCOUNT_RULE },
-    { key: `address:${where}`, email: null, address: where, rule: ADDRESS_RULE },
+    { key: `account:${account}@${where}`, account, address: where, rule: ACCOUNT_RULE },
+    { key: `address:${where}`, account: null, address: where, rule: ADDRESS_RULE },
   ];
 }
 
@@ -51,9 +65,9 @@ interface Row {
 
 /** Counts one attempt on each scope (not while it is locked), in one statement; returns the rows. */
 async function reserve(scopes: Scope[], now: Date): Promise<Map<string, Row>> {
-  const values = Prisma.join(scopes.map((s) => Prisma.sql`(${s.key}, ${s.email}, ${s.address}, 1, ${now}, ${s.rule.windowSeconds})`));
+  const values = Prisma.join(scopes.map((s) => Prisma.sql`(${s.key}, ${s.account}, ${s.address}, 1, ${now}, ${s.rule.windowSeconds})`));
   const rows = await db().$queryRaw<Row[]>`
-    INSERT INTO sign_in_throttles AS t (key, email, address, attempts, window_start, window_seconds)
+    INSERT INTO sign_in_throttles AS t (key, account, address, attempts, window_start, window_seconds)
     VALUES ${values}
     ON CONFLICT (key) DO UPDATE SET
       attempts = CASE WHEN t.locked_until > ${now} THEN t.attempts
@@ -61,8 +75,7 @@ async function reserve(scopes: Scope[], now: Date): Promise<Map<string, Row>> {
                       ELSE t.attempts + 1 END,
       window_start = CASE WHEN t.locked_until > ${now} THEN t.window_start
                           WHEN t.window_start + make_interval(secs => t.window_seconds) <= ${now} THEN ${now}
-                          ELSE t.window_start END,
-      email = COALESCE(EXCLUDED.email, t.email)
+                          ELSE t.window_start END
     RETURNING key, attempts, locked_until`;
   return new Map(rows.map((r) => [r.key, r]));
 }
@@ -120,7 +133,7 @@ export async function throttled<T>(email: string, address: string, now: Date, ve
   if (result) {
     // The account's failures are forgiven (from every address); the
     // address keeps its other failures but not this attempt.
-    await db().$executeRaw`DELETE FROM sign_in_throttles WHERE key LIKE ${`account:${accountHash(email)}@%`}`;
+    await db().$executeRaw`DELETE FROM sign_in_throttles WHERE account = ${account.account}`;
     await db().$executeRaw`UPDATE sign_in_throttles SET attempts = GREATEST(attempts - 1, 0) WHERE key = ${addressScope.key}`;
     return result;
   }
@@ -139,6 +152,13 @@ export async function sweepThrottles(now: Date): Promise<number> {
 }
 
 export interface Lockout {
+  /**
+   * Whose failures: a staff account's (its email hashes to the one kept), an
+   * email that is no staff account (a guess: only its hash is kept, so it
+   * cannot be shown), or the address's as a whole.
+   */
+  scope: "staff" | "unknown_email" | "address";
+  /** The staff account's email; null otherwise. */
   email: string | null;
   address: string;
   attempts: number;
@@ -146,27 +166,36 @@ export interface Lockout {
   lockouts: number;
 }
 
-/** For staff (the CLI): lock-outs in force and failures being counted. */
+/**
+ * For staff (the CLI): lock-outs in force and failures being counted. Staff
+ * accounts are named by hashing each one's email as the throttle does (the
+ * CLI must then run with the server's SESSION_SECRET, as for everything it
+ * shares with the server); a row that matches none is a guessed email.
+ */
 export async function listLockouts(now: Date): Promise<Lockout[]> {
   const rows = await db().signInThrottle.findMany({
     where: { OR: [{ lockedUntil: { gt: now } }, { attempts: { gt: 0 } }] },
     orderBy: [{ lockedUntil: { sort: "desc", nulls: "last" } }, { key: "asc" }],
-    select: { email: true, address: true, attempts: true, lockedUntil: true, lockouts: true, windowStart: true, windowSeconds: true },
+    select: { account: true, address: true, attempts: true, lockedUntil: true, lockouts: true, windowStart: true, windowSeconds: true },
   });
+  const staff = new Map((await db().staffUser.findMany({ select: { email: true } })).map(({ email }) => [accountHash(email), email]));
   return rows
     .filter((r) => (r.lockedUntil && r.lockedUntil > now) || r.windowStart.getTime() + r.windowSeconds * 1000 > now.getTime())
-    .map(({ email, address, attempts, lockedUntil, lockouts }) => ({ email, address, attempts, lockedUntil: lockedUntil && lockedUntil > now ? lockedUntil : null, lockouts }));
+    .map(({ account, address, attempts, lockedUntil, lockouts }) => {
+      const email = account ? (staff.get(account) ?? null) : null;
+      const scope = account === null ? "address" : email ? "staff" : "unknown_email";
+      return { scope, email, address, attempts, lockedUntil: lockedUntil && lockedUntil > now ? lockedUntil : null, lockouts };
+    });
 }
 
 /** Lifts lock-outs and forgets failures: of an account (from every address, or one), or of an address. Returns how many were lifted. */
 export async function unlock(target: { email?: string; address?: string }): Promise<number> {
   const where = target.address ? addressRateKey(target.address) : undefined;
   if (target.email) {
-    const prefix = `account:${accountHash(target.email)}@`;
-    const key = where ? `${prefix}${where}` : undefined;
-    return key
-      ? db().$executeRaw`DELETE FROM sign_in_throttles WHERE key = ${key}`
-      : db().$executeRaw`DELETE FROM sign_in_throttles WHERE key LIKE ${`${prefix}%`}`;
+    const account = accountHash(target.email);
+    return where
+      ? db().$executeRaw`DELETE FROM sign_in_throttles WHERE key = ${`account:${account}@${where}`}`
+      : db().$executeRaw`DELETE FROM sign_in_throttles WHERE account = ${account}`;
   }
   if (where) return db().$executeRaw`DELETE FROM sign_in_throttles WHERE address = ${where}`;
   return 0;

@@ -19,6 +19,13 @@ describe("addressRefusal", () => {
     ["255.255.255.255", "never", "never"],
     ["::ffff:169.254.169.254", "never", "never"],
     ["64:ff9b::a9fe:a9fe", "never", "never"], // NAT64 of 169.254.169.254
+    // Translation and tunnel ranges that reach IPv4 addresses we cannot judge: never.
+    ["64:ff9b:1::a00:1", "never", "never"], // local-use NAT64 (RFC 8215): the embedded IPv4's place depends on the operator's prefix
+    ["64:ff9b:1:ffff:ff00:808:808:0", "never", "never"],
+    ["2002:a9fe:a9fe::1", "never", "never"], // 6to4 of 169.254.169.254
+    ["2002:808:808::1", "never", "never"], // 6to4 of a public address: still a relay into IPv4
+    ["2002:7f00:1::1", "never", "never"],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "never", "never"], // Teredo
     // Not public: refused in production, allowed in development.
     ["127.0.0.1", "not_public", null],
     ["127.8.9.10", "not_public", null],
@@ -38,7 +45,10 @@ describe("addressRefusal", () => {
     ["::ffff:127.0.0.1", "not_public", null],
     ["::ffff:7f00:1", "not_public", null],
     ["::ffff:10.0.0.1", "not_public", null],
-    ["2002:7f00:1::1", "not_public", null],
+    // The well-known NAT64 prefix (64:ff9b::/96) is judged by the IPv4 address it embeds, as that address would be.
+    ["64:ff9b::a00:1", "not_public", null], // 10.0.0.1
+    ["64:ff9b::7f00:1", "not_public", null], // 127.0.0.1
+    ["64:ff9b::c0a8:101", "not_public", null], // 192.168.1.1
     // Public.
     ["93.184.215.14", null, null],
     ["8.8.8.8", null, null],
@@ -46,6 +56,7 @@ describe("addressRefusal", () => {
     ["100.128.0.1", null, null],
     ["2606:4700:4700::1111", null, null],
     ["::ffff:8.8.8.8", null, null],
+    ["64:ff9b::808:808", null, null], // NAT64 of 8.8.8.8: how an IPv6-only server reaches a public IPv4 receiver
   ])("%s: %s in production, %s with WEBHOOK_ALLOW_PRIVATE", (address, production, development) => {
     expect(addressRefusal(address, false)).toBe(production);
     expect(addressRefusal(address, true)).toBe(development);
@@ -90,6 +101,24 @@ describe("checkWebhookTarget", () => {
     };
     expect(await refusal("https://nowhere.example/", false, failing)).toBe("unresolvable");
     expect(await refusal("https://empty.example/", false, resolveTo())).toBe("unresolvable");
+  });
+
+  it("a refusal says only that the address is not public, never what a name resolves to (that would map our network)", async () => {
+    const cases: [string, boolean][] = [
+      ["10.0.0.5", false],
+      ["fd00::5", false],
+      ["169.254.169.254", true],
+      ["64:ff9b:1::a00:5", true],
+      ["2002:a00:5::1", false],
+    ];
+    for (const [resolved, allowPrivate] of cases) {
+      const error = await checkWebhookTarget("https://db.internal/hook", { allowPrivate, resolve: resolveTo("93.184.215.14", resolved) }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, resolved).toBeInstanceOf(WebhookUrlError);
+      expect((error as Error).message).toBe('The host "db.internal" is not a public address: webhooks are only sent to public addresses.');
+    }
   });
 
   it("returns the checked address, to connect to it and nothing else", async () => {

@@ -15,7 +15,7 @@ export type UrlRefusal =
   | "scheme" // http:// where https:// is required
   | "unresolvable"
   | "not_public" // loopback, private, unique-local, shared, documentation, reserved (allowed with WEBHOOK_ALLOW_PRIVATE)
-  | "never"; // link-local (cloud metadata), unspecified, multicast, broadcast: never, whatever the setting
+  | "never"; // link-local (cloud metadata), unspecified, multicast, broadcast, translation and tunnel ranges: never, whatever the setting
 
 export class WebhookUrlError extends Error {
   constructor(
@@ -45,10 +45,21 @@ function blockList(v4: string[], v6: string[]): BlockList {
   return list;
 }
 
-/** Refused always: nothing legitimate listens there for us, and some of it (169.254.169.254) is dangerous. */
+/**
+ * Refused always: nothing legitimate listens there for us, and some of it
+ * (169.254.169.254) is dangerous. That includes the IPv6 ranges that carry
+ * a packet on to an IPv4 address we cannot judge from here: local-use NAT64
+ * (64:ff9b:1::/48, RFC 8215, where the IPv4 address sits wherever the
+ * operator's prefix length puts it), 6to4 (2002::/16, deprecated by RFC 7526)
+ * and Teredo (2001::/32). A webhook receiver has no reason to be behind one.
+ * The well-known NAT64 prefix 64:ff9b::/96 is different: the IPv4 address is
+ * always its last 32 bits, and it is how a server on an IPv6-only network
+ * reaches a public IPv4 receiver, so it is judged by that address instead
+ * (embeddedIpv4), exactly as the address itself would be.
+ */
 const NEVER = blockList(
   ["0.0.0.0/8", "169.254.0.0/16", "224.0.0.0/4", "255.255.255.255/32"],
-  ["::/128", "fe80::/10", "ff00::/8"],
+  ["::/128", "fe80::/10", "ff00::/8", "64:ff9b:1::/48", "2002::/16", "2001::/32"],
 );
 
 /** Not on the public internet (IANA special-purpose registries); allowed only with WEBHOOK_ALLOW_PRIVATE. */
@@ -71,15 +82,14 @@ const NOT_PUBLIC = blockList(
     "::1/128",
     "::/96", // IPv4-compatible (deprecated)
     "100::/64", // discard
-    "2001::/23", // IETF protocol assignments (Teredo, ORCHID, ...)
+    "2001::/23", // IETF protocol assignments (ORCHID, ...; Teredo's 2001::/32 is in NEVER)
     "2001:db8::/32", // documentation
-    "2002::/16", // 6to4: reaches whatever IPv4 address it embeds
     "fc00::/7", // unique-local
     "fec0::/10", // site-local (deprecated)
   ],
 );
 
-/** The IPv4 address an IPv6 one stands for (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::a.b.c.d), if any. */
+/** The IPv4 address an IPv6 one stands for (IPv4-mapped ::ffff:a.b.c.d, well-known NAT64 64:ff9b::a.b.c.d), if any. */
 function embeddedIpv4(address: string): string | null {
   const groups = expandIpv6(address).map((g) => parseInt(g, 16));
   const head = groups.slice(0, 6);
@@ -103,7 +113,7 @@ export function addressRefusal(address: string, allowPrivate: boolean): UrlRefus
 
 const REFUSAL_TEXT: Record<Exclude<UrlRefusal, "scheme" | "unresolvable">, string> = {
   not_public: "is not a public address (loopback, private, shared or reserved)",
-  never: "is link-local, unspecified or multicast",
+  never: "is not a public address (link-local, unspecified, multicast, or a translation or tunnel range)",
 };
 
 export interface GuardOptions {
@@ -138,10 +148,12 @@ export async function checkWebhookTarget(raw: string, options: GuardOptions): Pr
   }
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, options.allowPrivate);
-    if (refusal) {
-      const shown = address === host ? `The address ${address}` : `The host "${host}" resolves to ${address}, which`;
-      throw new WebhookUrlError(refusal, `${shown} ${REFUSAL_TEXT[refusal as keyof typeof REFUSAL_TEXT]}: webhooks are only sent to public addresses.`);
-    }
+    if (!refusal) continue;
+    // An address the caller wrote may be described; what a name resolves to
+    // may not: the answer (and the deliveries log) would map our network
+    // for anyone with a webhooks:manage key ("db.internal resolves to 10.0.0.5").
+    if (address === host) throw new WebhookUrlError(refusal, `The address ${address} ${REFUSAL_TEXT[refusal as keyof typeof REFUSAL_TEXT]}: webhooks are only sent to public addresses.`);
+    throw new WebhookUrlError(refusal, `The host "${host}" is not a public address: webhooks are only sent to public addresses.`);
   }
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

@@ -105,6 +105,32 @@ describe("applicants' budgets", () => {
   });
 });
 
+describe("only applications that pass validation spend the budgets", () => {
+  it("a victim's email named with made-up, pending and sold animals is not locked out", async () => {
+    at("2031-05-12T10:00:00Z");
+    const [pending, sold, real] = await seedPets([{ status: "pending" }, { status: "sold" }, {}]);
+    const tries = limit("email", "day") + 2;
+    for (let i = 0; i < tries; i++) {
+      await expectApiError(await forward(987_654 + i, "victim@example.org"), 404, "not_found");
+      await expectApiError(await forward(pending!.id, "victim@example.org"), 409, "not_available");
+      await expectApiError(await apply(sold!.id, "VICTIM@example.org", "198.51.100.66"), 409, "not_available");
+    }
+    // Nor is the address those browser requests came from.
+    expect((await apply(real!.id, "victim@example.org", "198.51.100.66")).status).toBe(201);
+    setClock(undefined);
+  });
+
+  it("applying again for the same animal counts (it sends the link again where mail is set up)", async () => {
+    at("2031-05-13T10:00:00Z");
+    const pets = await seedPets([{}, {}]);
+    expect((await forward(pets[0]!.id, "repeat@example.org")).status).toBe(201);
+    for (let i = 1; i < limit("email", "hour"); i++) await expectApiError(await forward(pets[0]!.id, "repeat@example.org"), 409, "already_applied");
+    await expectApiError(await forward(pets[0]!.id, "repeat@example.org"), 429, "rate_limited");
+    await expectApiError(await forward(pets[1]!.id, "repeat@example.org"), 429, "rate_limited");
+    setClock(undefined);
+  });
+});
+
 describe("partners forwarding applications", () => {
   it("are not held to the per-address budgets: one server forwards more than an address's hour and day for its many users", async () => {
     at("2031-05-10T10:00:00Z");

@@ -1,4 +1,8 @@
+import { createDecipheriv, createHash } from "node:crypto";
+import fs from "node:fs";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -9,13 +13,17 @@ import { openToken, sealToken, sendApplicationDigest } from "@/lib/applications/
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
-import { call, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
+import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // The applicant's emails through a real SMTP server in this process
 // (smtp-server), sent by the real job queue: the confirmation carries a
-// working private link, each decision follows (the decision that queued
-// it, however late the job runs), a refused send is retried, and the job's
-// payload never holds a usable link or anything of the applicant.
+// working private link on PUBLIC_BASE_URL (never on the Host a request
+// named), each decision follows (the decision that queued it, however late
+// the job runs), applying again sends the link again, a refused send is
+// retried, and the job's payload never holds a usable link or anything of
+// the applicant.
+
+const PUBLIC = "https://adopt.shelter.example";
 
 let smtp: SMTPServer;
 const inbox: ParsedMail[] = [];
@@ -48,6 +56,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
   vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
+  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
   resetEnvCache();
   ({ key: partner } = await newKey(["pets:read", "applications:write"], "listing site"));
   staff = await staffSession();
@@ -72,10 +81,11 @@ async function until<T>(check: () => T | undefined, what: string, ms = 20_000): 
 
 const mailTo = (address: string, subject: RegExp) => () => inbox.find((m) => m.to && !Array.isArray(m.to) && m.to.text === address && subject.test(m.subject ?? ""));
 
-function apply(petId: number, email: string) {
+function apply(petId: number, email: string, headers: Record<string, string> = {}) {
   return call(applyRoute, `/v1/pets/${petId}/applications`, {
     method: "POST",
     key: partner,
+    headers,
     params: { petId: String(petId) },
     json: { name: "Alex Mail", email, home: "house", message: "Hello.", consent: true },
   });
@@ -113,6 +123,30 @@ describe("queued with the change", () => {
     expect(openToken(sealToken(token))).toBe(token);
   });
 
+  it("without SESSION_SECRET (a local setup), the token is sealed under this install's own random secret, never a key anyone can derive", () => {
+    const cwd = process.cwd();
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-install-"));
+    const secret = process.env.SESSION_SECRET;
+    process.chdir(install);
+    vi.stubEnv("SESSION_SECRET", undefined);
+    resetEnvCache();
+    try {
+      const token = "T".repeat(43);
+      const sealed = Buffer.from(sealToken(token), "base64url");
+      // What an empty secret gave: a key everyone who reads the code has.
+      const known = createHash("sha256").update("application-mail:").digest();
+      const decipher = createDecipheriv("aes-256-gcm", known, sealed.subarray(0, 12));
+      decipher.setAuthTag(sealed.subarray(12, 28));
+      expect(() => Buffer.concat([decipher.update(sealed.subarray(28)), decipher.final()])).toThrow();
+      expect(openToken(sealed.toString("base64url"))).toBe(token);
+      expect(fs.readFileSync(path.join(install, ".data", "session-secret"), "utf8")).toMatch(/^[A-Za-z0-9_-]{64}$/);
+    } finally {
+      process.chdir(cwd);
+      vi.stubEnv("SESSION_SECRET", secret);
+      resetEnvCache();
+    }
+  });
+
   it("a decision's job carries the state decided, and nothing of the applicant", async () => {
     const [pet] = await seedPets([{ name: "Decided" }]);
     const created = await expectJson<{ id: number }>(await apply(pet!.id, "decided@example.org"), 201);
@@ -140,6 +174,7 @@ describe("sent by the job queue", () => {
     const confirmation = await until(mailTo("alex@example.org", /We received your application for Mailbox/), "the confirmation");
     expect(confirmation.from?.text).toBe('"Shelter" <adopt@shelter.example>');
     expect(confirmation.text).toContain(created.statusUrl);
+    expect(created.statusUrl.startsWith(`${PUBLIC}/applications/`)).toBe(true);
     const token = confirmation.text!.match(/\/applications\/([A-Za-z0-9_-]{43})/)![1]!;
     expect((await call(linkRoute, `/v1/application-links/${token}`, { params: { token } })).status).toBe(200);
 
@@ -208,6 +243,51 @@ describe("sent by the job queue", () => {
     expect(loserMail?.subject).toBe("Your application for Decisions");
     expect(loserMail?.text).toContain("Message from the shelter: Decisions has found a home. Thank you.");
     expect(received("loser@example.org")).toHaveLength(2);
+  });
+
+  it("links are built on PUBLIC_BASE_URL, never on the Host the request named (a forged Host must not make us mail a link to another site)", async () => {
+    const [pet] = await seedPets([{ name: "Forged" }]);
+    const created = await expectJson<{ statusUrl: string }>(await apply(pet!.id, "forged@example.org", { host: "evil.example" }), 201);
+    const confirmation = await until(mailTo("forged@example.org", /We received your application for Forged/), "the confirmation");
+    const token = created.statusUrl.split("/").at(-1)!;
+    expect(confirmation.text).toContain(`${PUBLIC}/applications/${token}`);
+    expect(confirmation.text).not.toContain("evil.example");
+  });
+
+  it("without PUBLIC_BASE_URL (development), links are on this server's own address, http://localhost:PORT, still never on the Host", async () => {
+    vi.stubEnv("PUBLIC_BASE_URL", undefined);
+    vi.stubEnv("PORT", "3456");
+    resetEnvCache();
+    try {
+      const [pet] = await seedPets([{ name: "Unset" }]);
+      const created = await expectJson<{ statusUrl: string }>(await apply(pet!.id, "unset@example.org", { host: "evil.example" }), 201);
+      const confirmation = await until(mailTo("unset@example.org", /We received your application for Unset/), "the confirmation");
+      expect(confirmation.text).toContain(`http://localhost:3456/applications/${created.statusUrl.split("/").at(-1)}`);
+      expect(confirmation.text).not.toContain("evil.example");
+    } finally {
+      vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
+      vi.stubEnv("PORT", undefined);
+      resetEnvCache();
+    }
+  });
+
+  it("applying again while the first is open: a 409 naming neither the application nor its date, and the link sent to that address again (the first link still works)", async () => {
+    const [pet] = await seedPets([{ name: "Again" }]);
+    const created = await expectJson<{ id: number; statusUrl: string }>(await apply(pet!.id, "again@example.org"), 201);
+    await until(mailTo("again@example.org", /We received your application for Again/), "the confirmation");
+    const again = await expectApiError(await apply(pet!.id, "AGAIN@example.org", { host: "evil.example" }), 409, "already_applied");
+    expect(again.message).toContain("we have sent the link to that address again");
+    expect(again.message).not.toMatch(/#\d|\d{4}-\d{2}-\d{2}/);
+    expect(again.message).not.toContain(String(created.id));
+    const resent = await until(mailTo("again@example.org", /The link to your application for Again/), "the link sent again");
+    expect(resent.text).not.toContain("evil.example");
+    const token = resent.text!.match(new RegExp(`${PUBLIC}/applications/([A-Za-z0-9_-]{43})`))![1]!;
+    const opened = await expectJson<{ id: number; state: string }>(await call(linkRoute, `/v1/application-links/${token}`, { params: { token } }));
+    expect([opened.id, opened.state]).toEqual([created.id, "received"]);
+    const first = created.statusUrl.split("/").at(-1)!;
+    expect((await call(linkRoute, `/v1/application-links/${first}`, { params: { token: first } })).status).toBe(200);
+    // One email each: the confirmation and the link again.
+    expect(received("again@example.org")).toHaveLength(2);
   });
 
   it("a send the server refuses is retried until it arrives", async () => {

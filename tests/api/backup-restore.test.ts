@@ -18,7 +18,10 @@ import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@/scripts/database";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectApiError, expectJson, newKey } from "./helpers";
+import { call, expectApiError, expectJson, newKey, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // The restore drill of docs/deploy.md ("Backups and restore"), on the real
 // PostgreSQL with the real pg_dump and pg_restore: dump the live database,

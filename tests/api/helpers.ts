@@ -146,6 +146,22 @@ export function enableRateLimit(): void {
   });
 }
 
+/**
+ * For a file whose webhook receivers listen on 127.0.0.1: private targets
+ * are refused unless WEBHOOK_ALLOW_PRIVATE says otherwise, in tests as in
+ * production, so a file that needs them says so.
+ */
+export function allowPrivateWebhooks(): void {
+  const before = process.env.WEBHOOK_ALLOW_PRIVATE;
+  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  resetEnvCache();
+  afterAll(() => {
+    if (before === undefined) delete process.env.WEBHOOK_ALLOW_PRIVATE;
+    else process.env.WEBHOOK_ALLOW_PRIVATE = before;
+    resetEnvCache();
+  });
+}
+
 export interface PetSeed {
   name?: string;
   categoryId?: number;

@@ -17,7 +17,10 @@ import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/me
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, enableRateLimit, expectJson, newKey, request, type RouteHandler } from "./helpers";
+import { call, enableRateLimit, expectJson, newKey, request, type RouteHandler, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // GET /metrics as Prometheus scrapes it, from a real HTTP server wired as
 // scripts/server.ts wires it (every request observed; /metrics answered

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as signInPOST } from "@/app/v1/session/route";
 import { setClock } from "@/lib/clock";
@@ -130,15 +131,35 @@ describe("per address", () => {
   });
 });
 
+describe("what the table keeps", () => {
+  it("no email: a keyed hash of it (HMAC under a key derived from SESSION_SECRET), so a copy of the table names no account", async () => {
+    pinFresh();
+    const guessed = "someone.else@petstore.test";
+    for (let i = 0; i < 3; i++) {
+      await attempt(STAFF.email, "wrong password", "198.51.100.60");
+      await attempt(guessed, "wrong password", "198.51.100.60");
+    }
+    const rows = await db().$queryRaw<Record<string, unknown>[]>`SELECT * FROM sign_in_throttles`;
+    expect(rows.length).toBeGreaterThan(0);
+    const text = JSON.stringify(rows).toLowerCase();
+    for (const email of [STAFF.email, guessed]) {
+      expect(text).not.toContain(email);
+      // Nor a plain hash of it, which a list of likely emails reverses.
+      expect(text).not.toContain(createHash("sha256").update(email).digest("hex").slice(0, 32));
+    }
+  });
+});
+
 describe("staff see and lift lock-outs", () => {
   it("lists them and lifts them by account or by address", async () => {
     const now = pinFresh();
     for (let i = 0; i < 5; i++) await attempt(STAFF.email, "wrong password", "2001:db8:1:2::7");
     const listed = await listLockouts(now);
+    // Staff accounts are named (their emails hash to what is kept); the address as a whole is not an account.
     expect(listed).toEqual(
       expect.arrayContaining([
-        { email: STAFF.email, address: "ip6:2001:db8:1:2::/64", attempts: 0, lockedUntil: new Date(now.getTime() + 900_000), lockouts: 1 },
-        { email: null, address: "ip6:2001:db8:1:2::/64", attempts: 5, lockedUntil: null, lockouts: 0 },
+        { scope: "staff", email: STAFF.email, address: "ip6:2001:db8:1:2::/64", attempts: 0, lockedUntil: new Date(now.getTime() + 900_000), lockouts: 1 },
+        { scope: "address", email: null, address: "ip6:2001:db8:1:2::/64", attempts: 5, lockedUntil: null, lockouts: 0 },
       ]),
     );
     // The same /64 is the same client.
@@ -146,5 +167,13 @@ describe("staff see and lift lock-outs", () => {
     expect(await unlock({ email: STAFF.email })).toBe(1);
     expect((await attempt(STAFF.email, STAFF.password, "2001:db8:1:2::99")).status).toBe(200);
     expect(await unlock({ address: "2001:db8:1:2::1" })).toBe(1);
+  });
+
+  it("guesses of an email that is no staff account are listed as such, and lifted by that email", async () => {
+    const now = pinFresh();
+    for (let i = 0; i < 5; i++) await attempt("not.staff@petstore.test", "wrong password", "198.51.100.70");
+    const [guess] = (await listLockouts(now)).filter((l) => l.scope !== "address");
+    expect(guess).toEqual({ scope: "unknown_email", email: null, address: "ip:198.51.100.70", attempts: 0, lockedUntil: new Date(now.getTime() + 900_000), lockouts: 1 });
+    expect(await unlock({ email: "not.staff@petstore.test" })).toBe(1);
   });
 });

@@ -15,7 +15,10 @@ import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
 import type { Pet } from "@/lib/pets/schemas";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectApiError, expectJson, newKey, parseLink } from "./helpers";
+import { call, expectApiError, expectJson, newKey, parseLink, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // Deliveries end to end, in this process: the API writes a change, the
 // background work (the same startBackgroundWork() every server runs, on

@@ -8,7 +8,10 @@ import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
 import { setLogDestination } from "@/lib/log";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectJson, newKey } from "./helpers";
+import { call, expectJson, newKey, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // Webhook secrets are shown to their owner twice (registration, rotation)
 // and never written to a log line, whatever the log level: not the secret,

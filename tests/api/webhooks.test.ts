@@ -12,7 +12,10 @@ import { resetEnvCache } from "@/lib/env";
 import type { WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { decryptSecret } from "@/lib/webhooks/secrets";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectApiError, expectJson, newKey, staffSession, type CallOptions, type StaffSession } from "./helpers";
+import { call, expectApiError, expectJson, newKey, staffSession, type CallOptions, type StaffSession, allowPrivateWebhooks } from "./helpers";
+
+// Its webhook receivers listen on 127.0.0.1.
+allowPrivateWebhooks();
 
 // Managing webhook endpoints: /v1/webhooks (API keys with webhooks:manage,
 // each seeing only its own) and the staff views under /v1/keys/{id}/webhooks.

@@ -14,6 +14,7 @@ export const POST = withApi(
       actor: caller.kind === "key" ? { kind: "api_key", id: Number(caller.keyId) } : { kind: "adopter" },
       address: clientAddress(request),
       requestId,
+      // The answer's statusUrl only: links in emails never follow the request (lib/mail/links.ts).
       origin: PUBLIC_BASE_URL ? new URL(PUBLIC_BASE_URL).origin : url.origin,
       now,
     });

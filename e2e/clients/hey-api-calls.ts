@@ -1,0 +1,66 @@
+/**
+ * A partner's client made by @hey-api/openapi-ts from /v1/openapi.json, with
+ * its zod plugin validating every request before it is sent and every answer
+ * as it arrives (e2e/api/generated-clients.spec.ts generates it into
+ * ./hey-api next to this file, type-checks this file against it, and runs
+ * it). Every public operation, the photo upload included.
+ */
+import { createClient, createConfig } from "./hey-api/client";
+import { client } from "./hey-api/client.gen";
+import * as sdk from "./hey-api/sdk.gen";
+import { api, eventually, key, photo, platformKey, receiver, report, step, unique } from "./shared";
+
+client.setConfig({ baseUrl: api, auth: () => key });
+const platform = createClient(createConfig({ baseUrl: api, auth: () => platformKey }));
+const t = { throwOnError: true } as const;
+
+await step("listOrganizations", async () => (await sdk.listOrganizations({ ...t, query: { limit: 5 } })).data);
+const organization = await step("createOrganization", async () =>
+  (
+    await sdk.createOrganization({
+      ...t,
+      client: platform,
+      body: { name: `Hey API rescue ${unique}`, address: { city: "Chicago", region: "IL", postcode: "60601", country: "US" }, location: { lat: 41.8857, lng: -87.6181 } },
+    })
+  ).data,
+);
+await step("getOrganization", async () => (await sdk.getOrganization({ ...t, path: { organizationId: organization.id } })).data);
+await step("updateOrganization", async () => (await sdk.updateOrganization({ ...t, client: platform, path: { organizationId: organization.id }, body: { phone: "+1 312 555 0142" } })).data);
+
+const categories = await step("listCategories", async () => (await sdk.listCategories(t)).data);
+const categoryId = categories[0]!.id;
+const pet = await step("createPet", async () => (await sdk.createPet({ ...t, body: { name: `Hey API ${unique}`, categoryId }, headers: { "Idempotency-Key": `hey-api-${unique}` } })).data);
+const other = (await sdk.createPet({ ...t, body: { name: `Hey API other ${unique}`, categoryId, sex: "female" } })).data;
+await step("getPet", async () => (await sdk.getPet({ ...t, path: { petId: pet.id } })).data);
+const listed = await step("listPets", async () => (await sdk.listPets({ ...t, query: { id: [pet.id, other.id], limit: 5 } })).data);
+if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
+await step("updatePet", async () => (await sdk.updatePet({ ...t, path: { petId: pet.id }, body: { description: "Made through a generated client." }, headers: { "If-Match": `"${pet.version}"` } })).data);
+
+const added = await step("addPetPhoto", async () => (await sdk.addPetPhoto({ ...t, path: { petId: pet.id }, body: { file: photo(), alt: "A test card" } })).data);
+await step("updatePetPhoto", async () => (await sdk.updatePetPhoto({ ...t, path: { petId: pet.id, photoId: added.id }, body: { alt: "The same card" } })).data);
+await step("deletePetPhoto", async () => (await sdk.deletePetPhoto({ ...t, path: { petId: pet.id, photoId: added.id } })).data);
+
+await step("applyForPet", async () =>
+  (await sdk.applyForPet({ ...t, path: { petId: other.id }, body: { name: "Hey Api", email: `hey-api-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true } })).data,
+);
+await step("listEvents", async () => (await sdk.listEvents({ ...t, query: { limit: 10 } })).data);
+
+const webhook = await step("createWebhook", async () => (await sdk.createWebhook({ ...t, body: { url: receiver, events: ["pet.updated"], description: "hey-api" } })).data);
+await step("listWebhooks", async () => (await sdk.listWebhooks(t)).data);
+await step("getWebhook", async () => (await sdk.getWebhook({ ...t, path: { webhookId: webhook.id } })).data);
+await step("updateWebhook", async () => (await sdk.updateWebhook({ ...t, path: { webhookId: webhook.id }, body: { description: "hey-api, changed" } })).data);
+await step("rotateWebhookSecret", async () => (await sdk.rotateWebhookSecret({ ...t, path: { webhookId: webhook.id } })).data);
+await step("testWebhook", async () => (await sdk.testWebhook({ ...t, path: { webhookId: webhook.id } })).data);
+// A change for the endpoint to be sent, then its delivery in the log (done, so that it can be retried).
+await sdk.updatePet({ ...t, path: { petId: pet.id }, body: { name: `Hey API ${unique}, renamed` } });
+const delivery = await step("listWebhookDeliveries", () =>
+  eventually(
+    "the delivery of the change",
+    async () => (await sdk.listWebhookDeliveries({ ...t, path: { webhookId: webhook.id }, query: { limit: 10 } })).data,
+    (deliveries) => deliveries.find((d) => d.status === "succeeded"),
+  ),
+);
+await step("retryWebhookDelivery", async () => (await sdk.retryWebhookDelivery({ ...t, path: { webhookId: webhook.id, deliveryId: delivery.id } })).data);
+await step("deleteWebhook", async () => (await sdk.deleteWebhook({ ...t, path: { webhookId: webhook.id } })).data);
+
+report();

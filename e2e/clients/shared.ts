@@ -1,0 +1,51 @@
+/**
+ * What both callers share: the server they call, the key, the photo and the
+ * receiver, from the environment the spec runs them with; and the record of
+ * the operations called, printed as JSON at the end (the spec compares it
+ * with every operation of the document).
+ */
+import fs from "node:fs";
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is required`);
+  return value;
+}
+
+export const api = required("PETSTORE_API");
+/** An organisation's key: its animals, applications and webhooks. */
+export const key = required("PETSTORE_KEY");
+/** A platform key with organizations:manage: only the platform adds organisations. */
+export const platformKey = required("PETSTORE_PLATFORM_KEY");
+export const receiver = required("RECEIVER_URL");
+export const photo = () => new Blob([fs.readFileSync(required("PHOTO_FILE"))], { type: "image/png" });
+export const unique = `${process.pid}-${Date.now()}`;
+
+const called: string[] = [];
+
+/** Runs one operation; any error (an answer that is not 2xx, a request or answer the validator refuses) ends the run. */
+export async function step<T>(operationId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    const result = await run();
+    called.push(operationId);
+    return result;
+  } catch (error) {
+    throw new Error(`${operationId} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`, { cause: error });
+  }
+}
+
+/** Waits for what the server does on its own (a webhook delivery made by the job queue): `pick` finds it in what `read` answers. */
+export async function eventually<R, T>(what: string, read: () => Promise<R>, pick: (answer: R) => T | undefined, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const answer = await read();
+    const value = pick(answer);
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; last answer: ${JSON.stringify(answer).slice(0, 1000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+export function report(): void {
+  console.log(JSON.stringify({ called }));
+}
