@@ -52,6 +52,8 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
     categoryId: 2,
     status: "available",
     version: 1,
+    // A key of one shelter adds its animals to that shelter (the demo key's is the first).
+    organizationId: 1,
     // The profile, unknown when not given (answers only grow).
     sex: "unknown",
     size: null,

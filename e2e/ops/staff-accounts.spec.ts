@@ -87,7 +87,7 @@ test("staff set-password (from standard input) ends the demo password, and the s
 test("staff create, list and delete; passwords never come from arguments", async () => {
   const created = cli(["staff", "create", "--email", "Desk@Shelter.example"], "correct horse battery\n");
   expect(created.status, created.stderr).toBe(0);
-  expect(created.stdout).toMatch(/Created staff account \d+ for desk@shelter\.example\./);
+  expect(created.stdout).toMatch(/Created staff account \d+ for desk@shelter\.example \(organisation 1\)\./);
   expect(cli(["staff", "list"]).stdout).toContain("desk@shelter.example");
 
   const tooShort = cli(["staff", "create", "--email", "short@shelter.example"], "short\n");
