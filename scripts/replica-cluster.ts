@@ -86,7 +86,9 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
   await migrateJobQueue(primaryUrl);
 
   // The replica: a base backup that writes its own standby configuration (-R), on its own port.
-  pgBin("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "--no-sync"]);
+  // --checkpoint=fast: the default spread checkpoint paces the freshly migrated
+  // primary's writes over most of checkpoint_timeout, about two minutes of waiting here.
+  pgBin("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"]);
   fs.appendFileSync(path.join(replicaDir, "postgresql.conf"), `\nport = ${replicaPort}\n`);
   const startReplica = () => pgBin("pg_ctl", ["-D", replicaDir, "-l", path.join(base, "replica.log"), "-w", "start"]);
   startReplica();
