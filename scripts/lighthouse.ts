@@ -1,19 +1,28 @@
 /**
- * `npm run lighthouse`: Lighthouse (mobile settings, its defaults) on the
- * adopters' first page and the API reference, in Debian's Chromium, against
- * a production build on a database of its own (the demo animals, with their
- * photos). Each page is audited LIGHTHOUSE_RUNS times (default 5), the
- * pages taking turns (run 1 of every page, then run 2, ...), so drift on a
- * shared machine hits all alike, and the median reported: one run on a
- * shared machine says little. Targets: performance ≥ 95, accessibility 100,
- * and every page within 5 performance points of the baseline page.
+ * `npm run lighthouse`: Lighthouse (mobile settings) on the adopters' first
+ * page and the API reference, in Debian's Chromium, against a production
+ * build on a database of its own (the demo animals, with their photos). Each
+ * page is audited LIGHTHOUSE_RUNS times (default 3), the pages taking turns
+ * (run 1 of every page, then run 2, ...), so drift on a shared machine hits
+ * all alike, and the median reported: one run on a shared machine says
+ * little. Targets: `/` performance ≥ 97 with an LCP under 2 s, every page
+ * performance ≥ 95 and accessibility 100, and within 5 performance points of
+ * the baseline page.
+ *
+ * CPU throttling is calibrated to this host: Lighthouse's mobile preset slows
+ * the CPU 4× assuming a fast desktop (a benchmark index of about 1,500), so on
+ * a slower or busy host the same page scores lower for reasons that are not
+ * the page's. A calibration audit reads the host's benchmark index first and
+ * the multiplier follows Lighthouse's own calculator (the table in its
+ * throttling docs: 800 → 2×, 1,300 → 3×, 1,533 → 4×, 2,000 → 6×).
+ * LIGHTHOUSE_CPU_SLOWDOWN=4 sets it by hand (4: the uncalibrated preset).
  *
  * The baseline (LIGHTHOUSE_BASELINE) is the site's layout with as little
  * content of its own as there is: the site has no empty page, so it is
  * /staff/sign-in (a heading and a sign-in form, no photos), the nearest
  * light page. `/` with its photos against it says what the photos cost.
  *
- *   CHROME_PATH=/usr/bin/chromium   LIGHTHOUSE_RUNS=5   LIGHTHOUSE_PAGES=/,/docs   LIGHTHOUSE_BASELINE=/staff/sign-in
+ *   CHROME_PATH=/usr/bin/chromium   LIGHTHOUSE_RUNS=3   LIGHTHOUSE_PAGES=/,/docs   LIGHTHOUSE_BASELINE=/staff/sign-in
  *   BENCH_BUILD=0                   keeps the production build in .next instead of building again
  *   LIGHTHOUSE_REPORTS=dir   also writes each run's full report there (JSON:
  *                            open it in the Lighthouse viewer, or read its
@@ -22,9 +31,10 @@
 import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import * as lighthouseConstants from "lighthouse/core/config/constants.js";
 import { PORT, benchEnvironment, startServer, stopServer } from "./bench";
 
-const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? "/,/docs").split(",");
 // No page of the site is its layout alone: the sign-in page is the lightest.
 const BASELINE = process.env.LIGHTHOUSE_BASELINE ?? "/staff/sign-in";
@@ -48,7 +58,21 @@ interface Run {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function audit(url: string, name: string): Promise<Run> {
+/** The first page's own targets (issue 28): a score of 97 and the largest paint within 2 s. */
+const FIRST_PAGE = { path: "/", performance: 97, lcpMs: 2000 };
+
+/**
+ * The CPU slowdown that makes this host behave like Lighthouse's reference
+ * mobile device: Lighthouse's calculator (piecewise linear in the benchmark
+ * index), never below 1 (a host slower than the device is not sped up).
+ */
+function calibratedSlowdown(benchmarkIndex: number): number {
+  if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
+  if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
+}
+
+async function audit(url: string, name: string, cpuSlowdownMultiplier: number): Promise<Run> {
   const chrome = await chromeLauncher.launch({
     chromePath: CHROME,
     // Background networking off: this machine's closed network refuses it, noisily.
@@ -60,6 +84,8 @@ async function audit(url: string, name: string): Promise<Run> {
       output: "json",
       logLevel: "error",
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+      // The mobile preset's network (slow 4G) with the host's calibrated CPU slowdown.
+      throttling: { ...lighthouseConstants.throttling.mobileSlow4G, cpuSlowdownMultiplier },
     });
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
     if (REPORTS) {
@@ -99,11 +125,19 @@ async function main(): Promise<void> {
     // first audit of a run still tends to score lower, Chromium starting cold:
     // it falls on the baseline, and the median of 5 absorbs it.)
     for (const path of pages) await (await fetch(`http://127.0.0.1:${PORT}${path}`)).arrayBuffer();
+    // Calibration: one audit of the baseline (not counted) reads the host's benchmark index.
+    const given = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
+    let slowdown = given ?? 4;
+    if (given === undefined) {
+      const calibration = await audit(`http://127.0.0.1:${PORT}${BASELINE}`, "calibration", 4);
+      slowdown = Math.round(calibratedSlowdown(calibration.benchmarkIndex) * 100) / 100;
+      console.error(`  calibration: CPU benchmark index ${Math.round(calibration.benchmarkIndex)}, so a CPU slowdown of ${slowdown}×`);
+    }
     // Interleaved: run i of every page, then run i + 1, each round starting at another page.
     for (let i = 0; i < RUNS; i++) {
       for (let j = 0; j < pages.length; j++) {
         const path = pages[(i + j) % pages.length]!;
-        const run = await audit(`http://127.0.0.1:${PORT}${path}`, `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`);
+        const run = await audit(`http://127.0.0.1:${PORT}${path}`, `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`, slowdown);
         console.error(`  ${path} run ${i + 1}/${RUNS}: performance ${run.performance}, accessibility ${run.accessibility}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CPU benchmark index ${Math.round(run.benchmarkIndex)}`);
         runsOf.get(path)!.push(run);
       }
@@ -128,12 +162,15 @@ async function main(): Promise<void> {
         // TBT scales with the machine's speed: on a shared host it varies twofold between runs.
         "CPU index": Math.round(m("benchmarkIndex")),
         "perf − baseline": isBaseline ? "" : m("performance") - baseline,
-        target: m("performance") >= 95 && m("accessibility") === 100 ? "met" : "MISSED",
+        target:
+          m("performance") >= 95 && m("accessibility") === 100 && (path !== FIRST_PAGE.path || (m("performance") >= FIRST_PAGE.performance && m("lcp") < FIRST_PAGE.lcpMs))
+            ? "met"
+            : "MISSED",
         [`within ${BASELINE_MARGIN} of baseline`]: isBaseline ? "" : baseline - m("performance") <= BASELINE_MARGIN ? "met" : "MISSED",
       });
     }
     console.log(
-      `\nLighthouse (mobile, Debian Chromium), median of ${RUNS} interleaved runs per page; targets: performance ≥ 95, accessibility 100, performance within ${BASELINE_MARGIN} points of ${BASELINE}`,
+      `\nLighthouse (mobile, Debian Chromium, CPU slowdown ${slowdown}×${given === undefined ? " calibrated to this host" : " as given"}), median of ${RUNS} interleaved runs per page; targets: ${FIRST_PAGE.path} performance ≥ ${FIRST_PAGE.performance} and LCP < ${FIRST_PAGE.lcpMs} ms, every page performance ≥ 95 and accessibility 100, performance within ${BASELINE_MARGIN} points of ${BASELINE}`,
     );
     console.table(rows);
     for (const path of pages.filter((p) => p !== BASELINE)) {
