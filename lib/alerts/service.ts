@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { addressRateKey } from "@/lib/http/client";
@@ -186,4 +187,29 @@ export async function deleteAlert(token: string): Promise<void> {
 export async function unsubscribeAlert(token: string): Promise<{ status: "unsubscribed" }> {
   await queries.deleteByTokenHash(hashAlertToken(token));
   return { status: "unsubscribed" };
+}
+
+/** Everything held about one person's alerts (by email, any case), for a subject access request. */
+export async function exportAlerts(email: string) {
+  const rows = await db().alert.findMany({
+    where: { email: email.trim().toLowerCase() },
+    orderBy: { id: "asc" },
+    select: { id: true, email: true, status: true, frequency: true, timeZone: true, filters: true, consentAt: true, createdAt: true, confirmedAt: true, lastSentAt: true, lastOpenedAt: true, renewalSentAt: true, _count: { select: { matches: true } } },
+  });
+  return rows.map(({ _count, ...r }) => ({
+    ...r,
+    id: Number(r.id),
+    consentAt: r.consentAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    confirmedAt: r.confirmedAt?.toISOString() ?? null,
+    lastSentAt: r.lastSentAt?.toISOString() ?? null,
+    lastOpenedAt: r.lastOpenedAt?.toISOString() ?? null,
+    renewalSentAt: r.renewalSentAt?.toISOString() ?? null,
+    animalsFound: _count.matches,
+  }));
+}
+
+/** Erasure on request: the person's alerts go, with their matches (nothing else holds the address). Returns how many. */
+export async function eraseAlerts(email: string): Promise<number> {
+  return db().$executeRaw`DELETE FROM alerts WHERE email = ${email.trim().toLowerCase()}`;
 }
