@@ -44,6 +44,9 @@ await step("deletePetPhoto", async () => (await sdk.deletePetPhoto({ ...t, path:
 await step("applyForPet", async () =>
   (await sdk.applyForPet({ ...t, path: { petId: other.id }, body: { name: "Hey Api", email: `hey-api-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true } })).data,
 );
+await step("createAlert", async () =>
+  (await sdk.createAlert({ ...t, body: { email: `hey-api-alert-${unique}@example.org`, frequency: "daily", timeZone: "America/Chicago", filters: { categoryId, sex: "female" }, consent: true } })).data,
+);
 await step("listEvents", async () => (await sdk.listEvents({ ...t, query: { limit: 10 } })).data);
 
 const webhook = await step("createWebhook", async () => (await sdk.createWebhook({ ...t, body: { url: receiver, events: ["pet.updated"], description: "hey-api" } })).data);

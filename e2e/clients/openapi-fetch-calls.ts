@@ -80,6 +80,13 @@ await step("applyForPet", async () =>
     }),
   ),
 );
+await step("createAlert", async () =>
+  ok(
+    await client.POST("/alerts", {
+      body: { email: `openapi-fetch-alert-${unique}@example.org`, frequency: "hourly", timeZone: "Europe/London", filters: { categoryId, size: "small" }, consent: true },
+    }),
+  ),
+);
 await step("listEvents", async () => ok(await client.GET("/events", { params: { query: { limit: 10 } } })));
 
 const webhook = await step("createWebhook", async () => ok(await client.POST("/webhooks", { body: { url: receiver, events: ["pet.updated"], description: "openapi-fetch" } })));

@@ -104,7 +104,7 @@ test("export prints everything held as JSON; erase reports without --yes and cha
     pets.map(({ id, version }) => ({ id, status: "available", version })),
   );
   // Nothing more to erase.
-  expect(cli("applicants", "erase", "--email", email).stdout.trim()).toBe(`0 application(s) of ${email} would be anonymised. Run again with --yes to do it.`);
+  expect(cli("applicants", "erase", "--email", email).stdout.trim()).toBe(`0 application(s) of ${email} would be anonymised and 0 alert(s) deleted. Run again with --yes to do it.`);
 });
 
 test("export and erase refuse to run without --email", () => {
