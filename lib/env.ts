@@ -185,6 +185,13 @@ const envSchema = z.object({
   /** Days after which closed (declined, withdrawn, cancelled) applications are anonymised. */
   APPLICATION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(180),
   /**
+   * An address that takes unsubscribe requests by email
+   * (`unsubscribe@shelter.example`): alerts' emails then name it in
+   * List-Unsubscribe beside the one-click HTTPS URL, for mail clients that
+   * only offer mailto. Unset: the HTTPS URL alone.
+   */
+  ALERTS_UNSUBSCRIBE_MAILTO: z.email("must be an email address, e.g. unsubscribe@shelter.example").optional(),
+  /**
    * The origin photo URLs are built on (a CDN in front of /photos, say).
    * Unset: PUBLIC_BASE_URL's origin, else the origin each request used.
    */

@@ -292,33 +292,39 @@ keysCommand
     }),
   );
 
-const applicantsCommand = program.command("applicants").description("Adoption applicants' personal data (access and erasure requests).");
+// `people` (alias `applicants`, its name before alerts): everything held
+// about one person, applications and alerts, by email address.
+const peopleCommand = program
+  .command("people")
+  .alias("applicants")
+  .description("People's personal data, by email (access and erasure requests): adoption applications and alerts.");
 
-applicantsCommand
+peopleCommand
   .command("export")
-  .description("Print everything held about one applicant, as JSON.")
-  .requiredOption("--email <email>", "the applicant's email (any case)")
+  .description("Print everything held about one person (applications, alerts), as JSON.")
+  .requiredOption("--email <email>", "the person's email (any case)")
   .action((opts: { email: string }) =>
     withDatabase(async () => {
-      const { exportApplicant } = await import("@/lib/applications/retention");
-      console.log(JSON.stringify(await exportApplicant(opts.email), null, 2));
+      const { exportPerson } = await import("@/lib/people/service");
+      console.log(JSON.stringify(await exportPerson(opts.email), null, 2));
     }),
   );
 
-applicantsCommand
+peopleCommand
   .command("erase")
-  .description("Anonymise every application of one applicant now (undecided ones are withdrawn); the animals' history stays.")
-  .requiredOption("--email <email>", "the applicant's email (any case)")
-  .option("--yes", "do it (without it, only says how many would be)")
+  .description("Anonymise every application of one person now (undecided ones are withdrawn) and delete their alerts; the animals' history stays.")
+  .requiredOption("--email <email>", "the person's email (any case)")
+  .option("--yes", "do it (without it, only says how much would be)")
   .action((opts: { email: string; yes?: boolean }) =>
     withDatabase(async () => {
-      const { eraseApplicant, exportApplicant } = await import("@/lib/applications/retention");
+      const { erasePerson, exportPerson } = await import("@/lib/people/service");
       if (!opts.yes) {
-        const { applications } = await exportApplicant(opts.email);
-        console.log(`${applications.length} application(s) of ${opts.email} would be anonymised. Run again with --yes to do it.`);
+        const { applications, alerts } = await exportPerson(opts.email);
+        console.log(`${applications.length} application(s) of ${opts.email} would be anonymised and ${alerts.length} alert(s) deleted. Run again with --yes to do it.`);
         return;
       }
-      console.log(`Anonymised ${await eraseApplicant(opts.email)} application(s) of ${opts.email}.`);
+      const erased = await erasePerson(opts.email);
+      console.log(`Anonymised ${erased.applications} application(s) and deleted ${erased.alerts} alert(s) of ${opts.email}.`);
     }),
   );
 

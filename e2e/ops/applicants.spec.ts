@@ -83,13 +83,13 @@ test("export prints everything held as JSON; erase reports without --yes and cha
   // Without --yes: says what it would do, does nothing.
   const dry = cli("applicants", "erase", "--email", email);
   expect(dry.status, dry.stderr).toBe(0);
-  expect(dry.stdout.trim()).toBe(`2 application(s) of ${email} would be anonymised. Run again with --yes to do it.`);
+  expect(dry.stdout.trim()).toBe(`2 application(s) of ${email} would be anonymised and 0 alert(s) deleted. Run again with --yes to do it.`);
   expect(exportOf(email)).toMatchObject({ applications: exported.applications.map((a) => ({ id: a.id, state: "received", name: "Jo Commandline", email })) });
 
   // With --yes: anonymised (undecided ones withdrawn); nothing left to export.
   const done = cli("applicants", "erase", "--email", email, "--yes");
   expect(done.status, done.stderr).toBe(0);
-  expect(done.stdout.trim()).toBe(`Anonymised 2 application(s) of ${email}.`);
+  expect(done.stdout.trim()).toBe(`Anonymised 2 application(s) and deleted 0 alert(s) of ${email}.`);
   expect(exportOf(email).applications).toEqual([]);
   // The applicant's own links show a withdrawn application with no name.
   for (const link of links) {

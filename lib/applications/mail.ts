@@ -1,10 +1,9 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { appSecret, appSecrets } from "@/lib/app-secret";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { mailLinkOrigin } from "@/lib/mail/links";
 import { sendMail } from "@/lib/mail/mailer";
+import { openToken } from "@/lib/mail/sealed-token";
 import type { ApplicationState } from "@/lib/applications/schemas";
 
 // The applicant's emails: the confirmation with the private link, and each
@@ -25,32 +24,10 @@ import type { ApplicationState } from "@/lib/applications/schemas";
 // earlier never. The payload holds states and ids only, nothing of the
 // applicant: graphile-worker logs a failed job's payload.
 
+// Sealing lives in lib/mail/sealed-token.ts (alerts seal theirs the same way); re-exported for existing callers.
+export { openToken, sealToken } from "@/lib/mail/sealed-token";
+
 export type MailKind = "received" | "decision" | "link";
-
-const keyOf = (secret: string) => createHash("sha256").update(`application-mail:${secret}`).digest();
-
-export function sealToken(token: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyOf(appSecret()), iv);
-  const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
-}
-
-/** The token a job carries; one sealed before a SESSION_SECRET rotation opens with SESSION_SECRET_PREVIOUS. */
-export function openToken(sealed: string): string {
-  const bytes = Buffer.from(sealed, "base64url");
-  let failure: unknown;
-  for (const secret of appSecrets()) {
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw failure;
-}
 
 export interface MailJob {
   applicationId: string;

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { alertAreaHolds, alertFiltersMatch } from "@/lib/alerts/matching";
 
 // Data access for the dashboard: counts, and the intakes and adoptions the
 // audit trail records. An intake is an animal's creation; an adoption is an
@@ -88,4 +89,39 @@ export async function adoptionTimes(from: Date, to: Date, organizationId?: numbe
       AND s.created_at >= ${from}::timestamptz AND s.created_at < ${to}::timestamptz
       ${auditOfOrganization(Prisma.sql`s`, organizationId)}`;
   return { adoptions: row?.adoptions ?? 0, medianDays: row?.median_days ?? null };
+}
+
+export interface WaitingForRow {
+  filters: unknown;
+  category_id: bigint | null;
+  people: number;
+  available: number;
+}
+
+/**
+ * What adopters are waiting for: the most common filters of confirmed
+ * alerts (active or paused), with how many alerts share each and how many
+ * available animals match them now. An organisation sees the alerts whose
+ * area holds its shelter or that have no area, and counts its own animals;
+ * a platform admin every alert and every animal. Counts only: no address
+ * leaves this statement.
+ */
+export async function alertsWaitingFor(organizationId: number | undefined, take: number): Promise<WaitingForRow[]> {
+  const org = organizationId === undefined ? null : BigInt(organizationId);
+  return db().$queryRaw<WaitingForRow[]>(Prisma.sql`
+    WITH here AS (
+      SELECT earth_point FROM organizations WHERE id = ${org}::bigint
+    ), scope AS (
+      SELECT a.id, a.filters FROM alerts a
+       WHERE a.status <> 'unconfirmed'
+         AND (${org}::bigint IS NULL OR ${alertAreaHolds("a", Prisma.sql`(SELECT earth_point FROM here)`)})
+    ), groups AS (
+      SELECT filters, count(*)::int AS people, min(id) AS sample FROM scope GROUP BY filters ORDER BY count(*) DESC, filters::text LIMIT ${take}
+    )
+    SELECT g.filters, a.category_id, g.people,
+           (SELECT count(*)::int FROM pets p JOIN organizations o ON o.id = p.organization_id
+             WHERE p.status = 'available' AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)
+               AND ${alertFiltersMatch("a", "p")} AND ${alertAreaHolds("a", Prisma.sql`o.earth_point`)}) AS available
+      FROM groups g JOIN alerts a ON a.id = g.sample
+     ORDER BY g.people DESC, g.filters::text`);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { alertFiltersSchema } from "@/lib/alerts/schemas";
 
 // Staff's dashboard: how the shelter is doing, in figures a person can act
 // on. Counts only: nothing here names an applicant.
@@ -15,6 +16,19 @@ export const dashboardWeekSchema = z
   })
   .meta({ id: "DashboardWeek" });
 export type DashboardWeek = z.infer<typeof dashboardWeekSchema>;
+
+/** How many of the most common alert filters the dashboard lists. */
+export const WAITING_FOR_TOP = 10;
+
+export const waitingForSchema = z
+  .object({
+    filters: alertFiltersSchema,
+    description: z.string().meta({ description: "The filters in words.", example: "Dogs · small · good with children · within 25 mi of 60601" }),
+    people: count.meta({ description: "Confirmed alerts with exactly these filters." }),
+    availableNow: count.meta({ description: "Available animals (the organisation's own, for its staff) that match these filters now." }),
+  })
+  .meta({ id: "DashboardWaitingFor" });
+export type WaitingFor = z.infer<typeof waitingForSchema>;
 
 export const dashboardSchema = z
   .object({
@@ -39,6 +53,9 @@ export const dashboardSchema = z
           .meta({ description: `Median days from an animal's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.` }),
       })
       .meta({ description: "From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation." }),
+    waitingFor: z.array(waitingForSchema).max(WAITING_FOR_TOP).meta({
+      description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts, most people first (counts only, never an address). An organisation sees the alerts whose area includes its shelter, or that have no area.`,
+    }),
     weeks: z.array(dashboardWeekSchema).length(DASHBOARD_WEEKS).meta({ description: `The last ${DASHBOARD_WEEKS} weeks, oldest first; the last one is this week, so far.` }),
   })
   .meta({ id: "Dashboard", description: "The shelter at a glance (staff)." });

@@ -1,6 +1,9 @@
 import { now } from "@/lib/clock";
 import * as queries from "@/lib/dashboard/queries";
-import { DASHBOARD_WEEKS, type Dashboard } from "@/lib/dashboard/schemas";
+import { DASHBOARD_WEEKS, WAITING_FOR_TOP, type Dashboard, type WaitingFor } from "@/lib/dashboard/schemas";
+import { describeFilters } from "@/lib/alerts/service";
+import type { AlertFilters } from "@/lib/alerts/schemas";
+import { findCategories } from "@/lib/pets/queries";
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
@@ -25,12 +28,21 @@ export async function readDashboard(organizationId?: number): Promise<Dashboard>
   // Up to the end of this week, not to now: a clock a little behind the
   // database's would otherwise leave out what was just recorded.
   const to = new Date(from.getTime() + DASHBOARD_WEEKS * WEEK_MS);
-  const [statuses, applications, flow, times] = await Promise.all([
+  const [statuses, applications, flow, times, waiting, categories] = await Promise.all([
     queries.animalsByStatus(organizationId),
     queries.applicationCounts(organizationId),
     queries.flowByWeek(from, to, organizationId),
     queries.adoptionTimes(from, to, organizationId),
+    queries.alertsWaitingFor(organizationId, WAITING_FOR_TOP),
+    findCategories(),
   ]);
+  const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
+  const waitingFor: WaitingFor[] = waiting.map((w) => ({
+    filters: w.filters as AlertFilters,
+    description: describeFilters(w.filters as AlertFilters, w.category_id === null ? null : (categoryNames.get(w.category_id) ?? null)),
+    people: w.people,
+    availableNow: w.available,
+  }));
 
   const animals = { available: 0, pending: 0, sold: 0, total: 0 };
   for (const { status, n } of statuses) {
@@ -46,6 +58,7 @@ export async function readDashboard(organizationId?: number): Promise<Dashboard>
     animals,
     applications: { waiting: applications.waiting, oldestWaitingSince: applications.oldest?.toISOString() ?? null, approved: applications.approved },
     adoptions: { count: times.adoptions, medianDaysToAdoption: times.medianDays === null ? null : Math.round(times.medianDays * 10) / 10 },
+    waitingFor,
     weeks,
   };
 }

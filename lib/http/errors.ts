@@ -40,6 +40,8 @@ export const ERROR_CODES = [
   "already_applied",
   "invalid_transition",
   "adoption_in_progress",
+  "too_many_alerts",
+  "not_confirmed",
   "service_unavailable",
   "internal_error",
 ] as const;

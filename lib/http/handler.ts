@@ -31,8 +31,12 @@ export interface ApiOptions<P extends AnySchema | undefined, Q extends AnySchema
   body?: B;
   /** Adds the deprecation headers and answers 410 from the sunset on. */
   deprecated?: boolean;
-  /** Apply the CSRF origin check to unsafe requests of every browser, signed in or not (sign-in, sign-out). */
-  originCheck?: "always";
+  /**
+   * "always": apply the CSRF origin check to unsafe requests of every browser, signed in or not (sign-in, sign-out).
+   * "never": no origin check even for a session cookie: a mail client's one-click unsubscribe (RFC 8058), whose
+   * credential is the token in the path, not the cookie.
+   */
+  originCheck?: "always" | "never";
   /**
    * "count-only": the request counts and carries the headers, but is never
    * refused for the rate limit (sign-out: leaving must always work).
@@ -142,7 +146,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         if (options.deprecated && now >= DEPRECATION.sunset) {
           throw new ApiError(410, "gone", `This operation was removed on ${DEPRECATION.sunset.toUTCString()}. Use GET ${successor} instead.`);
         }
-        assertSameOrigin(request, who, options.originCheck === "always");
+        if (options.originCheck !== "never") assertSameOrigin(request, who, options.originCheck === "always");
         if (options.scope) authorise(who, options.scope);
 
         const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
@@ -229,8 +233,8 @@ export interface RouteDeclaration {
 }
 
 /** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */
-/** An application's private link is a credential: its token never reaches a log line. */
-const APPLICATION_TOKEN = /(\/application-links\/)[^/]+/;
+/** An application's or an alert's private link is a credential: its token never reaches a log line. */
+const APPLICATION_TOKEN = /(\/(?:application-links|alerts)\/)[^/]+/;
 
 function logPath(url: URL): string {
   const path = url.pathname.replace(APPLICATION_TOKEN, "$1[redacted]");

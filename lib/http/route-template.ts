@@ -25,6 +25,7 @@ const OTHER_ROUTES = [
   "/docs",
   "/pets/{id}",
   "/applications/{token}",
+  "/alerts/{token}",
   "/staff",
   "/staff/sign-in",
   "/staff/keys",

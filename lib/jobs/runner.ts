@@ -9,10 +9,13 @@ import { logger } from "@/lib/log";
 import { ResilientClient } from "@/lib/pg-client";
 import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
 import { cpuUtilisation, type UtilisationSource } from "@/lib/jobs/yield";
+import { matchAlerts } from "@/lib/alerts/matching";
+import { now as clockNow } from "@/lib/clock";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 
-// The background work of an app instance: webhook dispatch and delivery, and
+// The background work of an app instance: webhook dispatch and delivery,
+// alert matching (lib/alerts/matching.ts), and
 // the feed's retention sweep. Every instance runs it (scripts/server.ts
 // starts it after Next is ready), so `npm start` alone is a complete system.
 //
@@ -162,6 +165,9 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
     DISPATCH_GAP_MS,
   );
   const requeue = coalesced("webhook requeue", requeueDueDeliveries);
+  // Alerts read the same feed from their own mark (lib/alerts/matching.ts),
+  // whether or not any webhook listens.
+  const matcher = coalesced("alert matching", () => matchAlerts(clockNow()), DISPATCH_GAP_MS);
 
   // Deliveries yield to this process's requests while the machine is saturated (lib/jobs/yield.ts).
   const load = cpuUtilisation(options.requestsInFlight ?? (() => 0));
@@ -178,16 +184,21 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
     if (stopping) return;
     await resealStaleSecrets().catch((error: unknown) => logger().error({ err: error }, "could not re-encrypt webhook secrets"));
     listener = listen(
-      () => endpointsEnabled && dispatcher.request(),
+      () => {
+        if (endpointsEnabled) dispatcher.request();
+        matcher.request();
+      },
       () => stopping,
     );
     tick = setInterval(() => {
       dispatcher.request();
       requeue.request();
+      matcher.request();
     }, TICK_MS);
     tick.unref();
     dispatcher.request();
     requeue.request();
+    matcher.request();
   })();
 
   const stop = async () => {
@@ -198,7 +209,7 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
     // takes them over at once instead of waiting for their lease to expire.
     shutdown.abort();
     await boot;
-    await Promise.all([dispatcher.idle(), requeue.idle()]);
+    await Promise.all([dispatcher.idle(), requeue.idle(), matcher.idle()]);
     await listener?.close();
     await started?.runner.stop();
     await started?.pool.end();

@@ -1,7 +1,10 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
+import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
+import type { AlertMailJob } from "@/lib/alerts/queries";
 import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
+import { now } from "@/lib/clock";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
@@ -55,6 +58,18 @@ export function taskList(context: TaskContext): TaskList {
     "anonymise-applications": async () => {
       await anonymiseExpiredApplications(new Date());
     },
+    // An alert's own email: its confirmation, or the renewal question.
+    "alert-mail": async (payload) => {
+      await sendAlertMail(payload as AlertMailJob);
+    },
+    // Every alert with an email due (matches are found by the runner from the feed: lib/alerts/matching.ts).
+    "send-alerts": async () => {
+      await sendDueAlerts(now());
+    },
+    // Unconfirmed alerts after 7 days; the renewal question after 12 months untouched, and deletion 30 days later.
+    "expire-alerts": async () => {
+      await expireAlerts(now());
+    },
   };
   return tasks;
 }
@@ -66,6 +81,9 @@ export const CRONTAB = [
   "1 * * * * refresh-age-groups",
   "23 3 * * * anonymise-applications",
   "0 7 * * * application-digest",
+  // Alerts' emails are due at any minute (a daily digest is at 08:00 in each alert's own time zone).
+  "* * * * * send-alerts",
+  "41 * * * * expire-alerts",
 ].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */

@@ -9,6 +9,10 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (alerts' emails); the text part is always sent. */
+  html?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -57,7 +61,7 @@ export async function sendMail(mail: Mail): Promise<boolean> {
     transport = { url: SMTP_URL, transporter: nodemailer.createTransport({ url: SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }) };
   }
   try {
-    await transport.transporter.sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    await transport.transporter.sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
   } catch (error) {
     throw new MailError(error);
   }

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
 import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
 import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applications/schemas";
 import { registerSitePaths } from "@/lib/openapi/site";
+import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import {
   categoriesSchema,
@@ -384,6 +385,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   });
 
   registerOrganizations(registry, security);
+  registerAlerts(registry, security, audience);
   registerFeedAndWebhooks(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
@@ -408,6 +410,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "categories", description: "Groups of animals." },
       { name: "organizations", description: "The shelters and rescues animals are at: their contact, address and location." },
       { name: "applications", description: "Applications to adopt an animal, forwarded for an adopter (personal data: write-only for keys)." },
+      { name: "alerts", description: "Email me new matches: adopters' alerts for new animals (double opt-in; personal data, never readable by keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),

@@ -4,6 +4,7 @@ import { GET as getDashboard } from "@/app/v1/dashboard/route";
 import { DashboardView } from "@/components/staff/dashboard-view";
 import { FormAlert } from "@/components/staff/form-alert";
 import { StaffOnly } from "@/components/staff/staff-only";
+import { WaitingForSection } from "@/components/staff/waiting-for";
 import { linkClass } from "@/components/staff/styles";
 import type { Dashboard } from "@/lib/dashboard/schemas";
 import { serverApi } from "@/lib/site/server-api";
@@ -45,7 +46,10 @@ export default async function DashboardPage() {
       {dashboard === null ? (
         <StaffOnly next="/staff" doing="see the dashboard" />
       ) : dashboard.status === 200 ? (
-        <DashboardView dashboard={dashboard.body} />
+        <>
+          <DashboardView dashboard={dashboard.body} />
+          <WaitingForSection waitingFor={dashboard.body.waitingFor} />
+        </>
       ) : (
         <FormAlert>
           Could not read the figures just now{dashboard.status === 429 ? " (too many requests)" : ""}.{" "}

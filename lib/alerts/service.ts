@@ -1,0 +1,215 @@
+import { createHash, randomBytes } from "node:crypto";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { ApiError } from "@/lib/http/errors";
+import { addressRateKey } from "@/lib/http/client";
+import { sealToken } from "@/lib/mail/sealed-token";
+import { categoryExists } from "@/lib/pets/queries";
+import { nearSchema, withinSchema, WITHIN_DEFAULT } from "@/lib/organizations/geo";
+import { resolveNear } from "@/lib/organizations/zip";
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS, type GoodWithKind } from "@/lib/pets/profile";
+import { counterStore } from "@/lib/rate-limit/shared-store";
+import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
+import * as queries from "@/lib/alerts/queries";
+import { ALERTS_PER_EMAIL, type AlertFilters, type AlertPatch, type AlertView, type NewAlert } from "@/lib/alerts/schemas";
+
+// Alerts ("Email me new matches", issue 27): created by anyone for any
+// address, so nothing happens until the link sent to that address is
+// opened (double opt-in); the answer to creating one is the same whether or
+// not the address had alerts. The link's token is never stored as it is
+// (its hash finds the alert; a sealed copy goes into later emails). The
+// email address stays in this room and its mail: never in a log line, an
+// event, a webhook or a metric.
+
+export const hashAlertToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+
+/**
+ * Confirmation emails one address may be sent, and alerts one client
+ * address may create, per hour: a person trying two or three searches fits;
+ * a script mailing strangers does not. The client-address budget binds
+ * browsers only (a partner's server creates for all of its users; its key's
+ * rate limit bounds it), as for applications (APPLY_BUDGETS).
+ */
+export const ALERT_BUDGETS: { who: "address" | "email"; window: WindowName; limit: number }[] = [
+  { who: "email", window: "hour", limit: 3 },
+  { who: "address", window: "hour", limit: 20 },
+];
+
+async function spendAlertBudget(address: string | null, email: string, now: Date): Promise<void> {
+  if (!env().RATE_LIMIT_ENABLED) return;
+  const identity = {
+    address: `alert-address:${address === null ? "" : addressRateKey(address)}`,
+    email: `alert-email:${createHash("sha256").update(email).digest("base64url").slice(0, 22)}`,
+  };
+  const budgets = ALERT_BUDGETS.filter((b) => b.who === "email" || address !== null);
+  const counters = budgets.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
+  const counts = await counterStore().hit(counters);
+  const over = budgets.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
+  if (over.length === 0) return;
+  const until = Math.max(...over.map((b) => b.window.end.getTime()));
+  const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
+  throw new ApiError(
+    429,
+    "rate_limited",
+    `Too many alerts ${over.some((b) => b.who === "email") ? "for this email address" : "from this network"} for now. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
+    undefined,
+    { "Retry-After": String(retryAfter) },
+  );
+}
+
+const GOOD_WITH_BIT: Record<GoodWithKind, number> = { children: 1, dogs: 2, cats: 4 };
+
+export interface CreateContext {
+  /** The client's address for the per-address budget; null for a partner's key (see ALERT_BUDGETS). */
+  address: string | null;
+  now: Date;
+}
+
+export const CONFIRMATION_SENT = {
+  status: "confirmation_sent" as const,
+  message: "Check your email: we sent you a link to confirm this alert. Nothing is sent until you open it.",
+};
+
+/**
+ * Creates an unconfirmed alert and queues its confirmation email. Checks
+ * come before any budget is spent (a request naming a made-up category or
+ * place costs nobody anything); then the per-address cap, then the budgets.
+ */
+export async function createAlert(input: NewAlert, context: CreateContext): Promise<typeof CONFIRMATION_SENT> {
+  const f = input.filters;
+  const near = f.near === undefined ? null : await resolveNear(nearSchema.parse(f.near), f.within === undefined ? undefined : withinSchema.parse(f.within)).catch((error: unknown) => {
+    // The list names the field `near`; here it sits in the filters.
+    if (error instanceof ApiError) throw new ApiError(error.status, error.code, error.message, [{ field: "filters.near", issue: error.details?.[0]?.issue ?? "names no known place" }]);
+    throw error;
+  });
+  if (f.categoryId !== undefined && !(await categoryExists(f.categoryId))) {
+    throw new ApiError(400, "unknown_category", `There is no category with id ${f.categoryId}. GET /v1/categories lists them.`, [
+      { field: "filters.categoryId", issue: "does not name an existing category" },
+    ]);
+  }
+  if (!(await queries.databaseKnowsTimeZone(input.timeZone))) {
+    throw new ApiError(400, "invalid_body", "The request body is invalid.", [{ field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" }]);
+  }
+  if ((await queries.countAlertsOfEmail(input.email)) >= ALERTS_PER_EMAIL) {
+    throw new ApiError(409, "too_many_alerts", `This email address already has ${ALERTS_PER_EMAIL} alerts, the most one address may have. Delete one (the Manage link in any of its emails) to make room.`);
+  }
+  await spendAlertBudget(context.address, input.email, context.now);
+  const token = randomBytes(32).toString("base64url");
+  await queries.insertAlertWithConfirmation({
+    email: input.email,
+    tokenHash: hashAlertToken(token),
+    sealedToken: sealToken(token),
+    frequency: input.frequency,
+    timeZone: input.timeZone,
+    filters: f,
+    categoryId: f.categoryId ?? null,
+    sex: f.sex ?? null,
+    size: f.size ?? null,
+    ageGroup: f.ageGroup ?? null,
+    goodWithMask: (f.goodWith ?? []).reduce((m, k) => m | GOOD_WITH_BIT[k], 0),
+    search: f.q ?? null,
+    near: near ? { lat: near.point.lat, lng: near.point.lng, chord: near.maxChord } : null,
+    now: context.now,
+  });
+  return CONFIRMATION_SENT;
+}
+
+/** "s…@example.org": enough for its owner to recognise, not to read. */
+export function emailHint(email: string): string {
+  const at = email.lastIndexOf("@");
+  return at <= 0 ? "…" : `${email[0]}…${email.slice(at)}`;
+}
+
+/** "25mi" as people read it: "25 mi". */
+function distanceWords(within: string | undefined): string {
+  if (within === undefined) return `${WITHIN_DEFAULT.value} ${WITHIN_DEFAULT.unit}`;
+  const m = /^\s*([0-9.]+)\s*(km|mi)\s*$/i.exec(within);
+  return m ? `${m[1]} ${m[2]!.toLowerCase()}` : within;
+}
+
+/** The filters in words: "Dogs · small · good with children · within 25 mi of 60601". */
+export function describeFilters(f: AlertFilters, category: string | null): string {
+  const parts = [
+    category ?? (f.categoryId !== undefined ? `Category ${f.categoryId}` : "All animals"),
+    f.sex && SEX_LABELS[f.sex].toLowerCase(),
+    f.size && SIZE_LABELS[f.size].toLowerCase(),
+    f.ageGroup && AGE_LABELS[f.ageGroup].toLowerCase(),
+    f.goodWith?.length ? `good with ${f.goodWith.join(" and ")}` : undefined,
+    f.q !== undefined ? `named like “${f.q}”` : undefined,
+    f.near !== undefined ? `within ${distanceWords(f.within)} of ${f.near}` : undefined,
+  ];
+  return parts.filter(Boolean).join(" · ");
+}
+
+async function toView(row: queries.AlertViewRow): Promise<AlertView> {
+  const filters = row.filters as AlertFilters;
+  return {
+    status: row.status,
+    frequency: row.frequency,
+    timeZone: row.timeZone,
+    filters,
+    description: describeFilters(filters, row.categoryId === null ? null : await queries.categoryName(row.categoryId)),
+    emailHint: emailHint(row.email),
+    createdAt: row.createdAt.toISOString(),
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
+  };
+}
+
+const noSuchAlert = () => new ApiError(404, "not_found", "There is no alert at this link: it may have been deleted, or it was not confirmed within 7 days. Check that the whole link was copied.");
+
+/** The alert's private page: opening it counts as a sign of life (the 12-month renewal starts over). */
+export async function alertByToken(token: string, now: Date): Promise<AlertView> {
+  const row = await queries.findAlertByTokenHash(hashAlertToken(token));
+  if (!row) throw noSuchAlert();
+  if (row.status !== "unconfirmed") await queries.noteOpened(row.id, now);
+  return toView(row);
+}
+
+/** Double opt-in's second step (idempotent). */
+export async function confirmAlert(token: string, now: Date): Promise<AlertView> {
+  const row = await queries.confirmByTokenHash(hashAlertToken(token), now);
+  if (!row) throw noSuchAlert();
+  return toView(row);
+}
+
+export async function patchAlert(token: string, patch: AlertPatch, now: Date): Promise<AlertView> {
+  const row = await queries.setPausedByTokenHash(hashAlertToken(token), patch.paused, now);
+  if (!row) throw noSuchAlert();
+  if (row.status === "unconfirmed") throw new ApiError(409, "not_confirmed", "This alert is not confirmed yet: confirm it first (open the link in its email).");
+  return toView(row);
+}
+
+export async function deleteAlert(token: string): Promise<void> {
+  if ((await queries.deleteByTokenHash(hashAlertToken(token))) === 0) throw noSuchAlert();
+}
+
+/** RFC 8058 one-click: the alert and whatever it had waiting go; an unknown link is already unsubscribed. */
+export async function unsubscribeAlert(token: string): Promise<{ status: "unsubscribed" }> {
+  await queries.deleteByTokenHash(hashAlertToken(token));
+  return { status: "unsubscribed" };
+}
+
+/** Everything held about one person's alerts (by email, any case), for a subject access request. */
+export async function exportAlerts(email: string) {
+  const rows = await db().alert.findMany({
+    where: { email: email.trim().toLowerCase() },
+    orderBy: { id: "asc" },
+    select: { id: true, email: true, status: true, frequency: true, timeZone: true, filters: true, consentAt: true, createdAt: true, confirmedAt: true, lastSentAt: true, lastOpenedAt: true, renewalSentAt: true, _count: { select: { matches: true } } },
+  });
+  return rows.map(({ _count, ...r }) => ({
+    ...r,
+    id: Number(r.id),
+    consentAt: r.consentAt.toISOString(),
+    createdAt: r.createdAt.toISOString(),
+    confirmedAt: r.confirmedAt?.toISOString() ?? null,
+    lastSentAt: r.lastSentAt?.toISOString() ?? null,
+    lastOpenedAt: r.lastOpenedAt?.toISOString() ?? null,
+    renewalSentAt: r.renewalSentAt?.toISOString() ?? null,
+    animalsFound: _count.matches,
+  }));
+}
+
+/** Erasure on request: the person's alerts go, with their matches (nothing else holds the address). Returns how many. */
+export async function eraseAlerts(email: string): Promise<number> {
+  return db().$executeRaw`DELETE FROM alerts WHERE email = ${email.trim().toLowerCase()}`;
+}

@@ -1,0 +1,267 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
+import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
+import { matchAlerts } from "@/lib/alerts/matching";
+import { now, setClock } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { resetEnvCache } from "@/lib/env";
+import { petView } from "@/lib/pets/present";
+import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas";
+import { createPet } from "@/lib/pets/service";
+import { call, expectJson, newKey, newOrganization } from "./helpers";
+import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
+
+// Alerts' emails through a real SMTP server in this process, as the
+// applications' mail tests do: the confirmation, the matches ("hourly": the
+// first at once, then at most one an hour; a burst of 1,000 animals is one
+// email per alert; "daily": one digest at 08:00 in the alert's own time
+// zone, with a clock the test controls), each with HTML and text parts,
+// every animal's cover, name, profile, shelter and link, and List-Unsubscribe
+// (one-click POST, a mailto where configured); then expiry and renewal.
+
+const PUBLIC = "https://adopt.shelter.example";
+
+let smtp: SMTPServer;
+const inbox: ParsedMail[] = [];
+let key: string;
+let shelter: number;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, done) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push(mail);
+          done();
+        })
+        .catch(done);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
+  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
+  vi.stubEnv("ALERTS_UNSUBSCRIBE_MAILTO", "unsubscribe@shelter.example");
+  resetEnvCache();
+  ({ key } = await newKey(["pets:read", "applications:write"], "site"));
+  shelter = await newOrganization({ name: "Evanston Friends", lat: 42.0451, lng: -87.6877 });
+});
+
+afterAll(async () => {
+  setClock();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  vi.unstubAllEnvs();
+  resetEnvCache();
+});
+
+beforeEach(() => {
+  inbox.length = 0;
+  setClock();
+});
+
+/** A header's value as sent (unfolded): mailparser turns List-* headers into objects. */
+const rawHeader = (mail: ParsedMail, name: string) => {
+  const line = mail.headerLines.find((h) => h.key === name)?.line.replace(/\r?\n\s+/g, " ");
+  return line?.slice(line.indexOf(":") + 1).trim();
+};
+
+const to = (address: string) => inbox.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === address);
+
+let seq = 0;
+async function intake(fields: Partial<NewPetInput> = {}): Promise<number> {
+  const pet = await createPet(
+    newPetSchema.parse({ name: `Animal ${++seq}`, categoryId: 1, ...fields }),
+    { actor: { kind: "api_key", id: 1 }, requestId: `mail-${seq}`, tenancy: { kind: "organization", organizationId: shelter } },
+    petView(new Date()),
+  );
+  return pet.id;
+}
+
+/** Every alert-mail job queued so far, sent as the job would. */
+async function runAlertMailJobs(): Promise<void> {
+  const jobs = await db().$queryRaw<{ id: bigint; payload: { alertId: string; kind: "confirm" | "renewal" } }[]>`
+    SELECT j.id, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert-mail' ORDER BY j.id`;
+  for (const job of jobs) {
+    await sendAlertMail(job.payload);
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE id = ${job.id}`;
+  }
+}
+
+describe("the confirmation", () => {
+  it("goes to the address with the Manage link on PUBLIC_BASE_URL, in text and HTML, and nothing else is sent before it is opened", async () => {
+    expect((await createAlert(key, { email: "new.adopter@example.org", filters: { categoryId: 1, near: "60601", within: "25mi" } })).status).toBe(202);
+    await runAlertMailJobs();
+    const [mail] = to("new.adopter@example.org");
+    const token = await tokenOf("new.adopter@example.org");
+    expect(mail!.subject).toBe("Confirm your alert: Dogs · within 25 mi of 60601");
+    expect(mail!.text).toContain(`${PUBLIC}/alerts/${token}`);
+    expect(mail!.html).toContain(`href="${PUBLIC}/alerts/${token}"`);
+    expect(rawHeader(mail!, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    // Unconfirmed: an arriving animal is not even queued for it.
+    await intake({ name: "Too soon" });
+    await matchAlerts(new Date());
+    expect(await sendDueAlerts(now())).toBe(0);
+    expect(to("new.adopter@example.org")).toHaveLength(1);
+  });
+});
+
+describe("hourly ('As they arrive')", () => {
+  it("the first match goes at once with everything an adopter needs; later ones wait for the hour, then come together", async () => {
+    await confirmedAlert(key, "hourly@example.org", { categoryId: 1 });
+    const first = await intake({ name: "Biscuit", sex: "female", size: "small", breed: "Beagle mix" });
+    await db().petPhoto.create({
+      data: { petId: BigInt(first), position: 0, alt: "Biscuit on a rug", width: 640, height: 480, placeholder: "data:,", files: { "320": "biscuit-320.webp", "640": "biscuit-640.webp" }, fileKeys: [] },
+    });
+    await matchAlerts(new Date());
+    const t0 = new Date();
+    setClock(t0);
+    expect(await sendDueAlerts(now())).toBe(1);
+    const [mail] = to("hourly@example.org");
+    const token = await tokenOf("hourly@example.org");
+    expect(mail!.subject).toBe("New match: Biscuit (Dogs)");
+    for (const part of [mail!.text!, mail!.html as string]) {
+      expect(part).toContain("Biscuit");
+      expect(part).toContain("Female · Small · Beagle mix");
+      expect(part).toContain("Evanston Friends");
+      expect(part).toContain(`${PUBLIC}/pets/${first}`);
+      expect(part).toContain(`${PUBLIC}/photos/biscuit-320.webp`);
+      expect(part).toContain(`${PUBLIC}/alerts/${token}`);
+    }
+    expect(mail!.html).toContain('alt="Biscuit on a rug"');
+    expect(rawHeader(mail!, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    const listUnsubscribe = rawHeader(mail!, "list-unsubscribe");
+    expect(listUnsubscribe).toContain(`<${PUBLIC}/v1/alerts/${token}/unsubscribe>`);
+    expect(listUnsubscribe).toMatch(/<mailto:unsubscribe@shelter\.example\?subject=unsubscribe%20alert%20\d+>/);
+
+    const second = await intake({ name: "Second" });
+    const third = await intake({ name: "Third" });
+    await matchAlerts(new Date());
+    setClock(new Date(t0.getTime() + 59 * 60_000));
+    expect(await sendDueAlerts(now())).toBe(0);
+    setClock(new Date(t0.getTime() + 60 * 60_000));
+    expect(await sendDueAlerts(now())).toBe(1);
+    const later = to("hourly@example.org")[1]!;
+    expect(later.subject).toBe("2 new matches: Dogs");
+    expect(later.text).toContain(`${PUBLIC}/pets/${second}`);
+    expect(later.text).toContain(`${PUBLIC}/pets/${third}`);
+    expect(to("hourly@example.org")).toHaveLength(2);
+  });
+
+  it("an intake burst of 1,000 animals sends each alert at most one email (all waiting matches in the next one)", async () => {
+    const emails = ["burst-a@example.org", "burst-b@example.org", "burst-c@example.org"];
+    await confirmedAlert(key, emails[0]!);
+    await confirmedAlert(key, emails[1]!, { categoryId: 1 });
+    await confirmedAlert(key, emails[2]!, { near: "60601", within: "25mi" });
+    const t0 = new Date();
+    for (let round = 0; round < 4; round++) {
+      for (let i = 0; i < 250; i++) await intake({ name: `Burst ${round}-${i}` });
+      await matchAlerts(new Date());
+      // The sender runs every minute while the animals keep coming.
+      setClock(new Date(t0.getTime() + round * 60_000));
+      await sendDueAlerts(now());
+    }
+    for (const email of emails) expect(to(email), email).toHaveLength(1);
+    const waiting = await db().alertMatch.count({ where: { alert: { email: emails[0] }, sentAt: null } });
+    expect(waiting).toBe(750);
+    setClock(new Date(t0.getTime() + 3 * 60_000 + 3_600_000));
+    await sendDueAlerts(now());
+    for (const email of emails) expect(to(email), email).toHaveLength(2);
+    expect(to(emails[0]!)[1]!.subject).toBe("750 new matches: All animals");
+    expect(to(emails[0]!)[1]!.text).toMatch(/And 730 more: https:\/\/adopt\.shelter\.example\/\n/);
+  }, 120_000);
+});
+
+describe("daily", () => {
+  /** Runs the sender at `iso` (through the clock the jobs read); how many emails `email` has had. */
+  const at = async (iso: string, email: string) => {
+    setClock(new Date(iso));
+    await sendDueAlerts(now());
+    return to(email).length;
+  };
+
+  it("one digest at 08:00 in the alert's time zone, with what arrived before it", async () => {
+    await confirmedAlert(key, "daily@example.org", { q: "Dawn" }, { frequency: "daily", timeZone: "America/Chicago" });
+    await intake({ name: "Dawn one" });
+    // Queued at 15:00 in Chicago (CDT, UTC-5).
+    await matchAlerts(new Date("2031-05-06T20:00:00Z"));
+    expect(await at("2031-05-06T20:01:00Z", "daily@example.org")).toBe(0);
+    expect(await at("2031-05-07T12:59:00Z", "daily@example.org")).toBe(0);
+    expect(await at("2031-05-07T13:00:00Z", "daily@example.org")).toBe(1);
+    expect(to("daily@example.org")[0]!.subject).toBe("New match: Dawn one (All animals · named like “Dawn”)");
+    // Something arriving after 08:00 waits for the next morning.
+    await intake({ name: "Dawn two" });
+    await matchAlerts(new Date("2031-05-07T13:30:00Z"));
+    expect(await at("2031-05-07T23:00:00Z", "daily@example.org")).toBe(1);
+    expect(await at("2031-05-08T12:00:00Z", "daily@example.org")).toBe(1);
+    expect(await at("2031-05-08T13:00:30Z", "daily@example.org")).toBe(2);
+    expect(await at("2031-05-08T13:30:00Z", "daily@example.org")).toBe(2);
+  });
+
+  it("08:00 follows each alert's own zone", async () => {
+    await confirmedAlert(key, "tokyo@example.org", { q: "Kumo" }, { frequency: "daily", timeZone: "Asia/Tokyo" });
+    await intake({ name: "Kumo" });
+    await matchAlerts(new Date("2031-05-06T20:00:00Z"));
+    // 08:00 in Tokyo is 23:00 UTC the day before.
+    expect(await at("2031-05-06T22:59:00Z", "tokyo@example.org")).toBe(0);
+    expect(await at("2031-05-06T23:00:00Z", "tokyo@example.org")).toBe(1);
+  });
+});
+
+describe("one-click unsubscribe from the email", () => {
+  it("POSTing the List-Unsubscribe URL as a mail client does (no cookie) deletes the alert: nothing more is sent", async () => {
+    await confirmedAlert(key, "leaving@example.org", { q: "Leaf" });
+    await intake({ name: "Leaf" });
+    await matchAlerts(new Date());
+    await sendDueAlerts(now());
+    const mail = to("leaving@example.org")[0]!;
+    const url = /<(https:[^>]+)>/.exec(rawHeader(mail, "list-unsubscribe")!)![1]!;
+    const token = url.split("/").at(-2)!;
+    const res = await call(unsubscribeRoute, url.replace(PUBLIC, ""), { method: "POST", params: { token }, headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    expect(await expectJson(res)).toEqual({ status: "unsubscribed" });
+    expect(await db().alert.count({ where: { email: "leaving@example.org" } })).toBe(0);
+    await intake({ name: "Leaf again" });
+    await matchAlerts(new Date());
+    setClock(new Date(Date.now() + 2 * 3_600_000));
+    await sendDueAlerts(now());
+    expect(to("leaving@example.org")).toHaveLength(1);
+  });
+});
+
+describe("expiry and renewal", () => {
+  it("unconfirmed alerts go after 7 days; an alert untouched for 12 months gets one renewal email, then goes 30 days later unless opened", async () => {
+    await createAlert(key, { email: "never@example.org" });
+    await confirmedAlert(key, "old@example.org");
+    await confirmedAlert(key, "kept@example.org");
+    await runAlertMailJobs();
+    inbox.length = 0;
+    const day = 86_400_000;
+    const t = Date.now();
+    expect((await expireAlerts(new Date(t + 6 * day))).unconfirmed).toBe(0);
+    expect((await expireAlerts(new Date(t + 8 * day))).unconfirmed).toBeGreaterThanOrEqual(1);
+    expect(await db().alert.count({ where: { email: "never@example.org" } })).toBe(0);
+
+    const renewal = await expireAlerts(new Date(t + 366 * day));
+    expect(renewal.renewals).toBeGreaterThanOrEqual(2);
+    await runAlertMailJobs();
+    const asked = to("old@example.org")[0]!;
+    expect(asked.subject).toMatch(/^Do you still want this alert\?/);
+    expect(asked.text).toContain(`${PUBLIC}/alerts/${await tokenOf("old@example.org")}`);
+    // A second run asks nobody again.
+    expect((await expireAlerts(new Date(t + 367 * day))).renewals).toBe(0);
+    // Opening "kept" answers yes.
+    const { GET: viewRoute } = await import("@/app/v1/alerts/[token]/route");
+    setClock(new Date(t + 370 * day));
+    const kept = await tokenOf("kept@example.org");
+    expect((await call(viewRoute, `/v1/alerts/${kept}`, { params: { token: kept } })).status).toBe(200);
+    setClock();
+    await expireAlerts(new Date(t + 397 * day));
+    expect(await db().alert.count({ where: { email: "old@example.org" } })).toBe(0);
+    expect(await db().alert.count({ where: { email: "kept@example.org" } })).toBe(1);
+  });
+});

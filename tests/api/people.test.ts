@@ -1,0 +1,74 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
+import { matchAlerts } from "@/lib/alerts/matching";
+import { db } from "@/lib/db";
+import { petView } from "@/lib/pets/present";
+import { newPetSchema } from "@/lib/pets/schemas";
+import { createPet } from "@/lib/pets/service";
+import { erasePerson, exportPerson } from "@/lib/people/service";
+import { call, newKey, seedPets } from "./helpers";
+import { confirmedAlert, createAlert } from "./alerts-helpers";
+
+// A person's data across the service (issue 27): `people export` / `people
+// erase` (alias `applicants`, as before) include alerts beside
+// applications, by email in any case, and nobody else's.
+
+let key: string;
+beforeAll(async () => {
+  ({ key } = await newKey(["pets:read", "applications:write"], "site"));
+});
+
+async function someoneWithEverything(email: string): Promise<void> {
+  const [pet] = await seedPets([{ name: "Applied for" }]);
+  const applied = await call(applyRoute, `/v1/pets/${pet!.id}/applications`, {
+    method: "POST",
+    key,
+    params: { petId: String(pet!.id) },
+    json: { name: "Pat Person", email, home: "house", message: "Hello.", consent: true },
+  });
+  expect(applied.status).toBe(201);
+  await confirmedAlert(key, email, { categoryId: 1 });
+  await createAlert(key, { email, frequency: "daily", timeZone: "Europe/London", filters: { q: "Rex" } });
+  await createPet(newPetSchema.parse({ name: "Found", categoryId: 1 }), { actor: { kind: "api_key", id: 1 }, requestId: "p", tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()));
+  await matchAlerts(new Date());
+}
+
+describe("people export / erase", () => {
+  it("export holds the person's applications and alerts (filters, frequency, dates, animals found), whatever the case typed", async () => {
+    await someoneWithEverything("pat.person@example.org");
+    await confirmedAlert(key, "other.person@example.org");
+    const out = await exportPerson("PAT.Person@example.org");
+    expect(out.email).toBe("pat.person@example.org");
+    expect(out.applications).toHaveLength(1);
+    expect(out.alerts).toHaveLength(2);
+    expect(out.alerts[0]).toMatchObject({ email: "pat.person@example.org", status: "active", frequency: "hourly", filters: { categoryId: 1 }, animalsFound: 1 });
+    expect(out.alerts[1]).toMatchObject({ status: "unconfirmed", frequency: "daily", timeZone: "Europe/London", filters: { q: "Rex" }, confirmedAt: null });
+    expect(JSON.stringify(out)).not.toContain("other.person");
+    expect(JSON.stringify(out)).not.toMatch(/sealed|token/i);
+  });
+
+  it("erase anonymises the applications and deletes the alerts with their matches; others keep theirs", async () => {
+    await someoneWithEverything("erase.me@example.org");
+    await confirmedAlert(key, "stays@example.org");
+    expect(await erasePerson("Erase.Me@example.org")).toEqual({ applications: 1, alerts: 2 });
+    expect(await db().alert.count({ where: { email: "erase.me@example.org" } })).toBe(0);
+    expect((await exportPerson("erase.me@example.org")).alerts).toEqual([]);
+    expect(await db().alert.count({ where: { email: "stays@example.org" } })).toBe(1);
+    const orphans = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM alert_matches m WHERE NOT EXISTS (SELECT 1 FROM alerts a WHERE a.id = m.alert_id)`;
+    expect(orphans[0]!.n).toBe(0);
+  });
+
+  it("the CLI: `people export` and `applicants erase` (the old name) reach the same", () => {
+    const cli = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "cli.ts"), ...args], { env: { ...process.env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 });
+    const exported = cli("people", "export", "--email", "pat.person@example.org");
+    expect(exported.status, exported.stderr).toBe(0);
+    expect((JSON.parse(exported.stdout) as { alerts: unknown[] }).alerts).toHaveLength(2);
+    const dry = cli("applicants", "erase", "--email", "pat.person@example.org");
+    expect(dry.stdout.trim()).toBe("1 application(s) of pat.person@example.org would be anonymised and 2 alert(s) deleted. Run again with --yes to do it.");
+    const done = cli("applicants", "erase", "--email", "pat.person@example.org", "--yes");
+    expect(done.stdout.trim()).toBe("Anonymised 1 application(s) and deleted 2 alert(s) of pat.person@example.org.");
+  }, 120_000);
+});
