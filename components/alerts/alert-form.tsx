@@ -5,7 +5,7 @@ import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
-import { z } from "zod";
+import type { z } from "zod";
 import { alertFiltersOf, alertFilterWords, browserTimeZone } from "@/components/alerts/alert-filters";
 import { createAlert } from "@/components/alerts/alerts-api";
 import type { BrowseQuery } from "@/components/pets/browse-query";
@@ -14,6 +14,7 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { hintClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { newAlertSchema } from "@/lib/alerts/schemas";
 import type { Category } from "@/lib/pets/schemas";
 
 // "Email me new matches": the browse page's filters as an alert (POST
@@ -25,15 +26,8 @@ const LABELS = { email: "Email", frequency: "How often", consent: "Consent" } as
 type Field = keyof typeof LABELS;
 const isField = (f: string): f is Field => f in LABELS;
 
-// The form's own fields, as POST /v1/alerts validates them (the contract's
-// newAlertSchema: email trimmed and at most 254 characters, a frequency,
-// consent true, the honeypot empty); the filters come from the page.
-const alertFormSchema = z.object({
-  email: z.string().trim().max(254, "must be at most 254 characters").pipe(z.email("must be an email address, like name@example.org")),
-  frequency: z.enum(["hourly", "daily"], { error: () => "must be chosen: as they arrive, or daily" }),
-  consent: z.literal(true, { error: () => "must be given: we need your agreement to store your email address to send you these emails" }),
-  website: z.string().max(0, "must be left empty").optional(),
-});
+// The form's own fields, validated by the API's own schema (the filters come from the page).
+const alertFormSchema = newAlertSchema.pick({ email: true, frequency: true, consent: true, website: true });
 type AlertFormInput = z.input<typeof alertFormSchema>;
 type AlertForm = z.output<typeof alertFormSchema>;
 
