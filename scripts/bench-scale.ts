@@ -17,6 +17,7 @@
  *   BENCH_SCALE_ROWS=1000000   the large size     BENCH_SCALE_SAMPLES=60 requests per combination
  *   BENCH_SCALE_ORGS=10000     organisations the animals are spread over
  *   BENCH_SCALE_ONLY=near      only the near search (the large size alone)
+ *   BENCH_SCALE_ONLY=alerts    only alert matching (scripts/bench-alerts.ts; also `npm run bench -- --alerts`)
  */
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -46,7 +47,7 @@ function progress(label: string, done: number, total: number): void {
  * ORGS organisations (the seed's demo shelters among them), the others at
  * ZIP code centres drawn at random: a fixed seed, so every run has the same map.
  */
-async function seedOrganizations(client: pg.Client): Promise<number[]> {
+export async function seedOrganizations(client: pg.Client, count = ORGS): Promise<number[]> {
   const { lookUpZip } = await import("@/lib/organizations/zip");
   const existing = Number((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations")).rows[0]!.n);
   // mulberry32: 32-bit integer arithmetic (Math.imul), so the sequence is exact and long.
@@ -59,7 +60,7 @@ async function seedOrganizations(client: pg.Client): Promise<number[]> {
   };
   const places: { zip: string; lat: number; lng: number; city: string; region: string }[] = [];
   const seen = new Set<string>();
-  while (places.length < ORGS - existing) {
+  while (places.length < count - existing) {
     const zip = String(next() % 100_000).padStart(5, "0");
     if (seen.has(zip)) continue;
     seen.add(zip);
@@ -293,6 +294,11 @@ async function nearBench(large: Size, port: number): Promise<void> {
 }
 
 export async function scaleBench(): Promise<void> {
+  if (process.env.BENCH_SCALE_ONLY === "alerts") {
+    const { alertsBench } = await import("./bench-alerts");
+    await alertsBench();
+    return;
+  }
   // The environment's own database holds nothing: each size gets its own.
   const base = await benchEnvironment("petstore_bench_scale", 0);
   const ports = [PORT, PORT + 1] as const;

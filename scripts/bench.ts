@@ -16,6 +16,7 @@
  * It creates its own database ("petstore_bench") on the embedded server, or
  * on DATABASE_URL's server, and drops it at the end.
  *
+ * `npm run bench -- --alerts`: alert matching, one new animal against 100,000 confirmed alerts (scripts/bench-alerts.ts).
  * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
  * `npm run bench -- --replicas`: list throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
  * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
@@ -245,6 +246,12 @@ async function main(): Promise<void> {
   if (args.includes("--scale")) {
     const { scaleBench } = await import("./bench-scale");
     await scaleBench();
+    return;
+  }
+  // Matching one new animal against 100,000 confirmed alerts: database time (scripts/bench-alerts.ts).
+  if (args.includes("--alerts")) {
+    const { alertsBench } = await import("./bench-alerts");
+    await alertsBench();
     return;
   }
   // Webhook latency and the cost of delivery on the write path (scripts/bench-webhooks.ts).

@@ -95,7 +95,8 @@ export interface MatchResult {
 async function matchBatch(now: Date): Promise<MatchResult> {
   const [row] = await query<{ locked: boolean; events: number; matches: number }>(Prisma.sql`
     WITH lock AS (
-      SELECT pg_try_advisory_xact_lock(7411, 3) AS locked
+      -- As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
+      SELECT pg_try_advisory_xact_lock(7411, 3) AS locked, set_config('synchronous_commit', 'off', true) AS commit_mode
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'matched'), 0) AS position FROM lock WHERE locked
     ), batch AS (

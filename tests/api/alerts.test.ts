@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/app/v1/alerts/[token]/route";
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { matchAlerts } from "@/lib/alerts/matching";
+import { alertViewSchema } from "@/lib/alerts/schemas";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { db } from "@/lib/db";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { now } from "@/lib/clock";
@@ -48,6 +50,8 @@ describe("POST /v1/alerts", () => {
     expect(before.filters).toEqual({ categoryId: 1, size: "small", goodWith: ["children"], near: "60601", within: "25mi" });
     expect(before.description).toBe("Dogs · small · good with children · within 25 mi of 60601");
     expect(JSON.stringify(before)).not.toContain("words@");
+    // The answer is the documented Alert (the OpenAPI document is generated from this schema).
+    expect(alertViewSchema.strict().safeParse(before).success).toBe(true);
     const confirmed = await expectJson<View>(await confirm(token));
     expect(confirmed.status).toBe("active");
     expect(confirmed.confirmedAt).not.toBeNull();
@@ -170,5 +174,18 @@ describe("personal data", () => {
     await seedPets([{ name: "Quiet" }]);
     const events = await db().event.findMany({ select: { data: true } });
     expect(JSON.stringify(events)).not.toContain("private.person");
+  });
+});
+
+describe("OpenAPI", () => {
+  it("the partner contract documents creating an alert; the site's document every operation of the private link", () => {
+    const partner = buildOpenApiDocument("partner").paths ?? {};
+    expect(Object.keys(partner).filter((p) => p.startsWith("/alerts"))).toEqual(["/alerts"]);
+    expect(partner["/alerts"]!.post!.responses).toHaveProperty("202");
+    expect(partner["/alerts"]!.post!.responses).toHaveProperty("409");
+    const site = buildOpenApiDocument("site").paths ?? {};
+    expect(Object.keys(site["/alerts/{token}"]!).sort()).toEqual(["delete", "get", "patch"]);
+    expect(site["/alerts/{token}/confirm"]!.post).toBeDefined();
+    expect(site["/alerts/{token}/unsubscribe"]!.post).toBeDefined();
   });
 });
