@@ -50,8 +50,6 @@ export function PetCard({
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
       <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} eager={eager} className="aspect-[4/3] w-full" />
-      {/* Over the cover, above the link that covers the card: the card's one client component. */}
-      <SaveButton pet={{ id: pet.id, name: pet.name }} />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           {/* A plain link (a full page load of the server-rendered animal page):
@@ -76,6 +74,9 @@ export function PetCard({
           <StatusBadge status={pet.status} />
         </p>
       </div>
+      {/* Over the cover, above the link that covers the card, and after the name in
+          the tab order (name, then its heart): the card's one client component. */}
+      <SaveButton pet={{ id: pet.id, name: pet.name }} />
     </article>
   );
 }

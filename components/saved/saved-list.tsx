@@ -8,7 +8,8 @@ import { removeSavedAnimal, useHydrated, useSaved } from "@/components/saved/sav
 import { linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { callApi, describeError } from "@/lib/site/api-client";
 import type { Pet, PetStatus } from "@/lib/pets/schemas";
-import { idChunks, newestFirst, SAVED_STATUS_LABELS, type SavedAnimal } from "@/lib/saved/saved";
+import type { SavedAnimal } from "@/lib/saved/saved";
+import { idChunks, newestFirst, SAVED_STATUS_LABELS } from "@/lib/saved/saved-view";
 
 const STATUS_STYLES: Record<PetStatus, string> = {
   available: "border-emerald-300 bg-emerald-50 text-emerald-900",
@@ -120,7 +121,6 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <PetCover pet={pet} categoryName={undefined} sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw" className="aspect-[4/3] w-full" />
-      <SaveButton pet={{ id: pet.id, name: pet.name }} />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
           <a href={`/pets/${pet.id}`} className={linkClass}>
@@ -135,6 +135,7 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
           </span>
         </p>
       </div>
+      <SaveButton pet={{ id: pet.id, name: pet.name }} />
     </article>
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { idChunks, isSaved, newestFirst, parseSaved, removeSaved, SAVED_MAX, SAVED_STATUS_LABELS, serializeSaved, toggleSaved } from "@/lib/saved/saved";
+import { isSaved, parseSaved, removeSaved, SAVED_MAX, serializeSaved, toggleSaved } from "@/lib/saved/saved";
+import { idChunks, newestFirst, SAVED_STATUS_LABELS } from "@/lib/saved/saved-view";
 
 const at = (iso: string) => new Date(iso);
 

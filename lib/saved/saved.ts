@@ -1,5 +1,3 @@
-import type { PetStatus } from "@/lib/pets/schemas";
-
 // Saved animals (issue 27): kept in the adopter's own browser, no account.
 // The pure part of it, with no browser and no zod (the hearts on the browse
 // page's cards ship with its first JavaScript, a 150 kB budget): reading
@@ -67,16 +65,3 @@ export function toggleSaved(saved: readonly SavedAnimal[], pet: { id: number; na
 }
 
 export const removeSaved = (saved: readonly SavedAnimal[], id: number): SavedAnimal[] => saved.filter((s) => s.id !== id);
-
-/** Newest first, as /saved lists them. */
-export const newestFirst = (saved: readonly SavedAnimal[]): SavedAnimal[] => [...saved].sort((a, b) => b.savedAt.localeCompare(a.savedAt) || b.id - a.id);
-
-/** The ids in groups the list's `id` filter takes at once (lib/pets/schemas.ts IDS_MAX). */
-export function idChunks(ids: readonly number[], size = 100): number[][] {
-  const chunks: number[][] = [];
-  for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));
-  return chunks;
-}
-
-/** What /saved says of a saved animal's status: it does not disappear once adopted. */
-export const SAVED_STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Adoption pending", sold: "Adopted" };
