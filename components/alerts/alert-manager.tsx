@@ -27,18 +27,21 @@ export function frequencyWords(alert: Pick<AlertView, "frequency" | "timeZone">)
  * that fetches the link. Then: what it watches, how often, Pause or
  * Resume, Delete.
  */
-export function AlertManager({ token }: { token: string }) {
-  const [state, setState] = useState<State>({ kind: "loading" });
+export function AlertManager({ token, initial }: { token: string; /** The alert as the server read it (GET only); absent when that failed. */ initial?: AlertView }) {
+  const [state, setState] = useState<State>(() => (initial && initial.status !== "unconfirmed" ? { kind: "shown", alert: initial, justConfirmed: false } : { kind: "loading" }));
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState<"pause" | "delete" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const needsConfirming = initial?.status === "unconfirmed";
+  const needsReading = !initial;
 
   useEffect(() => {
+    if (!needsConfirming && !needsReading && attempt === 0) return;
     let live = true;
     (async () => {
       try {
-        let alert = (await getAlert(token)).data;
+        let alert = needsConfirming && attempt === 0 ? initial : (await getAlert(token)).data;
         let justConfirmed = false;
         if (alert.status === "unconfirmed") {
           alert = (await confirmAlert(token)).data;
@@ -52,7 +55,7 @@ export function AlertManager({ token }: { token: string }) {
     return () => {
       live = false;
     };
-  }, [token, attempt]);
+  }, [token, attempt, initial, needsConfirming, needsReading]);
 
   useEffect(() => {
     if (state.kind === "deleted") heading.current?.focus();
@@ -61,7 +64,7 @@ export function AlertManager({ token }: { token: string }) {
   if (state.kind === "loading") {
     return (
       <p role="status" className="text-stone-700">
-        Opening your alert…
+        {needsConfirming ? "Confirming your alert…" : "Opening your alert…"}
       </p>
     );
   }
