@@ -3,7 +3,8 @@ import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { mailLinkOrigin } from "@/lib/mail/links";
-import { sendMail, type Mail } from "@/lib/mail/mailer";
+import { logger } from "@/lib/log";
+import { MailError, sendMail, type Mail } from "@/lib/mail/mailer";
 import { openToken } from "@/lib/mail/sealed-token";
 import { petView, toPet } from "@/lib/pets/present";
 import { findPetById } from "@/lib/pets/queries";
@@ -180,10 +181,10 @@ function dueSql(now: Date): Prisma.Sql {
    AND EXISTS (SELECT 1 FROM alert_matches m WHERE m.alert_id = a.id AND m.sent_at IS NULL AND (a.frequency = 'hourly' OR m.queued_at < ${d8}))`;
 }
 
-/** The alerts with an email due, from what waits (a partial index), not from every alert. */
-async function dueAlertIds(now: Date, take: number): Promise<bigint[]> {
+/** The alerts with an email due after id `after`, from what waits (a partial index), not from every alert. */
+async function dueAlertIds(now: Date, after: bigint, take: number): Promise<bigint[]> {
   const rows = await db().$queryRaw<{ id: bigint }[]>(Prisma.sql`
-    SELECT a.id FROM (SELECT DISTINCT alert_id FROM alert_matches WHERE sent_at IS NULL) w JOIN alerts a ON a.id = w.alert_id
+    SELECT a.id FROM (SELECT DISTINCT alert_id FROM alert_matches WHERE sent_at IS NULL AND alert_id > ${after}) w JOIN alerts a ON a.id = w.alert_id
      WHERE ${dueSql(now)} ORDER BY a.id LIMIT ${take}`);
   return rows.map((r) => r.id);
 }
@@ -278,15 +279,32 @@ async function matchMail(alert: AlertForMail, pets: Pet[], more: number, shelter
   return { to: alert.email, subject, text, html, headers: unsubscribeHeaders(links, alert.id) };
 }
 
-/** The job 'send-alerts' (every minute, and right after matches are found): every due alert's email. Returns how many were sent. */
+/**
+ * The job 'send-alerts' (every minute, and right after matches are found):
+ * every due alert's email, each alert once per run (in id order). One
+ * alert's failure does not hold the others back: it is logged (by id, never
+ * the address) and retried at the next run; a refusal the mail server says
+ * is permanent (5xx: no such mailbox) drops what waited instead, so a dead
+ * address is not tried again every minute.
+ */
 export async function sendDueAlerts(now: Date): Promise<number> {
   const base = mailLinkOrigin();
   if (!env().SMTP_URL || !base) return 0;
   let sent = 0;
+  let after = 0n;
   for (;;) {
-    const ids = await dueAlertIds(now, 100);
-    for (const id of ids) if (await sendOne(id, now, base)) sent++;
+    const ids = await dueAlertIds(now, after, 100);
+    for (const id of ids) {
+      try {
+        if (await sendOne(id, now, base)) sent++;
+      } catch (error) {
+        const permanent = error instanceof MailError && (error.responseCode ?? 0) >= 500;
+        logger().warn({ err: error, alertId: String(id), permanent }, "alert email not sent");
+        if (permanent) await db().$executeRaw`UPDATE alert_matches SET sent_at = ${now} WHERE alert_id = ${id} AND sent_at IS NULL`;
+      }
+    }
     if (ids.length < 100) return sent;
+    after = ids.at(-1)!;
   }
 }
 

@@ -17,6 +17,10 @@ describe("routeTemplate", () => {
     ["/v1/application-links/Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHF1dXg", "/v1/application-links/{token}"],
     ["/v1/application-links/Zm9vYmFy/withdraw", "/v1/application-links/{token}/withdraw"],
     ["/v1/keys/4/ban", "/v1/keys/{keyId}/ban"],
+    ["/v1/alerts", "/v1/alerts"],
+    ["/v1/alerts/Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eHF1dXg", "/v1/alerts/{token}"],
+    ["/v1/alerts/Zm9vYmFy/confirm", "/v1/alerts/{token}/confirm"],
+    ["/v1/alerts/Zm9vYmFy/unsubscribe", "/v1/alerts/{token}/unsubscribe"],
     ["/v1/openapi.json", "/v1/openapi.json"],
     ["/v1/events?after=evt_3", "/v1/events"],
     ["/v1/dashboard", "/v1/dashboard"],
@@ -35,6 +39,7 @@ describe("routeTemplate", () => {
     expect(routeTemplate("/")).toBe("/");
     expect(routeTemplate("/pets/42?from=home")).toBe("/pets/{id}");
     expect(routeTemplate("/applications/secret-token")).toBe("/applications/{token}");
+    expect(routeTemplate("/alerts/secret-token")).toBe("/alerts/{token}");
     expect(routeTemplate("/photos/abc.webp")).toBe("/photos/{file}");
     expect(routeTemplate("/metrics")).toBe("/metrics");
   });

@@ -34,6 +34,11 @@ beforeAll(async () => {
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    onRcptTo(address, _session, done) {
+      // A mailbox that does not exist: refused for good (5xx).
+      if (address.address.startsWith("nobody-here")) return done(Object.assign(new Error("No such user"), { responseCode: 550 }));
+      done();
+    },
     onData(stream, _session, done) {
       simpleParser(stream)
         .then((mail) => {
@@ -175,6 +180,21 @@ describe("hourly ('As they arrive')", () => {
     expect(to(emails[0]!)[1]!.subject).toBe("750 new matches: All animals");
     expect(to(emails[0]!)[1]!.text).toMatch(/And 730 more: https:\/\/adopt\.shelter\.example\/\n/);
   }, 120_000);
+});
+
+describe("a refused address", () => {
+  it("does not hold the other alerts back, and what waited for it is dropped rather than tried every minute", async () => {
+    await confirmedAlert(key, "nobody-here@example.org", { q: "Bounce" });
+    await confirmedAlert(key, "fine@example.org", { q: "Bounce" });
+    await intake({ name: "Bounce" });
+    await matchAlerts(new Date());
+    setClock(new Date(Date.now() + 5 * 3_600_000));
+    await sendDueAlerts(now());
+    expect(to("fine@example.org")).toHaveLength(1);
+    expect(await db().alertMatch.count({ where: { alert: { email: "nobody-here@example.org" }, sentAt: null } })).toBe(0);
+    expect(await db().alert.count({ where: { email: "nobody-here@example.org" } })).toBe(1);
+    await db().alert.deleteMany({ where: { email: "nobody-here@example.org" } });
+  });
 });
 
 describe("daily", () => {

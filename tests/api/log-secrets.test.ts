@@ -2,6 +2,9 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { GET as alertGET } from "@/app/v1/alerts/[token]/route";
+import { POST as unsubscribePOST } from "@/app/v1/alerts/[token]/unsubscribe/route";
+import { POST as alertPOST } from "@/app/v1/alerts/route";
 import { GET as linkGET } from "@/app/v1/application-links/[token]/route";
 import { POST as applyPOST } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
@@ -10,6 +13,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork } from "@/lib/jobs/runner";
 import { setLogDestination } from "@/lib/log";
+import { openToken } from "@/lib/mail/sealed-token";
 import * as petQueries from "@/lib/pets/queries";
 import { createStaff } from "@/lib/staff/service";
 import { call, newKey } from "./helpers";
@@ -78,6 +82,14 @@ describe("log lines", () => {
     const token = ((await applied.json()) as { statusUrl: string }).statusUrl.split("/").at(-1)!;
     await call(linkGET, `/v1/application-links/${token}`, { params: { token } });
     secrets.push(token, applicant.name, applicant.email, applicant.phone, applicant.message);
+
+    // An alert: its address and its private link's token (in the paths of its page's calls and of the one-click unsubscribe).
+    const alerted = await call(alertPOST, "/v1/alerts", { method: "POST", key: forwarder, json: { email: "ari.alerts@example.org", frequency: "hourly", consent: true } });
+    expect(alerted.status).toBe(202);
+    const alertToken = openToken((await db().alert.findFirstOrThrow({ where: { email: "ari.alerts@example.org" }, select: { sealedToken: true } })).sealedToken);
+    await call(alertGET, `/v1/alerts/${alertToken}`, { params: { token: alertToken } });
+    await call(unsubscribePOST, `/v1/alerts/${alertToken}/unsubscribe`, { method: "POST", params: { token: alertToken } });
+    secrets.push(alertToken, "ari.alerts@example.org");
 
     expect(lines.length).toBeGreaterThan(8);
     expect(lines.some((l) => l.includes('"msg":"request failed"'))).toBe(true);

@@ -1,0 +1,85 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as createPetRoute } from "@/app/v1/pets/route";
+import { resetEnvCache } from "@/lib/env";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { call, newKey, newOrganization } from "./helpers";
+import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
+
+// The whole path with the real background work, as an instance runs it: the
+// confirmation email from its job, then an animal created through the API
+// reaches an "as they arrive" alert's inbox within seconds (the matcher
+// reads the feed after the commit's notification, and queues the sender at
+// once), never inside the request.
+
+const PUBLIC = "https://adopt.shelter.example";
+let smtp: SMTPServer;
+const inbox: ParsedMail[] = [];
+let work: BackgroundWork | undefined;
+let key: string;
+let staffKey: string;
+let shelter: number;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, _session, done) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push(mail);
+          done();
+        })
+        .catch(done);
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
+  resetEnvCache();
+  ({ key } = await newKey(["pets:read", "applications:write"], "site"));
+  shelter = await newOrganization({ name: "Runner Rescue" });
+  ({ key: staffKey } = await newKey(["pets:read", "pets:write"], "intake", { plan: "pro" }, shelter));
+  work = startBackgroundWork();
+});
+
+afterAll(async () => {
+  await work?.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  vi.unstubAllEnvs();
+  resetEnvCache();
+});
+
+async function until<T>(check: () => T | undefined, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const mailTo = (address: string, subject: RegExp) => () => inbox.find((m) => m.to && !Array.isArray(m.to) && m.to.text === address && subject.test(m.subject ?? ""));
+
+describe("with the instance's background work", () => {
+  it("sends the confirmation, and the first match within seconds of the animal's creation", async () => {
+    expect((await createAlert(key, { email: "first@example.org", filters: { q: "Runner" } })).status).toBe(202);
+    const confirmation = await until(mailTo("first@example.org", /^Confirm your alert/), "the confirmation");
+    expect(confirmation.text).toContain(`${PUBLIC}/alerts/${await tokenOf("first@example.org")}`);
+    await confirmedAlert(key, "second@example.org", { q: "Runner" });
+    // The first alert is confirmed through its link's API, as the page does.
+    expect((await confirm(await tokenOf("first@example.org"))).status).toBe(200);
+
+    const began = Date.now();
+    const created = await call(createPetRoute, "/v1/pets", { method: "POST", key: staffKey, json: { name: "Runner Bean", categoryId: 1 } });
+    expect(created.status).toBe(201);
+    const match = await until(mailTo("first@example.org", /^New match: Runner Bean/), "the first match");
+    await until(mailTo("second@example.org", /^New match: Runner Bean/), "the other alert's match");
+    expect(Date.now() - began).toBeLessThan(60_000);
+    expect(match.text).toContain(`${PUBLIC}/pets/`);
+  }, 90_000);
+});
