@@ -193,3 +193,35 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await expect(page.getByRole("heading", { name: "This alert no longer exists" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });
+
+test("the alert form says how long to wait when the address had its confirmations for the hour, and puts the server's field errors by their fields", async ({ page }) => {
+  // Three confirmation emails an hour to one address: a partner forwards three first.
+  const email = `${uniqueName("busy").replace(/\s+/g, ".")}@example.org`;
+  const partner = bearer(createKey("e2e alert forwarder", "--plan", "business", "--scopes", "pets:read,applications:write"));
+  for (let i = 0; i < 3; i++) {
+    const res = await page.request.post("/v1/alerts", { headers: partner, data: { email, frequency: "daily", consent: true, filters: { q: `busy${i}` } } });
+    expect(res.status(), await res.text()).toBe(202);
+  }
+
+  await page.goto("/?q=busy");
+  await page.getByRole("button", { name: "Email me new matches" }).click();
+  const form = page.getByRole("form", { name: "Email me new matches" });
+  await form.getByRole("textbox", { name: "Email" }).fill(email);
+  await form.getByRole("radio", { name: "Daily" }).check();
+  await form.getByRole("checkbox", { name: /I agree to get these emails/ }).check();
+  await form.getByRole("button", { name: "Create alert" }).click();
+  await expect(form.getByRole("alert").filter({ hasText: /Please wait \d+ (minutes?|seconds?)/ })).toBeVisible();
+  await expect(form.getByRole("textbox", { name: "Email" })).toHaveValue(email);
+
+  // A refusal the form could not foresee, on a field: said under that field.
+  await page.route("**/v1/alerts", (route) =>
+    route.fulfill({
+      status: 400,
+      contentType: "application/json",
+      body: JSON.stringify({ code: "invalid_body", status: 400, message: "The request body is invalid.", details: [{ field: "email", issue: "must be an address that can receive email" }] }),
+    }),
+  );
+  await form.getByRole("button", { name: "Create alert" }).click();
+  await expect(form.getByText("Email must be an address that can receive email.")).toBeVisible();
+  await expect(form.getByRole("textbox", { name: "Email" })).toHaveAttribute("aria-invalid", "true");
+});
