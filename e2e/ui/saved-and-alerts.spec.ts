@@ -2,6 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { bearer, createKey } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
 import { animalList, type ApiCategory } from "./site-helpers";
+import { watchCsp } from "./page-quality";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } from "./staff-helpers";
 
 // Adopters who come back (issue 27): an animal saved in the browser (no
@@ -123,6 +124,7 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   const dogs = categories.find((c) => c.name === "Dogs")!;
   const q = uniqueName("Alertdog").split(" ")[1]!;
 
+  const csp = watchCsp(page);
   await page.goto(`/?category=${dogs.id}&size=small&goodWith=children&q=${q}&near=60601&within=25mi`);
   await page.getByRole("button", { name: "Email me new matches" }).click();
   const form = page.getByRole("form", { name: "Email me new matches" });
@@ -146,6 +148,8 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await form.getByRole("checkbox", { name: /I agree to get these emails/ }).check();
   await form.getByRole("button", { name: "Create alert" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeFocused();
+  // The form's zod runs without eval, as the page's CSP requires (lib/zod-jitless.ts).
+  expect(csp).toEqual([]);
   expect(posts).toEqual([
     {
       email,
