@@ -1,5 +1,5 @@
 import type { BrowseQuery } from "@/components/pets/browse-query";
-import { AGE_LABELS, GOOD_WITH_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
 import { DEFAULT_WITHIN_MI } from "@/lib/organizations/units";
 import type { AgeGroup } from "@/lib/pets/age";
 import type { GoodWithKind, PetSize } from "@/lib/pets/profile";
@@ -44,17 +44,20 @@ export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput
   return { filters, widened };
 }
 
-/** "Dogs · Small · Good with children · named “bis” · within 50 mi of 60601": the filters in words, for the form. */
+/**
+ * "Dogs · small · good with children · named like “bis” · within 50 mi of 60601":
+ * the filters in words for the form, as the alert's page and emails will say
+ * them (lib/alerts/service.ts describeFilters), except that a point is "your location".
+ */
 export function alertFilterWords(filters: AlertFiltersInput, categoryName?: string): string {
-  const words: string[] = [];
-  if (filters.categoryId !== undefined) words.push(categoryName ?? "One category");
-  if (filters.sex) words.push(SEX_LABELS[filters.sex]);
-  if (filters.size) words.push(SIZE_LABELS[filters.size]);
-  if (filters.ageGroup) words.push(AGE_LABELS[filters.ageGroup]);
-  if (filters.goodWith?.length) words.push(`Good with ${filters.goodWith.map((k) => GOOD_WITH_LABELS[k].toLowerCase()).join(" and ")}`);
-  if (filters.q) words.push(`named “${filters.q}”`);
+  const words: string[] = [filters.categoryId !== undefined ? (categoryName ?? "One category") : "All animals"];
+  if (filters.sex) words.push(SEX_LABELS[filters.sex].toLowerCase());
+  if (filters.size) words.push(SIZE_LABELS[filters.size].toLowerCase());
+  if (filters.ageGroup) words.push(AGE_LABELS[filters.ageGroup].toLowerCase());
+  if (filters.goodWith?.length) words.push(`good with ${filters.goodWith.join(" and ")}`);
+  if (filters.q) words.push(`named like “${filters.q}”`);
   if (filters.near) words.push(`within ${filters.within?.replace(/mi$/, " mi") ?? `${DEFAULT_WITHIN_MI} mi`} of ${filters.near.includes(",") ? "your location" : filters.near}`);
-  return words.length ? words.join(" · ") : "Every new animal";
+  return words.join(" · ");
 }
 
 /** The browser's time zone, for the daily digest at 08:00 local time; UTC when the browser will not say. */

@@ -145,7 +145,7 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
       {problem ? <FormAlert>{problem}</FormAlert> : null}
       <section aria-label="Alert" className={`${panelClass} space-y-5`}>
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3">
-          {row("Watching", alert.description || "Every new animal")}
+          {row("Watching", alert.description || "All animals")}
           {row("How often", frequencyWords(alert))}
           {row("Status", paused ? "Paused: no emails until you resume it" : "Active")}
           {alert.emailHint ? row("Sent to", alert.emailHint) : null}

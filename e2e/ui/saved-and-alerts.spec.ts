@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
@@ -77,6 +78,8 @@ test("an adopter saves animals with the heart: /saved lists them fresh, says Ado
   await second.reload();
   await expect(savedItem(second, biscuit.name)).toContainText("Adopted");
   await expect(savedItem(second, other.name)).toContainText("Adoption pending");
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await second.screenshot({ path: "docs/screenshots/saved.png" });
 
   // An animal gone from the site keeps its saved name, and a way to let it go.
   await second.evaluate(() => {
@@ -128,7 +131,7 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await page.goto(`/?category=${dogs.id}&size=small&goodWith=children&q=${q}&near=60601&within=25mi`);
   await page.getByRole("button", { name: "Email me new matches" }).click();
   const form = page.getByRole("form", { name: "Email me new matches" });
-  await expect(form).toContainText(`Dogs · Small · Good with children · named “${q}” · within 25 mi of 60601`);
+  await expect(form).toContainText(`Dogs · small · good with children · named like “${q}” · within 25 mi of 60601`);
   await expect(form.getByRole("textbox", { name: "Email" })).toBeFocused();
 
   // Errors by their fields; the honeypot is out of sight and out of reach.
@@ -146,6 +149,7 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await form.getByRole("textbox", { name: "Email" }).fill(email);
   await expect(form.getByRole("radio", { name: "As they arrive" })).toBeChecked();
   await form.getByRole("checkbox", { name: /I agree to get these emails/ }).check();
+  await form.screenshot({ path: "docs/screenshots/alert-form.png" });
   await form.getByRole("button", { name: "Create alert" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeFocused();
   // The form's zod runs without eval, as the page's CSP requires (lib/zod-jitless.ts).
@@ -168,9 +172,11 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await page.goto(new URL(manage!).pathname);
   await expect(page.getByText("Your alert is confirmed")).toBeVisible();
   const panel = page.getByRole("region", { name: "Alert" });
-  await expect(panel).toContainText("60601");
+  // The same words as on the form.
+  await expect(panel).toContainText(`Dogs · small · good with children · named like “${q}” · within 25 mi of 60601`);
   await expect(panel).toContainText("As they arrive");
   await expect(panel).toContainText("Active");
+  await page.screenshot({ path: "docs/screenshots/alert.png" });
   await expectNoSeriousA11yViolations(page);
   // Pause and Resume.
   await panel.getByRole("button", { name: "Pause" }).click();

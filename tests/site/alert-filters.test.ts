@@ -27,15 +27,16 @@ describe("alertFiltersOf", () => {
 
   it("is every new animal for the plain view", () => {
     expect(alertFiltersOf(view("")).filters).toEqual({});
-    expect(alertFilterWords({})).toBe("Every new animal");
+    expect(alertFilterWords({})).toBe("All animals");
   });
 });
 
 describe("alertFilterWords", () => {
   it("says the filters as the form shows them", () => {
     expect(alertFilterWords({ categoryId: 1, size: "small", goodWith: ["children"], q: "bis", near: "60601", within: "25mi" }, "Dogs")).toBe(
-      "Dogs · Small · Good with children · named “bis” · within 25 mi of 60601",
+      "Dogs · small · good with children · named like “bis” · within 25 mi of 60601",
     );
-    expect(alertFilterWords({ near: "41.88,-87.63", within: "50mi" })).toBe("within 50 mi of your location");
+    expect(alertFilterWords({ near: "41.88,-87.63", within: "50mi" })).toBe("All animals · within 50 mi of your location");
+    expect(alertFilterWords({ sex: "female", ageGroup: "senior", goodWith: ["dogs", "cats"] })).toBe("All animals · female · senior · good with dogs and cats");
   });
 });
