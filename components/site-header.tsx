@@ -2,6 +2,7 @@ import { headers } from "next/headers";
 import { GET as listApplications } from "@/app/v1/applications/route";
 import { GET as getSession } from "@/app/v1/session/route";
 import { SignOutSlot } from "@/components/sign-out-slot";
+import { SavedNavLink } from "@/components/saved/saved-nav-link";
 import { SiteNav } from "@/components/site-nav";
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { serverApi } from "@/lib/site/server-api";
@@ -42,9 +43,17 @@ export async function SiteHeader() {
     manyShelters(incoming),
     info?.kind === "staff" && info.scopes.includes("applications:manage") ? newApplicationsCount() : undefined,
   ]);
+  const pathname = incoming.get(PATHNAME_HEADER) ?? "";
   return (
     <header className="border-b border-stone-200 bg-white">
-      <SiteNav pathname={incoming.get(PATHNAME_HEADER) ?? ""} staff={staff} shelters={shelters} signOut={<SignOutSlot />} newApplications={newApplications} />
+      <SiteNav
+        pathname={pathname}
+        staff={staff}
+        shelters={shelters}
+        signOut={<SignOutSlot />}
+        saved={<SavedNavLink active={pathname === "/saved"} />}
+        newApplications={newApplications}
+      />
     </header>
   );
 }

@@ -14,6 +14,7 @@ export function SiteNav({
   staff,
   shelters = false,
   signOut,
+  saved,
   newApplications,
 }: {
   pathname: string;
@@ -22,6 +23,8 @@ export function SiteNav({
   /** More than one shelter: the directory is worth a link (a one-shelter install keeps today's header). */
   shelters?: boolean;
   signOut?: React.ReactNode;
+  /** The link to /saved with this browser's count (components/saved/saved-nav-link.tsx); a plain "Saved" link without it. */
+  saved?: React.ReactNode;
   /** How many applications wait for a first look (staff); `more`: at least that many. Absent when unknown. */
   newApplications?: { count: number; more: boolean };
 }) {
@@ -48,6 +51,7 @@ export function SiteNav({
         </a>
         {link("/", "Browse")}
         {shelters ? link("/shelters", "Shelters") : null}
+        {saved ?? link("/saved", "Saved")}
         {link("/docs", "API docs")}
         {staff ? signOut : link("/staff/sign-in", "Staff sign in")}
       </div>

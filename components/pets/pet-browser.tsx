@@ -3,6 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
+import { ALERT_BUTTON_ID, AlertPanel } from "@/components/alerts/alert-panel";
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { FILTERS_BUTTON_ID, FilterSheet } from "@/components/pets/filter-sheet";
 import { browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
@@ -160,8 +161,10 @@ export function PetBrowser({
           <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
         </div>
         <noscript>
-          <style>{`#filter-row{display:block}#${FILTERS_BUTTON_ID}{display:none}`}</style>
+          <style>{`#filter-row{display:block}#${FILTERS_BUTTON_ID},#${ALERT_BUTTON_ID}{display:none}`}</style>
         </noscript>
+        {/* An alert for this view's filters (status aside): its form loads when opened. */}
+        <AlertPanel query={query} categories={categories.data} />
       </div>
 
       <section ref={resultsRef} aria-labelledby="results-heading" className="scroll-mt-4 space-y-4">

@@ -3,6 +3,7 @@ import { milesAway } from "@/lib/organizations/units";
 import type { ShelterSummary } from "@/components/pets/browse-query";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
+import { SaveButton } from "@/components/saved/save-button";
 import { StatusBadge } from "@/components/pets/status-badge";
 
 /**
@@ -73,6 +74,9 @@ export function PetCard({
           <StatusBadge status={pet.status} />
         </p>
       </div>
+      {/* Over the cover, above the link that covers the card, and after the name in
+          the tab order (name, then its heart): the card's one client component. */}
+      <SaveButton pet={{ id: pet.id, name: pet.name }} />
     </article>
   );
 }

@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 import { ApplyPanel } from "@/components/adopt/apply-panel";
 import { PetProfile } from "@/components/pets/pet-profile";
+import { SaveToggle } from "@/components/saved/save-toggle";
 import { usePet } from "@/components/pets/use-pet";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
 import { useSession } from "@/components/use-session";
@@ -50,7 +51,7 @@ export function PetDetails({
           This animal is no longer listed.
         </p>
       ) : null}
-      <PetProfile pet={shown} categoryName={categoryName} />
+      <PetProfile pet={shown} categoryName={categoryName} actions={<SaveToggle pet={{ id: shown.id, name: shown.name }} />} />
       {/* The profile's two columns: applying under the photos, the shelter under the details. */}
       <div className="grid items-start gap-8 md:grid-cols-2">
         {pet ? (

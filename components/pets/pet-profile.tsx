@@ -23,7 +23,7 @@ export function ageText(pet: Pet): string | null {
 const ANSWERS = { true: "yes", false: "no", null: "not known" } as const;
 
 /** One animal, large: its photos, name (always as text), profile, description and status. */
-export function PetProfile({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
+export function PetProfile({ pet, categoryName, actions }: { pet: Pet; categoryName: string | undefined; /** Beside the name: the Save toggle. */ actions?: ReactNode }) {
   const age = ageText(pet);
   const row = (term: string, value: ReactNode) => (
     <>
@@ -35,7 +35,10 @@ export function PetProfile({ pet, categoryName }: { pet: Pet; categoryName: stri
     <article className="grid items-start gap-8 md:grid-cols-2">
       <PetGallery pet={pet} categoryName={categoryName} />
       <div className="min-w-0 space-y-5">
-        <h1 className="text-4xl font-bold text-stone-900 wrap-anywhere">{pet.name}</h1>
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <h1 className="text-4xl font-bold text-stone-900 wrap-anywhere">{pet.name}</h1>
+          {actions}
+        </div>
         <dl className="grid grid-cols-[auto_1fr] items-center gap-x-6 gap-y-3">
           {row("Category", categoryName ?? "Unknown category")}
           {pet.breed && row("Breed", pet.breed)}

@@ -329,6 +329,9 @@ test("works with the keyboard, with a visible focus ring", async ({ page }) => {
   expect(await baby.evaluate((el) => getComputedStyle(el.closest("label")!).outlineStyle)).not.toBe("none");
   for (let i = 0; i < 4 + 4 + 3 - 1; i++) await page.keyboard.press("Tab");
   await expect(page.getByRole("group", { name: "Good with" }).getByLabel("Cats")).toBeFocused();
+  // Then Email me new matches (issue 27), and the cards: each name, then its heart.
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("button", { name: "Email me new matches" })).toBeFocused();
   await page.keyboard.press("Tab");
   const firstLink = cards(page).first().getByRole("link");
   await expect(firstLink).toBeFocused();

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { GET as alertGET } from "@/app/v1/alerts/[token]/route";
+import type { ErrorBody } from "@/lib/http/errors";
+import { serverApi } from "@/lib/site/server-api";
+import { AlertManager } from "@/components/alerts/alert-manager";
+import type { AlertView } from "@/components/alerts/alerts-api";
+
+type Params = Promise<{ token: string }>;
+
+// A private page: the link is the only key to it, so it is never indexed.
+export const metadata: Metadata = { title: "Your alert", robots: { index: false, follow: false } };
+
+// /alerts/<token> - an adopter's "email me new matches" alert. The server
+// only reads it (GET, as a mail scanner following the link would: that
+// confirms nothing); the page confirms it from the browser, then offers
+// Pause/Resume and Delete. An alert that is gone is a 404.
+export default async function AlertPage({ params }: { params: Params }) {
+  const { token } = await params;
+  const res = await serverApi<AlertView | ErrorBody>(alertGET, `/v1/alerts/${encodeURIComponent(token)}`, { token });
+  if (res.status === 404 || res.status === 400) notFound();
+  // Anything else (a 429, a 503): the browser asks again, and says why if it fails too.
+  return <AlertManager token={token} initial={res.status === 200 ? (res.body as AlertView) : undefined} />;
+}

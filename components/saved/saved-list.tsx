@@ -1,0 +1,141 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { profileLine } from "@/components/pets/pet-card";
+import { PetCover } from "@/components/pets/pet-photo";
+import { SaveButton } from "@/components/saved/save-button";
+import { removeSavedAnimal, useHydrated, useSaved } from "@/components/saved/saved-store";
+import { linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
+import { callApi, describeError } from "@/lib/site/api-client";
+import type { Pet, PetStatus } from "@/lib/pets/schemas";
+import type { SavedAnimal } from "@/lib/saved/saved";
+import { idChunks, newestFirst, SAVED_STATUS_LABELS } from "@/lib/saved/saved-view";
+
+const STATUS_STYLES: Record<PetStatus, string> = {
+  available: "border-emerald-300 bg-emerald-50 text-emerald-900",
+  pending: "border-amber-300 bg-amber-50 text-amber-900",
+  sold: "border-rose-300 bg-rose-50 text-rose-900",
+};
+
+/** The saved animals as the API has them now, by id; an id missing from it is no longer listed. */
+async function fetchSaved(ids: number[], signal: AbortSignal): Promise<Map<number, Pet>> {
+  const pages = await Promise.all(
+    // Every status (the list's default), at most 100 ids a request.
+    idChunks(ids).map((chunk) => callApi((api) => api.GET("/pets", { params: { query: { id: chunk, limit: 100 } }, signal }))),
+  );
+  return new Map(pages.flatMap((page) => page.data.map((pet) => [pet.id, pet] as const)));
+}
+
+/**
+ * /saved's list: what this browser saved (newest first), each with its
+ * current status, fetched fresh. An adopted animal stays, marked Adopted;
+ * one that is no longer listed at all keeps its saved name and a Remove
+ * button. Saving or removing in another tab shows here at once.
+ */
+export function SavedList() {
+  const hydrated = useHydrated();
+  const saved = useSaved();
+  const ids = saved.map((s) => s.id).sort((a, b) => a - b);
+  const pets = useQuery({
+    queryKey: ["saved-pets", ids],
+    queryFn: ({ signal }) => fetchSaved(ids, signal),
+    enabled: ids.length > 0,
+    placeholderData: keepPreviousData,
+  });
+
+  if (!hydrated) {
+    return (
+      <p role="status" className="text-stone-700">
+        Loading your saved animals…
+      </p>
+    );
+  }
+  if (saved.length === 0) {
+    return (
+      <section aria-labelledby="saved-empty" className="rounded-xl border border-stone-200 bg-white px-6 py-8 text-center shadow-sm">
+        <h2 id="saved-empty" className="text-xl font-semibold text-stone-900">
+          No saved animals yet
+        </h2>
+        <p className="mt-2 text-stone-700">Tap the heart on an animal you like: it stays here, with its latest news, until you remove it.</p>
+        <p className="mt-4">
+          <a href="/" className={primaryButtonClass}>
+            Browse animals
+          </a>
+        </p>
+      </section>
+    );
+  }
+  if (pets.error && !pets.data) {
+    return (
+      <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-6">
+        <h2 className="text-xl font-bold text-red-900">We couldn’t load your saved animals</h2>
+        <p className="mt-2 text-red-900">{describeError(pets.error)}</p>
+        <button type="button" className={`${primaryButtonClass} mt-4`} onClick={() => void pets.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const found = pets.data;
+  return (
+    <section aria-labelledby="saved-heading" className="space-y-3">
+      <h2 id="saved-heading" className="sr-only">
+        Your saved animals
+      </h2>
+      <p role="status" className="text-sm text-stone-700">
+        {!found ? "Loading your saved animals…" : `${saved.length} saved animal${saved.length === 1 ? "" : "s"}`}
+      </p>
+      <ul aria-labelledby="saved-heading" aria-busy={pets.isFetching} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {newestFirst(saved).map((entry) => (
+          <li key={entry.id}>
+            <SavedItem entry={entry} pet={found?.get(entry.id)} loading={!found || pets.isPlaceholderData} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | undefined; loading: boolean }) {
+  if (!pet) {
+    return (
+      <article aria-label={entry.name} className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
+        <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">{entry.name}</h3>
+        {loading ? (
+          <p className="text-sm text-stone-700">Loading…</p>
+        ) : (
+          <>
+            <p className="text-sm font-semibold text-stone-700">No longer listed</p>
+            <p className="text-sm text-stone-700">The shelter has taken this animal off the site.</p>
+            <p className="mt-auto pt-2">
+              <button type="button" className={secondaryButtonClass} onClick={() => removeSavedAnimal(entry.id)}>
+                Remove<span className="sr-only"> {entry.name}</span>
+              </button>
+            </p>
+          </>
+        )}
+      </article>
+    );
+  }
+  const profile = profileLine(pet);
+  return (
+    <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
+      <PetCover pet={pet} categoryName={undefined} sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw" className="aspect-[4/3] w-full" />
+      <div className="flex flex-1 flex-col gap-1 p-4">
+        <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
+          <a href={`/pets/${pet.id}`} className={linkClass}>
+            {pet.name}
+          </a>
+        </h3>
+        {pet.breed ? <p className="text-sm text-stone-700 wrap-anywhere">{pet.breed}</p> : null}
+        {profile ? <p className="text-sm text-stone-700">{profile}</p> : null}
+        <p className="mt-auto pt-2">
+          <span data-status={pet.status} className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-sm font-semibold ${STATUS_STYLES[pet.status]}`}>
+            {SAVED_STATUS_LABELS[pet.status]}
+          </span>
+        </p>
+      </div>
+      <SaveButton pet={{ id: pet.id, name: pet.name }} />
+    </article>
+  );
+}

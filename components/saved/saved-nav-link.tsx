@@ -1,0 +1,14 @@
+"use client";
+
+import { navLinkClass } from "@/components/site-nav";
+import { useSaved } from "@/components/saved/saved-store";
+
+/** The header's "Saved (N)": the count is this browser's, so it is drawn here (the server says "Saved"). */
+export function SavedNavLink({ active }: { active: boolean }) {
+  const count = useSaved().length;
+  return (
+    <a href="/saved" className={navLinkClass(active)} aria-current={active ? "page" : undefined}>
+      Saved{count > 0 ? ` (${count})` : ""}
+    </a>
+  );
+}
