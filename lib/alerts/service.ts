@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
 import { addressRateKey } from "@/lib/http/client";
 import { sealToken } from "@/lib/mail/sealed-token";
@@ -8,8 +7,7 @@ import { categoryExists } from "@/lib/pets/queries";
 import { nearSchema, withinSchema, WITHIN_DEFAULT } from "@/lib/organizations/geo";
 import { resolveNear } from "@/lib/organizations/zip";
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS, type GoodWithKind } from "@/lib/pets/profile";
-import { counterStore } from "@/lib/rate-limit/shared-store";
-import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
+import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import * as queries from "@/lib/alerts/queries";
 import { ALERTS_PER_EMAIL, type AlertFilters, type AlertPatch, type AlertView, type NewAlert } from "@/lib/alerts/schemas";
 
@@ -30,30 +28,14 @@ export const hashAlertToken = (token: string) => createHash("sha256").update(tok
  * browsers only (a partner's server creates for all of its users; its key's
  * rate limit bounds it), as for applications (APPLY_BUDGETS).
  */
-export const ALERT_BUDGETS: { who: "address" | "email"; window: WindowName; limit: number }[] = [
+export const ALERT_BUDGETS: Budget[] = [
   { who: "email", window: "hour", limit: 3 },
   { who: "address", window: "hour", limit: 20 },
 ];
 
-async function spendAlertBudget(address: string | null, email: string, now: Date): Promise<void> {
-  if (!env().RATE_LIMIT_ENABLED) return;
-  const identity = {
-    address: `alert-address:${address === null ? "" : addressRateKey(address)}`,
-    email: `alert-email:${createHash("sha256").update(email).digest("base64url").slice(0, 22)}`,
-  };
-  const budgets = ALERT_BUDGETS.filter((b) => b.who === "email" || address !== null);
-  const counters = budgets.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
-  const counts = await counterStore().hit(counters);
-  const over = budgets.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
-  if (over.length === 0) return;
-  const until = Math.max(...over.map((b) => b.window.end.getTime()));
-  const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-  throw new ApiError(
-    429,
-    "rate_limited",
-    `Too many alerts ${over.some((b) => b.who === "email") ? "for this email address" : "from this network"} for now. Please try again in ${Math.ceil(retryAfter / 60)} minutes.`,
-    undefined,
-    { "Retry-After": String(retryAfter) },
+function spendAlertBudget(address: string | null, email: string, now: Date): Promise<void> {
+  return spendBudgets(ALERT_BUDGETS, { address: address === null ? null : `alert-address:${addressRateKey(address)}`, email: `alert-email:${emailCounterKey(email)}` }, now, (overForEmail, wait) =>
+    `Too many alerts ${overForEmail ? "for this email address" : "from this network"} for now. Please try again in ${wait}.`,
   );
 }
 

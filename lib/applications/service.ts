@@ -1,13 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "@/lib/audit/schemas";
 import { ApiError } from "@/lib/http/errors";
 import { adoptionInProgress, changePet } from "@/lib/pets/service";
 import type { PetStatus } from "@/lib/pets/schemas";
-import { counterStore } from "@/lib/rate-limit/shared-store";
-import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
+import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
@@ -35,7 +33,7 @@ export const hashToken = (token: string) => createHash("sha256").update(token).d
  * at a handful of applications an hour; partners are bounded by their key's
  * rate limit instead (and each of their applicants by the email budgets).
  */
-export const APPLY_BUDGETS: { who: "address" | "email"; window: WindowName; limit: number }[] = [
+export const APPLY_BUDGETS: Budget[] = [
   { who: "address", window: "hour", limit: 10 },
   { who: "address", window: "day", limit: 30 },
   { who: "email", window: "hour", limit: 5 },
@@ -43,23 +41,9 @@ export const APPLY_BUDGETS: { who: "address" | "email"; window: WindowName; limi
 ];
 
 /** `address` is null for a partner's request: only the email budgets apply (see APPLY_BUDGETS). */
-async function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
-  // Off with the rest of the limiter (benchmarks, and tests that are not about it).
-  if (!env().RATE_LIMIT_ENABLED) return;
-  const identity = { address: `apply-address:${address}`, email: `apply-email:${createHash("sha256").update(email).digest("base64url").slice(0, 22)}` };
-  const budgets = APPLY_BUDGETS.filter((b) => b.who === "email" || address !== null);
-  const counters = budgets.map((b) => ({ rateKey: identity[b.who], window: windowAt(b.window, now) }));
-  const counts = await counterStore().hit(counters);
-  const over = budgets.map((b, i) => ({ ...b, window: counters[i]!.window, count: counts[i]! })).filter((b) => b.count > b.limit);
-  if (over.length === 0) return;
-  const until = Math.max(...over.map((b) => b.window.end.getTime()));
-  const retryAfter = Math.max(1, Math.ceil((until - now.getTime()) / 1000));
-  throw new ApiError(
-    429,
-    "rate_limited",
-    `Too many applications from ${over.some((b) => b.who === "email") ? "this email address" : "this network"} for now. Please try again in ${retryAfter >= 3600 ? `${Math.ceil(retryAfter / 3600)} hours` : `${Math.ceil(retryAfter / 60)} minutes`}.`,
-    undefined,
-    { "Retry-After": String(retryAfter) },
+function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
+  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (overForEmail, wait) =>
+    `Too many applications from ${overForEmail ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
   );
 }
 
