@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_MAX } from "@/lib/applications/schemas";
+import { EMAIL_MAX, honeypotSchema } from "@/lib/applications/schemas";
 import { nearSchema, withinSchema } from "@/lib/organizations/geo";
 import { GOOD_WITH } from "@/lib/pets/profile";
 import { ageGroupSchema, idSchema, petSexSchema, petSizeSchema, searchSchema } from "@/lib/pets/schemas";
@@ -96,7 +96,7 @@ export const newAlertSchema = z
       .literal(true, { error: () => "must be given: we need your agreement to store your email address to send you these emails" })
       .meta({ description: "The adopter agrees to receive these emails. Must be `true`." }),
     // A field people never see: bots fill every field they find.
-    website: z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." }),
+    website: honeypotSchema,
   })
   .meta({ id: "NewAlert", description: "An alert for new animals matching the browse page's filters. Personal data: the email address is used for these emails only." });
 export type NewAlert = z.infer<typeof newAlertSchema>;

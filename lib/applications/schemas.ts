@@ -32,6 +32,9 @@ const text = (max: number, required: string) =>
     .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
     .refine(storable, "must not contain NUL or unpaired surrogate characters");
 
+/** A field people never see (the forms that mail a typed address): bots fill every field they find. */
+export const honeypotSchema = z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." });
+
 export const applicationInputSchema = z
   .object({
     name: text(APPLICANT_NAME_MAX, "is required").meta({ description: "The applicant's name.", example: "Sam Rivera" }),
@@ -65,7 +68,7 @@ export const applicationInputSchema = z
       .literal(true, { error: () => "must be given: the shelter needs your agreement to store these details" })
       .meta({ description: "The applicant agrees that the shelter stores these details to handle the application. Must be `true`." }),
     // A field people never see: bots fill every field they find.
-    website: z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." }),
+    website: honeypotSchema,
   })
   .meta({ id: "NewApplication", description: "An application to adopt an animal. Personal data: stored only to handle it, and anonymised after the retention period." });
 export type NewApplication = z.infer<typeof applicationInputSchema>;
