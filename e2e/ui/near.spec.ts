@@ -114,6 +114,8 @@ test("on a phone, the Near box sits with the name search and the first animal st
   await expect(page).toHaveURL(/within=25mi/);
   await expect(filtersButton(page)).toHaveAccessibleName("Filters (1)");
   await page.keyboard.press("Escape");
+  await expect(filterSheet(page)).toBeHidden();
+  await settledList(page);
   await expectNoSeriousA11yViolations(page);
 });
 

@@ -6,6 +6,12 @@ import { expect, type Page } from "@playwright/test";
 
 /** No axe-core violation of serious or critical impact (WCAG 2.x A and AA rules, best practices). */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  // Contrast is measured on what is painted: wait out the fades (a list dimmed
+  // while it loads, a sheet closing) so a frame mid-transition is not judged.
+  // Endless animations (spinners, skeletons) never finish and do not count.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();

@@ -39,6 +39,9 @@ export const loadError = (page: Page): Locator => page.getByRole("main").getByRo
 export async function settledList(page: Page): Promise<Locator> {
   const list = animalList(page);
   await expect(list).toHaveAttribute("aria-busy", "false");
+  // The list fades back from its loading dim (transition-opacity): until it is
+  // opaque again, axe measures the dimmed text's contrast and fails it.
+  await expect(list).toHaveCSS("opacity", "1");
   return list;
 }
 
