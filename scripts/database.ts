@@ -190,6 +190,18 @@ export async function createDatabaseIfMissing(url: string): Promise<void> {
   });
 }
 
+/** A new database `to`, copied from `from` (which nobody may be connected to): CREATE DATABASE … TEMPLATE. */
+export async function copyDatabase(from: string, to: string): Promise<void> {
+  await withAdminClient(withDatabaseName(from, "postgres"), async (c) => {
+    await c.query(`CREATE DATABASE ${quoteIdent(databaseName(to))} TEMPLATE ${quoteIdent(databaseName(from))}`);
+  });
+}
+
+/** Runs statements on one database (setup scripts and tests). */
+export async function onDatabase<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  return withAdminClient(url, fn);
+}
+
 export async function dropDatabase(url: string): Promise<void> {
   const name = databaseName(url);
   await withAdminClient(withDatabaseName(url, "postgres"), async (c) => {

@@ -17,7 +17,7 @@ export const sqlOf = (name: string) => fs.readFileSync(path.join(ROOT, "prisma",
 /** A fresh database named after `label`, with every migration before `upgrade` applied; drop() removes it. */
 export async function databaseBefore(upgrade: string, label: string): Promise<{ client: pg.Client; drop: () => Promise<void> }> {
   if (!migrations.includes(upgrade)) throw new Error(`no migration ${upgrade}`);
-  const url = withDatabaseName(inject("databaseUrl"), `petstore_${label}_${process.pid}`);
+  const url = withDatabaseName(inject("databaseUrls")[0]!, `petstore_${label}_${process.pid}`);
   await dropDatabase(url);
   await createDatabaseIfMissing(url);
   const client = new pg.Client({ connectionString: url });

@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, inject } from "vitest";
 
-process.env.DATABASE_URL = inject("databaseUrl");
+// This worker's own database (tests/global-setup.ts made one per worker).
+const databaseUrls = inject("databaseUrls");
+process.env.DATABASE_URL = databaseUrls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % databaseUrls.length];
 process.env.LOG_LEVEL ??= "silent";
 process.env.SESSION_SECRET ??= "a-test-session-secret-of-at-least-32-characters";
 // Most files make dozens of requests as one caller within a minute; the

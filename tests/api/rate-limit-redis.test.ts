@@ -17,9 +17,10 @@ import { rateLimitStoreContract } from "./rate-limit-store-contract";
 // (rate-limit-store-contract.ts, also run on PostgreSQL by
 // rate-limit.test.ts), then what is Redis's own: its keys, their TTLs, and a
 // first request sent while the connection is still opening. Needs
-// TEST_REDIS_URL (CI: redis://127.0.0.1:6379/15); its database is flushed
-// first. Every test pins the clock (before the getPet sunset, 2030-12-05) and
-// uses keys/addresses of its own.
+// TEST_REDIS_URL (CI: redis://127.0.0.1:6379/15); the keys this file writes
+// are deleted first (the database itself is shared with other files). Every
+// test pins the clock (before the getPet sunset, 2030-12-05) and uses
+// keys/addresses of its own.
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -57,8 +58,13 @@ describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
 
   beforeAll(async () => {
     admin = new Redis(REDIS_URL!);
-    await admin.flushdb();
     prefix = `petstore:${await deploymentNamespace()}:rl:`;
+    // Only this file's keys (an earlier run's too): test files run side by
+    // side, and another may be counting in the same Redis database.
+    for (const pattern of [`${prefix}*`, ...["production", "staging", "recovered"].map((ns) => `petstore:${ns}:*`)]) {
+      const keys = await admin.keys(pattern);
+      if (keys.length) await admin.del(...keys);
+    }
   });
 
   afterAll(() => {
@@ -92,7 +98,7 @@ describe.skipIf(!REDIS_URL)("rate limits with the counters in Redis", () => {
       const { key, id } = await newKey(["pets:read"], "redis guard", { plan: "pro" });
       pin("2030-04-01T08:00:10.000Z");
       expect((await list({ key })).status).toBe(200);
-      const keys = await admin.keys(`petstore:*:rl:key:${id}:*`);
+      const keys = await admin.keys(`${prefix}key:${id}:*`);
       expect(keys.sort()).toEqual([`${prefix}key:${id}:day:${Date.UTC(2030, 3, 1)}`, `${prefix}key:${id}:minute:${Date.UTC(2030, 3, 1, 8, 0)}`]);
       // Not in PostgreSQL.
       const rows = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM rate_limit_counters WHERE key LIKE ${`key:${id}:%`}`;
