@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
+import { ConsentFields } from "@/components/staff/consent-fields";
 import { FieldError } from "@/components/staff/field-error";
 import { hintClass, labelClass, linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
@@ -140,25 +141,9 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
         {(field) => <textarea {...field} rows={6} {...register("message")} />}
       </FormField>
 
-      {/* For bots, which fill every field: people never see or reach it. */}
-      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-        <label htmlFor="apply-website">Website</label>
-        <input id="apply-website" type="text" tabIndex={-1} autoComplete="off" {...register("website")} />
-      </div>
-
-      <div>
-        <label className="flex items-start gap-3 text-stone-800">
-          <input
-            type="checkbox"
-            className="mt-1 size-4 shrink-0 accent-emerald-700"
-            aria-invalid={errors.consent ? true : undefined}
-            aria-describedby="apply-consent-error"
-            {...register("consent")}
-          />
-          <span>I agree that the shelter stores these details to handle my application.</span>
-        </label>
-        <FieldError id="apply-consent-error" label={LABELS.consent} message={errors.consent?.message} />
-      </div>
+      <ConsentFields id="apply" website={register("website")} consent={register("consent")} error={errors.consent?.message}>
+        I agree that the shelter stores these details to handle my application.
+      </ConsentFields>
 
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>

@@ -12,6 +12,7 @@ import type { BrowseQuery } from "@/components/pets/browse-query";
 import { FieldError } from "@/components/staff/field-error";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
+import { ConsentFields } from "@/components/staff/consent-fields";
 import { hintClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 import { newAlertSchema } from "@/lib/alerts/schemas";
@@ -128,25 +129,9 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
         <FieldError id={`${id}-frequency-error`} label={LABELS.frequency} message={errors.frequency?.message} />
       </fieldset>
 
-      {/* For bots, which fill every field: people never see or reach it. */}
-      <div aria-hidden="true" className="absolute -left-[9999px] h-px w-px overflow-hidden">
-        <label htmlFor={`${id}-website`}>Website</label>
-        <input id={`${id}-website`} type="text" tabIndex={-1} autoComplete="off" {...register("website")} />
-      </div>
-
-      <div>
-        <label className="flex items-start gap-3 text-stone-800">
-          <input
-            type="checkbox"
-            className="mt-1 size-4 shrink-0 accent-emerald-700"
-            aria-invalid={errors.consent ? true : undefined}
-            aria-describedby={`${id}-consent-error`}
-            {...register("consent")}
-          />
-          <span>I agree to get these emails at this address. Every email has a link to stop them at once.</span>
-        </label>
-        <FieldError id={`${id}-consent-error`} label={LABELS.consent} message={errors.consent?.message} />
-      </div>
+      <ConsentFields id={id} website={register("website")} consent={register("consent")} error={errors.consent?.message}>
+        I agree to get these emails at this address. Every email has a link to stop them at once.
+      </ConsentFields>
 
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>

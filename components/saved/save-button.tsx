@@ -12,6 +12,24 @@ export function HeartIcon({ filled }: { filled: boolean }) {
   );
 }
 
+type SavablePet = { id: number; name: string };
+
+/**
+ * What both Save buttons (this one and save-toggle.tsx) are: a toggle button
+ * whose pressed state is whether the animal is saved in this browser, named
+ * "Save Biscuit" until pressed and "Saved" after.
+ */
+export function useSaveToggle(pet: SavablePet) {
+  const saved = isSaved(useSaved(), pet.id);
+  const toggle = {
+    type: "button",
+    "aria-pressed": saved,
+    "aria-label": saved ? "Saved" : `Save ${pet.name}`,
+    onClick: () => toggleSavedAnimal(pet),
+  } as const;
+  return { saved, toggle };
+}
+
 /**
  * The heart on a card that saves the animal in this browser (listed at
  * /saved): a toggle button, "Save Biscuit" until pressed, then "Saved"
@@ -19,14 +37,11 @@ export function HeartIcon({ filled }: { filled: boolean }) {
  * that covers the card. The animal's page has its worded twin (save-toggle.tsx),
  * apart so that the browse page's first JavaScript carries only this.
  */
-export function SaveButton({ pet }: { pet: { id: number; name: string } }) {
-  const saved = isSaved(useSaved(), pet.id);
+export function SaveButton({ pet }: { pet: SavablePet }) {
+  const { saved, toggle } = useSaveToggle(pet);
   return (
     <button
-      type="button"
-      aria-pressed={saved}
-      aria-label={saved ? "Saved" : `Save ${pet.name}`}
-      onClick={() => toggleSavedAnimal(pet)}
+      {...toggle}
       className={`absolute right-2 top-2 z-10 inline-flex size-11 items-center justify-center rounded-full bg-white/95 shadow focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700 ${
         saved ? "text-rose-700" : "text-stone-700 hover:text-rose-700"
       }`}

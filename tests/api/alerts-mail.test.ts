@@ -1,6 +1,5 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import type { ParsedMail } from "mailparser";
+import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
@@ -24,32 +23,14 @@ import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 
 const PUBLIC = "https://adopt.shelter.example";
 
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+// A mailbox that does not exist is refused for good (5xx).
+const mail = testMailServer({ rejectRecipient: (address) => (address.startsWith("nobody-here") ? "No such user" : undefined) });
+const inbox = mail.inbox;
 let key: string;
 let shelter: number;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onRcptTo(address, _session, done) {
-      // A mailbox that does not exist: refused for good (5xx).
-      if (address.address.startsWith("nobody-here")) return done(Object.assign(new Error("No such user"), { responseCode: 550 }));
-      done();
-    },
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push(mail);
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+  vi.stubEnv("SMTP_URL", await mail.start());
   vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
   vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
   vi.stubEnv("ALERTS_UNSUBSCRIBE_MAILTO", "unsubscribe@shelter.example");
@@ -60,7 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   setClock();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mail.close();
   vi.unstubAllEnvs();
   resetEnvCache();
 });

@@ -1,6 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { resetEnvCache } from "@/lib/env";
@@ -15,29 +13,15 @@ import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers"
 // once), never inside the request.
 
 const PUBLIC = "https://adopt.shelter.example";
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
+const mail = testMailServer();
+const inbox = mail.inbox;
 let work: BackgroundWork | undefined;
 let key: string;
 let staffKey: string;
 let shelter: number;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, done) {
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push(mail);
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+  vi.stubEnv("SMTP_URL", await mail.start());
   vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
   resetEnvCache();
   ({ key } = await newKey(["pets:read", "applications:write"], "site"));
@@ -48,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await work?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mail.close();
   vi.unstubAllEnvs();
   resetEnvCache();
 });

@@ -1,10 +1,8 @@
 import { createDecipheriv, createHash } from "node:crypto";
 import fs from "node:fs";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { simpleParser, type ParsedMail } from "mailparser";
-import { SMTPServer } from "smtp-server";
+import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as linkRoute } from "@/app/v1/application-links/[token]/route";
 import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/transitions/route";
@@ -25,36 +23,14 @@ import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, st
 
 const PUBLIC = "https://adopt.shelter.example";
 
-let smtp: SMTPServer;
-const inbox: ParsedMail[] = [];
-/** How many of the next messages the server refuses (a temporary failure, 451). */
-let refuseNext = 0;
+const mail = testMailServer();
+const inbox = mail.inbox;
 let work: BackgroundWork | undefined;
 let partner: string;
 let staff: StaffSession;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, _session, done) {
-      if (refuseNext > 0) {
-        refuseNext--;
-        stream.resume();
-        stream.on("end", () => done(Object.assign(new Error("Try again later"), { responseCode: 451 })));
-        return;
-      }
-      simpleParser(stream)
-        .then((mail) => {
-          inbox.push(mail);
-          done();
-        })
-        .catch(done);
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+  vi.stubEnv("SMTP_URL", await mail.start());
   vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
   vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
   resetEnvCache();
@@ -64,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await work?.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await mail.close();
   vi.unstubAllEnvs();
   resetEnvCache();
 });
@@ -291,11 +267,11 @@ describe("sent by the job queue", () => {
   });
 
   it("a send the server refuses is retried until it arrives", async () => {
-    refuseNext = 1;
+    mail.refuseNext(1);
     const [pet] = await seedPets([{ name: "Retry" }]);
     await expectJson(await apply(pet!.id, "retry@example.org"), 201);
     await until(mailTo("retry@example.org", /We received your application for Retry/), "the retried confirmation", 30_000);
-    expect(refuseNext).toBe(0);
+    expect(mail.refusalsLeft()).toBe(0);
   });
 
   it("staff who opted in get the daily digest of the day's new applications; the others do not", async () => {

@@ -1,6 +1,5 @@
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
-import { SMTPServer } from "smtp-server";
+import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as alertGET } from "@/app/v1/alerts/[token]/route";
 import { POST as unsubscribePOST } from "@/app/v1/alerts/[token]/unsubscribe/route";
@@ -102,16 +101,8 @@ describe("log lines", () => {
 
   it("an applicant's email the mail server refuses (550, echoing the address) fails its job without logging the applicant", async () => {
     // A mail server that refuses the recipient as real ones do: its reply names the address.
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS"],
-      logger: false,
-      onRcptTo(address, _session, done) {
-        done(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in virtual mailbox table`), { responseCode: 550 }));
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-    vi.stubEnv("SMTP_URL", `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`);
+    const smtp = testMailServer({ rejectRecipient: (address) => `5.1.1 <${address}>: Recipient address rejected: User unknown in virtual mailbox table` });
+    vi.stubEnv("SMTP_URL", await smtp.start());
     resetEnvCache();
     const work = startBackgroundWork();
     lines.length = 0;
@@ -145,7 +136,7 @@ describe("log lines", () => {
       expect(failed[0]!.last_error).toContain("550 at RCPT TO");
     } finally {
       await work.stop();
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

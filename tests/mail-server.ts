@@ -1,0 +1,63 @@
+import type { AddressInfo } from "node:net";
+import { simpleParser, type ParsedMail } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+// A real SMTP server on 127.0.0.1 for the mail tests: what the app's job
+// queue sends arrives here, parsed, in `inbox`; the tests script refusals as
+// real servers make them (451 try later, 550 no such mailbox).
+
+export interface TestMailServer {
+  /** Every message received, parsed, in order. */
+  inbox: ParsedMail[];
+  /** Starts listening on a free port; resolves with the SMTP_URL to give the app. */
+  start(): Promise<string>;
+  /** The next `count` messages are refused with a temporary failure (451), as a busy server does. */
+  refuseNext(count: number): void;
+  /** How many of those refusals are still to come. */
+  refusalsLeft(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * `rejectRecipient` returns the reply for a recipient refused for good (550),
+ * or undefined to accept it: a real server's reply often names the address.
+ */
+export function testMailServer(options: { rejectRecipient?: (address: string) => string | undefined } = {}): TestMailServer {
+  const inbox: ParsedMail[] = [];
+  let refusals = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(address, _session, done) {
+      const reply = options.rejectRecipient?.(address.address);
+      done(reply === undefined ? undefined : Object.assign(new Error(reply), { responseCode: 550 }));
+    },
+    onData(stream, _session, done) {
+      if (refusals > 0) {
+        refusals--;
+        stream.resume();
+        stream.on("end", () => done(Object.assign(new Error("Try again later"), { responseCode: 451 })));
+        return;
+      }
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push(mail);
+          done();
+        })
+        .catch(done);
+    },
+  });
+  return {
+    inbox,
+    async start() {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      return `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+    },
+    refuseNext(count) {
+      refusals = count;
+    },
+    refusalsLeft: () => refusals,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
