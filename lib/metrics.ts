@@ -114,6 +114,11 @@ function create() {
       help: "Webhook delivery attempts by outcome: succeeded, retry_scheduled, failed (no retries left), cancelled, released (handed back at shutdown).",
       labelNames: ["outcome"] as const,
     }),
+    emails: new client.Counter({
+      name: `${PREFIX}emails_total`,
+      help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (MAIL_KINDS in lib/mail/mailer.ts).",
+      labelNames: ["kind", "outcome"] as const,
+    }),
     feedHead: fromDatabase("events_head_position", "The change feed's newest committed position.", (s) => s.feedHead),
     deliveriesPending: fromDatabase("webhook_deliveries_pending", "Webhook deliveries not yet delivered, failed or cancelled.", (s) => s.pending),
     oldestPending: fromDatabase("webhook_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none is pending).", (s) => s.oldestPendingSeconds),

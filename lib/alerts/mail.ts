@@ -116,6 +116,7 @@ export async function sendAlertMail(job: AlertMailJob): Promise<void> {
     const why = "You get this email because someone, probably you, entered this address on our adoption site.";
     const f = footer(links, why);
     mail = {
+      kind: "alert_confirmation",
       to: alert.email,
       subject,
       text: [
@@ -142,6 +143,7 @@ export async function sendAlertMail(job: AlertMailJob): Promise<void> {
     const subject = `Do you still want this alert? ${description}`;
     const f = footer(links, "You get this email because you confirmed this alert a year or more ago.");
     mail = {
+      kind: "alert_renewal",
       to: alert.email,
       subject,
       text: [
@@ -276,7 +278,7 @@ async function matchMail(alert: AlertForMail, pets: Pet[], more: number, shelter
     `<p>${total === 1 ? "A new animal matches your alert" : `${total} new animals match your alert`} (<strong>${escapeHtml(description)}</strong>):</p><table role="presentation">${cards}</table>` +
       `${more > 0 ? `<p><a href="${escapeHtml(links.browse)}">And ${more} more</a></p>` : ""}${f.html}`,
   );
-  return { to: alert.email, subject, text, html, headers: unsubscribeHeaders(links, alert.id) };
+  return { kind: "alert_matches", to: alert.email, subject, text, html, headers: unsubscribeHeaders(links, alert.id) };
 }
 
 /**

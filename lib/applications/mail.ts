@@ -82,6 +82,7 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
   if (job.kind === "link") {
     if (!link) return;
     await sendMail({
+      kind: "application_link",
       to: row.email,
       subject: `The link to your application for ${row.pet.name}`,
       text: [
@@ -99,6 +100,7 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
   }
   if (job.kind === "received") {
     await sendMail({
+      kind: "application_received",
       to: row.email,
       subject: `We received your application for ${row.pet.name}`,
       text: [
@@ -119,6 +121,7 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
   // Only a decline carries a message (and, being final, keeps it).
   const message = state === "declined" ? row.decisionMessage : null;
   await sendMail({
+    kind: "application_decision",
     to: row.email,
     subject: decision.subject,
     text: [greeting, "", decision.text, ...(message ? ["", `Message from the shelter: ${message}`] : []), "", `Application #${row.id}. The link in our first email shows where it stands.`, "", "Petstore"].join("\n"),
@@ -155,7 +158,7 @@ export async function sendApplicationDigest(now: Date): Promise<number> {
       "",
       "You get this because you opted in (npm run cli -- staff digest --email <you> --off to stop).",
     ].join("\n");
-    await sendMail({ to: member.email, subject: `${theirs.length} new adoption application${theirs.length === 1 ? "" : "s"}`, text });
+    await sendMail({ kind: "staff_digest", to: member.email, subject: `${theirs.length} new adoption application${theirs.length === 1 ? "" : "s"}`, text });
     written++;
   }
   return written;

@@ -1,11 +1,25 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/env";
+import { metrics } from "@/lib/metrics";
 
 // Outgoing email, when SMTP_URL is set (nodemailer). Only background jobs
 // send (lib/jobs/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
+/** What an email is for: the label it is counted under (petstore_emails_total), never who it is to. */
+export const MAIL_KINDS = [
+  "application_link",
+  "application_received",
+  "application_decision",
+  "staff_digest",
+  "alert_confirmation",
+  "alert_matches",
+  "alert_renewal",
+] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
 export interface Mail {
+  kind: MailKind;
   to: string;
   subject: string;
   text: string;
@@ -63,7 +77,9 @@ export async function sendMail(mail: Mail): Promise<boolean> {
   try {
     await transport.transporter.sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });
   } catch (error) {
+    metrics().emails.inc({ kind: mail.kind, outcome: "failed" });
     throw new MailError(error);
   }
+  metrics().emails.inc({ kind: mail.kind, outcome: "sent" });
   return true;
 }
