@@ -183,6 +183,14 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await expect(panel).toContainText("Paused");
   await panel.getByRole("button", { name: "Resume" }).click();
   await expect(panel).toContainText("Active");
+  // The page fits a phone, where most alert emails are opened: nothing to scroll sideways, both buttons on the first screen.
+  const desktop = page.viewportSize()!;
+  await page.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(page);
+  await expect(panel.getByRole("button", { name: "Pause" })).toBeInViewport();
+  await expect(panel.getByRole("button", { name: "Delete" })).toBeInViewport();
+  await expectNoSeriousA11yViolations(page);
+  await page.setViewportSize(desktop);
 
   // A matching animal arrives at the Chicago shelter: emailed as it arrives.
   const match = await newPet(page.request, { name: `${q} Junior`, categoryId: dogs.id, size: "small", goodWith: { children: true }, status: "available" });
