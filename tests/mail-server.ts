@@ -9,6 +9,10 @@ import { SMTPServer } from "smtp-server";
 export interface TestMailServer {
   /** Every message received, parsed, in order. */
   inbox: ParsedMail[];
+  /** The messages received for one address, in order. */
+  to(address: string): ParsedMail[];
+  /** The first message to `address` whose subject matches, once it has arrived (the job queue sends in the background). */
+  waitFor(address: string, subject: RegExp, timeoutMs?: number): Promise<ParsedMail>;
   /** Starts listening on a free port; resolves with the SMTP_URL to give the app. */
   start(): Promise<string>;
   /** The next `count` messages are refused with a temporary failure (451), as a busy server does. */
@@ -48,8 +52,19 @@ export function testMailServer(options: { rejectRecipient?: (address: string) =>
         .catch(done);
     },
   });
+  const to = (address: string) => inbox.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === address);
   return {
     inbox,
+    to,
+    async waitFor(address, subject, timeoutMs = 20_000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const found = to(address).find((m) => subject.test(m.subject ?? ""));
+        if (found) return found;
+        if (Date.now() > end) throw new Error(`no email to ${address} with a subject like ${subject} within ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
     async start() {
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       return `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;

@@ -57,7 +57,7 @@ const rawHeader = (mail: ParsedMail, name: string) => {
   return line?.slice(line.indexOf(":") + 1).trim();
 };
 
-const to = (address: string) => inbox.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === address);
+const to = mail.to;
 
 let seq = 0;
 async function intake(fields: Partial<NewPetInput> = {}): Promise<number> {

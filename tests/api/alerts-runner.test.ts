@@ -14,7 +14,6 @@ import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers"
 
 const PUBLIC = "https://adopt.shelter.example";
 const mail = testMailServer();
-const inbox = mail.inbox;
 let work: BackgroundWork | undefined;
 let key: string;
 let staffKey: string;
@@ -37,22 +36,10 @@ afterAll(async () => {
   resetEnvCache();
 });
 
-async function until<T>(check: () => T | undefined, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const mailTo = (address: string, subject: RegExp) => () => inbox.find((m) => m.to && !Array.isArray(m.to) && m.to.text === address && subject.test(m.subject ?? ""));
-
 describe("with the instance's background work", () => {
   it("sends the confirmation, and the first match within seconds of the animal's creation", async () => {
     expect((await createAlert(key, { email: "first@example.org", filters: { q: "Runner" } })).status).toBe(202);
-    const confirmation = await until(mailTo("first@example.org", /^Confirm your alert/), "the confirmation");
+    const confirmation = await mail.waitFor("first@example.org", /^Confirm your alert/, 30_000);
     expect(confirmation.text).toContain(`${PUBLIC}/alerts/${await tokenOf("first@example.org")}`);
     await confirmedAlert(key, "second@example.org", { q: "Runner" });
     // The first alert is confirmed through its link's API, as the page does.
@@ -61,8 +48,8 @@ describe("with the instance's background work", () => {
     const began = Date.now();
     const created = await call(createPetRoute, "/v1/pets", { method: "POST", key: staffKey, json: { name: "Runner Bean", categoryId: 1 } });
     expect(created.status).toBe(201);
-    const match = await until(mailTo("first@example.org", /^New match: Runner Bean/), "the first match");
-    await until(mailTo("second@example.org", /^New match: Runner Bean/), "the other alert's match");
+    const match = await mail.waitFor("first@example.org", /^New match: Runner Bean/, 30_000);
+    await mail.waitFor("second@example.org", /^New match: Runner Bean/, 30_000);
     expect(Date.now() - began).toBeLessThan(60_000);
     expect(match.text).toContain(`${PUBLIC}/pets/`);
   }, 90_000);

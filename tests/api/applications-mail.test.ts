@@ -24,7 +24,6 @@ import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, st
 const PUBLIC = "https://adopt.shelter.example";
 
 const mail = testMailServer();
-const inbox = mail.inbox;
 let work: BackgroundWork | undefined;
 let partner: string;
 let staff: StaffSession;
@@ -44,18 +43,6 @@ afterAll(async () => {
   vi.unstubAllEnvs();
   resetEnvCache();
 });
-
-async function until<T>(check: () => T | undefined, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-const mailTo = (address: string, subject: RegExp) => () => inbox.find((m) => m.to && !Array.isArray(m.to) && m.to.text === address && subject.test(m.subject ?? ""));
 
 function apply(petId: number, email: string, headers: Record<string, string> = {}) {
   return call(applyRoute, `/v1/pets/${petId}/applications`, {
@@ -84,8 +71,6 @@ async function allSent(): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-const received = (address: string) => inbox.filter((m) => m.to && !Array.isArray(m.to) && m.to.text === address);
 
 describe("queued with the change", () => {
   it("the job carries the link's token sealed, never as it is", async () => {
@@ -147,7 +132,7 @@ describe("sent by the job queue", () => {
   it("the applicant gets the confirmation with a working private link, then each decision", async () => {
     const [pet] = await seedPets([{ name: "Mailbox" }]);
     const created = await expectJson<{ id: number; statusUrl: string }>(await apply(pet!.id, "alex@example.org"), 201);
-    const confirmation = await until(mailTo("alex@example.org", /We received your application for Mailbox/), "the confirmation");
+    const confirmation = await mail.waitFor("alex@example.org", /We received your application for Mailbox/);
     expect(confirmation.from?.text).toBe('"Shelter" <adopt@shelter.example>');
     expect(confirmation.text).toContain(created.statusUrl);
     expect(created.statusUrl.startsWith(`${PUBLIC}/applications/`)).toBe(true);
@@ -155,7 +140,7 @@ describe("sent by the job queue", () => {
     expect((await call(linkRoute, `/v1/application-links/${token}`, { params: { token } })).status).toBe(200);
 
     await expectJson(await step(created.id, "approved"));
-    const approved = await until(mailTo("alex@example.org", /approved/), "the approval");
+    const approved = await mail.waitFor("alex@example.org", /approved/);
     expect(approved.text).toContain("arrange the adoption");
     expect(approved.text).not.toMatch(/[A-Za-z0-9_-]{43}/); // decisions never repeat the link
   });
@@ -171,9 +156,9 @@ describe("sent by the job queue", () => {
     await expectJson(await step(created.id, "completed"));
     work = startBackgroundWork();
     await allSent();
-    const subjects = received("quick@example.org").map((m) => m.subject);
+    const subjects = mail.to("quick@example.org").map((m) => m.subject);
     expect(subjects).toEqual(["We received your application for Quickly", "Good news: your application for Quickly was approved", "Welcome home, Quickly"]);
-    const [, approval, completion] = received("quick@example.org");
+    const [, approval, completion] = mail.to("quick@example.org");
     expect(approval!.text).toContain("The shelter approved your application to adopt Quickly");
     expect(completion!.text).toContain("The adoption of Quickly is complete");
   });
@@ -195,36 +180,36 @@ describe("sent by the job queue", () => {
     await expectJson(await step(winner.id, "completed", { declineOthers: true, message: "Decisions has found a home. Thank you." }));
     await allSent();
 
-    const [reviewMail, declineMail] = received("declined@example.org").slice(1);
+    const [reviewMail, declineMail] = mail.to("declined@example.org").slice(1);
     expect(reviewMail?.subject).toBe("Your application for Decisions is being reviewed");
     expect(declineMail?.subject).toBe("Your application for Decisions");
     expect(declineMail?.text).toContain("The shelter could not accept your application to adopt Decisions.");
     expect(declineMail?.text).toContain("Message from the shelter: We are looking for a home with a garden.");
 
-    expect(received("cancelled@example.org").map((m) => m.subject)).toEqual([
+    expect(mail.to("cancelled@example.org").map((m) => m.subject)).toEqual([
       "We received your application for Returned",
       "Good news: your application for Returned was approved",
       "Your adoption of Returned was cancelled",
     ]);
-    expect(received("cancelled@example.org")[2]!.text).toContain("The adoption of Returned was cancelled.");
+    expect(mail.to("cancelled@example.org")[2]!.text).toContain("The adoption of Returned was cancelled.");
 
-    expect(received("winner@example.org").map((m) => m.subject)).toEqual([
+    expect(mail.to("winner@example.org").map((m) => m.subject)).toEqual([
       "We received your application for Decisions",
       "Good news: your application for Decisions was approved",
       "Welcome home, Decisions",
     ]);
-    expect(received("winner@example.org")[2]!.text).not.toContain("Message from the shelter");
+    expect(mail.to("winner@example.org")[2]!.text).not.toContain("Message from the shelter");
 
-    const [, loserMail] = received("loser@example.org");
+    const [, loserMail] = mail.to("loser@example.org");
     expect(loserMail?.subject).toBe("Your application for Decisions");
     expect(loserMail?.text).toContain("Message from the shelter: Decisions has found a home. Thank you.");
-    expect(received("loser@example.org")).toHaveLength(2);
+    expect(mail.to("loser@example.org")).toHaveLength(2);
   });
 
   it("links are built on PUBLIC_BASE_URL, never on the Host the request named (a forged Host must not make us mail a link to another site)", async () => {
     const [pet] = await seedPets([{ name: "Forged" }]);
     const created = await expectJson<{ statusUrl: string }>(await apply(pet!.id, "forged@example.org", { host: "evil.example" }), 201);
-    const confirmation = await until(mailTo("forged@example.org", /We received your application for Forged/), "the confirmation");
+    const confirmation = await mail.waitFor("forged@example.org", /We received your application for Forged/);
     const token = created.statusUrl.split("/").at(-1)!;
     expect(confirmation.text).toContain(`${PUBLIC}/applications/${token}`);
     expect(confirmation.text).not.toContain("evil.example");
@@ -237,7 +222,7 @@ describe("sent by the job queue", () => {
     try {
       const [pet] = await seedPets([{ name: "Unset" }]);
       const created = await expectJson<{ statusUrl: string }>(await apply(pet!.id, "unset@example.org", { host: "evil.example" }), 201);
-      const confirmation = await until(mailTo("unset@example.org", /We received your application for Unset/), "the confirmation");
+      const confirmation = await mail.waitFor("unset@example.org", /We received your application for Unset/);
       expect(confirmation.text).toContain(`http://localhost:3456/applications/${created.statusUrl.split("/").at(-1)}`);
       expect(confirmation.text).not.toContain("evil.example");
     } finally {
@@ -250,12 +235,12 @@ describe("sent by the job queue", () => {
   it("applying again while the first is open: a 409 naming neither the application nor its date, and the link sent to that address again (the first link still works)", async () => {
     const [pet] = await seedPets([{ name: "Again" }]);
     const created = await expectJson<{ id: number; statusUrl: string }>(await apply(pet!.id, "again@example.org"), 201);
-    await until(mailTo("again@example.org", /We received your application for Again/), "the confirmation");
+    await mail.waitFor("again@example.org", /We received your application for Again/);
     const again = await expectApiError(await apply(pet!.id, "AGAIN@example.org", { host: "evil.example" }), 409, "already_applied");
     expect(again.message).toContain("we have sent the link to that address again");
     expect(again.message).not.toMatch(/#\d|\d{4}-\d{2}-\d{2}/);
     expect(again.message).not.toContain(String(created.id));
-    const resent = await until(mailTo("again@example.org", /The link to your application for Again/), "the link sent again");
+    const resent = await mail.waitFor("again@example.org", /The link to your application for Again/);
     expect(resent.text).not.toContain("evil.example");
     const token = resent.text!.match(new RegExp(`${PUBLIC}/applications/([A-Za-z0-9_-]{43})`))![1]!;
     const opened = await expectJson<{ id: number; state: string }>(await call(linkRoute, `/v1/application-links/${token}`, { params: { token } }));
@@ -263,14 +248,14 @@ describe("sent by the job queue", () => {
     const first = created.statusUrl.split("/").at(-1)!;
     expect((await call(linkRoute, `/v1/application-links/${first}`, { params: { token: first } })).status).toBe(200);
     // One email each: the confirmation and the link again.
-    expect(received("again@example.org")).toHaveLength(2);
+    expect(mail.to("again@example.org")).toHaveLength(2);
   });
 
   it("a send the server refuses is retried until it arrives", async () => {
     mail.refuseNext(1);
     const [pet] = await seedPets([{ name: "Retry" }]);
     await expectJson(await apply(pet!.id, "retry@example.org"), 201);
-    await until(mailTo("retry@example.org", /We received your application for Retry/), "the retried confirmation", 30_000);
+    await mail.waitFor("retry@example.org", /We received your application for Retry/, 30_000);
     expect(mail.refusalsLeft()).toBe(0);
   });
 
@@ -281,10 +266,10 @@ describe("sent by the job queue", () => {
     const [pet] = await seedPets([{ name: "Digest" }]);
     const created = await expectJson<{ id: number }>(await apply(pet!.id, "digest@example.org"), 201);
     expect(await sendApplicationDigest(new Date(Date.now() + 1000))).toBe(1);
-    const digest = await until(mailTo(opted.email, /new adoption application/), "the digest");
+    const digest = await mail.waitFor(opted.email, /new adoption application/);
     expect(digest.text).toContain(`#${created.id} for Digest`);
     expect(digest.text).not.toContain("digest@example.org"); // no applicant data beyond the id
-    expect(inbox.filter((m) => /new adoption application/.test(m.subject ?? ""))).toHaveLength(1);
+    expect(mail.inbox.filter((m) => /new adoption application/.test(m.subject ?? ""))).toHaveLength(1);
     // A day without new applications sends nothing.
     expect(await sendApplicationDigest(new Date(Date.now() + 3 * 86_400_000))).toBe(0);
   });
@@ -302,9 +287,9 @@ describe("sent by the job queue", () => {
     await expectJson(await apply(there!.id, "away-digest@example.org"), 201);
     // Only the last minute's applications: the other tests' are a day older by then.
     await sendApplicationDigest(new Date(start + 86_400_000 - 1));
-    const homeMail = await until(mailTo(home.email, /new adoption application/), "home digest");
-    const awayMail = await until(mailTo(away.email, /new adoption application/), "away digest");
-    const adminMail = await until(mailTo(admin.email, /new adoption application/), "admin digest");
+    const homeMail = await mail.waitFor(home.email, /new adoption application/);
+    const awayMail = await mail.waitFor(away.email, /new adoption application/);
+    const adminMail = await mail.waitFor(admin.email, /new adoption application/);
     expect(homeMail.text).toContain("HomeDigest");
     expect(homeMail.text).not.toContain("AwayDigest");
     expect(awayMail.text).toContain("AwayDigest");
