@@ -3,6 +3,7 @@ import client from "prom-client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db, poolStats } from "@/lib/db";
 import { TASK_NAMES } from "@/lib/jobs/queue";
+import { MAIL_KINDS } from "@/lib/mail/kinds";
 import { logger } from "@/lib/log";
 
 // Every metric the service exports, defined once, by name, with its labels
@@ -114,11 +115,17 @@ function create() {
       help: "Webhook delivery attempts by outcome: succeeded, retry_scheduled, failed (no retries left), cancelled, released (handed back at shutdown).",
       labelNames: ["outcome"] as const,
     }),
-    emails: new client.Counter({
-      name: `${PREFIX}emails_total`,
-      help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (MAIL_KINDS in lib/mail/mailer.ts).",
-      labelNames: ["kind", "outcome"] as const,
-    }),
+    emails: zeroed(
+      new client.Counter({
+        name: `${PREFIX}emails_total`,
+        help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (lib/mail/kinds.ts).",
+        labelNames: ["kind", "outcome"] as const,
+      }),
+      MAIL_KINDS.flatMap((kind) => [
+        { kind, outcome: "sent" },
+        { kind, outcome: "failed" },
+      ]),
+    ),
     feedHead: fromDatabase("events_head_position", "The change feed's newest committed position.", (s) => s.feedHead),
     deliveriesPending: fromDatabase("webhook_deliveries_pending", "Webhook deliveries not yet delivered, failed or cancelled.", (s) => s.pending),
     oldestPending: fromDatabase("webhook_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none is pending).", (s) => s.oldestPendingSeconds),
@@ -134,6 +141,16 @@ function create() {
       },
     }),
   };
+}
+
+/**
+ * A counter exported at 0 for each of these label sets from the start: a
+ * series that appears only with its first count hides that first increase
+ * from increase(), and a rule asking "none sent?" finds no series to say 0.
+ */
+function zeroed<T extends string>(counter: client.Counter<T>, labelSets: Partial<Record<T, string>>[]) {
+  for (const labels of labelSets) counter.inc(labels, 0);
+  return counter;
 }
 
 /** A gauge that reads NaN (unknown) until something sets it, rather than a misleading 0. */

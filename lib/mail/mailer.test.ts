@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/env";
+import { MAIL_KINDS } from "@/lib/mail/kinds";
 import { MailError, sendMail, type MailKind } from "@/lib/mail/mailer";
 import { metrics } from "@/lib/metrics";
 import { testMailServer } from "@/tests/mail-server";
@@ -28,6 +29,12 @@ async function counted(kind: MailKind, outcome: "sent" | "failed"): Promise<numb
 }
 
 describe("petstore_emails_total", () => {
+  it("is exported for every kind and outcome from the start (at 0 until counted), so a rule can see that none were sent", async () => {
+    const { values } = await metrics().emails.get();
+    const series = values.map((v) => `${v.labels.kind} ${v.labels.outcome}`).sort();
+    expect(series).toEqual(MAIL_KINDS.flatMap((kind) => [`${kind} failed`, `${kind} sent`]).sort());
+  });
+
   it("counts a sent email under its kind, and a refused one (temporary or for good) as failed", async () => {
     const before = { sent: await counted("alert_matches", "sent"), failed: await counted("alert_matches", "failed"), other: await counted("application_link", "sent") };
     const message = { kind: "alert_matches" as const, subject: "2 new animals match your alert", text: "Biscuit and Pepper." };

@@ -1,22 +1,13 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/env";
+import type { MailKind } from "@/lib/mail/kinds";
 import { metrics } from "@/lib/metrics";
 
 // Outgoing email, when SMTP_URL is set (nodemailer). Only background jobs
 // send (lib/jobs/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
-/** What an email is for: the label it is counted under (petstore_emails_total), never who it is to. */
-export const MAIL_KINDS = [
-  "application_link",
-  "application_received",
-  "application_decision",
-  "staff_digest",
-  "alert_confirmation",
-  "alert_matches",
-  "alert_renewal",
-] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
+export type { MailKind } from "@/lib/mail/kinds";
 
 export interface Mail {
   kind: MailKind;
