@@ -171,7 +171,8 @@ function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-async function withAdminClient<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a client connected to `adminUrl` (a database of the server, as its admin user), then disconnects. */
+export async function withAdminClient<T>(adminUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
@@ -195,11 +196,6 @@ export async function copyDatabase(from: string, to: string): Promise<void> {
   await withAdminClient(withDatabaseName(from, "postgres"), async (c) => {
     await c.query(`CREATE DATABASE ${quoteIdent(databaseName(to))} TEMPLATE ${quoteIdent(databaseName(from))}`);
   });
-}
-
-/** Runs statements on one database (setup scripts and tests). */
-export async function onDatabase<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  return withAdminClient(url, fn);
 }
 
 export async function dropDatabase(url: string): Promise<void> {

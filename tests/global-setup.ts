@@ -13,7 +13,7 @@ import {
   copyDatabase,
   createDatabaseIfMissing,
   dropDatabase,
-  onDatabase,
+  withAdminClient,
   withDatabaseName,
 } from "../scripts/database";
 
@@ -56,7 +56,7 @@ export default async function setup(project: TestProject) {
     await copyDatabase(url, copy);
     // Its own deployment namespace (lib/rate-limit/shared-store.ts makes one
     // when the row is missing), so its Redis counters are its own too.
-    await onDatabase(copy, (c) => c.query("DELETE FROM deployment"));
+    await withAdminClient(copy, (c) => c.query("DELETE FROM deployment"));
     urls.push(copy);
   }
   project.provide("databaseUrls", urls);
