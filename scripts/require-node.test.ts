@@ -97,7 +97,7 @@ describe.skipIf(!older)(`every entry point run directly with the system's older 
     const unreachable = "postgresql://127.0.0.1:9/none";
     const run = spawnSync(older!.path, ["--import", "tsx", entry], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, DATABASE_URL: unreachable, TEST_DATABASE_URL: unreachable, PORT: "9" },
+      env: { PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: unreachable, TEST_DATABASE_URL: unreachable, PORT: "9" },
       encoding: "utf8",
       timeout: 30_000,
     });
