@@ -21,6 +21,7 @@
  * `npm run bench -- --replicas`: list throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
  * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
  */
+import "./require-node";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -3,6 +3,7 @@
  * Works against the embedded database (DATABASE_URL unset) or DATABASE_URL.
  * Every command has --help; bad input exits non-zero with a clear message.
  */
+import "./require-node";
 import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import pg from "pg";

@@ -6,6 +6,7 @@
  * E2E_MAILBOX for the tests, scripts/e2e-mail.ts), then the ordinary
  * launcher's `start` (whose server runs the job queue that sends the mail).
  */
+import "./require-node";
 import { Redis } from "ioredis";
 import { createDatabaseIfMissing, dropDatabase } from "./database";
 import { E2E_MAIL_FROM, startMailCatcher } from "./e2e-mail";

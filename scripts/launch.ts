@@ -9,6 +9,7 @@
  * When DATABASE_URL is unset it runs an embedded PostgreSQL (data under
  * .data/pg) and stops it after the app, in that order, on Ctrl-C or SIGTERM.
  */
+import "./require-node";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -180,7 +181,8 @@ export async function main(argv: string[]): Promise<void> {
   child.stdout?.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
     if (chunk.toString().includes("Ready on")) {
-      log(`Petstore is up: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
+      // The server is this process's Node (process.execPath): which one is worth a line, as the system's may be older.
+      log(`Petstore is up on Node.js ${process.versions.node}: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
     }
   });
   forward(child, server);

@@ -28,6 +28,7 @@
  *                            open it in the Lighthouse viewer, or read its
  *                            main-thread and script-boot-up audits)
  */
+import "./require-node";
 import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";

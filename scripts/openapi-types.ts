@@ -6,6 +6,7 @@
  * openapi-fetch) is typed by it, so a renamed field breaks the build, not a
  * page. tests/site/openapi-types.test.ts fails when the file is stale.
  */
+import "./require-node";
 import fs from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString, type OpenAPI3, type OpenAPITSOptions } from "openapi-typescript";

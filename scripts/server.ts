@@ -22,6 +22,7 @@
  * background work (webhook deliveries) is handed back, the database pool and
  * the counter store close and the process exits 0.
  */
+import "./require-node";
 import cluster from "node:cluster";
 import http from "node:http";
 import net from "node:net";

@@ -8,6 +8,7 @@
  * or a throw-away redis-server when the machine has one; with neither, those
  * tests are skipped (and say so).
  */
+import "./require-node";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { ROOT, assertLocalDatabase, freePort, loadDotEnv, openServer } from "./database";
 

@@ -46,6 +46,8 @@ test("refuses a scrape without the token, and answers one with it", async () => 
   const text = await scrape();
   expect(text).toContain("# TYPE petstore_http_requests_total counter");
   expect(text).toContain("petstore_nodejs_eventloop_lag_seconds");
+  // The workers (node:cluster) run on the project's Node, the one this suite runs on.
+  expect(text).toContain(`petstore_nodejs_version_info{version="v${process.versions.node}",major="${process.versions.node.split(".")[0]}"`);
 });
 
 test("each scrape sees every worker's requests, summed; routes are templates", async () => {

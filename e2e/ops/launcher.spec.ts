@@ -19,6 +19,12 @@ test.beforeAll(async () => {
   appPort = await freePort();
   env = {
     ...process.env,
+    // The operator's shell: npm and the system's Node (older, on these
+    // machines), without the node_modules/.bin this suite runs under.
+    PATH: (process.env.PATH ?? "")
+      .split(path.delimiter)
+      .filter((dir) => !dir.includes(`node_modules${path.sep}.bin`))
+      .join(path.delimiter),
     DATABASE_URL: "",
     EMBEDDED_PG_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
@@ -61,9 +67,11 @@ test.describe.configure({ timeout: 180_000 });
 test.beforeAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 test.afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-test("npm start serves on the embedded database, stops cleanly on Ctrl-C, and reuses its data", async ({ request }) => {
+test("npm start serves on the embedded database and the project's Node, stops cleanly on Ctrl-C, and reuses its data", async ({ request }) => {
   const first = start();
   await first.ready;
+  // On the Node npm install brought (the one this suite runs on), whatever the shell's is.
+  expect(first.output()).toContain(`Petstore is up on Node.js ${process.versions.node}:`);
   expect(first.output()).toMatch(/Seed: 6 categories, 64 animals added/);
   expect(first.output()).toContain("Demo staff login: demo@petstore.test");
   const page = await request.get(`http://127.0.0.1:${appPort}/`);

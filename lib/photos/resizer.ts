@@ -20,13 +20,13 @@ import type { ProcessedPhoto } from "@/lib/photos/variants";
 // Both are bounded. At most PHOTO_RESIZER_QUEUE photos wait (each holds its
 // upload's bytes, up to 15 MB); one more is refused at once with 503 and
 // Retry-After rather than held for the 45 s a photo may wait. And the
-// resizer's memory is capped: its V8 heap (--max-old-space-size; the pixels
-// live outside it, in libvips), libvips keeps no cache and runs one thread
-// (lib/photos/variants.ts), and what it holds in all (its resident memory,
-// read from /proc while it works) may not pass PHOTO_RESIZER_MEMORY_MB: a
-// resizer over it is stopped and the photo refused (422), so one image that
-// decodes into far more memory than its pixel count suggests cannot take
-// the machine's memory from the server.
+// resizer's memory is capped: its V8 heap (--max-old-space-size and
+// --max-semi-space-size; the pixels live outside it, in libvips), libvips
+// keeps no cache and runs one thread (lib/photos/variants.ts), and what it
+// holds in all (its resident memory, read from /proc while it works) may
+// not pass PHOTO_RESIZER_MEMORY_MB: a resizer over it is stopped and the
+// photo refused (422), so one image that decodes into far more memory than
+// its pixel count suggests cannot take the machine's memory from the server.
 
 /** An upload waits at most this long for its variants (queue included): under nginx's 60 s proxy timeout, so the client gets our answer. */
 export const RESIZE_TIMEOUT_MS = 45_000;
@@ -36,6 +36,12 @@ const IDLE_MS = 60_000;
 const CRASH_SIGNALS = new Set(["SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"]);
 /** The resizer's V8 heap (MB): it holds messages, not pixels (Buffers and libvips' memory are outside it). */
 export const RESIZER_HEAP_MB = 128;
+/**
+ * Its young generation's semi-spaces (MB), which the heap limit adds three of
+ * to the old space's: Node 24 defaults to 64 (a 320 MB heap), where Node 20
+ * had 16 (176 MB). A process that holds messages gains nothing from more.
+ */
+const RESIZER_SEMI_SPACE_MB = 16;
 /** How often a working resizer's resident memory is read. */
 const MEMORY_CHECK_MS = 50;
 
@@ -137,7 +143,7 @@ function entry(): string {
 function start(): Resizer {
   // spawn with an IPC channel is what fork does; fork itself makes Turbopack
   // resolve the path as a module at build time (vercel/next.js#97952).
-  const child = spawn(process.execPath, [`--max-old-space-size=${RESIZER_HEAP_MB}`, "--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
+  const child = spawn(process.execPath, [`--max-old-space-size=${RESIZER_HEAP_MB}`, `--max-semi-space-size=${RESIZER_SEMI_SPACE_MB}`, "--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
