@@ -105,6 +105,12 @@ export function siteBreed(kind: ListedKind, site: ListingSite, text: string): st
   return findBreed(kind, text)?.[site] ?? null;
 }
 
+/** The names a site may be sent for a breed it does not know (a cat's depends on its coat). */
+export function unknownBreedNames(kind: ListedKind, site: ListingSite): string[] {
+  const names = kind === "cat" ? [UNKNOWN_BREEDS.cat, ...Object.values(UNKNOWN_CAT_BREED_BY_COAT)] : [UNKNOWN_BREEDS[kind]];
+  return names.map((petfinder) => findBreed(kind, petfinder)![site]);
+}
+
 /** What a site is sent for a breed it does not know: the kind's mixed/unknown breed (a cat's follows its coat). */
 export function unknownBreed(kind: ListedKind, site: ListingSite, coatLength: CoatLength | null = null): string {
   const petfinder = (kind === "cat" && coatLength && UNKNOWN_CAT_BREED_BY_COAT[coatLength]) || UNKNOWN_BREEDS[kind];
