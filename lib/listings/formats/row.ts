@@ -165,7 +165,7 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
     state.kind = (category && listedKindOf(category.name)) ?? kindOfSpecies(species);
   }
 
-  const name = htmlToText(cell(spec.nameColumn));
+  const name = cell(spec.nameColumn);
   if (!name) state.error(spec.nameColumn, "is empty: every animal needs a name");
   else row.fields.name = name;
 
