@@ -1,24 +1,22 @@
 import { adoptapetColor, adoptapetHairLengths, matchColor } from "@/lib/listings/vocabulary/colors";
-import { isCoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
+import { SIZE_CODES, fileStem, isVideoUrl, oneZero, readMoney, textToHtml, youtubeWatchUrl } from "@/lib/listings/formats/cells";
 import {
-  AGE_WORDS,
-  SIZE_CODES,
-  fileStem,
-  isVideoUrl,
-  oneZero,
-  readAgeGroup,
-  readBoolean,
-  readDate,
-  readMoney,
-  readSex,
-  readSize,
-  textToHtml,
-  youtubeWatchUrl,
-} from "@/lib/listings/formats/cells";
+  ageColumn,
+  breedColumn,
+  coatColumn,
+  flagColumn,
+  goodWithColumn,
+  readDateCell,
+  readFlagCell,
+  sexColumn,
+  sizeColumn,
+  statusColumn,
+  textColumn,
+} from "@/lib/listings/formats/columns";
 import { quotedLine } from "@/lib/listings/formats/csv";
-import { breedColumn, flagColumn, goodWithColumn, readRow, textColumn, writeRow, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
-import type { ImportedRow, ListingAnimal, ListingRecord, PhotoFile, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
+import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
+import type { WriteOptions } from "@/lib/listings/formats/types";
 
 // Adopt-a-Pet's AutoUpload pets.csv, as ASM3 writes it
 // (sheltermanager/asm3, src/asm3/publishers/adoptapet.py): no header row, 21
@@ -61,6 +59,7 @@ function withColor(columns: string[]): string[] {
 }
 
 const STATUSES = { available: "Available", pending: "Available", sold: "Adopted" } as const;
+const DOG_OR_CAT = (kind: string | null) => kind === "dog" || kind === "cat";
 
 const column = (name: string, write: Column["write"], read?: Column["read"]): Column => ({ name, write, read });
 
@@ -87,57 +86,26 @@ const BASE_COLUMNS: readonly Column[] = [
   column(
     "Purebred",
     (s) => oneZero(s.breeds.mixed === null ? null : !s.breeds.mixed),
-    (cell, s) => {
-      const purebred = readBoolean(cell);
-      if (purebred === undefined) s.error("Purebred", `"${cell}" is not 1 or 0`);
-      else s.fields.mixedBreed = purebred === null ? null : !purebred;
-    },
+    (cell, s) => readFlagCell("Purebred", cell, s, (purebred) => (s.fields.mixedBreed = purebred === null ? null : !purebred)),
   ),
-  column(
-    "Age",
-    (s) => (s.animal.ageGroup ? AGE_WORDS[s.animal.ageGroup] : ""),
-    (cell, s) => {
-      const age = readAgeGroup(cell);
-      if (age === undefined) s.warn("Age", `"${cell}" is not Baby, Young, Adult or Senior: left out`);
-      else s.row.ageGroup = age;
-    },
-  ),
+  ageColumn("Age"),
   column("Name", (s) => s.animal.name),
-  column(
+  sizeColumn(
     "Size",
     // Adopt-a-Pet refuses a size for anything but dogs and cats (ASM3).
-    (s) => (s.animal.size !== null && (s.kind === "dog" || s.kind === "cat") ? SIZE_CODES[s.animal.size] : ""),
-    (cell, s) => {
-      const size = readSize(cell);
-      if (size === undefined) s.error("Size", `"${cell}" is not S, M, L or XL`);
-      else if (size !== null || s.kind === "dog" || s.kind === "cat") s.fields.size = size;
-    },
+    (s) => (s.animal.size !== null && DOG_OR_CAT(s.kind) ? SIZE_CODES[s.animal.size] : ""),
+    DOG_OR_CAT,
   ),
-  column(
-    "Sex",
-    (s) => (s.animal.sex === "female" ? "F" : s.animal.sex === "male" ? "M" : ""),
-    (cell, s) => {
-      const sex = readSex(cell);
-      if (sex === undefined) s.error("Sex", `"${cell}" is not M or F`);
-      else s.fields.sex = sex;
-    },
-  ),
+  sexColumn("Sex", ["F", "M"]),
   textColumn("Description", "description", (text) => textToHtml(text, "<br>")),
-  column(
+  statusColumn(
     "Status",
     (s) => {
       if (s.animal.status === "pending") s.warn("status", "Adopt-a-Pet has no pending status: listed as Available");
       return STATUSES[s.animal.status];
     },
-    (cell, s) => {
-      const status = cell.toLowerCase();
-      if (status === "available") s.fields.status = "available";
-      else if (status === "adopted") {
-        s.fields.status = "sold";
-        s.row.statusAction = "adopted";
-      } else if (status === "delete") s.row.statusAction = "delete";
-      else if (status !== "") s.error("Status", `"${cell}" is not Available, Adopted or Delete`);
-    },
+    { available: "available", adopted: "sold", delete: "delete" },
+    "Available, Adopted or Delete",
   ),
   goodWithColumn("GoodWKids", "children", oneZero),
   goodWithColumn("GoodWCats", "cats", oneZero),
@@ -147,25 +115,7 @@ const BASE_COLUMNS: readonly Column[] = [
   flagColumn("Housetrained", "houseTrained", oneZero),
   flagColumn("Declawed", "declawed", oneZero),
   flagColumn("SpecialNeeds", "specialNeeds", oneZero),
-  column(
-    "HairLength",
-    (s) => {
-      const coat = s.animal.coatLength;
-      const lengths = adoptapetHairLengths(s.kind);
-      if (coat === null || lengths.length === 0) return "";
-      if (lengths.includes(coat)) return coat[0]!.toUpperCase() + coat.slice(1);
-      s.warn("coatLength", `${coat} is not a hair length Adopt-a-Pet has for this kind of animal: left out`);
-      return "";
-    },
-    (cell, s) => {
-      const coat = cell.toLowerCase();
-      // Dogs, birds and reptiles have no hair length here: an empty cell says nothing about them.
-      if (coat === "") {
-        if (s.kind === null || adoptapetHairLengths(s.kind).length) s.fields.coatLength = null;
-      } else if (isCoatLength(coat)) s.fields.coatLength = coat;
-      else s.warn("HairLength", `"${cell}" is not a hair length: left out`);
-    },
-  ),
+  coatColumn("HairLength", adoptapetHairLengths, "Adopt-a-Pet"),
   column(
     "YouTubeVideoURL",
     (s) => {
@@ -183,11 +133,7 @@ const BASE_COLUMNS: readonly Column[] = [
 ];
 
 const LATER_COLUMNS: readonly Column[] = [
-  column("Birthdate", () => "", (cell, s) => {
-    const date = readDate(cell);
-    if (date === undefined) s.error("Birthdate", `"${cell}" is not a date (MM/DD/YYYY)`);
-    else s.fields.birthDate = date;
-  }),
+  column("Birthdate", () => "", (cell, s) => readDateCell("Birthdate", cell, s, "birthDate", "MM/DD/YYYY")),
   column("AdoptionFee", () => "", (cell, s) => {
     const cents = readMoney(cell);
     if (cents === undefined) s.error("AdoptionFee", `"${cell}" is not an amount`);
@@ -205,11 +151,7 @@ const SPEC: SiteFormatSpec = {
   site: "adoptapet",
   columns: columnsOf,
   readable: [...columnsOf({ adoptapetColors: true }), ...LATER_COLUMNS],
-  photos: (s): PhotoFile[] =>
-    s.animal.photos.map((photo, i) => {
-      const input = { rowId: s.rowId, animalId: s.animal.id, index: i + 1, photo };
-      return { index: i + 1, photo, reference: s.options.photoReference?.(input) ?? `photos/${fileStem(s.rowId, s.animal.id)}-${i + 1}.jpg` };
-    }),
+  photos: (s) => photoFiles(s, s.animal.photos.length, "Adopt-a-Pet", ({ rowId, animalId, index }) => `photos/${fileStem(rowId, animalId)}-${index}.jpg`),
   idColumns: ["Id"],
   speciesColumn: "Animal",
   nameColumn: "Name",
@@ -233,8 +175,7 @@ export function adoptapetImportConfig(options: Pick<WriteOptions, "adoptapetColo
 export const adoptapet = {
   name: "adoptapet" as const,
   columns: (options: Pick<WriteOptions, "adoptapetColors"> = {}): string[] => columnsOf(options).map((c) => c.name),
-  toRow: (animal: ListingAnimal, options: WriteOptions = {}): WrittenRow => writeRow(SPEC, animal, options),
-  fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => readRow(SPEC, record, context),
+  ...siteFormat(SPEC),
   /** The whole file: a row per animal, no header; LF between lines, none after the last (as ASM3 sends it). */
   writeFile: (rows: readonly (readonly string[])[]): string => rows.map(quotedLine).join("\n"),
   importConfig: adoptapetImportConfig,

@@ -1,20 +1,18 @@
 import { z } from "zod";
-import { matchBreed } from "@/lib/listings/vocabulary/breeds";
-import { isCoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import { matchColor, petfinderColor } from "@/lib/listings/vocabulary/colors";
 import { listedKindOf } from "@/lib/listings/vocabulary/kinds";
+import { decimalMoney, isHttpUrl, isVideoUrl, readMoney, splitList } from "@/lib/listings/formats/cells";
 import {
-  decimalMoney,
-  isHttpUrl,
-  isVideoUrl,
-  readAgeGroup,
-  readBoolean,
-  readDate,
-  readMoney,
-  readSex,
-  readSize,
-  splitList,
-} from "@/lib/listings/formats/cells";
+  readAgeCell,
+  readBreedCell,
+  readCoatCell,
+  readDateCell,
+  readFlagCell,
+  readSexCell,
+  readSizeCell,
+  readStatusCell,
+  type FileStatus,
+} from "@/lib/listings/formats/columns";
 import { rfc4180Line } from "@/lib/listings/formats/csv";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import { readRow, rowIdOf, type Column, type ReadSpec, type ReadState } from "@/lib/listings/formats/row";
@@ -74,57 +72,42 @@ export const genericMappingSchema = z
   });
 export type GenericMapping = z.infer<typeof genericMappingSchema>;
 
+/** How each field is written (one cell, or the cells of a list) and read. */
+type FieldCodec = {
+  write: (a: ListingAnimal, columns: number) => string | string[];
+  read?: (name: string, cell: string, s: ReadState) => void;
+};
+
 const columnsOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const words = (value: boolean | null) => (value === null ? "" : value ? "yes" : "no");
 
-function flag(field: "mixedBreed" | "spayedNeutered" | "houseTrained" | "declawed" | "shotsCurrent" | "specialNeeds") {
+function flag(field: "mixedBreed" | "spayedNeutered" | "houseTrained" | "declawed" | "shotsCurrent" | "specialNeeds"): FieldCodec {
+  return { write: (a) => words(a[field]), read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields[field] = v)) };
+}
+
+function goodWith(kind: "children" | "dogs" | "cats"): FieldCodec {
+  return { write: (a) => words(a.goodWith[kind]), read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields.goodWith = { ...s.fields.goodWith, [kind]: v })) };
+}
+
+function date(field: "birthDate" | "intakeDate"): FieldCodec {
+  return { write: (a) => a[field] ?? "", read: (name, cell, s) => readDateCell(name, cell, s, field, "YYYY-MM-DD or MM/DD/YYYY") };
+}
+
+function breed(field: "breed" | "secondaryBreed"): FieldCodec {
+  return { write: (a) => a[field] ?? "", read: (name, cell, s) => readBreedCell(name, cell, s, field) };
+}
+
+/** Text kept as it is (a generic file's line breaks are in its quoted cells). */
+function text(field: "description" | "specialNeedsNotes"): FieldCodec {
   return {
-    write: (a: ListingAnimal) => words(a[field]),
-    read: (name: string, cell: string, s: ReadState) => {
-      const value = readBoolean(cell);
-      if (value === undefined) s.error(name, `"${cell}" is not yes or no`);
-      else s.fields[field] = value;
+    write: (a) => a[field] ?? "",
+    read: (_name, cell, s) => {
+      s.fields[field] = cell.replace(/\r\n?/g, "\n") || null;
     },
   };
 }
 
-function goodWith(kind: "children" | "dogs" | "cats") {
-  return {
-    write: (a: ListingAnimal) => words(a.goodWith[kind]),
-    read: (name: string, cell: string, s: ReadState) => {
-      const value = readBoolean(cell);
-      if (value === undefined) s.error(name, `"${cell}" is not yes or no`);
-      else s.fields.goodWith = { ...s.fields.goodWith, [kind]: value };
-    },
-  };
-}
-
-function date(field: "birthDate" | "intakeDate") {
-  return {
-    write: (a: ListingAnimal) => a[field] ?? "",
-    read: (name: string, cell: string, s: ReadState) => {
-      const value = readDate(cell);
-      if (value === undefined) s.error(name, `"${cell}" is not a date (YYYY-MM-DD or MM/DD/YYYY)`);
-      else s.fields[field] = value;
-    },
-  };
-}
-
-function text(field: "description" | "specialNeedsNotes" | "secondaryBreed" | "breed") {
-  return {
-    write: (a: ListingAnimal) => a[field] ?? "",
-    read: (name: string, cell: string, s: ReadState) => {
-      const value = cell.replace(/\r\n?/g, "\n");
-      if (field === "breed" || field === "secondaryBreed") {
-        const matched = value ? matchBreed(s.kind, value) : null;
-        s.fields[field] = matched ? matched.name : null;
-        if (matched?.mixed) s.mixedHint = true;
-      } else s.fields[field] = value || null;
-    },
-  };
-}
-
-const STATUS_WORDS: Record<string, "available" | "pending" | "sold" | "delete"> = {
+const STATUS_WORDS: Record<string, FileStatus> = {
   available: "available",
   adoptable: "available",
   a: "available",
@@ -141,56 +124,20 @@ const STATUS_WORDS: Record<string, "available" | "pending" | "sold" | "delete"> 
   removed: "delete",
 };
 
-/** How each field is written (one cell, or the cells of a list) and read. */
-type FieldCodec = {
-  write: (a: ListingAnimal, columns: number) => string | string[];
-  read?: (name: string, cell: string, s: ReadState) => void;
-};
-
 const CODECS: Record<GenericField, FieldCodec> = {
   externalId: { write: (a) => rowIdOf(a) },
   name: { write: (a) => a.name },
   species: { write: (a) => a.categoryName },
   status: {
     write: (a) => a.status,
-    read: (name, cell, s) => {
-      const status = STATUS_WORDS[cell.toLowerCase().replace(/[^a-z]/g, "")];
-      if (cell === "") return;
-      if (!status) s.error(name, `"${cell}" is not a status (available, pending, adopted)`);
-      else if (status === "delete") s.row.statusAction = "delete";
-      else {
-        s.fields.status = status;
-        if (status === "sold") s.row.statusAction = "adopted";
-      }
-    },
+    read: (name, cell, s) => readStatusCell(name, cell, s, STATUS_WORDS, "a status (available, pending, adopted)"),
   },
-  sex: {
-    write: (a) => (a.sex === "unknown" ? "" : a.sex),
-    read: (name, cell, s) => {
-      const sex = readSex(cell);
-      if (sex === undefined) s.error(name, `"${cell}" is not female or male`);
-      else s.fields.sex = sex;
-    },
-  },
-  size: {
-    write: (a) => a.size ?? "",
-    read: (name, cell, s) => {
-      const size = readSize(cell);
-      if (size === undefined) s.error(name, `"${cell}" is not a size (small, medium, large, xlarge)`);
-      else s.fields.size = size;
-    },
-  },
+  sex: { write: (a) => (a.sex === "unknown" ? "" : a.sex), read: (name, cell, s) => readSexCell(name, cell, s, "female or male") },
+  size: { write: (a) => a.size ?? "", read: (name, cell, s) => readSizeCell(name, cell, s, "a size (small, medium, large, xlarge)") },
   birthDate: date("birthDate"),
-  ageGroup: {
-    write: (a) => a.ageGroup ?? "",
-    read: (name, cell, s) => {
-      const age = readAgeGroup(cell);
-      if (age === undefined) s.warn(name, `"${cell}" is not baby, young, adult or senior: left out`);
-      else s.row.ageGroup = age;
-    },
-  },
-  breed: text("breed"),
-  secondaryBreed: text("secondaryBreed"),
+  ageGroup: { write: (a) => a.ageGroup ?? "", read: (name, cell, s) => readAgeCell(name, cell, s, "baby, young, adult or senior") },
+  breed: breed("breed"),
+  secondaryBreed: breed("secondaryBreed"),
   mixedBreed: flag("mixedBreed"),
   description: text("description"),
   goodWithChildren: goodWith("children"),
@@ -205,15 +152,7 @@ const CODECS: Record<GenericField, FieldCodec> = {
       s.fields.colors = [...(s.fields.colors ?? []), ...items.map((c) => matchColor(kind, c))];
     },
   },
-  coatLength: {
-    write: (a) => a.coatLength ?? "",
-    read: (name, cell, s) => {
-      const coat = cell.toLowerCase();
-      if (coat === "") s.fields.coatLength = null;
-      else if (isCoatLength(coat)) s.fields.coatLength = coat;
-      else s.warn(name, `"${cell}" is not a coat length (hairless, short, medium, long, wire, curly): left out`);
-    },
-  },
+  coatLength: { write: (a) => a.coatLength ?? "", read: (name, cell, s) => readCoatCell(name, cell, s, "a coat length (hairless, short, medium, long, wire, curly)") },
   spayedNeutered: flag("spayedNeutered"),
   houseTrained: flag("houseTrained"),
   declawed: flag("declawed"),
@@ -239,11 +178,10 @@ const CODECS: Record<GenericField, FieldCodec> = {
   },
   adoptionFeeWaived: {
     write: (a) => (a.adoptionFee ? words(a.adoptionFee.waived) : ""),
-    read: (name, cell, s) => {
-      const waived = readBoolean(cell);
-      if (waived === undefined) s.error(name, `"${cell}" is not yes or no`);
-      else if (waived) s.fields.adoptionFee = { amountCents: 0, currency: "USD", ...s.fields.adoptionFee, waived: true };
-    },
+    read: (name, cell, s) =>
+      readFlagCell(name, cell, s, (waived) => {
+        if (waived) s.fields.adoptionFee = { amountCents: 0, currency: "USD", ...s.fields.adoptionFee, waived: true };
+      }),
   },
   intakeDate: date("intakeDate"),
   videoUrl: {

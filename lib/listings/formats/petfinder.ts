@@ -1,25 +1,22 @@
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
 import { petfinderCoats, matchColor, petfinderColor } from "@/lib/listings/vocabulary/colors";
-import { isCoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import { SIZE_CODES, decimalMoney, isVideoUrl, oneOrEmpty, oneZero, readMoney, splitList, textToHtml } from "@/lib/listings/formats/cells";
 import {
-  AGE_WORDS,
-  SIZE_CODES,
-  decimalMoney,
-  isVideoUrl,
-  oneOrEmpty,
-  oneZero,
-  readAgeGroup,
-  readBoolean,
-  readDate,
-  readMoney,
-  readSex,
-  readSize,
-  splitList,
-  textToHtml,
-} from "@/lib/listings/formats/cells";
+  ageColumn,
+  breedColumn,
+  coatColumn,
+  flagColumn,
+  goodWithColumn,
+  readDateCell,
+  readFlagCell,
+  readPhotoCell,
+  sexColumn,
+  sizeColumn,
+  statusColumn,
+  textColumn,
+} from "@/lib/listings/formats/columns";
 import { quotedLine } from "@/lib/listings/formats/csv";
-import { breedColumn, flagColumn, goodWithColumn, readPhotoCell, readRow, textColumn, writeRow, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
-import type { ImportedRow, ListingAnimal, ListingRecord, PhotoFile, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
+import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
 
 // Petfinder's FTP import file, import/<shelter ID>: a header row and the 39
 // columns Petfinder mandated in its import documentation of August 2019, as
@@ -42,10 +39,7 @@ export const PETFINDER_COLUMNS = [
 const PHOTO_COLUMNS = 6;
 
 const STATUS_CODES = { available: "A", pending: "H", sold: "X" } as const;
-
-function capitalized(word: string): string {
-  return word[0]!.toUpperCase() + word.slice(1);
-}
+const STATUS_WORDS = { a: "available", h: "pending", p: "pending", f: "pending", x: "sold" } as const;
 
 const column = (name: (typeof PETFINDER_COLUMNS)[number], write: Column["write"], read?: Column["read"]): Column => ({ name, write, read });
 
@@ -87,58 +81,18 @@ const COLUMNS: readonly Column[] = [
   column("AnimalName", (s) => s.animal.name),
   breedColumn("PrimaryBreed", "primary"),
   breedColumn("SecondaryBreed", "secondary"),
-  column(
-    "Sex",
-    (s) => {
-      if (s.animal.sex === "unknown") s.warn("sex", "unknown: Petfinder imports only animals whose sex is given");
-      return s.animal.sex === "female" ? "F" : s.animal.sex === "male" ? "M" : "";
-    },
-    (cell, s) => {
-      const sex = readSex(cell);
-      if (sex === undefined) s.error("Sex", `"${cell}" is not M or F`);
-      else s.fields.sex = sex;
-    },
-  ),
-  column(
-    "Size",
-    (s) => {
-      if (s.animal.size !== null) return SIZE_CODES[s.animal.size];
-      s.warn("size", "unknown: sent as M, as Petfinder requires a size");
-      return "M";
-    },
-    (cell, s) => {
-      const size = readSize(cell);
-      if (size === undefined) s.error("Size", `"${cell}" is not S, M, L or XL`);
-      else s.fields.size = size;
-    },
-  ),
-  column(
-    "Age",
-    (s) => (s.animal.ageGroup ? AGE_WORDS[s.animal.ageGroup] : ""),
-    (cell, s) => {
-      const age = readAgeGroup(cell);
-      if (age === undefined) s.warn("Age", `"${cell}" is not Baby, Young, Adult or Senior: left out`);
-      else s.row.ageGroup = age;
-    },
-  ),
+  sexColumn("Sex", ["F", "M"], "unknown: Petfinder imports only animals whose sex is given"),
+  sizeColumn("Size", (s) => {
+    if (s.animal.size !== null) return SIZE_CODES[s.animal.size];
+    s.warn("size", "unknown: sent as M, as Petfinder requires a size");
+    return "M";
+  }),
+  ageColumn("Age"),
   textColumn("Desc", "description", (text) => textToHtml(text, "&#10;")),
   column("Type", (s) => siteSpecies(s.kind, "petfinder")),
-  column(
-    "Status",
-    (s) => STATUS_CODES[s.animal.status],
-    (cell, s) => {
-      const code = cell.toUpperCase();
-      if (code === "A") s.fields.status = "available";
-      else if (code === "H" || code === "P") s.fields.status = "pending";
-      else if (code === "F") {
-        s.fields.status = "pending";
-        s.warn("Status", "F (found, a stray) is not available for adoption: imported as pending");
-      } else if (code === "X") {
-        s.fields.status = "sold";
-        s.row.statusAction = "adopted";
-      } else if (code !== "") s.error("Status", `"${cell}" is not A, H, F or X`);
-    },
-  ),
+  statusColumn("Status", (s) => STATUS_CODES[s.animal.status], STATUS_WORDS, "A, H, F or X", {
+    f: "F (found, a stray) is not available for adoption: imported as pending",
+  }),
   flagColumn("Shots", "shotsCurrent", oneOrEmpty),
   flagColumn("Altered", "spayedNeutered", oneOrEmpty),
   goodWithColumn("NoDogs", "dogs", oneZero, true),
@@ -154,22 +108,7 @@ const COLUMNS: readonly Column[] = [
   colorColumn("primaryColor", 0),
   colorColumn("secondaryColor", 1),
   colorColumn("tertiaryColor", 2),
-  column(
-    "coat_length",
-    (s) => {
-      const coat = s.animal.coatLength;
-      if (coat === null) return "";
-      if (petfinderCoats(s.kind).includes(coat)) return capitalized(coat);
-      s.warn("coatLength", `${coat} is not a coat Petfinder has for this kind of animal: left out`);
-      return "";
-    },
-    (cell, s) => {
-      const coat = cell.toLowerCase();
-      if (coat === "") s.fields.coatLength = null;
-      else if (isCoatLength(coat)) s.fields.coatLength = coat;
-      else s.warn("coat_length", `"${cell}" is not a coat length: left out`);
-    },
-  ),
+  coatColumn("coat_length", petfinderCoats, "Petfinder"),
   column(
     "adoption_fee",
     (s) => {
@@ -188,11 +127,10 @@ const COLUMNS: readonly Column[] = [
   column(
     "adoption_fee_waived",
     (s) => oneOrEmpty(s.animal.adoptionFee?.waived ?? null),
-    (cell, s) => {
-      const waived = readBoolean(cell);
-      if (waived === undefined) s.error("adoption_fee_waived", `"${cell}" is not yes or no`);
-      else if (waived && s.fields.adoptionFee !== undefined) s.fields.adoptionFee = { ...(s.fields.adoptionFee ?? { amountCents: 0, currency: "USD" }), waived: true };
-    },
+    (cell, s) =>
+      readFlagCell("adoption_fee_waived", cell, s, (waived) => {
+        if (waived && s.fields.adoptionFee !== undefined) s.fields.adoptionFee = { ...(s.fields.adoptionFee ?? { amountCents: 0, currency: "USD" }), waived: true };
+      }),
   ),
   textColumn("special_needs_notes", "specialNeedsNotes", (text) => textToHtml(text, "&#10;")),
   column("no_other", () => ""),
@@ -210,11 +148,7 @@ function dateColumn(name: "arrival_date" | "birth_date", field: "intakeDate" | "
   return column(
     name,
     (s) => s.animal[field] ?? "",
-    (cell, s) => {
-      const date = readDate(cell);
-      if (date === undefined) s.error(name, `"${cell}" is not a date (YYYY-MM-DD)`);
-      else s.fields[field] = date;
-    },
+    (cell, s) => readDateCell(name, cell, s, field, "YYYY-MM-DD"),
   );
 }
 
@@ -222,14 +156,8 @@ const SPEC: SiteFormatSpec = {
   site: "petfinder",
   columns: () => COLUMNS,
   readable: COLUMNS,
-  photos: (s): PhotoFile[] => {
-    const room = s.animal.videoUrl && isVideoUrl(s.animal.videoUrl) ? PHOTO_COLUMNS - 1 : PHOTO_COLUMNS;
-    if (s.animal.photos.length > room) s.warn("photos", `Petfinder takes ${room} photos${room < PHOTO_COLUMNS ? " beside the video" : ""}: the first ${room} are sent`);
-    return s.animal.photos.slice(0, room).map((photo, i) => {
-      const input = { rowId: s.rowId, animalId: s.animal.id, index: i + 1, photo };
-      return { index: i + 1, photo, reference: s.options.photoReference?.(input) ?? photo.url };
-    });
-  },
+  // A video takes the sixth photo's place.
+  photos: (s) => photoFiles(s, s.animal.videoUrl && isVideoUrl(s.animal.videoUrl) ? PHOTO_COLUMNS - 1 : PHOTO_COLUMNS, "Petfinder", ({ photo }) => photo.url),
   idColumns: ["ID", "Internal"],
   speciesColumn: "Type",
   nameColumn: "AnimalName",
@@ -238,10 +166,7 @@ const SPEC: SiteFormatSpec = {
 export const petfinder = {
   name: "petfinder" as const,
   columns: PETFINDER_COLUMNS,
-  /** The upload and the pull feed's direction. */
-  toRow: (animal: ListingAnimal, options: WriteOptions = {}): WrittenRow => writeRow(SPEC, animal, options),
-  /** The import's direction. */
-  fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => readRow(SPEC, record, context),
+  ...siteFormat(SPEC),
   /** The whole file: the header row, then a row per animal; LF between lines, none after the last (as ASM3 sends it). */
   writeFile: (rows: readonly (readonly string[])[]): string => [PETFINDER_COLUMNS.join(","), ...rows.map(quotedLine)].join("\n"),
 };

@@ -1,11 +1,11 @@
-import { isCoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import { matchBreed, unknownBreedNames } from "@/lib/listings/vocabulary/breeds";
+import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import { matchColor } from "@/lib/listings/vocabulary/colors";
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
-import { AGE_WORDS, SIZE_CODES, fileStem, readAgeGroup, readSex, readSize, textToHtml, yesNo } from "@/lib/listings/formats/cells";
+import { SIZE_CODES, fileStem, textToHtml, yesNo } from "@/lib/listings/formats/cells";
+import { ageColumn, breedColumn, coatColumn, flagColumn, goodWithColumn, readPhotoCell, sexColumn, sizeColumn, statusColumn, textColumn } from "@/lib/listings/formats/columns";
 import { quotedLine } from "@/lib/listings/formats/csv";
-import { breedColumn, flagColumn, goodWithColumn, readPhotoCell, readRow, textColumn, writeRow, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
-import type { ImportedRow, ListingAnimal, ListingRecord, PhotoFile, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
+import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
 
 // RescueGroups' import/pets.csv, as ASM3 writes it (sheltermanager/asm3,
 // src/asm3/publishers/rescuegroups.py): a header row (its names separated
@@ -26,7 +26,7 @@ export const RESCUEGROUPS_COLUMNS = [
 const PICTURES = 4;
 const STATUSES = { available: "Available", pending: "Pending", sold: "Adopted" } as const;
 /** RescueGroups' coat lengths (its import guide: Short, Medium or Long). */
-const COATS = ["short", "medium", "long"] as const;
+const COATS = ["short", "medium", "long"] as const satisfies readonly CoatLength[];
 
 const column = (name: (typeof RESCUEGROUPS_COLUMNS)[number], write: Column["write"], read?: Column["read"]): Column => ({ name, write, read });
 
@@ -43,19 +43,11 @@ const PRIMARY_BREED = breedColumn("primaryBreed", "primary");
 const COLUMNS: readonly Column[] = [
   column("orgID", (s) => s.options.accountId ?? ""),
   column("animalID", (s) => s.rowId),
-  column(
+  statusColumn(
     "status",
     (s) => STATUSES[s.animal.status],
-    (cell, s) => {
-      const status = cell.toLowerCase();
-      if (status === "available") s.fields.status = "available";
-      else if (status === "pending" || status === "hold") s.fields.status = "pending";
-      else if (status === "adopted") {
-        s.fields.status = "sold";
-        s.row.statusAction = "adopted";
-      } else if (status === "deleted") s.row.statusAction = "delete";
-      else if (status !== "") s.error("status", `"${cell}" is not Available, Pending, Hold, Adopted or Deleted`);
-    },
+    { available: "available", pending: "pending", hold: "pending", adopted: "sold", deleted: "delete" },
+    "Available, Pending, Hold, Adopted or Deleted",
   ),
   column("lastUpdated", (s) => (s.animal.updatedAt ? String(Math.floor(Date.parse(s.animal.updatedAt) / 1000)) : "")),
   column("rescueID", (s) => s.rowId),
@@ -81,41 +73,17 @@ const COLUMNS: readonly Column[] = [
     },
   },
   breedColumn("secondaryBreed", "secondary"),
-  column(
-    "sex",
-    (s) => (s.animal.sex === "female" ? "Female" : s.animal.sex === "male" ? "Male" : ""),
-    (cell, s) => {
-      const sex = readSex(cell);
-      if (sex === undefined) s.error("sex", `"${cell}" is not Male or Female`);
-      else s.fields.sex = sex;
-    },
-  ),
+  sexColumn("sex", ["Female", "Male"]),
   { ...flagColumn("mixed", "mixedBreed", yesNo), write: (s) => yesNo(s.breeds.mixed) },
   goodWithColumn("dogs", "dogs", yesNo),
   goodWithColumn("cats", "cats", yesNo),
   goodWithColumn("kids", "children", yesNo),
   flagColumn("declawed", "declawed", yesNo),
   flagColumn("housetrained", "houseTrained", yesNo),
-  column(
-    "age",
-    (s) => (s.animal.ageGroup ? AGE_WORDS[s.animal.ageGroup] : ""),
-    (cell, s) => {
-      const age = readAgeGroup(cell);
-      if (age === undefined) s.warn("age", `"${cell}" is not Baby, Young, Adult or Senior: left out`);
-      else s.row.ageGroup = age;
-    },
-  ),
+  ageColumn("age"),
   flagColumn("specialNeeds", "specialNeeds", yesNo),
   flagColumn("altered", "spayedNeutered", yesNo),
-  column(
-    "size",
-    (s) => (s.animal.size ? SIZE_CODES[s.animal.size] : ""),
-    (cell, s) => {
-      const size = readSize(cell);
-      if (size === undefined) s.error("size", `"${cell}" is not S, M, L or XL`);
-      else s.fields.size = size;
-    },
-  ),
+  sizeColumn("size", (s) => (s.animal.size ? SIZE_CODES[s.animal.size] : "")),
   flagColumn("uptodate", "shotsCurrent", yesNo),
   column(
     "color",
@@ -128,22 +96,7 @@ const COLUMNS: readonly Column[] = [
       s.fields.colors = cell ? [matchColor(s.kind, cell)] : [];
     },
   ),
-  column(
-    "coatLength",
-    (s) => {
-      const coat = s.animal.coatLength;
-      if (coat === null) return "";
-      if ((COATS as readonly string[]).includes(coat)) return coat[0]!.toUpperCase() + coat.slice(1);
-      s.warn("coatLength", `${coat} is not a coat length RescueGroups takes (Short, Medium, Long): left out`);
-      return "";
-    },
-    (cell, s) => {
-      const coat = cell.toLowerCase();
-      if (coat === "") s.fields.coatLength = null;
-      else if (isCoatLength(coat)) s.fields.coatLength = coat;
-      else s.warn("coatLength", `"${cell}" is not a coat length: left out`);
-    },
-  ),
+  coatColumn("coatLength", () => COATS, "RescueGroups"),
   column("pattern", () => ""),
   column("courtesy", () => ""),
   textColumn("description", "description", (text) => textToHtml(text, "<br>")),
@@ -154,13 +107,7 @@ const SPEC: SiteFormatSpec = {
   site: "rescuegroups",
   columns: () => COLUMNS,
   readable: COLUMNS,
-  photos: (s): PhotoFile[] => {
-    if (s.animal.photos.length > PICTURES) s.warn("photos", `RescueGroups' file takes ${PICTURES} pictures: the first ${PICTURES} are sent`);
-    return s.animal.photos.slice(0, PICTURES).map((photo, i) => {
-      const input = { rowId: s.rowId, animalId: s.animal.id, index: i + 1, photo };
-      return { index: i + 1, photo, reference: s.options.photoReference?.(input) ?? `${fileStem(s.rowId, s.animal.id)}-${i + 1}.jpg` };
-    });
-  },
+  photos: (s) => photoFiles(s, PICTURES, "RescueGroups' file", ({ rowId, animalId, index }) => `${fileStem(rowId, animalId)}-${index}.jpg`),
   idColumns: ["rescueID", "animalID"],
   speciesColumn: "species",
   nameColumn: "name",
@@ -169,8 +116,7 @@ const SPEC: SiteFormatSpec = {
 export const rescuegroups = {
   name: "rescuegroups" as const,
   columns: RESCUEGROUPS_COLUMNS,
-  toRow: (animal: ListingAnimal, options: WriteOptions = {}): WrittenRow => writeRow(SPEC, animal, options),
-  fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => readRow(SPEC, record, context),
+  ...siteFormat(SPEC),
   /** The whole file: the header row (names separated by ", ", as ASM3 sends it), then a row per animal; LF between lines. */
   writeFile: (rows: readonly (readonly string[])[]): string => `${RESCUEGROUPS_COLUMNS.join(", ")}\n${rows.map(quotedLine).join("\n")}`,
 };

@@ -67,6 +67,8 @@ const BASE: ListingAnimal = {
 const EXPECTED: Record<ListingSite | "generic", (a: ListingAnimal) => ImportedFields> = {
   petfinder: (a) => ({
     categoryId: categoryOf(listedKindOf(a.categoryName)!).id,
+    // Birds and reptiles have no coat on Petfinder: the column says nothing about theirs.
+    ...(petfinderCoats(listedKindOf(a.categoryName)!).length ? { coatLength: a.coatLength } : {}),
     name: a.name,
     breed: a.breed,
     secondaryBreed: a.secondaryBreed,
@@ -86,7 +88,6 @@ const EXPECTED: Record<ListingSite | "generic", (a: ListingAnimal) => ImportedFi
     intakeDate: a.intakeDate,
     birthDate: a.birthDate,
     colors: a.colors,
-    coatLength: a.coatLength,
     adoptionFee: a.adoptionFee,
     specialNeedsNotes: a.specialNeedsNotes,
     tags: a.tags,

@@ -2,14 +2,14 @@ import { matchBreed, siteBreed, unknownBreed } from "@/lib/listings/vocabulary/b
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { kindOfSpecies, matchCategory } from "@/lib/listings/vocabulary/species";
 import { SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
-import { htmlToText, isHttpUrl, isVideoUrl, readBoolean, oneLine } from "@/lib/listings/formats/cells";
+import { oneLine } from "@/lib/listings/formats/cells";
 import type {
   ImportedFields,
   ImportedRow,
   ListingAnimal,
-  ListingFields,
   ListingRecord,
   PhotoFile,
+  PhotoReferenceInput,
   ReadContext,
   WriteIssue,
   WriteOptions,
@@ -176,75 +176,25 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   return row;
 }
 
-// Columns most formats share, each a pair of directions over one field.
-
-type FlagField = "spayedNeutered" | "houseTrained" | "declawed" | "shotsCurrent" | "specialNeeds" | "mixedBreed";
-
-export function flagColumn(name: string, field: FlagField, write: (value: boolean | null) => string): Column {
+/** A site format from its spec: the two directions over the one list of columns. */
+export function siteFormat(spec: SiteFormatSpec) {
   return {
-    name,
-    write: (s) => write(s.animal[field]),
-    read: (cell, s) => {
-      const value = readBoolean(cell);
-      if (value === undefined) s.error(name, `"${cell}" is not yes or no`);
-      else s.fields[field] = value;
-    },
-  };
-}
-
-/** Good with children/dogs/cats; Petfinder's NoDogs says it the other way round (`negated`). */
-export function goodWithColumn(name: string, kind: keyof ListingFields["goodWith"], write: (value: boolean | null) => string, negated = false): Column {
-  return {
-    name,
-    write: (s) => write(negated && s.animal.goodWith[kind] !== null ? !s.animal.goodWith[kind] : s.animal.goodWith[kind]),
-    read: (cell, s) => {
-      const value = readBoolean(cell);
-      if (value === undefined) s.error(name, `"${cell}" is not yes or no`);
-      else s.fields.goodWith = { ...s.fields.goodWith, [kind]: negated && value !== null ? !value : value };
-    },
-  };
-}
-
-export function breedColumn(name: string, which: "primary" | "secondary"): Column {
-  const field = which === "primary" ? "breed" : "secondaryBreed";
-  return {
-    name,
-    write: (s) => s.breeds[which],
-    read: (cell, s) => {
-      if (!cell) {
-        s.fields[field] = null;
-        return;
-      }
-      const matched = matchBreed(s.kind, cell);
-      s.fields[field] = matched.name;
-      if (matched.mixed) s.mixedHint = true;
-      if (!matched.known) s.warn(name, `"${cell}" is not a breed the listing sites know: kept as written`);
-    },
-  };
-}
-
-/** A description: plain text to the site's HTML-ish text and back. */
-export function textColumn(name: string, field: "description" | "specialNeedsNotes", write: (text: string) => string): Column {
-  return {
-    name,
-    write: (s) => (s.animal[field] === null ? "" : write(s.animal[field])),
-    read: (cell, s) => {
-      s.fields[field] = htmlToText(cell) || null;
-    },
+    /** The upload and the pull feed's direction. */
+    toRow: (animal: ListingAnimal, options: WriteOptions = {}): WrittenRow => writeRow(spec, animal, options),
+    /** The import's direction. */
+    fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => readRow(spec, record, context),
   };
 }
 
 /**
- * A photo column: an address to fetch, or on a site that takes files, the
- * name of a file uploaded beside the CSV (which an import cannot fetch: a
- * warning). A YouTube or Vimeo address in a photo column is the video
- * (Petfinder's photo6, as ASM3 sends it).
+ * Where an animal's photos go: at most `max`, each named by the uploader's
+ * photoReference or else the format's own naming, with a warning for those
+ * left out.
  */
-export function readPhotoCell(name: string, cell: string, s: ReadState): void {
-  if (!cell) return;
-  if (isVideoUrl(cell)) {
-    if (s.fields.videoUrl) s.warn(name, "is a second video: left out");
-    else s.fields.videoUrl = cell;
-  } else if (isHttpUrl(cell)) s.row.photoUrls.push(cell);
-  else s.warn(name, `"${cell}" names a file on the site's server, not an address: the import cannot fetch it`);
+export function photoFiles(s: WriteState, max: number, siteName: string, reference: (input: PhotoReferenceInput) => string): PhotoFile[] {
+  if (s.animal.photos.length > max) s.warn("photos", `${siteName} takes ${max} photos: the first ${max} are sent`);
+  return s.animal.photos.slice(0, max).map((photo, i) => {
+    const input = { rowId: s.rowId, animalId: s.animal.id, index: i + 1, photo };
+    return { index: i + 1, photo, reference: s.options.photoReference?.(input) ?? reference(input) };
+  });
 }
