@@ -67,8 +67,6 @@ export interface SiteFormatSpec {
   idColumns: readonly string[];
   speciesColumn: string;
   nameColumn: string;
-  /** Whether a cell may hold line breaks as they are (only the generic format writes RFC 4180 multi-line cells). */
-  multiline?: boolean;
 }
 
 /** The site's breeds for an animal: a breed the site does not know becomes the kind's mixed/unknown breed, with a warning. */
@@ -112,10 +110,8 @@ export function writeRow(spec: SiteFormatSpec, animal: ListingAnimal, options: W
   }
   const state: WriteState = { animal, kind, rowId, options, breeds: breedsFor(animal, kind, spec.site, warn), photos: [], warn };
   state.photos = spec.photos?.(state) ?? [];
-  const cells = spec.columns(options).map((column) => {
-    const cell = column.write(state);
-    return spec.multiline ? cell : oneLine(cell);
-  });
+  // A site takes one line per animal: line breaks left in a cell (a name, a colour) become spaces.
+  const cells = spec.columns(options).map((column) => oneLine(column.write(state)));
   return { rowId, cells, warnings, photos: state.photos };
 }
 
