@@ -30,6 +30,7 @@ await step("updateOrganization", async () => (await sdk.updateOrganization({ ...
 
 const categories = await step("listCategories", async () => (await sdk.listCategories(t)).data);
 const categoryId = categories[0]!.id;
+await step("listCategoryBreeds", async () => (await sdk.listCategoryBreeds({ ...t, path: { categoryId } })).data);
 const pet = await step("createPet", async () => (await sdk.createPet({ ...t, body: { name: `Hey API ${unique}`, categoryId }, headers: { "Idempotency-Key": `hey-api-${unique}` } })).data);
 const other = (await sdk.createPet({ ...t, body: { name: `Hey API other ${unique}`, categoryId, sex: "female" } })).data;
 await step("getPet", async () => (await sdk.getPet({ ...t, path: { petId: pet.id } })).data);

@@ -47,6 +47,7 @@ await step("updateOrganization", async () =>
 
 const categories = await step("listCategories", async () => ok(await client.GET("/categories")));
 const categoryId = categories[0]!.id;
+await step("listCategoryBreeds", async () => ok(await client.GET("/categories/{categoryId}/breeds", { params: { path: { categoryId } } })));
 const pet = await step("createPet", async () => ok(await client.POST("/pets", { body: { name: `openapi-fetch ${unique}`, categoryId }, params: { header: { "Idempotency-Key": `openapi-fetch-${unique}` } } })));
 const other = ok(await client.POST("/pets", { body: { name: `openapi-fetch other ${unique}`, categoryId } }));
 await step("getPet", async () => ok(await client.GET("/pets/{petId}", { params: { path: { petId: pet.id } } })));

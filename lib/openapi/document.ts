@@ -10,8 +10,8 @@ import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applicat
 import { registerSitePaths } from "@/lib/openapi/site";
 import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
+import { registerCategories } from "@/lib/openapi/categories";
 import {
-  categoriesSchema,
   listPetsQuerySchema,
   newPetSchema,
   petIdParamsSchema,
@@ -370,20 +370,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
-  registry.registerPath({
-    method: "get",
-    path: "/categories",
-    operationId: "listCategories",
-    summary: "List categories",
-    description: "The categories an animal can belong to; their ids are the valid `categoryId` values.",
-    tags: ["categories"],
-    security,
-    responses: {
-      200: { description: "All categories.", headers: COMMON_HEADERS, content: { "application/json": { schema: categoriesSchema } } },
-      ...commonErrors(),
-    },
-  });
-
+  registerCategories(registry, security);
   registerOrganizations(registry, security);
   registerAlerts(registry, security, audience);
   registerFeedAndWebhooks(registry, security);

@@ -3,6 +3,7 @@ import { now } from "@/lib/clock";
 import { AGE_GROUPS, isoDay } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
+import { categoryCoatLengthsSchema, categoryColorsSchema } from "@/lib/listings/vocabulary/schemas";
 
 // The single source of truth for the shapes of the pets API: request
 // parsing, TypeScript types, the OpenAPI document and the staff form all
@@ -273,8 +274,10 @@ export const categorySchema = z
   .object({
     id: idSchema.meta({ description: "Category identifier, used as `categoryId`." }),
     name: z.string().meta({ example: "Dogs" }),
+    colors: categoryColorsSchema,
+    coatLengths: categoryCoatLengthsSchema,
   })
-  .meta({ id: "Category", description: "A group of animals." });
+  .meta({ id: "Category", description: "A group of animals, with the words the listing sites describe its animals in (`GET /categories/{categoryId}/breeds` lists its breeds)." });
 export type Category = z.infer<typeof categorySchema>;
 
 export const categoriesSchema = z.array(categorySchema).meta({ id: "Categories" });

@@ -11,7 +11,7 @@ import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
 import * as queries from "@/lib/pets/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
-import { type Category, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -315,8 +315,3 @@ export async function findPet(id: number, view: PetView): Promise<Pet | null> {
 }
 
 export { presentFields };
-
-export async function listCategories(): Promise<Category[]> {
-  return (await queries.findCategories()).map((c) => ({ id: Number(c.id), name: c.name }));
-}
-

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as categoriesRoute from "@/app/v1/categories/route";
+import * as breedsRoute from "@/app/v1/categories/[categoryId]/breeds/route";
 import * as openapiRoute from "@/app/v1/openapi.json/route";
 import * as petRoute from "@/app/v1/pets/[petId]/route";
 import * as petsRoute from "@/app/v1/pets/route";
@@ -70,6 +71,7 @@ describe("the OpenAPI document", () => {
     expect(operation("/pets/{petId}", "get").operationId).toBe("getPet");
     expect(operation("/pets/{petId}", "patch").operationId).toBe("updatePet");
     expect(operation("/categories", "get").operationId).toBe("listCategories");
+    expect(operation("/categories/{categoryId}/breeds", "get").operationId).toBe("listCategoryBreeds");
   });
 
   it("marks getPet deprecated, and only getPet", () => {
@@ -295,10 +297,22 @@ describe("real responses conform to the document", () => {
     expect(res.status).toBe(status);
     const body = await expectConforms("/categories", "get", res);
     if (status === 200) {
-      expect(body).toEqual(
+      expect((body as { id: number; name: string }[]).map(({ id, name }) => ({ id, name }))).toEqual(
         ["Dogs", "Cats", "Rabbits", "Birds", "Reptiles", "Small mammals"].map((name, i) => ({ id: i + 1, name })),
       );
     }
+  });
+
+  it.each([
+    ["200", () => call(breedsRoute.GET, "/v1/categories/2/breeds", { key, params: { categoryId: "2" } }), 200],
+    ["400", () => call(breedsRoute.GET, "/v1/categories/x/breeds", { key, params: { categoryId: "x" } }), 400],
+    ["404", () => call(breedsRoute.GET, "/v1/categories/99/breeds", { key, params: { categoryId: "99" } }), 404],
+    ["401", () => call(breedsRoute.GET, "/v1/categories/2/breeds", { authorization: "Basic xyz", params: { categoryId: "2" } }), 401],
+    ["403", () => call(breedsRoute.GET, "/v1/categories/2/breeds", { key: writeOnlyKey, params: { categoryId: "2" } }), 403],
+  ])("GET /categories/{categoryId}/breeds: %s", async (_label, send, status) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    await expectConforms("/categories/{categoryId}/breeds", "get", res);
   });
 
   it("GET /pets: 429 rate_limited, then 429 key_temporarily_banned", async () => {

@@ -57,6 +57,7 @@ const PUBLIC: Record<string, string> = {
   "GET /v1/pets": "animals are public across organisations",
   "GET /v1/pets/{petId}": "animals are public across organisations",
   "GET /v1/categories": "categories are shared",
+  "GET /v1/categories/{categoryId}/breeds": "categories and the listing sites' breed names are shared",
   "GET /v1/organizations": "organisations' profiles are public",
   "GET /v1/organizations/{organizationId}": "organisations' profiles are public",
   "GET /v1/openapi.json": "the contract",

@@ -1,0 +1,254 @@
+import { z } from "zod";
+import { matchColor, petfinderColor } from "@/lib/listings/vocabulary/colors";
+import { listedKindOf } from "@/lib/listings/vocabulary/kinds";
+import { decimalMoney, isHttpUrl, isVideoUrl, readMoney, splitList } from "@/lib/listings/formats/cells";
+import {
+  readAgeCell,
+  readBreedCell,
+  readCoatCell,
+  readDateCell,
+  readFlagCell,
+  readSexCell,
+  readSizeCell,
+  readStatusCell,
+  type FileStatus,
+} from "@/lib/listings/formats/columns";
+import { rfc4180Line } from "@/lib/listings/formats/csv";
+import { ListingFileError } from "@/lib/listings/formats/errors";
+import { readRow, rowIdOf, type Column, type ReadSpec, type ReadState } from "@/lib/listings/formats/row";
+import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, WriteIssue, WrittenRow } from "@/lib/listings/formats/types";
+
+// Any CSV with a header row, read through a mapping chosen by a person: our
+// field -> their column. Values are read loosely (yes/no/1/0/true/false,
+// M/F/Male/Female, S/M/L/XL or the words, YYYY-MM-DD or M/D/YYYY dates,
+// "$1,250.00"), lists split on ";" (or ","). Written back (for the round
+// trip, and for a partner who wants a plain file) as RFC 4180 with our own
+// words: CRLF, quotes only where needed, line breaks kept in their cell.
+
+const columnName = z
+  .string({ error: "must be a column name (a string)" })
+  .trim()
+  .min(1, "must not be blank")
+  .max(200, "must be at most 200 characters");
+const columnNames = z.union([columnName, z.array(columnName).min(1, "must name at least one column").max(10, "must name at most 10 columns")]);
+
+/** The fields a generic file can fill, in the order a written file has them. */
+export const GENERIC_FIELDS = [
+  "externalId", "name", "species", "status", "sex", "size", "birthDate", "ageGroup", "breed", "secondaryBreed", "mixedBreed",
+  "description", "goodWithChildren", "goodWithDogs", "goodWithCats", "colors", "coatLength", "spayedNeutered", "houseTrained",
+  "declawed", "shotsCurrent", "specialNeeds", "specialNeedsNotes", "adoptionFee", "adoptionFeeCurrency", "adoptionFeeWaived",
+  "intakeDate", "videoUrl", "tags", "photoUrls",
+] as const;
+export type GenericField = (typeof GENERIC_FIELDS)[number];
+/** The fields a list of columns may fill (each column one item). */
+const LIST_FIELDS = new Set<GenericField>(["colors", "tags", "photoUrls"]);
+
+export const genericMappingSchema = z
+  .strictObject(
+    Object.fromEntries(
+      GENERIC_FIELDS.map((field) => [field, (LIST_FIELDS.has(field) ? columnNames : columnName).optional()]),
+    ) as { [F in GenericField]: z.ZodOptional<typeof columnName | typeof columnNames> },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be mapped (${GENERIC_FIELDS.join(", ")})` : undefined) },
+  )
+  .superRefine((mapping, ctx) => {
+    for (const field of ["name", "species"] as const) {
+      if (!mapping[field]) ctx.addIssue({ code: "custom", path: [field], message: "is required: every animal needs it" });
+    }
+    const seen = new Map<string, string>();
+    for (const field of GENERIC_FIELDS) {
+      const value = mapping[field];
+      for (const column of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
+        const other = seen.get(column);
+        if (other) ctx.addIssue({ code: "custom", path: [field], message: `names the column "${column}", which ${other} already takes` });
+        seen.set(column, field);
+      }
+    }
+  })
+  .meta({
+    id: "ImportMapping",
+    description:
+      "For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal.",
+    example: { externalId: "Animal ID", name: "Name", species: "Species", breed: "Breed", description: "Notes", photoUrls: ["Photo 1", "Photo 2"] },
+  });
+export type GenericMapping = z.infer<typeof genericMappingSchema>;
+
+/** How each field is written (one cell, or the cells of a list) and read. */
+type FieldCodec = {
+  write: (a: ListingAnimal, columns: number) => string | string[];
+  read?: (name: string, cell: string, s: ReadState) => void;
+};
+
+const columnsOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const words = (value: boolean | null) => (value === null ? "" : value ? "yes" : "no");
+
+function flag(field: "mixedBreed" | "spayedNeutered" | "houseTrained" | "declawed" | "shotsCurrent" | "specialNeeds"): FieldCodec {
+  return { write: (a) => words(a[field]), read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields[field] = v)) };
+}
+
+function goodWith(kind: "children" | "dogs" | "cats"): FieldCodec {
+  return { write: (a) => words(a.goodWith[kind]), read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields.goodWith = { ...s.fields.goodWith, [kind]: v })) };
+}
+
+function date(field: "birthDate" | "intakeDate"): FieldCodec {
+  return { write: (a) => a[field] ?? "", read: (name, cell, s) => readDateCell(name, cell, s, field, "YYYY-MM-DD or MM/DD/YYYY") };
+}
+
+function breed(field: "breed" | "secondaryBreed"): FieldCodec {
+  return { write: (a) => a[field] ?? "", read: (name, cell, s) => readBreedCell(name, cell, s, field) };
+}
+
+/** Text kept as it is (a generic file's line breaks are in its quoted cells). */
+function text(field: "description" | "specialNeedsNotes"): FieldCodec {
+  return {
+    write: (a) => a[field] ?? "",
+    read: (_name, cell, s) => {
+      s.fields[field] = cell.replace(/\r\n?/g, "\n") || null;
+    },
+  };
+}
+
+const STATUS_WORDS: Record<string, FileStatus> = {
+  available: "available",
+  adoptable: "available",
+  a: "available",
+  pending: "pending",
+  hold: "pending",
+  onhold: "pending",
+  h: "pending",
+  p: "pending",
+  adopted: "sold",
+  sold: "sold",
+  x: "sold",
+  deleted: "delete",
+  delete: "delete",
+  removed: "delete",
+};
+
+const CODECS: Record<GenericField, FieldCodec> = {
+  externalId: { write: (a) => rowIdOf(a) },
+  name: { write: (a) => a.name },
+  species: { write: (a) => a.categoryName },
+  status: {
+    write: (a) => a.status,
+    read: (name, cell, s) => readStatusCell(name, cell, s, STATUS_WORDS, "a status (available, pending, adopted)"),
+  },
+  sex: { write: (a) => (a.sex === "unknown" ? "" : a.sex), read: (name, cell, s) => readSexCell(name, cell, s, "female or male") },
+  size: { write: (a) => a.size ?? "", read: (name, cell, s) => readSizeCell(name, cell, s, "a size (small, medium, large, xlarge)") },
+  birthDate: date("birthDate"),
+  ageGroup: { write: (a) => a.ageGroup ?? "", read: (name, cell, s) => readAgeCell(name, cell, s, "baby, young, adult or senior") },
+  breed: breed("breed"),
+  secondaryBreed: breed("secondaryBreed"),
+  mixedBreed: flag("mixedBreed"),
+  description: text("description"),
+  goodWithChildren: goodWith("children"),
+  goodWithDogs: goodWith("dogs"),
+  goodWithCats: goodWith("cats"),
+  colors: {
+    write: (a, columns) => (columns === 1 ? a.colors.join("; ") : Array.from({ length: columns }, (_, i) => a.colors[i] ?? "")),
+    read: (_name, cell, s) => {
+      const kind = s.kind;
+      // A colour may itself hold commas ("Tricolor (Brown, Black, & White)").
+      const items = kind && petfinderColor(kind, cell) ? [cell] : splitList(cell);
+      s.fields.colors = [...(s.fields.colors ?? []), ...items.map((c) => matchColor(kind, c))];
+    },
+  },
+  coatLength: { write: (a) => a.coatLength ?? "", read: (name, cell, s) => readCoatCell(name, cell, s, "a coat length (hairless, short, medium, long, wire, curly)") },
+  spayedNeutered: flag("spayedNeutered"),
+  houseTrained: flag("houseTrained"),
+  declawed: flag("declawed"),
+  shotsCurrent: flag("shotsCurrent"),
+  specialNeeds: flag("specialNeeds"),
+  specialNeedsNotes: text("specialNeedsNotes"),
+  adoptionFee: {
+    write: (a) => (a.adoptionFee ? decimalMoney(a.adoptionFee.amountCents) : ""),
+    read: (name, cell, s) => {
+      const cents = readMoney(cell);
+      if (cents === undefined) s.error(name, `"${cell}" is not an amount`);
+      else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: s.fields.adoptionFee?.currency ?? "USD", waived: s.fields.adoptionFee?.waived ?? false };
+    },
+  },
+  adoptionFeeCurrency: {
+    write: (a) => a.adoptionFee?.currency ?? "",
+    read: (name, cell, s) => {
+      const currency = cell.toUpperCase();
+      if (!currency || !s.fields.adoptionFee) return;
+      if (!/^[A-Z]{3}$/.test(currency)) s.error(name, `"${cell}" is not a currency code (USD, CAD, ...)`);
+      else s.fields.adoptionFee = { ...s.fields.adoptionFee, currency };
+    },
+  },
+  adoptionFeeWaived: {
+    write: (a) => (a.adoptionFee ? words(a.adoptionFee.waived) : ""),
+    read: (name, cell, s) =>
+      readFlagCell(name, cell, s, (waived) => {
+        if (waived) s.fields.adoptionFee = { amountCents: 0, currency: "USD", ...s.fields.adoptionFee, waived: true };
+      }),
+  },
+  intakeDate: date("intakeDate"),
+  videoUrl: {
+    write: (a) => a.videoUrl ?? "",
+    read: (name, cell, s) => {
+      if (cell === "") s.fields.videoUrl = null;
+      else if (isVideoUrl(cell)) s.fields.videoUrl = cell;
+      else s.warn(name, `"${cell}" is not a YouTube or Vimeo address: left out`);
+    },
+  },
+  tags: {
+    write: (a, columns) => (columns === 1 ? a.tags.join("; ") : Array.from({ length: columns }, (_, i) => a.tags[i] ?? "")),
+    read: (_name, cell, s) => {
+      s.fields.tags = [...(s.fields.tags ?? []), ...splitList(cell)];
+    },
+  },
+  photoUrls: {
+    write: (a, columns) => (columns === 1 ? a.photos.map((p) => p.url).join(" ") : Array.from({ length: columns }, (_, i) => a.photos[i]?.url ?? "")),
+    read: (name, cell, s) => {
+      for (const url of cell.split(/\s+|[,;]\s*(?=https?:)/i).filter(Boolean)) {
+        if (isHttpUrl(url)) s.row.photoUrls.push(url);
+        else s.warn(name, `"${url}" is not an address the import can fetch a photo from: left out`);
+      }
+    },
+  },
+};
+
+/** The generic format over one mapping. `header` (the file's) is checked against it: a column it names must be there. */
+export function genericFormat(mapping: GenericMapping, header?: readonly string[]) {
+  const entries = GENERIC_FIELDS.flatMap((field) => columnsOf(mapping[field]).map((column) => ({ field, column, count: columnsOf(mapping[field]).length })));
+  if (header) {
+    const present = new Set(header.map((h) => h.trim()));
+    const missing = entries.filter((e) => !present.has(e.column)).map((e) => `"${e.column}" (${e.field})`);
+    if (missing.length) {
+      throw new ListingFileError("invalid_mapping", `The mapping names columns the file does not have: ${missing.join(", ")}. Its columns are: ${header.map((h) => `"${h}"`).join(", ")}.`);
+    }
+  }
+  const readable: Column[] = entries.map(({ field, column }) => ({
+    name: column,
+    write: () => "",
+    read: CODECS[field].read && ((cell, s) => CODECS[field].read!(column, cell, s)),
+  }));
+  const spec: ReadSpec = {
+    readable,
+    idColumns: columnsOf(mapping.externalId),
+    speciesColumn: mapping.species as string,
+    nameColumn: mapping.name as string,
+  };
+  const columns = entries.map((e) => e.column);
+
+  return {
+    name: "generic" as const,
+    columns,
+    toRow(animal: ListingAnimal): WrittenRow {
+      const warnings: WriteIssue[] = [];
+      if (listedKindOf(animal.categoryName) === null) warnings.push({ field: "categoryId", message: `the category "${animal.categoryName}" has no listing-site words: written as it is` });
+      const cells = GENERIC_FIELDS.flatMap((field) => {
+        const count = columnsOf(mapping[field]).length;
+        if (count === 0) return [];
+        const value = CODECS[field].write(animal, count);
+        return Array.isArray(value) ? value : [value];
+      });
+      return { rowId: rowIdOf(animal), cells, warnings, photos: [] };
+    },
+    fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => readRow(spec, record, context),
+    /** RFC 4180: the header row, then a row per animal; CRLF after every line. */
+    writeFile: (rows: readonly (readonly string[])[]): string => [columns, ...rows].map((cells) => `${rfc4180Line(cells)}\r\n`).join(""),
+  };
+}
+export type GenericFormat = ReturnType<typeof genericFormat>;
