@@ -255,7 +255,8 @@ keysCommand
   .action((id: number) =>
     withDatabase(async () => {
       const { revokeApiKey } = await import("@/lib/keys/service");
-      const key = await revokeApiKey(id);
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const key = await revokeApiKey(id, PLATFORM);
       console.log(`Revoked key ${key.id} (${key.display}).`);
     }),
   );
@@ -287,7 +288,8 @@ keysCommand
   .action((id: number) =>
     withDatabase(async () => {
       const { unbanApiKey } = await import("@/lib/keys/service");
-      const key = await unbanApiKey(id);
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const key = await unbanApiKey(id, PLATFORM);
       console.log(`Lifted the ban on key ${key.id} (${key.display}).`);
     }),
   );
@@ -357,7 +359,8 @@ webhooksCommand
   .action((keyId: number, id: number) =>
     withDatabase(async () => {
       const { disableWebhookByStaff } = await import("@/lib/webhooks/service");
-      const endpoint = await disableWebhookByStaff(keyId, id, "the command line");
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const endpoint = await disableWebhookByStaff(keyId, id, "the command line", PLATFORM);
       console.log(`Disabled webhook endpoint ${endpoint.id} (${endpoint.url}) of key ${endpoint.keyId}.`);
     }),
   );

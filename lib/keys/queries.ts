@@ -65,11 +65,24 @@ export async function findApiKeys(organizationId?: number): Promise<ApiKeyRow[]>
   });
 }
 
+/**
+ * Changes key `id` if it is one of `organizationId`'s (undefined: any key, for
+ * the platform) and, with `liveOnly`, not revoked: the tenancy check is part
+ * of the UPDATE. The row after, or null when nothing matched.
+ */
 export async function updateApiKey(
   id: number,
   data: Partial<Pick<ApiKeyRow, "plan" | "perMinute" | "perDay" | "revokedAt" | "bannedUntil">>,
+  scope: { organizationId: number | undefined; liveOnly?: boolean },
 ): Promise<ApiKeyRow | null> {
-  const { count } = await db().apiKey.updateMany({ where: { id: BigInt(id) }, data });
+  const { count } = await db().apiKey.updateMany({
+    where: {
+      id: BigInt(id),
+      ...(scope.organizationId !== undefined ? { organizationId: BigInt(scope.organizationId) } : {}),
+      ...(scope.liveOnly ? { revokedAt: null } : {}),
+    },
+    data,
+  });
   return count ? findApiKeyById(id) : null;
 }
 

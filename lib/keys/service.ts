@@ -9,7 +9,7 @@ import { cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
 import { db } from "@/lib/db";
 import { usageToday } from "@/lib/rate-limit/shared-store";
 import { organizationExists } from "@/lib/organizations/queries";
-import { forbidden, organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
+import { forbidden, mayManage, organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 
 /** What a request authenticated by an API key knows about its caller. */
 export interface KeyPrincipal {
@@ -102,24 +102,28 @@ export async function announceKeyChange(id: bigint): Promise<void> {
   await db().$executeRaw`SELECT pg_notify(${KEY_CHANNEL}, ${String(id)})`;
 }
 
-export async function revokeApiKey(id: number): Promise<ApiKeySummary> {
+/** Revokes one of the caller's organisation's keys (any key, for the platform and the CLI); revoking it again changes nothing. */
+export async function revokeApiKey(id: number, tenancy: Tenancy): Promise<ApiKeySummary> {
+  const row = await queries.updateApiKey(id, { revokedAt: new Date() }, { organizationId: organizationScope(tenancy), liveOnly: true });
+  if (row) {
+    await announceKeyChange(row.id);
+    return summarise(row);
+  }
   const existing = await queries.findApiKeyById(id);
-  if (!existing) throw keyNotFound(id);
-  if (existing.revokedAt) return summarise(existing);
-  const row = (await queries.updateApiKey(id, { revokedAt: new Date() }))!;
-  await announceKeyChange(row.id);
-  return summarise(row);
+  if (!existing || !mayManage(tenancy, existing.organizationId === null ? null : Number(existing.organizationId))) throw keyNotFound(id);
+  return summarise(existing);
 }
 
 export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute?: number; perDay?: number }): Promise<ApiKeySummary> {
   if (plan === "enterprise" && (custom?.perMinute === undefined || custom.perDay === undefined)) {
     throw new ApiError(400, "invalid_body", "The enterprise plan needs both per-minute and per-day figures.");
   }
-  const row = await queries.updateApiKey(id, {
-    plan,
-    perMinute: plan === "enterprise" ? custom!.perMinute! : null,
-    perDay: plan === "enterprise" ? custom!.perDay! : null,
-  });
+  // The platform's decision (the CLI): any key.
+  const row = await queries.updateApiKey(
+    id,
+    { plan, perMinute: plan === "enterprise" ? custom!.perMinute! : null, perDay: plan === "enterprise" ? custom!.perDay! : null },
+    { organizationId: undefined },
+  );
   if (!row) throw keyNotFound(id);
   await announceKeyChange(row.id);
   return summarise(row);
@@ -132,8 +136,9 @@ export async function banApiKey(id: bigint, until: Date, now: Date, windowStart:
   return inForce;
 }
 
-export async function unbanApiKey(id: number): Promise<ApiKeySummary> {
-  const row = await queries.updateApiKey(id, { bannedUntil: null });
+/** Lifts the ban of one of the caller's organisation's keys (any key, for the platform and the CLI). */
+export async function unbanApiKey(id: number, tenancy: Tenancy): Promise<ApiKeySummary> {
+  const row = await queries.updateApiKey(id, { bannedUntil: null }, { organizationId: organizationScope(tenancy) });
   if (!row) throw keyNotFound(id);
   await announceKeyChange(row.id);
   return summarise(row);

@@ -134,13 +134,15 @@ export async function insertOrganization(fields: OrganizationFields): Promise<Or
   return fromRaw(rows[0]!);
 }
 
-export async function updateOrganization(id: number, fields: OrganizationFields): Promise<OrganizationRow | null> {
+/** Changes organisation `id`, only if it is `callerOrganization` (undefined: a platform caller, any); null when it is not there for the caller. */
+export async function updateOrganization(id: number, fields: OrganizationFields, callerOrganization: number | undefined): Promise<OrganizationRow | null> {
+  const caller = callerOrganization === undefined ? null : BigInt(callerOrganization);
   const rows = await query<Raw>(Prisma.sql`
     UPDATE organizations AS o SET name = ${fields.name}, slug = ${fields.slug}, email = ${fields.email}, phone = ${fields.phone},
            website = ${fields.website}, street = ${fields.street}, city = ${fields.city}, region = ${fields.region},
            postcode = ${fields.postcode}, country = ${fields.country}, lat = ${fields.lat}::float8, lng = ${fields.lng}::float8,
            updated_at = now()
-     WHERE o.id = ${BigInt(id)}
+     WHERE o.id = ${BigInt(id)} AND (${caller}::bigint IS NULL OR o.id = ${caller}::bigint)
     RETURNING ${COLUMNS}`);
   return rows[0] ? fromRaw(rows[0]) : null;
 }

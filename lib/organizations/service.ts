@@ -5,6 +5,7 @@ import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";
 import { lookUpZip, resolveNear } from "@/lib/organizations/zip";
+import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 
 // The rules of organisations: making a slug, placing an organisation from
 // its ZIP code, the directory's order and paging. Inputs arrive validated.
@@ -172,8 +173,13 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
   }
 }
 
-/** A merge patch: address field by field, location whole; a new US postcode without a location (or location null) moves the organisation there. */
-export async function updateOrganization(id: number, patch: OrganizationPatch): Promise<Organization> {
+/**
+ * A merge patch: address field by field, location whole; a new US postcode
+ * without a location (or location null) moves the organisation there. Only
+ * the caller's own organisation (any, for a platform caller), checked in the
+ * UPDATE itself.
+ */
+export async function updateOrganization(id: number, patch: OrganizationPatch, tenancy: Tenancy): Promise<Organization> {
   const current = await queries.findOrganizationById(id);
   if (!current) throw organizationNotFound(id);
   const address: AddressFields = { street: current.street, city: current.city, region: current.region, postcode: current.postcode, country: current.country };
@@ -202,7 +208,7 @@ export async function updateOrganization(id: number, patch: OrganizationPatch): 
       ...address,
       lat: location?.lat ?? null,
       lng: location?.lng ?? null,
-    });
+    }, organizationScope(tenancy));
     if (!row) throw organizationNotFound(id);
     return presentOrganization(row);
   } catch (error) {

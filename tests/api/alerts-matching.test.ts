@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { petView } from "@/lib/pets/present";
 import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas";
 import { createPet, updatePet } from "@/lib/pets/service";
+import { PLATFORM } from "@/lib/organizations/tenancy";
 import { FIRST_ORG, newKey, newOrganization } from "./helpers";
 import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 
@@ -101,7 +102,7 @@ describe("each filter", () => {
     const pending = await intake({ name: "Later", status: "pending" });
     await matchAlerts(new Date());
     expect(await alertsFor(pending)).toEqual([]);
-    const options = { actor: { kind: "api_key" as const, id: 1 }, requestId: "back", view: petView(new Date()) };
+    const options = { actor: { kind: "api_key" as const, id: 1 }, requestId: "back", tenancy: PLATFORM, view: petView(new Date()) };
     await updatePet(pending, { name: "Later renamed" }, options);
     await matchAlerts(new Date());
     expect(await alertsFor(pending)).toEqual([]);
@@ -116,7 +117,7 @@ describe("each filter", () => {
 
   it("an animal adopted before the matcher ran matches nothing", async () => {
     const gone = await intake({ name: "Quick" });
-    await updatePet(gone, { status: "sold" }, { actor: { kind: "api_key", id: 1 }, requestId: "gone", view: petView(new Date()) });
+    await updatePet(gone, { status: "sold" }, { actor: { kind: "api_key", id: 1 }, requestId: "gone", tenancy: PLATFORM, view: petView(new Date()) });
     await matchAlerts(new Date());
     expect(await alertsFor(gone)).toEqual([]);
   });

@@ -265,6 +265,44 @@ describe("another organisation's key and staff session cannot reach the first or
   }
 });
 
+describe("a path that names nothing is 404 at once, before the body is read", () => {
+  // Else a caller could hold the request open until another organisation
+  // creates that id, then send the body (tests/api/tenancy-race.test.ts plays it out).
+  it("every route whose path names one organisation's resource answers 404 not_found for an id that does not exist, without reading the body", async () => {
+    const owned = (await allRoutes()).filter((r) => r.handler.declared!.tenant === "owner");
+    expect(owned.map((r) => `${r.method} ${r.route}`).sort()).toEqual(
+      Object.keys(PRIVATE)
+        .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
+        .sort(),
+    );
+    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"];
+    for (const route of owned) {
+      const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
+      const url = route.route.replace(/\{\w+\}/g, "987654321");
+      const callers = [asStaff(), ...(foreignKeyScopes.includes(route.handler.declared!.scope!) ? [asKey()] : [])];
+      for (const caller of callers) {
+        const hasBody = route.method === "POST" || route.method === "PATCH";
+        let read = false;
+        // Never delivered: a handler that waited for it would never answer.
+        const body = new ReadableStream<Uint8Array>({ pull: () => void (read = true) }, { highWaterMark: 0 });
+        const res = await call(route.handler, url, {
+          method: route.method,
+          params,
+          ...caller,
+          ...(hasBody ? { body, headers: { ...caller.headers, "content-type": "application/json" } } : {}),
+        });
+        const text = await res.text();
+        expect({ route: `${route.method} ${route.route}`, status: res.status, code: (JSON.parse(text) as { code: string }).code, read }).toEqual({
+          route: `${route.method} ${route.route}`,
+          status: 404,
+          code: "not_found",
+          read: false,
+        });
+      }
+    }
+  });
+});
+
 describe("the organisation's own callers are not refused", () => {
   it("its staff read the animal's history and the application; its key changes the animal; the foreign key changes its own", async () => {
     const { GET: history } = await import("@/app/v1/pets/[petId]/history/route");

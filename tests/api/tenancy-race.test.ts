@@ -7,15 +7,26 @@ import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { POST as photoUpload } from "@/app/v1/pets/[petId]/photos/route";
 import { PATCH as petPatch } from "@/app/v1/pets/[petId]/route";
 import { POST as petCreate } from "@/app/v1/pets/route";
+import { getApplication, transitionApplication } from "@/lib/applications/service";
 import { db } from "@/lib/db";
-import { call, expectApiError, expectJson, newKey, newOrganization, type RouteHandler, type StaffSession, staffSession } from "./helpers";
+import { revokeApiKey, unbanApiKey } from "@/lib/keys/service";
+import { organizationTenancy, PLATFORM, type Tenancy } from "@/lib/organizations/tenancy";
+import { updateOrganization } from "@/lib/organizations/service";
+import { addPhoto, deletePhoto, updatePhotoAlt } from "@/lib/photos/service";
+import { petView } from "@/lib/pets/present";
+import { updatePet } from "@/lib/pets/service";
+import { disableWebhookByStaff } from "@/lib/webhooks/service";
+import { call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, seedPets, type RouteHandler, type StaffSession, staffSession } from "./helpers";
 
 // The tenancy race of issue 32, played against the real handlers and
 // database: a caller of the first organisation sends the head of a write to
 // the next id (ids are sequential and public) and holds its body back; the
 // other organisation then creates that resource; then the body is sent. The
 // request must be refused with nothing changed, and answered before its body
-// is read (a path that names nothing is 404 at once).
+// is read (a path that names nothing is 404 at once). Below the wrapper,
+// each write names the caller's organisation in the very statement that
+// locks or changes the row, so even a write that got past the wrapper
+// finds nothing of another organisation's.
 
 /** A body the handler can only read when the test lets it: pulled on demand (highWaterMark 0), delivered on release(). */
 function heldBody(bytes: Uint8Array) {
@@ -177,4 +188,81 @@ describe("a request held open until another organisation creates what its path n
       expect(first, "answered before the body was read").toBe("answered");
     });
   }
+});
+
+describe("below the wrapper, every write names the caller's organisation in the statement that locks or changes the row", () => {
+  let mine: { pet: number; photo: number; application: number; key: number; platformKey: number; webhook: number };
+  let theirs: Tenancy;
+  const staff = { id: 1, email: "someone@elsewhere.example" };
+
+  beforeAll(async () => {
+    const [pet] = await seedPets([{ name: "Mine" }]);
+    const photo = await db().petPhoto.create({
+      data: { petId: BigInt(pet!.id), position: 0, width: 10, height: 10, placeholder: "data:,", files: {}, fileKeys: [] },
+      select: { id: true },
+    });
+    const key = await newKey(["pets:read", "webhooks:manage", "applications:write"], "mine");
+    const webhook = await db().webhookEndpoint.create({
+      data: { apiKeyId: BigInt(key.id), url: "https://hooks.mine.example/in", events: ["pet.created"], secret: "sealed", startAfter: 0n },
+      select: { id: true },
+    });
+    const applied = await call(applyRoute, `/v1/pets/${pet!.id}/applications`, {
+      method: "POST",
+      key: key.key,
+      params: { petId: String(pet!.id) },
+      json: { name: "Kit Mine", email: "kit.mine@example.org", home: "house", message: "Hello", consent: true },
+    });
+    const platformKey = await newKey(["pets:read"], "platform key", { plan: "pro" }, null);
+    mine = { pet: pet!.id, photo: Number(photo.id), application: (await expectJson<{ id: number }>(applied, 201)).id, key: key.id, platformKey: platformKey.id, webhook: Number(webhook.id) };
+    theirs = organizationTenancy(await newOrganization({ name: "Elsewhere" }));
+  });
+
+  async function footprint() {
+    return Promise.all([
+      db().pet.findUniqueOrThrow({ where: { id: BigInt(mine.pet) }, select: { name: true, version: true, status: true, photos: { select: { id: true, alt: true } } } }),
+      db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(mine.application) }, select: { state: true, updatedAt: true } }),
+      db().apiKey.findMany({ where: { id: { in: [BigInt(mine.key), BigInt(mine.platformKey)] } }, select: { revokedAt: true, bannedUntil: true } }),
+      db().webhookEndpoint.findUniqueOrThrow({ where: { id: BigInt(mine.webhook) }, select: { enabled: true } }),
+      db().organization.findUniqueOrThrow({ where: { id: BigInt(FIRST_ORG) }, select: { name: true } }),
+    ]);
+  }
+
+  const options = (tenancy: Tenancy) => ({ actor: { kind: "staff" as const, id: 1, email: staff.email }, requestId: "statement", tenancy, view: petView(new Date()) });
+
+  const WRITES: Record<string, (tenancy: Tenancy) => Promise<unknown>> = {
+    "updatePet (changePet's lock)": (tenancy) => updatePet(mine.pet, { name: "Taken" }, options(tenancy)),
+    addPhoto: async (tenancy) =>
+      addPhoto(mine.pet, { bytes: await sharp({ create: { width: 32, height: 32, channels: 3, background: "#123456" } }).png().toBuffer(), alt: null }, options(tenancy)),
+    deletePhoto: (tenancy) => deletePhoto(mine.pet, mine.photo, options(tenancy)),
+    updatePhotoAlt: (tenancy) => updatePhotoAlt(mine.pet, mine.photo, "Taken", options(tenancy)),
+    "transitionApplication (the application's lock)": (tenancy) => transitionApplication(mine.application, { to: "in_review" }, { staff, tenancy, requestId: "statement" }),
+    "transitionApplication (with the animal's lock)": (tenancy) => transitionApplication(mine.application, { to: "approved" }, { staff, tenancy, requestId: "statement" }),
+    getApplication: (tenancy) => getApplication(mine.application, tenancy.kind === "organization" ? tenancy.organizationId : undefined),
+    updateOrganization: (tenancy) => updateOrganization(FIRST_ORG, { name: "Taken" }, tenancy),
+    revokeApiKey: (tenancy) => revokeApiKey(mine.key, tenancy),
+    "revokeApiKey (a platform key)": (tenancy) => revokeApiKey(mine.platformKey, tenancy),
+    unbanApiKey: (tenancy) => unbanApiKey(mine.key, tenancy),
+    disableWebhookByStaff: (tenancy) => disableWebhookByStaff(mine.key, mine.webhook, staff.email, tenancy),
+  };
+
+  for (const [name, write] of Object.entries(WRITES)) {
+    it(`${name}: another organisation's caller finds nothing, and nothing changes`, async () => {
+      const before = await footprint();
+      await expect(write(theirs)).rejects.toMatchObject({ status: 404, code: "not_found" });
+      expect(await footprint()).toEqual(before);
+    });
+  }
+
+  it("the organisation's own callers and the platform still can", async () => {
+    const own = organizationTenancy(FIRST_ORG);
+    await expect(updatePet(mine.pet, { name: "Renamed" }, options(own))).resolves.toMatchObject({ name: "Renamed" });
+    await expect(updatePhotoAlt(mine.pet, mine.photo, "A dog", options(PLATFORM))).resolves.toMatchObject({ photo: { alt: "A dog" } });
+    await expect(transitionApplication(mine.application, { to: "in_review" }, { staff, tenancy: own, requestId: "own" })).resolves.toMatchObject({ state: "in_review" });
+    await expect(getApplication(mine.application, FIRST_ORG)).resolves.toMatchObject({ name: "Kit Mine" });
+    await expect(updateOrganization(FIRST_ORG, { phone: "+1 312 555 0100" }, own)).resolves.toMatchObject({ phone: "+1 312 555 0100" });
+    await expect(unbanApiKey(mine.key, own)).resolves.toMatchObject({ id: mine.key });
+    await expect(disableWebhookByStaff(mine.key, mine.webhook, staff.email, own)).resolves.toMatchObject({ enabled: false });
+    await expect(revokeApiKey(mine.platformKey, PLATFORM)).resolves.toMatchObject({ revokedAt: expect.any(String) });
+    await expect(revokeApiKey(mine.key, own)).resolves.toMatchObject({ revokedAt: expect.any(String) });
+  });
 });
