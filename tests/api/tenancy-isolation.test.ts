@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { RouteDeclaration } from "@/lib/http/handler";
 import type { Scope } from "@/lib/keys/schemas";
-import { FIRST_ORG, call, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
+import { LIVE_KEYS_PER_ORGANIZATION } from "@/lib/keys/plans";
+import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
 
 // Tenancy, held over every route. Each /v1 route file is read from the disk
 // and each of its methods checked against this table: public routes are
@@ -323,5 +324,58 @@ describe("the organisation's own callers are not refused", () => {
     expect((await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: platform.key, params: { petId: String(foreign.pet) }, json: { breed: "Collie" } })).status).toBe(200);
     const admin = await staffSession(undefined, { platformAdmin: true });
     expect((await call(application, `/v1/applications/${home.application}`, { headers: admin.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
+  });
+});
+
+describe("plans and limits of keys are the platform's decision", () => {
+  // An organisation's staff issue its keys on free, pro or business with
+  // their standard limits, at most 20 live at once; platform admins (and
+  // the CLI) issue any plan, any limits, for anyone.
+  const issue = async (who: StaffSession, json: Record<string, unknown>) => {
+    const { POST } = await import("@/app/v1/keys/route");
+    return call(POST, "/v1/keys", { method: "POST", headers: who.headers, json });
+  };
+  const liveKeys = (org: number) => db().apiKey.count({ where: { organizationId: BigInt(org), revokedAt: null } });
+
+  it("an organisation's staff cannot issue an enterprise key or custom limits (403), nor a platform key; nothing is issued", async () => {
+    const before = await liveKeys(foreign.org);
+    const refused: [Record<string, unknown>, number][] = [
+      [{ name: "Unlimited", plan: "enterprise", perMinute: 100_000_000, perDay: 100_000_000 }, 403],
+      [{ name: "Own limits", plan: "business", perMinute: 100_000_000 }, 400],
+      [{ name: "Platform", platform: true }, 403],
+    ];
+    for (const [json, status] of refused) expect((await issue(foreign.staff, json)).status, JSON.stringify(json)).toBe(status);
+    expect(await liveKeys(foreign.org)).toBe(before);
+    const business = await expectJson<{ summary: { plan: string; perMinute: number } }>(await issue(foreign.staff, { name: "Standard", plan: "business" }), 201);
+    expect(business.summary).toMatchObject({ plan: "business", perMinute: 1_000 });
+  });
+
+  it(`at most ${LIVE_KEYS_PER_ORGANIZATION} live keys an organisation (409 too_many_keys), counted one issue after the other; a revoked one makes room`, async () => {
+    const org = await newOrganization({ name: "Many Keys Rescue" });
+    const staff = await staffSession(undefined, { organizationId: org });
+    for (let i = 0; i < LIVE_KEYS_PER_ORGANIZATION - 1; i++) await newKey(["pets:read"], `key ${i}`, { plan: "free" }, org);
+    // Two at once for the last place: exactly one gets it.
+    const both = await Promise.all([issue(staff, { name: "Last A" }), issue(staff, { name: "Last B" })]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const error = await expectApiError(both.find((r) => r.status === 409)!, 409, "too_many_keys");
+    expect(error.message).toMatch(/20 live API keys/);
+    expect(await liveKeys(org)).toBe(LIVE_KEYS_PER_ORGANIZATION);
+    await expectApiError(await issue(staff, { name: "One more" }), 409, "too_many_keys");
+    const { DELETE } = await import("@/app/v1/keys/[keyId]/route");
+    const oldest = await db().apiKey.findFirstOrThrow({ where: { organizationId: BigInt(org) }, orderBy: { id: "asc" }, select: { id: true } });
+    expect((await call(DELETE, `/v1/keys/${oldest.id}`, { method: "DELETE", headers: staff.headers, params: { keyId: String(oldest.id) } })).status).toBe(200);
+    expect((await issue(staff, { name: "In its place" })).status).toBe(201);
+  });
+
+  it("a platform admin issues any plan with any limits, past the cap, for an organisation or the platform", async () => {
+    const admin = await staffSession(undefined, { platformAdmin: true });
+    const org = await newOrganization({ name: "Big Partner Rescue" });
+    for (let i = 0; i < LIVE_KEYS_PER_ORGANIZATION; i++) await newKey(["pets:read"], `key ${i}`, { plan: "free" }, org);
+    const enterprise = await expectJson<{ summary: { plan: string; perMinute: number; organizationId: number } }>(
+      await issue(admin, { name: "Agreed limits", plan: "enterprise", perMinute: 5_000, perDay: 1_000_000, organizationId: org }),
+      201,
+    );
+    expect(enterprise.summary).toMatchObject({ plan: "enterprise", perMinute: 5_000, organizationId: org });
+    expect((await issue(admin, { name: "Listing site", plan: "enterprise", perMinute: 5_000, perDay: 1_000_000, platform: true })).status).toBe(201);
   });
 });
