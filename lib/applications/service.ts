@@ -43,8 +43,8 @@ export const APPLY_BUDGETS: Budget[] = [
 
 /** `address` is null for a partner's request: only the email budgets apply (see APPLY_BUDGETS). */
 function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
-  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (overForEmail, wait) =>
-    `Too many applications from ${overForEmail ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
+  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (over, wait) =>
+    `Too many applications from ${over === "email" ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
   );
 }
 

@@ -149,8 +149,8 @@ describe("the plan", () => {
   it("finds an animal's alerts through the two indexes, not by reading every alert", async () => {
     // 20,000 confirmed alerts, most with an area spread over the US, some without.
     await db().$executeRaw`
-      INSERT INTO alerts (email, token_hash, sealed_token, status, frequency, filters, category_id, size, good_with_mask, near_lat, near_lng, within_chord, consent_at, confirmed_at)
-      SELECT 'bulk' || g || '@example.org', lpad(g::text, 43, 'x'), 'x', 'active', 'hourly', '{}'::jsonb,
+      INSERT INTO alerts (email, inbox, token_hash, sealed_token, status, frequency, filters, category_id, size, good_with_mask, near_lat, near_lng, within_chord, consent_at, confirmed_at)
+      SELECT 'bulk' || g || '@example.org', 'bulk' || g || '@example.org', lpad(g::text, 43, 'x'), 'x', 'active', 'hourly', '{}'::jsonb,
              CASE WHEN g % 3 = 0 THEN NULL ELSE 1 + g % 4 END, CASE WHEN g % 5 = 0 THEN 'small'::"PetSize" END, (g % 2)::smallint,
              CASE WHEN g % 10 < 8 THEN 25 + (g * 7919 % 2300) / 100.0 END, CASE WHEN g % 10 < 8 THEN -124 + (g * 104729 % 5700) / 100.0 END,
              CASE WHEN g % 10 < 8 THEN 40000 END, now(), now() - interval '1 day'

@@ -87,6 +87,27 @@ describe("POST /v1/alerts", () => {
     await expectApiError(await createAlert(key, { email: "MANY@example.org" }), 409, "too_many_alerts");
   });
 
+  it("the 10 count by inbox: +tags and Gmail's dots (googlemail.com too) are the same address", async () => {
+    const spellings = ["victim@gmail.com", "v.ictim@gmail.com", "victim+1@gmail.com", "vic.tim+2@googlemail.com", "VICTIM+3@GMAIL.COM"];
+    for (let i = 0; i < 10; i++) expect((await createAlert(key, { email: spellings[i % spellings.length], filters: { q: `pet${i}` } })).status).toBe(202);
+    await expectApiError(await createAlert(key, { email: "v.i.c.t.i.m+11@gmail.com" }), 409, "too_many_alerts");
+    // Outside Gmail a dot is part of the address: another inbox.
+    for (let i = 0; i < 10; i++) expect((await createAlert(key, { email: `pat+${i}@example.org` })).status).toBe(202);
+    await expectApiError(await createAlert(key, { email: "pat@example.org" }), 409, "too_many_alerts");
+    expect((await createAlert(key, { email: "p.at@example.org" })).status).toBe(202);
+  });
+
+  it("a `near` point is kept to 2 decimals (about 1 km); a ZIP code as given", async () => {
+    await createAlert(key, { email: "doorstep@example.org", filters: { near: " 42.045123 , -87.687789 ", within: "5km" } });
+    const row = await db().alert.findFirstOrThrow({ where: { email: "doorstep@example.org" }, select: { filters: true, nearLat: true, nearLng: true } });
+    expect(row).toEqual({ filters: { near: "42.05,-87.69", within: "5km" }, nearLat: 42.05, nearLng: -87.69 });
+    const shown = await expectJson<View>(await view(await tokenOf("doorstep@example.org")));
+    expect(shown.description).toBe("All animals · within 5 km of 42.05,-87.69");
+    await createAlert(key, { email: "zip@example.org", filters: { near: "60601", within: "5km" } });
+    const zip = await db().alert.findFirstOrThrow({ where: { email: "zip@example.org" }, select: { filters: true } });
+    expect(zip.filters).toEqual({ near: "60601", within: "5km" });
+  });
+
   it("a browser's anonymous session may create one (its origin checked, as for applying)", async () => {
     const { token } = mintAnonymousToken(now());
     const cookie = `petstore_session=${token}`;
