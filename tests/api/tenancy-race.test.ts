@@ -235,8 +235,8 @@ describe("below the wrapper, every write names the caller's organisation in the 
       addPhoto(mine.pet, { bytes: await sharp({ create: { width: 32, height: 32, channels: 3, background: "#123456" } }).png().toBuffer(), alt: null }, options(tenancy)),
     deletePhoto: (tenancy) => deletePhoto(mine.pet, mine.photo, options(tenancy)),
     updatePhotoAlt: (tenancy) => updatePhotoAlt(mine.pet, mine.photo, "Taken", options(tenancy)),
-    "transitionApplication (the application's lock)": (tenancy) => transitionApplication(mine.application, { to: "in_review" }, { staff, tenancy, requestId: "statement" }),
-    "transitionApplication (with the animal's lock)": (tenancy) => transitionApplication(mine.application, { to: "approved" }, { staff, tenancy, requestId: "statement" }),
+    "transitionApplication (the application's lock)": (tenancy) => transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
+    "transitionApplication (with the animal's lock)": (tenancy) => transitionApplication(mine.application, { to: "approved", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
     getApplication: (tenancy) => getApplication(mine.application, tenancy.kind === "organization" ? tenancy.organizationId : undefined),
     updateOrganization: (tenancy) => updateOrganization(FIRST_ORG, { name: "Taken" }, tenancy),
     revokeApiKey: (tenancy) => revokeApiKey(mine.key, tenancy),
@@ -257,7 +257,7 @@ describe("below the wrapper, every write names the caller's organisation in the 
     const own = organizationTenancy(FIRST_ORG);
     await expect(updatePet(mine.pet, { name: "Renamed" }, options(own))).resolves.toMatchObject({ name: "Renamed" });
     await expect(updatePhotoAlt(mine.pet, mine.photo, "A dog", options(PLATFORM))).resolves.toMatchObject({ photo: { alt: "A dog" } });
-    await expect(transitionApplication(mine.application, { to: "in_review" }, { staff, tenancy: own, requestId: "own" })).resolves.toMatchObject({ state: "in_review" });
+    await expect(transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy: own, requestId: "own" })).resolves.toMatchObject({ state: "in_review" });
     await expect(getApplication(mine.application, FIRST_ORG)).resolves.toMatchObject({ name: "Kit Mine" });
     await expect(updateOrganization(FIRST_ORG, { phone: "+1 312 555 0100" }, own)).resolves.toMatchObject({ phone: "+1 312 555 0100" });
     await expect(unbanApiKey(mine.key, own)).resolves.toMatchObject({ id: mine.key });
