@@ -43,7 +43,7 @@ export async function findOrganizationBySlug(slug: string): Promise<Organization
   return rows[0] ? fromRaw(rows[0]) : null;
 }
 
-/** The first organisation (lowest id): where a one-shelter install's data lives, and what `keys create` without --org means. */
+/** The first organisation (lowest id): where a one-shelter install's data lives, and what `keys create` without --org means while it is the only one. */
 export async function firstOrganizationId(): Promise<bigint | null> {
   const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM organizations ORDER BY id LIMIT 1`);
   return rows[0] ? BigInt(rows[0].id) : null;

@@ -3,6 +3,7 @@ import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/a
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { alertViewSchema } from "@/lib/alerts/schemas";
+import { deleteAlertForSender } from "@/lib/alerts/service";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { db } from "@/lib/db";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
@@ -186,6 +187,21 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     const { token: session } = mintAnonymousToken(now());
     const res = await call(unsubscribeRoute, `/v1/alerts/${token}/unsubscribe`, { method: "POST", params: { token }, headers: { cookie: `petstore_session=${session}`, origin: "https://mail.example" } });
     expect(await expectJson(res)).toEqual({ status: "unsubscribed" });
+  });
+});
+
+describe("an unsubscribe by mail (the operators' `alerts delete`)", () => {
+  it("deletes that one alert, with what waited, only when the sender's address reaches the alert's inbox; nothing else of the person", async () => {
+    await confirmedAlert(key, "mailer+dogs@gmail.com", { categoryId: 1 });
+    await confirmedAlert(key, "mailer@gmail.com", { categoryId: 2 });
+    const [dogs, cats] = await db().alert.findMany({ where: { inbox: "mailer@gmail.com" }, orderBy: { id: "asc" }, select: { id: true } });
+    // Someone else's address, or an alert that is not there: nothing happens.
+    expect(await deleteAlertForSender(Number(dogs!.id), "someone.else@gmail.com")).toBe(false);
+    expect(await deleteAlertForSender(987654, "mailer@gmail.com")).toBe(false);
+    expect(await db().alert.count({ where: { inbox: "mailer@gmail.com" } })).toBe(2);
+    // The owner writes from the plain address (a +tag and Gmail's dots reach the same inbox).
+    expect(await deleteAlertForSender(Number(dogs!.id), "Mail.er@gmail.com")).toBe(true);
+    expect((await db().alert.findMany({ where: { inbox: "mailer@gmail.com" }, select: { id: true } })).map((a) => a.id)).toEqual([cats!.id]);
   });
 });
 
