@@ -73,6 +73,10 @@ describe("POST /v1/alerts", () => {
       [{ email: "a@example.org", filters: { within: "10mi" } }, 400, "invalid_body", "filters.within"],
       [{ email: "a@example.org", filters: { near: "somewhere" } }, 400, "invalid_body", "filters.near"],
       [{ email: "a@example.org", filters: { near: "60601", within: "9000km" } }, 400, "invalid_body", "filters.within"],
+      // Below 0.1 km, or a denormal figure (it underflowed to a radius of 0: the database refused the row, a 500).
+      [{ email: "a@example.org", filters: { near: "60601", within: "0.05km" } }, 400, "invalid_body", "filters.within"],
+      [{ email: "a@example.org", filters: { near: "60601", within: `0.${"0".repeat(320)}1km` } }, 400, "invalid_body", "filters.within"],
+      [{ email: "a@example.org", filters: { near: "60601", within: `0.${"0".repeat(310)}1km` } }, 400, "invalid_body", "filters.within"],
       [{ email: "a@example.org", filters: { near: "00000" } }, 400, "unknown_location", "filters.near"],
       [{ email: "a@example.org", filters: { categoryId: 999 } }, 400, "unknown_category", "filters.categoryId"],
     ];

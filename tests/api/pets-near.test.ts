@@ -174,7 +174,12 @@ describe("GET /v1/pets?near=", () => {
     await bad("within=25mi", "invalid_query", "within", /needs `near`/);
     await bad("near=60601&within=801km", "invalid_query", "within", /at most 800km or 500mi/);
     await bad("near=60601&within=501mi", "invalid_query", "within", /at most 800km or 500mi/);
-    await bad("near=60601&within=0km", "invalid_query", "within", /more than 0/);
+    await bad("near=60601&within=0km", "invalid_query", "within", /at least 0\.1km \(0\.063mi\)/);
+    await bad("near=60601&within=0.09km", "invalid_query", "within", /at least 0\.1km/);
+    await bad("near=60601&within=0.062mi", "invalid_query", "within", /at least 0\.1km/);
+    // A denormal figure (it underflowed to a radius of 0) and an endless one.
+    await bad(`near=60601&within=0.${"0".repeat(310)}1km`, "invalid_query", "within", /at most 3 decimals/);
+    await bad(`near=60601&within=${"1".repeat(30)}km`, "invalid_query", "within", /at most 3 decimals/);
     await bad("near=60601&within=25", "invalid_query", "within", /km or mi/);
   });
 
