@@ -100,7 +100,9 @@ export async function findOrganizationsNear(
   const point = Prisma.sql`geo_point(${f.lat}::float8, ${f.lng}::float8)`;
   const conditions = filterConditions(f);
   if (f.before) {
-    conditions.push(Prisma.sql`cube_enlarge(${point}, ${f.before.k}::float8, 3) @> o.earth_point`);
+    // Never past the radius, whatever the cursor says (the service refuses one beyond it too).
+    const reach = Math.min(f.before.k, f.maxChord);
+    conditions.push(Prisma.sql`cube_enlarge(${point}, ${reach}::float8, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${f.maxChord}::float8`);
     conditions.push(Prisma.sql`(o.earth_point <-> ${point} < ${f.before.k}::float8 OR (o.earth_point <-> ${point} = ${f.before.k}::float8 AND o.id > ${BigInt(f.before.id)}))`);
     const rows = await readQuery<Raw & { chord: number }>(Prisma.sql`
       SELECT ${COLUMNS}, o.earth_point <-> ${point} AS chord FROM organizations o

@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/http/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";
@@ -59,7 +59,7 @@ export async function listOrganizations(query: ListOrganizationsQuery): Promise<
   if (query.near) {
     if (cursor && cursor.k === undefined) throw invalidCursorFor("a list in name order, not a search near a place");
     const near = await resolveNear(query.near, query.within);
-    const position = cursor && { k: cursor.k!, id: cursor.id };
+    const position = cursor && nearPosition(cursor, near.maxChord);
     rows = await queries.findOrganizationsNear({ ...filter, ...near.point, maxChord: near.maxChord, take, ...(backwards ? { before: position } : { after: position }) });
     at = (row) => ({ k: row.chord!, id: Number(row.id) });
   } else {

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/http/conditional";
 import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, type Cursor } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/http/pagination";
 import { kmOfChord, roundKm } from "@/lib/organizations/geo";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
@@ -103,7 +103,7 @@ async function listPetsNear(
   if (cursor && cursor.k === undefined) throw invalidCursorFor("a list without `near`: start again from the first page");
   const search = await resolveNear(query.near, query.within);
   const walk = { ...filters, lat: search.point.lat, lng: search.point.lng, maxChord: search.maxChord };
-  const at = cursor && { k: cursor.k!, id: cursor.id };
+  const at = cursor && nearPosition(cursor, search.maxChord);
   const backwards = cursor?.d === "before";
   const take = query.limit + 1;
   // The page, and (for a page reached by a cursor) whether anything lies on
