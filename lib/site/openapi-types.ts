@@ -5920,7 +5920,7 @@ export interface operations {
                 q?: string;
                 /** @description Only the organisation with this slug (an empty list when there is none): how its page `/shelters/<slug>` finds it. */
                 slug?: string;
-                /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */
+                /** @description How far from `near`: a number (at most 3 decimals) and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at least `0.1km`, at most `800km` / `500mi`. Only with `near`. */
                 within?: string;
             };
             header?: never;
@@ -6748,7 +6748,7 @@ export interface operations {
                 size?: ("small" | "medium" | "large" | "xlarge")[];
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
-                /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */
+                /** @description How far from `near`: a number (at most 3 decimals) and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at least `0.1km`, at most `800km` / `500mi`. Only with `near`. */
                 within?: string;
             };
             header?: {
