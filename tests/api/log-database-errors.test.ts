@@ -1,11 +1,10 @@
-import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as alertQueries from "@/lib/alerts/queries";
 import { hashAlertToken } from "@/lib/alerts/service";
 import { db, query } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { logger, setLogDestination } from "@/lib/log";
+import { logger } from "@/lib/log";
+import { captureLogLines } from "@/tests/log-capture";
 import { expectApiError, newKey } from "./helpers";
 import { createAlert, tokenOf } from "./alerts-helpers";
 
@@ -15,34 +14,12 @@ import { createAlert, tokenOf } from "./alerts-helpers";
 // and stack for operators, never those values, whatever field the error is
 // logged under and however deep the driver's error sits.
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
-    done();
-  },
-});
-
+const { lines, since: linesFrom } = captureLogLines();
 let key: string;
 
 beforeAll(async () => {
-  vi.stubEnv("LOG_LEVEL", "trace");
-  resetEnvCache();
-  setLogDestination(capture);
   ({ key } = await newKey(["pets:read", "applications:write"]));
 });
-
-afterAll(() => {
-  setLogDestination(undefined);
-  vi.unstubAllEnvs();
-  resetEnvCache();
-});
-
-/** Lines written since `from`, once pino has written them. */
-const linesFrom = (from: number) => {
-  logger().flush();
-  return lines.slice(from);
-};
 
 describe("log lines of database errors", () => {
   it("a check constraint's refusal answered 500 logs its code and constraint, not the row (the address, the token's hash)", async () => {
