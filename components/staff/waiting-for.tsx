@@ -17,7 +17,7 @@ export function WaitingForSection({ waitingFor }: { waitingFor: WaitingFor[] }) 
         that match them now. Where adopters are and the names they search for are never shown.
       </p>
       {waitingFor.length === 0 ? (
-        <p>No adopter has an alert here yet.</p>
+        <p>No search that at least three adopters share has an alert here yet.</p>
       ) : (
         <table className="w-full text-left text-sm">
           <thead>

@@ -32,13 +32,20 @@ function sendHead(url: URL, head: string): Promise<{ statusLine: string; sendBod
   });
 }
 
-test("a PATCH held open until another organisation creates the animal is refused from its head, and changes nothing", async ({ request, baseURL }) => {
-  const mine = createKey("e2e race home", "--org", "1", "--scopes", "pets:read,pets:write");
+let mine: string;
+let theirs: string;
+
+test.beforeAll(() => {
+  // Three CLI runs: a minute or more on a machine busy with other builds.
+  test.setTimeout(180_000);
+  mine = createKey("e2e race home", "--org", "1", "--scopes", "pets:read,pets:write");
   const slug = `race-rescue-${Date.now().toString(36)}`;
   const created = cli("orgs", "create", "--name", "Race Rescue", "--slug", slug, "--city", "Chicago", "--region", "IL", "--postcode", "60601");
   expect(created.status, created.stderr).toBe(0);
-  const theirs = createKey("e2e race other", "--org", slug, "--scopes", "pets:read,pets:write");
+  theirs = createKey("e2e race other", "--org", slug, "--scopes", "pets:read,pets:write");
+});
 
+test("a PATCH held open until another organisation creates the animal is refused from its head, and changes nothing", async ({ request, baseURL }) => {
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   const { rows } = await db.query<{ n: string }>("SELECT COALESCE(pg_sequence_last_value(pg_get_serial_sequence('pets', 'id')), 0) + 1 AS n");

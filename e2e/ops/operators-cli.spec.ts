@@ -17,6 +17,12 @@ const onOwn = (args: string[], input?: string) => runCli(args, { env: { DATABASE
 
 test.beforeAll(async () => {
   url = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_operators`);
+  // As a one-shelter install has it: the seed's demo shelters (and all that is theirs) go, the first organisation stays alone.
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  await db.query("TRUNCATE organizations RESTART IDENTITY CASCADE");
+  await db.query("INSERT INTO organizations (name, slug) VALUES ('Petstore', 'petstore')");
+  await db.end();
 });
 
 test("with one organisation, keys and staff accounts are its own without --org; with two, --org (or the platform's flag) is required", async () => {
