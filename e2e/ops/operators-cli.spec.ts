@@ -16,6 +16,8 @@ let url: string;
 const onOwn = (args: string[], input?: string) => runCli(args, { env: { DATABASE_URL: url, LOG_LEVEL: "warn" }, input });
 
 test.beforeAll(async () => {
+  // A migration and a seed through the CLI: minutes on a machine busy with other builds.
+  test.setTimeout(240_000);
   url = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_operators`);
   // As a one-shelter install has it: the seed's demo shelters (and all that is theirs) go, the first organisation stays alone.
   const db = new pg.Client({ connectionString: url });
