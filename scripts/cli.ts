@@ -347,7 +347,7 @@ alertsCommand
   .requiredOption("--email <sender>", "the address in the email's From: line")
   .action((opts: { id: number; email: string }) =>
     withDatabase(async () => {
-      const sender = await validated(z.email("must be an email address"), opts.email.trim());
+      const { email: sender } = await validated(z.object({ email: z.email("must be an email address") }), { email: opts.email.trim() });
       const { deleteAlertForSender } = await import("@/lib/alerts/service");
       // The same answer whether the alert is gone or another address's: the sender learns nothing of others' alerts.
       if (!(await deleteAlertForSender(opts.id, sender))) throw new Error(`No alert ${opts.id} goes to ${sender}: nothing was deleted.`);
