@@ -58,9 +58,9 @@ export async function alertsBench(): Promise<void> {
     // matches about one alert in nine, and inserting those matches is most of the cost).
     const site = SPREAD === "site";
     await client.query(
-      `INSERT INTO alerts (email, token_hash, sealed_token, status, frequency, time_zone, filters, category_id, sex, size, age_group, good_with_mask, search_pattern,
+      `INSERT INTO alerts (email, inbox, token_hash, sealed_token, status, frequency, time_zone, filters, category_id, sex, size, age_group, good_with_mask, search_pattern,
                            near_lat, near_lng, within_chord, consent_at, created_at, confirmed_at)
-       SELECT 'bench' || g || '@example.org', lpad(g::text, 43, '0'), 'bench', 'active', (ARRAY['hourly', 'daily'])[1 + g % 2]::"AlertFrequency", 'America/Chicago', '{}'::jsonb,
+       SELECT 'bench' || g || '@example.org', 'bench' || g || '@example.org', lpad(g::text, 43, '0'), 'bench', 'active', (ARRAY['hourly', 'daily'])[1 + g % 2]::"AlertFrequency", 'America/Chicago', '{}'::jsonb,
               CASE WHEN g % 100 < $3::int THEN (SELECT id FROM categories ORDER BY id OFFSET g % 5 LIMIT 1) END,
               CASE WHEN (g / 3) % 100 < $4::int THEN (ARRAY['female', 'male'])[1 + g % 2]::"PetSex" END,
               CASE WHEN (g / 10) % 100 < $4::int THEN (ARRAY['small', 'medium', 'large', 'xlarge'])[1 + (g / 3) % 4]::"PetSize" END,

@@ -92,7 +92,7 @@ export async function main(): Promise<void> {
     if (process.env.BENCH_BUILD === "0") console.error("  BENCH_BUILD=0: using the production build in .next as it is");
     else run(path.join(BIN, "next"), ["build"], base);
     // A reader that never writes: its reads may go to the replica.
-    const key = cliOut(["keys", "create", "--name", "bench reader", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read"], base)
+    const key = cliOut(["keys", "create", "--name", "bench reader", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read"], base)
       .trim()
       .split("\n")
       .at(-1)!;

@@ -213,7 +213,7 @@ async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, r
   run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], env);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
   await seedSkewed(url, rows);
-  const key = cliOut(["keys", "create", "--name", "scale", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env).trim().split("\n").at(-1)!;
+  const key = cliOut(["keys", "create", "--name", "scale", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env).trim().split("\n").at(-1)!;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));

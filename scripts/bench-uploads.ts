@@ -186,7 +186,7 @@ export async function main(): Promise<void> {
   let uploaders: Awaited<ReturnType<typeof startUploaders>> | undefined;
   try {
     // Limits far above what a run can send; pets:write to add and delete photos.
-    const key = cliOut(["keys", "create", "--name", "bench uploads", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read,pets:write"], env)
+    const key = cliOut(["keys", "create", "--name", "bench uploads", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read,pets:write"], env)
       .trim()
       .split("\n")
       .at(-1)!;

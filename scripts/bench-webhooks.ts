@@ -48,7 +48,7 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 function cliKey(env: NodeJS.ProcessEnv, name: string, scopes: string): string {
-  const args = ["keys", "create", "--name", name, "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", scopes];
+  const args = ["keys", "create", "--name", name, "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", scopes];
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "cli.ts"), ...args], { cwd: ROOT, env, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`cli keys create failed: ${result.stderr}`);
   return result.stdout.trim().split("\n").at(-1)!;

@@ -70,7 +70,7 @@ export async function benchEnvironment(name = "petstore_bench", pets = PETS, por
   else console.error("  BENCH_BUILD=0: using the production build in .next as it is");
   // Limits far above what a run can send: the limiter does all its work
   // (count, compare, headers) without ever refusing.
-  const keyOut = cliOut(["keys", "create", "--name", "bench", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
+  const keyOut = cliOut(["keys", "create", "--name", "bench", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
   const key = keyOut.trim().split("\n").at(-1)!;
   return {
     url,

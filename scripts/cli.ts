@@ -51,13 +51,19 @@ export function positiveInt(value: string): number {
 
 /**
  * An organisation named on the command line, by id or slug (`--org 3`,
- * `--org lakeshore-rescue`); without one, the first organisation, where a
- * one-shelter install's data lives (so commands written before there were
- * organisations keep working).
+ * `--org lakeshore-rescue`). Without one, the only organisation of a
+ * one-shelter install (so commands written before there were organisations
+ * keep working); with several, the command must say which (`otherwise`
+ * names the command's other choice, e.g. `--platform`): picking the first
+ * silently would give one shelter's key or account to another.
  */
-async function organizationId(ref: string | undefined): Promise<number> {
+async function organizationId(ref: string | undefined, otherwise?: string): Promise<number> {
   const queries = await import("@/lib/organizations/queries");
   if (ref === undefined) {
+    const count = await queries.countOrganizations();
+    if (count > 1) {
+      throw new Error(`There are ${count} organisations: say whose with --org <id|slug>${otherwise ? ` (or ${otherwise})` : ""}. \`npm run cli -- orgs list\` lists them.`);
+    }
     const first = await queries.firstOrganizationId();
     if (first === null) throw new Error("There is no organisation yet: add one with `npm run cli -- orgs create`.");
     return Number(first);
@@ -203,7 +209,7 @@ keysCommand
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
   .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write,organizations:manage", parseScopes, ["pets:read", "pets:write"])
-  .option("--org <id|slug>", "the organisation whose key it is (default: the first organisation)")
+  .option("--org <id|slug>", "the organisation whose key it is (required when there are several; default: the only one)")
   .option("--platform", "a platform key, for listing sites and operators: reads every organisation's data, writes only by naming an organisation")
   .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[]; org?: string; platform?: boolean }) =>
     withDatabase(async () => {
@@ -212,7 +218,7 @@ keysCommand
       const { createApiKey } = await import("@/lib/keys/service");
       const { org, platform, ...fields } = opts;
       const input = await validated(newApiKeySchema, fields);
-      const owner = platform ? null : BigInt(await organizationId(org));
+      const owner = platform ? null : BigInt(await organizationId(org, "--platform for a platform key"));
       const { key, summary } = await createApiKey(input, owner);
       console.error(
         `Created ${owner === null ? "platform key" : `key of organisation ${owner}`} ${summary.id} "${summary.name}" (${summary.plan}: ${summary.perMinute}/min, ${summary.perDay}/day; ${summary.scopes.join(",")}). It is shown only now:`,
@@ -256,7 +262,8 @@ keysCommand
   .action((id: number) =>
     withDatabase(async () => {
       const { revokeApiKey } = await import("@/lib/keys/service");
-      const key = await revokeApiKey(id);
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const key = await revokeApiKey(id, PLATFORM);
       console.log(`Revoked key ${key.id} (${key.display}).`);
     }),
   );
@@ -288,7 +295,8 @@ keysCommand
   .action((id: number) =>
     withDatabase(async () => {
       const { unbanApiKey } = await import("@/lib/keys/service");
-      const key = await unbanApiKey(id);
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const key = await unbanApiKey(id, PLATFORM);
       console.log(`Lifted the ban on key ${key.id} (${key.display}).`);
     }),
   );
@@ -329,6 +337,25 @@ peopleCommand
     }),
   );
 
+const alertsCommand = program.command("alerts").description("Adopters' email alerts (\"Email me new matches\").");
+
+alertsCommand
+  .command("delete")
+  .description(
+    "Honour an unsubscribe by mail (\"unsubscribe alert N\" sent to ALERTS_UNSUBSCRIBE_MAILTO): deletes alert N only if it goes to the sender's address (any case, +tag, or Gmail dots). Act only on mail whose From: passes DKIM/DMARC alignment; nothing else of the person is touched.",
+  )
+  .requiredOption("--id <n>", "the alert's id, from the email's subject", positiveInt)
+  .requiredOption("--email <sender>", "the address in the email's From: line")
+  .action((opts: { id: number; email: string }) =>
+    withDatabase(async () => {
+      const { email: sender } = await validated(z.object({ email: z.email("must be an email address") }), { email: opts.email.trim() });
+      const { deleteAlertForSender } = await import("@/lib/alerts/service");
+      // The same answer whether the alert is gone or another address's: the sender learns nothing of others' alerts.
+      if (!(await deleteAlertForSender(opts.id, sender))) throw new Error(`No alert ${opts.id} goes to ${sender}: nothing was deleted.`);
+      console.log(`Deleted alert ${opts.id} of ${sender}.`);
+    }),
+  );
+
 const webhooksCommand = program.command("webhooks").description("Partners' webhook endpoints (registered through the API with webhooks:manage keys).");
 
 webhooksCommand
@@ -358,7 +385,8 @@ webhooksCommand
   .action((keyId: number, id: number) =>
     withDatabase(async () => {
       const { disableWebhookByStaff } = await import("@/lib/webhooks/service");
-      const endpoint = await disableWebhookByStaff(keyId, id, "the command line");
+      const { PLATFORM } = await import("@/lib/organizations/tenancy");
+      const endpoint = await disableWebhookByStaff(keyId, id, "the command line", PLATFORM);
       console.log(`Disabled webhook endpoint ${endpoint.id} (${endpoint.url}) of key ${endpoint.keyId}.`);
     }),
   );
@@ -399,14 +427,14 @@ staffCommand
   .command("create")
   .description(`Create a staff account. The password is stored as a scrypt hash. ${PASSWORD_HELP}`)
   .requiredOption("--email <email>", "the staff member's email address")
-  .option("--org <id|slug>", "the organisation whose data the account sees and changes (default: the first organisation)")
+  .option("--org <id|slug>", "the organisation whose data the account sees and changes (required when there are several; default: the only one)")
   .option("--platform-admin", "someone who runs the service: sees every organisation's data and adds organisations")
   .action((opts: { email: string; org?: string; platformAdmin?: boolean }) =>
     withDatabase(async () => {
       if (opts.org !== undefined && opts.platformAdmin) throw new Error("give --org or --platform-admin, not both");
       const { newStaffSchema } = await import("@/lib/staff/schemas");
       const { createStaff } = await import("@/lib/staff/service");
-      const role = opts.platformAdmin ? ({ platformAdmin: true } as const) : { organizationId: await organizationId(opts.org) };
+      const role = opts.platformAdmin ? ({ platformAdmin: true } as const) : { organizationId: await organizationId(opts.org, "--platform-admin for someone who runs the service") };
       const password = await readPassword(`Password for ${opts.email} (at least 12 characters): `);
       const staff = await createStaff(await validated(newStaffSchema, { email: opts.email, password }), role);
       console.log(`Created staff account ${staff.id} for ${staff.email} (${"platformAdmin" in role ? "platform admin" : `organisation ${role.organizationId}`}).`);

@@ -1,11 +1,11 @@
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { panelClass } from "@/components/staff/styles";
-import { PLANS, PLAN_LIMITS } from "@/lib/keys/plans";
+import { LIVE_KEYS_PER_ORGANIZATION, ORGANIZATION_PLANS, PLANS, PLAN_LIMITS } from "@/lib/keys/plans";
 
 const count = (n: number) => n.toLocaleString("en-US");
 
-/** Beside the form until a key is issued: how partners use a key, and what each plan allows. */
-export function KeysHelp() {
+/** Beside the form until a key is issued: how partners use a key, and what each plan allows (the plans this staff member can issue). */
+export function KeysHelp({ platformAdmin = false }: { platformAdmin?: boolean }) {
   return (
     <section aria-labelledby="keys-help-heading" className={`${panelClass} space-y-3 text-sm text-stone-800`}>
       <h2 id="keys-help-heading" className="text-lg font-semibold text-stone-900">
@@ -16,7 +16,7 @@ export function KeysHelp() {
         is issued; afterwards only its first and last characters are.
       </p>
       <ul className="space-y-1">
-        {PLANS.map((plan) => (
+        {(platformAdmin ? PLANS : ORGANIZATION_PLANS).map((plan) => (
           <li key={plan}>
             <strong>{PLAN_NAMES[plan]}</strong>:{" "}
             {plan === "enterprise"
@@ -25,6 +25,12 @@ export function KeysHelp() {
           </li>
         ))}
       </ul>
+      {platformAdmin ? null : (
+        <p>
+          Your organisation can hold up to {LIVE_KEYS_PER_ORGANIZATION} keys that are not revoked. Higher limits (the Enterprise plan) are set by the
+          people who run the service.
+        </p>
+      )}
       <p>A key that keeps sending while it is limited is banned for 15 minutes; you can lift the ban here.</p>
     </section>
   );

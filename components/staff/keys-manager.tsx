@@ -41,7 +41,7 @@ export function KeysManager({ platformAdmin = false }: { platformAdmin?: boolean
     <div className="space-y-8">
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <NewKeyForm onIssued={setIssued} platformAdmin={platformAdmin} />
-        {issued ? <IssuedKey keyText={issued.key} name={issued.summary.name} onDismiss={() => setIssued(null)} /> : <KeysHelp />}
+        {issued ? <IssuedKey keyText={issued.key} name={issued.summary.name} onDismiss={() => setIssued(null)} /> : <KeysHelp platformAdmin={platformAdmin} />}
       </div>
 
       <section aria-labelledby="keys-heading" className="space-y-3">

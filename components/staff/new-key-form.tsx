@@ -13,7 +13,7 @@ import { FormField } from "@/components/staff/form-field";
 import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
-import { PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
+import { ORGANIZATION_PLANS, PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
 import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 
@@ -171,7 +171,8 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
         <FormField id="key-plan" label={FIELDS.plan} error={errors.plan}>
           {(field) => (
             <select {...field} {...register("plan")}>
-              {PLANS.map((plan) => (
+              {/* An organisation's staff choose among the standard plans; enterprise and its limits are the platform's decision. */}
+              {(platformAdmin ? PLANS : ORGANIZATION_PLANS).map((plan) => (
                 <option key={plan} value={plan}>
                   {planLabel(plan)}
                 </option>

@@ -22,7 +22,7 @@ function cli(...args: string[]): string {
 }
 
 const createKey = (name: string, scopes: string) =>
-  cli("keys", "create", "--name", name, "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", scopes).trim().split("\n").at(-1)!;
+  cli("keys", "create", "--name", name, "--org", "1", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", scopes).trim().split("\n").at(-1)!;
 
 async function start(): Promise<Instance> {
   // The test's receiver listens on 127.0.0.1: private targets are allowed only when asked for.

@@ -85,15 +85,16 @@ test("staff set-password (from standard input) ends the demo password, and the s
 });
 
 test("staff create, list and delete; passwords never come from arguments", async () => {
-  const created = cli(["staff", "create", "--email", "Desk@Shelter.example"], "correct horse battery\n");
+  // The seed's demo shelters make several organisations: say whose the account is.
+  const created = cli(["staff", "create", "--email", "Desk@Shelter.example", "--org", "1"], "correct horse battery\n");
   expect(created.status, created.stderr).toBe(0);
   expect(created.stdout).toMatch(/Created staff account \d+ for desk@shelter\.example \(organisation 1\)\./);
   expect(cli(["staff", "list"]).stdout).toContain("desk@shelter.example");
 
-  const tooShort = cli(["staff", "create", "--email", "short@shelter.example"], "short\n");
+  const tooShort = cli(["staff", "create", "--email", "short@shelter.example", "--org", "1"], "short\n");
   expect(tooShort.status).not.toBe(0);
   expect(tooShort.stderr).toContain("at least 12 characters");
-  const asArgument = cli(["staff", "create", "--email", "arg@shelter.example", "--password", "in the process list"]);
+  const asArgument = cli(["staff", "create", "--email", "arg@shelter.example", "--org", "1", "--password", "in the process list"]);
   expect(asArgument.status).not.toBe(0);
   expect(asArgument.stderr).toMatch(/unknown option '--password'/);
 

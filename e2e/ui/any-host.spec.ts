@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectApiError } from "../helpers";
-import { DEMO_STAFF } from "./staff-helpers";
+import { createShelterWithStaff, DEMO_STAFF } from "./staff-helpers";
 import { staffJourney } from "./staff-journey";
 
 // The site is reached by many names. The suite's server has PUBLIC_BASE_URL
@@ -8,12 +8,20 @@ import { staffJourney } from "./staff-journey";
 // but reached as localhost or petstore.internal nothing but the request
 // itself tells it which origin is its own.
 
+// Its own shelter's staff: the first organisation holds more keys than its staff may issue.
+let shelterStaff: { email: string; password: string };
+test.beforeAll(() => {
+  // Two CLI runs: slow on a machine busy with other builds.
+  test.setTimeout(120_000);
+  shelterStaff = createShelterWithStaff().account;
+});
+
 for (const host of ["127.0.0.1", "localhost"]) {
   test(`staff sign in, add an animal and issue a key at http://${host}`, async ({ browser, baseURL }) => {
     const origin = `http://${host}:${new URL(baseURL!).port}`;
     const context = await browser.newContext();
     const page = await context.newPage();
-    await staffJourney(page, origin);
+    await staffJourney(page, origin, shelterStaff);
     // The session cookie is the production one: Secure, __Host- prefixed
     // (browsers keep those over plain HTTP on loopback names only).
     const cookie = (await context.cookies(origin)).find((c) => c.name === "__Host-petstore_session");

@@ -1,5 +1,5 @@
 import { expect, type BrowserContext, type Page, type Request } from "@playwright/test";
-import { runCli } from "../helpers";
+import { cli, runCli } from "../helpers";
 
 // Shared by the staff UI and session tests.
 
@@ -32,6 +32,18 @@ export function createStaffAccount(...role: string[]): { email: string; password
   const result = runCli(["staff", "create", "--email", account.email, ...role], { input: `${account.password}\n` });
   expect(result.status, result.stderr).toBe(0);
   return account;
+}
+
+/**
+ * A shelter of its own (made with the CLI) and a staff account of it: for
+ * tests that issue keys on the staff pages, since a shelter's staff may hold
+ * at most 20 live keys and the suite gives the first organisation many more.
+ */
+export function createShelterWithStaff(name = uniqueName("Own Shelter")): { slug: string; account: { email: string; password: string } } {
+  const created = cli("orgs", "create", "--name", name, "--city", "Chicago", "--region", "IL", "--postcode", "60614", "--json");
+  expect(created.status, created.stderr).toBe(0);
+  const { slug } = JSON.parse(created.stdout) as { slug: string };
+  return { slug, account: createStaffAccount("--org", slug) };
 }
 
 export { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";

@@ -8,10 +8,10 @@ import { DEMO_STAFF, uniqueName } from "./staff-helpers";
  * Each step is a cookie-authenticated write, so each passes the CSRF check
  * only if "our own origin" is the one the browser used.
  */
-export async function staffJourney(page: Page, origin: string): Promise<{ animal: string; key: string }> {
+export async function staffJourney(page: Page, origin: string, account: { email: string; password: string } = DEMO_STAFF): Promise<{ animal: string; key: string }> {
   await page.goto(`${origin}/staff/sign-in`);
-  await page.getByLabel("Email").fill(DEMO_STAFF.email);
-  await page.getByLabel("Password").fill(DEMO_STAFF.password);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${origin}/staff`);
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();

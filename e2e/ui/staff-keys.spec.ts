@@ -1,17 +1,37 @@
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, expectApiError } from "../helpers";
-import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { createShelterWithStaff, createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
-// The keys page: issue (shown once), copy, list, revoke, lift a ban.
+// The keys page: issue (shown once), copy, list, revoke, lift a ban. A
+// shelter's staff issue its keys on free, pro or business, at most 20 live;
+// enterprise plans and their limits are a platform admin's to give.
+
+let shelterStaff: { email: string; password: string };
+let platformAdmin: { email: string; password: string };
+
+test.beforeAll(() => {
+  // Three CLI runs: slow on a machine busy with other builds.
+  test.setTimeout(120_000);
+  // A shelter of its own, with room for the keys this file issues (the suite gives the first organisation many).
+  shelterStaff = createShelterWithStaff("Happy Tails Rescue").account;
+  platformAdmin = createStaffAccount("--platform-admin");
+});
 
 test.beforeEach(async ({ context, baseURL }) => {
-  await signInAsStaff(context, baseURL!);
+  await signInAsStaff(context, baseURL!, shelterStaff);
 });
+
+/** Signs the page's context in as a platform admin instead, for what only the platform decides. */
+async function asPlatformAdmin(page: Page, baseURL: string): Promise<void> {
+  await signInAsStaff(page.context(), baseURL, platformAdmin);
+}
 
 async function issueKey(page: Page, name: string, plan = "free", limits?: { perMinute: number; perDay: number }): Promise<string> {
   await page.goto("/staff/keys");
   await page.getByLabel("Name").fill(name);
+  // A platform admin says whose key it is: here, a platform key.
+  if (await page.getByLabel("A platform key (every organisation)").count()) await page.getByLabel("A platform key (every organisation)").check();
   await page.getByLabel("Plan").selectOption(plan);
   if (limits) {
     await page.getByLabel("Requests per minute").fill(String(limits.perMinute));
@@ -102,7 +122,16 @@ test("a revoke can be cancelled", async ({ page }) => {
   await expect(keyRow(page, name)).toContainText("Active");
 });
 
-test("checks the form with the API's schema: limits only for enterprise, and then both", async ({ page }) => {
+test("a shelter's staff are offered free, pro and business only, and told the limit of live keys", async ({ page }) => {
+  await page.goto("/staff/keys");
+  const plans = await page.getByLabel("Plan").locator("option").allTextContents();
+  expect(plans.map((p) => p.split(" ")[0])).toEqual(["Free", "Pro", "Business"]);
+  await expect(page.getByLabel("Requests per minute")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "How keys work" })).toContainText("up to 20 keys that are not revoked");
+});
+
+test("checks the form with the API's schema: limits only for enterprise, and then both (a platform admin)", async ({ page, baseURL }) => {
+  await asPlatformAdmin(page, baseURL!);
   const posts: string[] = [];
   page.on("request", (r) => {
     if (r.method() === "POST" && new URL(r.url()).pathname === "/v1/keys") posts.push(r.url());
@@ -114,6 +143,7 @@ test("checks the form with the API's schema: limits only for enterprise, and the
 
   const partner = uniqueName("Big partner");
   await page.getByLabel("Name").fill(partner);
+  await page.getByLabel("A platform key (every organisation)").check();
   await page.getByLabel("Plan").selectOption("enterprise");
   await page.getByLabel("Requests per day").fill("5000");
   await page.getByRole("button", { name: "Issue key" }).click();
@@ -130,7 +160,8 @@ test("checks the form with the API's schema: limits only for enterprise, and the
   expect(posts).toHaveLength(1);
 });
 
-test("shows a banned key and lifts its ban", async ({ page, request }) => {
+test("shows a banned key and lifts its ban (a platform admin's enterprise key)", async ({ page, request, baseURL }) => {
+  await asPlatformAdmin(page, baseURL!);
   const name = uniqueName("Too eager");
   const key = await issueKey(page, name, "enterprise", { perMinute: 1, perDay: 100 });
   await expect(keyRow(page, name)).toContainText("1/min");
@@ -166,9 +197,19 @@ test("has no serious accessibility violations and fits a phone", async ({ page }
 
   await page.setViewportSize({ width: 390, height: 844 });
   await issueKey(page, uniqueName("Phone"));
-  await page.getByLabel("Plan").selectOption("enterprise");
+  await page.getByLabel("Plan").selectOption("business");
   await expect(page.getByRole("table", { name: "API keys" })).toBeVisible();
   await expectNoHorizontalScroll(page);
+});
+
+test("a platform admin's form fits a phone too, with the enterprise plan's limits", async ({ page, baseURL }) => {
+  await asPlatformAdmin(page, baseURL!);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/staff/keys");
+  await page.getByLabel("Plan").selectOption("enterprise");
+  await expect(page.getByLabel("Requests per minute")).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await expectNoSeriousA11yViolations(page);
 });
 
 test("screenshot: the keys page with a key just issued", async ({ page }) => {

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { eventOf, startReceiver, type Receiver } from "../../tests/webhook-receiver";
 import { bearer, cli, createKey } from "../helpers";
-import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
 // Staff see each key's webhook endpoints on the keys page (enabled, failing
 // since when, disabled and why, the last delivery) and can disable one. The
@@ -11,8 +11,12 @@ import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff,
 
 let healthy: Receiver;
 let failing: Receiver;
+let shelterStaff: { email: string; password: string };
 
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  // A shelter of its own for the key issued on the page: the first organisation holds more keys than its staff may issue.
+  shelterStaff = createShelterWithStaff().account;
   healthy = await startReceiver();
   failing = await startReceiver();
   failing.fallback = { status: 500, body: "receiver down" };
@@ -76,7 +80,8 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
   expect(listed.stdout).toContain(`"${partnerName}"\t${failing.url}\tpet.created\tdisabled: Disabled by staff (demo@petstore.test).`);
 });
 
-test("a key issued on the page can be given webhooks:manage (off by default)", async ({ page, request }) => {
+test("a key issued on the page can be given webhooks:manage (off by default)", async ({ page, request, context, baseURL }) => {
+  await signInAsStaff(context, baseURL!, shelterStaff);
   const name = uniqueName("Webhook partner");
   await page.goto("/staff/keys");
   await page.getByLabel("Name").fill(name);

@@ -96,8 +96,11 @@ async function loadAlert(id: bigint, client: Prisma.TransactionClient = db()): P
   return row ? { ...row, filters: row.filters as AlertFilters } : null;
 }
 
+/** The alert's filters in words; for an address not confirmed yet, without the text of a name search (the alert's page shows it). */
 async function descriptionOf(alert: AlertForMail): Promise<string> {
-  return describeFilters(alert.filters, alert.categoryId === null ? null : await queries.categoryName(alert.categoryId));
+  return describeFilters(alert.filters, alert.categoryId === null ? null : await queries.categoryName(alert.categoryId), {
+    nameSearch: alert.status === "unconfirmed" ? "unnamed" : "shown",
+  });
 }
 
 const HOW_OFTEN = { hourly: "as they arrive (at most one email an hour)", daily: "once a day, at 08:00 your time" };

@@ -25,8 +25,12 @@ import { isoDay } from "@/lib/pets/age";
 
 const BATCH = 200;
 
-/** The conditions on an alert `a` for an animal `p` (pets_now's columns); the same whoever asks (matcher, dashboard). */
-export function alertFiltersMatch(a: string, p: string): Prisma.Sql {
+/**
+ * The conditions on an alert `a` for an animal `p` (pets_now's columns); the
+ * same whoever asks (matcher, dashboard). `search: false` leaves the name
+ * search out: the dashboard never shows it, nor lets it move a figure.
+ */
+export function alertFiltersMatch(a: string, p: string, { search = true }: { search?: boolean } = {}): Prisma.Sql {
   const A = Prisma.raw(a);
   const P = Prisma.raw(p);
   return Prisma.sql`(${A}.category_id IS NULL OR ${A}.category_id = ${P}.category_id)
@@ -34,7 +38,7 @@ export function alertFiltersMatch(a: string, p: string): Prisma.Sql {
     AND (${A}.size IS NULL OR ${A}.size = ${P}.size)
     AND (${A}.age_group IS NULL OR ${A}.age_group = ${P}.age_group)
     AND (${A}.good_with_mask & ~${P}.good_with_mask) = 0
-    AND (${A}.search_pattern IS NULL OR ${P}.search_name LIKE ${A}.search_pattern ESCAPE '\\')`;
+    ${search ? Prisma.sql`AND (${A}.search_pattern IS NULL OR ${P}.search_name LIKE ${A}.search_pattern ESCAPE '\\')` : Prisma.empty}`;
 }
 
 /** Alerts `a` whose area holds the animal's shelter point `point` (an SQL expression), or that have no area. */

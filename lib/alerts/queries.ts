@@ -25,6 +25,8 @@ export type AlertViewRow = Prisma.AlertGetPayload<{ select: typeof VIEW_SELECT }
 
 export interface AlertToInsert {
   email: string;
+  /** The address as its inbox sees it (lib/mail/inbox.ts): what the cap of alerts per address counts. */
+  inbox: string;
   tokenHash: string;
   sealedToken: string;
   frequency: AlertFrequency;
@@ -48,9 +50,9 @@ export interface AlertToInsert {
 export async function insertAlertWithConfirmation(a: AlertToInsert): Promise<bigint> {
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: bigint }[]>`
-      INSERT INTO alerts (email, token_hash, sealed_token, frequency, time_zone, filters, category_id, sex, size, age_group, good_with_mask,
+      INSERT INTO alerts (email, inbox, token_hash, sealed_token, frequency, time_zone, filters, category_id, sex, size, age_group, good_with_mask,
                           search_pattern, near_lat, near_lng, within_chord, consent_at, created_at)
-      VALUES (${a.email}, ${a.tokenHash}, ${a.sealedToken}, ${a.frequency}::"AlertFrequency", ${a.timeZone}, ${JSON.stringify(a.filters)}::jsonb,
+      VALUES (${a.email}, ${a.inbox}, ${a.tokenHash}, ${a.sealedToken}, ${a.frequency}::"AlertFrequency", ${a.timeZone}, ${JSON.stringify(a.filters)}::jsonb,
               ${a.categoryId === null ? null : BigInt(a.categoryId)}::bigint, ${a.sex}::"PetSex", ${a.size}::"PetSize", ${a.ageGroup}::"PetAgeGroup",
               ${a.goodWithMask}::smallint,
               -- The name test as the list's (lib/pets/queries.ts): the key first, then LIKE's wildcards escaped.
@@ -75,8 +77,9 @@ export async function queueAlertMail(tx: Prisma.TransactionClient, job: AlertMai
     queue_name := ${`alert-mail:${job.alertId}`}, max_attempts := 10)`;
 }
 
-export async function countAlertsOfEmail(email: string): Promise<number> {
-  return db().alert.count({ where: { email } });
+/** How many alerts go to this inbox, however its address was spelled. */
+export async function countAlertsOfInbox(inbox: string): Promise<number> {
+  return db().alert.count({ where: { inbox } });
 }
 
 export async function findAlertByTokenHash(tokenHash: string): Promise<AlertViewRow | null> {
@@ -109,6 +112,11 @@ export async function setPausedByTokenHash(tokenHash: string, paused: boolean, n
 /** Deletes the alert and (cascade) whatever it had waiting; how many rows went (0 or 1). */
 export async function deleteByTokenHash(tokenHash: string): Promise<number> {
   return db().$executeRaw`DELETE FROM alerts WHERE token_hash = ${tokenHash}`;
+}
+
+/** Deletes alert `id` (and what it had waiting) only if it goes to `inbox`; how many rows went (0 or 1). */
+export async function deleteByIdAndInbox(id: bigint, inbox: string): Promise<number> {
+  return db().$executeRaw`DELETE FROM alerts WHERE id = ${id} AND inbox = ${inbox}`;
 }
 
 export async function categoryName(id: bigint): Promise<string | null> {

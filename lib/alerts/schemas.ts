@@ -50,28 +50,31 @@ function asListGives(schema: z.ZodType, what: string) {
     });
 }
 
+/** Each filter's schema, for the schemas that show some of them (the dashboard's). */
+export const alertFilterFields = {
+  categoryId: idSchema.optional().meta({ description: "Only animals of this category (GET /categories)." }),
+  sex: petSexSchema.exclude(["unknown"]).optional().meta({ description: "Only animals of this sex." }),
+  size: petSizeSchema.optional().meta({ description: "Only animals of this size." }),
+  ageGroup: ageGroupSchema.optional().meta({ description: "Only animals in this age group on the day they arrive." }),
+  goodWith: z
+    .array(z.enum(GOOD_WITH), { error: () => `must be an array of ${GOOD_WITH.join(", ")}` })
+    .max(GOOD_WITH.length)
+    // One order, so that the same filters are the same alert filters (the dashboard groups by them).
+    .transform((kinds) => GOOD_WITH.filter((k) => kinds.includes(k)))
+    .optional()
+    .meta({ description: "Only animals known to get on with all of these.", example: ["children"] }),
+  q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
+  near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
+    .optional()
+    .meta({ description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
+  within: asListGives(withinSchema, "a distance such as 25mi")
+    .optional()
+    .meta({ description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
+};
+
 export const alertFiltersSchema = z
   .strictObject(
-    {
-      categoryId: idSchema.optional().meta({ description: "Only animals of this category (GET /categories)." }),
-      sex: petSexSchema.exclude(["unknown"]).optional().meta({ description: "Only animals of this sex." }),
-      size: petSizeSchema.optional().meta({ description: "Only animals of this size." }),
-      ageGroup: ageGroupSchema.optional().meta({ description: "Only animals in this age group on the day they arrive." }),
-      goodWith: z
-        .array(z.enum(GOOD_WITH), { error: () => `must be an array of ${GOOD_WITH.join(", ")}` })
-        .max(GOOD_WITH.length)
-        // One order, so that the same filters are the same alert filters (the dashboard groups by them).
-        .transform((kinds) => GOOD_WITH.filter((k) => kinds.includes(k)))
-        .optional()
-        .meta({ description: "Only animals known to get on with all of these.", example: ["children"] }),
-      q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
-      near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
-        .optional()
-        .meta({ description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
-      within: asListGives(withinSchema, "a distance such as 25mi")
-        .optional()
-        .meta({ description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
-    },
+    alertFilterFields,
     { error: (issue) => (issue.code === "unrecognized_keys" ? "is not an alert filter (categoryId, sex, size, ageGroup, goodWith, q, near, within)" : "must be an object") },
   )
   .superRefine((f, ctx) => {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { addressRateKey } from "@/lib/http/client";
+import { inboxOf } from "@/lib/mail/inbox";
 import { sealToken } from "@/lib/mail/sealed-token";
 import { categoryExists } from "@/lib/pets/queries";
 import { nearSchema, withinSchema, WITHIN_DEFAULT } from "@/lib/organizations/geo";
@@ -22,28 +23,55 @@ import { ALERTS_PER_EMAIL, type AlertFilters, type AlertPatch, type AlertView, t
 export const hashAlertToken = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /**
- * Confirmation emails one address may be sent, and alerts one client
- * address may create, per hour: a person trying two or three searches fits;
- * a script mailing strangers does not. The client-address budget binds
- * browsers only (a partner's server creates for all of its users; its key's
- * rate limit bounds it), as for applications (APPLY_BUDGETS).
+ * Confirmation emails one inbox may be sent (counted as the inbox sees the
+ * address: `+tags` and Gmail's dots are one inbox), per hour and per day,
+ * and alerts one browser's network address, or one partner's key, may
+ * create: a person trying two or three searches fits; a script mailing
+ * strangers does not. A browser is bound by its network's budget; a
+ * partner's server, which creates for all of its users from a few
+ * addresses, by its key's instead.
  */
 export const ALERT_BUDGETS: Budget[] = [
   { who: "email", window: "hour", limit: 3 },
+  { who: "email", window: "day", limit: 6 },
   { who: "address", window: "hour", limit: 20 },
+  { who: "key", window: "hour", limit: 100 },
+  { who: "key", window: "day", limit: 1_000 },
 ];
 
-function spendAlertBudget(address: string | null, email: string, now: Date): Promise<void> {
-  return spendBudgets(ALERT_BUDGETS, { address: address === null ? null : `alert-address:${addressRateKey(address)}`, email: `alert-email:${emailCounterKey(email)}` }, now, (overForEmail, wait) =>
-    `Too many alerts ${overForEmail ? "for this email address" : "from this network"} for now. Please try again in ${wait}.`,
+/** The counter a partner's key spends its alert budget on. */
+export const alertKeyCounter = (keyId: bigint) => `alert-key:${keyId}`;
+
+const OVER: Record<Budget["who"], string> = { email: "for this email address", address: "from this network", key: "from this API key" };
+
+function spendAlertBudget(context: CreateContext, email: string): Promise<void> {
+  const { address, keyId, now } = context;
+  return spendBudgets(
+    ALERT_BUDGETS,
+    { address: address === null ? null : `alert-address:${addressRateKey(address)}`, email: `alert-email:${emailCounterKey(email)}`, key: keyId === null ? null : alertKeyCounter(keyId) },
+    now,
+    (over, wait) => `Too many alerts ${OVER[over]} for now. Please try again in ${wait}.`,
   );
 }
 
 const GOOD_WITH_BIT: Record<GoodWithKind, number> = { children: 1, dogs: 2, cats: 4 };
 
+/** Decimals a `near` point is kept to: about 1 km, enough to match shelters, not to find a doorstep. */
+export const NEAR_DECIMALS = 2;
+
+/** `near` as it is stored: a point rounded to NEAR_DECIMALS, a ZIP code (a public, coarse centre) as it is. */
+function storedNear(near: string): string {
+  const parsed = nearSchema.parse(near);
+  if (parsed.kind !== "point") return near;
+  const round = (degrees: number) => Math.round(degrees * 10 ** NEAR_DECIMALS) / 10 ** NEAR_DECIMALS + 0;
+  return `${round(parsed.lat)},${round(parsed.lng)}`;
+}
+
 export interface CreateContext {
   /** The client's address for the per-address budget; null for a partner's key (see ALERT_BUDGETS). */
   address: string | null;
+  /** A partner's key, for its own budget; null for a browser. */
+  keyId: bigint | null;
   now: Date;
 }
 
@@ -58,7 +86,7 @@ export const CONFIRMATION_SENT = {
  * place costs nobody anything); then the per-address cap, then the budgets.
  */
 export async function createAlert(input: NewAlert, context: CreateContext): Promise<typeof CONFIRMATION_SENT> {
-  const f = input.filters;
+  const f = input.filters.near === undefined ? input.filters : { ...input.filters, near: storedNear(input.filters.near) };
   const near = f.near === undefined ? null : await resolveNear(nearSchema.parse(f.near), f.within === undefined ? undefined : withinSchema.parse(f.within)).catch((error: unknown) => {
     // The list names the field `near`; here it sits in the filters.
     if (error instanceof ApiError) throw new ApiError(error.status, error.code, error.message, [{ field: "filters.near", issue: error.details?.[0]?.issue ?? "names no known place" }]);
@@ -72,13 +100,15 @@ export async function createAlert(input: NewAlert, context: CreateContext): Prom
   if (!(await queries.databaseKnowsTimeZone(input.timeZone))) {
     throw new ApiError(400, "invalid_body", "The request body is invalid.", [{ field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" }]);
   }
-  if ((await queries.countAlertsOfEmail(input.email)) >= ALERTS_PER_EMAIL) {
+  const inbox = inboxOf(input.email);
+  if ((await queries.countAlertsOfInbox(inbox)) >= ALERTS_PER_EMAIL) {
     throw new ApiError(409, "too_many_alerts", `This email address already has ${ALERTS_PER_EMAIL} alerts, the most one address may have. Delete one (the Manage link in any of its emails) to make room.`);
   }
-  await spendAlertBudget(context.address, input.email, context.now);
+  await spendAlertBudget(context, input.email);
   const token = randomBytes(32).toString("base64url");
   await queries.insertAlertWithConfirmation({
     email: input.email,
+    inbox,
     tokenHash: hashAlertToken(token),
     sealedToken: sealToken(token),
     frequency: input.frequency,
@@ -109,16 +139,22 @@ function distanceWords(within: string | undefined): string {
   return m ? `${m[1]} ${m[2]!.toLowerCase()}` : within;
 }
 
-/** The filters in words: "Dogs · small · good with children · within 25 mi of 60601". */
-export function describeFilters(f: AlertFilters, category: string | null): string {
+/**
+ * The filters in words: "Dogs · small · good with children · within 25 mi of
+ * 60601". A radius without its place (the dashboard's) is "within 25 mi".
+ * `nameSearch: "unnamed"` says "a name search" instead of the text typed:
+ * mail to an address nobody has confirmed yet must not carry a stranger's
+ * free text (the service's own domain would relay any sentence to anyone).
+ */
+export function describeFilters(f: AlertFilters, category: string | null, { nameSearch = "shown" }: { nameSearch?: "shown" | "unnamed" } = {}): string {
   const parts = [
     category ?? (f.categoryId !== undefined ? `Category ${f.categoryId}` : "All animals"),
     f.sex && SEX_LABELS[f.sex].toLowerCase(),
     f.size && SIZE_LABELS[f.size].toLowerCase(),
     f.ageGroup && AGE_LABELS[f.ageGroup].toLowerCase(),
     f.goodWith?.length ? `good with ${f.goodWith.join(" and ")}` : undefined,
-    f.q !== undefined ? `named like “${f.q}”` : undefined,
-    f.near !== undefined ? `within ${distanceWords(f.within)} of ${f.near}` : undefined,
+    f.q === undefined ? undefined : nameSearch === "shown" ? `named like “${f.q}”` : "a name search",
+    f.near !== undefined ? `within ${distanceWords(f.within)} of ${f.near}` : f.within !== undefined ? `within ${distanceWords(f.within)}` : undefined,
   ];
   return parts.filter(Boolean).join(" · ");
 }
@@ -163,6 +199,17 @@ export async function patchAlert(token: string, patch: AlertPatch, now: Date): P
 
 export async function deleteAlert(token: string): Promise<void> {
   if ((await queries.deleteByTokenHash(hashAlertToken(token))) === 0) throw noSuchAlert();
+}
+
+/**
+ * An unsubscribe by mail (List-Unsubscribe's mailto, "unsubscribe alert N"),
+ * as an operator honours it: alert `id` goes, with what waited, only if it
+ * is sent to the inbox `sender` reaches (the From: of that email, whose
+ * DKIM/DMARC alignment the operator checked). Nothing else of that person
+ * is touched. Whether it did.
+ */
+export async function deleteAlertForSender(id: number, sender: string): Promise<boolean> {
+  return (await queries.deleteByIdAndInbox(BigInt(id), inboxOf(sender))) > 0;
 }
 
 /** RFC 8058 one-click: the alert and whatever it had waiting go; an unknown link is already unsubscribed. */

@@ -10,6 +10,7 @@ import type { Application, ApplicationListQuery, ApplicationState, ApplicationSt
 import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
 import { mailConfigured } from "@/lib/mail/mailer";
+import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 
 // Adoption applications: an adopter applies for an available animal; staff
 // review, approve (the animal becomes pending, in the same transaction),
@@ -42,8 +43,8 @@ export const APPLY_BUDGETS: Budget[] = [
 
 /** `address` is null for a partner's request: only the email budgets apply (see APPLY_BUDGETS). */
 function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
-  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (overForEmail, wait) =>
-    `Too many applications from ${overForEmail ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
+  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (over, wait) =>
+    `Too many applications from ${over === "email" ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
   );
 }
 
@@ -311,9 +312,15 @@ export async function applicationsWaiting(organizationId: number | undefined): P
   return { count: Number(row?.count ?? 0), oldest: row?.oldest?.toISOString() ?? null };
 }
 
-export async function getApplication(id: number): Promise<Application> {
-  const row = await db().adoptionApplication.findUnique({ where: { id: BigInt(id) }, select: FULL_SELECT });
-  if (!row) throw new ApiError(404, "not_found", `There is no application with id ${id}.`);
+const noSuchApplication = (id: number) => new ApiError(404, "not_found", `There is no application with id ${id}.`);
+
+/** One application, if it is `organizationId`'s (undefined: anyone's, for a platform admin). */
+export async function getApplication(id: number, organizationId: number | undefined): Promise<Application> {
+  const row = await db().adoptionApplication.findFirst({
+    where: { id: BigInt(id), ...(organizationId !== undefined ? { organizationId: BigInt(organizationId) } : {}) },
+    select: FULL_SELECT,
+  });
+  if (!row) throw noSuchApplication(id);
   return toApplication(row);
 }
 
@@ -322,6 +329,8 @@ const PET_STATUS_AFTER: Partial<Record<Transition["to"], PetStatus>> = { approve
 
 export interface TransitionContext {
   staff: { id: number; email: string };
+  /** Whose applications the staff member may decide: named in the statements that lock the application and its animal. */
+  tenancy: Tenancy;
   requestId: string;
   /** If-Match: the animal's versions the step may apply to (undefined: no condition), as for PATCH /v1/pets/{id}. */
   expectedVersions?: number[];
@@ -352,15 +361,20 @@ function isOneApprovedViolation(error: unknown): boolean {
  */
 export async function transitionApplication(id: number, step: Transition, context: TransitionContext): Promise<Application> {
   const actor: Actor = { kind: "staff", id: context.staff.id, email: context.staff.email };
-  const [found] = await db().$queryRaw<{ pet_id: bigint }[]>`SELECT pet_id FROM adoption_applications WHERE id = ${BigInt(id)}`;
-  if (!found) throw new ApiError(404, "not_found", `There is no application with id ${id}.`);
+  const organizationId = organizationScope(context.tenancy);
+  const org = organizationId === undefined ? null : BigInt(organizationId);
+  const ofOrganization = Prisma.sql`(${org}::bigint IS NULL OR organization_id = ${org}::bigint)`;
+  const [found] = await db().$queryRaw<{ pet_id: bigint }[]>`SELECT pet_id FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization}`;
+  if (!found) throw noSuchApplication(id);
   const petStatus = PET_STATUS_AFTER[step.to];
 
   // The application's own state decides first: a step its state does not
   // allow is invalid_transition whatever the animal's state.
+  // The organisation is checked in the statement that locks the row, so the check and the step are one.
   const lockState = async (tx: Prisma.TransactionClient): Promise<ApplicationState> => {
-    const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} FOR UPDATE`;
-    const from = row!.state;
+    const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization} FOR UPDATE`;
+    if (!row) throw noSuchApplication(id);
+    const from = row.state;
     if (!APPLICATION_MOVES[from].includes(step.to)) throw invalidTransition(from, step.to);
     return from;
   };
@@ -390,7 +404,7 @@ export async function transitionApplication(id: number, step: Transition, contex
   } else {
     const expectedVersions = acceptedVersions(context.expectedVersions, step.petVersion);
     try {
-      await changePet(Number(found.pet_id), { actor, requestId: context.requestId, expectedVersions }, async (tx, was) => {
+      await changePet(Number(found.pet_id), { actor, requestId: context.requestId, expectedVersions, tenancy: context.tenancy }, async (tx, was) => {
         const from = await lockState(tx);
         if (step.to === "approved") {
           if (was.status !== "available") throw notAvailable(was.name, was.status);
@@ -408,5 +422,5 @@ export async function transitionApplication(id: number, step: Transition, contex
       throw adoptionInProgress(pet?.name ?? "this animal", null, "approve");
     }
   }
-  return getApplication(id);
+  return getApplication(id, organizationId);
 }

@@ -92,6 +92,7 @@ export async function adoptionTimes(from: Date, to: Date, organizationId?: numbe
 }
 
 export interface WaitingForRow {
+  /** What the dashboard shows of the group's filters (lib/dashboard/schemas.ts waitingForFiltersSchema). */
   filters: unknown;
   category_id: bigint | null;
   people: number;
@@ -99,29 +100,45 @@ export interface WaitingForRow {
 }
 
 /**
- * What adopters are waiting for: the most common filters of confirmed
- * alerts (active or paused), with how many alerts share each and how many
- * available animals match them now. An organisation sees the alerts whose
- * area holds its shelter or that have no area, and counts its own animals;
- * a platform admin every alert and every animal. Counts only: no address
- * leaves this statement.
+ * What adopters are waiting for: confirmed alerts (active or paused) grouped
+ * by what the dashboard may show of them (category, sex, size, age,
+ * good-with, and an area's radius: never its place, never the name searched
+ * for), groups of at least `minPeople` only, with how many alerts each holds
+ * and how many available animals match its shown filters now (in the area of
+ * one of its alerts). An organisation sees the alerts whose area holds its
+ * shelter or that have no area, and counts its own animals; a platform admin
+ * every alert and every animal. Counts only: no address, place or search
+ * text leaves this statement, and the name search moves no figure.
  */
-export async function alertsWaitingFor(organizationId: number | undefined, take: number): Promise<WaitingForRow[]> {
+export async function alertsWaitingFor(
+  organizationId: number | undefined,
+  { take, minPeople, defaultWithin }: { take: number; minPeople: number; defaultWithin: string },
+): Promise<WaitingForRow[]> {
   const org = organizationId === undefined ? null : BigInt(organizationId);
   return db().$queryRaw<WaitingForRow[]>(Prisma.sql`
     WITH here AS (
       SELECT earth_point FROM organizations WHERE id = ${org}::bigint
     ), scope AS (
-      SELECT a.id, a.filters FROM alerts a
+      SELECT a.id, a.near_box, a.near_point, a.within_chord,
+             jsonb_strip_nulls(jsonb_build_object(
+               'categoryId', a.filters -> 'categoryId', 'sex', a.filters -> 'sex', 'size', a.filters -> 'size',
+               'ageGroup', a.filters -> 'ageGroup', 'goodWith', a.filters -> 'goodWith',
+               -- An area's radius (the default when none was given), never its place.
+               'within', CASE WHEN a.filters ? 'near' THEN COALESCE(a.filters -> 'within', to_jsonb(${defaultWithin}::text)) END)) AS shown
+        FROM alerts a
        WHERE a.status <> 'unconfirmed'
          AND (${org}::bigint IS NULL OR ${alertAreaHolds("a", Prisma.sql`(SELECT earth_point FROM here)`)})
     ), groups AS (
-      SELECT filters, count(*)::int AS people, min(id) AS sample FROM scope GROUP BY filters ORDER BY count(*) DESC, filters::text LIMIT ${take}
+      SELECT shown, count(*)::int AS people, min(id) AS sample FROM scope
+       GROUP BY shown HAVING count(*) >= ${minPeople}
+       ORDER BY count(*) DESC, shown::text LIMIT ${take}
     )
-    SELECT g.filters, a.category_id, g.people,
+    SELECT g.shown AS filters, a.category_id, g.people,
            (SELECT count(*)::int FROM pets p JOIN organizations o ON o.id = p.organization_id
              WHERE p.status = 'available' AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)
-               AND ${alertFiltersMatch("a", "p")} AND ${alertAreaHolds("a", Prisma.sql`o.earth_point`)}) AS available
+               -- The group's alerts share these columns, so its first stands for all; no name search.
+               AND ${alertFiltersMatch("a", "p", { search: false })}
+               AND EXISTS (SELECT 1 FROM scope s WHERE s.shown = g.shown AND ${alertAreaHolds("s", Prisma.sql`o.earth_point`)})) AS available
       FROM groups g JOIN alerts a ON a.id = g.sample
-     ORDER BY g.people DESC, g.filters::text`);
+     ORDER BY g.people DESC, g.shown::text`);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { alertFiltersSchema } from "@/lib/alerts/schemas";
+import { alertFilterFields } from "@/lib/alerts/schemas";
 
 // Staff's dashboard: how the shelter is doing, in figures a person can act
 // on. Counts only: nothing here names an applicant.
@@ -19,12 +19,31 @@ export type DashboardWeek = z.infer<typeof dashboardWeekSchema>;
 
 /** How many of the most common alert filters the dashboard lists. */
 export const WAITING_FOR_TOP = 10;
+/** The fewest alerts a group is shown with: fewer would point at one person's search. */
+export const WAITING_FOR_MIN_PEOPLE = 3;
+
+/**
+ * What the dashboard shows of alerts' filters: never the place an area is
+ * around, nor the name searched for (else a shelter could move its own
+ * location and read the dashboard again to map an adopter's searches).
+ */
+export const waitingForFiltersSchema = z
+  .object({
+    categoryId: alertFilterFields.categoryId,
+    sex: alertFilterFields.sex,
+    size: alertFilterFields.size,
+    ageGroup: alertFilterFields.ageGroup,
+    goodWith: alertFilterFields.goodWith,
+    within: z.string().optional().meta({ description: "The radius of the alerts' area (never its place); absent for alerts without an area.", example: "25mi" }),
+  })
+  .meta({ id: "DashboardWaitingForFilters" });
+export type WaitingForFilters = z.infer<typeof waitingForFiltersSchema>;
 
 export const waitingForSchema = z
   .object({
-    filters: alertFiltersSchema,
-    description: z.string().meta({ description: "The filters in words.", example: "Dogs · small · good with children · within 25 mi of 60601" }),
-    people: count.meta({ description: "Confirmed alerts with exactly these filters." }),
+    filters: waitingForFiltersSchema,
+    description: z.string().meta({ description: "The filters in words.", example: "Dogs · small · good with children · within 25 mi" }),
+    people: count.meta({ description: `Confirmed alerts with these filters, whatever their place or name search: at least ${WAITING_FOR_MIN_PEOPLE}.` }),
     availableNow: count.meta({ description: "Available animals (the organisation's own, for its staff) that match these filters now." }),
   })
   .meta({ id: "DashboardWaitingFor" });
@@ -54,7 +73,7 @@ export const dashboardSchema = z
       })
       .meta({ description: "From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation." }),
     waitingFor: z.array(waitingForSchema).max(WAITING_FOR_TOP).meta({
-      description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts, most people first (counts only, never an address). An organisation sees the alerts whose area includes its shelter, or that have no area.`,
+      description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts that at least ${WAITING_FOR_MIN_PEOPLE} people share, most people first. Only category, sex, size, age, good-with and an area's radius are shown: never an address, a place or a name searched for. An organisation sees the alerts whose area includes its shelter, or that have no area.`,
     }),
     weeks: z.array(dashboardWeekSchema).length(DASHBOARD_WEEKS).meta({ description: `The last ${DASHBOARD_WEEKS} weeks, oldest first; the last one is this week, so far.` }),
   })

@@ -1,8 +1,8 @@
 import { now } from "@/lib/clock";
 import * as queries from "@/lib/dashboard/queries";
-import { DASHBOARD_WEEKS, WAITING_FOR_TOP, type Dashboard, type WaitingFor } from "@/lib/dashboard/schemas";
+import { DASHBOARD_WEEKS, WAITING_FOR_MIN_PEOPLE, WAITING_FOR_TOP, type Dashboard, type WaitingFor, type WaitingForFilters } from "@/lib/dashboard/schemas";
 import { describeFilters } from "@/lib/alerts/service";
-import type { AlertFilters } from "@/lib/alerts/schemas";
+import { WITHIN_DEFAULT } from "@/lib/organizations/geo";
 import { findCategories } from "@/lib/pets/queries";
 
 const DAY_MS = 86_400_000;
@@ -33,13 +33,13 @@ export async function readDashboard(organizationId?: number): Promise<Dashboard>
     queries.applicationCounts(organizationId),
     queries.flowByWeek(from, to, organizationId),
     queries.adoptionTimes(from, to, organizationId),
-    queries.alertsWaitingFor(organizationId, WAITING_FOR_TOP),
+    queries.alertsWaitingFor(organizationId, { take: WAITING_FOR_TOP, minPeople: WAITING_FOR_MIN_PEOPLE, defaultWithin: `${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}` }),
     findCategories(),
   ]);
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
   const waitingFor: WaitingFor[] = waiting.map((w) => ({
-    filters: w.filters as AlertFilters,
-    description: describeFilters(w.filters as AlertFilters, w.category_id === null ? null : (categoryNames.get(w.category_id) ?? null)),
+    filters: w.filters as WaitingForFilters,
+    description: describeFilters(w.filters as WaitingForFilters, w.category_id === null ? null : (categoryNames.get(w.category_id) ?? null)),
     people: w.people,
     availableNow: w.available,
   }));

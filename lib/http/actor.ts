@@ -1,6 +1,7 @@
 import type { Actor, WriteContext } from "@/lib/audit/schemas";
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
+import type { Tenancy } from "@/lib/organizations/tenancy";
 
 // Who a request that changes something acts as, for the audit trail and for
 // scoping Idempotency-Keys. Only API keys and signed-in staff hold pets:write.
@@ -12,8 +13,9 @@ export function actorOf(caller: Caller): Actor {
   throw new ApiError(403, "forbidden", "Only API keys and signed-in staff can change animals.");
 }
 
-export function writeContext(caller: Caller, requestId: string): WriteContext {
-  return { actor: actorOf(caller), requestId };
+/** The actor and request id for the audit trail, and whose rows the write may touch (checked in the statement that locks them). */
+export function writeContext(caller: Caller, requestId: string): WriteContext & { tenancy: Tenancy } {
+  return { actor: actorOf(caller), requestId, tenancy: caller.tenancy };
 }
 
 /** A stable identity of the actor: the same key, or the same staff member in any of their sessions. */

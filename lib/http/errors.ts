@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   "invalid_transition",
   "adoption_in_progress",
   "too_many_alerts",
+  "too_many_keys",
   "not_confirmed",
   "service_unavailable",
   "internal_error",

@@ -151,7 +151,9 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 
         const params = options.params ? parseWith(options.params, await context.params, "invalid_path") : undefined;
         // Before the query and body are even read: another organisation's
-        // caller learns nothing from them, and nothing is changed.
+        // caller learns nothing from them, and nothing is changed; a path
+        // naming nothing is 404 now, not once the body has arrived (by then
+        // another organisation may have created that id).
         await enforceTenant(options.tenant, who, params as Out<P>);
         const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
         const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;

@@ -46,6 +46,19 @@ export function invalidCursorFor(what: string): ApiError {
   ]);
 }
 
+/**
+ * Where a near search's cursor stands: its distance `k` (a chord, as the
+ * database measures it) and id. Every page's cursors lie within the search's
+ * radius, so one beyond it was not issued for this search: refused, as it
+ * would make a previous page read every place nearer than a made-up distance
+ * (all of them) and answer what lies outside `within`.
+ */
+export function nearPosition(cursor: Cursor, maxChord: number): { k: number; id: number } {
+  if (cursor.k === undefined) throw invalidCursorFor("a list in another order, not this search near a place");
+  if (cursor.k > maxChord) throw invalidCursorFor("a search reaching farther than this `within`: start again from the first page");
+  return { k: cursor.k, id: cursor.id };
+}
+
 export interface PageLinks {
   next?: string;
   prev?: string;

@@ -1,4 +1,5 @@
 import type { Caller } from "@/lib/http/auth";
+import { ApiError } from "@/lib/http/errors";
 import * as owners from "@/lib/organizations/queries";
 import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/tenancy";
 
@@ -17,17 +18,33 @@ import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/ten
 //   "platform" only platform callers (adding an organisation)
 //   { owner }  one resource of one organisation, named in the path: the
 //              wrapper looks up whose it is and refuses (403) a caller of
-//              another organisation before anything is read or changed
+//              another organisation before anything is read or changed; a
+//              path that names nothing is 404 here, before the body is read
+//              (else a caller could hold its request open until another
+//              organisation creates that id, then send the body)
+//
+// The wrapper's check is the first of two: every write that acts on an
+// organisation's row also names the caller's organisation in the statement
+// that locks or changes it (the services take `caller.tenancy`), so the check
+// and the act are one even if a route's declaration were wrong.
 //
 // tests/api/tenancy-isolation.test.ts reads every route's declaration and
 // calls each non-public one with another organisation's key and staff
 // session: a route added without a declaration does not compile, and one
 // declared wrongly fails that test.
 
-/** Whose the resource named by the path is: an organisation's id, null for the platform's, undefined when there is no such resource (the handler's 404). */
+/** Whose the resource named by the path is: an organisation's id, null for the platform's, undefined when there is no such resource (404). */
 export type OwnerOf<P> = (params: P) => Promise<bigint | null | undefined>;
 
-export type TenantRule<P> = "public" | "caller" | "platform" | { owner: OwnerOf<P>; what: string };
+export interface OwnerRule<P> {
+  owner: OwnerOf<P>;
+  /** What the path names, in words: "animal". */
+  what: string;
+  /** The id the path names, for the 404's message. */
+  id: (params: P) => number;
+}
+
+export type TenantRule<P> = "public" | "caller" | "platform" | OwnerRule<P>;
 
 /** The kind of a rule, as routes expose it for the isolation test. */
 export type TenantKind = "public" | "caller" | "platform" | "owner";
@@ -43,16 +60,21 @@ export async function enforceTenant<P>(rule: TenantRule<P>, caller: Caller, para
     return;
   }
   const owner = await rule.owner(params);
-  if (owner === undefined) return;
+  if (owner === undefined) throw new ApiError(404, "not_found", `There is no ${rule.what} with id ${rule.id(params)}.`);
   if (!mayManage(caller.tenancy, owner === null ? null : Number(owner))) throw otherOrganization(rule.what);
 }
 
 // The owners of the resources routes name.
 
-export const petOwner = { owner: ({ petId }: { petId: number }) => owners.organizationOfPet(petId), what: "animal" };
-export const applicationOwner = { owner: ({ applicationId }: { applicationId: number }) => owners.organizationOfApplication(applicationId), what: "application" };
-export const keyOwner = { owner: ({ keyId }: { keyId: number }) => owners.organizationOfKey(keyId), what: "API key" };
-export const organizationOwner = {
-  owner: async ({ organizationId }: { organizationId: number }) => ((await owners.organizationExists(organizationId)) ? BigInt(organizationId) : undefined),
+export const petOwner: OwnerRule<{ petId: number }> = { owner: ({ petId }) => owners.organizationOfPet(petId), what: "animal", id: ({ petId }) => petId };
+export const applicationOwner: OwnerRule<{ applicationId: number }> = {
+  owner: ({ applicationId }) => owners.organizationOfApplication(applicationId),
+  what: "application",
+  id: ({ applicationId }) => applicationId,
+};
+export const keyOwner: OwnerRule<{ keyId: number }> = { owner: ({ keyId }) => owners.organizationOfKey(keyId), what: "API key", id: ({ keyId }) => keyId };
+export const organizationOwner: OwnerRule<{ organizationId: number }> = {
+  owner: async ({ organizationId }) => ((await owners.organizationExists(organizationId)) ? BigInt(organizationId) : undefined),
   what: "organisation",
+  id: ({ organizationId }) => organizationId,
 };

@@ -16,6 +16,12 @@ export const PLAN_LIMITS: Record<Plan, Limits> = {
   enterprise: { perMinute: 1_000, perDay: 100_000 },
 };
 
+/** The plans an organisation's own staff issue keys on: enterprise, and custom limits, are the platform's decision. */
+export const ORGANIZATION_PLANS: readonly Plan[] = ["free", "pro", "business"];
+
+/** Live (not revoked) keys an organisation's own staff may hold at once: more is the platform's decision. */
+export const LIVE_KEYS_PER_ORGANIZATION = 20;
+
 /** The limits in force for a key: its own figures on Enterprise, the plan's otherwise. */
 export function limitsFor(plan: Plan, custom?: { perMinute: number | null; perDay: number | null }): Limits {
   const base = PLAN_LIMITS[plan];

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { Plan } from "@/lib/keys/plans";
 
 const keyColumns = {
@@ -44,8 +45,19 @@ export async function insertApiKey(data: {
   perMinute?: number;
   perDay?: number;
   organizationId: bigint | null;
-}): Promise<ApiKeyRow> {
-  return db().apiKey.create({ data, select: keyColumns });
+}, client: Prisma.TransactionClient = db()): Promise<ApiKeyRow> {
+  return client.apiKey.create({ data, select: keyColumns });
+}
+
+/**
+ * Locks the organisation's row until the transaction ends (FOR NO KEY
+ * UPDATE: inserts that only reference it, its animals', are not held up),
+ * so that two keys issued at once are counted one after the other; returns
+ * how many live keys it has.
+ */
+export async function lockOrganizationAndCountLiveKeys(tx: Prisma.TransactionClient, organizationId: bigint): Promise<number> {
+  await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${organizationId} FOR NO KEY UPDATE`;
+  return tx.apiKey.count({ where: { organizationId, revokedAt: null } });
 }
 
 export async function findApiKeyByHash(hash: string): Promise<ApiKeyRow | null> {
@@ -65,11 +77,24 @@ export async function findApiKeys(organizationId?: number): Promise<ApiKeyRow[]>
   });
 }
 
+/**
+ * Changes key `id` if it is one of `organizationId`'s (undefined: any key, for
+ * the platform) and, with `liveOnly`, not revoked: the tenancy check is part
+ * of the UPDATE. The row after, or null when nothing matched.
+ */
 export async function updateApiKey(
   id: number,
   data: Partial<Pick<ApiKeyRow, "plan" | "perMinute" | "perDay" | "revokedAt" | "bannedUntil">>,
+  scope: { organizationId: number | undefined; liveOnly?: boolean },
 ): Promise<ApiKeyRow | null> {
-  const { count } = await db().apiKey.updateMany({ where: { id: BigInt(id) }, data });
+  const { count } = await db().apiKey.updateMany({
+    where: {
+      id: BigInt(id),
+      ...(scope.organizationId !== undefined ? { organizationId: BigInt(scope.organizationId) } : {}),
+      ...(scope.liveOnly ? { revokedAt: null } : {}),
+    },
+    data,
+  });
   return count ? findApiKeyById(id) : null;
 }
 

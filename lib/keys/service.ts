@@ -1,7 +1,7 @@
 import { runInBackground } from "@/lib/background";
 import { env } from "@/lib/env";
 import { ApiError } from "@/lib/http/errors";
-import { limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
+import { LIVE_KEYS_PER_ORGANIZATION, ORGANIZATION_PLANS, limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
 import * as queries from "@/lib/keys/queries";
 import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";
 import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
@@ -9,7 +9,7 @@ import { cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
 import { db } from "@/lib/db";
 import { usageToday } from "@/lib/rate-limit/shared-store";
 import { organizationExists } from "@/lib/organizations/queries";
-import { forbidden, organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
+import { forbidden, mayManage, organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 
 /** What a request authenticated by an API key knows about its caller. */
 export interface KeyPrincipal {
@@ -60,21 +60,56 @@ export async function ownerOfNewKey(tenancy: Tenancy, input: Pick<NewApiKey, "or
   return BigInt(organizationId);
 }
 
-/** Issues a key for `organizationId` (null: a platform key). The plaintext is returned once, here, and never stored. */
-export async function createApiKey(input: NewApiKey, organizationId: bigint | null): Promise<{ key: string; summary: ApiKeySummary }> {
+/**
+ * Issues a key for `organizationId` (null: a platform key). The plaintext is
+ * returned once, here, and never stored. `liveCap`: refuse (409) when the
+ * organisation already has that many live keys, counted under a lock on its
+ * row so two concurrent issues cannot both pass at the cap.
+ */
+export async function createApiKey(input: NewApiKey, organizationId: bigint | null, { liveCap }: { liveCap?: number } = {}): Promise<{ key: string; summary: ApiKeySummary }> {
   const key = generateKey(env().API_KEY_MODE);
-  const row = await queries.insertApiKey({
-    name: input.name,
-    prefix: key.slice(0, 8),
-    hash: hashToken(key),
-    last4: key.slice(-4),
-    plan: input.plan,
-    scopes: input.scopes,
-    perMinute: input.perMinute,
-    perDay: input.perDay,
-    organizationId,
+  const row = await db().$transaction(async (tx) => {
+    if (liveCap !== undefined && organizationId !== null && (await queries.lockOrganizationAndCountLiveKeys(tx, organizationId)) >= liveCap) {
+      throw new ApiError(
+        409,
+        "too_many_keys",
+        `This organisation already has ${liveCap} live API keys, the most its staff may issue. Revoke one it no longer uses (or ask the people who run the service for more).`,
+      );
+    }
+    return queries.insertApiKey(
+      {
+        name: input.name,
+        prefix: key.slice(0, 8),
+        hash: hashToken(key),
+        last4: key.slice(-4),
+        plan: input.plan,
+        scopes: input.scopes,
+        perMinute: input.perMinute,
+        perDay: input.perDay,
+        organizationId,
+      },
+      tx,
+    );
   });
   return { key, summary: summarise(row) };
+}
+
+/**
+ * A key issued through the API (POST /v1/keys): whose it is (ownerOfNewKey),
+ * and, for an organisation's own staff, only on free, pro or business,
+ * without custom limits, and while it has fewer than
+ * LIVE_KEYS_PER_ORGANIZATION live keys. Plans and limits beyond are the
+ * platform's decision: its admins (and the CLI) issue any.
+ */
+export async function issueApiKey(input: NewApiKey, tenancy: Tenancy): Promise<{ key: string; summary: ApiKeySummary }> {
+  const owner = await ownerOfNewKey(tenancy, input);
+  if (tenancy.kind === "platform") return createApiKey(input, owner);
+  if (!ORGANIZATION_PLANS.includes(input.plan) || input.perMinute !== undefined || input.perDay !== undefined) {
+    throw forbidden(
+      `An organisation's staff issue keys on the ${ORGANIZATION_PLANS.join(", ")} plans, with their standard limits: the enterprise plan and custom limits are set by the people who run the service.`,
+    );
+  }
+  return createApiKey(input, owner, { liveCap: LIVE_KEYS_PER_ORGANIZATION });
 }
 
 /** One organisation's keys (`organizationId`), or all of them. */
@@ -102,24 +137,28 @@ export async function announceKeyChange(id: bigint): Promise<void> {
   await db().$executeRaw`SELECT pg_notify(${KEY_CHANNEL}, ${String(id)})`;
 }
 
-export async function revokeApiKey(id: number): Promise<ApiKeySummary> {
+/** Revokes one of the caller's organisation's keys (any key, for the platform and the CLI); revoking it again changes nothing. */
+export async function revokeApiKey(id: number, tenancy: Tenancy): Promise<ApiKeySummary> {
+  const row = await queries.updateApiKey(id, { revokedAt: new Date() }, { organizationId: organizationScope(tenancy), liveOnly: true });
+  if (row) {
+    await announceKeyChange(row.id);
+    return summarise(row);
+  }
   const existing = await queries.findApiKeyById(id);
-  if (!existing) throw keyNotFound(id);
-  if (existing.revokedAt) return summarise(existing);
-  const row = (await queries.updateApiKey(id, { revokedAt: new Date() }))!;
-  await announceKeyChange(row.id);
-  return summarise(row);
+  if (!existing || !mayManage(tenancy, existing.organizationId === null ? null : Number(existing.organizationId))) throw keyNotFound(id);
+  return summarise(existing);
 }
 
 export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute?: number; perDay?: number }): Promise<ApiKeySummary> {
   if (plan === "enterprise" && (custom?.perMinute === undefined || custom.perDay === undefined)) {
     throw new ApiError(400, "invalid_body", "The enterprise plan needs both per-minute and per-day figures.");
   }
-  const row = await queries.updateApiKey(id, {
-    plan,
-    perMinute: plan === "enterprise" ? custom!.perMinute! : null,
-    perDay: plan === "enterprise" ? custom!.perDay! : null,
-  });
+  // The platform's decision (the CLI): any key.
+  const row = await queries.updateApiKey(
+    id,
+    { plan, perMinute: plan === "enterprise" ? custom!.perMinute! : null, perDay: plan === "enterprise" ? custom!.perDay! : null },
+    { organizationId: undefined },
+  );
   if (!row) throw keyNotFound(id);
   await announceKeyChange(row.id);
   return summarise(row);
@@ -132,8 +171,9 @@ export async function banApiKey(id: bigint, until: Date, now: Date, windowStart:
   return inForce;
 }
 
-export async function unbanApiKey(id: number): Promise<ApiKeySummary> {
-  const row = await queries.updateApiKey(id, { bannedUntil: null });
+/** Lifts the ban of one of the caller's organisation's keys (any key, for the platform and the CLI). */
+export async function unbanApiKey(id: number, tenancy: Tenancy): Promise<ApiKeySummary> {
+  const row = await queries.updateApiKey(id, { bannedUntil: null }, { organizationId: organizationScope(tenancy) });
   if (!row) throw keyNotFound(id);
   await announceKeyChange(row.id);
   return summarise(row);

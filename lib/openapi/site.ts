@@ -70,11 +70,14 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     path: "/keys",
     operationId: "createKey",
     summary: "Issue an API key (staff)",
+    description:
+      "An organisation's staff issue its keys on the free, pro or business plan with their standard limits (403 for enterprise or custom limits), while it has fewer than 20 live keys (409 `too_many_keys`). Platform admins issue any plan and limits, for any organisation or the platform.",
     ...site,
     request: { body: { required: true, content: json(newApiKeySchema) } },
     responses: {
       201: ok("The key (shown once) and its summary.", z.object({ key: z.string(), summary: apiKeySummarySchema })),
       400: errorResponse(400, ["invalid_json", "invalid_body"]),
+      409: errorResponse(409, ["too_many_keys"], {}, "The organisation already has 20 live keys (`too_many_keys`): revoke one first."),
       ...commonErrors(),
     },
   });

@@ -18,6 +18,12 @@ export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;
 export const WITHIN_MAX = { km: 800, mi: 500 } as const;
+/**
+ * Its floor, in km: a shelter's own block. Smaller figures say nothing a
+ * person means, and a denormal one (0.000…1km) underflows to a radius of 0,
+ * which the database refuses.
+ */
+export const WITHIN_MIN_KM = 0.1;
 
 export interface LatLng {
   lat: number;
@@ -100,26 +106,28 @@ export const nearSchema = z
 export const withinSchema = z
   .string()
   .transform((raw, ctx) => {
-    const match = /^\s*([0-9]+(?:\.[0-9]+)?)\s*(km|mi)\s*$/i.exec(raw);
+    // At most 4 digits before the point and 3 after: a figure, not a denormal of 300 zeros.
+    const match = raw.length <= 24 ? /^\s*([0-9]{1,4}(?:\.[0-9]{1,3})?)\s*(km|mi)\s*$/i.exec(raw) : null;
     if (!match) {
-      ctx.addIssue({ code: "custom", message: `must be a distance with its unit, km or mi (e.g. 25mi or 40km); got "${raw.slice(0, 40)}"` });
+      ctx.addIssue({ code: "custom", message: `must be a distance with its unit, km or mi, with at most 3 decimals (e.g. 25mi or 40km); got "${raw.slice(0, 40)}"` });
       return z.NEVER;
     }
     const value = Number(match[1]);
     const unit = match[2]!.toLowerCase() as "km" | "mi";
-    if (value <= 0) {
-      ctx.addIssue({ code: "custom", message: "must be more than 0" });
+    const km = unit === "km" ? value : value * KM_PER_MILE;
+    if (km < WITHIN_MIN_KM) {
+      ctx.addIssue({ code: "custom", message: `must be at least ${WITHIN_MIN_KM}km (${Math.ceil((WITHIN_MIN_KM / KM_PER_MILE) * 1000) / 1000}mi)` });
       return z.NEVER;
     }
     if (value > WITHIN_MAX[unit]) {
       ctx.addIssue({ code: "custom", message: `must be at most ${WITHIN_MAX.km}km or ${WITHIN_MAX.mi}mi (got ${value}${unit})` });
       return z.NEVER;
     }
-    return unit === "km" ? value : value * KM_PER_MILE;
+    return km;
   })
   .meta({
     type: "string",
-    description: `How far from \`near\`: a number and a unit, \`km\` or \`mi\` (e.g. \`25mi\`); default \`${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}\`, at most \`${WITHIN_MAX.km}km\` / \`${WITHIN_MAX.mi}mi\`. Only with \`near\`.`,
+    description: `How far from \`near\`: a number (at most 3 decimals) and a unit, \`km\` or \`mi\` (e.g. \`25mi\`); default \`${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}\`, at least \`${WITHIN_MIN_KM}km\`, at most \`${WITHIN_MAX.km}km\` / \`${WITHIN_MAX.mi}mi\`. Only with \`near\`.`,
     example: "25mi",
   });
 

@@ -43,7 +43,7 @@ export async function findOrganizationBySlug(slug: string): Promise<Organization
   return rows[0] ? fromRaw(rows[0]) : null;
 }
 
-/** The first organisation (lowest id): where a one-shelter install's data lives, and what `keys create` without --org means. */
+/** The first organisation (lowest id): where a one-shelter install's data lives, and what `keys create` without --org means while it is the only one. */
 export async function firstOrganizationId(): Promise<bigint | null> {
   const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM organizations ORDER BY id LIMIT 1`);
   return rows[0] ? BigInt(rows[0].id) : null;
@@ -100,7 +100,9 @@ export async function findOrganizationsNear(
   const point = Prisma.sql`geo_point(${f.lat}::float8, ${f.lng}::float8)`;
   const conditions = filterConditions(f);
   if (f.before) {
-    conditions.push(Prisma.sql`cube_enlarge(${point}, ${f.before.k}::float8, 3) @> o.earth_point`);
+    // Never past the radius, whatever the cursor says (the service refuses one beyond it too).
+    const reach = Math.min(f.before.k, f.maxChord);
+    conditions.push(Prisma.sql`cube_enlarge(${point}, ${reach}::float8, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${f.maxChord}::float8`);
     conditions.push(Prisma.sql`(o.earth_point <-> ${point} < ${f.before.k}::float8 OR (o.earth_point <-> ${point} = ${f.before.k}::float8 AND o.id > ${BigInt(f.before.id)}))`);
     const rows = await readQuery<Raw & { chord: number }>(Prisma.sql`
       SELECT ${COLUMNS}, o.earth_point <-> ${point} AS chord FROM organizations o
@@ -134,13 +136,15 @@ export async function insertOrganization(fields: OrganizationFields): Promise<Or
   return fromRaw(rows[0]!);
 }
 
-export async function updateOrganization(id: number, fields: OrganizationFields): Promise<OrganizationRow | null> {
+/** Changes organisation `id`, only if it is `callerOrganization` (undefined: a platform caller, any); null when it is not there for the caller. */
+export async function updateOrganization(id: number, fields: OrganizationFields, callerOrganization: number | undefined): Promise<OrganizationRow | null> {
+  const caller = callerOrganization === undefined ? null : BigInt(callerOrganization);
   const rows = await query<Raw>(Prisma.sql`
     UPDATE organizations AS o SET name = ${fields.name}, slug = ${fields.slug}, email = ${fields.email}, phone = ${fields.phone},
            website = ${fields.website}, street = ${fields.street}, city = ${fields.city}, region = ${fields.region},
            postcode = ${fields.postcode}, country = ${fields.country}, lat = ${fields.lat}::float8, lng = ${fields.lng}::float8,
            updated_at = now()
-     WHERE o.id = ${BigInt(id)}
+     WHERE o.id = ${BigInt(id)} AND (${caller}::bigint IS NULL OR o.id = ${caller}::bigint)
     RETURNING ${COLUMNS}`);
   return rows[0] ? fromRaw(rows[0]) : null;
 }

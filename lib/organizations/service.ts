@@ -1,10 +1,11 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/http/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";
 import { lookUpZip, resolveNear } from "@/lib/organizations/zip";
+import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 
 // The rules of organisations: making a slug, placing an organisation from
 // its ZIP code, the directory's order and paging. Inputs arrive validated.
@@ -58,7 +59,7 @@ export async function listOrganizations(query: ListOrganizationsQuery): Promise<
   if (query.near) {
     if (cursor && cursor.k === undefined) throw invalidCursorFor("a list in name order, not a search near a place");
     const near = await resolveNear(query.near, query.within);
-    const position = cursor && { k: cursor.k!, id: cursor.id };
+    const position = cursor && nearPosition(cursor, near.maxChord);
     rows = await queries.findOrganizationsNear({ ...filter, ...near.point, maxChord: near.maxChord, take, ...(backwards ? { before: position } : { after: position }) });
     at = (row) => ({ k: row.chord!, id: Number(row.id) });
   } else {
@@ -172,8 +173,13 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
   }
 }
 
-/** A merge patch: address field by field, location whole; a new US postcode without a location (or location null) moves the organisation there. */
-export async function updateOrganization(id: number, patch: OrganizationPatch): Promise<Organization> {
+/**
+ * A merge patch: address field by field, location whole; a new US postcode
+ * without a location (or location null) moves the organisation there. Only
+ * the caller's own organisation (any, for a platform caller), checked in the
+ * UPDATE itself.
+ */
+export async function updateOrganization(id: number, patch: OrganizationPatch, tenancy: Tenancy): Promise<Organization> {
   const current = await queries.findOrganizationById(id);
   if (!current) throw organizationNotFound(id);
   const address: AddressFields = { street: current.street, city: current.city, region: current.region, postcode: current.postcode, country: current.country };
@@ -202,7 +208,7 @@ export async function updateOrganization(id: number, patch: OrganizationPatch): 
       ...address,
       lat: location?.lat ?? null,
       lng: location?.lng ?? null,
-    });
+    }, organizationScope(tenancy));
     if (!row) throw organizationNotFound(id);
     return presentOrganization(row);
   } catch (error) {

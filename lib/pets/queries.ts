@@ -613,11 +613,15 @@ const petsById = new Batcher<number, PetRow | null>(async (ids) => {
 
 /**
  * The row as it is now, locked until the transaction ends, so that the
- * "before" of its audit record is exactly what the update replaced.
+ * "before" of its audit record is exactly what the update replaced. Only an
+ * animal of `organizationId` (undefined: of any, for a platform caller): the
+ * tenancy check and the lock are one statement.
  */
-export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
+export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number, organizationId: number | undefined): Promise<PetRow | null> {
   // Locked first (FOR UPDATE cannot sit beside the photos' aggregate), then read whole.
-  const locked = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM pets WHERE id = ${BigInt(id)} FOR UPDATE`;
+  const org = organizationId === undefined ? null : BigInt(organizationId);
+  const locked = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM pets WHERE id = ${BigInt(id)} AND (${org}::bigint IS NULL OR organization_id = ${org}::bigint) FOR UPDATE`;
   if (!locked.length) return null;
   return readPet(tx, id);
 }

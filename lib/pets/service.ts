@@ -2,10 +2,10 @@ import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/http/conditional";
 import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, type Cursor } from "@/lib/http/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/http/pagination";
 import { kmOfChord, roundKm } from "@/lib/organizations/geo";
 import { organizationExists } from "@/lib/organizations/queries";
-import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
+import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import { resolveNear } from "@/lib/organizations/zip";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
@@ -103,7 +103,7 @@ async function listPetsNear(
   if (cursor && cursor.k === undefined) throw invalidCursorFor("a list without `near`: start again from the first page");
   const search = await resolveNear(query.near, query.within);
   const walk = { ...filters, lat: search.point.lat, lng: search.point.lng, maxChord: search.maxChord };
-  const at = cursor && { k: cursor.k!, id: cursor.id };
+  const at = cursor && nearPosition(cursor, search.maxChord);
   const backwards = cursor?.d === "before";
   const take = query.limit + 1;
   // The page, and (for a page reached by a cursor) whether anything lies on
@@ -204,6 +204,12 @@ export function adoptionInProgress(petName: string, approvedId: number | bigint 
 
 export interface UpdateOptions extends WriteContext {
   /**
+   * Whose animals the caller may change: the lock's statement names the
+   * caller's organisation (a platform caller's, any), so an animal of another
+   * organisation is "not there" whatever the route checked before.
+   */
+  tenancy: Tenancy;
+  /**
    * If-Match: the versions the client will accept changing. Undefined for no
    * condition (no header, or `*`); empty when nothing the client sent can
    * match (a weak or foreign entity tag), which always fails.
@@ -245,7 +251,7 @@ export async function changePet(
   return db().$transaction(async (tx) => {
     // Locked until the commit: the record's "before" is exactly the row
     // this change replaces, and no other writer can slip in after the check.
-    const current = await queries.lockPetForUpdate(tx, id);
+    const current = await queries.lockPetForUpdate(tx, id, organizationScope(options.tenancy));
     if (!current) throw notFound(id);
     const was = storedPet(current);
     const expected = options.expectedVersions ?? [was.version];

@@ -8,6 +8,7 @@ import { findPetById } from "@/lib/pets/queries";
 import { presentPet, presentPhoto, type PetView } from "@/lib/pets/present";
 import { PHOTOS_MAX, type Pet, type Photo } from "@/lib/pets/schemas";
 import { changePet, notFound, type UpdateOptions } from "@/lib/pets/service";
+import { mayManage } from "@/lib/organizations/tenancy";
 
 // The rules of photos. Adding or removing one changes the animal: like any
 // change it goes through changePet (one transaction: If-Match, the new
@@ -31,9 +32,9 @@ export interface PhotoChange {
 
 /** Adds a photo as the animal's last (the first one added becomes the cover). */
 export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
-  // Refused before any CPU is spent on the image.
+  // Refused before any CPU is spent on the image (and again by changePet's lock).
   const existing = await findPetById(petId);
-  if (!existing) throw notFound(petId);
+  if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound(petId);
   if (existing.photos.length >= PHOTOS_MAX) throw tooManyPhotos();
 
   const processed = await processPhoto(upload.bytes);

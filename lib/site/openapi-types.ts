@@ -14,7 +14,7 @@ export interface paths {
         put?: never;
         /**
          * Email me new matches: an alert for new animals matching filters
-         * @description Double opt-in: the answer is always 202 and a confirmation email goes to `email`; nothing is matched or sent until its link is opened, and an unconfirmed alert is deleted after 7 days. The answer is the same whether or not the address already had alerts. At most 10 alerts an address (409 `too_many_alerts`); at most 3 confirmation emails an hour to one address and 20 alerts an hour from one browser's address (429 with Retry-After). `website` is a honeypot: any value is refused.
+         * @description Double opt-in: the answer is always 202 and a confirmation email goes to `email`; nothing is matched or sent until its link is opened, and an unconfirmed alert is deleted after 7 days. The answer is the same whether or not the address already had alerts. An address counts as the inbox it reaches (`+tags`, and dots at Gmail, are ignored): at most 10 alerts an address (409 `too_many_alerts`); at most 3 confirmation emails an hour and 6 a day to one address, 20 alerts an hour from one browser's address, and 100 an hour and 1,000 a day from one API key (429 with Retry-After). A `near` point is stored rounded to 2 decimals. The confirmation email never carries the text of `q` ("a name search"). `website` is a honeypot: any value is refused.
          */
         post: operations["createAlert"];
         delete?: never;
@@ -263,7 +263,10 @@ export interface paths {
         /** Every API key with today's usage (staff) */
         get: operations["listKeys"];
         put?: never;
-        /** Issue an API key (staff) */
+        /**
+         * Issue an API key (staff)
+         * @description An organisation's staff issue its keys on the free, pro or business plan with their standard limits (403 for enterprise or custom limits), while it has fewer than 20 live keys (409 `too_many_keys`). Platform admins issue any plan and limits, for any organisation or the platform.
+         */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -975,7 +978,7 @@ export interface components {
              * @description When these figures were read.
              */
             asOf: string;
-            /** @description What adopters are waiting for: the 10 most common filters of confirmed alerts, most people first (counts only, never an address). An organisation sees the alerts whose area includes its shelter, or that have no area. */
+            /** @description What adopters are waiting for: the 10 most common filters of confirmed alerts that at least 3 people share, most people first. Only category, sex, size, age, good-with and an area's radius are shown: never an address, a place or a name searched for. An organisation sees the alerts whose area includes its shelter, or that have no area. */
             waitingFor: components["schemas"]["DashboardWaitingFor"][];
             /** @description The last 12 weeks, oldest first; the last one is this week, so far. */
             weeks: components["schemas"]["DashboardWeek"][];
@@ -985,12 +988,49 @@ export interface components {
             availableNow: number;
             /**
              * @description The filters in words.
-             * @example Dogs · small · good with children · within 25 mi of 60601
+             * @example Dogs · small · good with children · within 25 mi
              */
             description: string;
-            filters: components["schemas"]["AlertFilters"];
-            /** @description Confirmed alerts with exactly these filters. */
+            filters: components["schemas"]["DashboardWaitingForFilters"];
+            /** @description Confirmed alerts with these filters, whatever their place or name search: at least 3. */
             people: number;
+        };
+        DashboardWaitingForFilters: {
+            /**
+             * @description Only animals in this age group on the day they arrive.
+             * @example young
+             * @enum {string}
+             */
+            ageGroup?: "baby" | "young" | "adult" | "senior";
+            /**
+             * Format: int64
+             * @description Only animals of this category (GET /categories).
+             * @example 1
+             */
+            categoryId?: number;
+            /**
+             * @description Only animals known to get on with all of these.
+             * @example [
+             *       "children"
+             *     ]
+             */
+            goodWith?: ("children" | "dogs" | "cats")[];
+            /**
+             * @description Only animals of this sex.
+             * @enum {string}
+             */
+            sex?: "female" | "male";
+            /**
+             * @description Only animals of this size.
+             * @example medium
+             * @enum {string}
+             */
+            size?: "small" | "medium" | "large" | "xlarge";
+            /**
+             * @description The radius of the alerts' area (never its place); absent for alerts without an area.
+             * @example 25mi
+             */
+            within?: string;
         };
         DashboardWeek: {
             /** @description Animals that became `sold` (adopted) that week. */
@@ -1010,7 +1050,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "too_many_alerts" | "not_confirmed" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -5345,6 +5385,27 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The organisation already has 20 live keys (`too_many_keys`): revoke one first. Codes: `too_many_keys`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
             429: {
                 headers: {
@@ -6115,7 +6176,7 @@ export interface operations {
                 q?: string;
                 /** @description Only the organisation with this slug (an empty list when there is none): how its page `/shelters/<slug>` finds it. */
                 slug?: string;
-                /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */
+                /** @description How far from `near`: a number (at most 3 decimals) and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at least `0.1km`, at most `800km` / `500mi`. Only with `near`. */
                 within?: string;
             };
             header?: never;
@@ -6943,7 +7004,7 @@ export interface operations {
                 size?: ("small" | "medium" | "large" | "xlarge")[];
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
-                /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */
+                /** @description How far from `near`: a number (at most 3 decimals) and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at least `0.1km`, at most `800km` / `500mi`. Only with `near`. */
                 within?: string;
             };
             header?: {

@@ -46,6 +46,16 @@ export async function findEndpoint(keyId: bigint, id: bigint): Promise<EndpointR
   return db().webhookEndpoint.findFirst({ where: { id, apiKeyId: keyId }, select: endpointColumns });
 }
 
+/** Locks key `keyId`'s endpoint `id` for the transaction, if the key is `organizationId`'s (undefined: any key's); whether it did. */
+export async function lockEndpointOfOrganization(tx: Prisma.TransactionClient, keyId: bigint, id: bigint, organizationId: number | undefined): Promise<boolean> {
+  const org = organizationId === undefined ? null : BigInt(organizationId);
+  const rows = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT w.id FROM webhook_endpoints w JOIN api_keys k ON k.id = w.api_key_id
+     WHERE w.id = ${id} AND w.api_key_id = ${keyId} AND (${org}::bigint IS NULL OR k.organization_id = ${org}::bigint)
+       FOR UPDATE OF w`;
+  return rows.length > 0;
+}
+
 /** Every endpoint with its key's name (staff, CLI). */
 export async function findAllEndpoints(keyId?: bigint): Promise<(EndpointRow & { apiKey: { name: string } })[]> {
   return db().webhookEndpoint.findMany({

@@ -21,6 +21,7 @@ import {
 } from "@/lib/webhooks/schemas";
 import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
 import { logger } from "@/lib/log";
+import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 import { sendWebhook } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
 import { checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
@@ -233,11 +234,16 @@ export async function listAllWebhooks(keyId?: number): Promise<StaffWebhook[]> {
   return (await queries.findAllEndpoints(keyId === undefined ? undefined : BigInt(keyId))).map(toStaffWebhook);
 }
 
-export async function disableWebhookByStaff(keyId: number, id: number, staffEmail: string): Promise<StaffWebhook> {
-  const row = await queries.findEndpoint(BigInt(keyId), BigInt(id));
-  if (!row) throw new ApiError(404, "not_found", `API key ${keyId} has no webhook endpoint with id ${id}.`);
-  await db().$transaction((tx) => disableEndpoint(tx, row.id, `Disabled by staff (${staffEmail}).`));
-  const updated = (await queries.findAllEndpoints(BigInt(keyId))).find((r) => r.id === row.id)!;
+/** Staff stop deliveries to an endpoint of one of their organisation's keys (any key's, for the platform and the CLI). */
+export async function disableWebhookByStaff(keyId: number, id: number, staffEmail: string, tenancy: Tenancy): Promise<StaffWebhook> {
+  await db().$transaction(async (tx) => {
+    // The endpoint is locked only if its key is the caller's organisation's: the check and the act are one.
+    if (!(await queries.lockEndpointOfOrganization(tx, BigInt(keyId), BigInt(id), organizationScope(tenancy)))) {
+      throw new ApiError(404, "not_found", `API key ${keyId} has no webhook endpoint with id ${id}.`);
+    }
+    await disableEndpoint(tx, BigInt(id), `Disabled by staff (${staffEmail}).`);
+  });
+  const updated = (await queries.findAllEndpoints(BigInt(keyId))).find((r) => r.id === BigInt(id))!;
   return toStaffWebhook(updated);
 }
 

@@ -1,6 +1,7 @@
 import type { ParsedMail } from "mailparser";
 import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET as alertRoute } from "@/app/v1/alerts/[token]/route";
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
 import { matchAlerts } from "@/lib/alerts/matching";
@@ -94,6 +95,23 @@ describe("the confirmation", () => {
     await matchAlerts(new Date());
     expect(await sendDueAlerts(now())).toBe(0);
     expect(to("new.adopter@example.org")).toHaveLength(1);
+  });
+
+  it("carries no text the requester typed: a name search is 'a name search' until the address confirms; the alert's page shows it", async () => {
+    const q = "Call 555 0100 now";
+    await createAlert(key, { email: "stranger@example.org", filters: { categoryId: 1, q } });
+    await runAlertMailJobs();
+    const [mail] = to("stranger@example.org");
+    expect(mail!.subject).toBe("Confirm your alert: Dogs · a name search");
+    for (const part of [mail!.subject!, mail!.text!, mail!.html as string]) {
+      expect(part).not.toContain("555");
+      expect(part).not.toContain("Call");
+    }
+    expect(mail!.text).toContain("Dogs · a name search");
+    const token = await tokenOf("stranger@example.org");
+    const view = await expectJson<{ filters: { q: string }; description: string }>(await call(alertRoute, `/v1/alerts/${token}`, { params: { token } }));
+    expect(view.filters.q).toBe(q);
+    expect(view.description).toBe(`Dogs · named like “${q}”`);
   });
 });
 

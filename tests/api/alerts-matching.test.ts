@@ -5,6 +5,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { petView } from "@/lib/pets/present";
 import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas";
 import { createPet, updatePet } from "@/lib/pets/service";
+import { PLATFORM } from "@/lib/organizations/tenancy";
 import { FIRST_ORG, newKey, newOrganization } from "./helpers";
 import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 
@@ -101,7 +102,7 @@ describe("each filter", () => {
     const pending = await intake({ name: "Later", status: "pending" });
     await matchAlerts(new Date());
     expect(await alertsFor(pending)).toEqual([]);
-    const options = { actor: { kind: "api_key" as const, id: 1 }, requestId: "back", view: petView(new Date()) };
+    const options = { actor: { kind: "api_key" as const, id: 1 }, requestId: "back", tenancy: PLATFORM, view: petView(new Date()) };
     await updatePet(pending, { name: "Later renamed" }, options);
     await matchAlerts(new Date());
     expect(await alertsFor(pending)).toEqual([]);
@@ -116,7 +117,7 @@ describe("each filter", () => {
 
   it("an animal adopted before the matcher ran matches nothing", async () => {
     const gone = await intake({ name: "Quick" });
-    await updatePet(gone, { status: "sold" }, { actor: { kind: "api_key", id: 1 }, requestId: "gone", view: petView(new Date()) });
+    await updatePet(gone, { status: "sold" }, { actor: { kind: "api_key", id: 1 }, requestId: "gone", tenancy: PLATFORM, view: petView(new Date()) });
     await matchAlerts(new Date());
     expect(await alertsFor(gone)).toEqual([]);
   });
@@ -148,8 +149,8 @@ describe("the plan", () => {
   it("finds an animal's alerts through the two indexes, not by reading every alert", async () => {
     // 20,000 confirmed alerts, most with an area spread over the US, some without.
     await db().$executeRaw`
-      INSERT INTO alerts (email, token_hash, sealed_token, status, frequency, filters, category_id, size, good_with_mask, near_lat, near_lng, within_chord, consent_at, confirmed_at)
-      SELECT 'bulk' || g || '@example.org', lpad(g::text, 43, 'x'), 'x', 'active', 'hourly', '{}'::jsonb,
+      INSERT INTO alerts (email, inbox, token_hash, sealed_token, status, frequency, filters, category_id, size, good_with_mask, near_lat, near_lng, within_chord, consent_at, confirmed_at)
+      SELECT 'bulk' || g || '@example.org', 'bulk' || g || '@example.org', lpad(g::text, 43, 'x'), 'x', 'active', 'hourly', '{}'::jsonb,
              CASE WHEN g % 3 = 0 THEN NULL ELSE 1 + g % 4 END, CASE WHEN g % 5 = 0 THEN 'small'::"PetSize" END, (g % 2)::smallint,
              CASE WHEN g % 10 < 8 THEN 25 + (g * 7919 % 2300) / 100.0 END, CASE WHEN g % 10 < 8 THEN -124 + (g * 104729 % 5700) / 100.0 END,
              CASE WHEN g % 10 < 8 THEN 40000 END, now(), now() - interval '1 day'

@@ -3,6 +3,7 @@ import { DELETE as deleteRoute, GET as getRoute, PATCH as patchRoute } from "@/a
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { alertViewSchema } from "@/lib/alerts/schemas";
+import { deleteAlertForSender } from "@/lib/alerts/service";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { db } from "@/lib/db";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
@@ -72,6 +73,10 @@ describe("POST /v1/alerts", () => {
       [{ email: "a@example.org", filters: { within: "10mi" } }, 400, "invalid_body", "filters.within"],
       [{ email: "a@example.org", filters: { near: "somewhere" } }, 400, "invalid_body", "filters.near"],
       [{ email: "a@example.org", filters: { near: "60601", within: "9000km" } }, 400, "invalid_body", "filters.within"],
+      // Below 0.1 km, or a denormal figure (it underflowed to a radius of 0: the database refused the row, a 500).
+      [{ email: "a@example.org", filters: { near: "60601", within: "0.05km" } }, 400, "invalid_body", "filters.within"],
+      [{ email: "a@example.org", filters: { near: "60601", within: `0.${"0".repeat(320)}1km` } }, 400, "invalid_body", "filters.within"],
+      [{ email: "a@example.org", filters: { near: "60601", within: `0.${"0".repeat(310)}1km` } }, 400, "invalid_body", "filters.within"],
       [{ email: "a@example.org", filters: { near: "00000" } }, 400, "unknown_location", "filters.near"],
       [{ email: "a@example.org", filters: { categoryId: 999 } }, 400, "unknown_category", "filters.categoryId"],
     ];
@@ -85,6 +90,27 @@ describe("POST /v1/alerts", () => {
   it("at most 10 alerts per address: the 11th is 409 too_many_alerts, whatever the case", async () => {
     for (let i = 0; i < 10; i++) expect((await createAlert(key, { email: "many@example.org", filters: { q: `name${i}` } })).status).toBe(202);
     await expectApiError(await createAlert(key, { email: "MANY@example.org" }), 409, "too_many_alerts");
+  });
+
+  it("the 10 count by inbox: +tags and Gmail's dots (googlemail.com too) are the same address", async () => {
+    const spellings = ["victim@gmail.com", "v.ictim@gmail.com", "victim+1@gmail.com", "vic.tim+2@googlemail.com", "VICTIM+3@GMAIL.COM"];
+    for (let i = 0; i < 10; i++) expect((await createAlert(key, { email: spellings[i % spellings.length], filters: { q: `pet${i}` } })).status).toBe(202);
+    await expectApiError(await createAlert(key, { email: "v.i.c.t.i.m+11@gmail.com" }), 409, "too_many_alerts");
+    // Outside Gmail a dot is part of the address: another inbox.
+    for (let i = 0; i < 10; i++) expect((await createAlert(key, { email: `pat+${i}@example.org` })).status).toBe(202);
+    await expectApiError(await createAlert(key, { email: "pat@example.org" }), 409, "too_many_alerts");
+    expect((await createAlert(key, { email: "p.at@example.org" })).status).toBe(202);
+  });
+
+  it("a `near` point is kept to 2 decimals (about 1 km); a ZIP code as given", async () => {
+    await createAlert(key, { email: "doorstep@example.org", filters: { near: " 42.045123 , -87.687789 ", within: "5km" } });
+    const row = await db().alert.findFirstOrThrow({ where: { email: "doorstep@example.org" }, select: { filters: true, nearLat: true, nearLng: true } });
+    expect(row).toEqual({ filters: { near: "42.05,-87.69", within: "5km" }, nearLat: 42.05, nearLng: -87.69 });
+    const shown = await expectJson<View>(await view(await tokenOf("doorstep@example.org")));
+    expect(shown.description).toBe("All animals · within 5 km of 42.05,-87.69");
+    await createAlert(key, { email: "zip@example.org", filters: { near: "60601", within: "5km" } });
+    const zip = await db().alert.findFirstOrThrow({ where: { email: "zip@example.org" }, select: { filters: true } });
+    expect(zip.filters).toEqual({ near: "60601", within: "5km" });
   });
 
   it("a browser's anonymous session may create one (its origin checked, as for applying)", async () => {
@@ -165,6 +191,21 @@ describe("one-click unsubscribe (RFC 8058)", () => {
     const { token: session } = mintAnonymousToken(now());
     const res = await call(unsubscribeRoute, `/v1/alerts/${token}/unsubscribe`, { method: "POST", params: { token }, headers: { cookie: `petstore_session=${session}`, origin: "https://mail.example" } });
     expect(await expectJson(res)).toEqual({ status: "unsubscribed" });
+  });
+});
+
+describe("an unsubscribe by mail (the operators' `alerts delete`)", () => {
+  it("deletes that one alert, with what waited, only when the sender's address reaches the alert's inbox; nothing else of the person", async () => {
+    await confirmedAlert(key, "mailer+dogs@gmail.com", { categoryId: 1 });
+    await confirmedAlert(key, "mailer@gmail.com", { categoryId: 2 });
+    const [dogs, cats] = await db().alert.findMany({ where: { inbox: "mailer@gmail.com" }, orderBy: { id: "asc" }, select: { id: true } });
+    // Someone else's address, or an alert that is not there: nothing happens.
+    expect(await deleteAlertForSender(Number(dogs!.id), "someone.else@gmail.com")).toBe(false);
+    expect(await deleteAlertForSender(987654, "mailer@gmail.com")).toBe(false);
+    expect(await db().alert.count({ where: { inbox: "mailer@gmail.com" } })).toBe(2);
+    // The owner writes from the plain address (a +tag and Gmail's dots reach the same inbox).
+    expect(await deleteAlertForSender(Number(dogs!.id), "Mail.er@gmail.com")).toBe(true);
+    expect((await db().alert.findMany({ where: { inbox: "mailer@gmail.com" }, select: { id: true } })).map((a) => a.id)).toEqual([cats!.id]);
   });
 });
 

@@ -7,6 +7,7 @@ import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { revokeApiKey } from "@/lib/keys/service";
+import { PLATFORM } from "@/lib/organizations/tenancy";
 import { call, expectApiError, newKey, seedPets, UNKNOWN_KEY, type CallOptions } from "./helpers";
 
 // Bearer API keys on every endpoint: who gets in, who does not, and what is
@@ -21,7 +22,7 @@ beforeAll(async () => {
   ({ key, id: keyId } = await newKey(["pets:read", "pets:write"], "main"));
   const revoked = await newKey(["pets:read", "pets:write"], "revoked");
   revokedKey = revoked.key;
-  await revokeApiKey(revoked.id);
+  await revokeApiKey(revoked.id, PLATFORM);
   petId = (await seedPets([{ name: "Rosie" }]))[0]!.id;
 });
 
@@ -119,7 +120,7 @@ describe("lastUsedAt", () => {
 
   it("is not written by a failed authentication (revoked key)", async () => {
     const k = await newKey(["pets:read"], "revoked-later");
-    await revokeApiKey(k.id);
+    await revokeApiKey(k.id, PLATFORM);
     await call(listPetsRoute, "/v1/pets", { key: k.key });
     await flushBackground();
     expect(await lastUsedAt(k.id)).toBeNull();

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { KEY_CHANNEL, listen, stopKeyCache } from "@/lib/keys/cache";
 import * as keyQueries from "@/lib/keys/queries";
 import { revokeApiKey, setApiKeyPlan } from "@/lib/keys/service";
+import { PLATFORM } from "@/lib/organizations/tenancy";
 import { call, expectApiError, expectJson, newKey } from "./helpers";
 
 // Resolved keys are cached in-process for a few seconds, and any change to
@@ -39,7 +40,7 @@ describe("the key cache", () => {
     await listen();
     const { key, id } = await newKey(["pets:read"]);
     await expectJson(await list(key));
-    await revokeApiKey(id);
+    await revokeApiKey(id, PLATFORM);
     await expectApiError(await list(key), 401, "unauthorized");
   });
 

@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
 import { testMailServer } from "@/tests/mail-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as alertGET } from "@/app/v1/alerts/[token]/route";
 import { POST as unsubscribePOST } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { POST as alertPOST } from "@/app/v1/alerts/route";
@@ -11,10 +10,10 @@ import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/ro
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork } from "@/lib/jobs/runner";
-import { setLogDestination } from "@/lib/log";
 import { openToken } from "@/lib/mail/sealed-token";
 import * as petQueries from "@/lib/pets/queries";
 import { createStaff } from "@/lib/staff/service";
+import { captureLogLines } from "@/tests/log-capture";
 import { call, newKey } from "./helpers";
 
 // Logs are for operators and may travel far (collectors, tickets): no line
@@ -22,28 +21,13 @@ import { call, newKey } from "./helpers";
 // whatever the request and however it fails; nor anything of an adoption
 // applicant beyond an id, even when their email fails in the background.
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
-    done();
-  },
-});
+const { lines } = captureLogLines();
 
 const STAFF = { email: "logs@petstore.test", password: "a password nobody may read" };
 const HOST = { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" };
 
 beforeAll(async () => {
-  vi.stubEnv("LOG_LEVEL", "trace");
-  resetEnvCache();
-  setLogDestination(capture);
   await createStaff(STAFF, { organizationId: 1 });
-});
-
-afterAll(() => {
-  setLogDestination(undefined);
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 describe("log lines", () => {

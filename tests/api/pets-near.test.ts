@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listOrganizations } from "@/app/v1/organizations/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import { haversineKm, KM_PER_MILE, type LatLng } from "@/lib/organizations/geo";
+import { encodeCursor } from "@/lib/http/pagination";
+import { chordOfKm, haversineKm, KM_PER_MILE, type LatLng } from "@/lib/organizations/geo";
 import { lookUpZip } from "@/lib/organizations/zip";
 import type { Pet } from "@/lib/pets/schemas";
 import type { Organization } from "@/lib/organizations/schemas";
@@ -174,7 +175,12 @@ describe("GET /v1/pets?near=", () => {
     await bad("within=25mi", "invalid_query", "within", /needs `near`/);
     await bad("near=60601&within=801km", "invalid_query", "within", /at most 800km or 500mi/);
     await bad("near=60601&within=501mi", "invalid_query", "within", /at most 800km or 500mi/);
-    await bad("near=60601&within=0km", "invalid_query", "within", /more than 0/);
+    await bad("near=60601&within=0km", "invalid_query", "within", /at least 0\.1km \(0\.063mi\)/);
+    await bad("near=60601&within=0.09km", "invalid_query", "within", /at least 0\.1km/);
+    await bad("near=60601&within=0.062mi", "invalid_query", "within", /at least 0\.1km/);
+    // A denormal figure (it underflowed to a radius of 0) and an endless one.
+    await bad(`near=60601&within=0.${"0".repeat(310)}1km`, "invalid_query", "within", /at most 3 decimals/);
+    await bad(`near=60601&within=${"1".repeat(30)}km`, "invalid_query", "within", /at most 3 decimals/);
     await bad("near=60601&within=25", "invalid_query", "within", /km or mi/);
   });
 
@@ -185,6 +191,32 @@ describe("GET /v1/pets?near=", () => {
     const plainCursor = new URL(plain.links.next!, "http://x").searchParams.get("cursor")!;
     await expectApiError(await call(listPets, `/v1/pets?cursor=${nearCursor}`, { key }), 400, "invalid_cursor");
     await expectApiError(await call(listPets, `/v1/pets?near=60601&cursor=${plainCursor}`, { key }), 400, "invalid_cursor");
+  });
+
+  it("a cursor beyond the search's radius is refused (400 invalid_cursor), either way, for animals and organisations; one within it still pages", async () => {
+    // Forged with a huge distance: a previous page would have read every
+    // placed organisation and answered what lies past `within`; a next page,
+    // walked every one to find nothing.
+    for (const d of ["before", "after"] as const) {
+      const forged = encodeCursor({ d, k: 12_000_000, id: 1 });
+      for (const [route, path] of [
+        [listPets, "/v1/pets"],
+        [listOrganizations, "/v1/organizations"],
+      ] as const) {
+        const error = await expectApiError(await call(route, `${path}?near=${CHICAGO.lat},${CHICAGO.lng}&within=25km&cursor=${forged}`, { key }), 400, "invalid_cursor");
+        expect(error.message).toMatch(/farther than this `within`/);
+      }
+    }
+    // A real cursor of a wider search, kept while `within` shrinks past it.
+    const wide = await page(`/v1/pets?near=${CHICAGO.lat},${CHICAGO.lng}&within=800km&limit=40`);
+    const far = new URL(wide.links.next!, "http://x").searchParams.get("cursor")!;
+    expect(wide.body.at(-1)!.distanceKm).toBeGreaterThan(5);
+    await expectApiError(await call(listPets, `/v1/pets?near=${CHICAGO.lat},${CHICAGO.lng}&within=5km&cursor=${far}`, { key }), 400, "invalid_cursor");
+    // At the radius itself: still a page, and nothing on it beyond `within`.
+    const edge = encodeCursor({ d: "before", k: chordOfKm(300), id: 1 });
+    const back = await page(`/v1/pets?near=${CHICAGO.lat},${CHICAGO.lng}&within=300km&limit=100&cursor=${edge}`);
+    expect(back.body.length).toBeGreaterThan(0);
+    expect(back.body.every((p) => (p as Pet & { distanceKm: number }).distanceKm <= 300)).toBe(true);
   });
 });
 

@@ -8,6 +8,7 @@ import { unbanApiKey } from "@/lib/keys/service";
 import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
 import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
 import { windowAt } from "@/lib/rate-limit/windows";
+import { PLATFORM } from "@/lib/organizations/tenancy";
 import { UNKNOWN_KEY, expectApiError, expectJson, newKey } from "./helpers";
 import {
   type Expected,
@@ -309,7 +310,7 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
         pin("2030-03-04T13:30:10.000Z");
         await burst(5, () => list({ key }), 1);
         expect(await bannedUntil(id)).not.toBeNull();
-        await unbanApiKey(id);
+        await unbanApiKey(id, PLATFORM);
         for (let i = 0; i < 3; i++) await expectApiError(await list({ key }), 429, "rate_limited");
         expect(await bannedUntil(id)).toBeNull();
 
@@ -356,7 +357,7 @@ export function rateLimitStoreContract(store: StoreUnderTest): void {
         expect(int(almost, "Retry-After")).toBe(1);
 
         // Staff lift it: the next request, in a fresh minute, passes.
-        const summary = await unbanApiKey(id);
+        const summary = await unbanApiKey(id, PLATFORM);
         expect(summary.bannedUntil).toBeNull();
         expect(await bannedUntil(id)).toBeNull();
         pin("2030-03-04T13:56:00.000Z");

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import type { RouteDeclaration } from "@/lib/http/handler";
 import type { Scope } from "@/lib/keys/schemas";
-import { FIRST_ORG, call, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
+import { LIVE_KEYS_PER_ORGANIZATION } from "@/lib/keys/plans";
+import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
 
 // Tenancy, held over every route. Each /v1 route file is read from the disk
 // and each of its methods checked against this table: public routes are
@@ -266,6 +267,44 @@ describe("another organisation's key and staff session cannot reach the first or
   }
 });
 
+describe("a path that names nothing is 404 at once, before the body is read", () => {
+  // Else a caller could hold the request open until another organisation
+  // creates that id, then send the body (tests/api/tenancy-race.test.ts plays it out).
+  it("every route whose path names one organisation's resource answers 404 not_found for an id that does not exist, without reading the body", async () => {
+    const owned = (await allRoutes()).filter((r) => r.handler.declared!.tenant === "owner");
+    expect(owned.map((r) => `${r.method} ${r.route}`).sort()).toEqual(
+      Object.keys(PRIVATE)
+        .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
+        .sort(),
+    );
+    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"];
+    for (const route of owned) {
+      const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
+      const url = route.route.replace(/\{\w+\}/g, "987654321");
+      const callers = [asStaff(), ...(foreignKeyScopes.includes(route.handler.declared!.scope!) ? [asKey()] : [])];
+      for (const caller of callers) {
+        const hasBody = route.method === "POST" || route.method === "PATCH";
+        let read = false;
+        // Never delivered: a handler that waited for it would never answer.
+        const body = new ReadableStream<Uint8Array>({ pull: () => void (read = true) }, { highWaterMark: 0 });
+        const res = await call(route.handler, url, {
+          method: route.method,
+          params,
+          ...caller,
+          ...(hasBody ? { body, headers: { ...caller.headers, "content-type": "application/json" } } : {}),
+        });
+        const text = await res.text();
+        expect({ route: `${route.method} ${route.route}`, status: res.status, code: (JSON.parse(text) as { code: string }).code, read }).toEqual({
+          route: `${route.method} ${route.route}`,
+          status: 404,
+          code: "not_found",
+          read: false,
+        });
+      }
+    }
+  });
+});
+
 describe("the organisation's own callers are not refused", () => {
   it("its staff read the animal's history and the application; its key changes the animal; the foreign key changes its own", async () => {
     const { GET: history } = await import("@/app/v1/pets/[petId]/history/route");
@@ -286,5 +325,58 @@ describe("the organisation's own callers are not refused", () => {
     expect((await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: platform.key, params: { petId: String(foreign.pet) }, json: { breed: "Collie" } })).status).toBe(200);
     const admin = await staffSession(undefined, { platformAdmin: true });
     expect((await call(application, `/v1/applications/${home.application}`, { headers: admin.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
+  });
+});
+
+describe("plans and limits of keys are the platform's decision", () => {
+  // An organisation's staff issue its keys on free, pro or business with
+  // their standard limits, at most 20 live at once; platform admins (and
+  // the CLI) issue any plan, any limits, for anyone.
+  const issue = async (who: StaffSession, json: Record<string, unknown>) => {
+    const { POST } = await import("@/app/v1/keys/route");
+    return call(POST, "/v1/keys", { method: "POST", headers: who.headers, json });
+  };
+  const liveKeys = (org: number) => db().apiKey.count({ where: { organizationId: BigInt(org), revokedAt: null } });
+
+  it("an organisation's staff cannot issue an enterprise key or custom limits (403), nor a platform key; nothing is issued", async () => {
+    const before = await liveKeys(foreign.org);
+    const refused: [Record<string, unknown>, number][] = [
+      [{ name: "Unlimited", plan: "enterprise", perMinute: 100_000_000, perDay: 100_000_000 }, 403],
+      [{ name: "Own limits", plan: "business", perMinute: 100_000_000 }, 400],
+      [{ name: "Platform", platform: true }, 403],
+    ];
+    for (const [json, status] of refused) expect((await issue(foreign.staff, json)).status, JSON.stringify(json)).toBe(status);
+    expect(await liveKeys(foreign.org)).toBe(before);
+    const business = await expectJson<{ summary: { plan: string; perMinute: number } }>(await issue(foreign.staff, { name: "Standard", plan: "business" }), 201);
+    expect(business.summary).toMatchObject({ plan: "business", perMinute: 1_000 });
+  });
+
+  it(`at most ${LIVE_KEYS_PER_ORGANIZATION} live keys an organisation (409 too_many_keys), counted one issue after the other; a revoked one makes room`, async () => {
+    const org = await newOrganization({ name: "Many Keys Rescue" });
+    const staff = await staffSession(undefined, { organizationId: org });
+    for (let i = 0; i < LIVE_KEYS_PER_ORGANIZATION - 1; i++) await newKey(["pets:read"], `key ${i}`, { plan: "free" }, org);
+    // Two at once for the last place: exactly one gets it.
+    const both = await Promise.all([issue(staff, { name: "Last A" }), issue(staff, { name: "Last B" })]);
+    expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+    const error = await expectApiError(both.find((r) => r.status === 409)!, 409, "too_many_keys");
+    expect(error.message).toMatch(/20 live API keys/);
+    expect(await liveKeys(org)).toBe(LIVE_KEYS_PER_ORGANIZATION);
+    await expectApiError(await issue(staff, { name: "One more" }), 409, "too_many_keys");
+    const { DELETE } = await import("@/app/v1/keys/[keyId]/route");
+    const oldest = await db().apiKey.findFirstOrThrow({ where: { organizationId: BigInt(org) }, orderBy: { id: "asc" }, select: { id: true } });
+    expect((await call(DELETE, `/v1/keys/${oldest.id}`, { method: "DELETE", headers: staff.headers, params: { keyId: String(oldest.id) } })).status).toBe(200);
+    expect((await issue(staff, { name: "In its place" })).status).toBe(201);
+  });
+
+  it("a platform admin issues any plan with any limits, past the cap, for an organisation or the platform", async () => {
+    const admin = await staffSession(undefined, { platformAdmin: true });
+    const org = await newOrganization({ name: "Big Partner Rescue" });
+    for (let i = 0; i < LIVE_KEYS_PER_ORGANIZATION; i++) await newKey(["pets:read"], `key ${i}`, { plan: "free" }, org);
+    const enterprise = await expectJson<{ summary: { plan: string; perMinute: number; organizationId: number } }>(
+      await issue(admin, { name: "Agreed limits", plan: "enterprise", perMinute: 5_000, perDay: 1_000_000, organizationId: org }),
+      201,
+    );
+    expect(enterprise.summary).toMatchObject({ plan: "enterprise", perMinute: 5_000, organizationId: org });
+    expect((await issue(admin, { name: "Listing site", plan: "enterprise", perMinute: 5_000, perDay: 1_000_000, platform: true })).status).toBe(201);
   });
 });

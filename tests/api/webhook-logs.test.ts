@@ -1,12 +1,10 @@
-import { Writable } from "node:stream";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { POST as rotateRoute } from "@/app/v1/webhooks/[webhookId]/rotate-secret/route";
 import { POST as testRoute } from "@/app/v1/webhooks/[webhookId]/test/route";
-import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
-import { setLogDestination } from "@/lib/log";
+import { captureLogLines } from "@/tests/log-capture";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { call, expectJson, newKey, allowPrivateWebhooks } from "./helpers";
 
@@ -17,21 +15,12 @@ allowPrivateWebhooks();
 // and never written to a log line, whatever the log level: not the secret,
 // not its base64 key, not a signature made with it.
 
-const lines: string[] = [];
-const capture = new Writable({
-  write(chunk: Buffer, _encoding, done) {
-    lines.push(...chunk.toString().split("\n").filter(Boolean));
-    done();
-  },
-});
+const { lines } = captureLogLines();
 
 let work: BackgroundWork;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  vi.stubEnv("LOG_LEVEL", "trace");
-  resetEnvCache();
-  setLogDestination(capture);
   work = startBackgroundWork();
   receiver = await startReceiver();
 });
@@ -39,9 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await work?.stop();
   await receiver?.close();
-  setLogDestination(undefined);
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 it("no log line carries a webhook secret or a signature, through registration, rotation, deliveries and a test ping", async () => {

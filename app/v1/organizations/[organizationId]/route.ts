@@ -11,7 +11,7 @@ export const GET = withApi({ scope: "pets:read", tenant: "public", params: organ
 // PATCH /v1/organizations/{organizationId} - change its profile (JSON merge patch): its own staff and keys, or the platform's
 export const PATCH = withApi(
   { scope: "organizations:manage", tenant: organizationOwner, params: organizationIdParamsSchema, body: organizationPatchSchema },
-  async ({ params, body }) => ({ body: await updateOrganization(params.organizationId, body) }),
+  async ({ params, body, caller }) => ({ body: await updateOrganization(params.organizationId, body, caller.tenancy) }),
 );
 
 export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

@@ -11,7 +11,7 @@ export const POST = withApi(
   { scope: "applications:manage", tenant: applicationOwner, params: applicationIdParamsSchema, body: transitionSchema },
   async ({ params, body, caller, request, requestId }) => {
     const staff = staffOf(caller);
-    const context = { staff: { id: Number(staff.id), email: staff.email }, requestId, expectedVersions: ifMatchVersions(request) };
+    const context = { staff: { id: Number(staff.id), email: staff.email }, tenancy: caller.tenancy, requestId, expectedVersions: ifMatchVersions(request) };
     return { body: await transitionApplication(params.applicationId, body, context) };
   },
 );
