@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   "already_applied",
   "invalid_transition",
   "adoption_in_progress",
+  "external_id_taken",
   "too_many_alerts",
   "not_confirmed",
   "service_unavailable",

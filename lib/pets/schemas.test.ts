@@ -15,6 +15,23 @@ describe("newPetSchema", () => {
       breed: null,
       description: null,
       goodWith: {},
+      // The listing sites' profile: unknown, no colours nor tags, listed on other sites.
+      externalId: null,
+      secondaryBreed: null,
+      mixedBreed: null,
+      colors: [],
+      coatLength: null,
+      spayedNeutered: null,
+      houseTrained: null,
+      declawed: null,
+      shotsCurrent: null,
+      specialNeeds: null,
+      specialNeedsNotes: null,
+      adoptionFee: null,
+      intakeDate: null,
+      videoUrl: null,
+      tags: [],
+      listOnOtherSites: true,
     });
   });
 

@@ -753,6 +753,29 @@ export interface components {
             /** @example 233 S Wacker Dr */
             street?: string | null;
         };
+        /**
+         * @description The adoption fee: `amountCents` is required, `currency` defaults to USD, `waived` to false.
+         * @default null
+         */
+        AdoptionFeeInput: {
+            /**
+             * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+             * @example 15000
+             */
+            amountCents: number;
+            /**
+             * @description ISO 4217 currency code; USD when omitted.
+             * @default USD
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description The fee is waived; false when omitted.
+             * @default false
+             * @example false
+             */
+            waived: boolean;
+        } | null;
         /** @description An alert as its private link shows it. */
         Alert: {
             /** Format: date-time */
@@ -874,6 +897,13 @@ export interface components {
             /** @example Dogs */
             name: string;
         };
+        /**
+         * @description The coat's length, as the listing sites name it.
+         * @default null
+         * @example short
+         * @enum {string|null}
+         */
+        CoatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
         /** @description The shelter at a glance (staff). */
         Dashboard: {
             /** @description From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation. */
@@ -942,7 +972,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "too_many_alerts" | "not_confirmed" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "not_confirmed" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1106,6 +1136,7 @@ export interface components {
         };
         /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored. */
         NewPet: {
+            adoptionFee?: components["schemas"]["AdoptionFeeInput"];
             /**
              * Format: date
              * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
@@ -1125,6 +1156,20 @@ export interface components {
              * @example 1
              */
             categoryId: number;
+            coatLength?: components["schemas"]["CoatLength"];
+            /**
+             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /**
+             * @description Declawed (cats): true, false, or null when not known.
+             * @default null
+             */
+            declawed: boolean | null;
             /**
              * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
              * @default null
@@ -1132,7 +1177,36 @@ export interface components {
              *     Shy with new people at first.
              */
             description: string | null;
+            /**
+             * @description The shelter's own identifier for the animal (its ID in the shelter's software), 1 to 64 characters after trimming, without commas; unique within the organisation (a second animal with it is 409 `external_id_taken`), compared exactly (case counts). Null when it has none.
+             * @default null
+             * @example A123
+             */
+            externalId: string | null;
             goodWith?: components["schemas"]["GoodWithInput"];
+            /**
+             * @description House-trained (or litter-trained): true, false, or null when not known.
+             * @default null
+             */
+            houseTrained: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
+             * @default null
+             * @example 2026-10-02
+             */
+            intakeDate: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites the organisation uploads to; true when omitted.
+             * @default true
+             * @example true
+             */
+            listOnOtherSites: boolean;
+            /**
+             * @description A mix of breeds (rather than a purebred): true, false, or null when not known.
+             * @default null
+             */
+            mixedBreed: boolean | null;
             /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
@@ -1145,12 +1219,23 @@ export interface components {
              */
             organizationId?: number;
             /**
+             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @default null
+             * @example Border collie
+             */
+            secondaryBreed: string | null;
+            /**
              * @description `unknown` when omitted.
              * @default unknown
              * @example female
              * @enum {string}
              */
             sex: "female" | "male" | "unknown";
+            /**
+             * @description Vaccinations up to date: true, false, or null when not known.
+             * @default null
+             */
+            shotsCurrent: boolean | null;
             /**
              * @description Size when grown; null when omitted.
              * @default null
@@ -1159,12 +1244,43 @@ export interface components {
              */
             size: "small" | "medium" | "large" | "xlarge" | null;
             /**
+             * @description Spayed or neutered: true, false, or null when not known.
+             * @default null
+             */
+            spayedNeutered: boolean | null;
+            /**
+             * @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known.
+             * @default null
+             */
+            specialNeeds: boolean | null;
+            /**
+             * @description What the special needs are, plain text up to 500 characters; null when there is nothing to say.
+             * @default null
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes: string | null;
+            /**
              * @description Availability status; `available` when omitted.
              * @default available
              * @example available
              * @enum {string}
              */
             status: "available" | "pending" | "sold";
+            /**
+             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uri
+             * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
+             * @default null
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl: string | null;
         };
         /** @description Registers an endpoint. Unknown fields are refused. */
         NewWebhookEndpoint: {
@@ -1285,6 +1401,24 @@ export interface components {
         Organizations: components["schemas"]["Organization"][];
         /** @description An animal as returned. */
         Pet: {
+            /** @description The adoption fee; null when not known. */
+            adoptionFee: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
             /**
              * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
              * @example young
@@ -1305,6 +1439,22 @@ export interface components {
              * @example 1
              */
             categoryId: number;
+            /**
+             * @description The coat's length; null when not known.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to 3 colours, the main one first; empty when not known.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors: string[];
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed: boolean | null;
             /** @description Plain text with line breaks; never HTML. */
             description: string | null;
             /**
@@ -1312,13 +1462,33 @@ export interface components {
              * @example 12.4
              */
             distanceKm?: number;
+            /**
+             * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+             * @example A123
+             */
+            externalId: string | null;
             goodWith: components["schemas"]["GoodWith"];
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained: boolean | null;
             /**
              * Format: int64
              * @description Unique identifier assigned by the service on creation.
              * @example 1
              */
             id: number;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed: boolean | null;
             /**
              * @description The animal's name.
              * @example Biscuit
@@ -1332,14 +1502,44 @@ export interface components {
             organizationId: number;
             /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
             photos: components["schemas"]["Photo"][];
+            /**
+             * @description The second breed of a mix; null when none or not known.
+             * @example Border collie
+             */
+            secondaryBreed: string | null;
             sex: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent: boolean | null;
             size: components["schemas"]["PetSize"];
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds: boolean | null;
+            /**
+             * @description What the special needs are; null when nothing is said.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes: string | null;
             status: components["schemas"]["PetStatus"];
+            /**
+             * @description Words describing the animal (up to 10); empty when none.
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags: string[];
             /**
              * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
              * @example 1
              */
             version: number;
+            /**
+             * Format: uri
+             * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl: string | null;
         };
         /** @description An animal was added. */
         PetCreatedEvent: {
@@ -1352,6 +1552,24 @@ export interface components {
             data: {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
                      * @example young
@@ -1372,6 +1590,22 @@ export interface components {
                      * @example 1
                      */
                     categoryId: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description: string | null;
                     /**
@@ -1379,13 +1613,33 @@ export interface components {
                      * @example 12.4
                      */
                     distanceKm?: number;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId: string | null;
                     goodWith: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained: boolean | null;
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
                      * @example 1
                      */
                     id: number;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1399,14 +1653,44 @@ export interface components {
                     organizationId: number;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed: string | null;
                     sex: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent: boolean | null;
                     size: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes: string | null;
                     status: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags: string[];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
                      * @example 1
                      */
                     version: number;
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl: string | null;
                 };
             };
             /**
@@ -1446,6 +1730,24 @@ export interface components {
             /** Format: date-time */
             at: string;
             before: {
+                /** @description The adoption fee; null when not known. */
+                adoptionFee?: {
+                    /**
+                     * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                     * @example 15000
+                     */
+                    amountCents: number;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @example USD
+                     */
+                    currency: string;
+                    /**
+                     * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                     * @example false
+                     */
+                    waived: boolean;
+                } | null;
                 /**
                  * Format: date
                  * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
@@ -1460,9 +1762,45 @@ export interface components {
                  * @example 1
                  */
                 categoryId?: number;
+                /**
+                 * @description The coat's length; null when not known.
+                 * @example short
+                 * @enum {string|null}
+                 */
+                coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                /**
+                 * @description Up to 3 colours, the main one first; empty when not known.
+                 * @example [
+                 *       "Black",
+                 *       "White"
+                 *     ]
+                 */
+                colors?: string[];
+                /** @description Declawed (cats): true, false, or null when not known. */
+                declawed?: boolean | null;
                 /** @description Plain text with line breaks; never HTML. */
                 description?: string | null;
+                /**
+                 * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                 * @example A123
+                 */
+                externalId?: string | null;
                 goodWith?: components["schemas"]["GoodWith"];
+                /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                houseTrained?: boolean | null;
+                /**
+                 * Format: date
+                 * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                 * @example 2026-10-02
+                 */
+                intakeDate?: string | null;
+                /**
+                 * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                 * @example true
+                 */
+                listOnOtherSites?: boolean;
+                /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                mixedBreed?: boolean | null;
                 /**
                  * @description The animal's name.
                  * @example Biscuit
@@ -1470,9 +1808,39 @@ export interface components {
                 name?: string;
                 /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                 photos?: components["schemas"]["Photo"][];
+                /**
+                 * @description The second breed of a mix; null when none or not known.
+                 * @example Border collie
+                 */
+                secondaryBreed?: string | null;
                 sex?: components["schemas"]["PetSex"];
+                /** @description Vaccinations up to date: true, false, or null when not known. */
+                shotsCurrent?: boolean | null;
                 size?: components["schemas"]["PetSize"];
+                /** @description Spayed or neutered: true, false, or null when not known. */
+                spayedNeutered?: boolean | null;
+                /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                specialNeeds?: boolean | null;
+                /**
+                 * @description What the special needs are; null when nothing is said.
+                 * @example Needs a daily thyroid pill.
+                 */
+                specialNeedsNotes?: string | null;
                 status?: components["schemas"]["PetStatus"];
+                /**
+                 * @description Words describing the animal (up to 10); empty when none.
+                 * @example [
+                 *       "Playful",
+                 *       "Loves car rides"
+                 *     ]
+                 */
+                tags?: string[];
+                /**
+                 * Format: uri
+                 * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                 * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                 */
+                videoUrl?: string | null;
             } | null;
             id: number;
             requestId: string;
@@ -1480,6 +1848,24 @@ export interface components {
         };
         /** @description The fields to change; the others keep their values. At least one field; no others. */
         PetPatch: {
+            /** @description The parts of the fee to change (a merge); null makes the fee unknown. */
+            adoptionFee?: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents?: number;
+                /**
+                 * @description ISO 4217 currency code (case does not matter; returned in capitals).
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived?: boolean;
+            } | null;
             /**
              * Format: date
              * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
@@ -1498,11 +1884,32 @@ export interface components {
              */
             categoryId?: number;
             /**
+             * @description The coat's length; null to say it is unknown.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description The colours, replacing the list (null or `[]` clears it).
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed?: boolean | null;
+            /**
              * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
              * @example Loves long walks and naps in the sun.
              *     Shy with new people at first.
              */
             description?: string | null;
+            /**
+             * @description The shelter's own identifier for the animal (its ID in the shelter's software), 1 to 64 characters after trimming, without commas; unique within the organisation (a second animal with it is 409 `external_id_taken`), compared exactly (case counts). Null when it has none.
+             * @example A123
+             */
+            externalId?: string | null;
             /** @description The answers to change (a merge: `{"cats": true}` leaves children and dogs as they are); null sets all three to unknown. */
             goodWith?: {
                 /** @description Gets on with cats: true, false, or null when not known. */
@@ -1512,6 +1919,21 @@ export interface components {
                 /** @description Gets on with dogs: true, false, or null when not known. */
                 dogs?: boolean | null;
             } | null;
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained?: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate?: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites?: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed?: boolean | null;
             /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
@@ -1525,14 +1947,44 @@ export interface components {
              *     ]
              */
             photoOrder?: number[];
+            /**
+             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @example Border collie
+             */
+            secondaryBreed?: string | null;
             sex?: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent?: boolean | null;
             /**
              * @description Size when grown; null to say it is unknown.
              * @example medium
              * @enum {string|null}
              */
             size?: "small" | "medium" | "large" | "xlarge" | null;
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered?: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds?: boolean | null;
+            /**
+             * @description What the special needs are, plain text up to 500 characters; null when there is nothing to say.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes?: string | null;
             status?: components["schemas"]["PetStatus"];
+            /**
+             * @description The tags, replacing the list (null or `[]` clears it).
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uri
+             * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl?: string | null;
         };
         /** @description A JSON array of Pet objects. */
         Pets: components["schemas"]["Pet"][];
@@ -1565,6 +2017,24 @@ export interface components {
             data: {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
                      * @example young
@@ -1585,6 +2055,22 @@ export interface components {
                      * @example 1
                      */
                     categoryId: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description: string | null;
                     /**
@@ -1592,13 +2078,33 @@ export interface components {
                      * @example 12.4
                      */
                     distanceKm?: number;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId: string | null;
                     goodWith: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained: boolean | null;
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
                      * @example 1
                      */
                     id: number;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1612,17 +2118,65 @@ export interface components {
                     organizationId: number;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed: string | null;
                     sex: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent: boolean | null;
                     size: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes: string | null;
                     status: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags: string[];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
                      * @example 1
                      */
                     version: number;
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl: string | null;
                 };
                 /** @description The changed fields' values before the change (`pet.updated` only). */
                 previous: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee?: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * Format: date
                      * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
@@ -1637,9 +2191,45 @@ export interface components {
                      * @example 1
                      */
                     categoryId?: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors?: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed?: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description?: string | null;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId?: string | null;
                     goodWith?: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained?: boolean | null;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate?: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites?: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed?: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1647,9 +2237,39 @@ export interface components {
                     name?: string;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos?: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed?: string | null;
                     sex?: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent?: boolean | null;
                     size?: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered?: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds?: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes?: string | null;
                     status?: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl?: string | null;
                 };
             };
             /**
@@ -6667,10 +7287,16 @@ export interface operations {
                 age?: ("baby" | "young" | "adult" | "senior")[];
                 /** @description Only animals of this category. */
                 categoryId?: number;
+                /** @description Only animals with these coat lengths (any of them), e.g. `short,long`. */
+                coatLength?: ("hairless" | "short" | "medium" | "long" | "wire" | "curly")[];
                 /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
                 cursor?: string;
+                /** @description Only animals with these `externalId`s (the shelters' own ids; comma-separated, at most 100), e.g. `A123,A124`. The same id may belong to animals of two organisations: add `organizationId` for one shelter's. */
+                externalId?: string[];
                 /** @description Only animals known to get on with all of these, e.g. `children,cats`. */
                 goodWith?: ("children" | "dogs" | "cats")[];
+                /** @description `true`: only animals known to be house-trained (`false`: known not to be). Unknown answers match neither. */
+                houseTrained?: boolean;
                 /** @description Only these animals (comma-separated ids, at most 100), e.g. `12,15`. With one id this is the successor of the deprecated `GET /pets/{petId}`: an empty array means no such animal. */
                 id?: number[];
                 /** @description Maximum number of animals returned (1 to 100). */
@@ -6685,6 +7311,10 @@ export interface operations {
                 sex?: "female" | "male" | "unknown";
                 /** @description Only animals of these sizes (any of them), e.g. `small,medium`. */
                 size?: ("small" | "medium" | "large" | "xlarge")[];
+                /** @description `true`: only animals known to be spayed or neutered; `false`: known not to be. Unknown answers match neither. */
+                spayedNeutered?: boolean;
+                /** @description `true`: only animals known to have special needs; `false`: only those known not to. Unknown answers match neither. */
+                specialNeeds?: boolean;
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
                 /** @description How far from `near`: a number and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at most `800km` / `500mi`. Only with `near`. */

@@ -12,7 +12,7 @@ import { createApiKey } from "@/lib/keys/service";
 import { now } from "@/lib/clock";
 import { findPetById } from "@/lib/pets/queries";
 import { petView, toPet } from "@/lib/pets/present";
-import type { GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
+import type { CoatLength, GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
 import { sessionCookieName } from "@/lib/http/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { createStaff, type StaffRole } from "@/lib/staff/service";
@@ -173,6 +173,11 @@ export interface PetSeed {
   description?: string | null;
   goodWith?: Partial<GoodWith>;
   organizationId?: number;
+  externalId?: string | null;
+  houseTrained?: boolean | null;
+  specialNeeds?: boolean | null;
+  spayedNeutered?: boolean | null;
+  coatLength?: CoatLength | null;
 }
 
 /** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them (to ORIGIN, today). */
@@ -191,6 +196,11 @@ export async function seedPets(pets: PetSeed[]): Promise<Pet[]> {
       goodWithChildren: p.goodWith?.children ?? null,
       goodWithDogs: p.goodWith?.dogs ?? null,
       goodWithCats: p.goodWith?.cats ?? null,
+      externalId: p.externalId ?? null,
+      houseTrained: p.houseTrained ?? null,
+      specialNeeds: p.specialNeeds ?? null,
+      spayedNeutered: p.spayedNeutered ?? null,
+      coatLength: p.coatLength ?? null,
     })),
     select: { id: true },
   });

@@ -29,11 +29,22 @@ describe("POST /v1/pets: success", () => {
   it("answers 201 with the Pet: id assigned, name trimmed, status defaulted, categoryId echoed; Location points at it", async () => {
     const res = await create({ name: "  Biscuit \t", categoryId: 2 });
     const pet = await expectJson<Pet>(res, 201);
-    expect(pet).toEqual({ id: expect.any(Number), name: "Biscuit", categoryId: 2, organizationId: 1, status: "available", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [] });
+    expect(pet).toEqual({
+      id: expect.any(Number), name: "Biscuit", categoryId: 2, organizationId: 1, status: "available", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [],
+      // The listing sites' profile: nothing known, listed on other sites.
+      externalId: null, secondaryBreed: null, mixedBreed: null, colors: [], coatLength: null, spayedNeutered: null, houseTrained: null, declawed: null, shotsCurrent: null,
+      specialNeeds: null, specialNeedsNotes: null, adoptionFee: null, intakeDate: null, videoUrl: null, tags: [], listOnOtherSites: true,
+    });
     expect(res.headers.get("etag")).toBe('"1"');
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
     // The spec's fields, the version, and the profile (unknown when not given): answers only grow.
-    expect(Object.keys(pet).sort()).toEqual(["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"]);
+    expect(Object.keys(pet).sort()).toEqual(
+      [
+        ...["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"],
+        ...["externalId", "secondaryBreed", "mixedBreed", "colors", "coatLength", "spayedNeutered", "houseTrained", "declawed", "shotsCurrent"],
+        ...["specialNeeds", "specialNeedsNotes", "adoptionFee", "intakeDate", "videoUrl", "tags", "listOnOtherSites"],
+      ].sort(),
+    );
 
     const location = res.headers.get("location");
     expect(location).not.toBeNull();

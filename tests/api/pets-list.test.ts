@@ -32,7 +32,16 @@ describe("GET /v1/pets", () => {
     const body = await expectJson<Pet[]>(res);
     expect(Array.isArray(body)).toBe(true);
     expect(body).toEqual(all.slice(0, 5));
-    for (const pet of body) expect(Object.keys(pet).sort()).toEqual(["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"]);
+    for (const pet of body) {
+      expect(Object.keys(pet).sort()).toEqual(
+        [
+          ...["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"],
+          // The listing sites' profile (issue 34).
+          ...["externalId", "secondaryBreed", "mixedBreed", "colors", "coatLength", "spayedNeutered", "houseTrained", "declawed", "shotsCurrent"],
+          ...["specialNeeds", "specialNeedsNotes", "adoptionFee", "intakeDate", "videoUrl", "tags", "listOnOtherSites"],
+        ].sort(),
+      );
+    }
   });
 
   it("returns 20 animals when limit is omitted (with more than 20 stored)", async () => {
