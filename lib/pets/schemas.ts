@@ -45,7 +45,7 @@ export const petNameSchema = z
 // The profile: who the animal is, beyond a name. Every field is optional on
 // create and on PATCH, and every Pet returns all of them (null where unknown).
 
-export { GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind } from "@/lib/pets/profile";
+export { COAT_LENGTHS, GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind } from "@/lib/pets/profile";
 export const petSexSchema = z.enum(PET_SEXES).meta({ id: "PetSex", description: "The animal's sex; `unknown` when not given.", example: "female" });
 export type PetSex = z.infer<typeof petSexSchema>;
 
