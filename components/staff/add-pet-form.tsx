@@ -12,7 +12,8 @@ import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
 import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { QueuedPhotos } from "@/components/staff/queued-photos";
-import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { LISTING_LABELS, ListingFields } from "@/components/staff/listing-fields";
+import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/pet-fields";
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
@@ -30,7 +31,17 @@ const OrganizationChooser = dynamic(() => import("@/components/staff/organizatio
   ),
 });
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status", organizationId: "Shelter", ...PROFILE_LABELS } as const;
+const FIELDS = {
+  name: "Name",
+  categoryId: "Category",
+  status: "Status",
+  organizationId: "Shelter",
+  ...PROFILE_LABELS,
+  ...LISTING_LABELS,
+  "adoptionFee.amountCents": LISTING_LABELS.adoptionFee,
+  "adoptionFee.currency": LISTING_LABELS.adoptionFee,
+  "adoptionFee.waived": LISTING_LABELS.adoptionFee,
+} as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -53,7 +64,32 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
   const form = useForm<NewPetInput, unknown, NewPet>({
     resolver: zodResolver(newPetSchema),
-    defaultValues: { name: "", status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null } },
+    defaultValues: {
+      name: "",
+      status: "available",
+      sex: "unknown",
+      size: null,
+      birthDate: null,
+      breed: null,
+      description: null,
+      goodWith: { children: null, dogs: null, cats: null },
+      externalId: null,
+      secondaryBreed: null,
+      mixedBreed: null,
+      colors: [],
+      coatLength: null,
+      spayedNeutered: null,
+      houseTrained: null,
+      declawed: null,
+      shotsCurrent: null,
+      specialNeeds: null,
+      specialNeedsNotes: null,
+      adoptionFee: null,
+      intakeDate: null,
+      videoUrl: null,
+      tags: [],
+      listOnOtherSites: true,
+    },
   });
   const {
     register,
@@ -79,8 +115,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
   function showServerError(error: unknown) {
     if (error instanceof ApiClientError) {
-      if (error.code === "invalid_body" || error.code === "unknown_category") {
-        const onFields = error.details.filter((d) => isField(d.field));
+      if (error.code === "invalid_body" || error.code === "unknown_category" || error.code === "external_id_taken") {
+        const onFields = error.details.map((d) => ({ ...d, field: formFieldOf(d.field) })).filter((d) => isField(d.field));
         onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
         if (error.code === "unknown_category") {
           if (onFields.length === 0) setError("categoryId", { type: "server", message: "does not name an existing category" }, { shouldFocus: true });
@@ -196,6 +232,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
         </FormField>
 
         <ProfileFields idPrefix="pet" />
+
+        <ListingFields idPrefix="pet" />
 
         <QueuedPhotos queued={photos} onChange={setPhotos} />
 
