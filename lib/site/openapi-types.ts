@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * List all animals
-         * @description Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.
+         * @description Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request), `goodWith` (all of), and the listing sites' `externalId` (the shelters' own ids), `houseTrained`, `specialNeeds`, `spayedNeutered` (true or false; an answer not known matches neither) and `coatLength` (any of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.
          */
         get: operations["listPets"];
         put?: never;
@@ -408,7 +408,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description A JSON merge patch of the animal's fields (`name`, `categoryId`, `status` and the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
+         * @description A JSON merge patch of the animal's fields (`name`, `categoryId`, `status`, the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`, and the listing sites' fields: `externalId`, `secondaryBreed`, `mixedBreed`, `colors`, `coatLength`, `spayedNeutered`, `houseTrained`, `declawed`, `shotsCurrent`, `specialNeeds`, `specialNeedsNotes`, `adoptionFee`, `intakeDate`, `videoUrl`, `tags`, `listOnOtherSites`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown (`colors` and `tags` empty). `goodWith` and `adoptionFee` merge: the parts sent change, the others stay. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -753,29 +753,6 @@ export interface components {
             /** @example 233 S Wacker Dr */
             street?: string | null;
         };
-        /**
-         * @description The adoption fee: `amountCents` is required, `currency` defaults to USD, `waived` to false.
-         * @default null
-         */
-        AdoptionFeeInput: {
-            /**
-             * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-             * @example 15000
-             */
-            amountCents: number;
-            /**
-             * @description ISO 4217 currency code; USD when omitted.
-             * @default USD
-             * @example USD
-             */
-            currency: string;
-            /**
-             * @description The fee is waived; false when omitted.
-             * @default false
-             * @example false
-             */
-            waived: boolean;
-        } | null;
         /** @description An alert as its private link shows it. */
         Alert: {
             /** Format: date-time */
@@ -897,13 +874,6 @@ export interface components {
             /** @example Dogs */
             name: string;
         };
-        /**
-         * @description The coat's length, as the listing sites name it.
-         * @default null
-         * @example short
-         * @enum {string|null}
-         */
-        CoatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
         /** @description The shelter at a glance (staff). */
         Dashboard: {
             /** @description From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation. */
@@ -1136,7 +1106,29 @@ export interface components {
         };
         /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored. */
         NewPet: {
-            adoptionFee?: components["schemas"]["AdoptionFeeInput"];
+            /**
+             * @description The adoption fee; null when omitted (not known).
+             * @default null
+             */
+            adoptionFee: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code; USD when omitted.
+                 * @default USD
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived; false when omitted.
+                 * @default false
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
             /**
              * Format: date
              * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
@@ -1156,15 +1148,22 @@ export interface components {
              * @example 1
              */
             categoryId: number;
-            coatLength?: components["schemas"]["CoatLength"];
+            /**
+             * @description The coat's length; null when omitted (not known).
+             * @default null
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
             /**
              * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
+             * @default []
              * @example [
              *       "Black",
              *       "White"
              *     ]
              */
-            colors?: string[];
+            colors: string[] | null;
             /**
              * @description Declawed (cats): true, false, or null when not known.
              * @default null
@@ -1268,12 +1267,13 @@ export interface components {
             status: "available" | "pending" | "sold";
             /**
              * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
+             * @default []
              * @example [
              *       "Playful",
              *       "Loves car rides"
              *     ]
              */
-            tags?: string[];
+            tags: string[] | null;
             /**
              * Format: uri
              * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
@@ -1896,7 +1896,7 @@ export interface components {
              *       "White"
              *     ]
              */
-            colors?: string[];
+            colors?: string[] | null;
             /** @description Declawed (cats): true, false, or null when not known. */
             declawed?: boolean | null;
             /**
@@ -1978,7 +1978,7 @@ export interface components {
              *       "Loves car rides"
              *     ]
              */
-            tags?: string[];
+            tags?: string[] | null;
             /**
              * Format: uri
              * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
@@ -7619,7 +7619,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. Codes: `idempotency_in_progress`. */
+            /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added. Codes: `idempotency_in_progress`, `external_id_taken`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -8168,7 +8168,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). Codes: `adoption_in_progress`. */
+            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
