@@ -1,5 +1,4 @@
 import { formatAmount } from "@/lib/pets/adoption-fee";
-import { COAT_LABELS } from "@/lib/pets/profile";
 import type { Pet } from "@/lib/pets/schemas";
 
 // What the shelter knows of an animal's care, in plain words: "Spayed",
@@ -25,7 +24,6 @@ const TEXT = {
   mixed: "mix",
   mixedBreed: "Mixed breed",
   purebred: "purebred",
-  coat: (length: string) => `${length} coat`,
 } as const;
 
 // Fixed locale and zone: the server's render and the browser's print the same words.
@@ -40,9 +38,6 @@ export function breedText(pet: Pet): string | null {
   if (pet.mixedBreed === false) return `${breeds}, ${TEXT.purebred}`;
   return breeds;
 }
-
-/** "Short coat"; null when not known. */
-export const coatText = (pet: Pet): string | null => (pet.coatLength ? TEXT.coat(COAT_LABELS[pet.coatLength]) : null);
 
 /** The fee in words, or null when not known. */
 export function feeText(pet: Pet): string | null {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { AGE_HINTS, AGE_LABELS, GOOD_WITH, GOOD_WITH_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { AGE_HINTS, AGE_LABELS, COAT_LABELS, GOOD_WITH, GOOD_WITH_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
 import type { Pet, PetStatus } from "@/lib/pets/schemas";
-import { PetFacts, breedText, coatText } from "@/components/pets/pet-facts";
+import { PetFacts, breedText } from "@/components/pets/pet-facts";
 import { PetGallery } from "@/components/pets/pet-gallery";
 import { PetVideo } from "@/components/pets/pet-video";
 import { StatusBadge } from "@/components/pets/status-badge";
@@ -46,7 +46,6 @@ export function ageText(pet: Pet): string | null {
 export function PetProfile({ pet, categoryName, actions }: { pet: Pet; categoryName: string | undefined; /** Beside the name: the Save toggle. */ actions?: ReactNode }) {
   const age = ageText(pet);
   const breed = breedText(pet);
-  const coat = coatText(pet);
   const row = (term: string, value: ReactNode) => (
     <>
       <dt className="font-semibold text-stone-700">{term}</dt>
@@ -65,7 +64,7 @@ export function PetProfile({ pet, categoryName, actions }: { pet: Pet; categoryN
           {row(TEXT.category, categoryName ?? TEXT.unknownCategory)}
           {breed && row(TEXT.breed, breed)}
           {pet.colors.length > 0 && row(TEXT.colors, pet.colors.join(", "))}
-          {coat && row(TEXT.coat, coat)}
+          {pet.coatLength && row(TEXT.coat, COAT_LABELS[pet.coatLength])}
           {row(TEXT.sex, pet.sex === "unknown" ? TEXT.notKnown : SEX_LABELS[pet.sex])}
           {row(TEXT.age, age ?? TEXT.notKnown)}
           {row(TEXT.size, pet.size ? SIZE_LABELS[pet.size] : TEXT.notKnown)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { breedText, careFacts, coatText, feeText } from "@/components/pets/pet-facts";
+import { breedText, careFacts, feeText } from "@/components/pets/pet-facts";
 import type { Pet } from "@/lib/pets/schemas";
 
 // The animal's page says what is known in plain words, and nothing for what is not.
@@ -42,7 +42,7 @@ const words = (p: Pet) => careFacts(p).map((f) => (f.detail ? `${f.text}: ${f.de
 describe("the care facts", () => {
   it("say nothing at all when nothing is known", () => {
     expect(words(UNKNOWN)).toEqual([]);
-    expect([breedText(UNKNOWN), coatText(UNKNOWN), feeText(UNKNOWN)]).toEqual([null, null, null]);
+    expect([breedText(UNKNOWN), feeText(UNKNOWN)]).toEqual([null, null]);
   });
 
   it("say spayed or neutered by the animal's sex", () => {
@@ -71,12 +71,11 @@ describe("the care facts", () => {
     expect(words(pet({ adoptionFee: { amountCents: 15000, currency: "USD", waived: true } }))).toEqual(["Fee waived"]);
   });
 
-  it("say the breeds, a mix and the coat", () => {
+  it("say the breeds and a mix", () => {
     expect(breedText(pet({ breed: "Labrador", secondaryBreed: "Border collie", mixedBreed: true }))).toBe("Labrador / Border collie mix");
     expect(breedText(pet({ breed: "Labrador mix", mixedBreed: true }))).toBe("Labrador mix");
     expect(breedText(pet({ breed: "Siamese", mixedBreed: false }))).toBe("Siamese, purebred");
     expect(breedText(pet({ mixedBreed: true }))).toBe("Mixed breed");
     expect(breedText(pet({ mixedBreed: false }))).toBeNull();
-    expect(coatText(pet({ coatLength: "wire" }))).toBe("Wire coat");
   });
 });
