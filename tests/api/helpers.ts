@@ -162,6 +162,26 @@ export function allowPrivateWebhooks(): void {
   });
 }
 
+/** The listing sites' fields of an animal that has none of them (issue 34): what an old client's answers gain. */
+export const LISTING_UNKNOWN = {
+  externalId: null,
+  secondaryBreed: null,
+  mixedBreed: null,
+  colors: [],
+  coatLength: null,
+  spayedNeutered: null,
+  houseTrained: null,
+  declawed: null,
+  shotsCurrent: null,
+  specialNeeds: null,
+  specialNeedsNotes: null,
+  adoptionFee: null,
+  intakeDate: null,
+  videoUrl: null,
+  tags: [],
+  listOnOtherSites: true,
+} as const;
+
 export interface PetSeed {
   name?: string;
   categoryId?: number;

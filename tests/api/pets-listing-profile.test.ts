@@ -8,7 +8,7 @@ import { describeChanges } from "@/lib/audit/format";
 import { db } from "@/lib/db";
 import { isoDay } from "@/lib/pets/age";
 import type { Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { call, expectApiError, expectJson, FIRST_ORG, LISTING_UNKNOWN, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // The profile in the listing sites' words (issue 34), and listOnOtherSites
 // (issue 35): optional on create and PATCH, on every Pet, validated field
@@ -52,25 +52,6 @@ const FULL = () => ({
   listOnOtherSites: false,
 });
 
-const UNKNOWN = {
-  externalId: null,
-  secondaryBreed: null,
-  mixedBreed: null,
-  colors: [],
-  coatLength: null,
-  spayedNeutered: null,
-  houseTrained: null,
-  declawed: null,
-  shotsCurrent: null,
-  specialNeeds: null,
-  specialNeedsNotes: null,
-  adoptionFee: null,
-  intakeDate: null,
-  videoUrl: null,
-  tags: [],
-  listOnOtherSites: true,
-};
-
 describe("a client that sends none of the new fields", () => {
   it("creates, reads and changes an animal exactly as before; answers only gain the new fields, unknown (and listed on other sites)", async () => {
     const res = await create({ name: "Old client", categoryId: 2, status: "pending" });
@@ -90,7 +71,7 @@ describe("a client that sends none of the new fields", () => {
       description: null,
       goodWith: { children: null, dogs: null, cats: null },
       photos: [],
-      ...UNKNOWN,
+      ...LISTING_UNKNOWN,
     });
     expect(res.headers.get("etag")).toBe('"1"');
     const sold = await expectJson<Pet>(await patch(pet, { status: "sold" }));
