@@ -12,13 +12,13 @@ import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
 import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { QueuedPhotos } from "@/components/staff/queued-photos";
-import { LISTING_LABELS, ListingFields } from "@/components/staff/listing-fields";
+import { LISTING_FIELD_LABELS, ListingFields } from "@/components/staff/listing-fields";
 import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/pet-fields";
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+import { NAME_MAX, listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.
@@ -37,10 +37,7 @@ const FIELDS = {
   status: "Status",
   organizationId: "Shelter",
   ...PROFILE_LABELS,
-  ...LISTING_LABELS,
-  "adoptionFee.amountCents": LISTING_LABELS.adoptionFee,
-  "adoptionFee.currency": LISTING_LABELS.adoptionFee,
-  "adoptionFee.waived": LISTING_LABELS.adoptionFee,
+  ...LISTING_FIELD_LABELS,
 } as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
@@ -73,22 +70,7 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
       breed: null,
       description: null,
       goodWith: { children: null, dogs: null, cats: null },
-      externalId: null,
-      secondaryBreed: null,
-      mixedBreed: null,
-      colors: [],
-      coatLength: null,
-      spayedNeutered: null,
-      houseTrained: null,
-      declawed: null,
-      shotsCurrent: null,
-      specialNeeds: null,
-      specialNeedsNotes: null,
-      adoptionFee: null,
-      intakeDate: null,
-      videoUrl: null,
-      tags: [],
-      listOnOtherSites: true,
+      ...listingDefaults(),
     },
   });
   const {

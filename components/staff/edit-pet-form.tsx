@@ -7,7 +7,7 @@ import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { FormAlert, FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { LISTING_LABELS, ListingFields } from "@/components/staff/listing-fields";
+import { LISTING_FIELD_LABELS, ListingFields } from "@/components/staff/listing-fields";
 import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/pet-fields";
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
@@ -21,10 +21,7 @@ const FIELDS = {
   categoryId: "Category",
   status: "Status",
   ...PROFILE_LABELS,
-  ...LISTING_LABELS,
-  "adoptionFee.amountCents": LISTING_LABELS.adoptionFee,
-  "adoptionFee.currency": LISTING_LABELS.adoptionFee,
-  "adoptionFee.waived": LISTING_LABELS.adoptionFee,
+  ...LISTING_FIELD_LABELS,
 } as const;
 /** What the form edits, as PATCH names it (goodWith is one field there, three controls here). */
 const FORM_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", ...LISTING_FIELDS] as const;

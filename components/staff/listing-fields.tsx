@@ -7,7 +7,7 @@ import { FormField } from "@/components/staff/form-field";
 import { textOrNull, today } from "@/components/staff/pet-fields";
 import { hintClass, labelClass } from "@/components/staff/styles";
 import { WordListInput } from "@/components/staff/word-list-input";
-import { COAT_LABELS, COAT_LENGTHS, PROFILE_ANSWERS, type ProfileAnswer } from "@/lib/pets/profile";
+import { COAT_LABELS, COAT_LENGTHS, LISTING_LABELS, PROFILE_ANSWERS, type ProfileAnswer } from "@/lib/pets/profile";
 import { BIRTH_DATE_MIN, BREED_MAX, COLORS_MAX, EXTERNAL_ID_MAX, SPECIAL_NEEDS_NOTES_MAX, TAGS_MAX, TAG_MAX, type NewPetInput } from "@/lib/pets/schemas";
 
 // The profile in the listing sites' words, on the add and edit forms alike:
@@ -49,29 +49,16 @@ const TEXT = {
   intakeHint: "The day the animal came to you.",
   videoHint: "A YouTube or Vimeo address (youtube.com/watch?v=…, youtu.be/…, vimeo.com/…). Visitors play it on the animal's page.",
   tagsHint: `Up to ${TAGS_MAX} words or short phrases of up to ${TAG_MAX} characters, separated by commas, e.g. “Playful, Loves car rides”. Repeats are dropped.`,
-  listOnOtherSites: "Send to listing sites",
   listOnOtherSitesHint: "When your shelter sends its animals to Petfinder, Adopt-a-Pet or RescueGroups, this one goes too. Switch it off to keep it here only.",
 } as const;
 
-export const LISTING_LABELS = {
-  externalId: "Shelter's ID",
-  secondaryBreed: "Second breed",
-  mixedBreed: "Mixed breed",
-  colors: "Colours",
-  coatLength: "Coat",
-  spayedNeutered: "Spayed or neutered",
-  houseTrained: "House-trained",
-  declawed: "Declawed",
-  shotsCurrent: "Shots up to date",
-  specialNeeds: "Special needs",
-  specialNeedsNotes: "Special needs notes",
-  adoptionFee: "Adoption fee",
-  intakeDate: "Intake date",
-  videoUrl: "Video",
-  tags: "Tags",
-  listOnOtherSites: TEXT.listOnOtherSites,
+/** The labels the forms map a server error's `field` to: every field, and each part of the fee. */
+export const LISTING_FIELD_LABELS = {
+  ...LISTING_LABELS,
+  "adoptionFee.amountCents": LISTING_LABELS.adoptionFee,
+  "adoptionFee.currency": LISTING_LABELS.adoptionFee,
+  "adoptionFee.waived": LISTING_LABELS.adoptionFee,
 } as const;
-
 
 /** The care questions (mixedBreed sits with the breeds). */
 const CARE: ProfileAnswer[] = PROFILE_ANSWERS.filter((a) => a !== "mixedBreed");
@@ -150,7 +137,7 @@ export function ListingFields({ idPrefix }: { idPrefix: string }) {
         />
         <div>
           <label htmlFor={id("list-on-other-sites")} className={labelClass}>
-            {TEXT.listOnOtherSites}
+            {LISTING_LABELS.listOnOtherSites}
           </label>
           <p id={id("list-on-other-sites-hint")} className={hintClass}>
             {TEXT.listOnOtherSitesHint}

@@ -1,5 +1,6 @@
 import type { HistoryActor, HistoryEntry } from "@/lib/audit/schemas";
 import { formatAmount } from "@/lib/pets/adoption-fee";
+import { LISTING_LABELS } from "@/lib/pets/profile";
 import { PET_FIELDS, type PetField } from "@/lib/pets/schemas";
 
 // History entries in words, for the CLI and the staff page alike. Plain
@@ -43,22 +44,7 @@ export const FIELD_LABELS: Record<PetField, string> = {
   breed: "Breed",
   description: "Description",
   goodWith: "Good with",
-  externalId: "Shelter's ID",
-  secondaryBreed: "Second breed",
-  mixedBreed: "Mixed breed",
-  colors: "Colours",
-  coatLength: "Coat",
-  spayedNeutered: "Spayed/neutered",
-  houseTrained: "House-trained",
-  declawed: "Declawed",
-  shotsCurrent: "Shots up to date",
-  specialNeeds: "Special needs",
-  specialNeedsNotes: "Special needs notes",
-  adoptionFee: "Adoption fee",
-  intakeDate: "Intake date",
-  videoUrl: "Video",
-  tags: "Tags",
-  listOnOtherSites: "Listed on other sites",
+  ...LISTING_LABELS,
   photos: "Photos",
 };
 

@@ -48,3 +48,23 @@ export const COAT_LABELS: Record<CoatLength, string> = {
 /** The yes/no/not known answers of the profile, named as in the API. */
 export const PROFILE_ANSWERS = ["mixedBreed", "spayedNeutered", "houseTrained", "declawed", "shotsCurrent", "specialNeeds"] as const;
 export type ProfileAnswer = (typeof PROFILE_ANSWERS)[number];
+
+/** The listing sites' fields as staff read them (the forms' labels, the history's names). */
+export const LISTING_LABELS = {
+  externalId: "Shelter's ID",
+  secondaryBreed: "Second breed",
+  mixedBreed: "Mixed breed",
+  colors: "Colours",
+  coatLength: "Coat",
+  spayedNeutered: "Spayed or neutered",
+  houseTrained: "House-trained",
+  declawed: "Declawed",
+  shotsCurrent: "Shots up to date",
+  specialNeeds: "Special needs",
+  specialNeedsNotes: "Special needs notes",
+  adoptionFee: "Adoption fee",
+  intakeDate: "Intake date",
+  videoUrl: "Video",
+  tags: "Tags",
+  listOnOtherSites: "Send to listing sites",
+} as const;

@@ -2,10 +2,9 @@ import { Batcher } from "@/lib/batch";
 import { db, query } from "@/lib/db";
 import { readQuery, readsFromReplica, sharedReadQuery } from "@/lib/replicas";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import { isDatabaseUnavailable } from "@/lib/http/errors";
+import { errorChain, isDatabaseUnavailable } from "@/lib/http/errors";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
-import type { AdoptionFee } from "@/lib/pets/adoption-fee";
-import { LIMIT_MAX, type CoatLength, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { LIMIT_MAX, type CoatLength, type GoodWithKind, type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 
 // Data access only: no HTTP, no rules. Ids are bigint here and numbers above.
 
@@ -534,7 +533,7 @@ export async function findNearPetsBefore(q: NearPageQuery & { before: { k: numbe
 }
 
 /** Everything an animal is created with (NewPet after parsing). */
-export interface NewPetFields {
+export type NewPetFields = {
   name: string;
   categoryId: number;
   /** The organisation the animal is at (decided by the caller's tenancy: lib/organizations/tenancy.ts). */
@@ -546,23 +545,10 @@ export interface NewPetFields {
   breed: string | null;
   description: string | null;
   goodWith: { children?: boolean | null; dogs?: boolean | null; cats?: boolean | null };
-  externalId: string | null;
-  secondaryBreed: string | null;
-  mixedBreed: boolean | null;
-  colors: string[];
-  coatLength: CoatLength | null;
-  spayedNeutered: boolean | null;
-  houseTrained: boolean | null;
-  declawed: boolean | null;
-  shotsCurrent: boolean | null;
-  specialNeeds: boolean | null;
-  specialNeedsNotes: string | null;
-  adoptionFee: AdoptionFee | null;
-  intakeDate: string | null;
-  videoUrl: string | null;
-  tags: string[];
-  listOnOtherSites: boolean;
-}
+} & ListingValues;
+
+/** The listing sites' fields as the API takes them (the fee as one object). */
+type ListingValues = Pick<NewPet, ListingField>;
 
 /** Who an audit record names: the staff member's email, or null to read the API key's current name in the statement. */
 export interface AuditActor {
@@ -756,7 +742,7 @@ export async function readPet(tx: Prisma.TransactionClient, id: number): Promise
  * other writer can slip in between a check and the write. null when it no
  * longer matches (or the row is gone).
  */
-export interface PetColumnChanges {
+export type PetColumnChanges = {
   name?: string;
   categoryId?: number;
   status?: PetStatus;
@@ -766,23 +752,7 @@ export interface PetColumnChanges {
   breed?: string | null;
   description?: string | null;
   goodWith?: { children: boolean | null; dogs: boolean | null; cats: boolean | null };
-  externalId?: string | null;
-  secondaryBreed?: string | null;
-  mixedBreed?: boolean | null;
-  colors?: string[];
-  coatLength?: CoatLength | null;
-  spayedNeutered?: boolean | null;
-  houseTrained?: boolean | null;
-  declawed?: boolean | null;
-  shotsCurrent?: boolean | null;
-  specialNeeds?: boolean | null;
-  specialNeedsNotes?: string | null;
-  adoptionFee?: AdoptionFee | null;
-  intakeDate?: string | null;
-  videoUrl?: string | null;
-  tags?: string[];
-  listOnOtherSites?: boolean;
-}
+} & Partial<ListingValues>;
 
 /** The columns the Prisma update writes for the changes (only those given). */
 function columnData(changes: PetColumnChanges): Prisma.PetUncheckedUpdateManyInput {
@@ -822,16 +792,9 @@ const EXTERNAL_ID_INDEX = "pets_external_id_organization_id_key";
  * the index or its columns.
  */
 export function isExternalIdTaken(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  const queue: unknown[] = [error];
-  while (queue.length && seen.size < 20) {
-    const e = queue.shift();
-    if (!e || typeof e !== "object" || seen.has(e)) continue;
-    seen.add(e);
-    const r = e as { code?: unknown; constraint?: unknown; message?: unknown; meta?: unknown; cause?: unknown; kind?: unknown };
-    const unique = r.code === "23505" || r.code === "P2002" || r.kind === "UniqueConstraintViolation";
-    if (unique && [r.constraint, r.message, r.meta, r.cause].some((part) => describe(part).includes(EXTERNAL_ID_INDEX) || describe(part).includes("external_id"))) return true;
-    queue.push(r.cause, (r.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
+  for (const part of errorChain(error)) {
+    const unique = part.code === "23505" || part.code === "P2002" || part.kind === "UniqueConstraintViolation";
+    if (unique && [part.constraint, part.message, part.meta, part.cause].some((p) => describe(p).includes(EXTERNAL_ID_INDEX) || describe(p).includes("external_id"))) return true;
   }
   return false;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 
 describe("newPetSchema", () => {
   it("trims the name, defaults the status and drops unknown fields such as id", () => {
@@ -16,22 +17,7 @@ describe("newPetSchema", () => {
       description: null,
       goodWith: {},
       // The listing sites' profile: unknown, no colours nor tags, listed on other sites.
-      externalId: null,
-      secondaryBreed: null,
-      mixedBreed: null,
-      colors: [],
-      coatLength: null,
-      spayedNeutered: null,
-      houseTrained: null,
-      declawed: null,
-      shotsCurrent: null,
-      specialNeeds: null,
-      specialNeedsNotes: null,
-      adoptionFee: null,
-      intakeDate: null,
-      videoUrl: null,
-      tags: [],
-      listOnOtherSites: true,
+      ...LISTING_UNKNOWN,
     });
   });
 

@@ -375,7 +375,18 @@ export const newPetSchema = z
   .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored." });
 export type NewPet = z.infer<typeof newPetSchema>;
 
-const LISTING_DEFAULTS = newPetSchema.parse({ name: "-", categoryId: 1 });
+/**
+ * The listing fields as a create leaves them when none is sent: unknown, no
+ * colours nor tags, listed on other sites. Parsed when first asked for, not
+ * when the module loads: a browser page must configure zod first
+ * (lib/zod-jitless.ts).
+ */
+export function listingDefaults(): Pick<NewPet, ListingField> {
+  const pet = newPetSchema.parse({ name: "-", categoryId: 1 });
+  return Object.fromEntries(LISTING_FIELDS.map((field) => [field, pet[field]])) as Pick<NewPet, ListingField>;
+}
+
+let createDefaults: Pick<NewPet, ListingField> | undefined;
 
 /**
  * A create as its Idempotency-Key compares it: the listing fields left at
@@ -383,10 +394,12 @@ const LISTING_DEFAULTS = newPetSchema.parse({ name: "-", categoryId: 1 });
  * added them is still the same request (and replays its first answer).
  */
 export function idempotentNewPet(pet: NewPet): Partial<NewPet> {
+  const defaults = (createDefaults ??= listingDefaults());
   return Object.fromEntries(
-    Object.entries(pet).filter(([field, value]) => !(LISTING_FIELDS as readonly string[]).includes(field) || JSON.stringify(value) !== JSON.stringify(LISTING_DEFAULTS[field as ListingField])),
+    Object.entries(pet).filter(([field, value]) => !(field in defaults) || JSON.stringify(value) !== JSON.stringify(defaults[field as ListingField])),
   );
 }
+
 /** What a form holds before parsing: status may still be unset. */
 export type NewPetInput = z.input<typeof newPetSchema>;
 

@@ -12,7 +12,7 @@ import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service
 import * as queries from "@/lib/pets/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
-import { LISTING_FIELDS, type Category, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { PET_FIELDS, type Category, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -324,18 +324,10 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
   return presentPet(pet, options.view);
 }
 
-/** The patch's fields that replace a value as they are (goodWith, adoptionFee and photoOrder merge or reorder). */
-const SCALAR_PATCH_FIELDS = [
-  "name",
-  "categoryId",
-  "status",
-  "sex",
-  "size",
-  "birthDate",
-  "breed",
-  "description",
-  ...LISTING_FIELDS.filter((f) => f !== "adoptionFee"),
-] as const satisfies readonly (keyof PetPatch & PetField)[];
+/** The fields that merge (goodWith, adoptionFee) or are reordered (photos, by photoOrder) rather than replaced. */
+const MERGED = ["goodWith", "adoptionFee", "photos"] as const;
+/** The patch's fields that replace a value as they are. */
+const SCALAR_PATCH_FIELDS = PET_FIELDS.filter((f): f is Exclude<PetField, (typeof MERGED)[number]> => !(MERGED as readonly string[]).includes(f));
 
 /**
  * The fee after a patch: the parts sent replace the fee's, the others stay

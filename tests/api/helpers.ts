@@ -162,25 +162,7 @@ export function allowPrivateWebhooks(): void {
   });
 }
 
-/** The listing sites' fields of an animal that has none of them (issue 34): what an old client's answers gain. */
-export const LISTING_UNKNOWN = {
-  externalId: null,
-  secondaryBreed: null,
-  mixedBreed: null,
-  colors: [],
-  coatLength: null,
-  spayedNeutered: null,
-  houseTrained: null,
-  declawed: null,
-  shotsCurrent: null,
-  specialNeeds: null,
-  specialNeedsNotes: null,
-  adoptionFee: null,
-  intakeDate: null,
-  videoUrl: null,
-  tags: [],
-  listOnOtherSites: true,
-} as const;
+export { LISTING_UNKNOWN } from "../listing-unknown";
 
 export interface PetSeed {
   name?: string;
@@ -227,6 +209,20 @@ export async function seedPets(pets: PetSeed[]): Promise<Pet[]> {
   const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   const view = petView(now(), ORIGIN);
   return Promise.all(ids.map(async (id) => toPet((await findPetById(id))!, view)));
+}
+
+/** Every page of `GET /v1/pets?<query>`, following rel="next" as a client does; fails on an animal seen twice. */
+export async function walkPetPages(key: string, query: string, limit: number): Promise<Pet[]> {
+  const { GET } = await import("@/app/v1/pets/route");
+  const out: Pet[] = [];
+  let url: string | undefined = `/v1/pets?${query}&limit=${limit}`;
+  while (url) {
+    const res: Response = await call(GET, url, { key });
+    out.push(...(await expectJson<Pet[]>(res)));
+    url = parseLink(res.headers.get("link")).next;
+  }
+  expect(new Set(out.map((p) => p.id)).size).toBe(out.length);
+  return out;
 }
 
 /** RFC 8288 Link header → { rel: url }. */

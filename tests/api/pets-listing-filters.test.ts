@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
 import { COAT_LENGTHS, type CoatLength, type Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, newKey, newOrganization, parseLink, seedPets, type PetSeed } from "./helpers";
+import { call, expectApiError, expectJson, newKey, newOrganization, parseLink, seedPets, walkPetPages, type PetSeed } from "./helpers";
 
 // The listing-site filters of GET /v1/pets (issue 34): houseTrained,
 // specialNeeds and spayedNeutered (true or false; an unknown answer matches
@@ -37,18 +37,8 @@ beforeAll(async () => {
 const list = (query: string) => call(GET, `/v1/pets?${query}`, { key });
 const ids = (pets: Pet[]) => pets.map((p) => p.id);
 
-/** Every page, following rel="next"; fails on a repeated animal. */
-async function walk(query: string, limit = 5): Promise<Pet[]> {
-  const out: Pet[] = [];
-  let url: string | undefined = `/v1/pets?${query}&limit=${limit}`;
-  while (url) {
-    const res: Response = await call(GET, url, { key });
-    out.push(...(await expectJson<Pet[]>(res)));
-    url = parseLink(res.headers.get("link")).next;
-  }
-  expect(new Set(ids(out)).size).toBe(out.length);
-  return out;
-}
+/** Every page of a filtered list. */
+const walk = (query: string, limit = 5) => walkPetPages(key, query, limit);
 
 /** Every page walked forwards, then back from the last one through rel="prev": the same animals, in the same pages. */
 async function walkBothWays(query: string, limit = 4): Promise<Pet[]> {

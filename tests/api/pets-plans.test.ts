@@ -87,6 +87,20 @@ const PAGES = {
   "previous page from the newest": { before: 0.97 },
 } as const;
 
+/** A filter's query at each page of PAGES (its cursor placed in the id range once the table is seeded). */
+function atEveryPage<T extends unknown[]>(filter: string, extra: Partial<PetPageQuery>, ...more: T): [string, () => PetPageQuery, ...T][] {
+  return Object.entries(PAGES).map(([page, cursor]) => [
+    `${filter}, ${page}`,
+    () => ({
+      take: 21,
+      ...extra,
+      ...("after" in cursor ? { after: Math.floor(maxId * cursor.after) } : {}),
+      ...("before" in cursor ? { before: Math.floor(maxId * cursor.before) } : {}),
+    }),
+    ...more,
+  ]);
+}
+
 describe("every filter combination, first and deep pages, both directions", () => {
   const cases: [string, () => PetPageQuery][] = [];
   for (const status of STATUSES) {
@@ -126,25 +140,12 @@ describe("the age filter at any depth: its birthday windows are read from the co
   }, 60_000);
 
   const today = isoDay(new Date());
-  const cases: [string, () => PetPageQuery][] = [];
   const filters: [string, Partial<PetPageQuery>][] = [
     ["age=baby,young", { ages: { groups: ["baby", "young"], today, refreshedOn: today } }],
     ["age=young,adult,senior", { ages: { groups: ["young", "adult", "senior"], today, refreshedOn: today } }],
     ["status=available&age=baby", { status: "available", ages: { groups: ["baby"], today, refreshedOn: today } }],
   ];
-  for (const [filter, extra] of filters) {
-    for (const [page, cursor] of Object.entries(PAGES)) {
-      cases.push([
-        `${filter}, ${page}`,
-        () => ({
-          take: 21,
-          ...extra,
-          ...("after" in cursor ? { after: Math.floor(maxId * cursor.after) } : {}),
-          ...("before" in cursor ? { before: Math.floor(maxId * cursor.before) } : {}),
-        }),
-      ]);
-    }
-  }
+  const cases = filters.flatMap(([filter, extra]) => atEveryPage(filter, extra));
 
   it.each(cases)("%s: no window's rows are fetched from the table", async (_name, query) => {
     for (const mode of ["custom", "generic"] as const) {
@@ -191,22 +192,7 @@ describe("the listing-site filters at any depth: each walks its own index, even 
     ["coatLength=short,long", { coatLengths: ["short", "long"] }, /^pets_coat_length_id_idx$/, 0],
     ["externalId=EXT-5,EXT-100,EXT-29000", { externalIds: ["EXT-5", "EXT-100", "EXT-29000"] }, /^pets_external_id_organization_id_key$/, 3],
   ];
-  const cases: [string, () => PetPageQuery, RegExp, number][] = [];
-  for (const [filter, extra, index, mayDiscard] of filters) {
-    for (const [page, cursor] of Object.entries(PAGES)) {
-      cases.push([
-        `${filter}, ${page}`,
-        () => ({
-          take: 21,
-          ...extra,
-          ...("after" in cursor ? { after: Math.floor(maxId * cursor.after) } : {}),
-          ...("before" in cursor ? { before: Math.floor(maxId * cursor.before) } : {}),
-        }),
-        index,
-        mayDiscard,
-      ]);
-    }
-  }
+  const cases = filters.flatMap(([filter, extra, index, mayDiscard]) => atEveryPage(filter, extra, index, mayDiscard));
 
   it.each(cases)("%s: its index serves it, no row is discarded", async (_name, query, index, mayDiscard) => {
     for (const mode of ["custom", "generic"] as const) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { breedText, careFacts, feeText } from "@/components/pets/pet-facts";
 import type { Pet } from "@/lib/pets/schemas";
+import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 
 // The animal's page says what is known in plain words, and nothing for what is not.
 
@@ -18,22 +19,9 @@ const UNKNOWN: Pet = {
   breed: null,
   description: null,
   goodWith: { children: null, dogs: null, cats: null },
-  externalId: null,
-  secondaryBreed: null,
-  mixedBreed: null,
+  ...LISTING_UNKNOWN,
   colors: [],
-  coatLength: null,
-  spayedNeutered: null,
-  houseTrained: null,
-  declawed: null,
-  shotsCurrent: null,
-  specialNeeds: null,
-  specialNeedsNotes: null,
-  adoptionFee: null,
-  intakeDate: null,
-  videoUrl: null,
   tags: [],
-  listOnOtherSites: true,
   photos: [],
 };
 const pet = (fields: Partial<Pet>): Pet => ({ ...UNKNOWN, ...fields });
