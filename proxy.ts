@@ -5,6 +5,7 @@ import { hstsHeader, requestOrigin } from "@/lib/http/client";
 import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies";
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { ensureBrowserSession } from "@/lib/sessions/service";
+import { VIDEO_PLAYER_ORIGINS } from "@/lib/pets/video";
 
 // Runs before every page (not /v1, not static files):
 // 1. every visitor gets an anonymous adopter session, so the pages can call
@@ -19,7 +20,15 @@ function photoOrigins(): string {
   return base ? ` ${new URL(base).origin}` : "";
 }
 
-function contentSecurityPolicy(nonce: string): string {
+/**
+ * An animal's page may show its video in YouTube's or Vimeo's
+ * privacy-enhanced player (components/pets/pet-video.tsx, loaded only when
+ * pressed): those two players, and only there, may be framed. Every other
+ * page keeps frames to its own origin (default-src).
+ */
+const ANIMAL_PAGE = /^\/pets\/[^/]+\/?$/;
+
+function contentSecurityPolicy(nonce: string, pathname: string): string {
   const dev = env().NODE_ENV === "development";
   return [
     "default-src 'self'",
@@ -34,12 +43,13 @@ function contentSecurityPolicy(nonce: string): string {
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
+    ...(ANIMAL_PAGE.test(pathname) ? [`frame-src ${VIDEO_PLAYER_ORIGINS.join(" ")}`] : []),
   ].join("; ");
 }
 
 export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce);
+  const csp = contentSecurityPolicy(nonce, request.nextUrl.pathname);
   const origin = requestOrigin(request);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);

@@ -5,7 +5,7 @@
  */
 import { now } from "@/lib/clock";
 import { db, disconnectDb } from "@/lib/db";
-import type { PetSex, PetSize, PetStatus, Prisma } from "@/lib/generated/prisma/client";
+import type { PetCoatLength, PetSex, PetSize, PetStatus, Prisma } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { isoDay } from "@/lib/pets/age";
 import { processPhoto } from "@/lib/photos/process";
@@ -59,6 +59,48 @@ function birthDate(i: number): Date | null {
   if (i % 7 === 6) return null;
   const days = [120, 300, 500, 800, 1400, 2200, 3100, 4000][i % 8]! + (i * 17) % 90;
   return new Date(`${isoDay(new Date(now().getTime() - days * 86_400_000))}T00:00:00Z`);
+}
+
+// The listing sites' profile (issue 34), as a shelter knows it: mostly
+// answered for dogs and cats, less for the others, some left unknown.
+const COLOURS: Record<(typeof CATEGORIES)[number], string[][]> = {
+  Dogs: [["Black", "White"], ["Brown"], ["Golden"], ["Brindle", "White"], ["Tricolor"]],
+  Cats: [["Tabby"], ["Black"], ["Calico"], ["Grey", "White"], ["Orange"]],
+  Rabbits: [["White"], ["Brown"], ["Grey"]],
+  Birds: [["Green", "Yellow"], ["Blue"], []],
+  Reptiles: [["Orange"], ["Green"], []],
+  "Small mammals": [["Golden"], ["White", "Brown"], []],
+};
+const COATS: Record<(typeof CATEGORIES)[number], (PetCoatLength | null)[]> = {
+  Dogs: ["short", "medium", "long", "wire", "curly"],
+  Cats: ["short", "long", "medium"],
+  Rabbits: ["short", "long"],
+  Birds: [null],
+  Reptiles: [null],
+  "Small mammals": ["short", null],
+};
+/** Usual fees in cents, by category; some waived, a few unknown. */
+const FEES: Record<(typeof CATEGORIES)[number], number> = { Dogs: 15000, Cats: 9000, Rabbits: 5000, Birds: 4000, Reptiles: 6000, "Small mammals": 2000 };
+const NEEDS = ["Needs a daily thyroid pill.", "Deaf; has learned hand signals.", "Three legs and no idea that is unusual."];
+const TAGS = [["Playful", "Loves car rides"], ["Calm", "Lap animal"], [], ["Curious"], [], ["Good on a lead", "Energetic"]];
+
+function listingProfile(category: (typeof CATEGORIES)[number], n: number) {
+  const furry = category === "Dogs" || category === "Cats" || category === "Rabbits";
+  const fee = n % 6 === 5 ? null : { adoptionFeeCents: FEES[category], adoptionFeeCurrency: "USD", adoptionFeeWaived: n % 13 === 4 };
+  return {
+    externalId: `PS-${String(n + 1).padStart(4, "0")}`,
+    colors: COLOURS[category][n % COLOURS[category].length]!,
+    coatLength: COATS[category][n % COATS[category].length]!,
+    spayedNeutered: furry ? ANSWERS[(n + 3) % 4]! : null,
+    houseTrained: furry ? ([true, true, false, null] as const)[n % 4]! : null,
+    declawed: category === "Cats" ? false : null,
+    shotsCurrent: category === "Dogs" || category === "Cats" ? ([true, null, true, false] as const)[n % 4]! : null,
+    specialNeeds: n % 11 === 5 ? true : n % 3 === 0 ? false : null,
+    specialNeedsNotes: n % 11 === 5 ? NEEDS[n % NEEDS.length]! : null,
+    ...(fee ?? {}),
+    intakeDate: new Date(`${isoDay(new Date(now().getTime() - (3 + ((n * 7) % 120)) * 86_400_000))}T00:00:00Z`),
+    tags: TAGS[n % TAGS.length]!,
+  };
 }
 
 const SEXES: PetSex[] = ["female", "male", "female", "male", "unknown"];
@@ -188,6 +230,7 @@ export async function seed(): Promise<{ categories: number; petsAdded: number; d
         goodWithChildren: ANSWERS[n % 4]!,
         goodWithDogs: category === "Dogs" ? true : ANSWERS[(n + 1) % 4]!,
         goodWithCats: category === "Cats" ? true : ANSWERS[(n + 2) % 4]!,
+        ...listingProfile(category, n),
       });
     }
   }

@@ -24,11 +24,16 @@ export interface AlertFiltersInput {
 /**
  * The alert's filters for a view, and the view's filters an alert cannot
  * keep: an alert watches one size and one age group, so a view with several
- * of either watches every one (said on the form, never narrowed in silence).
+ * of either watches every one; it does not watch the care filters
+ * (house-trained, special needs) at all. Both are said on the form, never
+ * dropped in silence.
  */
-export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput; widened: ("size" | "age")[] } {
+export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput; widened: ("size" | "age")[]; unwatched: ("houseTrained" | "specialNeeds")[] } {
   const filters: AlertFiltersInput = {};
   const widened: ("size" | "age")[] = [];
+  const unwatched: ("houseTrained" | "specialNeeds")[] = [];
+  if (query.houseTrained) unwatched.push("houseTrained");
+  if (query.specialNeeds !== undefined) unwatched.push("specialNeeds");
   if (query.category !== undefined) filters.categoryId = query.category;
   if (query.sex) filters.sex = query.sex;
   if (query.size?.length === 1) filters.size = query.size[0];
@@ -41,7 +46,7 @@ export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput
     filters.near = query.near;
     filters.within = `${query.within ?? DEFAULT_WITHIN_MI}mi`;
   }
-  return { filters, widened };
+  return { filters, widened, unwatched };
 }
 
 /**

@@ -33,7 +33,7 @@ type AlertFormInput = z.input<typeof alertFormSchema>;
 type AlertForm = z.output<typeof alertFormSchema>;
 
 export default function AlertForm({ id, query, categories, onClose }: { id: string; query: BrowseQuery; categories: Category[] | undefined; onClose: () => void }) {
-  const { filters, widened } = alertFiltersOf(query);
+  const { filters, widened, unwatched } = alertFiltersOf(query);
   const words = alertFilterWords(filters, categories?.find((c) => c.id === filters.categoryId)?.name);
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
@@ -104,6 +104,12 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
         {widened.length > 0 ? (
           <p className={hintClass}>
             An alert watches one {widened.join(" and one ")} at most: this one includes every {widened.map((w) => (w === "age" ? "age" : "size")).join(" and every ")}.
+          </p>
+        ) : null}
+        {unwatched.length > 0 ? (
+          <p className={hintClass}>
+            An alert does not watch {unwatched.map((u) => (u === "houseTrained" ? "house-training" : "special needs")).join(" or ")}: this one tells you of new animals whatever{" "}
+            {unwatched.length > 1 ? "those are" : "that is"}.
           </p>
         ) : null}
       </div>

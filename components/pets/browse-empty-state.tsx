@@ -19,7 +19,7 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
   const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
   const everyStatus: BrowseQuery = { status: "all", limit: query.limit };
   const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
-  const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, cursor: undefined };
+  const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, houseTrained: undefined, specialNeeds: undefined, cursor: undefined };
   const filteredBesidesSearch = statusOrCategory || profile !== "";
   const where = [statusOrCategory ? "with this status and category" : "", profile ? `that is ${profile}` : ""].filter(Boolean).join(" and ");
   // Near a place: the way out is a wider search first (the next distance up), then anywhere.
@@ -65,7 +65,7 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       ) : filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
-          {profile && (query.q || statusOrCategory) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
+          {profile && (query.q || statusOrCategory) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
           {link(cleared, query.q && !filteredBesidesSearch ? "Clear search" : "Clear filters", buttonClass)}
         </div>
       ) : (
@@ -79,7 +79,8 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
 // and the first page's JavaScript stays within its budget.
 /**
  * The profile filters in words, for the empty state: "female, small or
- * medium, baby, good with children and cats". Empty when none is set.
+ * medium, baby, good with children and cats, house-trained, with special
+ * needs". Empty when none is set.
  */
 export function describeProfileFilters(query: BrowseQuery): string {
   const parts: string[] = [];
@@ -87,6 +88,8 @@ export function describeProfileFilters(query: BrowseQuery): string {
   if (query.size) parts.push(orList(query.size.map((s) => (s === "xlarge" ? "extra large" : s))));
   if (query.age) parts.push(orList(query.age));
   if (query.goodWith) parts.push(`good with ${query.goodWith.join(query.goodWith.length > 2 ? ", " : " and ").replace(/, ([^,]*)$/, " and $1")}`);
+  if (query.houseTrained) parts.push("house-trained");
+  if (query.specialNeeds !== undefined) parts.push(query.specialNeeds ? "with special needs" : "without special needs");
   return parts.join(", ");
 }
 

@@ -7,7 +7,10 @@ import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
 
-type ListFilter = "size" | "age" | "goodWith";
+type ListFilter = "size" | "age" | "goodWith" | "houseTrained";
+
+/** House-trained as a one-chip group: ticked sends houseTrained=true. */
+const HOUSE_TRAINED = ["true"] as const;
 
 /** Ticking a box: the list in its canonical order, or no filter when none is left. */
 function toggled<T extends string>(choices: readonly T[], current: readonly T[] | undefined, value: T, on: boolean): T[] | undefined {
@@ -61,13 +64,31 @@ function ChoiceGroup<T extends string>({
 
 const LOOKS = {
   // One row of menus, then the chips (from 640 px up).
-  row: { form: "flex flex-wrap items-end gap-4", category: "w-full min-w-0 sm:w-56", sex: "w-full min-w-0 sm:w-40", within: "w-full min-w-0 sm:w-36", limit: "w-32", chips: "flex w-full flex-wrap gap-x-8 gap-y-4" },
-  // Stacked in the Filters sheet's column (phones): the two menus side by side, each chip group on its own, the page size last.
-  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", within: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
+  row: {
+    form: "flex flex-wrap items-end gap-4",
+    category: "w-full min-w-0 sm:w-56",
+    sex: "w-full min-w-0 sm:w-40",
+    needs: "w-full min-w-0 sm:w-52",
+    within: "w-full min-w-0 sm:w-36",
+    limit: "w-32",
+    chips: "flex w-full flex-wrap gap-x-8 gap-y-4",
+  },
+  // Stacked in the Filters sheet's column (phones): the menus two by two, each chip group on its own, the page size last.
+  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", needs: "min-w-0", within: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
 };
 
+/** The strings of the care filters (the others' words are the profile's: lib/pets/profile.ts). */
+const TEXT = {
+  specialNeeds: "Special needs",
+  specialNeedsAny: "Any",
+  specialNeedsYes: "Has special needs",
+  specialNeedsNo: "No special needs",
+  care: "Care",
+  houseTrained: "House-trained",
+} as const;
+
 /**
- * Category, sex, age, size, good with, and page size. A change applies at
+ * Category, sex, special needs, age, size, good with, house-trained, and page size. A change applies at
  * once and starts again from the first page. It is a real GET form too, so
  * without JavaScript "Apply" does the same through a page load.
  *
@@ -155,6 +176,22 @@ export function BrowseFilters({
           <option value="male">Male</option>
         </select>
       </div>
+      <div className={css.needs}>
+        <label htmlFor={`${idPrefix}-special-needs`} className="block text-sm font-semibold text-stone-800">
+          {TEXT.specialNeeds}
+        </label>
+        <select
+          id={`${idPrefix}-special-needs`}
+          name="specialNeeds"
+          className={selectClass}
+          value={query.specialNeeds === undefined ? "" : String(query.specialNeeds)}
+          onChange={(event) => onNavigate({ ...query, specialNeeds: event.target.value === "" ? undefined : event.target.value === "true", cursor: undefined })}
+        >
+          <option value="">{TEXT.specialNeedsAny}</option>
+          <option value="true">{TEXT.specialNeedsYes}</option>
+          <option value="false">{TEXT.specialNeedsNo}</option>
+        </select>
+      </div>
       {query.near && (
         <div className={css.within}>
           <input type="hidden" name="near" value={query.near} />
@@ -195,6 +232,14 @@ export function BrowseFilters({
           labels={GOOD_WITH_LABELS}
           selected={query.goodWith}
           onChange={(goodWith) => onNavigate({ ...query, goodWith, cursor: undefined })}
+        />
+        <ChoiceGroup
+          name="houseTrained"
+          legend={TEXT.care}
+          choices={HOUSE_TRAINED}
+          labels={{ true: TEXT.houseTrained }}
+          selected={query.houseTrained ? HOUSE_TRAINED : undefined}
+          onChange={(chosen) => onNavigate({ ...query, houseTrained: chosen ? true : undefined, cursor: undefined })}
         />
       </div>
       {look === "sheet" && pageSize}

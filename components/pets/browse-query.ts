@@ -5,7 +5,7 @@ import type { Organization } from "@/lib/organizations/schemas";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/organizations/units";
 
 // The adopters' browser keeps its whole state in the page URL
-// (?q=&near=&within=&status=&category=&sex=&size=&age=&goodWith=&limit=&cursor=,
+// (?q=&near=&within=&status=&category=&sex=&size=&age=&goodWith=&houseTrained=&specialNeeds=&limit=&cursor=,
 // the filters named and spelled as the API's), so a view can be shared, reloaded and
 // reached with Back. This module is the one reading and writing of that URL,
 // used by the server page (first render) and the client (every change after).
@@ -47,6 +47,10 @@ export interface BrowseQuery {
   age?: AgeGroup[];
   /** Known to get on with all of these. */
   goodWith?: GoodWithKind[];
+  /** Only animals known to be house-trained (nobody looks for the others). */
+  houseTrained?: true;
+  /** Only animals known to have special needs (true), or known not to (false). */
+  specialNeeds?: boolean;
   /** Near a place: a US ZIP code ("60601") or "lat,lng" (the browser's location, rounded). */
   near?: string;
   /** How far from `near`, in miles; the page's default (DEFAULT_WITHIN_MI) when not given. */
@@ -161,6 +165,8 @@ export function parseBrowseQuery(read: (name: string) => string | readonly strin
     size: parseChoices(list("size"), PET_SIZES),
     age: parseChoices(list("age"), AGE_GROUPS),
     goodWith: parseChoices(list("goodWith"), GOOD_WITH),
+    houseTrained: get("houseTrained") === "true" ? true : undefined,
+    specialNeeds: get("specialNeeds") === "true" ? true : get("specialNeeds") === "false" ? false : undefined,
     near: normaliseNear(get("near")),
     within: parseWithin(get("within")),
     limit: PAGE_SIZES.find((size) => size === limit) ?? DEFAULT_PAGE_SIZE,
@@ -180,6 +186,8 @@ export function browseHref(query: BrowseQuery): string {
   if (query.size) params.set("size", query.size.join(","));
   if (query.age) params.set("age", query.age.join(","));
   if (query.goodWith) params.set("goodWith", query.goodWith.join(","));
+  if (query.houseTrained) params.set("houseTrained", "true");
+  if (query.specialNeeds !== undefined) params.set("specialNeeds", String(query.specialNeeds));
   if (query.limit !== DEFAULT_PAGE_SIZE) params.set("limit", String(query.limit));
   if (query.cursor) params.set("cursor", query.cursor);
   const search = params.toString();
@@ -197,13 +205,14 @@ export function browseHeading(status: BrowseStatus): string {
 
 /**
  * How many filters of the Filters sheet differ from the plain view (a status
- * other than Available, a category, a sex, and each list of ages, sizes or
- * good-with), for its button: "Filters (2)". The name search sits outside
+ * other than Available, a category, a sex, each list of ages, sizes or
+ * good-with, house-trained, special needs), for its button: "Filters (2)". The name search sits outside
  * the sheet, and the page size is a preference, not a filter.
  */
 export function activeFilterCount(query: BrowseQuery): number {
   const within = query.near !== undefined && query.within !== undefined && query.within !== DEFAULT_WITHIN_MI;
-  return [query.status !== DEFAULT_STATUS, query.category !== undefined, query.sex, query.size, query.age, query.goodWith, within].filter(Boolean).length;
+  return [query.status !== DEFAULT_STATUS, query.category !== undefined, query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined, within].filter(Boolean)
+    .length;
 }
 
 /** The view with every filter of the sheet cleared: the searches (name, place) and the page size stay. */

@@ -22,6 +22,8 @@ export function petsApiQuery(query: BrowseQuery): ListPetsParams {
     ...(query.size ? { size: query.size } : {}),
     ...(query.age ? { age: query.age } : {}),
     ...(query.goodWith ? { goodWith: query.goodWith } : {}),
+    ...(query.houseTrained ? { houseTrained: true } : {}),
+    ...(query.specialNeeds !== undefined ? { specialNeeds: query.specialNeeds } : {}),
     ...(query.near ? { near: query.near, within: `${query.within ?? DEFAULT_WITHIN_MI}mi` } : {}),
     ...(query.cursor ? { cursor: query.cursor } : {}),
   };

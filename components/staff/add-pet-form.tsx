@@ -12,12 +12,13 @@ import { FormField } from "@/components/staff/form-field";
 import { PetAdded } from "@/components/staff/pet-added";
 import { forgetPhotos, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { QueuedPhotos } from "@/components/staff/queued-photos";
-import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { LISTING_FIELD_LABELS, ListingFields } from "@/components/staff/listing-fields";
+import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/pet-fields";
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+import { NAME_MAX, listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.
@@ -30,7 +31,14 @@ const OrganizationChooser = dynamic(() => import("@/components/staff/organizatio
   ),
 });
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status", organizationId: "Shelter", ...PROFILE_LABELS } as const;
+const FIELDS = {
+  name: "Name",
+  categoryId: "Category",
+  status: "Status",
+  organizationId: "Shelter",
+  ...PROFILE_LABELS,
+  ...LISTING_FIELD_LABELS,
+} as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -53,7 +61,17 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
   const form = useForm<NewPetInput, unknown, NewPet>({
     resolver: zodResolver(newPetSchema),
-    defaultValues: { name: "", status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null } },
+    defaultValues: {
+      name: "",
+      status: "available",
+      sex: "unknown",
+      size: null,
+      birthDate: null,
+      breed: null,
+      description: null,
+      goodWith: { children: null, dogs: null, cats: null },
+      ...listingDefaults(),
+    },
   });
   const {
     register,
@@ -79,8 +97,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
   function showServerError(error: unknown) {
     if (error instanceof ApiClientError) {
-      if (error.code === "invalid_body" || error.code === "unknown_category") {
-        const onFields = error.details.filter((d) => isField(d.field));
+      if (error.code === "invalid_body" || error.code === "unknown_category" || error.code === "external_id_taken") {
+        const onFields = error.details.map((d) => ({ ...d, field: formFieldOf(d.field) })).filter((d) => isField(d.field));
         onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
         if (error.code === "unknown_category") {
           if (onFields.length === 0) setError("categoryId", { type: "server", message: "does not name an existing category" }, { shouldFocus: true });
@@ -196,6 +214,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
         </FormField>
 
         <ProfileFields idPrefix="pet" />
+
+        <ListingFields idPrefix="pet" />
 
         <QueuedPhotos queued={photos} onChange={setPhotos} />
 

@@ -7,17 +7,24 @@ import { useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { FormAlert, FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { StatusOptions, categoryIdValue } from "@/components/staff/pet-fields";
+import { LISTING_FIELD_LABELS, ListingFields } from "@/components/staff/listing-fields";
+import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/pet-fields";
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, petPatchSchema, type Category, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
+import { LISTING_FIELDS, NAME_MAX, petPatchSchema, type Category, type ListingField, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
 
-const FIELDS = { name: "Name", categoryId: "Category", status: "Status", ...PROFILE_LABELS } as const;
+const FIELDS = {
+  name: "Name",
+  categoryId: "Category",
+  status: "Status",
+  ...PROFILE_LABELS,
+  ...LISTING_FIELD_LABELS,
+} as const;
 /** What the form edits, as PATCH names it (goodWith is one field there, three controls here). */
-const FORM_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith"] as const;
+const FORM_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", ...LISTING_FIELDS] as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
 
@@ -31,6 +38,7 @@ const valuesOf = (pet: Pet): PetPatchInput => ({
   breed: pet.breed,
   description: pet.description,
   goodWith: { ...pet.goodWith },
+  ...(Object.fromEntries(LISTING_FIELDS.map((field) => [field, pet[field]])) as Pick<Pet, ListingField>),
 });
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -74,8 +82,8 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
         setConflict(true);
         return;
       }
-      if (error.code === "invalid_body" || error.code === "unknown_category") {
-        const onFields = error.details.filter((d) => isField(d.field));
+      if (error.code === "invalid_body" || error.code === "unknown_category" || error.code === "external_id_taken") {
+        const onFields = error.details.map((d) => ({ ...d, field: formFieldOf(d.field) })).filter((d) => isField(d.field));
         onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
         if (onFields.length > 0) return;
       }
@@ -151,6 +159,8 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
         </FormField>
 
         <ProfileFields idPrefix="edit-pet" />
+
+        <ListingFields idPrefix="edit-pet" />
 
         <div className="flex flex-wrap items-center gap-4">
           <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>

@@ -2,8 +2,9 @@
 
 import { useFormContext } from "react-hook-form";
 import { FormField } from "@/components/staff/form-field";
-import { FieldError } from "@/components/staff/field-error";
-import { hintClass, inputClass, labelClass } from "@/components/staff/styles";
+import { AnswerSelect } from "@/components/staff/answer-select";
+import { textOrNull, today } from "@/components/staff/pet-fields";
+import { hintClass, labelClass } from "@/components/staff/styles";
 import { GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
 import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX, PET_SEXES, type NewPetInput } from "@/lib/pets/schemas";
 
@@ -26,16 +27,7 @@ export const PROFILE_LABELS = {
 } as const;
 export type ProfileField = keyof typeof PROFILE_LABELS;
 
-/** Blank means unknown: the API's null (it refuses blank text). */
-const textOrNull = (v: unknown) => (typeof v === "string" && v.trim() === "" ? null : v);
-/** A yes / no / not known <select>: "true", "false" or "" as the API's true, false, null. */
-const answer = (v: unknown) => (v === true || v === "true" ? true : v === false || v === "false" ? false : null);
 
-/** Today in the browser's own calendar, the latest date the picker offers. */
-function today(): string {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
 
 export function ProfileFields({ idPrefix }: { idPrefix: string }) {
   const {
@@ -101,30 +93,20 @@ export function ProfileFields({ idPrefix }: { idPrefix: string }) {
       <fieldset>
         <legend className={labelClass}>Good with</legend>
         <div className="mt-1 grid gap-4 sm:grid-cols-3">
-          {GOOD_WITH.map((kind) => {
-            const name = `goodWith.${kind}` as const;
-            const error = errors.goodWith?.[kind];
-            return (
-              <div key={kind}>
-                <label htmlFor={id(`good-with-${kind}`)} className="block text-sm text-stone-800">
+          {GOOD_WITH.map((kind) => (
+            <AnswerSelect
+              key={kind}
+              id={id(`good-with-${kind}`)}
+              name={`goodWith.${kind}`}
+              label={
+                <>
                   <span className="sr-only">Good with </span>
                   {GOOD_WITH_LABELS[kind]}
-                </label>
-                <select
-                  id={id(`good-with-${kind}`)}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={id(`good-with-${kind}-error`)}
-                  className={inputClass(!!error)}
-                  {...register(name, { setValueAs: answer })}
-                >
-                  <option value="">Not known</option>
-                  <option value="true">Yes</option>
-                  <option value="false">No</option>
-                </select>
-                <FieldError id={id(`good-with-${kind}-error`)} label={PROFILE_LABELS[name]} message={error?.message} />
-              </div>
-            );
-          })}
+                </>
+              }
+              errorLabel={PROFILE_LABELS[`goodWith.${kind}`]}
+            />
+          ))}
         </div>
       </fieldset>
     </fieldset>

@@ -5,6 +5,7 @@ import { petQueryKey } from "@/components/pets/use-pet";
 import type { PetPage } from "@/components/pets/browse-query";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
 import { callApi } from "@/lib/site/api-client";
+import { DEFAULT_CURRENCY } from "@/lib/pets/adoption-fee";
 import type { Pet, PetPatch } from "@/lib/pets/schemas";
 
 export interface PetUpdate {
@@ -16,9 +17,17 @@ export interface PetUpdate {
 
 /** The animal as the server will make it after `changes` (shown at once; the server's answer then replaces it). */
 function applyPatch(pet: Pet, changes: PetPatch): Pet {
-  const { goodWith, photoOrder, ...fields } = changes;
+  const { goodWith, adoptionFee, photoOrder, ...fields } = changes;
   const next: Pet = { ...pet, ...fields };
   if (goodWith !== undefined) next.goodWith = goodWith === null ? { children: null, dogs: null, cats: null } : { ...pet.goodWith, ...goodWith };
+  if (adoptionFee !== undefined) {
+    // A merge, as the server makes it (lib/pets/service.ts mergedFee).
+    const amountCents = adoptionFee?.amountCents ?? pet.adoptionFee?.amountCents;
+    next.adoptionFee =
+      adoptionFee === null || amountCents === undefined
+        ? null
+        : { amountCents, currency: adoptionFee.currency ?? pet.adoptionFee?.currency ?? DEFAULT_CURRENCY, waived: adoptionFee.waived ?? pet.adoptionFee?.waived ?? false };
+  }
   if (photoOrder) {
     const byId = new Map(pet.photos.map((p) => [p.id, p]));
     if (photoOrder.every((id) => byId.has(id))) next.photos = photoOrder.map((id) => byId.get(id)!);

@@ -63,6 +63,23 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
     description: null,
     goodWith: { children: null, dogs: null, cats: null },
     photos: [],
+    // The listing sites' profile (issue 34): nothing known, listed on other sites.
+    externalId: null,
+    secondaryBreed: null,
+    mixedBreed: null,
+    colors: [],
+    coatLength: null,
+    spayedNeutered: null,
+    houseTrained: null,
+    declawed: null,
+    shotsCurrent: null,
+    specialNeeds: null,
+    specialNeedsNotes: null,
+    adoptionFee: null,
+    intakeDate: null,
+    videoUrl: null,
+    tags: [],
+    listOnOtherSites: true,
   });
   expect(created.headers()["location"]).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
 

@@ -32,11 +32,33 @@ const categories = await step("listCategories", async () => (await sdk.listCateg
 const categoryId = categories[0]!.id;
 await step("listCategoryBreeds", async () => (await sdk.listCategoryBreeds({ ...t, path: { categoryId } })).data);
 const pet = await step("createPet", async () => (await sdk.createPet({ ...t, body: { name: `Hey API ${unique}`, categoryId }, headers: { "Idempotency-Key": `hey-api-${unique}` } })).data);
-const other = (await sdk.createPet({ ...t, body: { name: `Hey API other ${unique}`, categoryId, sex: "female" } })).data;
+// With the listing sites' profile (its answer validated by hey-api's zod schemas, the fee and lists included).
+const other = (
+  await sdk.createPet({
+    ...t,
+    body: {
+      name: `Hey API other ${unique}`,
+      categoryId,
+      sex: "female",
+      externalId: `hey-api-${unique}`,
+      houseTrained: true,
+      colors: ["Black", "White"],
+      coatLength: "short",
+      adoptionFee: { amountCents: 15000 },
+      videoUrl: "https://youtu.be/dQw4w9WgXcQ",
+      tags: ["Playful"],
+    },
+  })
+).data;
+if (other.adoptionFee?.currency !== "USD" || other.listOnOtherSites !== true) throw new Error(`createPet answered ${JSON.stringify(other)}`);
 await step("getPet", async () => (await sdk.getPet({ ...t, path: { petId: pet.id } })).data);
 const listed = await step("listPets", async () => (await sdk.listPets({ ...t, query: { id: [pet.id, other.id], limit: 5 } })).data);
 if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
-await step("updatePet", async () => (await sdk.updatePet({ ...t, path: { petId: pet.id }, body: { description: "Made through a generated client." }, headers: { "If-Match": `"${pet.version}"` } })).data);
+const byExternalId = (await sdk.listPets({ ...t, query: { externalId: [`hey-api-${unique}`], houseTrained: true, coatLength: ["short", "long"] } })).data;
+if (byExternalId.length !== 1 || byExternalId[0]!.id !== other.id) throw new Error(`listPets by externalId answered ${JSON.stringify(byExternalId)}`);
+await step("updatePet", async () =>
+  (await sdk.updatePet({ ...t, path: { petId: pet.id }, body: { description: "Made through a generated client.", adoptionFee: { amountCents: 5000, waived: true } }, headers: { "If-Match": `"${pet.version}"` } })).data,
+);
 
 const added = await step("addPetPhoto", async () => (await sdk.addPetPhoto({ ...t, path: { petId: pet.id }, body: { file: photo(), alt: "A test card" } })).data);
 await step("updatePetPhoto", async () => (await sdk.updatePetPhoto({ ...t, path: { petId: pet.id, photoId: added.id }, body: { alt: "The same card" } })).data);

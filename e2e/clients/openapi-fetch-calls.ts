@@ -49,10 +49,17 @@ const categories = await step("listCategories", async () => ok(await client.GET(
 const categoryId = categories[0]!.id;
 await step("listCategoryBreeds", async () => ok(await client.GET("/categories/{categoryId}/breeds", { params: { path: { categoryId } } })));
 const pet = await step("createPet", async () => ok(await client.POST("/pets", { body: { name: `openapi-fetch ${unique}`, categoryId }, params: { header: { "Idempotency-Key": `openapi-fetch-${unique}` } } })));
-const other = ok(await client.POST("/pets", { body: { name: `openapi-fetch other ${unique}`, categoryId } }));
+const other = ok(
+  await client.POST("/pets", {
+    body: { name: `openapi-fetch other ${unique}`, categoryId, externalId: `openapi-fetch-${unique}`, specialNeeds: false, spayedNeutered: true, intakeDate: "2026-01-15", adoptionFee: { amountCents: 9000, currency: "cad" } },
+  }),
+);
+if (other.adoptionFee?.currency !== "CAD" || other.specialNeeds !== false) throw new Error(`createPet answered ${JSON.stringify(other)}`);
 await step("getPet", async () => ok(await client.GET("/pets/{petId}", { params: { path: { petId: pet.id } } })));
 const listed = await step("listPets", async () => ok(await client.GET("/pets", { params: { query: { id: [pet.id, other.id], limit: 5 } } })));
 if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
+const byExternalId = ok(await client.GET("/pets", { params: { query: { externalId: [`openapi-fetch-${unique}`], specialNeeds: false, spayedNeutered: true } } }));
+if (byExternalId.length !== 1 || byExternalId[0]!.id !== other.id) throw new Error(`listPets by externalId answered ${JSON.stringify(byExternalId)}`);
 await step("updatePet", async () =>
   ok(await client.PATCH("/pets/{petId}", { params: { path: { petId: pet.id }, header: { "If-Match": `"${pet.version}"` } }, body: { description: "Made through a generated client." } })),
 );

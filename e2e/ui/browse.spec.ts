@@ -321,6 +321,8 @@ test("works with the keyboard, with a visible focus ring", async ({ page }) => {
   await page.keyboard.press("Tab");
   await expect(page.getByLabel("Sex")).toBeFocused();
   await page.keyboard.press("Tab");
+  await expect(page.getByLabel("Special needs")).toBeFocused();
+  await page.keyboard.press("Tab");
   await expect(page.getByLabel("Per page")).toBeFocused();
   // The profile filters: each box a stop, its chip showing the ring.
   await page.keyboard.press("Tab");
@@ -329,6 +331,8 @@ test("works with the keyboard, with a visible focus ring", async ({ page }) => {
   expect(await baby.evaluate((el) => getComputedStyle(el.closest("label")!).outlineStyle)).not.toBe("none");
   for (let i = 0; i < 4 + 4 + 3 - 1; i++) await page.keyboard.press("Tab");
   await expect(page.getByRole("group", { name: "Good with" }).getByLabel("Cats")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("group", { name: "Care" }).getByLabel("House-trained")).toBeFocused();
   // Then Email me new matches (issue 27), and the cards: each name, then its heart.
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Email me new matches" })).toBeFocused();

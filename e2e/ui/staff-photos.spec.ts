@@ -59,7 +59,7 @@ test("staff add an animal with a profile and two photos, make the second the cov
   await form.getByLabel("Sex").selectOption("female");
   await form.getByLabel("Size when grown").selectOption("medium");
   await form.getByLabel("Date of birth").fill("2024-02-29");
-  await form.getByLabel("Breed").fill("Border collie");
+  await form.getByLabel("Breed", { exact: true }).fill("Border collie");
   await form.getByLabel("Description").fill("Loves <b>balls</b> & <script>alert(1)</script>\nSecond line.");
   await form.getByLabel("Good with children").selectOption("true");
   await form.getByLabel("Good with cats").selectOption("false");
@@ -191,9 +191,9 @@ test("staff edit the profile on the animal's page: only what changed is sent", a
   const pet = (await res.json()) as ApiPet;
   await page.goto(`/pets/${pet.id}`);
   const form = page.getByRole("form", { name: "Change this animal" });
-  await expect(form.getByLabel("Breed")).toHaveValue("Beagle");
+  await expect(form.getByLabel("Breed", { exact: true })).toHaveValue("Beagle");
   const patch = page.waitForRequest((r) => r.method() === "PATCH" && new URL(r.url()).pathname === `/v1/pets/${pet.id}`);
-  await form.getByLabel("Breed").fill("  ");
+  await form.getByLabel("Breed", { exact: true }).fill("  ");
   await form.getByLabel("Good with dogs").selectOption("true");
   await form.getByLabel("Size when grown").selectOption("large");
   // A photo added meanwhile in the panel above moves the animal to a new

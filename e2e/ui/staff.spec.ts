@@ -267,10 +267,14 @@ test.describe("add an animal", () => {
     await categoryField(page).selectOption({ label: "Birds" });
     await page.keyboard.press("Tab");
     await expect(statusField(page)).toBeFocused();
-    // Then the profile, starting with sex; past its last question, the photos, then the button.
+    // Then the profile, starting with sex; past its last question, the listing sites' fields (the
+    // shelter's ID first, the switch last), the photos, then the button.
     await page.keyboard.press("Tab");
     await expect(page.getByLabel("Sex")).toBeFocused();
     await page.getByLabel("Good with cats").focus();
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Shelter's ID")).toBeFocused();
+    await page.getByRole("switch", { name: "Send to listing sites" }).focus();
     await page.keyboard.press("Tab");
     await expect(page.getByLabel("Choose photos")).toBeFocused();
     await page.keyboard.press("Tab");

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   "already_applied",
   "invalid_transition",
   "adoption_in_progress",
+  "external_id_taken",
   "too_many_alerts",
   "too_many_keys",
   "not_confirmed",
@@ -142,21 +143,45 @@ const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "
 const UNAVAILABLE_MESSAGE =
   /connect(ion)? (refused|terminated|timeout)|timeout exceeded when trying to connect|Query read timeout|Can't reach database|DatabaseNotReachable|too many clients|not queryable|pool after calling end|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)/i;
 
-/** True for failures that mean "the database (or counter store) cannot be reached", not "the request is wrong". */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/**
+ * Every error object in a failure, the failure first: pg's, the Prisma driver
+ * adapter's and Prisma's own wrap one another (`cause`,
+ * `meta.driverAdapterError`, an AggregateError's `errors`). Bounded, and
+ * safe against cycles.
+ */
+export function* errorChain(error: unknown): Generator<ErrorPart> {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length && seen.size < 20) {
     const e = queue.shift();
     if (!e || typeof e !== "object" || seen.has(e)) continue;
     seen.add(e);
-    const record = e as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; errors?: unknown; meta?: { driverAdapterError?: unknown } };
+    const part = e as ErrorPart;
+    yield part;
+    queue.push(part.cause, part.meta?.driverAdapterError);
+    if (Array.isArray(part.errors)) queue.push(...part.errors);
+  }
+}
+
+/** What the error objects of a failure may carry. */
+export interface ErrorPart {
+  code?: unknown;
+  kind?: unknown;
+  name?: unknown;
+  message?: unknown;
+  constraint?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+  meta?: { driverAdapterError?: unknown; [key: string]: unknown };
+}
+
+/** True for failures that mean "the database (or counter store) cannot be reached", not "the request is wrong". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const record of errorChain(error)) {
     if (typeof record.code === "string" && (UNAVAILABLE_CODES.has(record.code) || /^08[0-9A-Z]{3}$/.test(record.code))) return true;
     if (typeof record.kind === "string" && UNAVAILABLE_KINDS.has(record.kind)) return true;
     if (record.name === "PrismaClientInitializationError") return true;
     if (typeof record.message === "string" && UNAVAILABLE_MESSAGE.test(record.message)) return true;
-    queue.push(record.cause, record.meta?.driverAdapterError);
-    if (Array.isArray(record.errors)) queue.push(...record.errors);
   }
   return false;
 }

@@ -122,7 +122,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "listPets",
     summary: "List all animals",
     description:
-      "Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.",
+      "Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request), `goodWith` (all of), and the listing sites' `externalId` (the shelters' own ids), `houseTrained`, `specialNeeds`, `spayedNeutered` (true or false; an answer not known matches neither) and `coatLength` (any of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.",
     tags: ["pets"],
     security,
     request: {
@@ -178,7 +178,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         content: { "application/json": { schema: petSchema } },
       },
       400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category", "unknown_organization", "invalid_header"]),
-      409: errorResponse(409, ["idempotency_in_progress"]),
+      409: errorResponse(
+        409,
+        ["idempotency_in_progress", "external_id_taken"],
+        {},
+        "`idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added.",
+      ),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
       422: errorResponse(422, ["idempotency_key_reused"]),
@@ -215,7 +220,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "updatePet",
     summary: "Change an animal",
     description:
-      "A JSON merge patch of the animal's fields (`name`, `categoryId`, `status` and the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.",
+      "A JSON merge patch of the animal's fields (`name`, `categoryId`, `status`, the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`, and the listing sites' fields: `externalId`, `secondaryBreed`, `mixedBreed`, `colors`, `coatLength`, `spayedNeutered`, `houseTrained`, `declawed`, `shotsCurrent`, `specialNeeds`, `specialNeedsNotes`, `adoptionFee`, `intakeDate`, `videoUrl`, `tags`, `listOnOtherSites`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown (`colors` and `tags` empty). `goodWith` and `adoptionFee` merge: the parts sent change, the others stay. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.",
     tags: ["pets"],
     security,
     request: {
@@ -241,9 +246,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
-        ["adoption_in_progress"],
+        ["adoption_in_progress", "external_id_taken"],
         {},
-        "The patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available).",
+        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed.",
       ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),

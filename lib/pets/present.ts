@@ -32,6 +32,23 @@ export function storedPet(row: PetRow): StoredPet {
     breed: row.breed,
     description: row.description,
     goodWith: { children: row.goodWithChildren, dogs: row.goodWithDogs, cats: row.goodWithCats },
+    externalId: row.externalId,
+    secondaryBreed: row.secondaryBreed,
+    mixedBreed: row.mixedBreed,
+    colors: row.colors,
+    coatLength: row.coatLength,
+    spayedNeutered: row.spayedNeutered,
+    houseTrained: row.houseTrained,
+    declawed: row.declawed,
+    shotsCurrent: row.shotsCurrent,
+    specialNeeds: row.specialNeeds,
+    specialNeedsNotes: row.specialNeedsNotes,
+    adoptionFee:
+      row.adoptionFeeCents === null ? null : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false },
+    intakeDate: row.intakeDate,
+    videoUrl: row.videoUrl,
+    tags: row.tags,
+    listOnOtherSites: row.listOnOtherSites,
     photos: row.photos.map((p) => ({ ...p, id: Number(p.id) })),
   };
 }
@@ -53,8 +70,9 @@ export function presentPhoto(photo: StoredPhoto, view: Pick<PetView, "photoBase"
 
 /**
  * A stored animal as the API shows it. Records written before profiles
- * existed lack their fields: they are shown with the values such an animal
- * has (sex unknown, the rest null, no photos), so every Pet has the same shape.
+ * (or the listing-site fields) existed lack their fields: they are shown
+ * with the values such an animal has (sex unknown, no colours nor tags,
+ * listed on other sites, the rest null, no photos), so every Pet has the same shape.
  * Those written before organisations existed lack organizationId: their
  * readers know it from the event or the animal, and pass it.
  */
@@ -81,6 +99,22 @@ export function presentPet(
       dogs: stored.goodWith?.dogs ?? null,
       cats: stored.goodWith?.cats ?? null,
     },
+    externalId: stored.externalId ?? null,
+    secondaryBreed: stored.secondaryBreed ?? null,
+    mixedBreed: stored.mixedBreed ?? null,
+    colors: stored.colors ?? [],
+    coatLength: stored.coatLength ?? null,
+    spayedNeutered: stored.spayedNeutered ?? null,
+    houseTrained: stored.houseTrained ?? null,
+    declawed: stored.declawed ?? null,
+    shotsCurrent: stored.shotsCurrent ?? null,
+    specialNeeds: stored.specialNeeds ?? null,
+    specialNeedsNotes: stored.specialNeedsNotes ?? null,
+    adoptionFee: stored.adoptionFee ?? null,
+    intakeDate: stored.intakeDate ?? null,
+    videoUrl: stored.videoUrl ?? null,
+    tags: stored.tags ?? [],
+    listOnOtherSites: stored.listOnOtherSites ?? true,
     photos: (stored.photos ?? []).map((p) => presentPhoto(p, view)),
   };
 }

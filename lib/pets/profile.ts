@@ -29,3 +29,42 @@ export const AGE_HINTS: Record<AgeGroup, string> = {
 };
 
 export const GOOD_WITH_LABELS: Record<GoodWithKind, string> = { children: "Children", dogs: "Dogs", cats: "Cats" };
+
+// The listing sites' profile (issue 34): the words Petfinder, Adopt-a-Pet and
+// RescueGroups share for an animal's coat and its care.
+
+export const COAT_LENGTHS = ["hairless", "short", "medium", "long", "wire", "curly"] as const;
+export type CoatLength = (typeof COAT_LENGTHS)[number];
+
+export const COAT_LABELS: Record<CoatLength, string> = {
+  hairless: "Hairless",
+  short: "Short",
+  medium: "Medium",
+  long: "Long",
+  wire: "Wire",
+  curly: "Curly",
+};
+
+/** The yes/no/not known answers of the profile, named as in the API. */
+export const PROFILE_ANSWERS = ["mixedBreed", "spayedNeutered", "houseTrained", "declawed", "shotsCurrent", "specialNeeds"] as const;
+export type ProfileAnswer = (typeof PROFILE_ANSWERS)[number];
+
+/** The listing sites' fields as staff read them (the forms' labels, the history's names). */
+export const LISTING_LABELS = {
+  externalId: "Shelter's ID",
+  secondaryBreed: "Second breed",
+  mixedBreed: "Mixed breed",
+  colors: "Colours",
+  coatLength: "Coat",
+  spayedNeutered: "Spayed or neutered",
+  houseTrained: "House-trained",
+  declawed: "Declawed",
+  shotsCurrent: "Shots up to date",
+  specialNeeds: "Special needs",
+  specialNeedsNotes: "Special needs notes",
+  adoptionFee: "Adoption fee",
+  intakeDate: "Intake date",
+  videoUrl: "Video",
+  tags: "Tags",
+  listOnOtherSites: "Send to listing sites",
+} as const;

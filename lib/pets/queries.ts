@@ -2,9 +2,9 @@ import { Batcher } from "@/lib/batch";
 import { db, query } from "@/lib/db";
 import { readQuery, readsFromReplica, sharedReadQuery } from "@/lib/replicas";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import { isDatabaseUnavailable } from "@/lib/http/errors";
+import { errorChain, isDatabaseUnavailable } from "@/lib/http/errors";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
-import { LIMIT_MAX, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { LIMIT_MAX, type CoatLength, type GoodWithKind, type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 
 // Data access only: no HTTP, no rules. Ids are bigint here and numbers above.
 
@@ -45,8 +45,32 @@ export type PetRow = {
   goodWithChildren: boolean | null;
   goodWithDogs: boolean | null;
   goodWithCats: boolean | null;
+} & ListingColumns & {
   photos: StoredPhoto[];
 };
+
+/** The listing-site profile as the row holds it (the fee as its three columns). */
+export interface ListingColumns {
+  externalId: string | null;
+  secondaryBreed: string | null;
+  mixedBreed: boolean | null;
+  colors: string[];
+  coatLength: CoatLength | null;
+  spayedNeutered: boolean | null;
+  houseTrained: boolean | null;
+  declawed: boolean | null;
+  shotsCurrent: boolean | null;
+  specialNeeds: boolean | null;
+  specialNeedsNotes: string | null;
+  adoptionFeeCents: number | null;
+  adoptionFeeCurrency: string | null;
+  adoptionFeeWaived: boolean | null;
+  /** YYYY-MM-DD. */
+  intakeDate: string | null;
+  videoUrl: string | null;
+  tags: string[];
+  listOnOtherSites: boolean;
+}
 
 export interface PetFilter {
   status?: PetStatus;
@@ -64,6 +88,13 @@ export interface PetFilter {
   ages?: { groups: AgeGroup[]; today: IsoDate; refreshedOn: IsoDate };
   /** Known to get on with all of these. */
   goodWith?: GoodWithKind[];
+  /** The shelters' own ids (`?externalId=A123,A124`): a handful of animals. */
+  externalIds?: string[];
+  houseTrained?: boolean;
+  specialNeeds?: boolean;
+  spayedNeutered?: boolean;
+  /** Any of these coat lengths. */
+  coatLengths?: CoatLength[];
 }
 
 export interface PetPageQuery extends PetFilter {
@@ -106,6 +137,10 @@ function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessThan?: n
   if (f.categoryId) conditions.push(Prisma.sql`category_id = ${BigInt(f.categoryId)}`);
   if (f.ids) conditions.push(Prisma.sql`id = ANY(${f.ids.map(BigInt)}::bigint[])`);
   if (f.sex) conditions.push(SEX_LITERAL[f.sex]);
+  for (const answer of ANSWER_FILTERS) {
+    const wanted = f[answer];
+    if (wanted !== undefined) conditions.push(ANSWER_LITERAL[answer][String(wanted) as "true" | "false"]);
+  }
   if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
   if (f.idGreaterThan !== undefined) conditions.push(Prisma.sql`id > ${BigInt(f.idGreaterThan)}`);
   return conditions;
@@ -115,6 +150,25 @@ const SEX_LITERAL: Record<PetSex, Prisma.Sql> = {
   female: Prisma.sql`sex = 'female'`,
   male: Prisma.sql`sex = 'male'`,
   unknown: Prisma.sql`sex = 'unknown'`,
+};
+/**
+ * The yes/no filters, spelled exactly as the predicates of their partial
+ * indexes on id (one per answer, migration 20261128000000), so the planner
+ * walks the one that holds only the matching animals.
+ */
+const ANSWER_FILTERS = ["houseTrained", "specialNeeds", "spayedNeutered"] as const;
+const ANSWER_LITERAL: Record<(typeof ANSWER_FILTERS)[number], Record<"true" | "false", Prisma.Sql>> = {
+  houseTrained: { true: Prisma.sql`house_trained`, false: Prisma.sql`NOT house_trained` },
+  specialNeeds: { true: Prisma.sql`special_needs`, false: Prisma.sql`NOT special_needs` },
+  spayedNeutered: { true: Prisma.sql`spayed_neutered`, false: Prisma.sql`NOT spayed_neutered` },
+};
+const COAT_LITERAL: Record<CoatLength, Prisma.Sql> = {
+  hairless: Prisma.sql`coat_length = 'hairless'`,
+  short: Prisma.sql`coat_length = 'short'`,
+  medium: Prisma.sql`coat_length = 'medium'`,
+  long: Prisma.sql`coat_length = 'long'`,
+  wire: Prisma.sql`coat_length = 'wire'`,
+  curly: Prisma.sql`coat_length = 'curly'`,
 };
 const SIZE_LITERAL: Record<PetSize, Prisma.Sql> = {
   small: Prisma.sql`size = 'small'`,
@@ -179,7 +233,10 @@ export function filterBranches(f: PetFilter): Prisma.Sql[][] {
   };
   // One walk of the (organization_id, [status,] id) index per organisation.
   if (f.organizationIds?.length) times(f.organizationIds.map((id) => [Prisma.sql`organization_id = ${BigInt(id)}`]));
+  // A shelter's own ids name a handful of animals, found by their index wherever they are (SMALL_SET).
+  if (f.externalIds?.length) times([[SMALL_SET, externalIdCondition(f.externalIds)]]);
   if (f.sizes?.length) times(f.sizes.map((size) => [SIZE_LITERAL[size]]));
+  if (f.coatLengths?.length) times(f.coatLengths.map((coat) => [COAT_LITERAL[coat]]));
   if (f.goodWith?.length) {
     // Every combination of yes-answers that includes all those asked for.
     const wanted = f.goodWith.reduce((m, k) => m | GOOD_WITH_BIT[k], 0);
@@ -216,15 +273,21 @@ export function filterBranches(f: PetFilter): Prisma.Sql[][] {
       }),
     );
   }
-  if (branches.length > BRANCHES_MAX) return [anyOfConditions(f)];
+  if (branches.length > BRANCHES_MAX) return [[...(f.externalIds?.length ? [SMALL_SET] : []), ...anyOfConditions(f)]];
   return branches;
 }
+
+// IS NOT NULL spelled out: the unique index holds only animals with an id, and a
+// generic plan cannot prove that "= ANY($n)" implies it.
+const externalIdCondition = (ids: string[]) => Prisma.sql`external_id IS NOT NULL AND external_id = ANY(${ids}::text[])`;
 
 /** The same filters as one set of conditions (for the rare request that would need too many branches). */
 function anyOfConditions(f: PetFilter): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (f.organizationIds?.length) out.push(Prisma.sql`organization_id = ANY(${f.organizationIds.map(BigInt)}::bigint[])`);
+  if (f.externalIds?.length) out.push(externalIdCondition(f.externalIds));
   if (f.sizes?.length) out.push(Prisma.sql`size = ANY(${f.sizes}::"PetSize"[])`);
+  if (f.coatLengths?.length) out.push(Prisma.sql`coat_length = ANY(${f.coatLengths}::"PetCoatLength"[])`);
   if (f.goodWith?.length) {
     const wanted = f.goodWith.reduce((m, k) => m | GOOD_WITH_BIT[k], 0);
     out.push(Prisma.sql`(good_with_mask & ${wanted}::smallint) = ${wanted}::smallint`);
@@ -270,7 +333,12 @@ const fromRaw = (r: RawPetRow): PetRow => ({ ...r, id: BigInt(r.id), categoryId:
  */
 const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId", p.organization_id AS "organizationId", p.status, p.version, p.sex, p.size,
   p.birth_date::text AS "birthDate", p.breed, p.description, p.good_with_children AS "goodWithChildren",
-  p.good_with_dogs AS "goodWithDogs", p.good_with_cats AS "goodWithCats", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
+  p.good_with_dogs AS "goodWithDogs", p.good_with_cats AS "goodWithCats",
+  p.external_id AS "externalId", p.secondary_breed AS "secondaryBreed", p.mixed_breed AS "mixedBreed", p.colors, p.coat_length AS "coatLength",
+  p.spayed_neutered AS "spayedNeutered", p.house_trained AS "houseTrained", p.declawed, p.shots_current AS "shotsCurrent",
+  p.special_needs AS "specialNeeds", p.special_needs_notes AS "specialNeedsNotes", p.adoption_fee_cents AS "adoptionFeeCents",
+  p.adoption_fee_currency AS "adoptionFeeCurrency", p.adoption_fee_waived AS "adoptionFeeWaived", p.intake_date::text AS "intakeDate",
+  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
 const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
                                       'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos
@@ -297,12 +365,18 @@ function pageIds(q: PetPageQuery, bounds: { idLessThan?: number; idGreaterThan?:
 export function pageSql(q: PetPageQuery): Prisma.Sql {
   const ascending = q.before !== undefined;
   const order = ascending ? Prisma.sql`ASC` : Prisma.sql`DESC`;
-  // Each row looked up by its id (a LATERAL with LIMIT, which the planner
+  // The ids are planned on their own (a MATERIALIZED CTE): as a subquery,
+  // a generic plan, which takes LIMIT $n to keep a tenth of its input,
+  // could prefer a parallel scan of the whole table merely because its
+  // estimate of rows (per worker) made the lookups below look cheaper
+  // (house_trained: 30,000 rows scanned for a first page of 21).
+  // Each row is then looked up by its id (a LATERAL with LIMIT, which the planner
   // cannot turn into a hash join over the whole table when a prepared
   // statement's generic plan does not know how many ids there will be).
   const page = Prisma.sql`
+    WITH ids AS MATERIALIZED (${pageIds(q, { idLessThan: q.after, idGreaterThan: q.before }, order, q.take)})
     SELECT ${PET_COLUMNS}
-      FROM (${pageIds(q, { idLessThan: q.after, idGreaterThan: q.before }, order, q.take)}) ids
+      FROM ids
       CROSS JOIN LATERAL (SELECT * FROM pets WHERE pets.id = ids.id LIMIT 1) p
       ${PHOTOS_JOIN}
      ORDER BY p.id ${order}`;
@@ -459,7 +533,7 @@ export async function findNearPetsBefore(q: NearPageQuery & { before: { k: numbe
 }
 
 /** Everything an animal is created with (NewPet after parsing). */
-export interface NewPetFields {
+export type NewPetFields = {
   name: string;
   categoryId: number;
   /** The organisation the animal is at (decided by the caller's tenancy: lib/organizations/tenancy.ts). */
@@ -471,7 +545,10 @@ export interface NewPetFields {
   breed: string | null;
   description: string | null;
   goodWith: { children?: boolean | null; dogs?: boolean | null; cats?: boolean | null };
-}
+} & ListingValues;
+
+/** The listing sites' fields as the API takes them (the fee as one object). */
+type ListingValues = Pick<NewPet, ListingField>;
 
 /** Who an audit record names: the staff member's email, or null to read the API key's current name in the statement. */
 export interface AuditActor {
@@ -504,31 +581,51 @@ export interface PetToCreate {
  * so each returned row can be matched to its input.
  */
 export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
+  const pets = items.map((i) => i.pet);
   return Prisma.sql`
     WITH input AS (
       SELECT i.ord, nextval('pets_id_seq') AS id, i.name, c.id AS category_id, o.id AS organization_id, i.status::"PetStatus" AS status,
              i.sex::"PetSex" AS sex, i.size::"PetSize" AS size, i.birth_date, i.breed, i.description,
              i.good_with_children, i.good_with_dogs, i.good_with_cats,
+             i.external_id, i.secondary_breed, i.mixed_breed, ARRAY(SELECT jsonb_array_elements_text(i.colors)) AS colors,
+             i.coat_length::"PetCoatLength" AS coat_length, i.spayed_neutered, i.house_trained, i.declawed, i.shots_current,
+             i.special_needs, i.special_needs_notes, i.adoption_fee_cents, i.adoption_fee_currency, i.adoption_fee_waived,
+             i.intake_date, i.video_url, ARRAY(SELECT jsonb_array_elements_text(i.tags)) AS tags, i.list_on_other_sites,
              i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
              COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id
-        FROM unnest(${items.map((i) => i.pet.name)}::text[], ${items.map((i) => BigInt(i.pet.categoryId))}::bigint[],
-                    ${items.map((i) => BigInt(i.pet.organizationId))}::bigint[],
-                    ${items.map((i) => i.pet.status)}::text[], ${items.map((i) => i.pet.sex)}::text[],
-                    ${items.map((i) => i.pet.size)}::text[], ${items.map((i) => i.pet.birthDate)}::date[],
-                    ${items.map((i) => i.pet.breed)}::text[], ${items.map((i) => i.pet.description)}::text[],
-                    ${items.map((i) => i.pet.goodWith.children ?? null)}::boolean[], ${items.map((i) => i.pet.goodWith.dogs ?? null)}::boolean[],
-                    ${items.map((i) => i.pet.goodWith.cats ?? null)}::boolean[],
+        FROM unnest(${pets.map((p) => p.name)}::text[], ${pets.map((p) => BigInt(p.categoryId))}::bigint[],
+                    ${pets.map((p) => BigInt(p.organizationId))}::bigint[],
+                    ${pets.map((p) => p.status)}::text[], ${pets.map((p) => p.sex)}::text[],
+                    ${pets.map((p) => p.size)}::text[], ${pets.map((p) => p.birthDate)}::date[],
+                    ${pets.map((p) => p.breed)}::text[], ${pets.map((p) => p.description)}::text[],
+                    ${pets.map((p) => p.goodWith.children ?? null)}::boolean[], ${pets.map((p) => p.goodWith.dogs ?? null)}::boolean[],
+                    ${pets.map((p) => p.goodWith.cats ?? null)}::boolean[],
+                    ${pets.map((p) => p.externalId)}::text[], ${pets.map((p) => p.secondaryBreed)}::text[], ${pets.map((p) => p.mixedBreed)}::boolean[],
+                    -- Lists travel as JSON: an array of arrays would have to be rectangular.
+                    ${pets.map((p) => JSON.stringify(p.colors))}::jsonb[], ${pets.map((p) => p.coatLength)}::text[],
+                    ${pets.map((p) => p.spayedNeutered)}::boolean[], ${pets.map((p) => p.houseTrained)}::boolean[],
+                    ${pets.map((p) => p.declawed)}::boolean[], ${pets.map((p) => p.shotsCurrent)}::boolean[],
+                    ${pets.map((p) => p.specialNeeds)}::boolean[], ${pets.map((p) => p.specialNeedsNotes)}::text[],
+                    ${pets.map((p) => p.adoptionFee?.amountCents ?? null)}::int[], ${pets.map((p) => p.adoptionFee?.currency ?? null)}::text[],
+                    ${pets.map((p) => p.adoptionFee?.waived ?? null)}::boolean[], ${pets.map((p) => p.intakeDate)}::date[],
+                    ${pets.map((p) => p.videoUrl)}::text[], ${pets.map((p) => JSON.stringify(p.tags))}::jsonb[],
+                    ${pets.map((p) => p.listOnOtherSites)}::boolean[],
                     ${items.map((i) => i.actor.kind)}::text[],
                     ${items.map((i) => BigInt(i.actor.id))}::bigint[], ${items.map((i) => i.actor.name ?? "")}::text[],
                     ${items.map((i) => i.requestId)}::text[])
              WITH ORDINALITY AS i(name, category_id, organization_id, status, sex, size, birth_date, breed, description,
                                   good_with_children, good_with_dogs, good_with_cats,
+                                  external_id, secondary_breed, mixed_breed, colors, coat_length, spayed_neutered, house_trained,
+                                  declawed, shots_current, special_needs, special_needs_notes, adoption_fee_cents,
+                                  adoption_fee_currency, adoption_fee_waived, intake_date, video_url, tags, list_on_other_sites,
                                   actor_kind, actor_id, actor_name, request_id, ord)
         JOIN categories c ON c.id = i.category_id
         JOIN organizations o ON o.id = i.organization_id
     ), pet AS (
-      INSERT INTO pets (id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats)
-      SELECT id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats
+      INSERT INTO pets (id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats,
+                        ${LISTING_COLUMN_LIST})
+      SELECT id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats,
+             ${LISTING_COLUMN_LIST}
         FROM input ORDER BY ord
       RETURNING *
     ), shown AS (
@@ -542,6 +639,11 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
       FROM pet p JOIN input i ON i.id = p.id LEFT JOIN LATERAL (SELECT '[]'::jsonb AS photos) ph ON true`;
 }
 
+const LISTING_COLUMN_LIST = Prisma.raw(
+  `external_id, secondary_breed, mixed_breed, colors, coat_length, spayed_neutered, house_trained, declawed, shots_current,
+   special_needs, special_needs_notes, adoption_fee_cents, adoption_fee_currency, adoption_fee_waived, intake_date, video_url, tags, list_on_other_sites`,
+);
+
 /**
  * An animal as its audit record (and so its event) keeps it: the Pet's
  * fields with its photos' files instead of URLs, and no ageGroup (both are
@@ -554,6 +656,12 @@ function storedPetJson(p: Prisma.Sql, photos: Prisma.Sql): Prisma.Sql {
     'version', ${p}.version, 'sex', ${p}.sex, 'size', ${p}.size, 'birthDate', ${p}.birth_date, 'breed', ${p}.breed,
     'description', ${p}.description,
     'goodWith', jsonb_build_object('children', ${p}.good_with_children, 'dogs', ${p}.good_with_dogs, 'cats', ${p}.good_with_cats),
+    'externalId', ${p}.external_id, 'secondaryBreed', ${p}.secondary_breed, 'mixedBreed', ${p}.mixed_breed, 'colors', to_jsonb(${p}.colors),
+    'coatLength', ${p}.coat_length, 'spayedNeutered', ${p}.spayed_neutered, 'houseTrained', ${p}.house_trained, 'declawed', ${p}.declawed,
+    'shotsCurrent', ${p}.shots_current, 'specialNeeds', ${p}.special_needs, 'specialNeedsNotes', ${p}.special_needs_notes,
+    'adoptionFee', CASE WHEN ${p}.adoption_fee_cents IS NULL THEN NULL
+                        ELSE jsonb_build_object('amountCents', ${p}.adoption_fee_cents, 'currency', ${p}.adoption_fee_currency, 'waived', ${p}.adoption_fee_waived) END,
+    'intakeDate', ${p}.intake_date, 'videoUrl', ${p}.video_url, 'tags', to_jsonb(${p}.tags), 'listOnOtherSites', ${p}.list_on_other_sites,
     'photos', ${photos})`;
 }
 
@@ -638,7 +746,7 @@ export async function readPet(tx: Prisma.TransactionClient, id: number): Promise
  * other writer can slip in between a check and the write. null when it no
  * longer matches (or the row is gone).
  */
-export interface PetColumnChanges {
+export type PetColumnChanges = {
   name?: string;
   categoryId?: number;
   status?: PetStatus;
@@ -648,28 +756,67 @@ export interface PetColumnChanges {
   breed?: string | null;
   description?: string | null;
   goodWith?: { children: boolean | null; dogs: boolean | null; cats: boolean | null };
+} & Partial<ListingValues>;
+
+/** The columns the Prisma update writes for the changes (only those given). */
+function columnData(changes: PetColumnChanges): Prisma.PetUncheckedUpdateManyInput {
+  const day = (d: string | null) => (d === null ? null : new Date(`${d}T00:00:00Z`));
+  const copied = ["name", "status", "sex", "size", "breed", "description", "externalId", "secondaryBreed", "mixedBreed", "colors", "coatLength",
+    "spayedNeutered", "houseTrained", "declawed", "shotsCurrent", "specialNeeds", "specialNeedsNotes", "videoUrl", "tags", "listOnOtherSites"] as const;
+  const data: Prisma.PetUncheckedUpdateManyInput = Object.fromEntries(copied.filter((f) => changes[f] !== undefined).map((f) => [f, changes[f]]));
+  if (changes.categoryId !== undefined) data.categoryId = BigInt(changes.categoryId);
+  if (changes.birthDate !== undefined) data.birthDate = day(changes.birthDate);
+  if (changes.intakeDate !== undefined) data.intakeDate = day(changes.intakeDate);
+  if (changes.goodWith !== undefined) Object.assign(data, { goodWithChildren: changes.goodWith.children, goodWithDogs: changes.goodWith.dogs, goodWithCats: changes.goodWith.cats });
+  if (changes.adoptionFee !== undefined) {
+    const fee = changes.adoptionFee;
+    Object.assign(data, { adoptionFeeCents: fee?.amountCents ?? null, adoptionFeeCurrency: fee?.currency ?? null, adoptionFeeWaived: fee?.waived ?? null });
+  }
+  return data;
 }
 
 export async function updatePetIfVersion(tx: Prisma.TransactionClient, id: number, versions: number[], changes: PetColumnChanges): Promise<PetRow | null> {
   const updated = await tx.pet.updateManyAndReturn({
     where: { id: BigInt(id), version: { in: versions } },
     data: {
-      ...(changes.name !== undefined ? { name: changes.name } : {}),
-      ...(changes.categoryId !== undefined ? { categoryId: BigInt(changes.categoryId) } : {}),
-      ...(changes.status !== undefined ? { status: changes.status } : {}),
-      ...(changes.sex !== undefined ? { sex: changes.sex } : {}),
-      ...(changes.size !== undefined ? { size: changes.size } : {}),
-      ...(changes.birthDate !== undefined ? { birthDate: changes.birthDate === null ? null : new Date(`${changes.birthDate}T00:00:00Z`) } : {}),
-      ...(changes.breed !== undefined ? { breed: changes.breed } : {}),
-      ...(changes.description !== undefined ? { description: changes.description } : {}),
-      ...(changes.goodWith !== undefined
-        ? { goodWithChildren: changes.goodWith.children, goodWithDogs: changes.goodWith.dogs, goodWithCats: changes.goodWith.cats }
-        : {}),
+      ...columnData(changes),
       version: { increment: 1 },
     },
     select: { id: true },
   });
   return updated.length ? readPet(tx, id) : null;
+}
+
+/** The name of the unique index that holds an organisation's externalIds apart (migration 20261128000000). */
+const EXTERNAL_ID_INDEX = "pets_external_id_organization_id_key";
+
+/**
+ * Whether a write failed on that index: in whichever form the error arrives
+ * (pg's own for the pool's statements, Prisma's for its client's), it names
+ * the index or its columns.
+ */
+export function isExternalIdTaken(error: unknown): boolean {
+  for (const part of errorChain(error)) {
+    const unique = part.code === "23505" || part.code === "P2002" || part.kind === "UniqueConstraintViolation";
+    if (unique && [part.constraint, part.message, part.meta, part.cause].some((p) => describe(p).includes(EXTERNAL_ID_INDEX) || describe(p).includes("external_id"))) return true;
+  }
+  return false;
+}
+
+/** A part of an error as text, whatever it is (JSON.stringify throws on bigints and cycles). */
+function describe(part: unknown): string {
+  if (typeof part === "string") return part;
+  try {
+    return JSON.stringify(part, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v)) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/** The animal of the organisation with this externalId, if any. */
+export async function findPetIdByExternalId(organizationId: number, externalId: string): Promise<number | null> {
+  const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM pets WHERE external_id = ${externalId} AND organization_id = ${BigInt(organizationId)}`);
+  return rows[0] ? Number(rows[0].id) : null;
 }
 
 export async function findCategories(): Promise<{ id: bigint; name: string }[]> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 
 describe("newPetSchema", () => {
   it("trims the name, defaults the status and drops unknown fields such as id", () => {
@@ -15,6 +16,8 @@ describe("newPetSchema", () => {
       breed: null,
       description: null,
       goodWith: {},
+      // The listing sites' profile: unknown, no colours nor tags, listed on other sites.
+      ...LISTING_UNKNOWN,
     });
   });
 

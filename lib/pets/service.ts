@@ -11,7 +11,8 @@ import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
 import * as queries from "@/lib/pets/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
-import { type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
+import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -46,6 +47,11 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
     sex: query.sex,
     sizes: query.size,
     goodWith: query.goodWith,
+    externalIds: query.externalId,
+    houseTrained: query.houseTrained,
+    specialNeeds: query.specialNeeds,
+    spayedNeutered: query.spayedNeutered,
+    coatLengths: query.coatLength,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
   };
   if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
@@ -152,16 +158,28 @@ export async function createPet(input: NewPet, context: WriteContext & { tenancy
   // platform caller names (which must exist: the statement would drop it).
   const organizationId = organizationForCreate(context.tenancy, input.organizationId);
   if (context.tenancy.kind === "platform" && !(await organizationExists(organizationId))) throw unknownOrganization(organizationId);
-  const row = await queries.createPetWithRecords(
-    tx,
-    { ...input, organizationId },
-    { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
-    context.requestId,
-  );
+  const row = await queries
+    .createPetWithRecords(tx, { ...input, organizationId }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
+    .catch(async (error: unknown) => {
+      throw queries.isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
+    });
   // No row: the category does not exist (checked in the statement, so the
   // client gets a precise error naming the field rather than a foreign-key failure).
   if (!row) throw unknownCategory(input.categoryId);
   return toPet(row, view);
+}
+
+/**
+ * Another animal of the organisation has this externalId: the unique index
+ * said so (under concurrency too), and the answer names that animal when it
+ * can still be found.
+ */
+async function externalIdTaken(organizationId: number, externalId: string): Promise<ApiError> {
+  const holder = await queries.findPetIdByExternalId(organizationId, externalId).catch(() => null);
+  const which = holder === null ? "another animal" : `animal ${holder}`;
+  return new ApiError(409, "external_id_taken", `Another animal of this organisation already has externalId "${externalId}" (${which}). Each animal's externalId must be unique within its organisation.`, [
+    { field: "externalId", issue: `is already the id of ${which} of this organisation` },
+  ]);
 }
 
 export function notFound(id: number): ApiError {
@@ -274,9 +292,7 @@ export async function changePet(
 export async function updatePet(id: number, patch: PetPatch, options: UpdateOptions & { view: PetView }): Promise<Pet> {
   const pet = await changePet(id, options, async (tx, was) => {
     const wanted: Partial<StoredPet> = Object.fromEntries(
-      (["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description"] as const)
-        .filter((field) => patch[field] !== undefined)
-        .map((field) => [field, patch[field]]),
+      SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
     );
     // goodWith merges: the answers not sent stay; null resets all three.
     if (patch.goodWith !== undefined) {
@@ -284,6 +300,7 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
       if (patch.goodWith) for (const [k, v] of Object.entries(patch.goodWith)) if (v !== undefined) merged[k as keyof GoodWith] = v;
       wanted.goodWith = merged;
     }
+    if (patch.adoptionFee !== undefined) wanted.adoptionFee = mergedFee(was.adoptionFee, patch.adoptionFee);
     if (patch.photoOrder !== undefined) wanted.photos = reorderedPhotos(was.photos, patch.photoOrder);
 
     const before: Partial<Record<PetField, unknown>> = {};
@@ -304,8 +321,34 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
     const { photos, ...columns } = changes;
     if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
     return { before, columns };
+  }).catch(async (error: unknown) => {
+    // The unique index refused the new externalId (another animal got it, maybe a moment ago).
+    if (!queries.isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
+    const row = await queries.findPetById(id);
+    throw row ? await externalIdTaken(Number(row.organizationId), patch.externalId) : error;
   });
   return presentPet(pet, options.view);
+}
+
+/** The fields that merge (goodWith, adoptionFee) or are reordered (photos, by photoOrder) rather than replaced. */
+const MERGED = ["goodWith", "adoptionFee", "photos"] as const;
+/** The patch's fields that replace a value as they are. */
+const SCALAR_PATCH_FIELDS = PET_FIELDS.filter((f): f is Exclude<PetField, (typeof MERGED)[number]> => !(MERGED as readonly string[]).includes(f));
+
+/**
+ * The fee after a patch: the parts sent replace the fee's, the others stay
+ * (null makes it unknown). An animal without a fee gets one only with an
+ * amount; its currency is USD and it is not waived unless the patch says so.
+ */
+function mergedFee(was: AdoptionFee | null, patch: NonNullable<PetPatch["adoptionFee"]> | null): AdoptionFee | null {
+  if (patch === null) return null;
+  const amountCents = patch.amountCents ?? was?.amountCents;
+  if (amountCents === undefined) {
+    throw new ApiError(400, "invalid_body", "The request body is invalid. adoptionFee.amountCents: is required, since the animal has no fee yet.", [
+      { field: "adoptionFee.amountCents", issue: "is required (the animal has no fee yet)" },
+    ]);
+  }
+  return { amountCents, currency: patch.currency ?? was?.currency ?? DEFAULT_CURRENCY, waived: patch.waived ?? was?.waived ?? false };
 }
 
 /** An animal's change history (staff only, enforced by the route's scope). */

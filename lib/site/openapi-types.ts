@@ -396,7 +396,7 @@ export interface paths {
         };
         /**
          * List all animals
-         * @description Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request) and `goodWith` (all of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.
+         * @description Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request), `goodWith` (all of), and the listing sites' `externalId` (the shelters' own ids), `houseTrained`, `specialNeeds`, `spayedNeutered` (true or false; an answer not known matches neither) and `coatLength` (any of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.
          */
         get: operations["listPets"];
         put?: never;
@@ -431,7 +431,7 @@ export interface paths {
         head?: never;
         /**
          * Change an animal
-         * @description A JSON merge patch of the animal's fields (`name`, `categoryId`, `status` and the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
+         * @description A JSON merge patch of the animal's fields (`name`, `categoryId`, `status`, the profile: `sex`, `size`, `birthDate`, `breed`, `description`, `goodWith`, and the listing sites' fields: `externalId`, `secondaryBreed`, `mixedBreed`, `colors`, `coatLength`, `spayedNeutered`, `houseTrained`, `declawed`, `shotsCurrent`, `specialNeeds`, `specialNeedsNotes`, `adoptionFee`, `intakeDate`, `videoUrl`, `tags`, `listOnOtherSites`) and of its photos' order (`photoOrder`): the fields sent are changed, the others kept; `null` makes a profile field unknown (`colors` and `tags` empty). `goodWith` and `adoptionFee` merge: the parts sent change, the others stay. Send `If-Match` with the ETag you read (or the animal's `version` in quotes) so that a change someone else made meanwhile is not overwritten: it then answers 412 with the current `ETag`. A patch that changes nothing answers the animal as it is, with the same version.
          */
         patch: operations["updatePet"];
         trace?: never;
@@ -940,7 +940,7 @@ export interface components {
         /** @description The category's breeds, by name. */
         CategoryBreeds: components["schemas"]["CategoryBreed"][];
         /**
-         * @description Length of the coat, as Petfinder names them (lower-cased).
+         * @description Length of the coat, as the listing sites name it (Petfinder's coats, lower-cased).
          * @example short
          * @enum {string}
          */
@@ -1050,7 +1050,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1215,6 +1215,29 @@ export interface components {
         /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored. */
         NewPet: {
             /**
+             * @description The adoption fee; null when omitted (not known).
+             * @default null
+             */
+            adoptionFee: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code; USD when omitted.
+                 * @default USD
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived; false when omitted.
+                 * @default false
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
+            /**
              * Format: date
              * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
              * @default null
@@ -1234,13 +1257,63 @@ export interface components {
              */
             categoryId: number;
             /**
+             * @description The coat's length; null when omitted (not known).
+             * @default null
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
+             * @default []
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors: string[] | null;
+            /**
+             * @description Declawed (cats): true, false, or null when not known.
+             * @default null
+             */
+            declawed: boolean | null;
+            /**
              * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
              * @default null
              * @example Loves long walks and naps in the sun.
              *     Shy with new people at first.
              */
             description: string | null;
+            /**
+             * @description The shelter's own identifier for the animal (its ID in the shelter's software), 1 to 64 characters after trimming, without commas; unique within the organisation (a second animal with it is 409 `external_id_taken`), compared exactly (case counts). Null when it has none.
+             * @default null
+             * @example A123
+             */
+            externalId: string | null;
             goodWith?: components["schemas"]["GoodWithInput"];
+            /**
+             * @description House-trained (or litter-trained): true, false, or null when not known.
+             * @default null
+             */
+            houseTrained: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
+             * @default null
+             * @example 2026-10-02
+             */
+            intakeDate: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites the organisation uploads to; true when omitted.
+             * @default true
+             * @example true
+             */
+            listOnOtherSites: boolean;
+            /**
+             * @description A mix of breeds (rather than a purebred): true, false, or null when not known.
+             * @default null
+             */
+            mixedBreed: boolean | null;
             /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
@@ -1253,12 +1326,23 @@ export interface components {
              */
             organizationId?: number;
             /**
+             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @default null
+             * @example Border collie
+             */
+            secondaryBreed: string | null;
+            /**
              * @description `unknown` when omitted.
              * @default unknown
              * @example female
              * @enum {string}
              */
             sex: "female" | "male" | "unknown";
+            /**
+             * @description Vaccinations up to date: true, false, or null when not known.
+             * @default null
+             */
+            shotsCurrent: boolean | null;
             /**
              * @description Size when grown; null when omitted.
              * @default null
@@ -1267,12 +1351,44 @@ export interface components {
              */
             size: "small" | "medium" | "large" | "xlarge" | null;
             /**
+             * @description Spayed or neutered: true, false, or null when not known.
+             * @default null
+             */
+            spayedNeutered: boolean | null;
+            /**
+             * @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known.
+             * @default null
+             */
+            specialNeeds: boolean | null;
+            /**
+             * @description What the special needs are, plain text up to 500 characters; null when there is nothing to say.
+             * @default null
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes: string | null;
+            /**
              * @description Availability status; `available` when omitted.
              * @default available
              * @example available
              * @enum {string}
              */
             status: "available" | "pending" | "sold";
+            /**
+             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
+             * @default []
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags: string[] | null;
+            /**
+             * Format: uri
+             * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
+             * @default null
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl: string | null;
         };
         /** @description Registers an endpoint. Unknown fields are refused. */
         NewWebhookEndpoint: {
@@ -1393,6 +1509,24 @@ export interface components {
         Organizations: components["schemas"]["Organization"][];
         /** @description An animal as returned. */
         Pet: {
+            /** @description The adoption fee; null when not known. */
+            adoptionFee: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
             /**
              * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
              * @example young
@@ -1413,6 +1547,22 @@ export interface components {
              * @example 1
              */
             categoryId: number;
+            /**
+             * @description The coat's length; null when not known.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to 3 colours, the main one first; empty when not known.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors: string[];
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed: boolean | null;
             /** @description Plain text with line breaks; never HTML. */
             description: string | null;
             /**
@@ -1420,13 +1570,33 @@ export interface components {
              * @example 12.4
              */
             distanceKm?: number;
+            /**
+             * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+             * @example A123
+             */
+            externalId: string | null;
             goodWith: components["schemas"]["GoodWith"];
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained: boolean | null;
             /**
              * Format: int64
              * @description Unique identifier assigned by the service on creation.
              * @example 1
              */
             id: number;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed: boolean | null;
             /**
              * @description The animal's name.
              * @example Biscuit
@@ -1440,14 +1610,44 @@ export interface components {
             organizationId: number;
             /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
             photos: components["schemas"]["Photo"][];
+            /**
+             * @description The second breed of a mix; null when none or not known.
+             * @example Border collie
+             */
+            secondaryBreed: string | null;
             sex: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent: boolean | null;
             size: components["schemas"]["PetSize"];
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds: boolean | null;
+            /**
+             * @description What the special needs are; null when nothing is said.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes: string | null;
             status: components["schemas"]["PetStatus"];
+            /**
+             * @description Words describing the animal (up to 10); empty when none.
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags: string[];
             /**
              * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
              * @example 1
              */
             version: number;
+            /**
+             * Format: uri
+             * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl: string | null;
         };
         /** @description An animal was added. */
         PetCreatedEvent: {
@@ -1460,6 +1660,24 @@ export interface components {
             data: {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
                      * @example young
@@ -1480,6 +1698,22 @@ export interface components {
                      * @example 1
                      */
                     categoryId: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description: string | null;
                     /**
@@ -1487,13 +1721,33 @@ export interface components {
                      * @example 12.4
                      */
                     distanceKm?: number;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId: string | null;
                     goodWith: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained: boolean | null;
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
                      * @example 1
                      */
                     id: number;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1507,14 +1761,44 @@ export interface components {
                     organizationId: number;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed: string | null;
                     sex: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent: boolean | null;
                     size: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes: string | null;
                     status: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags: string[];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
                      * @example 1
                      */
                     version: number;
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl: string | null;
                 };
             };
             /**
@@ -1554,6 +1838,24 @@ export interface components {
             /** Format: date-time */
             at: string;
             before: {
+                /** @description The adoption fee; null when not known. */
+                adoptionFee?: {
+                    /**
+                     * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                     * @example 15000
+                     */
+                    amountCents: number;
+                    /**
+                     * @description ISO 4217 currency code.
+                     * @example USD
+                     */
+                    currency: string;
+                    /**
+                     * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                     * @example false
+                     */
+                    waived: boolean;
+                } | null;
                 /**
                  * Format: date
                  * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
@@ -1568,9 +1870,45 @@ export interface components {
                  * @example 1
                  */
                 categoryId?: number;
+                /**
+                 * @description The coat's length; null when not known.
+                 * @example short
+                 * @enum {string|null}
+                 */
+                coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                /**
+                 * @description Up to 3 colours, the main one first; empty when not known.
+                 * @example [
+                 *       "Black",
+                 *       "White"
+                 *     ]
+                 */
+                colors?: string[];
+                /** @description Declawed (cats): true, false, or null when not known. */
+                declawed?: boolean | null;
                 /** @description Plain text with line breaks; never HTML. */
                 description?: string | null;
+                /**
+                 * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                 * @example A123
+                 */
+                externalId?: string | null;
                 goodWith?: components["schemas"]["GoodWith"];
+                /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                houseTrained?: boolean | null;
+                /**
+                 * Format: date
+                 * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                 * @example 2026-10-02
+                 */
+                intakeDate?: string | null;
+                /**
+                 * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                 * @example true
+                 */
+                listOnOtherSites?: boolean;
+                /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                mixedBreed?: boolean | null;
                 /**
                  * @description The animal's name.
                  * @example Biscuit
@@ -1578,9 +1916,39 @@ export interface components {
                 name?: string;
                 /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                 photos?: components["schemas"]["Photo"][];
+                /**
+                 * @description The second breed of a mix; null when none or not known.
+                 * @example Border collie
+                 */
+                secondaryBreed?: string | null;
                 sex?: components["schemas"]["PetSex"];
+                /** @description Vaccinations up to date: true, false, or null when not known. */
+                shotsCurrent?: boolean | null;
                 size?: components["schemas"]["PetSize"];
+                /** @description Spayed or neutered: true, false, or null when not known. */
+                spayedNeutered?: boolean | null;
+                /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                specialNeeds?: boolean | null;
+                /**
+                 * @description What the special needs are; null when nothing is said.
+                 * @example Needs a daily thyroid pill.
+                 */
+                specialNeedsNotes?: string | null;
                 status?: components["schemas"]["PetStatus"];
+                /**
+                 * @description Words describing the animal (up to 10); empty when none.
+                 * @example [
+                 *       "Playful",
+                 *       "Loves car rides"
+                 *     ]
+                 */
+                tags?: string[];
+                /**
+                 * Format: uri
+                 * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                 * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                 */
+                videoUrl?: string | null;
             } | null;
             id: number;
             requestId: string;
@@ -1588,6 +1956,24 @@ export interface components {
         };
         /** @description The fields to change; the others keep their values. At least one field; no others. */
         PetPatch: {
+            /** @description The parts of the fee to change (a merge); null makes the fee unknown. */
+            adoptionFee?: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents?: number;
+                /**
+                 * @description ISO 4217 currency code (case does not matter; returned in capitals).
+                 * @example USD
+                 */
+                currency?: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived?: boolean;
+            } | null;
             /**
              * Format: date
              * @description Date of birth as YYYY-MM-DD (an estimate is fine), not in the future; null when unknown. `ageGroup` is derived from it.
@@ -1606,11 +1992,32 @@ export interface components {
              */
             categoryId?: number;
             /**
+             * @description The coat's length; null to say it is unknown.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description The colours, replacing the list (null or `[]` clears it).
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[] | null;
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed?: boolean | null;
+            /**
              * @description Plain text, up to 5000 characters, line breaks kept; never interpreted as HTML. Null when there is none.
              * @example Loves long walks and naps in the sun.
              *     Shy with new people at first.
              */
             description?: string | null;
+            /**
+             * @description The shelter's own identifier for the animal (its ID in the shelter's software), 1 to 64 characters after trimming, without commas; unique within the organisation (a second animal with it is 409 `external_id_taken`), compared exactly (case counts). Null when it has none.
+             * @example A123
+             */
+            externalId?: string | null;
             /** @description The answers to change (a merge: `{"cats": true}` leaves children and dogs as they are); null sets all three to unknown. */
             goodWith?: {
                 /** @description Gets on with cats: true, false, or null when not known. */
@@ -1620,6 +2027,21 @@ export interface components {
                 /** @description Gets on with dogs: true, false, or null when not known. */
                 dogs?: boolean | null;
             } | null;
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained?: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate?: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites?: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed?: boolean | null;
             /**
              * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
              * @example Biscuit
@@ -1633,14 +2055,44 @@ export interface components {
              *     ]
              */
             photoOrder?: number[];
+            /**
+             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @example Border collie
+             */
+            secondaryBreed?: string | null;
             sex?: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent?: boolean | null;
             /**
              * @description Size when grown; null to say it is unknown.
              * @example medium
              * @enum {string|null}
              */
             size?: "small" | "medium" | "large" | "xlarge" | null;
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered?: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds?: boolean | null;
+            /**
+             * @description What the special needs are, plain text up to 500 characters; null when there is nothing to say.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes?: string | null;
             status?: components["schemas"]["PetStatus"];
+            /**
+             * @description The tags, replacing the list (null or `[]` clears it).
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags?: string[] | null;
+            /**
+             * Format: uri
+             * @description A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl?: string | null;
         };
         /** @description A JSON array of Pet objects. */
         Pets: components["schemas"]["Pet"][];
@@ -1673,6 +2125,24 @@ export interface components {
             data: {
                 /** @description The animal after the change, with the `version` its ETag carries. */
                 pet: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
                      * @example young
@@ -1693,6 +2163,22 @@ export interface components {
                      * @example 1
                      */
                     categoryId: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description: string | null;
                     /**
@@ -1700,13 +2186,33 @@ export interface components {
                      * @example 12.4
                      */
                     distanceKm?: number;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId: string | null;
                     goodWith: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained: boolean | null;
                     /**
                      * Format: int64
                      * @description Unique identifier assigned by the service on creation.
                      * @example 1
                      */
                     id: number;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1720,17 +2226,65 @@ export interface components {
                     organizationId: number;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed: string | null;
                     sex: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent: boolean | null;
                     size: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes: string | null;
                     status: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags: string[];
                     /**
                      * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
                      * @example 1
                      */
                     version: number;
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl: string | null;
                 };
                 /** @description The changed fields' values before the change (`pet.updated` only). */
                 previous: {
+                    /** @description The adoption fee; null when not known. */
+                    adoptionFee?: {
+                        /**
+                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                         * @example 15000
+                         */
+                        amountCents: number;
+                        /**
+                         * @description ISO 4217 currency code.
+                         * @example USD
+                         */
+                        currency: string;
+                        /**
+                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                         * @example false
+                         */
+                        waived: boolean;
+                    } | null;
                     /**
                      * Format: date
                      * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
@@ -1745,9 +2299,45 @@ export interface components {
                      * @example 1
                      */
                     categoryId?: number;
+                    /**
+                     * @description The coat's length; null when not known.
+                     * @example short
+                     * @enum {string|null}
+                     */
+                    coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+                    /**
+                     * @description Up to 3 colours, the main one first; empty when not known.
+                     * @example [
+                     *       "Black",
+                     *       "White"
+                     *     ]
+                     */
+                    colors?: string[];
+                    /** @description Declawed (cats): true, false, or null when not known. */
+                    declawed?: boolean | null;
                     /** @description Plain text with line breaks; never HTML. */
                     description?: string | null;
+                    /**
+                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+                     * @example A123
+                     */
+                    externalId?: string | null;
                     goodWith?: components["schemas"]["GoodWith"];
+                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
+                    houseTrained?: boolean | null;
+                    /**
+                     * Format: date
+                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+                     * @example 2026-10-02
+                     */
+                    intakeDate?: string | null;
+                    /**
+                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+                     * @example true
+                     */
+                    listOnOtherSites?: boolean;
+                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+                    mixedBreed?: boolean | null;
                     /**
                      * @description The animal's name.
                      * @example Biscuit
@@ -1755,9 +2345,39 @@ export interface components {
                     name?: string;
                     /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
                     photos?: components["schemas"]["Photo"][];
+                    /**
+                     * @description The second breed of a mix; null when none or not known.
+                     * @example Border collie
+                     */
+                    secondaryBreed?: string | null;
                     sex?: components["schemas"]["PetSex"];
+                    /** @description Vaccinations up to date: true, false, or null when not known. */
+                    shotsCurrent?: boolean | null;
                     size?: components["schemas"]["PetSize"];
+                    /** @description Spayed or neutered: true, false, or null when not known. */
+                    spayedNeutered?: boolean | null;
+                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+                    specialNeeds?: boolean | null;
+                    /**
+                     * @description What the special needs are; null when nothing is said.
+                     * @example Needs a daily thyroid pill.
+                     */
+                    specialNeedsNotes?: string | null;
                     status?: components["schemas"]["PetStatus"];
+                    /**
+                     * @description Words describing the animal (up to 10); empty when none.
+                     * @example [
+                     *       "Playful",
+                     *       "Loves car rides"
+                     *     ]
+                     */
+                    tags?: string[];
+                    /**
+                     * Format: uri
+                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+                     */
+                    videoUrl?: string | null;
                 };
             };
             /**
@@ -6984,10 +7604,16 @@ export interface operations {
                 age?: ("baby" | "young" | "adult" | "senior")[];
                 /** @description Only animals of this category. */
                 categoryId?: number;
+                /** @description Only animals with these coat lengths (any of them), e.g. `short,long`. */
+                coatLength?: ("hairless" | "short" | "medium" | "long" | "wire" | "curly")[];
                 /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
                 cursor?: string;
+                /** @description Only animals with these `externalId`s (the shelters' own ids; comma-separated, at most 100), e.g. `A123,A124`. The same id may belong to animals of two organisations: add `organizationId` for one shelter's. */
+                externalId?: string[];
                 /** @description Only animals known to get on with all of these, e.g. `children,cats`. */
                 goodWith?: ("children" | "dogs" | "cats")[];
+                /** @description `true`: only animals known to be house-trained (`false`: known not to be). Unknown answers match neither. */
+                houseTrained?: boolean;
                 /** @description Only these animals (comma-separated ids, at most 100), e.g. `12,15`. With one id this is the successor of the deprecated `GET /pets/{petId}`: an empty array means no such animal. */
                 id?: number[];
                 /** @description Maximum number of animals returned (1 to 100). */
@@ -7002,6 +7628,10 @@ export interface operations {
                 sex?: "female" | "male" | "unknown";
                 /** @description Only animals of these sizes (any of them), e.g. `small,medium`. */
                 size?: ("small" | "medium" | "large" | "xlarge")[];
+                /** @description `true`: only animals known to be spayed or neutered; `false`: known not to be. Unknown answers match neither. */
+                spayedNeutered?: boolean;
+                /** @description `true`: only animals known to have special needs; `false`: only those known not to. Unknown answers match neither. */
+                specialNeeds?: boolean;
                 /** @description Only animals with this status. */
                 status?: "available" | "pending" | "sold";
                 /** @description How far from `near`: a number (at most 3 decimals) and a unit, `km` or `mi` (e.g. `25mi`); default `100km`, at least `0.1km`, at most `800km` / `500mi`. Only with `near`. */
@@ -7306,7 +7936,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. Codes: `idempotency_in_progress`. */
+            /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added. Codes: `idempotency_in_progress`, `external_id_taken`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -7855,7 +8485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). Codes: `adoption_in_progress`. */
+            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

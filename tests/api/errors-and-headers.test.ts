@@ -7,7 +7,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import * as queries from "@/lib/pets/queries";
 import type { Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, newKey, seedPets, type RouteHandler } from "./helpers";
+import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, seedPets, type RouteHandler } from "./helpers";
 
 // What every /v1 response has in common: request ids, CORS, the error shape,
 // 404/405 answers, and errors that leak nothing.
@@ -228,7 +228,7 @@ describe("int64 ids leave as JSON numbers", () => {
     try {
       const res = await call(petRoute.GET, `/v1/pets/${big}`, { key, params: { petId: String(big) } });
       const text = await res.clone().text();
-      expect(await expectJson<Pet>(res)).toEqual({ id: Number.MAX_SAFE_INTEGER, name: "Big", categoryId: 2, organizationId: 1, status: "sold", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [] });
+      expect(await expectJson<Pet>(res)).toEqual({ id: Number.MAX_SAFE_INTEGER, name: "Big", categoryId: 2, organizationId: 1, status: "sold", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [], ...LISTING_UNKNOWN });
       expect(text).toContain(`"id":${big}`);
       const listed = await expectJson<Pet[]>(await call(petsRoute.GET, "/v1/pets?status=sold", { key }));
       expect(listed[0]?.id).toBe(Number.MAX_SAFE_INTEGER);

@@ -12,7 +12,7 @@ import { createApiKey } from "@/lib/keys/service";
 import { now } from "@/lib/clock";
 import { findPetById } from "@/lib/pets/queries";
 import { petView, toPet } from "@/lib/pets/present";
-import type { GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
+import type { CoatLength, GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
 import { sessionCookieName } from "@/lib/http/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { createStaff, type StaffRole } from "@/lib/staff/service";
@@ -162,6 +162,8 @@ export function allowPrivateWebhooks(): void {
   });
 }
 
+export { LISTING_UNKNOWN } from "../listing-unknown";
+
 export interface PetSeed {
   name?: string;
   categoryId?: number;
@@ -173,6 +175,11 @@ export interface PetSeed {
   description?: string | null;
   goodWith?: Partial<GoodWith>;
   organizationId?: number;
+  externalId?: string | null;
+  houseTrained?: boolean | null;
+  specialNeeds?: boolean | null;
+  spayedNeutered?: boolean | null;
+  coatLength?: CoatLength | null;
 }
 
 /** Inserts pets in order (so ids ascend with the array) and returns them as the API shows them (to ORIGIN, today). */
@@ -191,12 +198,31 @@ export async function seedPets(pets: PetSeed[]): Promise<Pet[]> {
       goodWithChildren: p.goodWith?.children ?? null,
       goodWithDogs: p.goodWith?.dogs ?? null,
       goodWithCats: p.goodWith?.cats ?? null,
+      externalId: p.externalId ?? null,
+      houseTrained: p.houseTrained ?? null,
+      specialNeeds: p.specialNeeds ?? null,
+      spayedNeutered: p.spayedNeutered ?? null,
+      coatLength: p.coatLength ?? null,
     })),
     select: { id: true },
   });
   const ids = rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   const view = petView(now(), ORIGIN);
   return Promise.all(ids.map(async (id) => toPet((await findPetById(id))!, view)));
+}
+
+/** Every page of `GET /v1/pets?<query>`, following rel="next" as a client does; fails on an animal seen twice. */
+export async function walkPetPages(key: string, query: string, limit: number): Promise<Pet[]> {
+  const { GET } = await import("@/app/v1/pets/route");
+  const out: Pet[] = [];
+  let url: string | undefined = `/v1/pets?${query}&limit=${limit}`;
+  while (url) {
+    const res: Response = await call(GET, url, { key });
+    out.push(...(await expectJson<Pet[]>(res)));
+    url = parseLink(res.headers.get("link")).next;
+  }
+  expect(new Set(out.map((p) => p.id)).size).toBe(out.length);
+  return out;
 }
 
 /** RFC 8288 Link header → { rel: url }. */

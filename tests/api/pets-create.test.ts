@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, newKey, type CallOptions } from "./helpers";
+import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, type CallOptions } from "./helpers";
 
 // POST /v1/pets - add an animal.
 
@@ -29,11 +29,17 @@ describe("POST /v1/pets: success", () => {
   it("answers 201 with the Pet: id assigned, name trimmed, status defaulted, categoryId echoed; Location points at it", async () => {
     const res = await create({ name: "  Biscuit \t", categoryId: 2 });
     const pet = await expectJson<Pet>(res, 201);
-    expect(pet).toEqual({ id: expect.any(Number), name: "Biscuit", categoryId: 2, organizationId: 1, status: "available", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [] });
+    expect(pet).toEqual({
+      id: expect.any(Number), name: "Biscuit", categoryId: 2, organizationId: 1, status: "available", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [],
+      // The listing sites' profile: nothing known, listed on other sites.
+      ...LISTING_UNKNOWN,
+    });
     expect(res.headers.get("etag")).toBe('"1"');
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
     // The spec's fields, the version, and the profile (unknown when not given): answers only grow.
-    expect(Object.keys(pet).sort()).toEqual(["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"]);
+    expect(Object.keys(pet).sort()).toEqual(
+      [...["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"], ...Object.keys(LISTING_UNKNOWN)].sort(),
+    );
 
     const location = res.headers.get("location");
     expect(location).not.toBeNull();

@@ -5,7 +5,7 @@ import { db } from "@/lib/db";
 import { AGE_GROUPS, ageGroupOf, isoDay, yearsBefore, type AgeGroup } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
 import { GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind, type Pet } from "@/lib/pets/schemas";
-import { call, expectApiError, expectJson, newKey, parseLink, seedPets, type PetSeed } from "./helpers";
+import { call, expectApiError, expectJson, newKey, parseLink, seedPets, walkPetPages, type PetSeed } from "./helpers";
 
 // The profile filters of GET /v1/pets: sex (one), size and age (any of),
 // goodWith (all of). Each is checked against the same filter applied in
@@ -41,18 +41,8 @@ afterEach(() => setClock());
 
 const list = (query: string) => call(GET, `/v1/pets?${query}`, { key });
 
-/** Every page of a filtered list, following rel="next"; fails on a repeated animal. */
-async function walk(query: string, limit = 7): Promise<Pet[]> {
-  const out: Pet[] = [];
-  let url: string | undefined = `/v1/pets?${query}&limit=${limit}`;
-  while (url) {
-    const res: Response = await call(GET, url, { key });
-    out.push(...(await expectJson<Pet[]>(res)));
-    url = parseLink(res.headers.get("link")).next;
-  }
-  expect(new Set(out.map((p) => p.id)).size).toBe(out.length);
-  return out;
-}
+/** Every page of a filtered list. */
+const walk = (query: string, limit = 7) => walkPetPages(key, query, limit);
 
 const ids = (pets: Pet[]) => pets.map((p) => p.id);
 const goodWithAll = (p: Pet, kinds: GoodWithKind[]) => kinds.every((k) => p.goodWith[k] === true);

@@ -1,4 +1,4 @@
-import { newPetSchema } from "@/lib/pets/schemas";
+import { idempotentNewPet, newPetSchema, type NewPet } from "@/lib/pets/schemas";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -192,7 +192,7 @@ describe("concurrent duplicates", () => {
     const caller = () => `key:${keyId}`;
 
     /** Another transaction that has reserved the key and not committed yet: a request in flight. */
-    async function holdKey(idem: string, body: { name: string; categoryId: number; status: string }, response?: unknown) {
+    async function holdKey(idem: string, body: Partial<NewPet>, response?: unknown) {
       holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await holder.connect();
       await holder.query("BEGIN");
@@ -207,11 +207,25 @@ describe("concurrent duplicates", () => {
       await holder?.end().catch(() => {});
     });
 
+    it("a key stored before the listing-site fields existed still replays the same request (their defaults are not part of it)", async () => {
+      const name = uniqueName("Before the deploy");
+      const idem = randomUUID();
+      const stored = { id: 434343, name, categoryId: 1, status: "available", version: 1 };
+      // The body as a create was parsed before issue 34 added its fields.
+      await holdKey(idem, { name, categoryId: 1, status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: {} }, stored);
+      await holder.query("COMMIT");
+      const res = await create({ name, categoryId: 1 }, idem);
+      expect(await expectJson(res, 201)).toEqual(stored);
+      expect(res.headers.get("idempotent-replayed")).toBe("true");
+      // Sending one of the new fields is another request.
+      await expectApiError(await create({ name, categoryId: 1, houseTrained: true }, idem), 422, "idempotency_key_reused");
+    });
+
     it("a duplicate waits for it, then replays what it stored", async () => {
       const name = uniqueName("Waited for");
       const idem = randomUUID();
       const stored = { id: 424242, name, categoryId: 1, status: "available", version: 1 };
-      await holdKey(idem, newPetSchema.parse({ name, categoryId: 1 }), stored);
+      await holdKey(idem, idempotentNewPet(newPetSchema.parse({ name, categoryId: 1 })), stored);
       const pending = create({ name, categoryId: 1 }, idem);
       await new Promise((r) => setTimeout(r, 300));
       await holder.query("COMMIT");
@@ -224,7 +238,7 @@ describe("concurrent duplicates", () => {
     it("a duplicate that waits too long gets 409 idempotency_in_progress with Retry-After; once the holder fails, a retry creates it", async () => {
       const name = uniqueName("Too long");
       const idem = randomUUID();
-      await holdKey(idem, newPetSchema.parse({ name, categoryId: 1 }));
+      await holdKey(idem, idempotentNewPet(newPetSchema.parse({ name, categoryId: 1 })));
       const started = Date.now();
       const res = await create({ name, categoryId: 1 }, idem);
       await expectApiError(res, 409, "idempotency_in_progress");

@@ -25,6 +25,13 @@ describe("alertFiltersOf", () => {
     expect(widened).toEqual(["size", "age"]);
   });
 
+  it("does not watch the care filters, and says so", () => {
+    const { filters, unwatched } = alertFiltersOf(view("category=1&houseTrained=true&specialNeeds=false"));
+    expect(filters).toEqual({ categoryId: 1 });
+    expect(unwatched).toEqual(["houseTrained", "specialNeeds"]);
+    expect(alertFiltersOf(view("category=1")).unwatched).toEqual([]);
+  });
+
   it("is every new animal for the plain view", () => {
     expect(alertFiltersOf(view("")).filters).toEqual({});
     expect(alertFilterWords({})).toBe("All animals");

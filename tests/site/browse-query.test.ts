@@ -23,6 +23,19 @@ describe("the browse URL", () => {
     expect(Object.fromEntries(params)).toMatchObject({ sex: "male", size: "large,xlarge", age: "adult,senior", goodWith: "dogs" });
   });
 
+  it("reads house-trained and special needs as the API spells them, counts each as a filter, and asks the API for them", () => {
+    const query = parse("houseTrained=true&specialNeeds=false&category=2");
+    expect(query).toMatchObject({ houseTrained: true, specialNeeds: false, category: 2 });
+    expect(browseHref(query)).toBe("/?category=2&houseTrained=true&specialNeeds=false");
+    expect(activeFilterCount(query)).toBe(3);
+    expect(withoutFilters(query)).toEqual({ status: "available", limit: 20 });
+    expect(Object.fromEntries(new URL(petsApiPath(query), "http://x").searchParams)).toMatchObject({ houseTrained: "true", specialNeeds: "false", categoryId: "2" });
+    expect(parse("specialNeeds=true").specialNeeds).toBe(true);
+    // Nobody looks for the animals that are not house-trained: only "true" is a filter.
+    expect(parse("houseTrained=false&specialNeeds=maybe")).toEqual({ status: "available", limit: 20 });
+    expect(describeProfileFilters(query)).toBe("house-trained, without special needs");
+  });
+
   it("drops values it cannot show instead of failing, and keeps one spelling per view", () => {
     const query = parse("sex=unknown&size=huge,small,small&age=&goodWith=ferrets");
     expect(query).toEqual({ status: "available", limit: 20, size: ["small"] });

@@ -3,7 +3,7 @@ import { actorKey, writeContext } from "@/lib/http/actor";
 import { ifNoneMatchMatches } from "@/lib/http/conditional";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/http/pagination";
-import { listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
+import { idempotentNewPet, listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
@@ -31,7 +31,7 @@ export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPe
 // POST /v1/pets - add an animal (safe to retry with an Idempotency-Key)
 export const POST = withApi({ scope: "pets:write", tenant: "caller", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
   const context = writeContext(caller, requestId);
-  return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body, now }, async (tx) => {
+  return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body: idempotentNewPet(body), now }, async (tx) => {
     const pet = await createPet(body, { ...context, tenancy: caller.tenancy }, petView(now, url.origin), tx);
     return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };
   });

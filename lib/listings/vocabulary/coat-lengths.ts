@@ -1,8 +1,10 @@
-// Petfinder's coats, lower-cased: the values of a Pet's coatLength. No zod
-// here, so pages can import the list without the schema library.
+// Petfinder's coats, lower-cased: the values of a Pet's coatLength, defined
+// once with the rest of the profile's words (lib/pets/profile.ts, no zod, so
+// pages can import them); the listing formats read them from here.
 
-export const COAT_LENGTHS = ["hairless", "short", "medium", "long", "wire", "curly"] as const;
-export type CoatLength = (typeof COAT_LENGTHS)[number];
+import { COAT_LENGTHS, type CoatLength } from "@/lib/pets/profile";
+
+export { COAT_LENGTHS, type CoatLength };
 
 export function isCoatLength(value: string): value is CoatLength {
   return (COAT_LENGTHS as readonly string[]).includes(value);

@@ -4,11 +4,10 @@ import { COAT_LENGTHS } from "@/lib/listings/vocabulary/coat-lengths";
 // The vocabulary's shapes in the API. No import from lib/pets/schemas.ts:
 // that module builds its Category on these.
 
-export const coatLengthSchema = z.enum(COAT_LENGTHS).meta({
-  id: "CoatLength",
-  description: "Length of the coat, as Petfinder names them (lower-cased).",
-  example: "short",
-});
+/** A Pet's coatLength and a category's coat lengths: Petfinder's coats, lower-cased (the one CoatLength of the document). */
+export const coatLengthSchema = z
+  .enum(COAT_LENGTHS, { error: () => `must be one of ${COAT_LENGTHS.join(", ")}, or null` })
+  .meta({ id: "CoatLength", description: "Length of the coat, as the listing sites name it (Petfinder's coats, lower-cased).", example: "short" });
 
 export const categoryColorsSchema = z.array(z.string()).meta({
   description:
