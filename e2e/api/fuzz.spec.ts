@@ -30,7 +30,7 @@ test.beforeAll(async () => {
   test.setTimeout(240_000);
   const url = await freshDatabase(`${process.env.E2E_DATABASE ?? "petstore_e2e"}_fuzz`);
   const issue = (...args: string[]) => {
-    const out = cli("keys", "create", ...args);
+    const out = cli("keys", "create", "--org", "1", ...args);
     expect(out.status, out.stderr).toBe(0);
     return out.stdout.trim().split("\n").at(-1)!;
   };

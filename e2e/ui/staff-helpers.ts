@@ -38,9 +38,10 @@ export function createStaffAccount(...role: string[]): { email: string; password
  * A shelter of its own (made with the CLI) and a staff account of it: for
  * tests that issue keys on the staff pages, since a shelter's staff may hold
  * at most 20 live keys and the suite gives the first organisation many more.
+ * It lies in Juneau, far from every place the near-search tests look.
  */
 export function createShelterWithStaff(name = uniqueName("Own Shelter")): { slug: string; account: { email: string; password: string } } {
-  const created = cli("orgs", "create", "--name", name, "--city", "Chicago", "--region", "IL", "--postcode", "60614", "--json");
+  const created = cli("orgs", "create", "--name", name, "--city", "Juneau", "--region", "AK", "--postcode", "99801", "--json");
   expect(created.status, created.stderr).toBe(0);
   const { slug } = JSON.parse(created.stdout) as { slug: string };
   return { slug, account: createStaffAccount("--org", slug) };

@@ -30,6 +30,8 @@ export interface CachedKey<T> {
 interface State {
   entries: Map<string, CachedKey<unknown>>;
   listening: boolean;
+  /** Counts every start and loss of listening: a key read in an earlier one may have missed an announcement. */
+  generation: number;
   client?: ResilientClient;
   connecting?: Promise<void>;
   stopped: boolean;
@@ -38,7 +40,7 @@ interface State {
 
 const holder = globalThis as unknown as { petstoreKeyCache?: State };
 function state(): State {
-  holder.petstoreKeyCache ??= { entries: new Map(), listening: false, stopped: false };
+  holder.petstoreKeyCache ??= { entries: new Map(), listening: false, generation: 0, stopped: false };
   return holder.petstoreKeyCache;
 }
 
@@ -58,10 +60,18 @@ export function cachedKey<T>(hash: string, now: number): CachedKey<T> | undefine
   return entry;
 }
 
-export function cacheKey<T>(hash: string, keyId: bigint, value: T, now: number, touchedAt: number): CachedKey<T> {
+/** Taken before a key is read from the database, and given to cacheKey with what was read. */
+export function cacheGeneration(): number {
+  return state().generation;
+}
+
+export function cacheKey<T>(hash: string, keyId: bigint, value: T, now: number, touchedAt: number, readIn: number): CachedKey<T> {
   const s = state();
   const entry: CachedKey<T> = { keyId, value, expiresAt: now + TTL_MS, touchedAt };
-  if (!s.listening) return entry;
+  // A key read before this process was listening (or before it last lost
+  // the channel) may predate an announcement it never heard: it serves this
+  // request and is not kept.
+  if (!s.listening || readIn !== s.generation) return entry;
   setBounded(s.entries, hash, entry as CachedKey<unknown>, MAX_ENTRIES);
   return entry;
 }
@@ -86,6 +96,7 @@ export function listen(): Promise<void> {
     const lost = () => {
       if (s.client !== client) return;
       s.listening = false;
+      s.generation++;
       s.client = undefined;
       forgetAll();
       client.end().catch(() => {});
@@ -108,6 +119,7 @@ export function listen(): Promise<void> {
       // A connection kept only for LISTEN must not keep the process alive.
       (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
       s.client = client;
+      s.generation++;
       s.listening = !s.stopped;
       if (s.stopped) await client.end();
     } catch {
@@ -128,6 +140,7 @@ export async function stopKeyCache(): Promise<void> {
   const s = state();
   s.stopped = true;
   s.listening = false;
+  s.generation++;
   clearTimeout(s.retry);
   forgetAll();
   await s.connecting;

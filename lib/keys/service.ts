@@ -5,7 +5,7 @@ import { LIVE_KEYS_PER_ORGANIZATION, ORGANIZATION_PLANS, limitsFor, type Limits,
 import * as queries from "@/lib/keys/queries";
 import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";
 import { KEY_PATTERN, generateKey, hashToken } from "@/lib/keys/tokens";
-import { cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
+import { cacheGeneration, cacheKey, cachedKey, forgetKey, KEY_CHANNEL } from "@/lib/keys/cache";
 import { db } from "@/lib/db";
 import { usageToday } from "@/lib/rate-limit/shared-store";
 import { organizationExists } from "@/lib/organizations/queries";
@@ -199,12 +199,13 @@ export async function authenticateKey(token: string, now: Date): Promise<KeyPrin
   if (!KEY_PATTERN.test(token) || !token.startsWith(`pk_${env().API_KEY_MODE}_`)) return null;
   const hash = hashToken(token);
   const at = Date.now();
+  const generation = cacheGeneration();
   let entry = cachedKey<KeyPrincipal | null>(hash, at);
   if (!entry) {
     const row = await queries.findApiKeyByHash(hash);
     // Unknown hashes are not cached: anyone can make up endless new ones.
     if (!row) return null;
-    entry = cacheKey(hash, row.id, principalOf(row), at, row.lastUsedAt?.getTime() ?? 0);
+    entry = cacheKey(hash, row.id, principalOf(row), at, row.lastUsedAt?.getTime() ?? 0, generation);
   }
   const principal = entry.value;
   if (!principal) return null;

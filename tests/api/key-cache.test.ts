@@ -78,6 +78,23 @@ describe("the key cache", () => {
     }
   });
 
+  it("does not keep a key read before the announcements could be heard, even when listening begins during the read", async () => {
+    await stopKeyCache();
+    const { key } = await newKey(["pets:read"]);
+    const real = keyQueries.findApiKeyByHash;
+    // The read is slow: the listening connection comes up while it is under way.
+    const lookups = vi.spyOn(keyQueries, "findApiKeyByHash").mockImplementation(async (hash) => {
+      const row = await real(hash);
+      await listen();
+      return row;
+    });
+    await expectJson(await list(key));
+    await expectJson(await list(key));
+    await expectJson(await list(key));
+    // The first read predates LISTEN (an announcement may have been missed): read again, then cached.
+    expect(lookups).toHaveBeenCalledTimes(2);
+  });
+
   it("is not used while this process cannot hear the announcements", async () => {
     await stopKeyCache();
     const lookups = vi.spyOn(keyQueries, "findApiKeyByHash");
