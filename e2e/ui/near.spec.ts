@@ -45,9 +45,21 @@ test("a ZIP code in the Near box lists animals nearest first, each with its shel
 
   await page.getByRole("combobox", { name: "Within" }).selectOption("100mi");
   await expect(page.getByRole("status").filter({ hasText: "within 100 mi of 60601" })).toBeVisible({ timeout: SETTLE });
-  const wide = await shelterLines(page);
-  expect(wide.some((l) => l.startsWith("Lake Country Humane Society · Milwaukee, WI"))).toBe(true);
+  // Nearest first: Milwaukee's animals come after every Chicago one, and the
+  // suite adds many of those before this file runs, so follow Next to them.
+  let pagesOn = 0;
+  let wide = await shelterLines(page);
+  while (!wide.some((l) => l.startsWith("Lake Country Humane Society · Milwaukee, WI"))) {
+    expect(wide.every((l) => miles(l) <= 100)).toBe(true);
+    expect(++pagesOn, "Milwaukee is within 100 mi of 60601").toBeLessThan(10);
+    const before = page.url();
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).not.toHaveURL(before);
+    wide = await shelterLines(page);
+  }
+  expect(wide.every((l) => miles(l) <= 100)).toBe(true);
 
+  for (let i = 0; i < pagesOn; i++) await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(/within=10mi/);
   await expect(page.getByRole("status").filter({ hasText: "within 10 mi of 60601" })).toBeVisible({ timeout: SETTLE });
