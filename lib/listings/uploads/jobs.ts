@@ -40,7 +40,7 @@ export function uploadJobSql(
   // already waiting; a manual one has its own upload row, so no key.
   const mode = job.key === "change" ? "preserve_run_at" : job.key === "retry" ? "replace" : "unsafe_dedupe";
   const key = job.key === "manual" ? Prisma.sql`NULL` : Prisma.sql`'listing-' || ${job.key}::text || '-' || (${siteId})::text`;
-  return Prisma.sql`${Q}.add_job('listing-upload', ${payload}::json,
+  return Prisma.sql`${Q}.add_job('listing-upload', (${payload})::json,
       queue_name := 'listing-site-' || (${siteId})::text,
       run_at := now() + make_interval(secs => ${job.delaySeconds}::float8),
       max_attempts := 3,

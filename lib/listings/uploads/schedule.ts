@@ -33,7 +33,7 @@ async function scheduleBatch(delaySeconds: number): Promise<ScheduleResult> {
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'listings'), 0) AS position FROM lock WHERE locked
     ), batch AS (
-      SELECT e.position, e.organization_id, e.data FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
+      SELECT e.position, e.organization_id, e.data::jsonb AS data FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
     ), concerned AS (
       SELECT DISTINCT organization_id FROM batch
        WHERE ${listed(Prisma.sql`data->'pet'`)} OR ${listed(Prisma.sql`(data->'pet') || COALESCE(data->'previous', '{}'::jsonb)`)}

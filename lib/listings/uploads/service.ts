@@ -201,7 +201,7 @@ export async function startUpload(id: number, tenancy: Tenancy): Promise<Listing
     WITH site AS (
       SELECT id FROM listing_sites WHERE id = ${BigInt(id)} ${scope === undefined ? Prisma.empty : Prisma.sql`AND organization_id = ${BigInt(scope)}`}
     ), upload AS (
-      INSERT INTO listing_uploads (site_id, reason) SELECT id, 'manual' FROM site
+      INSERT INTO listing_uploads (site_id, reason) SELECT id, 'manual'::"ListingUploadReason" FROM site
       RETURNING id, site_id AS "siteId", reason, started_at AS "startedAt", finished_at AS "finishedAt", outcome, animals, photos, warnings, error
     ), job AS (
       SELECT ${uploadJobSql(Prisma.sql`upload."siteId"`, { reason: "manual", delaySeconds: 0, key: "manual", uploadId: Prisma.sql`upload.id` })} AS job FROM upload
