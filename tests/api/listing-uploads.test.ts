@@ -13,6 +13,7 @@ import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { parseListingFile } from "@/lib/listings/formats/registry";
 import { runUpload } from "@/lib/listings/uploads/run";
+import { localExposition } from "@/lib/metrics";
 import { queueDailyUploads, scheduleListingUploads } from "@/lib/listings/uploads/schedule";
 import type { ListingSiteView, ListingUpload } from "@/lib/listings/uploads/schemas";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
@@ -355,5 +356,15 @@ describe("listing sites", () => {
     expect((await jobsOf(adoptapet.id)).map((j) => j.key)).toEqual([`listing-daily-${adoptapet.id}`]);
     await clearJobs();
     await db().listingSite.delete({ where: { id: BigInt(off.id) } });
+  });
+
+  it("counts uploads by site kind and outcome, and the oldest success per kind, with no organisation, account or password in a label", async () => {
+    const text = await localExposition();
+    const sent = /^petstore_listing_uploads_total\{site="petfinder",outcome="sent"\} (\d+)/m.exec(text);
+    expect(Number(sent?.[1])).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^petstore_listing_uploads_total\{site="adoptapet",outcome="failed"\} [1-9]/m);
+    expect(text).toMatch(/^petstore_listing_oldest_success_age_seconds\{site="adoptapet"\} \d/m);
+    const lines = text.split("\n").filter((l) => l.startsWith("petstore_listing_"));
+    expect(lines.join("\n")).not.toMatch(/organization|CA1234|shelter"|correct horse|hunter2/);
   });
 });
