@@ -51,7 +51,7 @@ async function webp(colour: string): Promise<Buffer> {
 }
 
 async function addPhoto(petId: bigint, position: number, key: string, colour: string) {
-  await db().photoFile.create({ data: { key, contentType: "image/webp", bytes: await webp(colour) } });
+  await db().photoFile.create({ data: { key, contentType: "image/webp", bytes: new Uint8Array(await webp(colour)) } });
   await db().petPhoto.create({ data: { petId, position, width: 40, height: 30, placeholder: "data:,", files: { "320": `small-${key}`, "1280": key }, fileKeys: [key] } });
 }
 
