@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { createServer, type Socket } from "node:net";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -319,6 +320,32 @@ describe("listing sites", () => {
     const uploads = await db().listingUpload.count({ where: { siteId: BigInt(site.id) } });
     expect(uploads).toBe(4);
     await db().listingSite.delete({ where: { id: BigInt(site.id) } });
+  });
+
+  it("gives up on a server that never answers after LISTINGS_FTP_TIMEOUT_SECONDS, and retries later", async () => {
+    await clearJobs();
+    const sockets: Socket[] = [];
+    // Accepts connections and says nothing: no greeting, so no login ever.
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    vi.stubEnv("LISTINGS_FTP_TIMEOUT_SECONDS", "1");
+    resetEnvCache();
+    try {
+      const site = await addSite({ site: "adoptapet", port: (silent.address() as { port: number }).port });
+      const began = Date.now();
+      const failed = await uploadNow(site);
+      expect(Date.now() - began).toBeLessThan(5_000);
+      expect(failed.outcome).toBe("failed");
+      expect(failed.error).toMatch(/[Tt]imeout|took longer than 1 s/);
+      expect((await jobsOf(site.id)).map((j) => j.key)).toEqual([`listing-retry-${site.id}`]);
+      await db().listingSite.delete({ where: { id: BigInt(site.id) } });
+    } finally {
+      vi.stubEnv("LISTINGS_FTP_TIMEOUT_SECONDS", "5");
+      resetEnvCache();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+      await clearJobs();
+    }
   });
 
   it("a change to a listed animal queues one upload per enabled site after the delay; changes join it; others queue nothing", async () => {
