@@ -145,6 +145,14 @@ const envSchema = z.object({
    */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /**
+   * The quiet period after a change to a listed animal before its
+   * organisation's listing sites get a new file: changes within it join the
+   * same upload (docs/decisions/018-listing-uploads.md).
+   */
+  LISTINGS_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Seconds an FTP connection, login or any one transfer to a listing site may take before the upload fails. */
+  LISTINGS_FTP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
    * Where photo files live: "postgres" (the default: every instance sees
    * them, and they are backed up with the data) or "s3" (any S3-compatible
    * object store, configured by the S3_* variables).

@@ -4,6 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { db, poolStats } from "@/lib/db";
 import { TASK_NAMES } from "@/lib/jobs/queue";
 import { MAIL_KINDS } from "@/lib/mail/kinds";
+import { LISTING_SITES } from "@/lib/listings/sites";
 import { logger } from "@/lib/log";
 
 // Every metric the service exports, defined once, by name, with its labels
@@ -126,6 +127,27 @@ function create() {
         { kind, outcome: "failed" },
       ]),
     ),
+    listingUploads: zeroed(
+      new client.Counter({
+        name: `${PREFIX}listing_uploads_total`,
+        help: "Uploads to listing sites (Petfinder, Adopt-a-Pet, RescueGroups) by site kind and outcome: sent, or failed (a retry may follow). No organisation or account label.",
+        labelNames: ["site", "outcome"] as const,
+      }),
+      LISTING_SITES.flatMap((site) => [
+        { site, outcome: "sent" },
+        { site, outcome: "failed" },
+      ]),
+    ),
+    listingOldestSuccess: new client.Gauge({
+      name: `${PREFIX}listing_oldest_success_age_seconds`,
+      help: "Per site kind, over every enabled listing site of that kind: the longest time since a site's last successful upload (since it was added, when none succeeded yet). 0 when no site of the kind is enabled.",
+      labelNames: ["site"] as const,
+      aggregator: "first",
+      async collect() {
+        const s = await read();
+        for (const site of LISTING_SITES) this.set({ site }, s ? (s.listingAges[site] ?? 0) : Number.NaN);
+      },
+    }),
     feedHead: fromDatabase("events_head_position", "The change feed's newest committed position.", (s) => s.feedHead),
     deliveriesPending: fromDatabase("webhook_deliveries_pending", "Webhook deliveries not yet delivered, failed or cancelled.", (s) => s.pending),
     oldestPending: fromDatabase("webhook_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none is pending).", (s) => s.oldestPendingSeconds),
@@ -175,11 +197,14 @@ interface Snapshot {
   oldestPendingSeconds: number;
   endpointsDisabled: number;
   jobs: Record<string, number>;
+  listingAges: Record<string, number>;
 }
 
 async function readSnapshot(): Promise<Snapshot | null> {
   try {
-    const [row] = await db().$queryRaw<{ head: bigint | null; pending: number; oldest: number | null; disabled: number; jobs: Record<string, number> | null }[]>(Prisma.sql`
+    const [row] = await db().$queryRaw<
+      { head: bigint | null; pending: number; oldest: number | null; disabled: number; jobs: Record<string, number> | null; listing_ages: Record<string, number> | null }[]
+    >(Prisma.sql`
       SELECT (SELECT max(position) FROM events) AS head,
              (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
              (SELECT extract(epoch FROM now() - min(created_at))::float8 FROM webhook_deliveries WHERE status = 'pending') AS oldest,
@@ -187,9 +212,13 @@ async function readSnapshot(): Promise<Snapshot | null> {
              (SELECT jsonb_object_agg(task_identifier, n) FROM (
                 SELECT task_identifier, count(*)::int AS n FROM graphile_worker.jobs
                 WHERE locked_at IS NULL AND run_at <= now() AND attempts < max_attempts
-                GROUP BY task_identifier) waiting) AS jobs`);
+                GROUP BY task_identifier) waiting) AS jobs,
+             (SELECT jsonb_object_agg(site, age) FROM (
+                SELECT s.site::text AS site, max(extract(epoch FROM now() - COALESCE(
+                         (SELECT max(u.finished_at) FROM listing_uploads u WHERE u.site_id = s.id AND u.outcome = 'sent'), s.created_at)))::float8 AS age
+                  FROM listing_sites s WHERE s.enabled GROUP BY s.site) ages) AS listing_ages`);
     if (!row) return null;
-    return { feedHead: Number(row.head ?? 0), pending: row.pending, oldestPendingSeconds: Math.max(0, row.oldest ?? 0), endpointsDisabled: row.disabled, jobs: row.jobs ?? {} };
+    return { feedHead: Number(row.head ?? 0), pending: row.pending, oldestPendingSeconds: Math.max(0, row.oldest ?? 0), endpointsDisabled: row.disabled, jobs: row.jobs ?? {}, listingAges: row.listing_ages ?? {} };
   } catch (error) {
     logger().warn({ err: error }, "metrics: could not read the database's figures");
     return null;

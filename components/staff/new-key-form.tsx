@@ -51,6 +51,7 @@ const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "webhooks:manage": "Register webhooks (webhooks:manage)",
   "applications:write": "Forward adoption applications (applications:write)",
   "organizations:manage": "Edit the shelter's profile (organizations:manage)",
+  "listings:manage": "Manage listing-site uploads (listings:manage)",
 };
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [

@@ -63,6 +63,8 @@ export interface ApiResult {
   body?: unknown;
   /** Undefined values are left out, so a handler can name a header it may not need. */
   headers?: Record<string, string | undefined>;
+  /** Bytes sent as they are (with the handler's Content-Type) instead of `body` as JSON: a file such as a listing feed. */
+  raw?: Uint8Array;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
@@ -131,6 +133,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
 
     let status = 500;
     let payload: unknown;
+    let raw: Uint8Array | undefined;
     let caller: Caller | undefined;
     try {
       caller = await resolveCaller(request, now);
@@ -193,6 +196,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       }
       status = result.status ?? 200;
       payload = result.body;
+      raw = result.raw;
       for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers[k] = v;
     } catch (thrown) {
       const error = toApiError(thrown);
@@ -219,6 +223,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       },
       "request",
     );
+    if (raw !== undefined) return new Response(new Uint8Array(raw), { status, headers });
     if (payload === undefined) return new Response(null, { status, headers });
     headers["Content-Type"] = "application/json";
     return new Response(JSON.stringify(payload), { status, headers });

@@ -78,3 +78,8 @@ export const organizationOwner: OwnerRule<{ organizationId: number }> = {
   what: "organisation",
   id: ({ organizationId }) => organizationId,
 };
+export const listingSiteOwner: OwnerRule<{ siteId: number }> = {
+  owner: ({ siteId }) => owners.organizationOfListingSite(siteId),
+  what: "listing site",
+  id: ({ siteId }) => siteId,
+};

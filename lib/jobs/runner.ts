@@ -13,6 +13,7 @@ import { matchAlerts } from "@/lib/alerts/matching";
 import { now as clockNow } from "@/lib/clock";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
+import { scheduleListingUploads } from "@/lib/listings/uploads/schedule";
 
 // The background work of an app instance: webhook dispatch and delivery,
 // alert matching (lib/alerts/matching.ts), and
@@ -168,6 +169,8 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
   // Alerts read the same feed from their own mark (lib/alerts/matching.ts),
   // whether or not any webhook listens.
   const matcher = coalesced("alert matching", () => matchAlerts(clockNow()), DISPATCH_GAP_MS);
+  // Listing uploads too: a change to a listed animal queues its sites' next upload (lib/listings/uploads/schedule.ts).
+  const lister = coalesced("listing schedule", scheduleListingUploads, DISPATCH_GAP_MS);
 
   // Deliveries yield to this process's requests while the machine is saturated (lib/jobs/yield.ts).
   const load = cpuUtilisation(options.requestsInFlight ?? (() => 0));
@@ -187,6 +190,7 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
       () => {
         if (endpointsEnabled) dispatcher.request();
         matcher.request();
+        lister.request();
       },
       () => stopping,
     );
@@ -194,11 +198,13 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
       dispatcher.request();
       requeue.request();
       matcher.request();
+      lister.request();
     }, TICK_MS);
     tick.unref();
     dispatcher.request();
     requeue.request();
     matcher.request();
+    lister.request();
   })();
 
   const stop = async () => {
@@ -209,7 +215,7 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
     // takes them over at once instead of waiting for their lease to expire.
     shutdown.abort();
     await boot;
-    await Promise.all([dispatcher.idle(), requeue.idle(), matcher.idle()]);
+    await Promise.all([dispatcher.idle(), requeue.idle(), matcher.idle(), lister.idle()]);
     await listener?.close();
     await started?.runner.stop();
     await started?.pool.end();

@@ -11,6 +11,9 @@ import { refreshAgeGroups } from "@/lib/pets/queries";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
+import type { UploadJob } from "@/lib/listings/uploads/jobs";
+import { runUpload } from "@/lib/listings/uploads/run";
+import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
 
 // Every background job, registered in this one list, and the schedule of the
 // periodic ones. They run on graphile-worker (docs/decisions/006), started by
@@ -70,6 +73,14 @@ export function taskList(context: TaskContext): TaskList {
     "expire-alerts": async () => {
       await expireAlerts(now());
     },
+    // One upload of one listing site (queued per site, so never two at once: lib/listings/uploads/jobs.ts).
+    "listing-upload": async (payload) => {
+      await runUpload(payload as UploadJob);
+    },
+    // Every enabled listing site's full daily upload.
+    "listing-daily": async () => {
+      await queueDailyUploads();
+    },
   };
   return tasks;
 }
@@ -84,6 +95,8 @@ export const CRONTAB = [
   // Alerts' emails are due at any minute (a daily digest is at 08:00 in each alert's own time zone).
   "* * * * * send-alerts",
   "41 * * * * expire-alerts",
+  // Organisations keep no time zone: the daily full upload to listing sites is at 03:00 UTC.
+  "0 3 * * * listing-daily",
 ].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */

@@ -14,6 +14,7 @@ export const SCOPES = [
   "webhooks:manage",
   "applications:write",
   "organizations:manage",
+  "listings:manage",
   "keys:manage",
   "audit:read",
   "applications:manage",
@@ -23,7 +24,8 @@ export type Scope = (typeof SCOPES)[number];
  * organizations:manage: a platform key adds organisations and changes any;
  * an organisation's key changes its own organisation's profile.
  */
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"] as const;
+/** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
+export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"] as const;
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);

@@ -6,6 +6,7 @@ import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
 import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
+import { registerListingSites } from "@/lib/openapi/listing-sites";
 import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applications/schemas";
 import { registerSitePaths } from "@/lib/openapi/site";
 import { registerAlerts } from "@/lib/openapi/alerts";
@@ -379,6 +380,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerOrganizations(registry, security);
   registerAlerts(registry, security, audience);
   registerFeedAndWebhooks(registry, security);
+  registerListingSites(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -405,6 +407,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "alerts", description: "Email me new matches: adopters' alerts for new animals (double opt-in; personal data, never readable by keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
+      { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });

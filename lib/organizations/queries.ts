@@ -182,6 +182,11 @@ export async function organizationOfKey(id: number): Promise<bigint | null | und
   return rows[0].o === null ? null : BigInt(rows[0].o);
 }
 
+export async function organizationOfListingSite(id: number): Promise<bigint | undefined> {
+  const rows = await query<{ o: string }>(Prisma.sql`SELECT organization_id AS o FROM listing_sites WHERE id = ${BigInt(id)}`);
+  return rows[0] ? BigInt(rows[0].o) : undefined;
+}
+
 export async function organizationExists(id: number): Promise<boolean> {
   const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM organizations WHERE id = ${BigInt(id)}`);
   return rows.length > 0;

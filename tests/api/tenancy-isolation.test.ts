@@ -61,6 +61,7 @@ const PUBLIC: Record<string, string> = {
   "GET /v1/categories/{categoryId}/breeds": "categories and the listing sites' breed names are shared",
   "GET /v1/organizations": "organisations' profiles are public",
   "GET /v1/organizations/{organizationId}": "organisations' profiles are public",
+  "GET /v1/organizations/{organizationId}/listings/{file}": "the listing sites' file holds only public animals (the pull feed)",
   "GET /v1/openapi.json": "the contract",
   "POST /v1/pets/{petId}/applications": "adopters and listing sites apply for any shelter's animal",
   "GET /v1/application-links/{token}": "the private link's token is the credential",
@@ -82,7 +83,7 @@ const PUBLIC: Record<string, string> = {
 };
 
 // The first organisation's things, and another organisation's callers.
-let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession };
+let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession; listingSite: number };
 let foreign: { org: number; key: string; staff: StaffSession; pet: number };
 
 beforeAll(async () => {
@@ -106,17 +107,21 @@ beforeAll(async () => {
   });
   expect(applied.status).toBe(201);
   const application = ((await applied.json()) as { id: number }).id;
-  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff };
+  const listingSite = await db().listingSite.create({
+    data: { organizationId: BigInt(FIRST_ORG), site: "petfinder", host: "members.petfinder.com", username: "home", password: "sealed", accountId: "HOME1" },
+    select: { id: true },
+  });
+  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff, listingSite: Number(listingSite.id) };
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
-  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"], "foreign key", { plan: "pro" }, org);
+  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"], "foreign key", { plan: "pro" }, org);
   foreign = { org, key: foreignKey.key, staff: await staffSession(undefined, { organizationId: org }), pet: foreignPet!.id };
 });
 
 /** What a refused write must leave as it was. */
 async function footprint() {
-  const [pet, application, key, webhook, org, pets, photos, keys] = await Promise.all([
+  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads] = await Promise.all([
     db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true } }),
     db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
     db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
@@ -125,8 +130,10 @@ async function footprint() {
     db().pet.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
     db().petPhoto.count({ where: { petId: BigInt(home.pet) } }),
     db().apiKey.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
+    db().listingSite.findUniqueOrThrow({ where: { id: BigInt(home.listingSite) }, select: { enabled: true, host: true, password: true, username: true } }),
+    db().listingUpload.count(),
   ]);
-  return { pet, application, key, webhook, org, pets, photos, keys };
+  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads };
 }
 
 type Caller = { key?: string; headers?: Record<string, string> };
@@ -176,6 +183,23 @@ const PRIVATE: Record<string, Row> = {
     shows: (body) => expect((body as { organizationId: number }[]).every((e) => e.organizationId === foreign.org)).toBe(true),
   },
   "GET /v1/keys": { request: () => ({ path: "/v1/keys", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.key) },
+  "GET /v1/listing-sites": { request: () => ({ path: "/v1/listing-sites", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.listingSite) },
+  "POST /v1/listing-sites": {
+    // Naming the first organisation: refused.
+    request: () => ({ path: "/v1/listing-sites", params: {}, json: { organizationId: FIRST_ORG, site: "adoptapet", username: "planted", password: "planted" } }),
+  },
+  "POST /v1/listing-sites/test": {
+    // Credentials only, nothing of an organisation's: what it shows is the test's outcome (a site outside is not reached from here).
+    request: () => ({ path: "/v1/listing-sites/test", params: {}, json: { site: "adoptapet", host: "192.0.2.1", username: "u", password: "p" } }),
+    refused: { key: 400, staff: 400 },
+  },
+  "GET /v1/listing-sites/{siteId}": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) } }) },
+  "PATCH /v1/listing-sites/{siteId}": {
+    request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) }, json: { enabled: false } }),
+  },
+  "DELETE /v1/listing-sites/{siteId}": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) } }) },
+  "GET /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
+  "POST /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
   "POST /v1/keys": { request: () => ({ path: "/v1/keys", params: {}, json: { name: "Planted", organizationId: FIRST_ORG } }) },
   "DELETE /v1/keys/{keyId}": { request: () => ({ path: `/v1/keys/${home.key}`, params: { keyId: String(home.key) } }) },
   "DELETE /v1/keys/{keyId}/ban": { request: () => ({ path: `/v1/keys/${home.key}/ban`, params: { keyId: String(home.key) } }) },
@@ -277,7 +301,7 @@ describe("a path that names nothing is 404 at once, before the body is read", ()
         .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
         .sort(),
     );
-    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage"];
+    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"];
     for (const route of owned) {
       const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
       const url = route.route.replace(/\{\w+\}/g, "987654321");

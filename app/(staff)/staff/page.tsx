@@ -1,6 +1,9 @@
 import type { Metadata } from "next";
 import { currentSession, organizationForStaff } from "@/app/(staff)/staff-data";
 import { GET as getDashboard } from "@/app/v1/dashboard/route";
+import { GET as listListingSites } from "@/app/v1/listing-sites/route";
+import { ListingSitesWarning } from "@/components/staff/listing-sites-warning";
+import type { ListingSiteView } from "@/lib/listings/uploads/schemas";
 import { DashboardView } from "@/components/staff/dashboard-view";
 import { FormAlert } from "@/components/staff/form-alert";
 import { StaffOnly } from "@/components/staff/staff-only";
@@ -17,9 +20,10 @@ export const metadata: Metadata = { title: "Dashboard" };
 export default async function DashboardPage() {
   const session = await currentSession();
   const own = session?.kind === "staff" && !session.platformAdmin ? session.organizationId : null;
-  const [dashboard, profile] = await Promise.all([
+  const [dashboard, profile, listingSites] = await Promise.all([
     session?.kind === "staff" ? serverApi<Dashboard>(getDashboard, "/v1/dashboard") : null,
     own === null ? null : organizationForStaff(own),
+    session?.kind === "staff" ? serverApi<ListingSiteView[]>(listListingSites, "/v1/listing-sites") : null,
   ]);
   // A one-shelter install moved to organisations has no address yet: near searches cannot find it.
   const unplaced = profile?.organization && (profile.organization.address === null || profile.organization.location === null);
@@ -43,6 +47,7 @@ export default async function DashboardPage() {
           </a>
         </div>
       ) : null}
+      {listingSites?.status === 200 ? <ListingSitesWarning sites={listingSites.body} now={new Date()} /> : null}
       {dashboard === null ? (
         <StaffOnly next="/staff" doing="see the dashboard" />
       ) : dashboard.status === 200 ? (

@@ -1,0 +1,72 @@
+import { query } from "@/lib/db";
+import { env } from "@/lib/env";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { uploadJobSql } from "@/lib/listings/uploads/jobs";
+
+// From the change feed to uploads. Like webhook dispatch and alert matching,
+// the scheduler reads the events table after a mark of its own ('listings'
+// in event_marks), so no write path has to know about listing sites and a
+// crash loses nothing: the mark moves in the statement that queues the
+// uploads. A change concerns the listing sites when the animal was listed
+// before it or is listed after it (available or pending, listOnOtherSites
+// not switched off): a new listed animal, one changed, adopted, withdrawn,
+// photographed, or taken off the sites. Each enabled site of its
+// organisation then gets one upload after LISTINGS_DELAY_SECONDS, shared by
+// every change of that quiet period (lib/listings/uploads/jobs.ts).
+
+const BATCH = 500;
+
+/** Whether the animal (as an event keeps it, `pet`) is on the listing sites. */
+const listed = (pet: Prisma.Sql) =>
+  Prisma.sql`((${pet})->>'status' IN ('available', 'pending') AND COALESCE(((${pet})->>'listOnOtherSites')::boolean, true))`;
+
+export interface ScheduleResult {
+  busy: boolean;
+  events: number;
+  uploads: number;
+}
+
+async function scheduleBatch(delaySeconds: number): Promise<ScheduleResult> {
+  const [row] = await query<{ locked: boolean; events: number; uploads: number }>(Prisma.sql`
+    WITH lock AS (
+      SELECT pg_try_advisory_xact_lock(7411, 35) AS locked
+    ), mark AS (
+      SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'listings'), 0) AS position FROM lock WHERE locked
+    ), batch AS (
+      SELECT e.position, e.organization_id, e.data::jsonb AS data FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
+    ), concerned AS (
+      SELECT DISTINCT organization_id FROM batch
+       WHERE ${listed(Prisma.sql`data->'pet'`)} OR ${listed(Prisma.sql`(data->'pet') || COALESCE(data->'previous', '{}'::jsonb)`)}
+    ), sites AS (
+      SELECT s.id FROM listing_sites s JOIN concerned c ON c.organization_id = s.organization_id WHERE s.enabled
+    ), queued AS (
+      SELECT ${uploadJobSql(Prisma.sql`sites.id`, { reason: "change", delaySeconds, key: "change" })} AS job FROM sites
+    ), advanced AS (
+      INSERT INTO event_marks (name, position)
+      SELECT 'listings', max(position) FROM batch HAVING count(*) > 0
+      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
+    )
+    SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM batch) AS events, (SELECT count(*)::int FROM queued) AS uploads`);
+  if (!row?.locked) return { busy: true, events: 0, uploads: 0 };
+  return { busy: false, events: row.events, uploads: row.uploads };
+}
+
+/** Queues the uploads every change not yet seen calls for. */
+export async function scheduleListingUploads(): Promise<ScheduleResult> {
+  const delay = env().LISTINGS_DELAY_SECONDS;
+  const total: ScheduleResult = { busy: false, events: 0, uploads: 0 };
+  for (;;) {
+    const result = await scheduleBatch(delay);
+    total.busy ||= result.busy;
+    total.events += result.events;
+    total.uploads += result.uploads;
+    if (result.busy || result.events < BATCH) return total;
+  }
+}
+
+/** The daily full upload of every enabled site (the crontab's listing-daily, at 03:00 UTC: organisations keep no time zone). */
+export async function queueDailyUploads(): Promise<number> {
+  const [row] = await query<{ queued: number }>(Prisma.sql`
+    SELECT count(${uploadJobSql(Prisma.sql`id`, { reason: "daily", delaySeconds: 0, key: "daily" })})::int AS queued FROM listing_sites WHERE enabled`);
+  return row?.queued ?? 0;
+}

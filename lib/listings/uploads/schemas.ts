@@ -1,0 +1,171 @@
+import { z } from "zod";
+import { LISTING_SITES, type ListingSite } from "@/lib/listings/sites";
+
+// The shapes of listing sites (an organisation's FTP account on Petfinder,
+// Adopt-a-Pet or RescueGroups) and of their uploads: request parsing,
+// answers, the OpenAPI document and the site's generated types.
+
+/** Each site's own FTP host (what ASM3's sitedefs name): a shelter only types its user name and password. */
+export const DEFAULT_HOSTS: Record<ListingSite, string> = {
+  petfinder: "members.petfinder.com",
+  adoptapet: "autoupload.adoptapet.com",
+  rescuegroups: "ftp.rescuegroups.org",
+};
+
+/** Sites that need an account id in the file or its name (Petfinder's shelter ID, RescueGroups' orgID). */
+export const NEEDS_ACCOUNT_ID: Record<ListingSite, boolean> = { petfinder: true, adoptapet: false, rescuegroups: true };
+
+/** At most this many listing sites per organisation (one account per site is the norm; a few spare for a move between accounts). */
+export const LISTING_SITES_PER_ORGANIZATION = 10;
+/** How many uploads GET …/uploads answers with. */
+export const UPLOADS_LISTED = 20;
+
+const integerId = (name: string) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large"))
+    .meta({ type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, pattern: undefined, description: `Identifier of the ${name}.`, example: 1 });
+
+export const listingSiteIdParamsSchema = z.object({ siteId: integerId("listing site") });
+
+export const listingSiteKindSchema = z.enum(LISTING_SITES).meta({ id: "ListingSiteKind", description: "Which site: Petfinder, Adopt-a-Pet or RescueGroups." });
+
+/** A host name or an IP address (no scheme, no path): where the address guard resolves and checks it. */
+const hostSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "must not be blank")
+  .max(253, "must be at most 253 characters")
+  .regex(/^(\[[0-9a-f:.]+\]|[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?(\.[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?)*)$/, "must be a host name or an IP address, without scheme or path")
+  .meta({ description: "The FTP server. Defaults to the site's own (Petfinder members.petfinder.com, Adopt-a-Pet autoupload.adoptapet.com, RescueGroups ftp.rescuegroups.org). Must resolve to public addresses only.", example: "members.petfinder.com" });
+
+const portSchema = z.number().int().min(1, "must be at least 1").max(65535, "must be at most 65535").meta({ description: "The FTP control port.", example: 21 });
+const secureSchema = z.boolean().meta({ description: "Explicit FTPS (AUTH TLS) with a verified certificate." });
+const usernameSchema = z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters").meta({ description: "The FTP user name the site gave the shelter.", example: "ca1234" });
+const passwordSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters")
+  .meta({ description: "The FTP password. Stored encrypted and never shown again: no answer, log line, event or metric carries it.", writeOnly: true, example: "s3cret-ftp" });
+const accountIdSchema = z
+  .string()
+  .trim()
+  .min(1, "must not be blank")
+  .max(100, "must be at most 100 characters")
+  .regex(/^[A-Za-z0-9._-]+$/, "must be letters, digits, '.', '_' or '-' (it names a file on the server)")
+  .meta({ description: "Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.", example: "CA1234" });
+const enabledSchema = z.boolean().meta({ description: "Whether changes and the daily run upload to it. A switched-off site keeps its settings and log." });
+
+export const newListingSiteSchema = z
+  .strictObject({
+    organizationId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: "The organisation (platform callers only; an organisation's own callers may leave it out)." }),
+    site: listingSiteKindSchema,
+    host: hostSchema.optional(),
+    port: portSchema.default(21),
+    secure: secureSchema.default(false),
+    username: usernameSchema,
+    password: passwordSchema,
+    accountId: accountIdSchema.optional(),
+    enabled: enabledSchema.default(true),
+  })
+  .meta({ id: "NewListingSite", description: "An organisation's FTP account on a listing site. Unknown fields are refused." });
+export type NewListingSite = z.infer<typeof newListingSiteSchema>;
+
+export const listingSitePatchSchema = z
+  .strictObject({
+    host: hostSchema.optional(),
+    port: portSchema.optional(),
+    secure: secureSchema.optional(),
+    username: usernameSchema.optional(),
+    password: passwordSchema.optional(),
+    accountId: accountIdSchema.nullable().optional(),
+    enabled: enabledSchema.optional(),
+  })
+  .refine((patch) => Object.keys(patch).length > 0, { message: "must change at least one field" })
+  .meta({ id: "ListingSitePatch", description: "The fields to change; a new password replaces the old one." });
+export type ListingSitePatch = z.infer<typeof listingSitePatchSchema>;
+
+export const uploadReasonSchema = z.enum(["change", "daily", "manual"]).meta({ description: "Why it ran: an animal changed, the daily full upload, or someone asked." });
+export const uploadOutcomeSchema = z.enum(["running", "sent", "failed"]).meta({ description: "running until it ends; sent when the file (and photos) are on the server; failed with `error`." });
+
+export const uploadWarningSchema = z
+  .object({
+    animalId: z.number().int().meta({ description: "The animal's id." }),
+    rowId: z.string().meta({ description: "The animal's ID in the file (its externalId, else its id)." }),
+    field: z.string().meta({ description: "The field concerned.", example: "breed" }),
+    message: z.string().meta({ example: "Petfinder has no breed \"Dorgi\": sent as Mixed Breed." }),
+  })
+  .meta({ id: "ListingUploadWarning" });
+
+export const listingUploadSchema = z
+  .object({
+    id: z.number().int(),
+    siteId: z.number().int(),
+    reason: uploadReasonSchema,
+    startedAt: z.string().meta({ format: "date-time" }),
+    finishedAt: z.string().nullable().meta({ format: "date-time" }),
+    outcome: uploadOutcomeSchema,
+    animals: z.number().int().meta({ description: "Animals in the file." }),
+    photos: z.number().int().meta({ description: "Photo files sent (unchanged photos are not sent again; Petfinder takes addresses, not files)." }),
+    warnings: z.array(uploadWarningSchema),
+    error: z.string().nullable().meta({ description: "Why it failed, with the server's answer (\"530 Login incorrect.\")." }),
+  })
+  .meta({ id: "ListingUpload" });
+export type ListingUpload = z.infer<typeof listingUploadSchema>;
+
+export const listingSiteSchema = z
+  .object({
+    id: z.number().int(),
+    organizationId: z.number().int(),
+    site: listingSiteKindSchema,
+    host: z.string(),
+    port: z.number().int(),
+    secure: z.boolean(),
+    username: z.string(),
+    accountId: z.string().nullable(),
+    enabled: z.boolean(),
+    lastUpload: listingUploadSchema.nullable().meta({ description: "The newest upload, if any." }),
+    lastSentAt: z.string().nullable().meta({ format: "date-time", description: "When the newest successful upload finished." }),
+    createdAt: z.string().meta({ format: "date-time" }),
+    updatedAt: z.string().meta({ format: "date-time" }),
+  })
+  .meta({ id: "ListingSite", description: "A listing site account. The password is never shown." });
+export type ListingSiteView = z.infer<typeof listingSiteSchema>;
+
+export const listingSitesSchema = z.array(listingSiteSchema).meta({ id: "ListingSites" });
+export const listingUploadsSchema = z.array(listingUploadSchema).meta({ id: "ListingUploads" });
+
+export const connectionTestSchema = z
+  .object({
+    ok: z.boolean(),
+    /** The folder listing (names only) when it worked. */
+    entries: z.array(z.string()).meta({ description: "Names in the account's root folder." }),
+    error: z.string().nullable().meta({ description: "The server's answer, or why it could not be reached." }),
+  })
+  .meta({ id: "ListingConnectionTest" });
+export type ConnectionTest = z.infer<typeof connectionTestSchema>;
+
+export const connectionTestBodySchema = z
+  .strictObject({
+    site: listingSiteKindSchema,
+    host: hostSchema.optional(),
+    port: portSchema.default(21),
+    secure: secureSchema.default(false),
+    username: usernameSchema,
+    password: passwordSchema,
+  })
+  .meta({ id: "ListingConnectionTestRequest", description: "Credentials to try before saving them: logs in and lists the folder." });
+export type ConnectionTestBody = z.infer<typeof connectionTestBodySchema>;
+
+/** `petfinder.csv`: the pull feed's file name. */
+export const listingFeedParamsSchema = z.object({
+  organizationId: integerId("organisation"),
+  file: z
+    .string()
+    .regex(/^(petfinder|adoptapet|rescuegroups)\.csv$/, "must be petfinder.csv, adoptapet.csv or rescuegroups.csv")
+    .transform((name) => name.slice(0, -4) as ListingSite)
+    .meta({ type: "string", enum: LISTING_SITES.map((s) => `${s}.csv`), pattern: undefined, description: "The site's file." }),
+});
