@@ -141,9 +141,15 @@ const envSchema = z.object({
    * embedded database included): any webhooks:manage key could otherwise make
    * the server call 127.0.0.1 or 10.x and read the answer in the deliveries
    * log. Link-local, unspecified, multicast and translated (NAT64 local-use,
-   * 6to4, Teredo) addresses are refused regardless (lib/webhooks/url-guard.ts).
+   * 6to4, Teredo) addresses are refused regardless (lib/outbound/address-guard.ts).
    */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
+  /**
+   * The same switch for every outbound connection (webhooks, and the photos
+   * an import fetches by URL): its current name. Unset: WEBHOOK_ALLOW_PRIVATE
+   * decides (lib/outbound/switch.ts); set, it wins.
+   */
+  OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
   /**
    * Where photo files live: "postgres" (the default: every instance sees
    * them, and they are backed up with the data) or "s3" (any S3-compatible
