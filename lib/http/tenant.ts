@@ -1,5 +1,6 @@
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
+import { organizationOfImport } from "@/lib/imports/queries";
 import * as owners from "@/lib/organizations/queries";
 import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/tenancy";
 
@@ -78,3 +79,4 @@ export const organizationOwner: OwnerRule<{ organizationId: number }> = {
   what: "organisation",
   id: ({ organizationId }) => organizationId,
 };
+export const importOwner: OwnerRule<{ importId: number }> = { owner: ({ importId }) => organizationOfImport(importId), what: "import", id: ({ importId }) => importId };

@@ -8,6 +8,7 @@ import { now } from "@/lib/clock";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
+import { runImport } from "@/lib/imports/run";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
@@ -69,6 +70,10 @@ export function taskList(context: TaskContext): TaskList {
     // Unconfirmed alerts after 7 days; the renewal question after 12 months untouched, and deletion 30 days later.
     "expire-alerts": async () => {
       await expireAlerts(now());
+    },
+    // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
+    "run-import": async (payload) => {
+      await runImport(Number((payload as { importId: string }).importId));
     },
   };
   return tasks;

@@ -121,6 +121,8 @@ export interface GuardOptions {
   allowPrivate: boolean;
   /** What is refused, in the message's words ("webhooks are only sent to public addresses"); webhooks' wording by default. */
   refusal?: string;
+  /** Plain http to public addresses too (fetching public photos; a webhook's signed body needs https). */
+  allowHttp?: boolean;
   /** For tests: resolve names another way. */
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
@@ -135,7 +137,7 @@ const defaultResolve = (host: string) => lookup(host, { all: true, verbatim: tru
 export async function checkOutboundTarget(raw: string, options: GuardOptions): Promise<CheckedTarget> {
   const refusalText = options.refusal ?? "webhooks are only sent to public addresses";
   const url = new URL(raw);
-  if (url.protocol !== "https:" && !(options.allowPrivate && url.protocol === "http:")) {
+  if (url.protocol !== "https:" && !((options.allowPrivate || options.allowHttp) && url.protocol === "http:")) {
     throw new OutboundUrlError("scheme", "The URL must use https.");
   }
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");

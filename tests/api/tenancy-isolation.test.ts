@@ -82,7 +82,7 @@ const PUBLIC: Record<string, string> = {
 };
 
 // The first organisation's things, and another organisation's callers.
-let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession };
+let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession; import: number };
 let foreign: { org: number; key: string; staff: StaffSession; pet: number };
 
 beforeAll(async () => {
@@ -106,7 +106,11 @@ beforeAll(async () => {
   });
   expect(applied.status).toBe(201);
   const application = ((await applied.json()) as { id: number }).id;
-  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff };
+  const imported = await db().import.create({
+    data: { organizationId: BigInt(FIRST_ORG), format: "petfinder", encoding: "utf-8", dryRun: true, missing: "keep", counts: {}, photos: {}, actorKind: "api_key", actorId: BigInt(key.id) },
+    select: { id: true },
+  });
+  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff, import: Number(imported.id) };
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
@@ -116,7 +120,7 @@ beforeAll(async () => {
 
 /** What a refused write must leave as it was. */
 async function footprint() {
-  const [pet, application, key, webhook, org, pets, photos, keys] = await Promise.all([
+  const [pet, application, key, webhook, org, pets, photos, keys, imports] = await Promise.all([
     db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true } }),
     db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
     db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
@@ -125,8 +129,9 @@ async function footprint() {
     db().pet.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
     db().petPhoto.count({ where: { petId: BigInt(home.pet) } }),
     db().apiKey.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
+    db().import.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
   ]);
-  return { pet, application, key, webhook, org, pets, photos, keys };
+  return { pet, application, key, webhook, org, pets, photos, keys, imports };
 }
 
 type Caller = { key?: string; headers?: Record<string, string> };
@@ -176,6 +181,17 @@ const PRIVATE: Record<string, Row> = {
     shows: (body) => expect((body as { organizationId: number }[]).every((e) => e.organizationId === foreign.org)).toBe(true),
   },
   "GET /v1/keys": { request: () => ({ path: "/v1/keys", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.key) },
+  "GET /v1/imports": { request: () => ({ path: "/v1/imports", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.import) },
+  "POST /v1/imports": {
+    // Naming the first organisation: refused (its own organisation is the default).
+    request: () => {
+      const form = new FormData();
+      form.append("file", new Blob(["ID,AnimalName,Type\nX-1,Planted,Dog\n"]), "pets.csv");
+      form.append("organizationId", String(FIRST_ORG));
+      return { path: "/v1/imports", params: {}, body: form };
+    },
+  },
+  "GET /v1/imports/{importId}": { request: () => ({ path: `/v1/imports/${home.import}`, params: { importId: String(home.import) } }) },
   "POST /v1/keys": { request: () => ({ path: "/v1/keys", params: {}, json: { name: "Planted", organizationId: FIRST_ORG } }) },
   "DELETE /v1/keys/{keyId}": { request: () => ({ path: `/v1/keys/${home.key}`, params: { keyId: String(home.key) } }) },
   "DELETE /v1/keys/{keyId}/ban": { request: () => ({ path: `/v1/keys/${home.key}/ban`, params: { keyId: String(home.key) } }) },
