@@ -11,6 +11,7 @@ import { registerSitePaths } from "@/lib/openapi/site";
 import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
+import { registerImports } from "@/lib/openapi/imports";
 import {
   listPetsQuerySchema,
   newPetSchema,
@@ -379,6 +380,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerOrganizations(registry, security);
   registerAlerts(registry, security, audience);
   registerFeedAndWebhooks(registry, security);
+  registerImports(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -405,6 +407,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "alerts", description: "Email me new matches: adopters' alerts for new animals (double opt-in; personal data, never readable by keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
+      { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });
