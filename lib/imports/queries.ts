@@ -68,9 +68,10 @@ export async function insertImport(row: NewImportRow): Promise<ImportRow> {
       },
       select: IMPORT_SELECT,
     });
-    // One job per import (job_key): queued twice, it still runs once.
+    // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
+    // another import of the organisation (the job records every other failure in the import itself).
     await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('run-import', json_build_object('importId', ${String(created.id)}::text),
-                                 job_key := ${`import-${created.id}`}, max_attempts := 5)`;
+                                 job_key := ${`import-${created.id}`}, max_attempts := 25)`;
     return created;
   });
 }

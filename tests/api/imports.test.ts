@@ -6,7 +6,8 @@ import type { Import } from "@/lib/imports/schemas";
 import { MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, seedPets, staffSession } from "./helpers";
-import { fixture, importFile, postImport, readImport, runImportJobs } from "./imports-helpers";
+import { ImportBusyError, runImport } from "@/lib/imports/run";
+import { fixture, importFile, NO_DNS, postImport, readImport, runImportJobs } from "./imports-helpers";
 
 // POST /v1/imports and its background job, against the real database: each
 // format from its sample file, the same file twice, changes, rejected rows
@@ -136,6 +137,27 @@ describe("the same file twice, and changes", () => {
     ]));
     expect(report.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(report.errors).toEqual([{ line: 3, field: null, message: expect.stringContaining("line 2 already has") }]);
+  });
+});
+
+describe("one import of an organisation at a time", () => {
+  it("an import waits (its job is retried) while another of the same organisation runs; a dry run does not wait", async () => {
+    const org = await newOrganization({ name: "Busy Shelter" });
+    const { key: orgKey } = await newKey(["pets:read", "pets:write"], "busy", { plan: "pro" }, org);
+    const file = petfinderFile([{ ID: "B-1", AnimalName: "Busy", Type: "Dog" }]);
+    const first = await expectJson<Import>(await postImport({ key: orgKey }, file), 202);
+    const second = await expectJson<Import>(await postImport({ key: orgKey }, file), 202);
+    const dry = await expectJson<Import>(await postImport({ key: orgKey }, file, { dryRun: "true" }), 202);
+    await db().import.update({ where: { id: BigInt(first.id) }, data: { status: "running" } });
+    await expect(runImport(second.id, NO_DNS)).rejects.toBeInstanceOf(ImportBusyError);
+    expect((await readImport({ key: orgKey }, second.id)).status).toBe("queued");
+    await runImport(dry.id, NO_DNS);
+    expect((await readImport({ key: orgKey }, dry.id)).status).toBe("done");
+    // The first (a crashed run, say) carries on when its job runs again; then the second goes.
+    await runImport(first.id, NO_DNS);
+    await runImport(second.id, NO_DNS);
+    expect((await readImport({ key: orgKey }, first.id)).counts).toMatchObject({ created: 1 });
+    expect((await readImport({ key: orgKey }, second.id)).counts).toMatchObject({ unchanged: 1 });
   });
 });
 
