@@ -3,9 +3,11 @@ import { ApiError } from "@/lib/http/errors";
 import { planRow, type PlannedRow } from "@/lib/imports/plan";
 import * as queries from "@/lib/imports/queries";
 import type { ImportIssue, ImportPreviewRow, MissingPolicy } from "@/lib/imports/schemas";
-import { parseListingFile } from "@/lib/listings/formats/registry";
+import { readListingFile } from "@/lib/listings/formats/read";
+import { listingRowReader } from "@/lib/listings/formats/registry";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
-import type { ImportedRow } from "@/lib/listings/formats/types";
+import type { ImportedRow, ListingRecord } from "@/lib/listings/formats/types";
 import type { ListingFormatName } from "@/lib/listings/sites";
 import { logger } from "@/lib/log";
 import type { Tenancy } from "@/lib/organizations/tenancy";
@@ -29,7 +31,17 @@ import { updatePet } from "@/lib/pets/service";
 // /v1/imports/{id} shows it moving. Running twice (a retried job) does no
 // harm: the second run finds the animals the first made, unchanged.
 
-const CHUNK = 500;
+/**
+ * Rows read and written at a time: small enough that no step holds the
+ * process (which also answers requests) for long.
+ */
+const CHUNK = 200;
+/**
+ * After each chunk, the job rests as long again as the chunk took times
+ * this: the import takes a share of the machine, not all of it, so the
+ * requests beside it keep their latency (the bench: npm run bench -- --import).
+ */
+const REST = 1;
 const PREVIEW_ROWS = 20;
 const PHOTO_CONCURRENCY = 4;
 /** Errors kept in the report: every rejected row of a 20,000-row file, and then some. */
@@ -133,11 +145,14 @@ function tally(state: State, planned: PlannedRow[]): void {
   }
 }
 
-async function runRows(state: State, rows: ImportedRow[]): Promise<PlannedRow[]> {
+async function runRows(state: State, records: readonly ListingRecord[], read: (record: ListingRecord) => ImportedRow): Promise<{ planned: PlannedRow[]; rows: ImportedRow[] }> {
   const seen = new Map<string, number>();
   const all: PlannedRow[] = [];
-  for (let start = 0; start < rows.length; start += CHUNK) {
-    const chunk = rows.slice(start, start + CHUNK);
+  const rows: ImportedRow[] = [];
+  for (let start = 0; start < records.length; start += CHUNK) {
+    const began = performance.now();
+    const chunk = records.slice(start, start + CHUNK).map(read);
+    rows.push(...chunk);
     const ids = [...new Set(chunk.flatMap((r) => (r.externalId === null ? [] : [r.externalId])))];
     const existing = new Map<string, Pet>((await findPetsByExternalIds(state.organizationId, ids)).map((row) => [row.externalId!, toPet(row, state.view)]));
     const planned = chunk.map((row) => planRow(row, existing, seen));
@@ -148,8 +163,9 @@ async function runRows(state: State, rows: ImportedRow[]): Promise<PlannedRow[]>
     tally(state, planned);
     all.push(...planned);
     await queries.saveProgress(state.id, state.progress);
+    await sleep((performance.now() - began) * REST);
   }
-  return all;
+  return { planned: all, rows };
 }
 
 /** `missing=adopted`: the organisation's available animals whose externalId the file does not name become sold. */
@@ -245,14 +261,11 @@ export async function runImport(id: number, options: RunOptions = {}): Promise<v
   };
   try {
     const categories = (await findCategories()).map((c) => ({ id: Number(c.id), name: c.name }));
-    const parsed = await parseListingFile(row.file, {
-      categories,
-      format: row.format as ListingFormatName,
-      mapping: (row.mapping as GenericMapping | null) ?? undefined,
-    });
-    counts.rows = parsed.rows.length;
-    const planned = await runRows(state, parsed.rows);
-    if ((row.missing as MissingPolicy) === "adopted") await markAbsent(state, parsed.rows);
+    const file = await readListingFile(row.file, { format: row.format as ListingFormatName });
+    const read = listingRowReader(file, { categories, mapping: (row.mapping as GenericMapping | null) ?? undefined });
+    counts.rows = file.records.length;
+    const { planned, rows } = await runRows(state, file.records, read);
+    if ((row.missing as MissingPolicy) === "adopted") await markAbsent(state, rows);
     await runPhotos(state, planned, options);
     await queries.saveProgress(id, { ...state.progress, status: "done", finished: true });
   } catch (error) {
