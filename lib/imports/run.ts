@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ImportedRow, ListingRecord } from "@/lib/listings/formats/types";
 import type { ListingFormatName } from "@/lib/listings/sites";
+import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 import { logger } from "@/lib/log";
 import type { Tenancy } from "@/lib/organizations/tenancy";
 import { fetchOutbound, PHOTO_FETCH_LIMITS, type FetchLimits } from "@/lib/outbound/fetch";
@@ -35,13 +36,15 @@ import { updatePet } from "@/lib/pets/service";
  * Rows read and written at a time: small enough that no step holds the
  * process (which also answers requests) for long.
  */
-const CHUNK = 200;
+const CHUNK = 100;
 /**
  * After each chunk, the job rests as long again as the chunk took times
  * this: the import takes a share of the machine, not all of it, so the
  * requests beside it keep their latency (the bench: npm run bench -- --import).
  */
 const REST = 1;
+/** The longest a chunk waits for a quieter moment (the process saturated with requests) before it goes anyway: the import always finishes. */
+const YIELD_MAX_MS = 150;
 const PREVIEW_ROWS = 20;
 const PHOTO_CONCURRENCY = 4;
 /** Errors kept in the report: every rejected row of a 20,000-row file, and then some. */
@@ -55,6 +58,9 @@ export class ImportBusyError extends Error {
 }
 
 export interface RunOptions {
+  /** How busy the process is with requests (the job runner's): each chunk first waits a moment while it is saturated. */
+  load?: UtilisationSource;
+  signal?: AbortSignal;
   /** For tests: resolve photo hosts another way, or other limits. */
   guard?: Partial<GuardOptions>;
   limits?: FetchLimits;
@@ -145,11 +151,12 @@ function tally(state: State, planned: PlannedRow[]): void {
   }
 }
 
-async function runRows(state: State, records: readonly ListingRecord[], read: (record: ListingRecord) => ImportedRow): Promise<{ planned: PlannedRow[]; rows: ImportedRow[] }> {
+async function runRows(state: State, records: readonly ListingRecord[], read: (record: ListingRecord) => ImportedRow, options: RunOptions): Promise<{ planned: PlannedRow[]; rows: ImportedRow[] }> {
   const seen = new Map<string, number>();
   const all: PlannedRow[] = [];
   const rows: ImportedRow[] = [];
   for (let start = 0; start < records.length; start += CHUNK) {
+    if (options.load) await yieldToRequests(options.load, { maxMs: YIELD_MAX_MS, signal: options.signal });
     const began = performance.now();
     const chunk = records.slice(start, start + CHUNK).map(read);
     rows.push(...chunk);
@@ -264,7 +271,7 @@ export async function runImport(id: number, options: RunOptions = {}): Promise<v
     const file = await readListingFile(row.file, { format: row.format as ListingFormatName });
     const read = listingRowReader(file, { categories, mapping: (row.mapping as GenericMapping | null) ?? undefined });
     counts.rows = file.records.length;
-    const { planned, rows } = await runRows(state, file.records, read);
+    const { planned, rows } = await runRows(state, file.records, read, options);
     if ((row.missing as MissingPolicy) === "adopted") await markAbsent(state, rows);
     await runPhotos(state, planned, options);
     await queries.saveProgress(id, { ...state.progress, status: "done", finished: true });

@@ -73,7 +73,7 @@ export function taskList(context: TaskContext): TaskList {
     },
     // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
     "run-import": async (payload) => {
-      await runImport(Number((payload as { importId: string }).importId));
+      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
     },
   };
   return tasks;
