@@ -94,6 +94,23 @@ describe("each format from its sample file", () => {
   });
 });
 
+describe("files our own writer makes (the uploads' files)", () => {
+  it.each([
+    ["written/petfinder.csv", "petfinder"],
+    ["written/rescuegroups.csv", "rescuegroups"],
+    ["written/adoptapet-pets.csv", "adoptapet"],
+    ["written/adoptapet-pets-color.csv", "adoptapet"],
+  ] as const)("%s imports as %s, every row, and again unchanged", async (name, format) => {
+    const rows = fixture(name).toString("utf8").trim().split(/\r?\n/).length - (format === "adoptapet" ? 0 : 1);
+    const org = await newOrganization({ name: `Round Trip ${name}` });
+    const { key: orgKey } = await newKey(["pets:read", "pets:write"], "round trip", { plan: "pro" }, org);
+    const report = await importFile({ key: orgKey }, fixture(name));
+    expect(report).toMatchObject({ format, counts: { rows, created: rows, rejected: 0 } });
+    const again = await importFile({ key: orgKey }, fixture(name));
+    expect(again.counts).toMatchObject({ created: 0, updated: 0, unchanged: rows });
+  });
+});
+
 describe("the same file twice, and changes", () => {
   it("a second import of the same file changes nothing: all unchanged, no new versions, audit records or events", async () => {
     const org = await newOrganization({ name: "Idempotent Shelter" });
@@ -258,7 +275,15 @@ describe("bad input: a clear error, nothing queued", () => {
   });
 
   it("more than 10 MB, or more than 20,000 rows: 413", async () => {
-    await expectApiError(await postImport({ key }, Buffer.alloc(10 * 1024 * 1024 + 1, 0x41)), 413, "payload_too_large");
+    // Built by hand, as one chunk: a FormData body would go on streaming into the request after the refusal.
+    const boundary = "----import-limit";
+    const big = Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.csv"\r\ncontent-type: text/csv\r\n\r\n`),
+      Buffer.alloc(10 * 1024 * 1024 + 1, 0x41),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const { POST } = await import("@/app/v1/imports/route");
+    await expectApiError(await call(POST, "/v1/imports", { method: "POST", key, body: big, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }), 413, "payload_too_large");
     const many = petfinderFile(Array.from({ length: MAX_FILE_ROWS + 1 }, (_, i) => ({ ID: `R-${i}`, AnimalName: "R", Type: "Dog" })));
     await expectApiError(await postImport({ key }, many), 413, "too_many_rows");
   });
