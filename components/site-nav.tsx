@@ -73,6 +73,7 @@ export function SiteNav({
             ),
           )}
           {link("/staff/pets/new", "Add an animal")}
+          {link("/staff/import", "Import")}
           {link("/staff/keys", "API keys")}
           {link("/staff/listing-sites", "Listing sites")}
           {staff.kind === "platform" ? link("/staff/organizations", "Organisations") : link("/staff/organization", "Shelter profile")}

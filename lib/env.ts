@@ -141,7 +141,7 @@ const envSchema = z.object({
    * embedded database included): any webhooks:manage key could otherwise make
    * the server call 127.0.0.1 or 10.x and read the answer in the deliveries
    * log. Link-local, unspecified, multicast and translated (NAT64 local-use,
-   * 6to4, Teredo) addresses are refused regardless (lib/webhooks/url-guard.ts).
+   * 6to4, Teredo) addresses are refused regardless (lib/outbound/address-guard.ts).
    */
   WEBHOOK_ALLOW_PRIVATE: booleanFlag.default(false),
   /**
@@ -152,6 +152,12 @@ const envSchema = z.object({
   LISTINGS_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   /** Seconds an FTP connection, login or any one transfer to a listing site may take before the upload fails. */
   LISTINGS_FTP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
+   * The same switch for every outbound connection (webhooks, and the photos
+   * an import fetches by URL): its current name. Unset: WEBHOOK_ALLOW_PRIVATE
+   * decides (lib/outbound/switch.ts); set, it wins.
+   */
+  OUTBOUND_ALLOW_PRIVATE: booleanFlag.optional(),
   /**
    * Where photo files live: "postgres" (the default: every instance sees
    * them, and they are backed up with the data) or "s3" (any S3-compatible

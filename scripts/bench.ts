@@ -20,6 +20,7 @@
  * `npm run bench -- --webhooks` measures webhook delivery instead (scripts/bench-webhooks.ts).
  * `npm run bench -- --replicas`: list throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
  * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
+ * `npm run bench -- --import`: a 10,000-row listing file imported, timed, and the list's p99 meanwhile (scripts/bench-import.ts).
  */
 import "./require-node";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -271,6 +272,12 @@ async function main(): Promise<void> {
   if (args.includes("--uploads")) {
     const { main: uploadsBench } = await import("./bench-uploads");
     await uploadsBench();
+    return;
+  }
+  // A 10,000-row import's time, and the list's latency while it runs (scripts/bench-import.ts).
+  if (args.includes("--import")) {
+    const { main: importBench } = await import("./bench-import");
+    await importBench();
     return;
   }
   await apiBench();

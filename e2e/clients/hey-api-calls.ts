@@ -8,7 +8,7 @@
 import { createClient, createConfig } from "./hey-api/client";
 import { client } from "./hey-api/client.gen";
 import * as sdk from "./hey-api/sdk.gen";
-import { api, eventually, key, photo, platformKey, receiver, report, step, unique } from "./shared";
+import { api, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 client.setConfig({ baseUrl: api, auth: () => key });
 const platform = createClient(createConfig({ baseUrl: api, auth: () => platformKey }));
@@ -89,5 +89,9 @@ const delivery = await step("listWebhookDeliveries", () =>
 );
 await step("retryWebhookDelivery", async () => (await sdk.retryWebhookDelivery({ ...t, path: { webhookId: webhook.id, deliveryId: delivery.id } })).data);
 await step("deleteWebhook", async () => (await sdk.deleteWebhook({ ...t, path: { webhookId: webhook.id } })).data);
+
+const imported = await step("createImport", async () => (await sdk.createImport({ ...t, body: { file: listingFile(), dryRun: true } })).data);
+await step("listImports", async () => (await sdk.listImports({ ...t, query: { limit: 5 } })).data);
+await step("getImport", async () => (await sdk.getImport({ ...t, path: { importId: imported.id } })).data);
 
 report();

@@ -8,7 +8,7 @@
  */
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi-typescript";
-import { api, eventually, key, photo, platformKey, receiver, report, step, unique } from "./shared";
+import { api, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 // Lists as the document describes them (style form, explode false: `id=12,15`), as the site's client
 // does: openapi-fetch repeats the parameter unless told, which the API refuses.
@@ -114,5 +114,15 @@ const delivery = await step("listWebhookDeliveries", () =>
 );
 await step("retryWebhookDelivery", async () => ok(await client.POST("/webhooks/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId: webhook.id, deliveryId: delivery.id } } })));
 await step("deleteWebhook", async () => ok(await client.DELETE("/webhooks/{webhookId}", byId)));
+
+const importForm = (body: { file: Blob; dryRun?: boolean }) => {
+  const data = new FormData();
+  data.append("file", body.file, "pets.csv");
+  if (body.dryRun !== undefined) data.append("dryRun", String(body.dryRun));
+  return data;
+};
+const imported = await step("createImport", async () => ok(await client.POST("/imports", { body: { file: listingFile(), dryRun: true }, bodySerializer: importForm })));
+await step("listImports", async () => ok(await client.GET("/imports", { params: { query: { limit: 5 } } })));
+await step("getImport", async () => ok(await client.GET("/imports/{importId}", { params: { path: { importId: imported.id } } })));
 
 report();

@@ -21,6 +21,12 @@ export const receiver = required("RECEIVER_URL");
 export const photo = () => new Blob([fs.readFileSync(required("PHOTO_FILE"))], { type: "image/png" });
 export const unique = `${process.pid}-${Date.now()}`;
 
+const PETFINDER_HEADER =
+  "ID,Internal,AnimalName,PrimaryBreed,SecondaryBreed,Sex,Size,Age,Desc,Type,Status,Shots,Altered,NoDogs,NoCats,NoKids,Housetrained,Declawed,specialNeeds,Mix,photo1,photo2,photo3,photo4,photo5,photo6,arrival_date,birth_date,primaryColor,secondaryColor,tertiaryColor,coat_length,adoption_fee,display_adoption_fee,adoption_fee_waived,special_needs_notes,no_other,no_other_note,tags";
+/** A one-animal Petfinder file, for the import operations (sent as a dry run: the suite's data stays as it is). */
+export const listingFile = () =>
+  new Blob([`${PETFINDER_HEADER}\n${[`client-${unique}`, "", "Imported", "", "", "F", "M", "Adult", "", "Dog", "A", ...Array<string>(28).fill("")].join(",")}\n`], { type: "text/csv" });
+
 const called: string[] = [];
 
 /** Runs one operation; any error (an answer that is not 2xx, a request or answer the validator refuses) ends the run. */

@@ -46,6 +46,9 @@ export const ERROR_CODES = [
   "too_many_alerts",
   "too_many_keys",
   "not_confirmed",
+  "invalid_file",
+  "invalid_mapping",
+  "too_many_rows",
   "service_unavailable",
   "internal_error",
 ] as const;

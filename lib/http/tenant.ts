@@ -1,5 +1,6 @@
 import type { Caller } from "@/lib/http/auth";
 import { ApiError } from "@/lib/http/errors";
+import { organizationOfImport } from "@/lib/imports/queries";
 import * as owners from "@/lib/organizations/queries";
 import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/tenancy";
 
@@ -83,3 +84,4 @@ export const listingSiteOwner: OwnerRule<{ siteId: number }> = {
   what: "listing site",
   id: ({ siteId }) => siteId,
 };
+export const importOwner: OwnerRule<{ importId: number }> = { owner: ({ importId }) => organizationOfImport(importId), what: "import", id: ({ importId }) => importId };

@@ -8,6 +8,7 @@ import { now } from "@/lib/clock";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
+import { runImport } from "@/lib/imports/run";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
@@ -80,6 +81,10 @@ export function taskList(context: TaskContext): TaskList {
     // Every enabled listing site's full daily upload.
     "listing-daily": async () => {
       await queueDailyUploads();
+    },
+    // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
+    "run-import": async (payload) => {
+      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
     },
   };
   return tasks;

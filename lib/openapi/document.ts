@@ -12,6 +12,7 @@ import { registerSitePaths } from "@/lib/openapi/site";
 import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
+import { registerImports } from "@/lib/openapi/imports";
 import {
   listPetsQuerySchema,
   newPetSchema,
@@ -381,6 +382,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerAlerts(registry, security, audience);
   registerFeedAndWebhooks(registry, security);
   registerListingSites(registry, security);
+  registerImports(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -408,6 +410,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
+      { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });

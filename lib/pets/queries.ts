@@ -865,3 +865,32 @@ export async function refreshAgeGroups(day: IsoDate): Promise<number> {
   refreshed = undefined;
   return Number(rows[0]?.changed ?? 0);
 }
+
+/**
+ * Adds many animals with their records in one statement (insertPetsWithRecords,
+ * the statement every create goes through): an import's new animals, a
+ * chunk at a time. Each input's row, or null when its category does not exist.
+ */
+export async function createPetsWithRecords(items: PetToCreate[], tx?: Prisma.TransactionClient): Promise<(PetRow | null)[]> {
+  return insertPets(items, tx);
+}
+
+/** An organisation's animals with these externalIds, from the primary (an import compares the file with them before writing). */
+export async function findPetsByExternalIds(organizationId: number, externalIds: string[]): Promise<PetRow[]> {
+  if (!externalIds.length) return [];
+  const rows = await query<RawPetRow>(
+    Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.organization_id = ${BigInt(organizationId)} AND p.external_id = ANY(${externalIds}::text[])`,
+  );
+  return rows.map(fromRaw);
+}
+
+/** An organisation's available animals that have an externalId not among `present` (an import's `missing=adopted`). */
+export async function findAvailableAbsent(organizationId: number, present: string[]): Promise<{ id: number; externalId: string }[]> {
+  const rows = await query<{ id: string; external_id: string }>(
+    Prisma.sql`SELECT id, external_id FROM pets
+                WHERE organization_id = ${BigInt(organizationId)} AND status = 'available' AND external_id IS NOT NULL
+                  AND NOT (external_id = ANY(${present}::text[]))
+                ORDER BY id`,
+  );
+  return rows.map((r) => ({ id: Number(r.id), externalId: r.external_id }));
+}

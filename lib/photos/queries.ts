@@ -12,13 +12,15 @@ export interface NewPhotoRow {
   placeholder: string;
   /** width -> file key */
   files: Record<string, string>;
+  /** Where an import fetched it from (null for an upload). */
+  sourceUrl?: string | null;
 }
 
 export async function insertPhoto(tx: Prisma.TransactionClient, photo: NewPhotoRow): Promise<number> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
-    INSERT INTO pet_photos (pet_id, position, alt, width, height, placeholder, files, file_keys)
+    INSERT INTO pet_photos (pet_id, position, alt, width, height, placeholder, files, file_keys, source_url)
     VALUES (${BigInt(photo.petId)}, ${photo.position}, ${photo.alt}, ${photo.width}, ${photo.height}, ${photo.placeholder},
-            ${JSON.stringify(photo.files)}::jsonb, ${Object.values(photo.files)}::text[])
+            ${JSON.stringify(photo.files)}::jsonb, ${Object.values(photo.files)}::text[], ${photo.sourceUrl ?? null})
     RETURNING id`;
   return Number(rows[0]!.id);
 }
@@ -58,4 +60,19 @@ export async function keysInUse(tx: Prisma.TransactionClient, keys: string[]): P
 export async function photoCount(petId: number, client: Prisma.TransactionClient = db()): Promise<number> {
   const rows = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pet_photos WHERE pet_id = ${BigInt(petId)}`;
   return rows[0]?.n ?? 0;
+}
+
+/** The addresses the photos of these animals were fetched from (an import does not fetch one again). */
+export async function photoSources(petIds: number[]): Promise<Map<number, Set<string>>> {
+  const rows = petIds.length
+    ? await db().$queryRaw<{ pet_id: bigint; source_url: string }[]>`
+        SELECT pet_id, source_url FROM pet_photos WHERE pet_id = ANY(${petIds.map(BigInt)}::bigint[]) AND source_url IS NOT NULL`
+    : [];
+  const sources = new Map<number, Set<string>>();
+  for (const row of rows) {
+    const id = Number(row.pet_id);
+    if (!sources.has(id)) sources.set(id, new Set());
+    sources.get(id)!.add(row.source_url);
+  }
+  return sources;
 }

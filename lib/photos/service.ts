@@ -31,7 +31,7 @@ export interface PhotoChange {
 }
 
 /** Adds a photo as the animal's last (the first one added becomes the cover). */
-export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
+export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null; sourceUrl?: string }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
   // Refused before any CPU is spent on the image (and again by changePet's lock).
   const existing = await findPetById(petId);
   if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound(petId);
@@ -56,6 +56,7 @@ export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: stri
         height: processed.height,
         placeholder: processed.placeholder,
         files: Object.fromEntries(processed.variants.map((v) => [String(v.width), v.key])),
+        sourceUrl: upload.sourceUrl ?? null,
       });
       return { before: { photos: was.photos } };
     });

@@ -253,6 +253,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's imports, newest first
+         * @description `X-Next-Before` names the id to pass as `before` for the next page. A platform caller sees every organisation's.
+         */
+        get: operations["listImports"];
+        put?: never;
+        /**
+         * Import a listing file of animals
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file is read at once (its format found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252), and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. At most 10 MB and 20,000 rows.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{importId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One import: its status, counts, rejected rows and preview */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/keys": {
         parameters: {
             query?: never;
@@ -1163,7 +1204,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1218,6 +1259,117 @@ export interface components {
             children?: boolean | null;
             /** @description Gets on with dogs: true, false, or null when not known. */
             dogs?: boolean | null;
+        };
+        /** @description A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). */
+        Import: {
+            counts: components["schemas"]["ImportCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            dryRun: boolean;
+            /** @description How the file was read: utf-8, utf-8-bom or windows-1252. */
+            encoding: string;
+            /** @description Every rejected row with its line and reason, and every photo that could not be stored. */
+            errors: components["schemas"]["ImportIssue"][];
+            fileName: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            format: components["schemas"]["ImportFormat"];
+            /**
+             * Format: int64
+             * @example 1
+             */
+            id: number;
+            /** @description The generic file's mapping; null for a site's format. */
+            mapping: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string} */
+            missing: "keep" | "adopted";
+            /**
+             * Format: int64
+             * @example 1
+             */
+            organizationId: number;
+            photos: components["schemas"]["ImportPhotoCounts"];
+            /** @description The first rows as they are (or would be) saved. */
+            preview: components["schemas"]["ImportPreviewRow"][];
+            /** Format: date-time */
+            startedAt: string | null;
+            /**
+             * @description queued, then running (rows, then photos), then done or failed.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+        };
+        ImportCounts: {
+            /** @description Animals absent from the file marked sold (`missing=adopted`). */
+            adopted: number;
+            created: number;
+            rejected: number;
+            /** @description Rows in the file (animals). */
+            rows: number;
+            unchanged: number;
+            updated: number;
+        };
+        /**
+         * @description The file's format: Petfinder's FTP import file, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv, or any CSV with a header row and a `mapping`.
+         * @enum {string}
+         */
+        ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
+        ImportIssue: {
+            /** @description The file's column, when the problem is one cell's. */
+            field: string | null;
+            /** @description The file's line the row starts on (1 is the first line). */
+            line: number;
+            message: string;
+        };
+        ImportPhotoCounts: {
+            failed: number;
+            /** @description Photo addresses to fetch (those fetched before for the same animal are not). */
+            queued: number;
+            stored: number;
+        };
+        ImportPreviewRow: {
+            /** @enum {string} */
+            action: "create" | "update" | "unchanged" | "reject";
+            externalId: string | null;
+            /** @description The fields as they would be saved (for an update: those that change). */
+            fields: {
+                [key: string]: unknown;
+            };
+            line: number;
+            name: string | null;
+            /** @description The animal it matched (or became); null for a new one in a dry run. */
+            petId: number | null;
+            species: string | null;
+        };
+        Imports: components["schemas"]["Import"][];
+        ImportUpload: {
+            /** @description Report what the import would do, and change nothing. Default false. */
+            dryRun?: boolean;
+            /**
+             * Format: binary
+             * @description The listing file (CSV), at most 10 MB and 20,000 rows; UTF-8 (with or without BOM) or Windows-1252.
+             */
+            file: Blob;
+            /**
+             * @description Found from the file when left out (a file with a mapping is generic).
+             * @enum {string}
+             */
+            format?: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
+            /** @description For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used. */
+            mapping?: string;
+            /**
+             * @description `adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`.
+             * @enum {string}
+             */
+            missing?: "keep" | "adopted";
+            /**
+             * Format: int64
+             * @description The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out.
+             * @example 1
+             */
+            organizationId?: number;
         };
         ListingConnectionTest: {
             /** @description Names in the account's root folder. */
@@ -5930,6 +6082,555 @@ export interface operations {
             };
             /** @description The events after `after` are no longer kept (30 days). Codes: `cursor_expired`. */
             410: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Imports older than this id (the previous answer's X-Next-Before). */
+                before?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of imports. */
+            200: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `before` for the next page, when there is one. */
+                    "X-Next-Before"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Imports"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportUpload"];
+            };
+        };
+        responses: {
+            /** @description The import, queued. */
+            202: {
+                headers: {
+                    /** @description URL of the import: poll it. */
+                    Location?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description The form is invalid, the file cannot be read as a listing file (`invalid_file`, naming what was seen), or a generic file has no mapping (`invalid_mapping`). Codes: `invalid_body`, `invalid_file`, `invalid_mapping`, `unknown_organization`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The file is larger than 10 MB, or has more than 20,000 rows. Codes: `payload_too_large`, `too_many_rows`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the import. */
+                importId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Import"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;

@@ -1,3 +1,4 @@
+import { outboundAllowPrivate } from "@/lib/outbound/switch";
 import { randomUUID } from "node:crypto";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
@@ -98,7 +99,7 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
     return { result: await recordFailure(claim, token, outcome), log };
   }
   const headers = signDelivery(event.id, body, secrets, at);
-  const outcome = await sendWebhook(claim.url, body, { ...headers }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE, signal: context.signal });
+  const outcome = await sendWebhook(claim.url, body, { ...headers }, { allowPrivate: outboundAllowPrivate(), signal: context.signal });
   const detail = { ...log, event: event.id, status: outcome.statusCode, error: outcome.error, ms: outcome.durationMs };
   if (outcome.error === "shutdown") {
     await queries.releaseDelivery(claim.id, token);

@@ -2,7 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { AttemptError } from "@/lib/webhooks/schemas";
-import { checkWebhookTarget, WebhookUrlError, type CheckedTarget, type GuardOptions } from "@/lib/webhooks/url-guard";
+import { checkOutboundTarget, OutboundUrlError, type CheckedTarget, type GuardOptions } from "@/lib/outbound/address-guard";
 
 // One HTTP attempt at a webhook receiver. A 2xx within 10 seconds is
 // success; anything else is a failure, classified for the deliveries log.
@@ -47,7 +47,7 @@ const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_C
 /** A Node network error as one of the log's error kinds. */
 export function classifyError(error: unknown): { error: AttemptError; detail: string } {
   if (error instanceof AttemptFailure) return { error: error.error, detail: error.message };
-  if (error instanceof WebhookUrlError) {
+  if (error instanceof OutboundUrlError) {
     return error.reason === "unresolvable" ? { error: "dns_error", detail: error.message } : { error: "address_not_allowed", detail: error.message };
   }
   const code = (error as { code?: string }).code ?? "";
@@ -153,7 +153,7 @@ export async function sendWebhook(url: string, body: string, headers: Record<str
   const elapsed = () => Math.round(performance.now() - started);
   try {
     if (options.signal?.aborted) onShutdown();
-    const target = await abortable(checkWebhookTarget(url, { allowPrivate: options.allowPrivate, resolve: options.resolve }), controller.signal);
+    const target = await abortable(checkOutboundTarget(url, { allowPrivate: options.allowPrivate, resolve: options.resolve }), controller.signal);
     const answer = await post(target, body, headers, controller.signal);
     const ok = answer.statusCode >= 200 && answer.statusCode < 300;
     return { startedAt, durationMs: elapsed(), ok, statusCode: answer.statusCode, error: null, errorDetail: null, responseBody: answer.body || null };

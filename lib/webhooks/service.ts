@@ -1,6 +1,6 @@
+import { outboundAllowPrivate } from "@/lib/outbound/switch";
 import { randomBytes } from "node:crypto";
 import { applicationName, db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { newestPosition } from "@/lib/events/queries";
 import { eventIdOf, type TestEvent } from "@/lib/events/schemas";
 import { ApiError } from "@/lib/http/errors";
@@ -24,7 +24,7 @@ import { logger } from "@/lib/log";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 import { sendWebhook } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
-import { checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
+import { checkOutboundTarget, OutboundUrlError } from "@/lib/outbound/address-guard";
 
 // The rules of webhook endpoints. An endpoint belongs to the API key that
 // registered it: a key sees and changes only its own (another key's id is
@@ -55,9 +55,9 @@ function notFound(id: number): ApiError {
 /** Refuses a URL we would never call, with the reason, as 400 invalid_webhook_url. */
 async function assertDeliverable(url: string): Promise<void> {
   try {
-    await checkWebhookTarget(url, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE });
+    await checkOutboundTarget(url, { allowPrivate: outboundAllowPrivate() });
   } catch (error) {
-    if (!(error instanceof WebhookUrlError)) throw error;
+    if (!(error instanceof OutboundUrlError)) throw error;
     throw new ApiError(400, "invalid_webhook_url", `The webhook URL cannot be used. ${error.message}`, [{ field: "url", issue: error.message }]);
   }
 }
@@ -175,7 +175,7 @@ export async function sendTestEvent(keyId: bigint, id: number, now: Date): Promi
   };
   const body = JSON.stringify(event);
   const at = new Date();
-  const outcome = await sendWebhook(endpoint.url, body, { ...signDelivery(event.id, body, signingSecrets(secrets!, at), at) }, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE });
+  const outcome = await sendWebhook(endpoint.url, body, { ...signDelivery(event.id, body, signingSecrets(secrets!, at), at) }, { allowPrivate: outboundAllowPrivate() });
   return {
     eventId: event.id,
     succeeded: outcome.ok,

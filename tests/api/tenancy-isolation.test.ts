@@ -83,7 +83,7 @@ const PUBLIC: Record<string, string> = {
 };
 
 // The first organisation's things, and another organisation's callers.
-let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession; listingSite: number };
+let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession; listingSite: number; import: number };
 let foreign: { org: number; key: string; staff: StaffSession; pet: number };
 
 beforeAll(async () => {
@@ -111,7 +111,11 @@ beforeAll(async () => {
     data: { organizationId: BigInt(FIRST_ORG), site: "petfinder", host: "members.petfinder.com", username: "home", password: "sealed", accountId: "HOME1" },
     select: { id: true },
   });
-  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff, listingSite: Number(listingSite.id) };
+  const imported = await db().import.create({
+    data: { organizationId: BigInt(FIRST_ORG), format: "petfinder", encoding: "utf-8", dryRun: true, missing: "keep", counts: {}, photos: {}, actorKind: "api_key", actorId: BigInt(key.id) },
+    select: { id: true },
+  });
+  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff, listingSite: Number(listingSite.id), import: Number(imported.id) };
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
@@ -121,7 +125,7 @@ beforeAll(async () => {
 
 /** What a refused write must leave as it was. */
 async function footprint() {
-  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads] = await Promise.all([
+  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports] = await Promise.all([
     db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true } }),
     db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
     db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
@@ -132,8 +136,9 @@ async function footprint() {
     db().apiKey.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
     db().listingSite.findUniqueOrThrow({ where: { id: BigInt(home.listingSite) }, select: { enabled: true, host: true, password: true, username: true } }),
     db().listingUpload.count(),
+    db().import.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
   ]);
-  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads };
+  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports };
 }
 
 type Caller = { key?: string; headers?: Record<string, string> };
@@ -200,6 +205,17 @@ const PRIVATE: Record<string, Row> = {
   "DELETE /v1/listing-sites/{siteId}": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) } }) },
   "GET /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
   "POST /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
+  "GET /v1/imports": { request: () => ({ path: "/v1/imports", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.import) },
+  "POST /v1/imports": {
+    // Naming the first organisation: refused (its own organisation is the default).
+    request: () => {
+      const form = new FormData();
+      form.append("file", new Blob(["ID,AnimalName,Type\nX-1,Planted,Dog\n"]), "pets.csv");
+      form.append("organizationId", String(FIRST_ORG));
+      return { path: "/v1/imports", params: {}, body: form };
+    },
+  },
+  "GET /v1/imports/{importId}": { request: () => ({ path: `/v1/imports/${home.import}`, params: { importId: String(home.import) } }) },
   "POST /v1/keys": { request: () => ({ path: "/v1/keys", params: {}, json: { name: "Planted", organizationId: FIRST_ORG } }) },
   "DELETE /v1/keys/{keyId}": { request: () => ({ path: `/v1/keys/${home.key}`, params: { keyId: String(home.key) } }) },
   "DELETE /v1/keys/{keyId}/ban": { request: () => ({ path: `/v1/keys/${home.key}/ban`, params: { keyId: String(home.key) } }) },

@@ -34,6 +34,22 @@ export interface ParsedListingFile {
 }
 
 /**
+ * How a file's records become rows in our words: its format's reader (a
+ * generic file's built from its mapping, which is checked against the
+ * file's header here). Lets a caller read the rows a part at a time.
+ */
+export function listingRowReader(file: ListingFile, options: { mapping?: GenericMapping } & ReadContext): (record: ListingFile["records"][number]) => ImportedRow {
+  const context: ReadContext = { categories: options.categories };
+  if (file.format === "generic") {
+    if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");
+    const generic = genericFormat(options.mapping, file.columns);
+    return (record) => generic.fromRow(record, context);
+  }
+  const format = SITE_FORMATS[file.format];
+  return (record) => format.fromRow(record, context);
+}
+
+/**
  * Every row of a file, in our words: the import's first step. `format` is
  * found from the file when not given; a generic file needs its `mapping`.
  * A file that cannot be read at all throws ListingFileError; a bad row is
@@ -44,12 +60,6 @@ export async function parseListingFile(
   options: { format?: ListingFormatName; mapping?: GenericMapping } & ReadContext,
 ): Promise<ParsedListingFile> {
   const file = await readListingFile(bytes, { format: options.format ?? (options.mapping ? "generic" : undefined) });
-  const context: ReadContext = { categories: options.categories };
-  if (file.format === "generic") {
-    if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");
-    const generic = genericFormat(options.mapping, file.columns);
-    return { file, rows: file.records.map((record) => generic.fromRow(record, context)) };
-  }
-  const format = SITE_FORMATS[file.format];
-  return { file, rows: file.records.map((record) => format.fromRow(record, context)) };
+  const read = listingRowReader(file, options);
+  return { file, rows: file.records.map(read) };
 }

@@ -2,12 +2,13 @@ import { Readable } from "node:stream";
 import { Client, FTPError } from "basic-ftp";
 import { enterPassiveModeIPv4_forceControlHostIP, enterPassiveModeIPv6 } from "basic-ftp/dist/transfer";
 import { env } from "@/lib/env";
-import { checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
+import { checkOutboundTarget, OutboundUrlError, type CheckedTarget } from "@/lib/outbound/address-guard";
+import { outboundAllowPrivate } from "@/lib/outbound/switch";
 
 // The one place that talks FTP (basic-ftp). Every connection goes through the
 // outbound address guard first (the host is the shelter's to type, so it is
 // an SSRF risk like a webhook URL: public addresses only, unless
-// WEBHOOK_ALLOW_PRIVATE), connects to the very address that was checked,
+// the one outbound switch, OUTBOUND_ALLOW_PRIVATE), connects to the very address that was checked,
 // and opens data connections to that same address whatever the server's
 // PASV answer names (a hostile server could name 169.254.169.254 there).
 // Every step has a deadline: the connection and login, and each transfer.
@@ -71,15 +72,23 @@ export function describeFtpError(error: unknown): FtpFailure {
   return new FtpFailure(code ? `${message} (${code})` : message, false);
 }
 
+/**
+ * The outbound address guard for an FTP host (a name, an IPv4 or a bare IPv6
+ * address): every address it resolves to must be public, unless the one
+ * outbound switch allows private ones. Throws OutboundUrlError.
+ */
+export function checkFtpHost(host: string): Promise<CheckedTarget> {
+  const bracketed = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return checkOutboundTarget(`https://${bracketed}/`, { allowPrivate: outboundAllowPrivate(), refusal: "listing sites are only reached at public addresses" });
+}
+
 /** Connects and logs in; the caller closes the session. */
 export async function openFtp(account: FtpAccount): Promise<FtpSession> {
   let target;
   try {
-    target = await checkWebhookTarget(`https://${account.host.includes(":") && !account.host.startsWith("[") ? `[${account.host}]` : account.host}/`, {
-      allowPrivate: env().WEBHOOK_ALLOW_PRIVATE,
-    });
+    target = await checkFtpHost(account.host);
   } catch (error) {
-    if (error instanceof WebhookUrlError) throw new FtpFailure(error.message.replace("webhooks are only sent to public addresses", "listing sites are only reached at public addresses"), true);
+    if (error instanceof OutboundUrlError) throw new FtpFailure(error.message, true);
     throw error;
   }
   const client = new Client(timeoutMs());

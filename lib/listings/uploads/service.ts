@@ -1,11 +1,10 @@
 import { db, query } from "@/lib/db";
-import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import type { ListingSite } from "@/lib/listings/sites";
-import { describeFtpError, openFtp } from "@/lib/listings/uploads/ftp";
+import { checkFtpHost, describeFtpError, openFtp } from "@/lib/listings/uploads/ftp";
 import { uploadJobSql } from "@/lib/listings/uploads/jobs";
 import {
   DEFAULT_HOSTS,
@@ -21,7 +20,7 @@ import {
 } from "@/lib/listings/uploads/schemas";
 import { buildSnapshot, etagOfBytes } from "@/lib/listings/uploads/snapshot";
 import { encryptSecret } from "@/lib/webhooks/secrets";
-import { checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
+import { OutboundUrlError } from "@/lib/outbound/address-guard";
 
 // The rules of listing sites. A site belongs to an organisation: its staff
 // and its keys with listings:manage see and change only their own (the
@@ -102,10 +101,10 @@ function notFound(id: number): ApiError {
 /** Refuses a host we would never connect to (the same guard as webhooks), as 400 invalid_listing_host. */
 async function assertReachable(host: string): Promise<void> {
   try {
-    await checkWebhookTarget(`https://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}/`, { allowPrivate: env().WEBHOOK_ALLOW_PRIVATE });
+    await checkFtpHost(host);
   } catch (error) {
-    if (!(error instanceof WebhookUrlError)) throw error;
-    const message = error.message.replace("webhooks are only sent to public addresses", "listing sites are only reached at public addresses");
+    if (!(error instanceof OutboundUrlError)) throw error;
+    const message = error.message;
     throw new ApiError(400, "invalid_listing_host", `The FTP host cannot be used. ${message}`, [{ field: "host", issue: message }]);
   }
 }

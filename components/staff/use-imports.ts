@@ -1,0 +1,85 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ApiClientError, callApi } from "@/lib/site/api-client";
+import type { ErrorBody } from "@/lib/http/errors";
+import type { Import } from "@/lib/imports/schemas";
+
+// The import page's calls: sending a file (multipart, so by fetch rather
+// than the typed JSON client), following an import while it runs, and the
+// past imports.
+
+export const STAFF_IMPORTS_QUERY_KEY = ["staff", "imports"] as const;
+
+export interface ImportRequest {
+  file: File;
+  dryRun: boolean;
+  format?: string;
+  mapping?: Record<string, string | string[]>;
+  missing?: "keep" | "adopted";
+}
+
+export async function startImport(request: ImportRequest): Promise<Import> {
+  const form = new FormData();
+  form.append("file", request.file, request.file.name);
+  form.append("dryRun", String(request.dryRun));
+  if (request.format) form.append("format", request.format);
+  if (request.mapping) form.append("mapping", JSON.stringify(request.mapping));
+  if (request.missing) form.append("missing", request.missing);
+  let res: Response;
+  try {
+    res = await fetch("/v1/imports", { method: "POST", body: form, headers: { Accept: "application/json" } });
+  } catch {
+    throw new ApiClientError(0, "network_error", "Could not reach the server. Check your connection and try again.");
+  }
+  const body: unknown = await res.json().catch(() => ({}));
+  if (res.status === 202) return body as Import;
+  const error = body as Partial<ErrorBody>;
+  throw new ApiClientError(res.status, error.code ?? "unknown_error", error.message ?? `The server answered ${res.status}.`, error.details ?? []);
+}
+
+/** One import, polled every half second until it is done or failed. */
+export function useImport(id: number | null) {
+  return useQuery({
+    queryKey: [...STAFF_IMPORTS_QUERY_KEY, id],
+    queryFn: async (): Promise<Import> => (await callApi((api) => api.GET("/imports/{importId}", { params: { path: { importId: id! } } }))).data as Import,
+    enabled: id !== null,
+    refetchInterval: (query) => (query.state.data && (query.state.data.status === "done" || query.state.data.status === "failed") ? false : 500),
+    staleTime: 0,
+  });
+}
+
+export function usePastImports(enabled: boolean) {
+  return useQuery({
+    queryKey: STAFF_IMPORTS_QUERY_KEY,
+    queryFn: async (): Promise<Import[]> => (await callApi((api) => api.GET("/imports", { params: { query: { limit: 20 } } }))).data as Import[],
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** The header row of a CSV file, as the mapping step shows it (quoted cells, a BOM, any line ending). */
+export async function headerOf(file: File): Promise<string[]> {
+  const text = (await file.slice(0, 64 * 1024).text()).replace(/^\uFEFF/, "");
+  const cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      cells.push(cell.trim());
+      cell = "";
+    }
+    else if (ch === "\n" || ch === "\r") break;
+    else cell += ch;
+  }
+  cells.push(cell.trim());
+  return cells.filter(Boolean);
+}

@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { genericMappingSchema } from "@/lib/listings/formats/generic";
+import { LISTING_FORMATS } from "@/lib/listings/sites";
+import { idSchema, queryInteger } from "@/lib/pets/schemas";
+
+// The import's shapes: what POST /v1/imports takes (multipart fields beside
+// the file), and the import resource GET /v1/imports{,/id} answer with.
+
+export const IMPORT_STATUSES = ["queued", "running", "done", "failed"] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+export const MISSING_POLICIES = ["keep", "adopted"] as const;
+export type MissingPolicy = (typeof MISSING_POLICIES)[number];
+
+export const importFormatSchema = z.enum(LISTING_FORMATS).meta({
+  id: "ImportFormat",
+  description: "The file's format: Petfinder's FTP import file, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv, or any CSV with a header row and a `mapping`.",
+});
+
+const booleanField = z.enum(["true", "false", "1", "0"], { error: () => "must be true or false" }).transform((v) => v === "true" || v === "1");
+
+/** The multipart form's fields besides `file` (all text, as a form sends them). */
+export const importFormSchema = z.strictObject(
+  {
+    format: importFormatSchema.optional(),
+    dryRun: booleanField.default(false),
+    missing: z.enum(MISSING_POLICIES, { error: () => "must be keep or adopted" }).default("keep"),
+    mapping: z
+      .string()
+      .max(20_000, "is too long")
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "must be a JSON object (our field -> their column)" });
+          return z.NEVER;
+        }
+      })
+      .pipe(genericMappingSchema)
+      .optional(),
+    organizationId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field of an import (file, format, dryRun, missing, mapping, organizationId)" : undefined) },
+);
+export type ImportForm = z.infer<typeof importFormSchema>;
+
+/** The request body as OpenAPI describes it (multipart/form-data). */
+export const importUploadSchema = z
+  .object({
+    file: z.string().meta({ format: "binary", description: "The listing file (CSV), at most 10 MB and 20,000 rows; UTF-8 (with or without BOM) or Windows-1252." }),
+    format: importFormatSchema.optional().meta({ description: "Found from the file when left out (a file with a mapping is generic)." }),
+    dryRun: z.boolean().optional().meta({ description: "Report what the import would do, and change nothing. Default false." }),
+    missing: z.enum(MISSING_POLICIES).optional().meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
+    mapping: z.string().optional().meta({ description: "For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used." }),
+    organizationId: idSchema.optional().meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
+  })
+  .meta({ id: "ImportUpload" });
+
+export const importCountsSchema = z
+  .object({
+    rows: z.number().int().meta({ description: "Rows in the file (animals)." }),
+    created: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    rejected: z.number().int(),
+    adopted: z.number().int().meta({ description: "Animals absent from the file marked sold (`missing=adopted`)." }),
+  })
+  .meta({ id: "ImportCounts" });
+export type ImportCounts = z.infer<typeof importCountsSchema>;
+
+export const importPhotoCountsSchema = z
+  .object({
+    queued: z.number().int().meta({ description: "Photo addresses to fetch (those fetched before for the same animal are not)." }),
+    stored: z.number().int(),
+    failed: z.number().int(),
+  })
+  .meta({ id: "ImportPhotoCounts" });
+export type ImportPhotoCounts = z.infer<typeof importPhotoCountsSchema>;
+
+export const importIssueSchema = z
+  .object({
+    line: z.number().int().meta({ description: "The file's line the row starts on (1 is the first line)." }),
+    field: z.string().nullable().meta({ description: "The file's column, when the problem is one cell's." }),
+    message: z.string(),
+  })
+  .meta({ id: "ImportIssue" });
+export type ImportIssue = z.infer<typeof importIssueSchema>;
+
+export const IMPORT_ACTIONS = ["create", "update", "unchanged", "reject"] as const;
+export type ImportAction = (typeof IMPORT_ACTIONS)[number];
+
+export const importPreviewRowSchema = z
+  .object({
+    line: z.number().int(),
+    action: z.enum(IMPORT_ACTIONS),
+    externalId: z.string().nullable(),
+    name: z.string().nullable(),
+    species: z.string().nullable(),
+    petId: z.number().int().nullable().meta({ description: "The animal it matched (or became); null for a new one in a dry run." }),
+    fields: z.record(z.string(), z.unknown()).meta({ description: "The fields as they would be saved (for an update: those that change)." }),
+  })
+  .meta({ id: "ImportPreviewRow" });
+export type ImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
+
+export const importSchema = z
+  .object({
+    id: idSchema,
+    organizationId: idSchema,
+    format: importFormatSchema,
+    encoding: z.string().meta({ description: "How the file was read: utf-8, utf-8-bom or windows-1252." }),
+    fileName: z.string().nullable(),
+    dryRun: z.boolean(),
+    missing: z.enum(MISSING_POLICIES),
+    mapping: z.record(z.string(), z.unknown()).nullable().meta({ description: "The generic file's mapping; null for a site's format." }),
+    status: z.enum(IMPORT_STATUSES).meta({ description: "queued, then running (rows, then photos), then done or failed." }),
+    createdAt: z.string().meta({ format: "date-time" }),
+    startedAt: z.string().nullable().meta({ format: "date-time" }),
+    finishedAt: z.string().nullable().meta({ format: "date-time" }),
+    counts: importCountsSchema,
+    photos: importPhotoCountsSchema,
+    errors: z.array(importIssueSchema).meta({ description: "Every rejected row with its line and reason, and every photo that could not be stored." }),
+    preview: z.array(importPreviewRowSchema).meta({ description: "The first rows as they are (or would be) saved." }),
+  })
+  .meta({ id: "Import", description: "A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do)." });
+export type Import = z.infer<typeof importSchema>;
+
+export const importsSchema = z.array(importSchema).meta({ id: "Imports" });
+
+export const importIdParamsSchema = z.object({ importId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the import.", example: 1 }) });
+
+export const listImportsQuerySchema = z.object({
+  before: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: "Imports older than this id (the previous answer's X-Next-Before)." }),
+  limit: queryInteger(1, 100).default(20),
+});
+export type ListImportsQuery = z.infer<typeof listImportsQuerySchema>;

@@ -1,0 +1,57 @@
+import fs from "node:fs";
+import path from "node:path";
+import { POST } from "@/app/v1/imports/route";
+import { db } from "@/lib/db";
+import type { Import } from "@/lib/imports/schemas";
+import { runImport, type RunOptions } from "@/lib/imports/run";
+import { call, expectJson } from "./helpers";
+
+// Imports in tests: the file posted as a browser or curl would (multipart),
+// then the queued `run-import` jobs run here, as the worker would run them.
+
+export const fixture = (name: string): Buffer => fs.readFileSync(path.join(process.cwd(), "tests", "fixtures", "listings", name));
+
+export interface Who {
+  key?: string;
+  headers?: Record<string, string>;
+}
+
+export function postImport(who: Who, file: Buffer | string, fields: Record<string, string> = {}, fileName = "pets.csv"): Promise<Response> {
+  const form = new FormData();
+  form.append("file", new Blob([typeof file === "string" ? Buffer.from(file, "utf8") : new Uint8Array(file)]), fileName);
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return call(POST, "/v1/imports", { method: "POST", key: who.key, headers: who.headers, body: form });
+}
+
+/** Photo hosts resolve to nothing unless a test says otherwise (no test reaches the internet). */
+export const NO_DNS: RunOptions = {
+  guard: {
+    resolve: async (host) => {
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+    },
+  },
+};
+
+/** Runs every queued import job, oldest first, as the worker would; returns how many ran. */
+export async function runImportJobs(options: RunOptions = NO_DNS): Promise<number> {
+  const jobs = await db().$queryRaw<{ id: bigint; payload: { importId: string } }[]>`
+    SELECT j.id, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+     WHERE t.identifier = 'run-import' ORDER BY j.id`;
+  for (const job of jobs) {
+    await runImport(Number(job.payload.importId), options);
+    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE id = ${job.id}`;
+  }
+  return jobs.length;
+}
+
+/** Posts a file (202), runs its job, and answers the finished import as GET /v1/imports/{id} shows it. */
+export async function importFile(who: Who, file: Buffer | string, fields: Record<string, string> = {}, options: RunOptions = NO_DNS): Promise<Import> {
+  const queued = await expectJson<Import>(await postImport(who, file, fields), 202);
+  await runImportJobs(options);
+  return readImport(who, queued.id);
+}
+
+export async function readImport(who: Who, id: number): Promise<Import> {
+  const { GET } = await import("@/app/v1/imports/[importId]/route");
+  return expectJson<Import>(await call(GET, `/v1/imports/${id}`, { key: who.key, headers: who.headers, params: { importId: String(id) } }));
+}
