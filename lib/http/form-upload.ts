@@ -3,12 +3,13 @@ import { Busboy } from "@fastify/busboy";
 import { ApiError } from "@/lib/http/errors";
 
 // A multipart/form-data form with one file (field `file`) and a few text
-// fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`).
-// Streamed in and counted, so a file over the limit is refused as soon as it
-// passes it (or at once, when Content-Length says so), never buffered whole.
+// fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`), a
+// photo's (`curl -F file=@rex.jpg -F alt=…`, lib/http/upload.ts). Streamed
+// in and counted, so a file over the limit is refused as soon as it passes
+// it (or at once, when Content-Length says so), never buffered whole.
 
 /** A multipart envelope's own bytes (boundaries, part headers, the text fields) on top of the file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 export interface FormUpload {
   file: Buffer;
@@ -22,11 +23,18 @@ export interface FormLimits {
   maxFileBytes: number;
   /** The answer for a file over the limit. */
   tooLarge: () => ApiError;
-  /** The text fields taken; others are refused (400). */
+  /** The text fields taken; others are refused (400), or skipped when `otherFields` is "ignore". */
   fields: readonly string[];
+  otherFields?: "refuse" | "ignore";
+  /** The longest a text field may be (32 KB unless said). */
+  fieldBytes?: number;
+  /** The answer when a field is longer (a generic one unless said). */
+  fieldTooLong?: (field: string) => ApiError;
+  /** The answer when no file (or an empty one) was sent. */
+  missingFile?: () => ApiError;
 }
 
-const missingFile = () =>
+const missingFormFile = () =>
   new ApiError(400, "invalid_body", "No file was sent: send it as the `file` field of a multipart/form-data form (curl -F file=@pets.csv).", [{ field: "file", issue: "is required" }]);
 
 export async function readFormUpload(request: Request, limits: FormLimits): Promise<FormUpload> {
@@ -36,17 +44,18 @@ export async function readFormUpload(request: Request, limits: FormLimits): Prom
   }
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limits.maxFileBytes + MULTIPART_OVERHEAD) throw limits.tooLarge();
-  if (!request.body) throw missingFile();
+  if (!request.body) throw (limits.missingFile ?? missingFormFile)();
   return readMultipart(request.body, type, limits);
 }
 
-function readMultipart(body: ReadableStream<Uint8Array>, contentType: string, limits: FormLimits): Promise<FormUpload> {
+/** Reads a multipart/form-data body whose Content-Type (with its boundary) is `contentType`. */
+export function readMultipart(body: ReadableStream<Uint8Array>, contentType: string, limits: FormLimits): Promise<FormUpload> {
   return new Promise<FormUpload>((resolve, reject) => {
     let parser: ReturnType<typeof Busboy>;
     try {
       parser = Busboy({
         headers: { "content-type": contentType },
-        limits: { fileSize: limits.maxFileBytes, files: 1, fields: limits.fields.length + 2, parts: limits.fields.length + 4, fieldSize: 32 * 1024, headerPairs: 20 },
+        limits: { fileSize: limits.maxFileBytes, files: 1, fields: limits.fields.length + 2, parts: limits.fields.length + 4, fieldSize: limits.fieldBytes ?? 32 * 1024, headerPairs: 20 },
       });
     } catch {
       reject(new ApiError(400, "invalid_body", "The multipart/form-data body has no boundary in its Content-Type."));
@@ -82,8 +91,11 @@ function readMultipart(body: ReadableStream<Uint8Array>, contentType: string, li
       );
     });
     parser.on("field", (field, value, _nameTruncated, valueTruncated) => {
-      if (!limits.fields.includes(field)) return fail(new ApiError(400, "invalid_body", `"${field.slice(0, 40)}" is not a field of this form (file, ${limits.fields.join(", ")}).`, [{ field: field.slice(0, 40), issue: "is not a field of this form" }]));
-      if (valueTruncated) return fail(new ApiError(400, "invalid_body", `The field ${field} is too long.`, [{ field, issue: "is too long" }]));
+      if (!limits.fields.includes(field)) {
+        if (limits.otherFields === "ignore") return;
+        return fail(new ApiError(400, "invalid_body", `"${field.slice(0, 40)}" is not a field of this form (file, ${limits.fields.join(", ")}).`, [{ field: field.slice(0, 40), issue: "is not a field of this form" }]));
+      }
+      if (valueTruncated) return fail(limits.fieldTooLong?.(field) ?? new ApiError(400, "invalid_body", `The field ${field} is too long.`, [{ field, issue: "is too long" }]));
       if (Object.hasOwn(fields, field)) return fail(new ApiError(400, "invalid_body", `The field ${field} is given more than once.`, [{ field, issue: "must be given at most once" }]));
       fields[field] = value;
     });
@@ -91,7 +103,7 @@ function readMultipart(body: ReadableStream<Uint8Array>, contentType: string, li
     parser.on("finish", () => {
       void pending.then(() => {
         if (settled) return;
-        if (!file?.length) return fail(missingFile());
+        if (!file?.length) return fail((limits.missingFile ?? missingFormFile)());
         settled = true;
         resolve({ file, fileName, fields: { ...fields } });
       });

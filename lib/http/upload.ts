@@ -1,6 +1,5 @@
-import { Readable } from "node:stream";
-import { Busboy } from "@fastify/busboy";
 import { ApiError } from "@/lib/http/errors";
+import { MULTIPART_OVERHEAD, readMultipart } from "@/lib/http/form-upload";
 import { MAX_UPLOAD_BYTES } from "@/lib/photos/limits";
 
 // Reading an uploaded photo: either a multipart/form-data form (field
@@ -12,8 +11,6 @@ import { MAX_UPLOAD_BYTES } from "@/lib/photos/limits";
 // never by a Content-Type or a file name.
 
 export { MAX_UPLOAD_BYTES };
-/** A multipart envelope's own bytes (boundaries, part headers, the alt field) on top of the file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
 
 export interface PhotoUpload {
   bytes: Buffer;
@@ -37,7 +34,18 @@ export async function readPhotoUpload(request: Request): Promise<PhotoUpload> {
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_UPLOAD_BYTES + (multipart ? MULTIPART_OVERHEAD : 0)) throw tooLarge();
   if (!request.body) throw missingFile();
-  return multipart ? readMultipart(request.body, type) : { bytes: await readRaw(request.body) };
+  if (!multipart) return { bytes: await readRaw(request.body) };
+  const form = await readMultipart(request.body, type, {
+    maxFileBytes: MAX_UPLOAD_BYTES,
+    tooLarge,
+    missingFile,
+    fields: ["alt"],
+    // A browser's form may carry other fields (a submit button's): not ours to refuse.
+    otherFields: "ignore",
+    fieldBytes: 4096,
+    fieldTooLong: () => new ApiError(400, "invalid_body", "The alt text is too long.", [{ field: "alt", issue: "must be at most 300 characters" }]),
+  });
+  return { bytes: form.file, ...(form.fields.alt !== undefined ? { alt: form.fields.alt } : {}) };
 }
 
 async function readRaw(body: ReadableStream<Uint8Array>): Promise<Buffer> {
@@ -56,62 +64,4 @@ async function readRaw(body: ReadableStream<Uint8Array>): Promise<Buffer> {
   }
   if (size === 0) throw missingFile();
   return Buffer.concat(chunks);
-}
-
-function readMultipart(body: ReadableStream<Uint8Array>, contentType: string): Promise<PhotoUpload> {
-  return new Promise<PhotoUpload>((resolve, reject) => {
-    let parser: ReturnType<typeof Busboy>;
-    try {
-      parser = Busboy({
-        headers: { "content-type": contentType },
-        limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 4, parts: 6, fieldSize: 4096, headerPairs: 20 },
-      });
-    } catch {
-      reject(new ApiError(400, "invalid_body", "The multipart/form-data body has no boundary in its Content-Type."));
-      return;
-    }
-    const input = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
-    let settled = false;
-    const fail = (error: ApiError) => {
-      if (settled) return;
-      settled = true;
-      input.destroy();
-      reject(error);
-    };
-    let file: Buffer | undefined;
-    let alt: string | undefined;
-    let pending: Promise<void> = Promise.resolve();
-
-    parser.on("file", (field, stream) => {
-      if (field !== "file") {
-        stream.resume();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("limit", () => fail(tooLarge()));
-      pending = new Promise<void>((done) =>
-        stream.on("end", () => {
-          if (!stream.truncated) file = Buffer.concat(chunks);
-          done();
-        }),
-      );
-    });
-    parser.on("field", (field, value, _nameTruncated, valueTruncated) => {
-      if (field !== "alt") return;
-      if (valueTruncated) fail(new ApiError(400, "invalid_body", "The alt text is too long.", [{ field: "alt", issue: "must be at most 300 characters" }]));
-      alt = value;
-    });
-    parser.on("error", () => fail(new ApiError(400, "invalid_body", "The multipart/form-data body is malformed.")));
-    parser.on("finish", () => {
-      void pending.then(() => {
-        if (settled) return;
-        if (!file?.length) return fail(missingFile());
-        settled = true;
-        resolve({ bytes: file, ...(alt !== undefined ? { alt } : {}) });
-      });
-    });
-    input.on("error", () => fail(new ApiError(400, "invalid_body", "The upload was interrupted.")));
-    input.pipe(parser);
-  });
 }
