@@ -94,4 +94,19 @@ const imported = await step("createImport", async () => (await sdk.createImport(
 await step("listImports", async () => (await sdk.listImports({ ...t, query: { limit: 5 } })).data);
 await step("getImport", async () => (await sdk.getImport({ ...t, path: { importId: imported.id } })).data);
 
+// A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
+const ftp = { site: "adoptapet", host: "127.0.0.1", port: 9, username: `hey-api-${unique}`, password: "not a real password" } as const;
+const tested = await step("testListingSiteConnection", async () => (await sdk.testListingSiteConnection({ ...t, body: ftp })).data);
+if (tested.ok) throw new Error("a connection to a closed port was reported as working");
+const listingSite = await step("createListingSite", async () => (await sdk.createListingSite({ ...t, body: { ...ftp, enabled: false } })).data);
+const bySite = { path: { siteId: listingSite.id } };
+await step("listListingSites", async () => (await sdk.listListingSites(t)).data);
+await step("getListingSite", async () => (await sdk.getListingSite({ ...t, ...bySite })).data);
+await step("updateListingSite", async () => (await sdk.updateListingSite({ ...t, ...bySite, body: { enabled: true } })).data);
+await step("startListingUpload", async () => (await sdk.startListingUpload({ ...t, ...bySite })).data);
+await step("listListingUploads", async () => (await sdk.listListingUploads({ ...t, ...bySite })).data);
+await step("deleteListingSite", async () => (await sdk.deleteListingSite({ ...t, ...bySite })).data);
+const feed = await step("getListingFeed", async () => (await sdk.getListingFeed({ ...t, path: { organizationId: pet.organizationId, file: "petfinder.csv" }, parseAs: "text" })).data);
+if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Petfinder feed lacks its header row");
+
 report();

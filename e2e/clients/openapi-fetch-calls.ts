@@ -125,4 +125,21 @@ const imported = await step("createImport", async () => ok(await client.POST("/i
 await step("listImports", async () => ok(await client.GET("/imports", { params: { query: { limit: 5 } } })));
 await step("getImport", async () => ok(await client.GET("/imports/{importId}", { params: { path: { importId: imported.id } } })));
 
+// A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
+const ftp = { site: "rescuegroups", host: "127.0.0.1", port: 9, username: `openapi-fetch-${unique}`, password: "not a real password" } as const;
+const tested = await step("testListingSiteConnection", async () => ok(await client.POST("/listing-sites/test", { body: ftp })));
+if (tested.ok) throw new Error("a connection to a closed port was reported as working");
+const listingSite = await step("createListingSite", async () => ok(await client.POST("/listing-sites", { body: { ...ftp, accountId: "1234", enabled: false } })));
+const bySite = { params: { path: { siteId: listingSite.id } } };
+await step("listListingSites", async () => ok(await client.GET("/listing-sites")));
+await step("getListingSite", async () => ok(await client.GET("/listing-sites/{siteId}", bySite)));
+await step("updateListingSite", async () => ok(await client.PATCH("/listing-sites/{siteId}", { ...bySite, body: { enabled: true } })));
+await step("startListingUpload", async () => ok(await client.POST("/listing-sites/{siteId}/uploads", bySite)));
+await step("listListingUploads", async () => ok(await client.GET("/listing-sites/{siteId}/uploads", bySite)));
+await step("deleteListingSite", async () => ok(await client.DELETE("/listing-sites/{siteId}", bySite)));
+const feed = await step("getListingFeed", async () =>
+  ok(await client.GET("/organizations/{organizationId}/listings/{file}", { params: { path: { organizationId: pet.organizationId, file: "rescuegroups.csv" } }, parseAs: "text" })),
+);
+if (!feed.startsWith("orgID, animalID")) throw new Error("the RescueGroups feed lacks its header row");
+
 report();
