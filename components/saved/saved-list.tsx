@@ -1,5 +1,6 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { profileLine } from "@/components/pets/pet-card";
 import { PetCover } from "@/components/pets/pet-photo";
@@ -97,6 +98,7 @@ export function SavedList() {
 }
 
 function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | undefined; loading: boolean }) {
+  const words = useTranslations("Words");
   if (!pet) {
     return (
       <article aria-label={entry.name} className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
@@ -117,7 +119,7 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
       </article>
     );
   }
-  const profile = profileLine(pet);
+  const profile = profileLine(pet, words);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <PetCover pet={pet} categoryName={undefined} sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw" className="aspect-[4/3] w-full" />
