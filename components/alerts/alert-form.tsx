@@ -3,6 +3,7 @@
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { usePageLocale } from "@/lib/i18n/paths";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -49,6 +50,7 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
     defaultValues: { email: "", frequency: "hourly", website: "" },
   });
 
+  const locale = usePageLocale();
   useEffect(() => setFocus("email"), [setFocus]);
   useEffect(() => {
     if (sent) done.current?.focus();
@@ -57,7 +59,8 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
   const onSubmit = handleSubmit(async (form) => {
     setProblem(null);
     try {
-      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters });
+      // The page's language: the alert's emails are written in it.
+      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters, locale });
       setSent({ email: form.email, message: res.data.message });
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {

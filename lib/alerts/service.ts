@@ -113,6 +113,7 @@ export async function createAlert(input: NewAlert, context: CreateContext): Prom
     sealedToken: sealToken(token),
     frequency: input.frequency,
     timeZone: input.timeZone,
+    locale: input.locale,
     filters: f,
     categoryId: f.categoryId ?? null,
     sex: f.sex ?? null,

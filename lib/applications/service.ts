@@ -137,6 +137,7 @@ async function insertApplication(petId: number, input: NewApplication, context: 
         otherAnimals: input.otherAnimals || null,
         message: input.message,
         consentAt: context.now,
+        locale: input.locale,
         sourceKeyId: context.actor.kind === "api_key" ? BigInt(context.actor.id) : null,
       },
       select: { id: true },
