@@ -3,10 +3,7 @@ import { KM_PER_MILE } from "@/lib/organizations/units";
 // The fixed words of data, in the page's language. `t` is next-intl's
 // translator for the "Words" namespace (useTranslations or getTranslations:
 // these run on both sides).
-type WordsT = {
-  (key: string, values?: Record<string, string | number>): string;
-  has(key: string): boolean;
-};
+type WordsT = (key: string, values?: Record<string, string | number>) => string;
 
 /** The seed's and the shelters' usual categories, by their stored (English) name. */
 const CATEGORY_KEYS: Record<string, string> = {
