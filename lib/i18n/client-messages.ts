@@ -8,7 +8,7 @@ import type { AbstractIntlMessages } from "next-intl";
  * own namespaces in its layout (app/(site)/pets/[id]/layout.tsx); server
  * components read every namespace on the server.
  */
-export const CLIENT_NAMESPACES = ["Common", "Nav", "Words", "Browse", "Filters", "Empty"] as const;
+export const CLIENT_NAMESPACES = ["Common", "Nav", "Words", "Browse", "Filters", "Empty", "AlertForm"] as const;
 
 export function clientMessages(messages: AbstractIntlMessages, extra: readonly string[] = []): AbstractIntlMessages {
   return Object.fromEntries([...CLIENT_NAMESPACES, ...extra].filter((n) => n in messages).map((n) => [n, messages[n]!]));

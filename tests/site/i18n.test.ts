@@ -164,6 +164,8 @@ const TRANSLATED = [
   "components/shelters/pet-shelter.tsx",
   "components/adopt/apply-panel.tsx",
   "components/adopt/apply-form.tsx",
+  "components/alerts/alert-panel.tsx",
+  "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
 /** Per file: the staff's second row of the header stays English (staff pages are English in issue 36). */
