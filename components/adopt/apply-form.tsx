@@ -62,7 +62,7 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
     setProblem(null);
     try {
       // The page's language: the shelter's emails to the applicant are written in it.
-      const res = await callApi((api) => api.POST("/pets/{petId}/applications", { params: { path: { petId: pet.id } }, body: { ...application, locale } }));
+      const res = await callApi((api) => api.POST("/pets/{petId}/applications", { params: { path: { petId: pet.id } }, body: { ...application, ...(locale === "en" ? {} : { locale }) } }));
       setSent({ statusUrl: res.data.statusUrl });
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {

@@ -74,8 +74,8 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
   const onSubmit = handleSubmit(async (form) => {
     setProblem(null);
     try {
-      // The page's language: the alert's emails are written in it.
-      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters, locale });
+      // The page's language, when not English (the default): the alert's emails are written in it.
+      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters, ...(locale === "en" ? {} : { locale }) });
       setSent({ email: form.email, message: res.data.message });
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {

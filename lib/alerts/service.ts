@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { translatorFor } from "@/lib/i18n/translator";
 import { categoryLabel } from "@/lib/i18n/words";
 import type { Locale } from "@/lib/i18n/locales";
@@ -116,7 +117,7 @@ export async function createAlert(input: NewAlert, context: CreateContext): Prom
     sealedToken: sealToken(token),
     frequency: input.frequency,
     timeZone: input.timeZone,
-    locale: input.locale,
+    locale: input.locale ?? DEFAULT_LOCALE,
     filters: f,
     categoryId: f.categoryId ?? null,
     sex: f.sex ?? null,

@@ -1125,12 +1125,11 @@ export interface components {
              */
             frequency: "hourly" | "daily";
             /**
-             * @description The language of the emails the adopter gets about it: `en` (English, the default) or `es` (Spanish). The site sends its page's language.
-             * @default en
+             * @description The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.
              * @example es
              * @enum {string}
              */
-            locale: "en" | "es";
+            locale?: "en" | "es";
             /**
              * @description The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
              * @default UTC
@@ -1159,12 +1158,11 @@ export interface components {
              */
             home: "house" | "flat" | "other";
             /**
-             * @description The language of the emails the adopter gets about it: `en` (English, the default) or `es` (Spanish). The site sends its page's language.
-             * @default en
+             * @description The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.
              * @example es
              * @enum {string}
              */
-            locale: "en" | "es";
+            locale?: "en" | "es";
             /**
              * @description Why this animal? Up to 2000 characters of plain text.
              * @example We have a garden and work from home.
