@@ -165,6 +165,7 @@ const TRANSLATED = [
   "components/adopt/apply-panel.tsx",
   "components/adopt/apply-form.tsx",
   "components/alerts/alert-panel.tsx",
+  "components/pets/near-box.tsx",
   "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
