@@ -166,6 +166,8 @@ const TRANSLATED = [
   "components/adopt/apply-form.tsx",
   "components/alerts/alert-panel.tsx",
   "components/pets/near-box.tsx",
+  "app/(site)/saved/page.tsx",
+  "components/saved/saved-list.tsx",
   "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
