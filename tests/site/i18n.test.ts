@@ -168,6 +168,9 @@ const TRANSLATED = [
   "components/pets/near-box.tsx",
   "app/(site)/saved/page.tsx",
   "components/saved/saved-list.tsx",
+  "app/(site)/applications/[token]/page.tsx",
+  "app/(site)/applications/[token]/not-found.tsx",
+  "components/adopt/application-status.tsx",
   "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
