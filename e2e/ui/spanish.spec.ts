@@ -117,6 +117,10 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert and 
   expect(manage).toBeDefined();
   await page.goto(new URL(manage!).pathname);
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByText("Su alerta está confirmada.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Alerta" })).toContainText("Todos los animales · hembra · pequeño");
+  await expect(page.getByRole("region", { name: "Alerta" })).toContainText("A medida que lleguen");
+  await expectNoSeriousA11yViolations(page);
 
   // The switcher: the same view in English, filters kept.
   await page.goto(`/es?size=small&sex=female`);

@@ -171,6 +171,9 @@ const TRANSLATED = [
   "app/(site)/applications/[token]/page.tsx",
   "app/(site)/applications/[token]/not-found.tsx",
   "components/adopt/application-status.tsx",
+  "app/(site)/alerts/[token]/page.tsx",
+  "app/(site)/alerts/[token]/not-found.tsx",
+  "components/alerts/alert-manager.tsx",
   "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
