@@ -174,6 +174,11 @@ const TRANSLATED = [
   "app/(site)/alerts/[token]/page.tsx",
   "app/(site)/alerts/[token]/not-found.tsx",
   "components/alerts/alert-manager.tsx",
+  "app/(site)/shelters/[slug]/page.tsx",
+  "app/(site)/shelters/[slug]/not-found.tsx",
+  "components/shelters/shelter-contact.tsx",
+  "components/shelters/load-failed.tsx",
+  "components/shelters/pager-links.tsx",
   "components/alerts/alert-form.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
