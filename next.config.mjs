@@ -1,3 +1,5 @@
+import createNextIntlPlugin from "next-intl/plugin";
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Separate build folders let two builds (e.g. two test runs) coexist.
@@ -18,4 +20,12 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
 };
 
-export default nextConfig;
+// next-intl: i18n/request.ts gives each request its language and messages.
+// Precompiled messages keep ICU's parser out of the browser: the first page's
+// JavaScript budget (e2e/ui/page-weight.spec.ts) has no room for it.
+const withNextIntl = createNextIntlPlugin({
+  requestConfig: "./i18n/request.ts",
+  experimental: { messages: { path: "./messages", format: "json", locales: "infer", precompile: true } },
+});
+
+export default withNextIntl(nextConfig);

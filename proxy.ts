@@ -6,12 +6,17 @@ import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { ensureBrowserSession } from "@/lib/sessions/service";
 import { VIDEO_PLAYER_ORIGINS } from "@/lib/pets/video";
+import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALE_HEADER, localePath, ORIGIN_HEADER, preferredLocale, splitLocale } from "@/lib/i18n/locales";
 
 // Runs before every page (not /v1, not static files):
 // 1. every visitor gets an anonymous adopter session, so the pages can call
 //    /v1 with a cookie instead of a key (rate-limited per session);
 // 2. security headers, with a per-request nonce so the CSP can forbid every
-//    script Next did not put there itself.
+//    script Next did not put there itself;
+// 3. the language: "/es/…" is served by the same page as "/…", told its
+//    language by a request header (i18n/request.ts); a first visit to "/"
+//    from a browser preferring Spanish goes to "/es", once (a cookie keeps the
+//    language last used, so a choice made with the switcher sticks).
 
 /** Where photos are served from when not this origin (lib/pets/present.ts petView): a CDN or bucket, or the public name. */
 function photoOrigins(): string {
@@ -47,13 +52,37 @@ function contentSecurityPolicy(nonce: string, pathname: string): string {
   ].join("; ");
 }
 
+const PREFETCH_HEADER = "next-router-prefetch";
+
 export async function proxy(request: NextRequest) {
+  const { locale, path } = splitLocale(request.nextUrl.pathname);
+  const remembered = request.cookies.get(LOCALE_COOKIE)?.value;
+  if (request.headers.has(PREFETCH_HEADER)) {
+    // A prefetch of a Spanish page (the matcher lets only those through):
+    // the same page, in its language, nothing else.
+    const headers = new Headers(request.headers);
+    headers.set(LOCALE_HEADER, locale);
+    return NextResponse.rewrite(new URL(path + request.nextUrl.search, request.url), { request: { headers } });
+  }
+  if (request.nextUrl.pathname === "/" && remembered === undefined && request.method === "GET") {
+    const preferred = preferredLocale(request.headers.get("accept-language"));
+    if (preferred !== DEFAULT_LOCALE) {
+      const to = new URL(localePath(preferred, "/") + request.nextUrl.search, request.url);
+      const redirect = NextResponse.redirect(to, 307);
+      redirect.headers.set("Vary", "Accept-Language, Cookie");
+      redirect.cookies.set(LOCALE_COOKIE, preferred, { path: "/", maxAge: 60 * 60 * 24 * 365, sameSite: "lax" });
+      return redirect;
+    }
+  }
+
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce, request.nextUrl.pathname);
+  const csp = contentSecurityPolicy(nonce, path);
   const origin = requestOrigin(request);
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
-  requestHeaders.set(PATHNAME_HEADER, request.nextUrl.pathname);
+  requestHeaders.set(PATHNAME_HEADER, path);
+  requestHeaders.set(LOCALE_HEADER, locale);
+  requestHeaders.set(ORIGIN_HEADER, origin);
   requestHeaders.set("Content-Security-Policy", csp);
 
   let setCookie: string | undefined;
@@ -73,7 +102,13 @@ export async function proxy(request: NextRequest) {
     // session is minted on a later visit.
   }
 
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response =
+    locale === DEFAULT_LOCALE
+      ? NextResponse.next({ request: { headers: requestHeaders } })
+      : NextResponse.rewrite(new URL(path + request.nextUrl.search, request.url), { request: { headers: requestHeaders } });
+  if (remembered !== locale) {
+    response.cookies.set(LOCALE_COOKIE, locale, { path: "/", maxAge: 60 * 60 * 24 * 365, sameSite: "lax" });
+  }
   response.headers.set("Content-Security-Policy", csp);
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
@@ -95,5 +130,8 @@ export const config = {
       source: "/((?!v1(?:/|$)|healthz$|readyz$|photos/|pictures/|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|webp|ico|txt)$).*)",
       missing: [{ type: "header", key: "next-router-prefetch" }],
     },
+    // Prefetches of Spanish pages still need their address rewritten.
+    { source: "/es/:path*", has: [{ type: "header", key: "next-router-prefetch" }] },
+    { source: "/es", has: [{ type: "header", key: "next-router-prefetch" }] },
   ],
 };

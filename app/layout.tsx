@@ -1,12 +1,22 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
+import { NextIntlClientProvider } from "next-intl";
+import { getMessages, getTranslations } from "next-intl/server";
 import { SiteHeader } from "@/components/site-header";
+import { clientMessages } from "@/lib/i18n/client-messages";
+import { languageAlternates, pageLocale } from "@/lib/i18n/server";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "Petstore: adopt an animal", template: "%s · Petstore" },
-  description: "Find an animal to adopt: dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home.",
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("Meta");
+  return {
+    title: { default: t("title"), template: t("titleTemplate", { title: "%s" }) },
+    description: t("description"),
+    // Each page's own canonical URL and its hreflang alternates (en, es,
+    // x-default); pages setting only a title inherit them.
+    ...(await languageAlternates()),
+  };
+}
 
 export const viewport: Viewport = { width: "device-width", initialScale: 1, themeColor: "#065f46" };
 
@@ -14,22 +24,27 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page renders per request: the CSP nonce (proxy.ts) differs each
   // time, and Next can only stamp it on its scripts in a dynamic render.
   await connection();
+  const [locale, messages, t] = await Promise.all([pageLocale(), getMessages(), getTranslations("Layout")]);
   return (
-    <html lang="en">
+    <html lang={locale}>
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-emerald-900 focus:shadow"
         >
-          Skip to content
+          {t("skipToContent")}
         </a>
         {/* No react-query provider here: the browse page does without it
             (its first load's JavaScript budget); the pages that use it have
-            it in their own layout (components/providers.tsx). */}
-        <SiteHeader />
-        <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-          {children}
-        </main>
+            it in their own layout (components/providers.tsx). The client
+            components get only the messages they use, with the server's
+            render, never the whole file (lib/i18n/client-messages.ts). */}
+        <NextIntlClientProvider locale={locale} messages={clientMessages(messages)} timeZone="UTC">
+          <SiteHeader />
+          <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+            {children}
+          </main>
+        </NextIntlClientProvider>
       </body>
     </html>
   );

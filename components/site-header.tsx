@@ -1,9 +1,13 @@
 import { headers } from "next/headers";
+import { getTranslations } from "next-intl/server";
 import { GET as listApplications } from "@/app/v1/applications/route";
 import { GET as getSession } from "@/app/v1/session/route";
 import { SignOutSlot } from "@/components/sign-out-slot";
 import { SavedNavLink } from "@/components/saved/saved-nav-link";
-import { SiteNav } from "@/components/site-nav";
+import { LanguageSwitcher } from "@/components/language-switcher";
+import { SiteNav, type NavLabels } from "@/components/site-nav";
+import { localePath } from "@/lib/i18n/locales";
+import { pageLocale } from "@/lib/i18n/server";
 import { PATHNAME_HEADER } from "@/lib/http/socket-address";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";
@@ -44,14 +48,33 @@ export async function SiteHeader() {
     info?.kind === "staff" && info.scopes.includes("applications:manage") ? newApplicationsCount() : undefined,
   ]);
   const pathname = incoming.get(PATHNAME_HEADER) ?? "";
+  const [locale, t] = await Promise.all([pageLocale(), getTranslations("Nav")]);
+  const labels: NavLabels = {
+    main: t("main"),
+    browse: t("browse"),
+    shelters: t("shelters"),
+    saved: t("saved"),
+    apiDocs: t("apiDocs"),
+    staffSignIn: t("staffSignIn"),
+  };
+  // Staff pages are English only in this issue: no switcher there.
+  const adopterPage = !pathname.startsWith("/staff");
+  const switcherLabel = (await getTranslations("Switcher"))("label");
   return (
     <header className="border-b border-stone-200 bg-white">
       <SiteNav
         pathname={pathname}
+        labels={labels}
+        to={(path) => localePath(locale, path)}
+        switcher={
+          adopterPage ? (
+            <LanguageSwitcher locale={locale} path={pathname || "/"} label={switcherLabel} />
+          ) : undefined
+        }
         staff={staff}
         shelters={shelters}
         signOut={<SignOutSlot />}
-        saved={<SavedNavLink active={pathname === "/saved"} />}
+        saved={<SavedNavLink active={pathname === "/saved"} href={localePath(locale, "/saved")} label={labels.saved} />}
         newApplications={newApplications}
       />
     </header>

@@ -1,5 +1,11 @@
 import type { StaffScope } from "@/lib/site/staff-scope";
 
+/**
+ * The adopters' words of the navigation, in the page's language (messages'
+ * "Nav"). A type only: this file is also in the browser's bundle (navLinkClass).
+ */
+export type NavLabels = (typeof import("@/messages/en.json"))["Nav"];
+
 // The site's main navigation, as markup only (no hooks, no state): the
 // interactive header (components/site-header.tsx) and the script-free API
 // reference (pages/docs.tsx) both render it.
@@ -16,8 +22,17 @@ export function SiteNav({
   signOut,
   saved,
   newApplications,
+  labels,
+  to = (path) => path,
+  switcher,
 }: {
   pathname: string;
+  /** The words, in the page's language (the API reference is English only). */
+  labels: NavLabels;
+  /** A site path in the page's language ("/saved" → "/es/saved"). */
+  to?: (path: string) => string;
+  /** The language switcher (components/language-switcher.tsx); absent on the English-only API reference. */
+  switcher?: React.ReactNode;
   /** Signed-in staff, and whose data they see; false for adopters. */
   staff: StaffScope | false;
   /** More than one shelter: the directory is worth a link (a one-shelter install keeps today's header). */
@@ -28,15 +43,18 @@ export function SiteNav({
   /** How many applications wait for a first look (staff); `more`: at least that many. Absent when unknown. */
   newApplications?: { count: number; more: boolean };
 }) {
-  const link = (href: string, label: React.ReactNode) => (
-    <a href={href} className={navLinkClass(pathname === href)} aria-current={pathname === href ? "page" : undefined}>
+  // Adopter pages follow the page's language; the API reference and the
+  // staff pages are English only (issue 36) and keep their one address.
+  const plainLink = (href: string, label: React.ReactNode, address = href) => (
+    <a href={address} className={navLinkClass(pathname === href)} aria-current={pathname === href ? "page" : undefined}>
       {label}
     </a>
   );
+  const link = (href: string, label: React.ReactNode) => plainLink(href, label, to(href));
   return (
-    <nav aria-label="Main" className="mx-auto max-w-6xl px-3 sm:px-4">
+    <nav aria-label={labels.main} className="mx-auto max-w-6xl px-3 sm:px-4">
       <div className="flex flex-wrap items-center gap-x-0.5 gap-y-1 py-2 sm:gap-1">
-        <a href="/" className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <a href={to("/")} className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
           <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
             <rect width="64" height="64" rx="14" fill="#065f46" />
             <g fill="#ecfdf5">
@@ -49,18 +67,19 @@ export function SiteNav({
           </svg>
           Petstore
         </a>
-        {link("/", "Browse")}
-        {shelters ? link("/shelters", "Shelters") : null}
-        {saved ?? link("/saved", "Saved")}
-        {link("/docs", "API docs")}
-        {staff ? signOut : link("/staff/sign-in", "Staff sign in")}
+        {link("/", labels.browse)}
+        {shelters ? link("/shelters", labels.shelters) : null}
+        {saved ?? link("/saved", labels.saved)}
+        {plainLink("/docs", labels.apiDocs)}
+        {staff ? signOut : plainLink("/staff/sign-in", labels.staffSignIn)}
+        {switcher}
       </div>
       {/* Staff get a second row: their tools, after whose data they see. */}
       {staff ? (
         <div className="flex flex-wrap items-center gap-x-0.5 gap-y-1 border-t border-stone-200 py-1.5 sm:gap-1">
           <StaffScopeBadge scope={staff} />
-          {link("/staff", "Dashboard")}
-          {link(
+          {plainLink("/staff", "Dashboard")}
+          {plainLink(
             "/staff/applications",
             newApplications && newApplications.count > 0 ? (
               <>
@@ -72,11 +91,11 @@ export function SiteNav({
               "Applications"
             ),
           )}
-          {link("/staff/pets/new", "Add an animal")}
-          {link("/staff/import", "Import")}
-          {link("/staff/keys", "API keys")}
-          {link("/staff/listing-sites", "Listing sites")}
-          {staff.kind === "platform" ? link("/staff/organizations", "Organisations") : link("/staff/organization", "Shelter profile")}
+          {plainLink("/staff/pets/new", "Add an animal")}
+          {plainLink("/staff/import", "Import")}
+          {plainLink("/staff/keys", "API keys")}
+          {plainLink("/staff/listing-sites", "Listing sites")}
+          {staff.kind === "platform" ? plainLink("/staff/organizations", "Organisations") : plainLink("/staff/organization", "Shelter profile")}
         </div>
       ) : null}
     </nav>

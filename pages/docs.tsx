@@ -3,6 +3,7 @@ import Head from "next/head";
 import { GET as getSession } from "@/app/v1/session/route";
 import { ApiReference, type ReferenceDocument } from "@/components/docs/api-reference";
 import { SiteNav } from "@/components/site-nav";
+import english from "@/messages/en.json";
 import { clientOriginOf } from "@/lib/http/client";
 import { openApiDocument } from "@/lib/openapi/document";
 import { callApi, nodeHeaders } from "@/lib/site/call-api";
@@ -47,7 +48,7 @@ export default function DocsPage({ doc, staff, shelters }: Props) {
       </a>
       <header className="border-b border-stone-200 bg-white">
         {/* Staff sign out from the staff pages: this page has no script to do it with. */}
-        <SiteNav pathname="/docs" staff={staff} shelters={shelters} />
+        <SiteNav pathname="/docs" staff={staff} shelters={shelters} labels={english.Nav} />
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6">
         <ApiReference doc={doc} />

@@ -6,6 +6,7 @@ import type { Organization } from "@/lib/organizations/schemas";
 import type { ErrorBody } from "@/lib/http/errors";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { headers } from "next/headers";
+import { getTranslations } from "next-intl/server";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage, type PlainApiError } from "@/components/pets/browse-query";
@@ -22,7 +23,7 @@ async function readQuery(searchParams: SearchParams) {
 }
 
 export async function generateMetadata({ searchParams }: { searchParams: SearchParams }): Promise<Metadata> {
-  return { title: browseHeading((await readQuery(searchParams)).status) };
+  return { title: browseHeading((await readQuery(searchParams)).status, await getTranslations("Browse")) };
 }
 
 function plainError(status: number, body: unknown, headers: Headers): PlainApiError {
@@ -68,13 +69,13 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
 // gets the card's code only when it draws another page
 // (components/pets/pet-browser.tsx).
 export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
-  const initial = await loadInitial(await readQuery(searchParams));
+  const [initial, t] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse")]);
   return (
     <PetBrowser
       initial={initial}
       firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} shelters={initial.page.shelters} />}
       skeleton={<PetCardSkeleton />}
-      intro={<p className="mt-1 text-stone-700">Dogs, cats, rabbits, birds, reptiles and small mammals waiting for a home. Open one to meet it.</p>}
+      intro={<p className="mt-1 text-stone-700">{t("intro")}</p>}
     />
   );
 }

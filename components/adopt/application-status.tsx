@@ -1,5 +1,9 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { dayText } from "@/components/pets/pet-facts";
+import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
+
 import { useState } from "react";
 import type { ApplicationState, ApplicationStatus } from "@/lib/applications/schemas";
 import { buttonClass, textLinkClass } from "@/components/pets/styles";
@@ -8,24 +12,26 @@ import { callApi, describeError } from "@/lib/site/api-client";
 // The applicant's private page: where their application stands, what it
 // means, and Withdraw while nothing is decided.
 
-const STATES: Record<ApplicationState, { label: string; text: string; tone: string }> = {
-  received: { label: "Received", text: "The shelter has your application and will look at it soon.", tone: "border-sky-300 bg-sky-50 text-sky-950" },
-  in_review: { label: "In review", text: "The shelter is looking at your application. They may contact you with questions.", tone: "border-sky-300 bg-sky-50 text-sky-950" },
-  approved: { label: "Approved", text: "Good news: the shelter approved your application and will contact you to arrange the adoption.", tone: "border-emerald-300 bg-emerald-50 text-emerald-950" },
-  declined: { label: "Declined", text: "The shelter could not accept this application.", tone: "border-stone-300 bg-stone-100 text-stone-900" },
-  withdrawn: { label: "Withdrawn", text: "You withdrew this application.", tone: "border-stone-300 bg-stone-100 text-stone-900" },
-  completed: { label: "Adopted", text: "The adoption is complete. Thank you for giving an animal a home!", tone: "border-emerald-300 bg-emerald-50 text-emerald-950" },
-  cancelled: { label: "Cancelled", text: "This adoption was cancelled. The shelter will have told you why.", tone: "border-stone-300 bg-stone-100 text-stone-900" },
+/** Each state's colours; its words are the messages' Application.state and Application.stateText. */
+const TONES: Record<ApplicationState, string> = {
+  received: "border-sky-300 bg-sky-50 text-sky-950",
+  in_review: "border-sky-300 bg-sky-50 text-sky-950",
+  approved: "border-emerald-300 bg-emerald-50 text-emerald-950",
+  declined: "border-stone-300 bg-stone-100 text-stone-900",
+  withdrawn: "border-stone-300 bg-stone-100 text-stone-900",
+  completed: "border-emerald-300 bg-emerald-50 text-emerald-950",
+  cancelled: "border-stone-300 bg-stone-100 text-stone-900",
 };
-
-const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 
 export function ApplicationStatusView({ token, initial }: { token: string; initial: ApplicationStatus }) {
   const [application, setApplication] = useState(initial);
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const state = STATES[application.state];
+  const t = useTranslations("Application");
+  const locale = usePageLocale();
+  const to = useLocalePath();
+  const tone = TONES[application.state];
   const undecided = application.state === "received" || application.state === "in_review";
 
   async function withdraw() {
@@ -35,7 +41,7 @@ export function ApplicationStatusView({ token, initial }: { token: string; initi
       setApplication((await callApi((api) => api.POST("/application-links/{token}/withdraw", { params: { path: { token } } }))).data);
       setConfirming(false);
     } catch (error) {
-      setProblem(describeError(error));
+      setProblem(locale === "en" ? describeError(error) : t("genericError"));
     } finally {
       setBusy(false);
     }
@@ -43,40 +49,41 @@ export function ApplicationStatusView({ token, initial }: { token: string; initi
 
   return (
     <article className="mx-auto max-w-2xl space-y-5">
-      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">Your application for {application.petName}</h1>
+      <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">{t("heading", { pet: application.petName })}</h1>
       <p className="text-stone-700">
-        Sent on {DAY.format(new Date(application.createdAt))}
-        {application.name ? ` by ${application.name}` : ""}. Application #{application.id}.
+        {application.name
+          ? t("sentOnBy", { day: dayText(application.createdAt.slice(0, 10), locale), name: application.name, id: String(application.id) })
+          : t("sentOn", { day: dayText(application.createdAt.slice(0, 10), locale), id: String(application.id) })}
       </p>
-      <div role="status" className={`rounded-lg border px-4 py-3 ${state.tone}`}>
-        <p className="text-lg font-semibold">Status: {state.label}</p>
-        <p>{state.text}</p>
-        {application.decisionMessage ? <p className="mt-2 whitespace-pre-line wrap-anywhere">Message from the shelter: {application.decisionMessage}</p> : null}
+      <div role="status" className={`rounded-lg border px-4 py-3 ${tone}`}>
+        <p className="text-lg font-semibold">{t("status", { label: t(`state.${application.state}`) })}</p>
+        <p>{t(`stateText.${application.state}`)}</p>
+        {application.decisionMessage ? <p className="mt-2 whitespace-pre-line wrap-anywhere">{t("shelterMessage", { message: application.decisionMessage })}</p> : null}
       </div>
       <p>
-        <a href={`/pets/${application.petId}`} className={textLinkClass}>
-          See {application.petName}’s page
+        <a href={to(`/pets/${application.petId}`)} className={textLinkClass}>
+          {t("seePet", { pet: application.petName })}
         </a>
       </p>
       {problem ? (
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-red-900">
-          Your application was not withdrawn. {problem}
+          {t("notWithdrawn", { reason: problem })}
         </p>
       ) : null}
       {undecided &&
         (confirming ? (
           <div className="flex flex-wrap items-center gap-3 rounded-md border border-stone-300 p-4">
-            <p className="w-full text-stone-800">Withdraw your application? The shelter will stop handling it; you can apply again later.</p>
+            <p className="w-full text-stone-800">{t("confirmWithdraw")}</p>
             <button type="button" disabled={busy} onClick={() => void withdraw()} className={buttonClass}>
-              {busy ? "Withdrawing…" : "Yes, withdraw it"}
+              {busy ? t("withdrawing") : t("yesWithdraw")}
             </button>
             <button type="button" onClick={() => setConfirming(false)} className={buttonClass}>
-              Keep it
+              {t("keep")}
             </button>
           </div>
         ) : (
           <button type="button" onClick={() => setConfirming(true)} className={buttonClass}>
-            Withdraw
+            {t("withdraw")}
           </button>
         ))}
     </article>

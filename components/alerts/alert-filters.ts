@@ -54,7 +54,27 @@ export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput
  * the filters in words for the form, as the alert's page and emails will say
  * them (lib/alerts/service.ts describeFilters), except that a point is "your location".
  */
-export function alertFilterWords(filters: AlertFiltersInput, categoryName?: string): string {
+export function alertFilterWords(
+  filters: AlertFiltersInput,
+  categoryName?: string,
+  /** Another language than English: its words (messages' "AlertForm" and "Words"). */
+  other?: { locale: string; t: (key: string, values?: Record<string, string>) => string; words: (key: string) => string },
+): string {
+  if (other) {
+    const { locale, t, words } = other;
+    const lower = (word: string) => word.toLocaleLowerCase(locale);
+    const parts: string[] = [filters.categoryId !== undefined ? (categoryName ?? t("oneCategory")) : t("allAnimals")];
+    if (filters.sex) parts.push(lower(words(`sex.${filters.sex}`)));
+    if (filters.size) parts.push(lower(words(`size.${filters.size}`)));
+    if (filters.ageGroup) parts.push(lower(words(`age.${filters.ageGroup}`)));
+    if (filters.goodWith?.length) parts.push(t("goodWith", { kinds: new Intl.ListFormat(locale, { type: "conjunction" }).format(filters.goodWith.map((g) => lower(words(`goodWith.${g}`)))) }));
+    if (filters.q) parts.push(t("namedLike", { q: filters.q }));
+    if (filters.near) {
+      const distance = filters.within?.replace(/mi$/, " mi") ?? `${DEFAULT_WITHIN_MI} mi`;
+      parts.push(t("withinOf", { distance, place: filters.near.includes(",") ? t("yourLocation") : filters.near }));
+    }
+    return parts.join(" · ");
+  }
   const words: string[] = [filters.categoryId !== undefined ? (categoryName ?? "One category") : "All animals"];
   if (filters.sex) words.push(SEX_LABELS[filters.sex].toLowerCase());
   if (filters.size) words.push(SIZE_LABELS[filters.size].toLowerCase());

@@ -1,8 +1,12 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { categoryLabel } from "@/lib/i18n/words";
+
 // Before any schema is built (see the file).
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { usePageLocale } from "@/lib/i18n/paths";
 import { useEffect, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -23,9 +27,9 @@ import type { Category } from "@/lib/pets/schemas";
 // opened). Loaded only when its button is pressed: react-hook-form and zod
 // stay out of the browse page's first JavaScript.
 
-const LABELS = { email: "Email", frequency: "How often", consent: "Consent" } as const;
-type Field = keyof typeof LABELS;
-const isField = (f: string): f is Field => f in LABELS;
+const FIELDS = ["email", "frequency", "consent"] as const;
+type Field = (typeof FIELDS)[number];
+const isField = (f: string): f is Field => (FIELDS as readonly string[]).includes(f);
 
 // The form's own fields, validated by the API's own schema (the filters come from the page).
 const alertFormSchema = newAlertSchema.pick({ email: true, frequency: true, consent: true, website: true });
@@ -34,7 +38,14 @@ type AlertForm = z.output<typeof alertFormSchema>;
 
 export default function AlertForm({ id, query, categories, onClose }: { id: string; query: BrowseQuery; categories: Category[] | undefined; onClose: () => void }) {
   const { filters, widened, unwatched } = alertFiltersOf(query);
-  const words = alertFilterWords(filters, categories?.find((c) => c.id === filters.categoryId)?.name);
+  const t = useTranslations("AlertForm");
+  const wordsT = useTranslations("Words");
+  const locale = usePageLocale();
+  const categoryName = categories?.find((c) => c.id === filters.categoryId)?.name;
+  const words =
+    locale === "en"
+      ? alertFilterWords(filters, categoryName)
+      : alertFilterWords(filters, categoryName === undefined ? undefined : categoryLabel(wordsT, categoryName), { locale, t, words: wordsT });
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState<{ email: string; message: string } | null>(null);
   const done = useRef<HTMLHeadingElement>(null);
@@ -49,6 +60,12 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
     defaultValues: { email: "", frequency: "hourly", website: "" },
   });
 
+  // The schema's messages are English (it is also the API's); other
+  // languages say what each field needs in their own words.
+  const fieldError = (field: Field) => {
+    const error = errors[field];
+    return error && locale !== "en" ? { ...error, message: t(`errors.${field}`) } : error;
+  };
   useEffect(() => setFocus("email"), [setFocus]);
   useEffect(() => {
     if (sent) done.current?.focus();
@@ -57,7 +74,8 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
   const onSubmit = handleSubmit(async (form) => {
     setProblem(null);
     try {
-      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters });
+      // The page's language, when not English (the default): the alert's emails are written in it.
+      const res = await createAlert({ ...form, timeZone: browserTimeZone(), filters, ...(locale === "en" ? {} : { locale }) });
       setSent({ email: form.email, message: res.data.message });
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {
@@ -65,12 +83,15 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
         onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
         if (onFields.length === error.details.length && onFields.length > 0) return;
       }
+      const client = error instanceof ApiClientError && error.status >= 400 && error.status < 500;
+      // The API's messages are English, for developers: other languages say the same in their words.
+      const reason = locale === "en" ? describeError(error) : t("refused");
       setProblem(
         error instanceof ApiClientError && error.status === 429
-          ? `Too many alerts for now. ${describeError(error)}`
-          : error instanceof ApiClientError && error.status >= 400 && error.status < 500
-            ? error.message
-            : `Your alert was not created. ${describeError(error)}`,
+          ? t("tooMany", { reason })
+          : client
+            ? locale === "en" ? error.message : t("refused")
+            : t("notCreated", { reason }),
       );
     }
   });
@@ -79,14 +100,14 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
     return (
       <section id={id} aria-labelledby={`${id}-done`} className="space-y-2 rounded-lg border border-emerald-300 bg-emerald-50 p-4 sm:p-5">
         <h2 id={`${id}-done`} ref={done} tabIndex={-1} className="text-lg font-semibold text-emerald-900 focus:outline-none">
-          Check your email
+          {t("checkEmail")}
         </h2>
         <p className="text-stone-800">
-          We sent a link to <strong className="wrap-anywhere">{sent.email}</strong>. Open it to start the alert: nothing is sent until you do.
+          {t.rich("sentTo", { email: sent.email, strong: (chunks) => <strong className="wrap-anywhere">{chunks}</strong> })}
         </p>
-        <p className="text-sm text-stone-700">{sent.message}</p>
+        <p className="text-sm text-stone-700">{locale === "en" ? sent.message : t("sentNote")}</p>
         <button type="button" className={secondaryButtonClass} onClick={onClose}>
-          Close
+          {t("close")}
         </button>
       </section>
     );
@@ -96,55 +117,46 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
     <form id={id} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-heading`} className="space-y-4 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
       <div>
         <h2 id={`${id}-heading`} className="text-lg font-semibold text-stone-900">
-          Email me new matches
+          {t("heading")}
         </h2>
         <p className={hintClass}>
-          New available animals matching: <strong className="font-semibold text-stone-800">{words}</strong>
+          {t("matching")} <strong className="font-semibold text-stone-800">{words}</strong>
         </p>
-        {widened.length > 0 ? (
-          <p className={hintClass}>
-            An alert watches one {widened.join(" and one ")} at most: this one includes every {widened.map((w) => (w === "age" ? "age" : "size")).join(" and every ")}.
-          </p>
-        ) : null}
-        {unwatched.length > 0 ? (
-          <p className={hintClass}>
-            An alert does not watch {unwatched.map((u) => (u === "houseTrained" ? "house-training" : "special needs")).join(" or ")}: this one tells you of new animals whatever{" "}
-            {unwatched.length > 1 ? "those are" : "that is"}.
-          </p>
-        ) : null}
+        {widened.length > 0 ? <p className={hintClass}>{t("widened", { kinds: widened.length > 1 ? "both" : widened[0]! })}</p> : null}
+        {unwatched.length > 0 ? <p className={hintClass}>{t("unwatched", { kinds: unwatched.length > 1 ? "both" : unwatched[0]! })}</p> : null}
       </div>
       {problem ? <FormAlert>{problem}</FormAlert> : null}
 
-      <FormField id={`${id}-email`} label={LABELS.email} hint="No account needed: we send a link to confirm." error={errors.email}>
+      <FormField id={`${id}-email`} label={t("email")} hint={t("emailHint")} error={fieldError("email")}>
         {(field) => <input {...field} type="email" autoComplete="email" inputMode="email" {...register("email")} />}
       </FormField>
 
       <fieldset aria-describedby={`${id}-frequency-error`}>
-        <legend className={labelClass}>{LABELS.frequency}</legend>
+        <legend className={labelClass}>{t("frequency")}</legend>
         <div className="mt-1 flex flex-wrap gap-x-6 gap-y-2">
           <label className="inline-flex items-center gap-2 text-stone-800">
             <input type="radio" value="hourly" className="size-4 accent-emerald-700" {...register("frequency")} />
-            As they arrive
+            {t("hourly")}
           </label>
           <label className="inline-flex items-center gap-2 text-stone-800">
             <input type="radio" value="daily" className="size-4 accent-emerald-700" {...register("frequency")} />
-            Daily
+            {t("daily")}
           </label>
         </div>
-        <p className={hintClass}>As they arrive: at most one email an hour. Daily: one email at 8 am, your time.</p>
-        <FieldError id={`${id}-frequency-error`} label={LABELS.frequency} message={errors.frequency?.message} />
+        <p className={hintClass}>{t("frequencyHint")}</p>
+        <FieldError id={`${id}-frequency-error`} label={t("frequency")} message={fieldError("frequency")?.message} />
       </fieldset>
 
-      <ConsentFields id={id} website={register("website")} consent={register("consent")} error={errors.consent?.message}>
-        I agree to get these emails at this address. Every email has a link to stop them at once.
+      <ConsentFields id={id} website={register("website")} consent={register("consent")} error={fieldError("consent")?.message}>
+        {t("consent")}
       </ConsentFields>
 
       <div className="flex flex-wrap items-center gap-3">
         <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
-          {isSubmitting ? "Creating…" : "Create alert"}
+          {isSubmitting ? t("creating") : t("create")}
         </button>
         <button type="button" onClick={onClose} className={secondaryButtonClass}>
-          Cancel
+          {t("cancel")}
         </button>
       </div>
     </form>

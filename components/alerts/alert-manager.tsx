@@ -1,5 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
+
 import { useEffect, useRef, useState } from "react";
 import { confirmAlert, deleteAlert, getAlert, pauseAlert, type AlertView } from "@/components/alerts/alerts-api";
 import { FormAlert } from "@/components/staff/form-alert";
@@ -15,11 +18,6 @@ type State =
 
 const isGone = (error: unknown) => error instanceof ApiClientError && (error.status === 404 || error.status === 400);
 
-/** "As they arrive (at most one email an hour)", "Daily, at 8 am (Europe/Paris)". */
-export function frequencyWords(alert: Pick<AlertView, "frequency" | "timeZone">): string {
-  return alert.frequency === "hourly" ? "As they arrive (at most one email an hour)" : `Daily, at 8 am (${alert.timeZone.replaceAll("_", " ")})`;
-}
-
 /**
  * The alert's private page. Opening the emailed link confirms the alert:
  * the page asks for it (POST …/confirm) once it has read an unconfirmed
@@ -27,7 +25,21 @@ export function frequencyWords(alert: Pick<AlertView, "frequency" | "timeZone">)
  * that fetches the link. Then: what it watches, how often, Pause or
  * Resume, Delete.
  */
-export function AlertManager({ token, initial }: { token: string; /** The alert as the server read it (GET only); absent when that failed. */ initial?: AlertView }) {
+export function AlertManager({
+  token,
+  initial,
+  description,
+}: {
+  token: string;
+  /** The alert as the server read it (GET only); absent when that failed. */
+  initial?: AlertView;
+  /** What it watches in the page's language, when not English (the API describes it in English). */
+  description?: string;
+}) {
+  const t = useTranslations("AlertPage");
+  const locale = usePageLocale();
+  const to = useLocalePath();
+  const errorWords = (error: unknown) => (locale === "en" ? describeError(error) : t("genericError"));
   const [state, setState] = useState<State>(() => (initial && initial.status !== "unconfirmed" ? { kind: "shown", alert: initial, justConfirmed: false } : { kind: "loading" }));
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState<"pause" | "delete" | null>(null);
@@ -64,7 +76,7 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
   if (state.kind === "loading") {
     return (
       <p role="status" className="text-stone-700">
-        {needsConfirming ? "Confirming your alert…" : "Opening your alert…"}
+        {needsConfirming ? t("confirming") : t("opening")}
       </p>
     );
   }
@@ -72,17 +84,14 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
     return (
       <section aria-labelledby="alert-gone" className={`${panelClass} space-y-3`}>
         <h1 id="alert-gone" ref={heading} tabIndex={-1} className="text-2xl font-bold text-stone-900 focus:outline-none">
-          {state.kind === "deleted" ? "Your alert is deleted" : "This alert no longer exists"}
+          {state.kind === "deleted" ? t("deletedHeading") : t("goneHeading")}
         </h1>
         <p className="text-stone-800">
-          {state.kind === "deleted"
-            ? "No more emails will be sent for it."
-            : "It was deleted, unsubscribed from an email, or never confirmed within 7 days. No emails are sent for it."}{" "}
-          You can create another from the browse page with <strong>Email me new matches</strong>.
+          {state.kind === "deleted" ? t("deletedText") : t("goneText")} {t.rich("createAnother", { strong: (chunks) => <strong>{chunks}</strong> })}
         </p>
         <p>
-          <a href="/" className={linkClass}>
-            Browse animals
+          <a href={to("/")} className={linkClass}>
+            {t("browse")}
           </a>
         </p>
       </section>
@@ -91,8 +100,8 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
   if (state.kind === "failed") {
     return (
       <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-8">
-        <h1 className="text-2xl font-bold text-red-900">We couldn’t open your alert</h1>
-        <p className="mt-2 text-red-900">{describeError(state.error)}</p>
+        <h1 className="text-2xl font-bold text-red-900">{t("failedHeading")}</h1>
+        <p className="mt-2 text-red-900">{errorWords(state.error)}</p>
         <button
           type="button"
           className={`${primaryButtonClass} mt-4`}
@@ -101,7 +110,7 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
             setAttempt((n) => n + 1);
           }}
         >
-          Try again
+          {t("tryAgain")}
         </button>
       </div>
     );
@@ -122,7 +131,7 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
       }
     } catch (error) {
       if (isGone(error)) setState({ kind: "gone" });
-      else setProblem(describeError(error));
+      else setProblem(errorWords(error));
     } finally {
       setBusy(null);
     }
@@ -136,33 +145,33 @@ export function AlertManager({ token, initial }: { token: string; /** The alert 
   );
   return (
     <div className="max-w-2xl space-y-5">
-      <h1 className="text-2xl font-bold text-stone-900 sm:text-3xl">Your alert</h1>
+      <h1 className="text-2xl font-bold text-stone-900 sm:text-3xl">{t("heading")}</h1>
       {justConfirmed ? (
         <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
-          Your alert is confirmed. We’ll email you when new animals match.
+          {t("confirmed")}
         </p>
       ) : null}
       {problem ? <FormAlert>{problem}</FormAlert> : null}
-      <section aria-label="Alert" className={`${panelClass} space-y-5`}>
+      <section aria-label={t("region")} className={`${panelClass} space-y-5`}>
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3">
-          {row("Watching", alert.description || "All animals")}
-          {row("How often", frequencyWords(alert))}
-          {row("Status", paused ? "Paused: no emails until you resume it" : "Active")}
-          {alert.emailHint ? row("Sent to", alert.emailHint) : null}
+          {row(t("watching"), (locale === "en" ? alert.description : description) || t("allAnimals"))}
+          {row(t("howOften"), alert.frequency === "hourly" ? t("hourly") : t("daily", { zone: alert.timeZone.replaceAll("_", " ") }))}
+          {row(t("status"), paused ? t("paused") : t("active"))}
+          {alert.emailHint ? row(t("sentTo"), alert.emailHint) : null}
         </dl>
         <div className="flex flex-wrap gap-3">
           <button type="button" className={secondaryButtonClass} disabled={busy !== null} onClick={() => void act("pause")}>
-            {busy === "pause" ? (paused ? "Resuming…" : "Pausing…") : paused ? "Resume" : "Pause"}
+            {busy === "pause" ? (paused ? t("resuming") : t("pausing")) : paused ? t("resume") : t("pause")}
           </button>
           <button type="button" className={dangerButtonClass} disabled={busy !== null} onClick={() => void act("delete")}>
-            {busy === "delete" ? "Deleting…" : "Delete"}
+            {busy === "delete" ? t("deleting") : t("delete")}
           </button>
         </div>
-        <p className="text-sm text-stone-600">Keep this page’s link private: anyone who has it can pause or delete the alert. Every email links back here.</p>
+        <p className="text-sm text-stone-600">{t("keepPrivate")}</p>
       </section>
       <p>
-        <a href="/" className={linkClass}>
-          Browse animals
+        <a href={to("/")} className={linkClass}>
+          {t("browse")}
         </a>
       </p>
     </div>

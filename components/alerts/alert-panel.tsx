@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import { lazy, Suspense, useState } from "react";
 import type { BrowseQuery } from "@/components/pets/browse-query";
 import type { Category } from "@/lib/pets/schemas";
@@ -10,9 +12,10 @@ import type { Category } from "@/lib/pets/schemas";
 const AlertForm = lazy(() =>
   import("@/components/alerts/alert-form").catch(() => ({
     default: function AlertFormFailed() {
+      const t = useTranslations("AlertForm");
       return (
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
-          Could not reach the server. Check your connection and try again.
+          {t("unreachable")}
         </p>
       );
     },
@@ -25,6 +28,7 @@ export const ALERT_BUTTON_ID = "alert-button";
 
 export function AlertPanel({ query, categories }: { query: BrowseQuery; categories: Category[] | undefined }) {
   const [open, setOpen] = useState(false);
+  const t = useTranslations("AlertForm");
   return (
     <div className="space-y-3">
       <button
@@ -38,13 +42,13 @@ export function AlertPanel({ query, categories }: { query: BrowseQuery; categori
         <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 fill-current">
           <path d="M2.5 5A1.5 1.5 0 0 1 4 3.5h12A1.5 1.5 0 0 1 17.5 5v10a1.5 1.5 0 0 1-1.5 1.5H4A1.5 1.5 0 0 1 2.5 15V5Zm1.8.3v.3l5.7 4.2 5.7-4.2v-.3H4.3Zm11.4 2.2-5.2 3.8a.9.9 0 0 1-1 0L4.3 7.5v7.2h11.4V7.5Z" />
         </svg>
-        Email me new matches
+        {t("button")}
       </button>
       {open ? (
         <Suspense
           fallback={
             <p role="status" className="text-sm text-stone-700">
-              Loading the form…
+              {t("loadingForm")}
             </p>
           }
         >

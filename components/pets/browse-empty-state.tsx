@@ -1,5 +1,7 @@
 "use client";
 
+import { useLocale, useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { DEFAULT_STATUS, browseHref, nearWords, type BrowseQuery } from "@/components/pets/browse-query";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
 import { isPlainClick } from "@/components/pets/follow-in-place";
@@ -12,7 +14,12 @@ import { buttonClass } from "@/components/pets/styles";
  * animal whatever its status.
  */
 export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void }) {
-  const profile = describeProfileFilters(query);
+  const t = useTranslations("Empty");
+  const browse = useTranslations("Browse");
+  const words = useTranslations("Words");
+  const locale = useLocale();
+  const to = useLocalePath();
+  const profile = describeProfileFilters(query, locale === "en" ? undefined : { locale, words, t });
   // The status counts as a filter only when it is not the page's own default.
   const statusOrCategory = query.status !== DEFAULT_STATUS || query.category !== undefined;
   const filtered = query.q !== undefined || statusOrCategory || query.cursor !== undefined || profile !== "";
@@ -21,27 +28,27 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
   const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
   const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, houseTrained: undefined, specialNeeds: undefined, cursor: undefined };
   const filteredBesidesSearch = statusOrCategory || profile !== "";
-  const where = [statusOrCategory ? "with this status and category" : "", profile ? `that is ${profile}` : ""].filter(Boolean).join(" and ");
   // Near a place: the way out is a wider search first (the next distance up), then anywhere.
-  const near = nearWords(query);
+  const near = nearWords(query, browse);
   const wider = query.near ? WITHIN_CHOICES_MI.find((miles) => miles > (query.within ?? DEFAULT_WITHIN_MI)) : undefined;
   const heading = near && !filtered
-    ? `No animals ${near}`
-    : query.q ? `No animals match “${query.q}”` : filtered ? "No animals match" : query.status === "all" ? "No animals yet" : "No animals are available right now";
+    ? t("nearHeading", { near })
+    : query.q ? t("matchHeading", { q: query.q }) : filtered ? t("filteredHeading") : query.status === "all" ? t("noneYet") : t("noneAvailable");
+  const nameText = statusOrCategory ? (profile ? "nameTextBoth" : "nameTextStatus") : profile ? "nameTextProfile" : "nameText";
   const text = near && !filtered
-    ? `No shelter ${near} has ${query.status === "all" ? "animals listed" : "animals available"} right now.${wider ? " Try a wider distance." : ""}`
+    ? t(wider ? "nearTextWider" : "nearText", { near, status: query.status })
     : query.q
-    ? `No animal${where ? ` ${where}` : ""} has a name containing “${query.q}”. Check the spelling, or try part of the name.`
+    ? t(nameText, { q: query.q, profile })
     : profile
-      ? `No animal${statusOrCategory ? " with this status and category" : ""} is ${profile} right now. Try fewer filters.`
+      ? t(statusOrCategory ? "profileTextStatus" : "profileText", { profile })
       : filtered
-        ? "No animal has this status in this category right now."
+        ? t("statusCategoryText")
         : query.status === "all"
-          ? "The shelter has not listed any animals yet. Please come back soon."
-          : "Every animal listed has found a home or is on its way to one. Please come back soon.";
+          ? t("noneListedText")
+          : t("allAdoptedText");
   const link = (target: BrowseQuery, label: string, className: string) => (
     <a
-      href={browseHref(target)}
+      href={to(browseHref(target))}
       className={className}
       onClick={(event) => {
         if (!isPlainClick(event)) return;
@@ -59,17 +66,17 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       <p className="mt-1 text-stone-700 wrap-anywhere">{text}</p>
       {near && !filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
-          {wider && link({ ...query, within: wider, cursor: undefined }, `Search within ${wider} mi`, buttonClass)}
-          {link({ ...query, near: undefined, within: undefined, cursor: undefined }, "Search everywhere", buttonClass)}
+          {wider && link({ ...query, within: wider, cursor: undefined }, t("searchWithin", { miles: wider }), buttonClass)}
+          {link({ ...query, near: undefined, within: undefined, cursor: undefined }, t("searchEverywhere"), buttonClass)}
         </div>
       ) : filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
-          {query.q && filteredBesidesSearch && link(withoutSearch, "Clear search", buttonClass)}
-          {profile && (query.q || statusOrCategory) && link(withoutProfile, `Clear ${[query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined].filter(Boolean).length === 1 ? "the animal filter" : "the animal filters"}`, buttonClass)}
-          {link(cleared, query.q && !filteredBesidesSearch ? "Clear search" : "Clear filters", buttonClass)}
+          {query.q && filteredBesidesSearch && link(withoutSearch, t("clearSearch"), buttonClass)}
+          {profile && (query.q || statusOrCategory) && link(withoutProfile, t("clearAnimalFilters", { count: [query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined].filter(Boolean).length }), buttonClass)}
+          {link(cleared, query.q && !filteredBesidesSearch ? t("clearSearch") : t("clearFilters"), buttonClass)}
         </div>
       ) : (
-        query.status !== "all" && <div className="mt-4 flex justify-center">{link(everyStatus, "See all animals", buttonClass)}</div>
+        query.status !== "all" && <div className="mt-4 flex justify-center">{link(everyStatus, t("seeAll"), buttonClass)}</div>
       )}
     </div>
   );
@@ -82,7 +89,25 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
  * medium, baby, good with children and cats, house-trained, with special
  * needs". Empty when none is set.
  */
-export function describeProfileFilters(query: BrowseQuery): string {
+export function describeProfileFilters(
+  query: BrowseQuery,
+  /** Another language than English: its words (messages' "Words" and "Empty") and Intl's lists. */
+  other?: { locale: string; words: (key: string) => string; t: (key: string, values?: Record<string, string>) => string },
+): string {
+  if (other) {
+    const { locale, words, t } = other;
+    const or = new Intl.ListFormat(locale, { type: "disjunction" });
+    const and = new Intl.ListFormat(locale, { type: "conjunction" });
+    const lower = (word: string) => word.toLocaleLowerCase(locale);
+    const parts: string[] = [];
+    if (query.sex) parts.push(lower(words(`sex.${query.sex}`)));
+    if (query.size) parts.push(or.format(query.size.map((s) => lower(words(`size.${s}`)))));
+    if (query.age) parts.push(or.format(query.age.map((a) => lower(words(`age.${a}`)))));
+    if (query.goodWith) parts.push(t("goodWith", { kinds: and.format(query.goodWith.map((g) => lower(words(`goodWith.${g}`)))) }));
+    if (query.houseTrained) parts.push(lower(words("houseTrained")));
+    if (query.specialNeeds !== undefined) parts.push(t(query.specialNeeds ? "withSpecialNeeds" : "withoutSpecialNeeds"));
+    return parts.join(", ");
+  }
   const parts: string[] = [];
   if (query.sex) parts.push(query.sex);
   if (query.size) parts.push(orList(query.size.map((s) => (s === "xlarge" ? "extra large" : s))));

@@ -1,7 +1,10 @@
 "use client";
 
-import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
-import { AGE_HINTS, AGE_LABELS, GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SIZE_LABELS } from "@/lib/pets/profile";
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
+import { categoryLabel } from "@/lib/i18n/words";
+import { AGE_GROUPS } from "@/lib/pets/age";
+import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas";
 import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
@@ -78,14 +81,6 @@ const LOOKS = {
 };
 
 /** The strings of the care filters (the others' words are the profile's: lib/pets/profile.ts). */
-const TEXT = {
-  specialNeeds: "Special needs",
-  specialNeedsAny: "Any",
-  specialNeedsYes: "Has special needs",
-  specialNeedsNo: "No special needs",
-  care: "Care",
-  houseTrained: "House-trained",
-} as const;
 
 /**
  * Category, sex, special needs, age, size, good with, house-trained, and page size. A change applies at
@@ -111,13 +106,19 @@ export function BrowseFilters({
   look?: keyof typeof LOOKS;
 }) {
   // A category from a shared link that no longer exists still shows as chosen.
+  const t = useTranslations("Filters");
+  const words = useTranslations("Words");
+  const common = useTranslations("Common");
+  const to = useLocalePath();
+  const labelsOf = <T extends string>(group: string, choices: readonly T[]) =>
+    Object.fromEntries(choices.map((choice) => [choice, words(`${group}.${choice}` as string)])) as Record<T, string>;
   const unknownCategory = query.category !== undefined && categories && !categories.some((c) => c.id === query.category);
   const css = LOOKS[look];
   // A display preference rather than a filter: last in the sheet.
   const pageSize = (
     <div className={css.limit}>
       <label htmlFor={`${idPrefix}-limit`} className="block text-sm font-semibold text-stone-800">
-        Per page
+        {t("perPage")}
       </label>
       <select
         id={`${idPrefix}-limit`}
@@ -135,12 +136,12 @@ export function BrowseFilters({
     </div>
   );
   return (
-    <form method="get" action="/" className={css.form} onSubmit={(event) => event.preventDefault()}>
+    <form method="get" action={to("/")} className={css.form} onSubmit={(event) => event.preventDefault()}>
       {query.q && <input type="hidden" name="q" value={query.q} />}
       {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
       <div className={css.category}>
         <label htmlFor={`${idPrefix}-category`} className="block text-sm font-semibold text-stone-800">
-          Category
+          {t("category")}
         </label>
         <select
           id={`${idPrefix}-category`}
@@ -149,20 +150,20 @@ export function BrowseFilters({
           value={query.category === undefined ? "" : String(query.category)}
           onChange={(event) => onNavigate({ ...query, category: event.target.value ? Number(event.target.value) : undefined, cursor: undefined })}
         >
-          <option value="">All categories</option>
+          <option value="">{t("allCategories")}</option>
           {categories?.map((category) => (
             <option key={category.id} value={String(category.id)}>
-              {category.name}
+              {categoryLabel(words, category.name)}
             </option>
           ))}
           {(unknownCategory || (query.category !== undefined && !categories)) && (
-            <option value={String(query.category)}>Category {query.category}</option>
+            <option value={String(query.category)}>{t("categoryNumber", { id: query.category! })}</option>
           )}
         </select>
       </div>
       <div className={css.sex}>
         <label htmlFor={`${idPrefix}-sex`} className="block text-sm font-semibold text-stone-800">
-          Sex
+          {t("sex")}
         </label>
         <select
           id={`${idPrefix}-sex`}
@@ -171,14 +172,14 @@ export function BrowseFilters({
           value={query.sex ?? ""}
           onChange={(event) => onNavigate({ ...query, sex: event.target.value === "female" || event.target.value === "male" ? event.target.value : undefined, cursor: undefined })}
         >
-          <option value="">Any</option>
-          <option value="female">Female</option>
-          <option value="male">Male</option>
+          <option value="">{common("any")}</option>
+          <option value="female">{words("sex.female")}</option>
+          <option value="male">{words("sex.male")}</option>
         </select>
       </div>
       <div className={css.needs}>
         <label htmlFor={`${idPrefix}-special-needs`} className="block text-sm font-semibold text-stone-800">
-          {TEXT.specialNeeds}
+          {t("specialNeeds")}
         </label>
         <select
           id={`${idPrefix}-special-needs`}
@@ -187,16 +188,16 @@ export function BrowseFilters({
           value={query.specialNeeds === undefined ? "" : String(query.specialNeeds)}
           onChange={(event) => onNavigate({ ...query, specialNeeds: event.target.value === "" ? undefined : event.target.value === "true", cursor: undefined })}
         >
-          <option value="">{TEXT.specialNeedsAny}</option>
-          <option value="true">{TEXT.specialNeedsYes}</option>
-          <option value="false">{TEXT.specialNeedsNo}</option>
+          <option value="">{common("any")}</option>
+          <option value="true">{t("specialNeedsYes")}</option>
+          <option value="false">{t("specialNeedsNo")}</option>
         </select>
       </div>
       {query.near && (
         <div className={css.within}>
           <input type="hidden" name="near" value={query.near} />
           <label htmlFor={`${idPrefix}-within`} className="block text-sm font-semibold text-stone-800">
-            Within
+            {t("within")}
           </label>
           <select
             id={`${idPrefix}-within`}
@@ -207,7 +208,7 @@ export function BrowseFilters({
           >
             {WITHIN_CHOICES_MI.map((miles) => (
               <option key={miles} value={`${miles}mi`}>
-                {miles} mi
+                {t("miles", { miles })}
               </option>
             ))}
           </select>
@@ -217,27 +218,27 @@ export function BrowseFilters({
       <div className={css.chips}>
         <ChoiceGroup
           name="age"
-          legend="Age"
+          legend={t("age")}
           choices={AGE_GROUPS}
-          labels={AGE_LABELS}
-          hints={AGE_HINTS as Record<AgeGroup, string>}
+          labels={labelsOf("age", AGE_GROUPS)}
+          hints={labelsOf("ageHint", AGE_GROUPS)}
           selected={query.age}
           onChange={(age) => onNavigate({ ...query, age, cursor: undefined })}
         />
-        <ChoiceGroup name="size" legend="Size" choices={PET_SIZES} labels={SIZE_LABELS} selected={query.size} onChange={(size) => onNavigate({ ...query, size, cursor: undefined })} />
+        <ChoiceGroup name="size" legend={t("size")} choices={PET_SIZES} labels={labelsOf("size", PET_SIZES)} selected={query.size} onChange={(size) => onNavigate({ ...query, size, cursor: undefined })} />
         <ChoiceGroup
           name="goodWith"
-          legend="Good with"
+          legend={t("goodWith")}
           choices={GOOD_WITH}
-          labels={GOOD_WITH_LABELS}
+          labels={labelsOf("goodWith", GOOD_WITH)}
           selected={query.goodWith}
           onChange={(goodWith) => onNavigate({ ...query, goodWith, cursor: undefined })}
         />
         <ChoiceGroup
           name="houseTrained"
-          legend={TEXT.care}
+          legend={t("care")}
           choices={HOUSE_TRAINED}
-          labels={{ true: TEXT.houseTrained }}
+          labels={{ true: t("houseTrained") }}
           selected={query.houseTrained ? HOUSE_TRAINED : undefined}
           onChange={(chosen) => onNavigate({ ...query, houseTrained: chosen ? true : undefined, cursor: undefined })}
         />
@@ -245,7 +246,7 @@ export function BrowseFilters({
       {look === "sheet" && pageSize}
       <noscript>
         <button type="submit" className={primaryButtonClass}>
-          Apply
+          {common("apply")}
         </button>
       </noscript>
     </form>

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 import { DEFAULT_STATUS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
@@ -20,20 +22,22 @@ export function BrowseLoadError({
   query: BrowseQuery;
   onNavigate: (next: BrowseQuery) => void;
 }) {
+  const t = useTranslations("Empty");
+  const to = useLocalePath();
   const badLink = error instanceof ApiClientError && error.status === 400;
   const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
   return (
     <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-8">
-      <h3 className="text-lg font-semibold text-red-900">We couldn’t load the animals</h3>
+      <h3 className="text-lg font-semibold text-red-900">{t("loadErrorTitle")}</h3>
       <p className="mt-1 text-red-900">{describeError(error)}</p>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         {/* While the retry loads, this box gives way to the loading skeletons. */}
         <button type="button" className={primaryButtonClass} onClick={onRetry}>
-          Retry
+          {t("retry")}
         </button>
         {badLink && (
           <a
-            href={browseHref(cleared)}
+            href={to(browseHref(cleared))}
             className={textLinkClass}
             onClick={(event) => {
               if (!isPlainClick(event)) return;
@@ -41,7 +45,7 @@ export function BrowseLoadError({
               onNavigate(cleared);
             }}
           >
-            Start again from the first page
+            {t("startAgain")}
           </a>
         )}
       </div>

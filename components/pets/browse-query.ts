@@ -14,8 +14,9 @@ import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/or
 // a view is pets-api-query.ts: the browser needs it only for a later page.
 
 export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfies readonly PetStatus[];
-
+/** The staff pages' words for the statuses (English only in issue 36; adopters' pages use messages' Words.status). */
 export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
+
 
 /**
  * The status a view shows: one status, or "all" of them. The page opens on
@@ -198,9 +199,12 @@ export function sameQuery(a: BrowseQuery, b: BrowseQuery): boolean {
   return browseHref(a) === browseHref(b);
 }
 
-/** The page's heading, also its title: "Available animals". */
-export function browseHeading(status: BrowseStatus): string {
-  return status === "all" ? "All animals" : `${STATUS_LABELS[status]} animals`;
+/** next-intl's translator for the "Browse" messages (useTranslations or getTranslations). */
+export type BrowseT = (key: string, values?: Record<string, string | number>) => string;
+
+/** The page's heading, also its title: "Available animals", "Animales disponibles". */
+export function browseHeading(status: BrowseStatus, t: BrowseT): string {
+  return t("heading", { status });
 }
 
 /**
@@ -221,8 +225,8 @@ export function withoutFilters(query: BrowseQuery): BrowseQuery {
 }
 
 /** "within 50 mi of 60601": what a near search covers, in words. */
-export function nearWords(query: BrowseQuery): string | undefined {
+export function nearWords(query: BrowseQuery, t: BrowseT): string | undefined {
   if (!query.near) return undefined;
-  const place = nearIsPoint(query.near) ? "your location" : query.near;
-  return `within ${query.within ?? DEFAULT_WITHIN_MI} mi of ${place}`;
+  const place = nearIsPoint(query.near) ? t("yourLocation") : query.near;
+  return t("nearWords", { miles: query.within ?? DEFAULT_WITHIN_MI, place });
 }

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { Category } from "@/lib/pets/schemas";
@@ -42,7 +44,10 @@ export function FilterSheet({
   const [open, setOpen] = useState(false);
   const active = activeFilterCount(query);
   const cleared = withoutFilters(query);
-  const show = count === undefined ? "Show animals" : `Show ${count} animal${count === 1 ? "" : "s"}`;
+  const t = useTranslations("Filters");
+  const common = useTranslations("Common");
+  const to = useLocalePath();
+  const show = count === undefined ? t("showAnimals") : t("showCount", { count });
 
   return (
     <>
@@ -51,7 +56,7 @@ export function FilterSheet({
         type="button"
         aria-haspopup="dialog"
         // Named "Filters (2)" as one phrase (the badge alone would read "Filters 2").
-        aria-label={active > 0 ? `Filters (${active})` : undefined}
+        aria-label={active > 0 ? t("filtersCount", { count: active }) : undefined}
         className={`${buttonClass} shrink-0 sm:hidden`}
         onClick={() => {
           // The body first, so the browser's dialog focusing finds its controls.
@@ -62,7 +67,7 @@ export function FilterSheet({
         <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 fill-current">
           <path d="M3 5h8.2a2.5 2.5 0 0 1 4.6 0H17v1.5h-1.2a2.5 2.5 0 0 1-4.6 0H3zm10.5.75a1 1 0 1 0 0 .01zM3 13.5h1.2a2.5 2.5 0 0 1 4.6 0H17V15H8.8a2.5 2.5 0 0 1-4.6 0H3zm3.5.75a1 1 0 1 0 0 .01z" />
         </svg>
-        Filters
+        {t("filters")}
         {active > 0 && (
           <span aria-hidden="true" className="-my-0.5 inline-flex min-w-5 justify-center rounded-full bg-emerald-700 px-1.5 text-xs/5 font-bold text-white">
             {active}
@@ -79,9 +84,9 @@ export function FilterSheet({
       >
         <div className="flex items-center justify-between gap-4 border-b border-stone-200 py-2 pr-2 pl-4">
           <h2 id="filter-sheet-title" className="text-lg font-bold">
-            Filters
+            {t("filters")}
           </h2>
-          <button type="button" aria-label="Close" className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`} onClick={() => dialog.current?.close()}>
+          <button type="button" aria-label={common("close")} className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`} onClick={() => dialog.current?.close()}>
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 fill-current">
               <path d="M5.3 4.2 10 8.9l4.7-4.7 1.1 1.1-4.7 4.7 4.7 4.7-1.1 1.1-4.7-4.7-4.7 4.7-1.1-1.1 4.7-4.7-4.7-4.7z" />
             </svg>
@@ -96,7 +101,7 @@ export function FilterSheet({
             <div className="flex items-center gap-3 border-t border-stone-200 px-4 py-3">
               {active > 0 ? (
                 <a
-                  href={browseHref(cleared)}
+                  href={to(browseHref(cleared))}
                   className={buttonClass}
                   onClick={(event) => {
                     if (!isPlainClick(event)) return;
@@ -104,11 +109,11 @@ export function FilterSheet({
                     onNavigate(cleared);
                   }}
                 >
-                  Clear all
+                  {t("clearAll")}
                 </a>
               ) : (
                 <a role="link" aria-disabled="true" className={disabledButtonClass}>
-                  Clear all
+                  {t("clearAll")}
                 </a>
               )}
               <button type="button" className={`${primaryButtonClass} flex-1`} onClick={() => dialog.current?.close()}>
@@ -116,7 +121,7 @@ export function FilterSheet({
               </button>
               {/* The page behind is inert while the sheet is open: its own status line is not announced. */}
               <p role="status" className="sr-only">
-                {count === undefined ? "" : `${count} animal${count === 1 ? "" : "s"} match`}
+                {count === undefined ? "" : t("countMatch", { count })}
               </p>
             </div>
           </>

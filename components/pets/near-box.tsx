@@ -1,5 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
+
 import { useState } from "react";
 import { DEFAULT_STATUS, nearIsPoint, normaliseNear, type BrowseQuery } from "@/components/pets/browse-query";
 import { buttonClass, focusRing, selectClass } from "@/components/pets/styles";
@@ -14,6 +17,8 @@ const rounded = (degrees: number) => Number(degrees.toFixed(2));
  * Back undoes it. Without JavaScript it is a plain GET form.
  */
 export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void }) {
+  const t = useTranslations("Browse");
+  const to = useLocalePath();
   const zip = query.near && !nearIsPoint(query.near) ? query.near : "";
   const [text, setText] = useState(zip);
   const [urlZip, setUrlZip] = useState(zip);
@@ -31,7 +36,7 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
 
   const useLocation = () => {
     if (!("geolocation" in navigator)) {
-      setProblem("This browser cannot share its location: enter a ZIP code instead.");
+      setProblem(t("noGeolocation"));
       return;
     }
     setLocating(true);
@@ -46,8 +51,8 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
         setLocating(false);
         setProblem(
           error.code === error.PERMISSION_DENIED
-            ? "Your browser did not share your location: enter a ZIP code instead."
-            : "Your location could not be found just now: enter a ZIP code instead.",
+            ? t("locationDenied")
+            : t("locationFailed"),
         );
       },
       { timeout: 10_000, maximumAge: 600_000 },
@@ -58,19 +63,19 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
   return (
     <form
       method="get"
-      action="/"
+      action={to("/")}
       className="w-full min-w-0 sm:w-auto"
       onSubmit={(event) => {
         event.preventDefault();
         const near = normaliseNear(text);
         if (near === undefined || /^[0-9]{5}$/.test(near)) go(near);
-        else setProblem("Enter a 5-digit US ZIP code, such as 60601, or use your location.");
+        else setProblem(t("zipInvalid"));
       }}
     >
       {query.q && <input type="hidden" name="q" value={query.q} />}
       {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
       <label htmlFor="search-near" className="block text-sm font-semibold text-stone-800">
-        Near
+        {t("near")}
       </label>
       <div className="mt-1 flex items-stretch gap-2">
         <input
@@ -80,7 +85,7 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
           inputMode="numeric"
           autoComplete="postal-code"
           maxLength={10}
-          placeholder={here ? "Your location" : "ZIP code"}
+          placeholder={here ? t("nearHere") : t("nearPlaceholder")}
           value={text}
           aria-describedby={problem ? "search-near-problem" : undefined}
           aria-invalid={problem ? true : undefined}
@@ -92,16 +97,16 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
           }}
           className={`${selectClass} mt-0 w-28 sm:w-32`}
         />
-        <button type="button" onClick={useLocation} disabled={locating} className={`${buttonClass} shrink-0 px-3`} aria-label="Use my location">
+        <button type="button" onClick={useLocation} disabled={locating} className={`${buttonClass} shrink-0 px-3`} aria-label={t("useMyLocation")}>
           {/* A location pin: the button's name is its aria-label. */}
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 fill-current">
             <path d="M10 2a6 6 0 0 0-6 6c0 4.4 6 10 6 10s6-5.6 6-10a6 6 0 0 0-6-6Zm0 8.2A2.2 2.2 0 1 1 10 5.8a2.2 2.2 0 0 1 0 4.4Z" />
           </svg>
-          <span className="hidden lg:inline">{locating ? "Finding you…" : "Use my location"}</span>
+          <span className="hidden lg:inline">{locating ? t("findingYou") : t("useMyLocation")}</span>
         </button>
         {query.near && (
           <button type="button" onClick={() => { setText(""); go(undefined); }} className={`rounded-md px-2 text-sm font-semibold text-emerald-800 underline underline-offset-2 ${focusRing}`}>
-            Clear<span className="sr-only"> the place</span>
+            {t.rich("clearPlace", { sr: (chunks) => <span className="sr-only">{chunks}</span> })}
           </button>
         )}
       </div>

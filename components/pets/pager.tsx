@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { buttonClass, disabledButtonClass } from "@/components/pets/styles";
@@ -20,9 +22,12 @@ interface PagerProps {
  * place and focusable, but ignore clicks: the cursors shown are the old page's.
  */
 export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
-  const item = (label: "Previous" | "Next", cursor: string | undefined) => {
-    const arrow = <span aria-hidden="true">{label === "Previous" ? "←" : "→"}</span>;
-    const content = label === "Previous" ? [arrow, " ", label] : [label, " ", arrow];
+  const t = useTranslations("Browse");
+  const to = useLocalePath();
+  const item = (which: "previous" | "next", cursor: string | undefined) => {
+    const label = t(which);
+    const arrow = <span aria-hidden="true">{which === "previous" ? "←" : "→"}</span>;
+    const content = which === "previous" ? [arrow, " ", label] : [label, " ", arrow];
     if (cursor === undefined) {
       return (
         <a role="link" aria-disabled="true" className={disabledButtonClass}>
@@ -33,7 +38,7 @@ export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
     const target: BrowseQuery = { ...query, cursor };
     return (
       <a
-        href={browseHref(target)}
+        href={to(browseHref(target))}
         aria-disabled={busy || undefined}
         className={`${buttonClass} ${busy ? "cursor-wait opacity-70" : ""}`}
         onClick={(event) => {
@@ -47,9 +52,9 @@ export function Pager({ query, prev, next, busy, onNavigate }: PagerProps) {
     );
   };
   return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-4">
-      {item("Previous", prev)}
-      {item("Next", next)}
+    <nav aria-label={t("pages")} className="flex items-center justify-between gap-4">
+      {item("previous", prev)}
+      {item("next", next)}
     </nav>
   );
 }

@@ -1,6 +1,8 @@
 "use client";
 
 import { useSearchParams } from "next/navigation";
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
 import { ALERT_BUTTON_ID, AlertPanel } from "@/components/alerts/alert-panel";
@@ -48,6 +50,8 @@ export function PetBrowser({
   intro: React.ReactNode;
 }) {
   const searchParams = useSearchParams();
+  const t = useTranslations("Browse");
+  const to = useLocalePath();
   // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
   const query = useMemo(() => parseBrowseQuery((name) => searchParams?.getAll(name)), [searchParams]);
   const fromServer = sameQuery(query, initial.query) ? initial : undefined;
@@ -75,7 +79,7 @@ export function PetBrowser({
     (serverError && new ApiClientError(serverError.status, serverError.code, serverError.message, [], serverError.retryAfter)) ??
     (laterFailed ? networkError() : null);
 
-  const heading = browseHeading(query.status);
+  const heading = browseHeading(query.status, t);
   useEffect(() => {
     // Views change without a page load, so the title follows by hand.
     document.title = `${heading} · Petstore`;
@@ -84,8 +88,8 @@ export function PetBrowser({
   const resultsRef = useRef<HTMLElement>(null);
   const navigate = useCallback(
     (next: BrowseQuery, { replace = false }: { replace?: boolean } = {}) => {
-      const href = browseHref(next);
-      if (href === browseHref(query)) return;
+      const href = to(browseHref(next));
+      if (href === to(browseHref(query))) return;
       // A search being refined as it is typed replaces its own entry, so
       // Back leaves the search instead of stepping through every pause.
       if (replace) window.history.replaceState(null, "", href);
@@ -94,7 +98,7 @@ export function PetBrowser({
       const top = resultsRef.current?.getBoundingClientRect().top;
       if (top !== undefined && top < 0) resultsRef.current?.scrollIntoView({ block: "start" });
     },
-    [query],
+    [query, to],
   );
 
   // usePets keeps the last page that loaded on screen while another
@@ -128,13 +132,16 @@ export function PetBrowser({
 
   let summary = "";
   if (error) summary = "";
-  else if (!page) summary = "Loading animals…";
-  else if (busy) summary = "Loading…";
+  else if (!page) summary = t("loadingAnimalsEllipsis");
+  else if (busy) summary = t("loading");
   else if (page.pets.length > 0) {
-    const near = nearWords(query);
-    summary = `Showing ${page.pets.length} animal${page.pets.length === 1 ? "" : "s"}${query.q ? ` matching “${query.q}”` : ""}${near ? ` ${near}, nearest first` : ", newest first"}`;
+    const near = nearWords(query, t);
+    const values = { count: page.pets.length, q: query.q ?? "", near: near ?? "" };
+    summary = near
+      ? t(query.q ? "summaryNearestMatching" : "summaryNearest", values)
+      : t(query.q ? "summaryNewestMatching" : "summaryNewest", values);
   }
-  else summary = "No animals to show";
+  else summary = t("noAnimals");
   // The Filters sheet's "Show N animals": exact whenever the page holds every
   // match (no page before or after it), which costs nothing more; otherwise
   // "Show animals" (the API has no count: docs/decisions/012-phone-first-browse.md).
@@ -170,7 +177,7 @@ export function PetBrowser({
       <section ref={resultsRef} aria-labelledby="results-heading" className="scroll-mt-4 space-y-4">
         <div className="flex min-h-6 items-center gap-3">
           <h2 id="results-heading" className="sr-only">
-            Animals
+            {t("animals")}
           </h2>
           <FilterSheet query={query} categories={categories.data} onNavigate={navigate} count={count} />
           <div className="flex items-center gap-2">
@@ -200,7 +207,7 @@ export function PetBrowser({
             />
           </Suspense>
         ) : !page ? (
-          <ul aria-busy="true" aria-label="Loading animals" className={GRID}>
+          <ul aria-busy="true" aria-label={t("loadingAnimals")} className={GRID}>
             {Array.from({ length: Math.min(query.limit, 8) }, (_, i) => (
               <li key={i}>
                 {skeleton}

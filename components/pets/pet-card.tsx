@@ -1,5 +1,6 @@
-import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
-import { milesAway } from "@/lib/organizations/units";
+import { useLocale, useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
+import { categoryLabel, milesAwayLabel } from "@/lib/i18n/words";
 import type { ShelterSummary } from "@/components/pets/browse-query";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { PetCover } from "@/components/pets/pet-photo";
@@ -15,8 +16,9 @@ import { StatusBadge } from "@/components/pets/status-badge";
 const CARD_SIZES = "(min-width: 1280px) 268px, (min-width: 1024px) calc((100vw - 64px) / 3), (min-width: 640px) calc((100vw - 48px) / 2), calc(100vw - 32px)";
 
 /** "Female · Young · Medium": what is known, in the order adopters look for it. */
-export function profileLine(pet: Pet): string {
-  return [pet.sex === "unknown" ? undefined : SEX_LABELS[pet.sex], pet.ageGroup ? AGE_LABELS[pet.ageGroup] : undefined, pet.size ? SIZE_LABELS[pet.size] : undefined]
+/** "Female · Young · Medium", in the page's language (`words`: the "Words" messages). */
+export function profileLine(pet: Pet, words: (key: string) => string): string {
+  return [pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`), pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined, pet.size ? words(`size.${pet.size}`) : undefined]
     .filter(Boolean)
     .join(" · ");
 }
@@ -46,7 +48,10 @@ export function PetCard({
   priority?: boolean;
   eager?: boolean;
 }) {
-  const profile = profileLine(pet);
+  const words = useTranslations("Words");
+  const locale = useLocale();
+  const to = useLocalePath();
+  const profile = profileLine(pet, words);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm transition-shadow hover:shadow-md has-[a:focus-visible]:outline-2 has-[a:focus-visible]:outline-offset-2 has-[a:focus-visible]:outline-emerald-700">
       <PetCover pet={pet} categoryName={categoryName} sizes={CARD_SIZES} priority={priority} eager={eager} className="aspect-[4/3] w-full" />
@@ -55,19 +60,19 @@ export function PetCard({
           {/* A plain link (a full page load of the server-rendered animal page):
               next/link would add its 2.5 kB to the first page's JavaScript, and
               prefetching a grid of up to 100 would each cost a rate-limited render. */}
-          <a href={`/pets/${pet.id}`} className="after:absolute after:inset-0 hover:underline focus-visible:outline-none">
+          <a href={to(`/pets/${pet.id}`)} className="after:absolute after:inset-0 hover:underline focus-visible:outline-none">
             {pet.name}
           </a>
         </h3>
         <p className="text-sm text-stone-700">
-          {categoryName ?? "Unknown category"}
+          {categoryLabel(words, categoryName)}
           {pet.breed ? <span className="wrap-anywhere"> · {pet.breed}</span> : null}
         </p>
         {profile && <p className="text-sm text-stone-700">{profile}</p>}
         {(shelter || pet.distanceKm !== undefined) && (
           <p className="text-sm text-stone-700">
             {shelter && <span className="wrap-anywhere">{shelterLine(shelter)}</span>}
-            {pet.distanceKm !== undefined && <span className="font-semibold text-emerald-900">{shelter ? " · " : ""}{milesAway(pet.distanceKm)}</span>}
+            {pet.distanceKm !== undefined && <span className="font-semibold text-emerald-900">{shelter ? " · " : ""}{milesAwayLabel(words, pet.distanceKm, locale)}</span>}
           </p>
         )}
         <p className="mt-auto pt-2">

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import dynamic from "next/dynamic";
 import type { ReactNode } from "react";
 import { ApplyPanel } from "@/components/adopt/apply-panel";
@@ -16,7 +18,7 @@ const StaffPetTools = dynamic(() => import("@/components/staff/staff-pet-tools")
   ssr: false,
   loading: () => (
     <p role="status" className="text-stone-700">
-      Loading the staff tools…
+      <StaffToolsLoading />
     </p>
   ),
 });
@@ -26,6 +28,10 @@ const StaffPetTools = dynamic(() => import("@/components/staff/staff-pet-tools")
  * react-query, so a staff change (optimistic, then confirmed or rolled back)
  * shows in it at once.
  */
+function StaffToolsLoading() {
+  return useTranslations("Pet")("loadingStaffTools");
+}
+
 export function PetDetails({
   initial,
   categories: initialCategories,
@@ -40,6 +46,7 @@ export function PetDetails({
   const categories = usePetCategories(initialCategories);
   const { data: session } = useSession();
   const shown = pet ?? initial.pet;
+  const t = useTranslations("Pet");
   const categoryName = categories.data?.find((c) => c.id === shown.categoryId)?.name;
   // Staff change only their own organisation's animals (a platform admin
   // any): the API would refuse the rest, so the tools are not offered.
@@ -48,14 +55,14 @@ export function PetDetails({
     <>
       {pet === null ? (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-          This animal is no longer listed.
+          {t("noLongerListed")}
         </p>
       ) : null}
       <PetProfile pet={shown} categoryName={categoryName} actions={<SaveToggle pet={{ id: shown.id, name: shown.name }} />} />
       {/* The profile's two columns: applying under the photos, the shelter under the details. */}
       <div className="grid items-start gap-8 md:grid-cols-2">
         {pet ? (
-          <section aria-label="Adopting">
+          <section aria-label={t("adopting")}>
             <ApplyPanel pet={pet} />
           </section>
         ) : null}
@@ -64,7 +71,7 @@ export function PetDetails({
       {staffOf === "own" && pet ? <StaffPetTools pet={pet} categories={categories.data} /> : null}
       {staffOf === "other" ? (
         <p role="note" className="rounded-md border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
-          {shown.name} is at another shelter: only its own staff can change it, see its applications or add photos.
+          {t("otherShelter", { name: shown.name })}
         </p>
       ) : null}
     </>

@@ -1,3 +1,4 @@
+import { useLocale, useTranslations } from "next-intl";
 import { formatAmount } from "@/lib/pets/adoption-fee";
 import type { Pet } from "@/lib/pets/schemas";
 
@@ -5,72 +6,60 @@ import type { Pet } from "@/lib/pets/schemas";
 // "House-trained", "Shots up to date", "Adoption fee $150". An answer not
 // known says nothing at all (never "no").
 
-/** Every string of the facts, in one place. */
-const TEXT = {
-  heading: "Good to know",
-  spayedNeutered: { female: "Spayed", male: "Neutered", unknown: "Spayed/neutered" },
-  notSpayedNeutered: { female: "Not spayed", male: "Not neutered", unknown: "Not spayed/neutered" },
-  houseTrained: "House-trained",
-  notHouseTrained: "Not house-trained",
-  shotsCurrent: "Shots up to date",
-  notShotsCurrent: "Shots not up to date",
-  declawed: "Declawed",
-  notDeclawed: "Not declawed",
-  specialNeeds: "Special needs",
-  noSpecialNeeds: "No special needs",
-  fee: (amount: string) => `Adoption fee ${amount}`,
-  feeWaived: "Fee waived",
-  intake: (day: string) => `At the shelter since ${day}`,
-  mixed: "mix",
-  mixedBreed: "Mixed breed",
-  purebred: "purebred",
-} as const;
+/** next-intl's translator for the "Pet" messages (useTranslations or getTranslations). */
+export type PetT = (key: string, values?: Record<string, string | number>) => string;
 
-// Fixed locale and zone: the server's render and the browser's print the same words.
-const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+/**
+ * A calendar day in the page's language: "12 March 2024", "12 de marzo de
+ * 2024". Fixed zone: the server's render and the browser's print the same words.
+ */
+export function dayText(isoDay: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${isoDay}T00:00:00Z`));
+}
 
 /** "Labrador / Border collie mix", "Mixed breed", "Siamese, purebred"; null when nothing is known. */
-export function breedText(pet: Pet): string | null {
+export function breedText(pet: Pet, t: PetT): string | null {
   const names = [pet.breed, pet.secondaryBreed].filter((b): b is string => !!b);
-  if (names.length === 0) return pet.mixedBreed ? TEXT.mixedBreed : null;
+  if (names.length === 0) return pet.mixedBreed ? t("mixedBreed") : null;
   const breeds = names.join(" / ");
-  if (pet.mixedBreed === true) return /\bmix\b|\bcross\b/i.test(breeds) ? breeds : `${breeds} ${TEXT.mixed}`;
-  if (pet.mixedBreed === false) return `${breeds}, ${TEXT.purebred}`;
+  if (pet.mixedBreed === true) return /\bmix\b|\bcross\b/i.test(breeds) ? breeds : t("mix", { breeds });
+  if (pet.mixedBreed === false) return t("purebred", { breeds });
   return breeds;
 }
 
 /** The fee in words, or null when not known. */
-export function feeText(pet: Pet): string | null {
+export function feeText(pet: Pet, t: PetT, locale: string): string | null {
   if (!pet.adoptionFee) return null;
-  return pet.adoptionFee.waived ? TEXT.feeWaived : TEXT.fee(formatAmount(pet.adoptionFee.amountCents, pet.adoptionFee.currency));
+  return pet.adoptionFee.waived ? t("feeWaived") : t("fee", { amount: formatAmount(pet.adoptionFee.amountCents, pet.adoptionFee.currency, locale) });
 }
 
 /** Each known answer as words, in a fixed order; the unknown ones are left out. */
-export function careFacts(pet: Pet): { key: string; text: string; detail?: string }[] {
+export function careFacts(pet: Pet, t: PetT, locale: string): { key: string; text: string; detail?: string }[] {
   const facts: { key: string; text: string; detail?: string }[] = [];
   const answer = (key: string, value: boolean | null, yes: string, no: string) => {
     if (value !== null) facts.push({ key, text: value ? yes : no });
   };
-  answer("spayedNeutered", pet.spayedNeutered, TEXT.spayedNeutered[pet.sex], TEXT.notSpayedNeutered[pet.sex]);
-  answer("houseTrained", pet.houseTrained, TEXT.houseTrained, TEXT.notHouseTrained);
-  answer("shotsCurrent", pet.shotsCurrent, TEXT.shotsCurrent, TEXT.notShotsCurrent);
-  answer("declawed", pet.declawed, TEXT.declawed, TEXT.notDeclawed);
-  if (pet.specialNeeds === true) facts.push({ key: "specialNeeds", text: TEXT.specialNeeds, ...(pet.specialNeedsNotes ? { detail: pet.specialNeedsNotes } : {}) });
-  if (pet.specialNeeds === false) facts.push({ key: "specialNeeds", text: TEXT.noSpecialNeeds });
-  const fee = feeText(pet);
+  answer("spayedNeutered", pet.spayedNeutered, t("spayedNeutered", { sex: pet.sex }), t("notSpayedNeutered", { sex: pet.sex }));
+  answer("houseTrained", pet.houseTrained, t("houseTrained"), t("notHouseTrained"));
+  answer("shotsCurrent", pet.shotsCurrent, t("shotsCurrent"), t("notShotsCurrent"));
+  answer("declawed", pet.declawed, t("declawed"), t("notDeclawed"));
+  if (pet.specialNeeds === true) facts.push({ key: "specialNeeds", text: t("specialNeeds"), ...(pet.specialNeedsNotes ? { detail: pet.specialNeedsNotes } : {}) });
+  if (pet.specialNeeds === false) facts.push({ key: "specialNeeds", text: t("noSpecialNeeds") });
+  const fee = feeText(pet, t, locale);
   if (fee) facts.push({ key: "adoptionFee", text: fee });
-  if (pet.intakeDate) facts.push({ key: "intakeDate", text: TEXT.intake(DAY.format(new Date(`${pet.intakeDate}T00:00:00Z`))) });
+  if (pet.intakeDate) facts.push({ key: "intakeDate", text: t("intake", { day: dayText(pet.intakeDate, locale) }) });
   return facts;
 }
 
 /** The known facts as a list under a heading; nothing at all when none is known. */
 export function PetFacts({ pet }: { pet: Pet }) {
-  const facts = careFacts(pet);
+  const t = useTranslations("Pet");
+  const facts = careFacts(pet, t, useLocale());
   if (facts.length === 0) return null;
   return (
     <section aria-labelledby="facts-heading" className="space-y-2">
       <h2 id="facts-heading" className="text-xl font-semibold text-stone-900">
-        {TEXT.heading}
+        {t("factsHeading")}
       </h2>
       <ul className="space-y-1.5" data-facts>
         {facts.map((fact) => (

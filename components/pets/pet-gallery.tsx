@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import { useState, type KeyboardEvent } from "react";
 import type { Pet } from "@/lib/pets/schemas";
 import { PetCover, PhotoImage } from "@/components/pets/pet-photo";
@@ -19,6 +21,7 @@ const frame = "aspect-[4/3] w-full rounded-2xl border border-stone-200 shadow-sm
  */
 export function PetGallery({ pet, categoryName }: { pet: Pet; categoryName: string | undefined }) {
   const [chosen, setChosen] = useState(0);
+  const t = useTranslations("Pet");
   const photos = pet.photos;
   // A photo deleted by staff while this page is open: stay within the list.
   const index = Math.min(chosen, Math.max(photos.length - 1, 0));
@@ -37,7 +40,7 @@ export function PetGallery({ pet, categoryName }: { pet: Pet; categoryName: stri
   };
 
   return (
-    <section aria-label={`Photos of ${pet.name}`} aria-roledescription="gallery" className="space-y-3" onKeyDown={onKeyDown}>
+    <section aria-label={t("photosOf", { name: pet.name })} aria-roledescription="gallery" className="space-y-3" onKeyDown={onKeyDown}>
       <figure>
         {/* Whole, not cropped: an upright photo keeps its head and paws. */}
         <PhotoImage key={shown.id} photo={shown} sizes={MAIN_SIZES} priority={index === 0} fit="contain" className={frame} />
@@ -47,7 +50,7 @@ export function PetGallery({ pet, categoryName }: { pet: Pet; categoryName: stri
         <p role="status" className="text-sm text-stone-700">
           Photo {index + 1} of {photos.length}
         </p>
-        <p className="hidden text-sm text-stone-600 sm:block">Use the arrow keys to step through the photos.</p>
+        <p className="hidden text-sm text-stone-600 sm:block">{t("arrowKeys")}</p>
       </div>
       <ul className="grid grid-cols-5 gap-2">
         {photos.map((photo, i) => (
@@ -56,7 +59,7 @@ export function PetGallery({ pet, categoryName }: { pet: Pet; categoryName: stri
               type="button"
               data-thumb
               aria-current={i === index ? "true" : undefined}
-              aria-label={`Show photo ${i + 1} of ${photos.length}${photo.alt ? `: ${photo.alt}` : ""}`}
+              aria-label={photo.alt ? t("showPhotoAlt", { n: i + 1, total: photos.length, alt: photo.alt }) : t("showPhoto", { n: i + 1, total: photos.length })}
               onClick={() => show(i)}
               className={`block w-full overflow-hidden rounded-lg border-2 ${i === index ? "border-emerald-700" : "border-transparent hover:border-stone-400"} ${focusRing}`}
             >

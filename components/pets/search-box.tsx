@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { useEffect, useState } from "react";
 import { DEFAULT_STATUS, SEARCH_MAX, normaliseSearch, type BrowseQuery } from "@/components/pets/browse-query";
 import { buttonClass, selectClass } from "@/components/pets/styles";
@@ -20,6 +22,9 @@ export function SearchBox({
   query: BrowseQuery;
   onNavigate: (next: BrowseQuery, options?: { replace?: boolean }) => void;
 }) {
+  const t = useTranslations("Browse");
+  const common = useTranslations("Common");
+  const to = useLocalePath();
   const [text, setText] = useState(query.q ?? "");
   // When the URL's q changes from outside (Back, a link, "Clear search"),
   // the box follows, unless it already says the same (trailing spaces being typed).
@@ -41,7 +46,7 @@ export function SearchBox({
     <form
       role="search"
       method="get"
-      action="/"
+      action={to("/")}
       className="flex w-full max-w-md items-end gap-2"
       onSubmit={(event) => {
         event.preventDefault();
@@ -54,7 +59,7 @@ export function SearchBox({
       {query.near && <input type="hidden" name="near" value={query.near} />}
       <div className="min-w-0 flex-1">
         <label htmlFor="search-name" className="block text-sm font-semibold text-stone-800">
-          Search by name
+          {t("searchLabel")}
         </label>
         <input
           id="search-name"
@@ -64,14 +69,14 @@ export function SearchBox({
           maxLength={SEARCH_MAX * 2}
           autoComplete="off"
           spellCheck={false}
-          placeholder="e.g. Biscuit"
+          placeholder={t("searchPlaceholder")}
           onChange={(event) => setText(event.target.value)}
           className={selectClass}
         />
       </div>
       <noscript>
         <button type="submit" className={buttonClass}>
-          Search
+          {common("search")}
         </button>
       </noscript>
     </form>

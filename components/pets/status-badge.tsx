@@ -1,5 +1,5 @@
 import type { PetStatus } from "@/lib/pets/schemas";
-import { STATUS_LABELS } from "@/components/pets/browse-query";
+import { useTranslations } from "next-intl";
 
 // Each status has its own colour, its own mark (dot, diamond, square) and
 // always its word: colour is never the only signal. Text on background is AA.
@@ -11,6 +11,7 @@ const STYLES: Record<PetStatus, { badge: string; mark: string }> = {
 
 export function StatusBadge({ status, size = "sm" }: { status: PetStatus; size?: "sm" | "lg" }) {
   const style = STYLES[status];
+  const words = useTranslations("Words");
   return (
     <span
       data-status={status}
@@ -19,7 +20,7 @@ export function StatusBadge({ status, size = "sm" }: { status: PetStatus; size?:
       }`}
     >
       <span aria-hidden="true" className={`size-2 shrink-0 ${style.mark}`} />
-      {STATUS_LABELS[status]}
+      {words(`status.${status}`)}
     </span>
   );
 }

@@ -1,14 +1,13 @@
 "use client";
 
-import { BROWSE_STATUSES, STATUS_LABELS, browseHref, type BrowseQuery, type BrowseStatus } from "@/components/pets/browse-query";
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
+import { BROWSE_STATUSES, browseHref, type BrowseQuery, type BrowseStatus } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { focusRing } from "@/components/pets/styles";
 
 // Available first: it is the page's default, what adopters come for; All last.
-const TABS: { status: BrowseStatus; label: string }[] = [
-  ...BROWSE_STATUSES.map((status) => ({ status, label: STATUS_LABELS[status] })),
-  { status: "all", label: "All" },
-];
+const TABS: BrowseStatus[] = [...BROWSE_STATUSES, "all"];
 
 const LOOKS = {
   // A row of tabs above the filters (from 640 px up).
@@ -44,16 +43,20 @@ export function StatusTabs({
   look?: keyof typeof LOOKS;
 }) {
   const { list, link } = LOOKS[look];
+  const t = useTranslations("Browse");
+  const words = useTranslations("Words");
+  const to = useLocalePath();
   return (
-    <nav aria-label="Status">
+    <nav aria-label={t("statusNav")}>
       <ul className={list}>
-        {TABS.map(({ status, label }) => {
+        {TABS.map((status) => {
+          const label = status === "all" ? t("all") : words(`status.${status}`);
           const next: BrowseQuery = { ...query, status, cursor: undefined };
           const current = query.status === status;
           return (
-            <li key={label}>
+            <li key={status}>
               <a
-                href={browseHref(next)}
+                href={to(browseHref(next))}
                 aria-current={current ? "page" : undefined}
                 onClick={(event) => {
                   if (!isPlainClick(event)) return;

@@ -1,5 +1,7 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import { isSaved } from "@/lib/saved/saved";
 import { toggleSavedAnimal, useSaved } from "@/components/saved/saved-store";
 
@@ -21,10 +23,11 @@ type SavablePet = { id: number; name: string };
  */
 export function useSaveToggle(pet: SavablePet) {
   const saved = isSaved(useSaved(), pet.id);
+  const t = useTranslations("Common");
   const toggle = {
     type: "button",
     "aria-pressed": saved,
-    "aria-label": saved ? "Saved" : `Save ${pet.name}`,
+    "aria-label": saved ? t("saved") : t("saveName", { name: pet.name }),
     onClick: () => toggleSavedAnimal(pet),
   } as const;
   return { saved, toggle };

@@ -1,10 +1,13 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+
 import { HeartIcon, useSaveToggle } from "@/components/saved/save-button";
 
 /** The animal page's Save toggle: the card's heart (save-button.tsx) with its word, "Save" or "Saved". */
 export function SaveToggle({ pet }: { pet: { id: number; name: string } }) {
   const { saved, toggle } = useSaveToggle(pet);
+  const t = useTranslations("Common");
   return (
     <button
       {...toggle}
@@ -13,7 +16,7 @@ export function SaveToggle({ pet }: { pet: { id: number; name: string } }) {
       }`}
     >
       <HeartIcon filled={saved} />
-      {saved ? "Saved" : "Save"}
+      {saved ? t("saved") : t("save")}
     </button>
   );
 }

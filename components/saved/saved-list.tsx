@@ -1,5 +1,8 @@
 "use client";
 
+import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
+
+import { useTranslations } from "next-intl";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { profileLine } from "@/components/pets/pet-card";
 import { PetCover } from "@/components/pets/pet-photo";
@@ -9,7 +12,7 @@ import { linkClass, primaryButtonClass, secondaryButtonClass } from "@/component
 import { callApi, describeError } from "@/lib/site/api-client";
 import type { Pet, PetStatus } from "@/lib/pets/schemas";
 import type { SavedAnimal } from "@/lib/saved/saved";
-import { idChunks, newestFirst, SAVED_STATUS_LABELS } from "@/lib/saved/saved-view";
+import { idChunks, newestFirst } from "@/lib/saved/saved-view";
 
 const STATUS_STYLES: Record<PetStatus, string> = {
   available: "border-emerald-300 bg-emerald-50 text-emerald-900",
@@ -34,6 +37,9 @@ async function fetchSaved(ids: number[], signal: AbortSignal): Promise<Map<numbe
  */
 export function SavedList() {
   const hydrated = useHydrated();
+  const t = useTranslations("Saved");
+  const locale = usePageLocale();
+  const to = useLocalePath();
   const saved = useSaved();
   const ids = saved.map((s) => s.id).sort((a, b) => a - b);
   const pets = useQuery({
@@ -46,7 +52,7 @@ export function SavedList() {
   if (!hydrated) {
     return (
       <p role="status" className="text-stone-700">
-        Loading your saved animals…
+        {t("loading")}
       </p>
     );
   }
@@ -54,12 +60,12 @@ export function SavedList() {
     return (
       <section aria-labelledby="saved-empty" className="rounded-xl border border-stone-200 bg-white px-6 py-8 text-center shadow-sm">
         <h2 id="saved-empty" className="text-xl font-semibold text-stone-900">
-          No saved animals yet
+          {t("emptyHeading")}
         </h2>
-        <p className="mt-2 text-stone-700">Tap the heart on an animal you like: it stays here, with its latest news, until you remove it.</p>
+        <p className="mt-2 text-stone-700">{t("emptyText")}</p>
         <p className="mt-4">
-          <a href="/" className={primaryButtonClass}>
-            Browse animals
+          <a href={to("/")} className={primaryButtonClass}>
+            {t("browse")}
           </a>
         </p>
       </section>
@@ -68,10 +74,10 @@ export function SavedList() {
   if (pets.error && !pets.data) {
     return (
       <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-6">
-        <h2 className="text-xl font-bold text-red-900">We couldn’t load your saved animals</h2>
-        <p className="mt-2 text-red-900">{describeError(pets.error)}</p>
+        <h2 className="text-xl font-bold text-red-900">{t("loadFailed")}</h2>
+        <p className="mt-2 text-red-900">{locale === "en" ? describeError(pets.error) : t("genericError")}</p>
         <button type="button" className={`${primaryButtonClass} mt-4`} onClick={() => void pets.refetch()}>
-          Try again
+          {t("tryAgain")}
         </button>
       </div>
     );
@@ -80,10 +86,10 @@ export function SavedList() {
   return (
     <section aria-labelledby="saved-heading" className="space-y-3">
       <h2 id="saved-heading" className="sr-only">
-        Your saved animals
+        {t("yourSaved")}
       </h2>
       <p role="status" className="text-sm text-stone-700">
-        {!found ? "Loading your saved animals…" : `${saved.length} saved animal${saved.length === 1 ? "" : "s"}`}
+        {!found ? t("loading") : t("count", { count: saved.length })}
       </p>
       <ul aria-labelledby="saved-heading" aria-busy={pets.isFetching} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {newestFirst(saved).map((entry) => (
@@ -97,19 +103,22 @@ export function SavedList() {
 }
 
 function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | undefined; loading: boolean }) {
+  const words = useTranslations("Words");
+  const t = useTranslations("Saved");
+  const to = useLocalePath();
   if (!pet) {
     return (
       <article aria-label={entry.name} className="flex h-full flex-col gap-2 rounded-xl border border-stone-200 bg-white p-4 shadow-sm">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">{entry.name}</h3>
         {loading ? (
-          <p className="text-sm text-stone-700">Loading…</p>
+          <p className="text-sm text-stone-700">{t("loadingOne")}</p>
         ) : (
           <>
-            <p className="text-sm font-semibold text-stone-700">No longer listed</p>
-            <p className="text-sm text-stone-700">The shelter has taken this animal off the site.</p>
+            <p className="text-sm font-semibold text-stone-700">{t("noLongerListed")}</p>
+            <p className="text-sm text-stone-700">{t("takenOff")}</p>
             <p className="mt-auto pt-2">
               <button type="button" className={secondaryButtonClass} onClick={() => removeSavedAnimal(entry.id)}>
-                Remove<span className="sr-only"> {entry.name}</span>
+                {t.rich("remove", { name: entry.name, sr: (chunks) => <span className="sr-only">{chunks}</span> })}
               </button>
             </p>
           </>
@@ -117,13 +126,13 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
       </article>
     );
   }
-  const profile = profileLine(pet);
+  const profile = profileLine(pet, words);
   return (
     <article className="relative flex h-full flex-col overflow-hidden rounded-xl border border-stone-200 bg-white shadow-sm">
       <PetCover pet={pet} categoryName={undefined} sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw" className="aspect-[4/3] w-full" />
       <div className="flex flex-1 flex-col gap-1 p-4">
         <h3 className="text-lg font-semibold text-stone-900 wrap-anywhere">
-          <a href={`/pets/${pet.id}`} className={linkClass}>
+          <a href={to(`/pets/${pet.id}`)} className={linkClass}>
             {pet.name}
           </a>
         </h3>
@@ -131,7 +140,7 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
         {profile ? <p className="text-sm text-stone-700">{profile}</p> : null}
         <p className="mt-auto pt-2">
           <span data-status={pet.status} className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-sm font-semibold ${STATUS_STYLES[pet.status]}`}>
-            {SAVED_STATUS_LABELS[pet.status]}
+            {t(`status.${pet.status}`)}
           </span>
         </p>
       </div>

@@ -1,5 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { usePageLocale } from "@/lib/i18n/paths";
+
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
 import type { PlainApiError } from "@/components/pets/browse-query";
@@ -13,11 +16,13 @@ import { ApiClientError, describeError } from "@/lib/site/api-client";
  */
 export function LoadFailed({ title, error, firstPageHref }: { title: string; error: PlainApiError; firstPageHref?: string }) {
   const router = useRouter();
+  const t = useTranslations("Common");
+  const locale = usePageLocale();
   const [retrying, startTransition] = useTransition();
   return (
     <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-6">
       <h2 className="text-lg font-semibold text-red-900">{title}</h2>
-      <p className="mt-1 text-red-900">{describeError(new ApiClientError(error.status, error.code, error.message, [], error.retryAfter))}</p>
+      <p className="mt-1 text-red-900">{locale === "en" ? describeError(new ApiClientError(error.status, error.code, error.message, [], error.retryAfter)) : t("genericError")}</p>
       <div className="mt-4 flex flex-wrap items-center gap-4">
         <button
           type="button"
@@ -27,11 +32,11 @@ export function LoadFailed({ title, error, firstPageHref }: { title: string; err
             if (!retrying) startTransition(() => router.refresh());
           }}
         >
-          {retrying ? "Trying again…" : "Try again"}
+          {retrying ? t("tryingAgain") : t("tryAgain")}
         </button>
         {firstPageHref ? (
           <a href={firstPageHref} className={textLinkClass}>
-            Start again from the first page
+            {t("startAgain")}
           </a>
         ) : null}
       </div>

@@ -1,5 +1,8 @@
 "use client";
 
+import { useTranslations } from "next-intl";
+import { useLocalePath } from "@/lib/i18n/paths";
+
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { buttonClass, disabledButtonClass } from "@/components/pets/styles";
 import { usePageTransition } from "@/components/shelters/page-transition";
@@ -10,11 +13,15 @@ import { usePageTransition } from "@/components/shelters/page-transition";
  * without JavaScript, and followed in place otherwise. At either end the
  * link is there but disabled, so the pair never jumps.
  */
-export function PagerLinks({ prevHref, nextHref, label = "Pages" }: { prevHref: string | undefined; nextHref: string | undefined; label?: string }) {
+export function PagerLinks({ prevHref, nextHref, label }: { prevHref: string | undefined; nextHref: string | undefined; label?: string }) {
   const { pending, go } = usePageTransition();
-  const item = (text: "Previous" | "Next", href: string | undefined) => {
-    const arrow = <span aria-hidden="true">{text === "Previous" ? "←" : "→"}</span>;
-    const content = text === "Previous" ? [arrow, " ", text] : [text, " ", arrow];
+  const t = useTranslations("Browse");
+  const to = useLocalePath();
+  const item = (which: "previous" | "next", path: string | undefined) => {
+    const text = t(which);
+    const href = path === undefined ? undefined : to(path);
+    const arrow = <span aria-hidden="true">{which === "previous" ? "←" : "→"}</span>;
+    const content = which === "previous" ? [arrow, " ", text] : [text, " ", arrow];
     if (href === undefined) {
       return (
         <a role="link" aria-disabled="true" className={disabledButtonClass}>
@@ -39,9 +46,9 @@ export function PagerLinks({ prevHref, nextHref, label = "Pages" }: { prevHref: 
   };
   if (prevHref === undefined && nextHref === undefined) return null;
   return (
-    <nav aria-label={label} className="flex items-center justify-between gap-4">
-      {item("Previous", prevHref)}
-      {item("Next", nextHref)}
+    <nav aria-label={label ?? t("pages")} className="flex items-center justify-between gap-4">
+      {item("previous", prevHref)}
+      {item("next", nextHref)}
     </nav>
   );
 }

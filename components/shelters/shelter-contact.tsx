@@ -1,3 +1,4 @@
+import { useTranslations } from "next-intl";
 import { ContactIcon } from "@/components/shelters/contact-icon";
 import { addressLines, telHref, websiteLabel } from "@/components/shelters/shelter-format";
 import { focusRing } from "@/components/pets/styles";
@@ -12,7 +13,7 @@ import type { Organization } from "@/lib/organizations/schemas";
  */
 export function ShelterContact({
   organization,
-  emptyText = "This shelter has not added its address or contact details yet.",
+  emptyText,
 }: {
   /** address null: leave the address out (the directory's cards show the city instead). */
   organization: Pick<Organization, "address" | "phone" | "email" | "website">;
@@ -21,6 +22,7 @@ export function ShelterContact({
   const { address, phone, email, website } = organization;
   // Lighter than the pages' text links: three or four of them sit together.
   const linkClass = `rounded-sm font-medium text-emerald-800 underline decoration-emerald-800/40 underline-offset-2 hover:decoration-emerald-800 ${focusRing}`;
+  const t = useTranslations("Shelter");
   const line = (kind: Parameters<typeof ContactIcon>[0]["kind"], label: string, content: React.ReactNode) => (
     <li className="flex items-start gap-2">
       <ContactIcon kind={kind} />
@@ -31,7 +33,7 @@ export function ShelterContact({
     </li>
   );
   if (!address && !phone && !email && !website) {
-    return <p className="text-stone-700">{emptyText}</p>;
+    return <p className="text-stone-700">{emptyText ?? t("noContact")}</p>;
   }
   return (
     <address className="not-italic">
@@ -39,7 +41,7 @@ export function ShelterContact({
         {address &&
           line(
             "place",
-            "Address",
+            t("address"),
             addressLines(address).map((text, i) => (
               <span key={i} className="block">
                 {text}
@@ -49,7 +51,7 @@ export function ShelterContact({
         {phone &&
           line(
             "phone",
-            "Phone",
+            t("phone"),
             <a href={telHref(phone)} className={linkClass}>
               {phone}
             </a>,
@@ -57,7 +59,7 @@ export function ShelterContact({
         {email &&
           line(
             "email",
-            "Email",
+            t("email"),
             <a href={`mailto:${email}`} className={linkClass}>
               {email}
             </a>,
@@ -65,7 +67,7 @@ export function ShelterContact({
         {website &&
           line(
             "website",
-            "Website",
+            t("website"),
             <a href={website} rel="noopener" className={linkClass}>
               {websiteLabel(website)}
             </a>,

@@ -11,7 +11,9 @@ const BUDGETS: [path: string, kB: number, goal?: number][] = [
   // About 128.5 kB of it is Next and React; 139.2 kB in all with the phone's
   // Filters sheet (issue 29), 140.2 kB measured before issue 27's site, 141.8 kB with its
   // hearts, the header's Saved (N) and the Email me new matches button
-  // (1.6 kB: the alert's form loads when opened). The first page's cards are drawn on the server;
+  // (1.6 kB: the alert's form loads when opened), 146.5 kB with issue 36's next-intl (its
+  // messages precompiled, so no ICU parser; each page's words travel in the server render's
+  // payload, not as code). The first page's cards are drawn on the server;
   // what loads only when needed (another page's cards and its fetching, the
   // empty state, a load error, staff's sign-out) stays out, and so does
   // react-query (12 kB): the page fetches other views with a small hook of its

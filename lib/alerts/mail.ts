@@ -8,7 +8,8 @@ import { MailError, sendMail, type Mail } from "@/lib/mail/mailer";
 import { openToken } from "@/lib/mail/sealed-token";
 import { petView, toPet } from "@/lib/pets/present";
 import { findPetById } from "@/lib/pets/queries";
-import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { localePath, type Locale } from "@/lib/i18n/locales";
+import { mailLocale, translatorFor } from "@/lib/i18n/translator";
 import type { Pet } from "@/lib/pets/schemas";
 import { describeFilters } from "@/lib/alerts/service";
 import type { AlertFilters } from "@/lib/alerts/schemas";
@@ -40,7 +41,7 @@ interface Links {
   browse: string;
 }
 
-function linksOf(base: string, sealedToken: string, filters: AlertFilters): Links {
+function linksOf(base: string, sealedToken: string, filters: AlertFilters, locale: Locale): Links {
   const token = openToken(sealedToken);
   const browse = new URLSearchParams();
   if (filters.q) browse.set("q", filters.q);
@@ -52,7 +53,8 @@ function linksOf(base: string, sealedToken: string, filters: AlertFilters): Link
   if (filters.ageGroup) browse.set("age", filters.ageGroup);
   if (filters.goodWith?.length) browse.set("goodWith", filters.goodWith.join(","));
   const qs = browse.toString();
-  return { manage: `${base}/alerts/${token}`, unsubscribe: `${base}/v1/alerts/${token}/unsubscribe`, browse: `${base}/${qs ? `?${qs}` : ""}` };
+  // The site's pages in the alert's language ("/es/alerts/…"); the API's unsubscribe URL has none.
+  return { manage: `${base}${localePath(locale, `/alerts/${token}`)}`, unsubscribe: `${base}/v1/alerts/${token}/unsubscribe`, browse: `${base}${localePath(locale, `/${qs ? `?${qs}` : ""}`)}` };
 }
 
 /** RFC 2369 / RFC 8058 headers: the HTTPS URL a mail client POSTs to, and a mailto where one is configured. */
@@ -63,20 +65,24 @@ export function unsubscribeHeaders(links: Links, alertId: bigint): Record<string
   return { "List-Unsubscribe": targets.join(", "), "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
 }
 
-function footer(links: Links, why: string): { text: string[]; html: string } {
+/** The alert emails' words in the alert's language (messages' "AlertMail"). */
+type MailT = (key: string, values?: Record<string, string | number>) => string;
+
+function footer(links: Links, why: string, t: MailT): { text: string[]; html: string } {
   return {
-    text: ["", "--", why, `Manage this alert (pause, delete): ${links.manage}`, `Unsubscribe at once: ${links.unsubscribe}`],
-    html: `<hr><p style="color:#57534e;font-size:13px">${escapeHtml(why)}<br><a href="${escapeHtml(links.manage)}">Manage this alert</a> (pause or delete it) · <a href="${escapeHtml(links.unsubscribe)}">Unsubscribe</a></p>`,
+    text: ["", "--", why, t("manage", { url: links.manage }), t("unsubscribeAtOnce", { url: links.unsubscribe })],
+    html: `<hr><p style="color:#57534e;font-size:13px">${escapeHtml(why)}<br><a href="${escapeHtml(links.manage)}">${escapeHtml(t("manageLink"))}</a> ${escapeHtml(t("manageAfter"))} · <a href="${escapeHtml(links.unsubscribe)}">${escapeHtml(t("unsubscribe"))}</a></p>`,
   };
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;color:#1c1917;max-width:600px;margin:0 auto;padding:16px">${body}</body></html>`;
+function page(title: string, body: string, lang: Locale): string {
+  return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:system-ui,sans-serif;color:#1c1917;max-width:600px;margin:0 auto;padding:16px">${body}</body></html>`;
 }
 
-/** "Female · Young · Medium", as the site's cards say it. */
-function profileLine(pet: Pet): string {
-  return [pet.sex === "unknown" ? undefined : SEX_LABELS[pet.sex], pet.ageGroup ? AGE_LABELS[pet.ageGroup] : undefined, pet.size ? SIZE_LABELS[pet.size] : undefined, pet.breed ?? undefined]
+/** "Female · Young · Medium", as the site's cards say it, in the alert's language. */
+function profileLine(pet: Pet, locale: Locale): string {
+  const words = translatorFor(locale, "Words");
+  return [pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`), pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined, pet.size ? words(`size.${pet.size}`) : undefined, pet.breed ?? undefined]
     .filter(Boolean)
     .join(" · ");
 }
@@ -89,21 +95,23 @@ interface AlertForMail {
   frequency: "hourly" | "daily";
   filters: AlertFilters;
   categoryId: bigint | null;
+  /** The language of its emails (the page's it was made from). */
+  locale: Locale;
 }
 
 async function loadAlert(id: bigint, client: Prisma.TransactionClient = db()): Promise<AlertForMail | null> {
-  const row = await client.alert.findUnique({ where: { id }, select: { id: true, email: true, sealedToken: true, status: true, frequency: true, filters: true, categoryId: true } });
-  return row ? { ...row, filters: row.filters as AlertFilters } : null;
+  const row = await client.alert.findUnique({ where: { id }, select: { id: true, email: true, sealedToken: true, status: true, frequency: true, filters: true, categoryId: true, locale: true } });
+  return row ? { ...row, filters: row.filters as AlertFilters, locale: mailLocale(row.locale) } : null;
 }
 
 /** The alert's filters in words; for an address not confirmed yet, without the text of a name search (the alert's page shows it). */
 async function descriptionOf(alert: AlertForMail): Promise<string> {
   return describeFilters(alert.filters, alert.categoryId === null ? null : await queries.categoryName(alert.categoryId), {
     nameSearch: alert.status === "unconfirmed" ? "unnamed" : "shown",
+    locale: alert.locale,
   });
 }
 
-const HOW_OFTEN = { hourly: "as they arrive (at most one email an hour)", daily: "once a day, at 08:00 your time" };
 
 /** The job 'alert-mail': the confirmation, or the renewal question; nothing when the alert is gone or has moved on. */
 export async function sendAlertMail(job: AlertMailJob): Promise<void> {
@@ -111,59 +119,45 @@ export async function sendAlertMail(job: AlertMailJob): Promise<void> {
   const alert = await loadAlert(BigInt(job.alertId));
   if (!alert || !base) return;
   if (job.kind === "confirm" && alert.status !== "unconfirmed") return;
-  const links = linksOf(base, alert.sealedToken, alert.filters);
+  const links = linksOf(base, alert.sealedToken, alert.filters, alert.locale);
   const description = await descriptionOf(alert);
+  const t = translatorFor(alert.locale, "AlertMail");
   let mail: Mail;
   if (job.kind === "confirm") {
-    const subject = `Confirm your alert: ${description}`;
-    const why = "You get this email because someone, probably you, entered this address on our adoption site.";
-    const f = footer(links, why);
+    const subject = t("confirmSubject", { description });
+    const f = footer(links, t("confirmWhy"), t);
+    const howOften = t("howOften", { frequency: alert.frequency });
+    // The sentence with the description bold: split around a marker no description contains.
+    const [before = "", after = ""] = t("confirmAsked", { description: "\u0000", howOften }).split("\u0000");
     mail = {
       kind: "alert_confirmation",
       to: alert.email,
       subject,
-      text: [
-        "Hello,",
-        "",
-        `Someone, probably you, asked us to email this address when new animals arrive that match: ${description}, ${HOW_OFTEN[alert.frequency]}.`,
-        "",
-        "To start the alert, confirm it here:",
-        links.manage,
-        "",
-        "If it was not you, ignore this email: nothing is sent without confirmation, and the alert is deleted within 7 days.",
-        ...f.text,
-      ].join("\n"),
+      text: [t("hello"), "", t("confirmAsked", { description, howOften }), "", t("confirmStart"), links.manage, "", t("confirmIgnore"), ...f.text].join("\n"),
       html: page(
         subject,
-        `<p>Hello,</p><p>Someone, probably you, asked us to email this address when new animals arrive that match: <strong>${escapeHtml(description)}</strong>, ${escapeHtml(HOW_OFTEN[alert.frequency])}.</p>` +
-          `<p><a href="${escapeHtml(links.manage)}" style="display:inline-block;background:#1c1917;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Confirm the alert</a></p>` +
-          `<p>If it was not you, ignore this email: nothing is sent without confirmation, and the alert is deleted within 7 days.</p>${f.html}`,
+        `<p>${escapeHtml(t("hello"))}</p><p>${escapeHtml(before)}<strong>${escapeHtml(description)}</strong>${escapeHtml(after)}</p>` +
+          `<p><a href="${escapeHtml(links.manage)}" style="display:inline-block;background:#1c1917;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(t("confirmButton"))}</a></p>` +
+          `<p>${escapeHtml(t("confirmIgnore"))}</p>${f.html}`,
+        alert.locale,
       ),
       headers: unsubscribeHeaders(links, alert.id),
     };
   } else {
     if (alert.status === "unconfirmed") return;
-    const subject = `Do you still want this alert? ${description}`;
-    const f = footer(links, "You get this email because you confirmed this alert a year or more ago.");
+    const subject = t("renewalSubject", { description });
+    const f = footer(links, t("renewalWhy"), t);
+    const [before = "", after = ""] = t("renewalAsked", { description: "\u0000" }).split("\u0000");
     mail = {
       kind: "alert_renewal",
       to: alert.email,
       subject,
-      text: [
-        "Hello,",
-        "",
-        `A year ago you asked us to email you new animals that match: ${description}. You have not opened any of its links since.`,
-        "",
-        "To keep it, open it (nothing else to do):",
-        links.manage,
-        "",
-        "Otherwise it will be deleted in 30 days, with your email address.",
-        ...f.text,
-      ].join("\n"),
+      text: [t("hello"), "", t("renewalAsked", { description }), "", t("renewalKeep"), links.manage, "", t("renewalOtherwise"), ...f.text].join("\n"),
       html: page(
         subject,
-        `<p>Hello,</p><p>A year ago you asked us to email you new animals that match: <strong>${escapeHtml(description)}</strong>. You have not opened any of its links since.</p>` +
-          `<p><a href="${escapeHtml(links.manage)}">Keep the alert</a> (opening it is enough).</p><p>Otherwise it will be deleted in 30 days, with your email address.</p>${f.html}`,
+        `<p>${escapeHtml(t("hello"))}</p><p>${escapeHtml(before)}<strong>${escapeHtml(description)}</strong>${escapeHtml(after)}</p>` +
+          `<p><a href="${escapeHtml(links.manage)}">${escapeHtml(t("renewalKeepLink"))}</a> ${escapeHtml(t("renewalKeepAfter"))}</p><p>${escapeHtml(t("renewalOtherwise"))}</p>${f.html}`,
+        alert.locale,
       ),
       headers: unsubscribeHeaders(links, alert.id),
     };
@@ -242,44 +236,48 @@ async function shelterNames(ids: number[]): Promise<Map<number, string>> {
 }
 
 async function matchMail(alert: AlertForMail, pets: Pet[], more: number, shelters: Map<number, string>, base: string): Promise<Mail> {
-  const links = linksOf(base, alert.sealedToken, alert.filters);
+  const links = linksOf(base, alert.sealedToken, alert.filters, alert.locale);
   const description = await descriptionOf(alert);
+  const t = translatorFor(alert.locale, "AlertMail");
   const total = pets.length + more;
-  const subject = total === 1 ? `New match: ${pets[0]!.name} (${description})` : `${total} new matches: ${description}`;
-  const f = footer(links, `You get this email because you asked for new animals that match: ${description}.`);
-  const link = (p: Pet) => `${base}/pets/${p.id}`;
+  const subject = t("matchSubject", { total, count: String(total), name: pets[0]!.name, description });
+  const f = footer(links, t("matchWhy", { description }), t);
+  const link = (p: Pet) => `${base}${localePath(alert.locale, `/pets/${p.id}`)}`;
+  const shelter = (p: Pet) => t("atShelter", { shelter: shelters.get(p.organizationId) ?? t("theShelter") });
+  const intro = t("matchIntro", { total, count: String(total) });
   const cover = (p: Pet) => {
     const urls = p.photos[0]?.urls ?? {};
     const width = Object.keys(urls).map(Number).sort((a, b) => a - b).find((w) => w >= 320) ?? Object.keys(urls).map(Number).at(-1);
     return width === undefined ? null : urls[String(width)]!;
   };
   const text = [
-    total === 1 ? "A new animal matches your alert:" : `${total} new animals match your alert:`,
+    `${intro}:`,
     "",
     ...pets.flatMap((p) => [
       p.name,
-      ...(profileLine(p) ? [profileLine(p)] : []),
-      `At ${shelters.get(p.organizationId) ?? "the shelter"}`,
-      ...(cover(p) ? [`Photo: ${cover(p)}`] : []),
+      ...(profileLine(p, alert.locale) ? [profileLine(p, alert.locale)] : []),
+      shelter(p),
+      ...(cover(p) ? [t("photo", { url: cover(p)! })] : []),
       link(p),
       "",
     ]),
-    ...(more > 0 ? [`And ${more} more: ${links.browse}`, ""] : []),
-    `Your alert: ${description}.`,
+    ...(more > 0 ? [`${t("andMore", { count: String(more) })}: ${links.browse}`, ""] : []),
+    t("yourAlert", { description }),
     ...f.text,
   ].join("\n");
   const cards = pets
     .map((p) => {
       const img = cover(p);
-      return `<tr><td style="padding:8px 12px 8px 0;vertical-align:top;width:120px">${img ? `<a href="${escapeHtml(link(p))}"><img src="${escapeHtml(img)}" alt="${escapeHtml(p.photos[0]?.alt ?? `Photo of ${p.name}`)}" width="120" style="border-radius:6px;display:block"></a>` : ""}</td>` +
+      return `<tr><td style="padding:8px 12px 8px 0;vertical-align:top;width:120px">${img ? `<a href="${escapeHtml(link(p))}"><img src="${escapeHtml(img)}" alt="${escapeHtml(p.photos[0]?.alt ?? t("photoOf", { name: p.name }))}" width="120" style="border-radius:6px;display:block"></a>` : ""}</td>` +
         `<td style="padding:8px 0;vertical-align:top"><a href="${escapeHtml(link(p))}" style="font-size:18px;font-weight:bold;color:#1c1917">${escapeHtml(p.name)}</a>` +
-        `${profileLine(p) ? `<br>${escapeHtml(profileLine(p))}` : ""}<br><span style="color:#57534e">At ${escapeHtml(shelters.get(p.organizationId) ?? "the shelter")}</span></td></tr>`;
+        `${profileLine(p, alert.locale) ? `<br>${escapeHtml(profileLine(p, alert.locale))}` : ""}<br><span style="color:#57534e">${escapeHtml(shelter(p))}</span></td></tr>`;
     })
     .join("");
   const html = page(
     subject,
-    `<p>${total === 1 ? "A new animal matches your alert" : `${total} new animals match your alert`} (<strong>${escapeHtml(description)}</strong>):</p><table role="presentation">${cards}</table>` +
-      `${more > 0 ? `<p><a href="${escapeHtml(links.browse)}">And ${more} more</a></p>` : ""}${f.html}`,
+    `<p>${escapeHtml(intro)} (<strong>${escapeHtml(description)}</strong>):</p><table role="presentation">${cards}</table>` +
+      `${more > 0 ? `<p><a href="${escapeHtml(links.browse)}">${escapeHtml(t("andMore", { count: String(more) }))}</a></p>` : ""}${f.html}`,
+    alert.locale,
   );
   return { kind: "alert_matches", to: alert.email, subject, text, html, headers: unsubscribeHeaders(links, alert.id) };
 }

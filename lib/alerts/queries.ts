@@ -31,6 +31,8 @@ export interface AlertToInsert {
   sealedToken: string;
   frequency: AlertFrequency;
   timeZone: string;
+  /** The language of its emails. */
+  locale: string;
   filters: AlertFilters;
   categoryId: number | null;
   sex: PetSex | null;
@@ -50,9 +52,9 @@ export interface AlertToInsert {
 export async function insertAlertWithConfirmation(a: AlertToInsert): Promise<bigint> {
   return db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: bigint }[]>`
-      INSERT INTO alerts (email, inbox, token_hash, sealed_token, frequency, time_zone, filters, category_id, sex, size, age_group, good_with_mask,
+      INSERT INTO alerts (email, inbox, token_hash, sealed_token, frequency, time_zone, locale, filters, category_id, sex, size, age_group, good_with_mask,
                           search_pattern, near_lat, near_lng, within_chord, consent_at, created_at)
-      VALUES (${a.email}, ${a.inbox}, ${a.tokenHash}, ${a.sealedToken}, ${a.frequency}::"AlertFrequency", ${a.timeZone}, ${JSON.stringify(a.filters)}::jsonb,
+      VALUES (${a.email}, ${a.inbox}, ${a.tokenHash}, ${a.sealedToken}, ${a.frequency}::"AlertFrequency", ${a.timeZone}, ${a.locale}, ${JSON.stringify(a.filters)}::jsonb,
               ${a.categoryId === null ? null : BigInt(a.categoryId)}::bigint, ${a.sex}::"PetSex", ${a.size}::"PetSize", ${a.ageGroup}::"PetAgeGroup",
               ${a.goodWithMask}::smallint,
               -- The name test as the list's (lib/pets/queries.ts): the key first, then LIKE's wildcards escaped.

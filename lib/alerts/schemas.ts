@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localeSchema } from "@/lib/i18n/schemas";
 import { EMAIL_MAX, honeypotSchema } from "@/lib/applications/schemas";
 import { nearSchema, withinSchema } from "@/lib/organizations/geo";
 import { GOOD_WITH } from "@/lib/pets/profile";
@@ -98,6 +99,7 @@ export const newAlertSchema = z
     consent: z
       .literal(true, { error: () => "must be given: we need your agreement to store your email address to send you these emails" })
       .meta({ description: "The adopter agrees to receive these emails. Must be `true`." }),
+    locale: localeSchema,
     // A field people never see: bots fill every field they find.
     website: honeypotSchema,
   })

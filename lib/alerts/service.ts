@@ -1,4 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
+import { translatorFor } from "@/lib/i18n/translator";
+import { categoryLabel } from "@/lib/i18n/words";
+import type { Locale } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
 import { ApiError } from "@/lib/http/errors";
 import { addressRateKey } from "@/lib/http/client";
@@ -113,6 +117,7 @@ export async function createAlert(input: NewAlert, context: CreateContext): Prom
     sealedToken: sealToken(token),
     frequency: input.frequency,
     timeZone: input.timeZone,
+    locale: input.locale ?? DEFAULT_LOCALE,
     filters: f,
     categoryId: f.categoryId ?? null,
     sex: f.sex ?? null,
@@ -146,7 +151,31 @@ function distanceWords(within: string | undefined): string {
  * mail to an address nobody has confirmed yet must not carry a stranger's
  * free text (the service's own domain would relay any sentence to anyone).
  */
-export function describeFilters(f: AlertFilters, category: string | null, { nameSearch = "shown" }: { nameSearch?: "shown" | "unnamed" } = {}): string {
+export function describeFilters(
+  f: AlertFilters,
+  category: string | null,
+  { nameSearch = "shown", locale = "en" }: { nameSearch?: "shown" | "unnamed"; /** The emails' language (the alert's). */ locale?: Locale } = {},
+): string {
+  if (locale !== "en") {
+    // The same parts in another language: the fixed words from the messages,
+    // lists joined as that language does (Intl.ListFormat).
+    const t = translatorFor(locale, "AlertMail");
+    const words = translatorFor(locale, "Words");
+    const and = new Intl.ListFormat(locale, { type: "conjunction" });
+    const lower = (word: string) => word.toLocaleLowerCase(locale);
+    const distance = distanceWords(f.within);
+    return [
+      category !== null ? categoryLabel(words, category) : f.categoryId !== undefined ? t("categoryNumber", { id: f.categoryId }) : t("allAnimals"),
+      f.sex && lower(words(`sex.${f.sex}`)),
+      f.size && lower(words(`size.${f.size}`)),
+      f.ageGroup && lower(words(`age.${f.ageGroup}`)),
+      f.goodWith?.length ? t("goodWith", { kinds: and.format(f.goodWith.map((k) => lower(words(`goodWith.${k}`)))) }) : undefined,
+      f.q === undefined ? undefined : nameSearch === "shown" ? t("namedLike", { q: f.q }) : t("aNameSearch"),
+      f.near !== undefined ? t("withinOf", { distance, place: f.near }) : f.within !== undefined ? t("within", { distance }) : undefined,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  }
   const parts = [
     category ?? (f.categoryId !== undefined ? `Category ${f.categoryId}` : "All animals"),
     f.sex && SEX_LABELS[f.sex].toLowerCase(),

@@ -5,6 +5,7 @@ import { mailLinkOrigin } from "@/lib/mail/links";
 import { sendMail } from "@/lib/mail/mailer";
 import { openToken } from "@/lib/mail/sealed-token";
 import type { ApplicationState } from "@/lib/applications/schemas";
+import { mailLocale, translatorFor } from "@/lib/i18n/translator";
 
 // The applicant's emails: the confirmation with the private link, and each
 // decision. Queued as a graphile-worker job in the same transaction as the
@@ -58,13 +59,8 @@ export async function queueApplicationMail(tx: Prisma.TransactionClient, job: Ma
     queue_name := ${`application-mail:${job.applicationId}`}, max_attempts := 10)`;
 }
 
-const DECISIONS: Partial<Record<ApplicationState, (pet: string) => { subject: string; text: string }>> = {
-  in_review: (pet) => ({ subject: `Your application for ${pet} is being reviewed`, text: `The shelter is now looking at your application to adopt ${pet}. They may contact you with questions.` }),
-  approved: (pet) => ({ subject: `Good news: your application for ${pet} was approved`, text: `The shelter approved your application to adopt ${pet}, and will contact you to arrange the adoption.` }),
-  declined: (pet) => ({ subject: `Your application for ${pet}`, text: `The shelter could not accept your application to adopt ${pet}.` }),
-  completed: (pet) => ({ subject: `Welcome home, ${pet}`, text: `The adoption of ${pet} is complete. Thank you for giving an animal a home!` }),
-  cancelled: (pet) => ({ subject: `Your adoption of ${pet} was cancelled`, text: `The adoption of ${pet} was cancelled. The shelter will have told you why; you are welcome to apply again.` }),
-};
+/** The states whose news the applicant is told (messages' Mail.decisionSubject and decisionText). */
+const DECISIONS: ReadonlySet<ApplicationState> = new Set(["in_review", "approved", "declined", "completed", "cancelled"]);
 
 /**
  * The job: the email the payload asks for, to the applicant's address as it
@@ -73,10 +69,13 @@ const DECISIONS: Partial<Record<ApplicationState, (pet: string) => { subject: st
 export async function sendApplicationMail(job: MailJob): Promise<void> {
   const row = await db().adoptionApplication.findUnique({
     where: { id: BigInt(job.applicationId) },
-    select: { id: true, email: true, name: true, state: true, decisionMessage: true, pet: { select: { name: true } } },
+    select: { id: true, email: true, name: true, state: true, decisionMessage: true, locale: true, pet: { select: { name: true } } },
   });
   if (!row?.email) return;
-  const greeting = `Hello ${row.name ?? ""},`.replace(" ,", ",");
+  // In the language of the page the application was made from.
+  const t = translatorFor(mailLocale(row.locale), "Mail");
+  const greeting = row.name ? t("greeting", { name: row.name }) : t("greetingNoName");
+  const pet = row.pet.name;
   const base = mailLinkOrigin();
   const link = base && job.sealedToken ? `${base}/applications/${openToken(job.sealedToken)}` : null;
   if (job.kind === "link") {
@@ -84,16 +83,16 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
     await sendMail({
       kind: "application_link",
       to: row.email,
-      subject: `The link to your application for ${row.pet.name}`,
+      subject: t("linkSubject", { pet }),
       text: [
         greeting,
         "",
-        `Someone, probably you, applied again to adopt ${row.pet.name} with this email address, while your application for ${row.pet.name} is still open. There is no need to apply again: follow your application, or withdraw it, on its private page:`,
+        t("linkText", { pet }),
         link,
         "",
-        "The link we sent you before still works too. Keep them to yourself: anyone who has one can see your application. If you did not apply again, you can ignore this email.",
+        t("linkAfter"),
         "",
-        "Petstore",
+        t("signature"),
       ].join("\n"),
     });
     return;
@@ -102,29 +101,29 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
     await sendMail({
       kind: "application_received",
       to: row.email,
-      subject: `We received your application for ${row.pet.name}`,
+      subject: t("receivedSubject", { pet }),
       text: [
         greeting,
         "",
-        `Thank you for applying to adopt ${row.pet.name} (application #${row.id}). The shelter will look at it and get in touch.`,
+        t("receivedText", { pet, id: String(row.id) }),
         "",
-        ...(link ? ["Follow your application, or withdraw it, on its private page:", link, "", "Keep this link to yourself: anyone who has it can see your application."] : []),
+        ...(link ? [t("receivedFollow"), link, "", t("receivedKeep")] : []),
         "",
-        "Petstore",
+        t("signature"),
       ].join("\n"),
     });
     return;
   }
   const state = job.state ?? row.state;
-  const decision = DECISIONS[state]?.(row.pet.name);
-  if (!decision) return;
+  if (!DECISIONS.has(state)) return;
+  const decision = { subject: t("decisionSubject", { state, pet }), text: t("decisionText", { state, pet }) };
   // Only a decline carries a message (and, being final, keeps it).
   const message = state === "declined" ? row.decisionMessage : null;
   await sendMail({
     kind: "application_decision",
     to: row.email,
     subject: decision.subject,
-    text: [greeting, "", decision.text, ...(message ? ["", `Message from the shelter: ${message}`] : []), "", `Application #${row.id}. The link in our first email shows where it stands.`, "", "Petstore"].join("\n"),
+    text: [greeting, "", decision.text, ...(message ? ["", t("shelterMessage", { message })] : []), "", t("decisionFooter", { id: String(row.id) }), "", t("signature")].join("\n"),
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { localeSchema } from "@/lib/i18n/schemas";
 import { characterCount, idSchema, petStatusSchema } from "@/lib/pets/schemas";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
@@ -67,6 +68,7 @@ export const applicationInputSchema = z
     consent: z
       .literal(true, { error: () => "must be given: the shelter needs your agreement to store these details" })
       .meta({ description: "The applicant agrees that the shelter stores these details to handle the application. Must be `true`." }),
+    locale: localeSchema,
     // A field people never see: bots fill every field they find.
     website: honeypotSchema,
   })

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "@/lib/audit/schemas";
@@ -137,6 +138,7 @@ async function insertApplication(petId: number, input: NewApplication, context: 
         otherAnimals: input.otherAnimals || null,
         message: input.message,
         consentAt: context.now,
+        locale: input.locale ?? DEFAULT_LOCALE,
         sourceKeyId: context.actor.kind === "api_key" ? BigInt(context.actor.id) : null,
       },
       select: { id: true },

@@ -42,13 +42,16 @@ export function minorDigits(currency: string): number {
   }
 }
 
-/** "$150", "$150.50", "CA$75", "€90": no decimals when there are no cents. */
-export function formatAmount(amountCents: number, currency: string): string {
+/**
+ * "$150", "$150.50", "CA$75", "€90": no decimals when there are no cents.
+ * In the page's language: Spanish pages use es-US ("150 US$" would be Spain's).
+ */
+export function formatAmount(amountCents: number, currency: string, locale = "en"): string {
   const digits = minorDigits(currency);
   const amount = amountCents / 10 ** digits;
   const whole = amountCents % 10 ** digits === 0;
   try {
-    return new Intl.NumberFormat(LOCALE, { style: "currency", currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(amount);
+    return new Intl.NumberFormat(locale === "en" ? LOCALE : `${locale}-US`, { style: "currency", currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(amount);
   } catch {
     return `${amount.toFixed(whole ? 0 : digits)} ${currency}`;
   }

@@ -1551,6 +1551,12 @@ export interface components {
              */
             frequency: "hourly" | "daily";
             /**
+             * @description The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.
+             * @example es
+             * @enum {string}
+             */
+            locale?: "en" | "es";
+            /**
              * @description The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
              * @default UTC
              * @example America/Chicago
@@ -1577,6 +1583,12 @@ export interface components {
              * @enum {string}
              */
             home: "house" | "flat" | "other";
+            /**
+             * @description The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.
+             * @example es
+             * @enum {string}
+             */
+            locale?: "en" | "es";
             /**
              * @description Why this animal? Up to 2000 characters of plain text.
              * @example We have a garden and work from home.

@@ -115,6 +115,36 @@ describe("the confirmation", () => {
   });
 });
 
+describe("in Spanish (locale es, the page's language)", () => {
+  it("the confirmation, its links and the matches are in Spanish, in text and HTML", async () => {
+    expect((await createAlert(key, { email: "ana.alerta@example.org", locale: "es", filters: { categoryId: 1, sex: "female", goodWith: ["children", "cats"], near: "60601", within: "25mi" } })).status).toBe(202);
+    await runAlertMailJobs();
+    const [confirmation] = to("ana.alerta@example.org");
+    const token = await tokenOf("ana.alerta@example.org");
+    expect(confirmation!.subject).toBe("Confirme su alerta: Perros · hembra · se lleva bien con niños y gatos · a menos de 25 mi de 60601");
+    expect(confirmation!.text).toContain("Hola:");
+    expect(confirmation!.text).toContain("a medida que lleguen (como máximo un correo por hora)");
+    expect(confirmation!.text).toContain(`${PUBLIC}/es/alerts/${token}`);
+    expect(confirmation!.html).toContain('<html lang="es">');
+    expect(confirmation!.html).toContain("Confirmar la alerta");
+    expect(confirmation!.html).toContain("<strong>Perros · hembra");
+    expect(confirmation!.text).toContain(`Darse de baja de inmediato: ${PUBLIC}/v1/alerts/${token}/unsubscribe`);
+
+    await confirmedAlert(key, "ana.coincide@example.org", { categoryId: 1 }, { locale: "es" });
+    await intake({ name: "Canela", sex: "female", size: "small" });
+    await matchAlerts(new Date());
+    expect(await sendDueAlerts(now())).toBeGreaterThanOrEqual(1);
+    const [match] = to("ana.coincide@example.org");
+    expect(match!.subject).toBe("Nueva coincidencia: Canela (Perros)");
+    expect(match!.text).toContain("Un animal nuevo coincide con su alerta:");
+    expect(match!.text).toContain("Hembra · Pequeño");
+    expect(match!.text).toContain("En Evanston Friends");
+    expect(match!.text).toMatch(new RegExp(`${PUBLIC}/es/pets/[0-9]+`));
+    // Out of the way of the next tests' matches.
+    await db().alert.deleteMany({ where: { email: { in: ["ana.alerta@example.org", "ana.coincide@example.org"] } } });
+  });
+});
+
 describe("hourly ('As they arrive')", () => {
   it("the first match goes at once with everything an adopter needs; later ones wait for the hour, then come together", async () => {
     await confirmedAlert(key, "hourly@example.org", { categoryId: 1 });

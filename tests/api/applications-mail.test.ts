@@ -44,13 +44,13 @@ afterAll(async () => {
   resetEnvCache();
 });
 
-function apply(petId: number, email: string, headers: Record<string, string> = {}) {
+function apply(petId: number, email: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
   return call(applyRoute, `/v1/pets/${petId}/applications`, {
     method: "POST",
     key: partner,
     headers,
     params: { petId: String(petId) },
-    json: { name: "Alex Mail", email, home: "house", message: "Hello.", consent: true },
+    json: { name: "Alex Mail", email, home: "house", message: "Hello.", consent: true, ...extra },
   });
 }
 
@@ -143,6 +143,21 @@ describe("sent by the job queue", () => {
     const approved = await mail.waitFor("alex@example.org", /approved/);
     expect(approved.text).toContain("arrange the adoption");
     expect(approved.text).not.toMatch(/[A-Za-z0-9_-]{43}/); // decisions never repeat the link
+  });
+
+  it("applied from a Spanish page (locale es): the confirmation and each decision are in Spanish; an unknown language is refused", async () => {
+    const [pet] = await seedPets([{ name: "Canela" }]);
+    const created = await expectJson<{ id: number; statusUrl: string }>(await apply(pet!.id, "ana@example.org", {}, { name: "Ana", locale: "es" }), 201);
+    const stored = await db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(created.id) }, select: { locale: true } });
+    expect(stored.locale).toBe("es");
+    const confirmation = await mail.waitFor("ana@example.org", /Recibimos su solicitud para Canela/);
+    expect(confirmation.text).toContain("Hola, Ana:");
+    expect(confirmation.text).toContain(`Gracias por solicitar la adopción de Canela (solicitud n.º ${created.id})`);
+    expect(confirmation.text).toContain(created.statusUrl);
+    await expectJson(await step(created.id, "approved"));
+    const approved = await mail.waitFor("ana@example.org", /Buenas noticias: se aprobó su solicitud para Canela/);
+    expect(approved.text).toContain("organizar la adopción");
+    await expectApiError(await apply(pet!.id, "fr@example.org", {}, { locale: "fr" }), 400, "invalid_body");
   });
 
   it("approved, then completed before the first email went out: the approval and the completion each arrive once, in that order", async () => {

@@ -13,6 +13,7 @@ import { newOrganization, seedPets } from "../api/helpers";
 const incoming = new Headers({ host: "localhost" });
 vi.mock("server-only", () => ({}));
 vi.mock("next/headers", () => ({ headers: async () => incoming }));
+vi.mock("next-intl/server", async () => (await import("../i18n")).nextIntlServerMock());
 
 /** The PetBrowser element's `initial` prop. */
 async function render(search: Record<string, string> = {}): Promise<InitialBrowse> {

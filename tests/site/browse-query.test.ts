@@ -3,6 +3,9 @@ import { describeProfileFilters } from "@/components/pets/browse-empty-state";
 import { activeFilterCount, browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, withoutFilters } from "@/components/pets/browse-query";
 import { milesAway } from "@/lib/organizations/units";
 import { petsApiPath } from "@/components/pets/pets-api-query";
+import { translator } from "../i18n";
+
+const t = translator("en", "Browse");
 
 const parse = (search: string) => {
   const params = new URLSearchParams(search);
@@ -55,7 +58,7 @@ describe("the browse URL", () => {
 describe("the status of a view", () => {
   it("opens on Available: the plain URL is the Available view, and an old Available link is the same view", () => {
     expect(parse("").status).toBe("available");
-    expect(browseHeading(parse("").status)).toBe("Available animals");
+    expect(browseHeading(parse("").status, t)).toBe("Available animals");
     expect(sameQuery(parse("status=available"), parse(""))).toBe(true);
     expect(browseHref(parse("status=available&category=2"))).toBe("/?category=2");
   });
@@ -63,7 +66,7 @@ describe("the status of a view", () => {
   it("writes every status as ?status=all, and never sends it to the API, whose own default it is", () => {
     const all = parse("status=all&category=2");
     expect(all.status).toBe("all");
-    expect(browseHeading(all.status)).toBe("All animals");
+    expect(browseHeading(all.status, t)).toBe("All animals");
     expect(browseHref(all)).toBe("/?status=all&category=2");
     expect(Object.fromEntries(new URL(petsApiPath(all), "http://x").searchParams)).toEqual({ limit: "20", categoryId: "2" });
     // The page's default is asked for by name: the API's default is every status.
@@ -126,9 +129,9 @@ describe("a search near a place", () => {
   });
 
   it("says what it covers, and how far an animal is, in miles", () => {
-    expect(nearWords(parse("near=60601&within=25mi"))).toBe("within 25 mi of 60601");
-    expect(nearWords(parse("near=41.88,-87.62"))).toBe("within 50 mi of your location");
-    expect(nearWords(parse(""))).toBeUndefined();
+    expect(nearWords(parse("near=60601&within=25mi"), t)).toBe("within 25 mi of 60601");
+    expect(nearWords(parse("near=41.88,-87.62"), t)).toBe("within 50 mi of your location");
+    expect(nearWords(parse(""), t)).toBeUndefined();
     expect(milesAway(19.3)).toBe("12 mi away");
     expect(milesAway(0.8)).toBe("Less than a mile away");
     expect(milesAway(1287.5)).toBe("800 mi away");

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { breedText, careFacts, feeText } from "@/components/pets/pet-facts";
 import type { Pet } from "@/lib/pets/schemas";
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
+import { translator } from "../i18n";
+
+const t = translator("en", "Pet");
 
 // The animal's page says what is known in plain words, and nothing for what is not.
 
@@ -25,12 +28,12 @@ const UNKNOWN: Pet = {
   photos: [],
 };
 const pet = (fields: Partial<Pet>): Pet => ({ ...UNKNOWN, ...fields });
-const words = (p: Pet) => careFacts(p).map((f) => (f.detail ? `${f.text}: ${f.detail}` : f.text));
+const words = (p: Pet) => careFacts(p, t, "en").map((f) => (f.detail ? `${f.text}: ${f.detail}` : f.text));
 
 describe("the care facts", () => {
   it("say nothing at all when nothing is known", () => {
     expect(words(UNKNOWN)).toEqual([]);
-    expect([breedText(UNKNOWN), feeText(UNKNOWN)]).toEqual([null, null]);
+    expect([breedText(UNKNOWN, t), feeText(UNKNOWN, t, "en")]).toEqual([null, null]);
   });
 
   it("say spayed or neutered by the animal's sex", () => {
@@ -55,15 +58,15 @@ describe("the care facts", () => {
 
   it("say the fee, or that it is waived", () => {
     expect(words(pet({ adoptionFee: { amountCents: 15000, currency: "USD", waived: false } }))).toEqual(["Adoption fee $150"]);
-    expect(feeText(pet({ adoptionFee: { amountCents: 7550, currency: "CAD", waived: false } }))).toBe("Adoption fee CA$75.50");
+    expect(feeText(pet({ adoptionFee: { amountCents: 7550, currency: "CAD", waived: false } }), t, "en")).toBe("Adoption fee CA$75.50");
     expect(words(pet({ adoptionFee: { amountCents: 15000, currency: "USD", waived: true } }))).toEqual(["Fee waived"]);
   });
 
   it("say the breeds and a mix", () => {
-    expect(breedText(pet({ breed: "Labrador", secondaryBreed: "Border collie", mixedBreed: true }))).toBe("Labrador / Border collie mix");
-    expect(breedText(pet({ breed: "Labrador mix", mixedBreed: true }))).toBe("Labrador mix");
-    expect(breedText(pet({ breed: "Siamese", mixedBreed: false }))).toBe("Siamese, purebred");
-    expect(breedText(pet({ mixedBreed: true }))).toBe("Mixed breed");
-    expect(breedText(pet({ mixedBreed: false }))).toBeNull();
+    expect(breedText(pet({ breed: "Labrador", secondaryBreed: "Border collie", mixedBreed: true }), t)).toBe("Labrador / Border collie mix");
+    expect(breedText(pet({ breed: "Labrador mix", mixedBreed: true }), t)).toBe("Labrador mix");
+    expect(breedText(pet({ breed: "Siamese", mixedBreed: false }), t)).toBe("Siamese, purebred");
+    expect(breedText(pet({ mixedBreed: true }), t)).toBe("Mixed breed");
+    expect(breedText(pet({ mixedBreed: false }), t)).toBeNull();
   });
 });

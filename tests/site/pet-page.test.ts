@@ -13,6 +13,7 @@ import { seedPets, staffSession } from "../api/helpers";
 const incoming = new Headers();
 vi.mock("server-only", () => ({}));
 vi.mock("next/headers", () => ({ headers: async () => incoming }));
+vi.mock("next-intl/server", async () => (await import("../i18n")).nextIntlServerMock());
 
 const SUNSET = new Date("2030-12-05T00:00:00Z");
 

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { GET as applicationLinkGET } from "@/app/v1/application-links/[token]/route";
@@ -10,7 +11,9 @@ import { PetLoadFailed } from "@/components/pets/pet-load-failed";
 type Params = Promise<{ token: string }>;
 
 // A private page: the link is the only key to it, so it is never indexed.
-export const metadata: Metadata = { title: "Your application", robots: { index: false, follow: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: (await getTranslations("Application"))("title"), robots: { index: false, follow: false } };
+}
 
 // /applications/<token> - the applicant's own application: its status, and Withdraw while it is undecided
 export default async function ApplicationPage({ params }: { params: Params }) {

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { cache } from "react";
@@ -55,7 +56,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
       },
     };
   }
-  return { title: result.kind === "missing" ? "Animal not found" : "Animal unavailable" };
+  const t = await getTranslations("Pet");
+  return { title: result.kind === "missing" ? t("notFoundTitle") : t("unavailableTitle") };
 }
 
 export default async function PetPage({ params }: { params: Params }) {

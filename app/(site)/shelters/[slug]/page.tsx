@@ -1,3 +1,6 @@
+import { getTranslations } from "next-intl/server";
+import { localePath } from "@/lib/i18n/locales";
+import { pageLocale } from "@/lib/i18n/server";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
@@ -47,10 +50,11 @@ const loadShelter = cache(async (slug: string): Promise<ShelterResult> => {
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
   const result = await loadShelter((await params).slug);
-  if (result.kind !== "found") return { title: result.kind === "missing" ? "Shelter not found" : "Shelter unavailable" };
+  const t = await getTranslations("Shelter");
+  if (result.kind !== "found") return { title: result.kind === "missing" ? t("notFoundTitle") : t("unavailableTitle") };
   const { organization } = result;
-  const place = organization.address ? ` in ${placeLine(organization.address)}` : "";
-  return { title: organization.name, description: `Animals waiting for a home at ${organization.name}${place}, and how to reach the shelter.` };
+  const description = organization.address ? t("descriptionIn", { name: organization.name, place: placeLine(organization.address) }) : t("description", { name: organization.name });
+  return { title: organization.name, description };
 }
 
 // /shelters/<slug>?cursor= - one shelter: its address and contact, and the
@@ -58,13 +62,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 // a page of cards at a time. Drawn on the server, like the animal's page.
 export default async function ShelterPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const [{ slug }, search] = await Promise.all([params, searchParams]);
-  const result = await loadShelter(slug);
+  const [result, t, locale] = await Promise.all([loadShelter(slug), getTranslations("Shelter"), pageLocale()]);
   if (result.kind === "missing") notFound();
   if (result.kind === "failed") {
     return (
       <div className="space-y-6">
         <BackToBrowseLink />
-        <LoadFailed title="We couldn’t load this shelter" error={result.error} />
+        <LoadFailed title={t("loadFailed")} error={result.error} />
       </div>
     );
   }
@@ -89,8 +93,8 @@ export default async function ShelterPage({ params, searchParams }: { params: Pa
       <div className="space-y-6">
         {many ? (
           <p>
-            <a href="/shelters" className={textLinkClass}>
-              <span aria-hidden="true">←</span> All shelters
+            <a href={localePath(locale, "/shelters")} className={textLinkClass}>
+              <span aria-hidden="true">←</span> {t("allShelters")}
             </a>
           </p>
         ) : (
@@ -102,12 +106,12 @@ export default async function ShelterPage({ params, searchParams }: { params: Pa
             <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">{organization.name}</h1>
             {organization.address ? <p className="text-lg text-stone-700">{placeLine(organization.address)}</p> : null}
             <p className="text-stone-700">
-              Every animal listed here is at this shelter: open one to read about it and apply to adopt, and the shelter will get in touch.
+              {t("intro")}
             </p>
           </div>
           <section aria-labelledby="contact-heading" className="min-w-0 space-y-2 border-t border-stone-200 pt-4 md:border-t-0 md:border-l md:pt-0 md:pl-6">
             <h2 id="contact-heading" className="text-sm font-semibold tracking-wide text-stone-600 uppercase">
-              Visit or contact
+              {t("visitOrContact")}
             </h2>
             <ShelterContact organization={organization} />
           </section>
@@ -116,29 +120,29 @@ export default async function ShelterPage({ params, searchParams }: { params: Pa
         <section aria-labelledby="animals-heading" className="space-y-4">
           <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
             <h2 id="animals-heading" className="text-2xl font-semibold text-stone-900 wrap-anywhere">
-              Waiting for a home at {organization.name}
+              {t("waiting", { name: organization.name })}
             </h2>
             <BusySpinner />
           </div>
           <BusyRegion className="space-y-6">
             {error ? (
-              <LoadFailed title="We couldn’t load the animals" error={error} firstPageHref={error.code === "invalid_cursor" ? here : undefined} />
+              <LoadFailed title={t("animalsFailed")} error={error} firstPageHref={error.code === "invalid_cursor" ? here : undefined} />
             ) : animals && animals.length === 0 ? (
               <div className="rounded-xl border border-stone-200 bg-white px-6 py-8 text-center">
-                <p className="text-lg font-semibold text-stone-900">{cursor ? "No more animals on this page." : "No animals are waiting for a home here right now."}</p>
+                <p className="text-lg font-semibold text-stone-900">{cursor ? t("noMoreOnPage") : t("noneWaiting")}</p>
                 <p className="mt-2 text-stone-700">
                   {cursor ? (
-                    <a href={here} className={textLinkClass}>
-                      Back to the first page
+                    <a href={localePath(locale, here)} className={textLinkClass}>
+                      {t("firstPage")}
                     </a>
                   ) : (
-                    <>
-                      New ones arrive all the time. Meanwhile,{" "}
-                      <a href="/?status=available" className={textLinkClass}>
-                        see every animal available
-                      </a>
-                      .
-                    </>
+                    t.rich("newOnes", {
+                      link: (chunks) => (
+                        <a href={localePath(locale, "/?status=available")} className={textLinkClass}>
+                          {chunks}
+                        </a>
+                      ),
+                    })
                   )}
                 </p>
               </div>

@@ -1,0 +1,132 @@
+import fs from "node:fs";
+import { expect, test, type Browser } from "@playwright/test";
+import { bearer, createKey } from "../helpers";
+import { linksIn, waitForMail } from "../mailbox";
+import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } from "./staff-helpers";
+
+// The adopters' site in Spanish (issue 36), as a Spanish-speaking adopter on
+// a phone walks it: the first visit goes to /es, a filter from the Filtros
+// sheet, an animal's page, the application and its email, an alert and its
+// confirmation email, all in Spanish; the switcher keeps the filters. English
+// stays at today's addresses (every other spec walks it).
+
+const PHONE = { width: 390, height: 844 };
+
+let key: string;
+test.beforeAll(() => {
+  key = createKey("e2e spanish", "--plan", "business");
+});
+
+async function spanishPhone(browser: Browser) {
+  // Playwright's locale sets Accept-Language, as a phone set to Spanish would.
+  return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: "es-US" });
+}
+
+test("a browser preferring Spanish is sent to /es once; the page says its language, its alternates and its canonical; English keeps its URL", async ({ browser, baseURL }) => {
+  const context = await spanishPhone(browser);
+  const page = await context.newPage();
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/es$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page).toHaveTitle("Animales disponibles · Petstore");
+  await expect(page.locator('link[rel="alternate"][hreflang="en"]')).toHaveAttribute("href", `${baseURL}`);
+  await expect(page.locator('link[rel="alternate"][hreflang="es"]')).toHaveAttribute("href", `${baseURL}/es`);
+  await expect(page.locator('link[rel="alternate"][hreflang="x-default"]')).toHaveAttribute("href", `${baseURL}`);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", `${baseURL}/es`);
+
+  // Choosing English is remembered: "/" no longer goes to /es.
+  await page.getByRole("link", { name: "English" }).tap();
+  await expect(page).toHaveURL(`${baseURL}/`);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await page.goto("/");
+  await expect(page).toHaveURL(`${baseURL}/`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Available animals");
+  await context.close();
+});
+
+test("on a phone in Spanish: a filter, an animal's page, applying, an alert and both emails, then English with the same filters", async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await spanishPhone(browser);
+  const page = await context.newPage();
+  const name = uniqueName("Canela");
+  const created = await page.request.post("/v1/pets", {
+    headers: bearer(key),
+    data: { name, categoryId: 1, sex: "female", size: "small", houseTrained: true, shotsCurrent: true, spayedNeutered: true, adoptionFee: { amountCents: 15000, currency: "USD" } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const pet = (await created.json()) as { id: number };
+
+  // Browse: the search, then a filter from the Filtros sheet.
+  await page.goto(`/es?q=${encodeURIComponent(name)}`);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await page.getByRole("button", { name: "Filtros" }).tap();
+  const sheet = page.getByRole("dialog", { name: "Filtros" });
+  await sheet.getByRole("group", { name: "Tamaño" }).getByLabel("Pequeño").click();
+  await expect(page).toHaveURL(/\/es\?.*size=small/);
+  await expect(sheet.getByRole("button", { name: "Ver 1 animal" })).toBeVisible();
+  await sheet.getByRole("button", { name: "Ver 1 animal" }).tap();
+  const list = page.getByRole("list", { name: "Animales", exact: true });
+  const card = list.getByRole("listitem").filter({ hasText: name });
+  await expect(card).toContainText("Perros");
+  await expect(card).toContainText("Hembra · Pequeño");
+  await expect(card).toContainText("Disponible");
+  await expect(page.getByRole("status").filter({ hasText: "Se muestra 1 animal" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await expectNoHorizontalScroll(page);
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: "docs/screenshots/browse-es-phone.png" });
+
+  // The animal's page, in Spanish, at /es/pets/<id>.
+  await card.getByRole("link", { name }).tap();
+  await expect(page).toHaveURL(new RegExp(`/es/pets/${pet.id}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  await expect(page.getByText("Esterilizada", { exact: true })).toBeVisible();
+  await expect(page.getByText("Vacunas al día", { exact: true })).toBeVisible();
+  await expect(page.getByText("Tarifa de adopción: $150", { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: "docs/screenshots/pet-es-phone.png" });
+
+  // Applying: the form's errors and its thanks in Spanish, then the email.
+  await page.getByRole("button", { name: "Solicitar la adopción" }).tap();
+  const form = page.getByRole("form", { name: `Solicite adoptar a ${name}` });
+  await form.getByRole("button", { name: "Enviar solicitud" }).tap();
+  await expect(form.getByText("Escriba su nombre.")).toBeVisible();
+  const applicant = `${uniqueName("ana").replace(/\s+/g, ".")}@example.org`;
+  await form.getByLabel("Su nombre").fill("Ana Pérez");
+  await form.getByLabel("Correo electrónico").fill(applicant);
+  await form.getByRole("radio", { name: "Apartamento" }).check();
+  await form.getByLabel("¿Por qué este animal?").fill("Tengo tiempo y un hogar tranquilo.");
+  await form.getByRole("checkbox", { name: /Acepto que el refugio guarde estos datos/ }).check();
+  await form.getByRole("button", { name: "Enviar solicitud" }).tap();
+  await expect(page.getByRole("heading", { name: `Gracias: recibimos su solicitud para ${name}` })).toBeVisible();
+  const received = await waitForMail(applicant, `Recibimos su solicitud para ${name}`);
+  expect(received.text).toContain("Hola, Ana Pérez:");
+
+  // An alert for the filters, and its confirmation email in Spanish, whose link opens the Spanish page.
+  await page.goto(`/es?size=small&sex=female`);
+  await page.getByRole("button", { name: "Recibir por correo los animales nuevos" }).tap();
+  const alertForm = page.getByRole("form", { name: "Recibir por correo los animales nuevos" });
+  await expect(alertForm).toContainText("Todos los animales · hembra · pequeño");
+  const subscriber = `${uniqueName("alerta").replace(/\s+/g, ".")}@example.org`;
+  await alertForm.getByRole("textbox", { name: "Correo electrónico" }).fill(subscriber);
+  await alertForm.getByRole("checkbox", { name: /Acepto recibir estos correos/ }).check();
+  await alertForm.getByRole("button", { name: "Crear alerta" }).tap();
+  await expect(page.getByRole("heading", { name: "Revise su correo" })).toBeFocused();
+  const confirm = await waitForMail(subscriber, /^Confirme su alerta: Todos los animales · hembra · pequeño/);
+  const manage = linksIn(confirm).find((link) => /\/es\/alerts\/[A-Za-z0-9_-]{43}$/.test(link));
+  expect(manage).toBeDefined();
+  await page.goto(new URL(manage!).pathname);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByText("Su alerta está confirmada.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Alerta" })).toContainText("Todos los animales · hembra · pequeño");
+  await expect(page.getByRole("region", { name: "Alerta" })).toContainText("A medida que lleguen");
+  await expectNoSeriousA11yViolations(page);
+
+  // The switcher: the same view in English, filters kept.
+  await page.goto(`/es?size=small&sex=female`);
+  await page.getByRole("link", { name: "English" }).tap();
+  await expect(page).toHaveURL(/\/\?size=small&sex=female$/);
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Available animals");
+  await context.close();
+});
