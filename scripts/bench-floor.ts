@@ -10,9 +10,10 @@
  * (lib/rate-limit/postgres-store.ts, the key's minute and day windows; a
  * read runs beside it, a write after it), then the case's statement, built
  * by the service's own SQL builders (lib/pets/queries.ts), run prepared.
- * Not here: the service's coalescing of concurrent identical reads,
- * counter hits and creates (those are the service's, and the floor shows
- * what they are worth).
+ * Sent as the service sends them (lib/batch.ts): concurrent counter hits of
+ * one key as one `+n`, identical reads as one, concurrent look-ups by id as
+ * one statement for all their ids, concurrent creates as one statement. The
+ * floor is then the same database work with nothing around it.
  *
  *   FLOOR_PORT, DATABASE_URL, WEB_CONCURRENCY (workers, default one per core), DATABASE_POOL_SIZE
  *
@@ -23,8 +24,9 @@ import { createHash, randomUUID } from "node:crypto";
 import http from "node:http";
 import os from "node:os";
 import pg from "pg";
+import { Batcher } from "@/lib/batch";
 import { chordOfKm } from "@/lib/organizations/geo";
-import { insertPetsWithRecords, nearChunkSql, pageSql, petsByIdSql, readForChangeSql, updateWithRecordSql } from "@/lib/pets/queries";
+import { insertPetsWithRecords, nearChunkSql, pageSql, petsByIdSql, readForChangeSql, updateWithRecordSql, type PetToCreate } from "@/lib/pets/queries";
 import { newPetSchema } from "@/lib/pets/schemas";
 
 const PORT = Number(process.env.FLOOR_PORT ?? 3281);
@@ -50,6 +52,28 @@ function serve(): void {
   const run = async <R extends pg.QueryResultRow>(p: pg.Pool, sql: { text: string; values: unknown[] }, name: string): Promise<R[]> =>
     (await p.query<R>({ name, text: sql.text, values: sql.values })).rows;
 
+  // The service's sharing of round trips (lib/db.ts sharedQuery, lib/rate-limit/coalesce.ts, lib/pets/queries.ts).
+  const identical = new Batcher<{ sql: { text: string; values: unknown[] }; name: string }, unknown[]>(async (items) => {
+    const rows = await run(pool, items[0]!.sql, items[0]!.name);
+    return items.map(() => rows);
+  }, Number.MAX_SAFE_INTEGER);
+  const shared = (sql: { text: string; values: unknown[] }, name: string) => identical.run(`${sql.text}\u0000${JSON.stringify(sql.values)}`, { sql, name }) as Promise<pg.QueryResultRow[]>;
+  const byId = new Batcher<number, unknown>(async (ids) => {
+    const rows = await run<{ id: string }>(pool, petsByIdSql(ids), "floor-by-id");
+    const found = new Map(rows.map((r) => [Number(r.id), r]));
+    return ids.map((id) => found.get(id) ?? null);
+  }, 100);
+  const creates = new Batcher<PetToCreate, unknown>(async (items) => {
+    const rows = await run<{ ord: number }>(pool, insertPetsWithRecords(items), "floor-create");
+    const byOrd = new Map(rows.map((r) => [Number(r.ord), r]));
+    return items.map((_, i) => byOrd.get(i + 1) ?? null);
+  }, 100);
+  const hits = new Batcher<Key, void>(async (items) => {
+    await hitBy(items[0]!, items.length);
+    return items.map(() => undefined);
+  }, Number.MAX_SAFE_INTEGER);
+  const hit = (key: Key) => hits.run(key.id, key);
+
   async function keyOf(authorization: string | undefined): Promise<Key | null> {
     const token = authorization?.startsWith("Bearer ") ? authorization.slice(7) : undefined;
     if (!token) return null;
@@ -73,7 +97,7 @@ function serve(): void {
     return key;
   }
 
-  async function hit(key: Key): Promise<void> {
+  async function hitBy(key: Key, by: number): Promise<void> {
     const now = Date.now();
     const day = Math.floor(now / 86_400_000) * 86_400_000;
     const minute = Math.floor(now / 60_000) * 60_000;
@@ -84,7 +108,7 @@ function serve(): void {
              VALUES ($2, $3, $1::int, $4), ($5, $6, $1::int, $7)
              ON CONFLICT (key, window_start) DO UPDATE SET hits = c.hits + EXCLUDED.hits
              RETURNING key, hits`,
-      values: [1, `key:${key.id}:day`, new Date(day), new Date(day + 86_400_000), `key:${key.id}:minute`, new Date(minute), new Date(minute + 60_000)],
+      values: [by, `key:${key.id}:day`, new Date(day), new Date(day + 86_400_000), `key:${key.id}:minute`, new Date(minute), new Date(minute + 60_000)],
     });
   }
 
@@ -109,8 +133,7 @@ function serve(): void {
     if (near) {
       const [lat, lng] = near.split(",").map(Number) as [number, number];
       const maxChord = chordOfKm(Number(url.searchParams.get("within") ?? 80));
-      const rows = await run<{ id: string | null; chord: number }>(
-        pool,
+      const rows = await shared(
         nearChunkSql({ lat, lng, maxChord, status, take: limit + 1, from: 0, chunk: NEAR_CHUNK_FIRST }),
         `floor-near-${status}`,
       );
@@ -120,7 +143,7 @@ function serve(): void {
     const cursor = url.searchParams.get("cursor");
     const after = cursor ? (JSON.parse(Buffer.from(cursor, "base64url").toString()) as { id: number }).id : undefined;
     const sql = pageSql({ status, after, take: limit + 1 });
-    const rows = await run<{ id: string | null }>(pool, sql, `floor-page-${status}-${after !== undefined}`);
+    const rows = await shared(sql, `floor-page-${status}-${after !== undefined}`);
     const pets = rows.filter((r) => r.id !== null).slice(0, limit);
     return { pets, cursors: rows.length > limit ? { next: Buffer.from(JSON.stringify({ v: 1, d: "after", id: Number(pets.at(-1)!.id) })).toString("base64url") } : {} };
   }
@@ -136,21 +159,18 @@ function serve(): void {
       return send(res, 200, body);
     }
     if (req.method === "GET" && one) {
-      const [, rows] = await Promise.all([hit(key), run(pool, petsByIdSql([Number(one[1])]), "floor-by-id")]);
-      return rows[0] ? send(res, 200, rows[0]) : send(res, 404, { code: "not_found", message: "There is no such animal.", status: 404 });
+      const [, pet] = await Promise.all([hit(key), byId.run("primary", Number(one[1]))]);
+      return pet ? send(res, 200, pet) : send(res, 404, { code: "not_found", message: "There is no such animal.", status: 404 });
     }
     if (req.method === "POST" && url.pathname === "/v1/pets") {
       const input = JSON.parse(await readBody(req)) as { name: string; categoryId: number };
       await hit(key);
-      const sql = insertPetsWithRecords([
-        {
-          pet: { ...newPet, name: input.name, categoryId: input.categoryId, organizationId: Number(key.organizationId) },
-          actor: { kind: "api_key", id: Number(key.id), name: null },
-          requestId: randomUUID(),
-        },
-      ]);
-      const rows = await run(pool, sql, "floor-create");
-      return send(res, 201, rows[0]);
+      const pet = await creates.run("create", {
+        pet: { ...newPet, name: input.name, categoryId: input.categoryId, organizationId: Number(key.organizationId) },
+        actor: { kind: "api_key", id: Number(key.id), name: null },
+        requestId: randomUUID(),
+      });
+      return send(res, 201, pet);
     }
     if (req.method === "PATCH" && one) {
       // The change as one statement with its audit record: the row, read
