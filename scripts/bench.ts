@@ -13,6 +13,7 @@
  *   BENCH_DURATION=5     seconds per case per round     BENCH_ROUNDS=3
  *   BENCH_CONNECTIONS=50 BENCH_PETS=10000               BENCH_PROFILE=1 (CPU profiles into .data/profiles)
  *   BENCH_BUILD=0        keep the production build in .next   BENCH_FLOOR_PORT (default BENCH_PORT + 1)
+ *   BENCH_FLOOR_SHARE=1  the floor shares round trips between requests as the service does (scripts/bench-floor.ts)
  *
  *   npm run bench -- --scale   page times per filter at 10,000 and 1,000,000 animals (scripts/bench-scale.ts)
  *
@@ -195,7 +196,7 @@ function startFloor(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "bench-floor.ts")], {
       cwd: ROOT,
-      env: { ...env, FLOOR_PORT: String(FLOOR_PORT) },
+      env: { ...env, FLOOR_PORT: String(FLOOR_PORT), FLOOR_SHARE: process.env.BENCH_FLOOR_SHARE ?? "0" },
       stdio: ["ignore", "pipe", "inherit"],
     });
     let ready = 0;
@@ -283,7 +284,7 @@ async function apiBench(): Promise<void> {
     console.log(
       `\nPetstore benchmark: ${ROUNDS} interleaved rounds × ${DURATION} s per case and server, ${CONNECTIONS} connections (updaters: 20), ${PETS} animals, production build, WEB_CONCURRENCY ${workers}, Node ${process.versions.node}`,
     );
-    console.log("The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts). Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).\n");
+    console.log(`The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts)${process.env.BENCH_FLOOR_SHARE === "1" ? ", sharing round trips between requests as the service does" : ", one request's statements at a time"}. Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).\n`);
     console.table(rows);
     if (nodeArgs.length) console.log(`CPU profiles: ${PROFILE_DIR}`);
   } finally {
