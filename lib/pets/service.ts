@@ -1,3 +1,4 @@
+import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/http/conditional";
@@ -317,7 +318,20 @@ const PLAIN_ATTEMPTS = 8;
  * locked way would; without, the patch applies to the newer version. After
  * PLAIN_ATTEMPTS the locked way, which always gets its turn.
  */
-async function updatePlainly(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
+function updatePlainly(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
+  return plainUpdates.run(String(id), () => readAndWrite(id, patch, options));
+}
+
+/**
+ * One animal's plain updates in this process go one after the other (one
+ * read and one statement each): concurrent ones would all read the same
+ * version, one would win, and every other would read and try again, each
+ * retry another round trip and a turn waiting on the row. Other processes'
+ * changes still meet at the version check.
+ */
+const plainUpdates = new Batcher<() => Promise<StoredPet>, StoredPet>(async ([work]) => [await work!()], 1);
+
+async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
   const organizationId = organizationScope(options.tenancy);
   const { actor } = options;
   for (let attempt = 0; attempt < PLAIN_ATTEMPTS; attempt++) {
