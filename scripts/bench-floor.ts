@@ -51,6 +51,9 @@ interface Key {
 function serve(): void {
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: POOL });
   const counters = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: COUNTER_POOL });
+  // An idle connection the server closes (a restart, an administrator) must not end the floor, as it does not end the service.
+  pool.on("error", () => {});
+  counters.on("error", () => {});
   const keys = new Map<string, Key>();
   // A create's fields with every default the API's schema gives them (parsed once).
   const newPet = newPetSchema.parse({ name: "Bench", categoryId: 1 });
