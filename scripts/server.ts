@@ -35,7 +35,7 @@ import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { startBackgroundWork } from "@/lib/jobs/runner";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal, trackAnswer } from "@/lib/server/gate";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
-import { keepApiVary } from "@/lib/server/vary";
+import { ApiAwareResponse, keepApiVary } from "@/lib/server/vary";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { runPrimary, workerCount } from "./cluster";
@@ -95,7 +95,7 @@ async function serve(): Promise<void> {
 
   // The parser's own ceiling is above the gate's, so the gate can answer
   // over-long URLs (414) and headers (431) itself, in the API's shape.
-  const server = http.createServer({ maxHeaderSize: HTTP_PARSER_MAX_HEADER_BYTES }, (req, res) => {
+  const server = http.createServer({ maxHeaderSize: HTTP_PARSER_MAX_HEADER_BYTES, ServerResponse: ApiAwareResponse }, (req, res) => {
     // Bytes the parser cannot read after this request must not get an answer over this one's.
     trackAnswer(req, res);
     observeRequest(req, res);

@@ -711,10 +711,13 @@ export async function findPetById(id: number): Promise<PetRow | null> {
   return petsById.run(readsFromReplica() ? "replica" : "primary", id);
 }
 
+/** Animals by id, as every read returns them (exported for the bench's floor, scripts/bench-floor.ts). */
+export function petsByIdSql(ids: number[]): Prisma.Sql {
+  return Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`;
+}
+
 const petsById = new Batcher<number, PetRow | null>(async (ids) => {
-  const rows = await readQuery<RawPetRow>(
-    Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ANY(${[...new Set(ids)].map(BigInt)}::bigint[])`,
-  );
+  const rows = await readQuery<RawPetRow>(petsByIdSql(ids));
   const byId = new Map(rows.map((r) => [Number(r.id), fromRaw(r)]));
   return ids.map((id) => byId.get(id) ?? null);
 }, LIMIT_MAX);
@@ -785,6 +788,114 @@ export async function updatePetIfVersion(tx: Prisma.TransactionClient, id: numbe
     select: { id: true },
   });
   return updated.length ? readPet(tx, id) : null;
+}
+
+/**
+ * The animal as it is now, read without a lock (an update's first step,
+ * lib/pets/service.ts updatePet): only an animal of `organizationId`
+ * (undefined: of any). Always the primary: what a change starts from must
+ * be the latest version, not a replica's.
+ */
+export async function readPetForChange(id: number, organizationId: number | undefined): Promise<PetRow | null> {
+  const rows = await query<RawPetRow>(readForChangeSql(id, organizationId));
+  return rows[0] ? fromRaw(rows[0]) : null;
+}
+
+export function readForChangeSql(id: number, organizationId: number | undefined): Prisma.Sql {
+  const org = organizationId === undefined ? null : BigInt(organizationId);
+  return Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ${BigInt(id)} AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)`;
+}
+
+/** Each changeable column as SQL, with the type PostgreSQL needs for its parameter. */
+function columnSets(changes: PetColumnChanges): Prisma.Sql[] {
+  const sets: Prisma.Sql[] = [];
+  const set = (column: string, value: unknown, type: string) => sets.push(Prisma.sql`${Prisma.raw(column)} = ${value}::${Prisma.raw(type)}`);
+  if (changes.name !== undefined) set("name", changes.name, "text");
+  if (changes.sex !== undefined) set("sex", changes.sex, '"PetSex"');
+  if (changes.size !== undefined) set("size", changes.size, '"PetSize"');
+  if (changes.birthDate !== undefined) set("birth_date", changes.birthDate, "date");
+  if (changes.breed !== undefined) set("breed", changes.breed, "text");
+  if (changes.description !== undefined) set("description", changes.description, "text");
+  if (changes.goodWith !== undefined) {
+    set("good_with_children", changes.goodWith.children, "boolean");
+    set("good_with_dogs", changes.goodWith.dogs, "boolean");
+    set("good_with_cats", changes.goodWith.cats, "boolean");
+  }
+  if (changes.externalId !== undefined) set("external_id", changes.externalId, "text");
+  if (changes.secondaryBreed !== undefined) set("secondary_breed", changes.secondaryBreed, "text");
+  if (changes.mixedBreed !== undefined) set("mixed_breed", changes.mixedBreed, "boolean");
+  if (changes.colors !== undefined) set("colors", changes.colors, "text[]");
+  if (changes.coatLength !== undefined) set("coat_length", changes.coatLength, '"PetCoatLength"');
+  if (changes.spayedNeutered !== undefined) set("spayed_neutered", changes.spayedNeutered, "boolean");
+  if (changes.houseTrained !== undefined) set("house_trained", changes.houseTrained, "boolean");
+  if (changes.declawed !== undefined) set("declawed", changes.declawed, "boolean");
+  if (changes.shotsCurrent !== undefined) set("shots_current", changes.shotsCurrent, "boolean");
+  if (changes.specialNeeds !== undefined) set("special_needs", changes.specialNeeds, "boolean");
+  if (changes.specialNeedsNotes !== undefined) set("special_needs_notes", changes.specialNeedsNotes, "text");
+  if (changes.adoptionFee !== undefined) {
+    set("adoption_fee_cents", changes.adoptionFee?.amountCents ?? null, "int");
+    set("adoption_fee_currency", changes.adoptionFee?.currency ?? null, "text");
+    set("adoption_fee_waived", changes.adoptionFee?.waived ?? null, "boolean");
+  }
+  if (changes.intakeDate !== undefined) set("intake_date", changes.intakeDate, "date");
+  if (changes.videoUrl !== undefined) set("video_url", changes.videoUrl, "text");
+  if (changes.tags !== undefined) set("tags", changes.tags, "text[]");
+  if (changes.listOnOtherSites !== undefined) set("list_on_other_sites", changes.listOnOtherSites, "boolean");
+  return sets;
+}
+
+/** The columns updateWithRecordSql can change (status, category and photos take changePet's locked way). */
+export type PlainColumnChanges = Omit<PetColumnChanges, "status" | "categoryId">;
+
+export interface PetUpdate {
+  id: number;
+  /** Tenancy: only an animal of this organisation (undefined: of any, for a platform caller). */
+  organizationId: number | undefined;
+  /** The version the change was worked out from: the row is changed only if it is still at it. */
+  version: number;
+  columns: PlainColumnChanges;
+  /** The changed fields' old values (the audit record's `before`). */
+  before: Record<string, unknown>;
+  actor: AuditActor;
+  requestId: string;
+}
+
+/**
+ * A change of an animal with its audit record, in one statement: the UPDATE
+ * (tenancy and version in its WHERE, so the row is locked only for this
+ * statement and its commit, not across round trips) feeds the "updated"
+ * record, whose commit writes the pet.updated event (the deferred trigger
+ * on pet_audit, as for creates). No row back: the animal is not there (or not
+ * the caller's), or it has moved past `version` since it was read.
+ * `after` is the same jsonb a create's record has (storedPetJson), the photos
+ * as the row holds them.
+ */
+export function updateWithRecordSql(u: PetUpdate): Prisma.Sql {
+  const org = u.organizationId === undefined ? null : BigInt(u.organizationId);
+  const actorName = u.actor.name ?? "";
+  return Prisma.sql`
+    WITH pet AS (
+      UPDATE pets SET ${Prisma.join([...columnSets(u.columns), Prisma.sql`version = version + 1`], ", ")}
+       WHERE id = ${BigInt(u.id)} AND (${org}::bigint IS NULL OR organization_id = ${org}::bigint) AND version = ${u.version}::int
+      RETURNING *
+    ), ph AS (
+      SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
+                                          'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos
+        FROM pet_photos f WHERE f.pet_id = ${BigInt(u.id)}
+    ), audit AS (
+      INSERT INTO pet_audit (pet_id, action, version, actor_kind, actor_id, actor_name, request_id, before, after)
+      SELECT p.id, 'updated', p.version, ${u.actor.kind}::"ActorKind", ${BigInt(u.actor.id)}::bigint,
+             COALESCE(NULLIF(${actorName}::text, ''), (SELECT name FROM api_keys WHERE id = ${BigInt(u.actor.id)}::bigint)),
+             ${u.requestId}::text, ${JSON.stringify(u.before)}::jsonb, ${storedPetJson(Prisma.sql`p`, Prisma.sql`COALESCE(ph.photos, '[]'::jsonb)`)}
+        FROM pet p CROSS JOIN ph
+    )
+    SELECT ${PET_COLUMNS} FROM pet p CROSS JOIN ph`;
+}
+
+/** Runs updateWithRecordSql on the pool (its own transaction: one statement, one commit). */
+export async function updatePetWithRecord(u: PetUpdate): Promise<PetRow | null> {
+  const rows = await query<RawPetRow>(updateWithRecordSql(u));
+  return rows[0] ? fromRaw(rows[0]) : null;
 }
 
 /** The name of the unique index that holds an organisation's externalIds apart (migration 20261128000000). */

@@ -1,3 +1,4 @@
+import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/http/conditional";
@@ -288,46 +289,115 @@ export async function changePet(
  * Applies a merge patch. Only fields whose value really changes count: a
  * patch that changes nothing returns the animal as it is, with no new
  * version and no audit record (but still 412 when If-Match does not match).
+ *
+ * A patch of the animal's own columns (neither its status, which an approved
+ * adoption holds, nor its category, nor its photos' order) is read, worked
+ * out, and written with its audit record in one statement that applies only
+ * if the animal is still at the version it was read at (updatePlainly): the
+ * row is locked for that statement's commit, not across round trips. The
+ * others take changePet's locked transaction.
  */
 export async function updatePet(id: number, patch: PetPatch, options: UpdateOptions & { view: PetView }): Promise<Pet> {
-  const pet = await changePet(id, options, async (tx, was) => {
-    const wanted: Partial<StoredPet> = Object.fromEntries(
-      SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
-    );
-    // goodWith merges: the answers not sent stay; null resets all three.
-    if (patch.goodWith !== undefined) {
-      const merged: GoodWith = patch.goodWith === null ? { children: null, dogs: null, cats: null } : { ...was.goodWith };
-      if (patch.goodWith) for (const [k, v] of Object.entries(patch.goodWith)) if (v !== undefined) merged[k as keyof GoodWith] = v;
-      wanted.goodWith = merged;
-    }
-    if (patch.adoptionFee !== undefined) wanted.adoptionFee = mergedFee(was.adoptionFee, patch.adoptionFee);
-    if (patch.photoOrder !== undefined) wanted.photos = reorderedPhotos(was.photos, patch.photoOrder);
-
-    const before: Partial<Record<PetField, unknown>> = {};
-    const changes: Partial<StoredPet> = {};
-    for (const [field, value] of Object.entries(wanted) as [PetField, unknown][]) {
-      if (!sameValue(value, was[field])) {
-        before[field] = was[field];
-        Object.assign(changes, { [field]: value });
-      }
-    }
-    if (Object.keys(changes).length === 0) return null;
-    if (changes.status !== undefined) {
-      // Under the animal's lock, which approvals take too (changePet).
-      const approved = await queries.approvedApplicationOf(tx, id);
-      if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
-    }
-    if (changes.categoryId !== undefined && !(await queries.categoryExists(changes.categoryId, tx))) throw unknownCategory(changes.categoryId);
-    const { photos, ...columns } = changes;
-    if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
-    return { before, columns };
-  }).catch(async (error: unknown) => {
+  const plain = patch.status === undefined && patch.categoryId === undefined && patch.photoOrder === undefined;
+  const pet = await (plain ? updatePlainly(id, patch, options) : updateLocked(id, patch, options)).catch(async (error: unknown) => {
     // The unique index refused the new externalId (another animal got it, maybe a moment ago).
     if (!queries.isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
     const row = await queries.findPetById(id);
     throw row ? await externalIdTaken(Number(row.organizationId), patch.externalId) : error;
   });
   return presentPet(pet, options.view);
+}
+
+/** How many times a plain update re-reads an animal that another writer changed between its read and its write. */
+const PLAIN_ATTEMPTS = 8;
+
+/**
+ * A plain patch (see updatePet): read, work out, write if still at that
+ * version. Another writer in between (the write finds the row at a newer
+ * version) means reading again: with If-Match that read answers 412, as the
+ * locked way would; without, the patch applies to the newer version. After
+ * PLAIN_ATTEMPTS the locked way, which always gets its turn.
+ */
+function updatePlainly(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
+  return plainUpdates.run(String(id), () => readAndWrite(id, patch, options));
+}
+
+/**
+ * One animal's plain updates in this process go one after the other (one
+ * read and one statement each): concurrent ones would all read the same
+ * version, one would win, and every other would read and try again, each
+ * retry another round trip and a turn waiting on the row. Other processes'
+ * changes still meet at the version check.
+ */
+const plainUpdates = new Batcher<() => Promise<StoredPet>, StoredPet>(async ([work]) => [await work!()], 1);
+
+async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
+  const organizationId = organizationScope(options.tenancy);
+  const { actor } = options;
+  for (let attempt = 0; attempt < PLAIN_ATTEMPTS; attempt++) {
+    const current = await queries.readPetForChange(id, organizationId);
+    if (!current) throw notFound(id);
+    const was = storedPet(current);
+    const expected = options.expectedVersions ?? [was.version];
+    if (!expected.includes(was.version)) throw preconditionFailed(was.version);
+    const change = patchChange(patch, was);
+    if (!change) return was;
+    const updated = await queries.updatePetWithRecord({
+      id,
+      organizationId,
+      version: was.version,
+      columns: change.columns as queries.PlainColumnChanges,
+      before: change.before,
+      actor: { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
+      requestId: options.requestId,
+    });
+    if (updated) return storedPet(updated);
+  }
+  return updateLocked(id, patch, options);
+}
+
+/** Any patch, in changePet's locked transaction (status under the adoption check, category checked, photos reordered). */
+function updateLocked(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
+  return changePet(id, options, async (tx, was) => {
+    const change = patchChange(patch, was);
+    if (!change) return null;
+    const { before, columns, photos } = change;
+    if (columns.status !== undefined) {
+      // Under the animal's lock, which approvals take too (changePet).
+      const approved = await queries.approvedApplicationOf(tx, id);
+      if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
+    }
+    if (columns.categoryId !== undefined && !(await queries.categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
+    if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
+    return { before, columns };
+  });
+}
+
+/** What a patch changes on `was`: the changed fields' old values, the new column values and photo order; null when nothing changes. */
+function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: queries.PetColumnChanges; photos?: StoredPet["photos"] } | null {
+  const wanted: Partial<StoredPet> = Object.fromEntries(
+    SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
+  );
+  // goodWith merges: the answers not sent stay; null resets all three.
+  if (patch.goodWith !== undefined) {
+    const merged: GoodWith = patch.goodWith === null ? { children: null, dogs: null, cats: null } : { ...was.goodWith };
+    if (patch.goodWith) for (const [k, v] of Object.entries(patch.goodWith)) if (v !== undefined) merged[k as keyof GoodWith] = v;
+    wanted.goodWith = merged;
+  }
+  if (patch.adoptionFee !== undefined) wanted.adoptionFee = mergedFee(was.adoptionFee, patch.adoptionFee);
+  if (patch.photoOrder !== undefined) wanted.photos = reorderedPhotos(was.photos, patch.photoOrder);
+
+  const before: Partial<Record<PetField, unknown>> = {};
+  const changes: Partial<StoredPet> = {};
+  for (const [field, value] of Object.entries(wanted) as [PetField, unknown][]) {
+    if (!sameValue(value, was[field])) {
+      before[field] = was[field];
+      Object.assign(changes, { [field]: value });
+    }
+  }
+  if (Object.keys(changes).length === 0) return null;
+  const { photos, ...columns } = changes;
+  return { before, columns, photos };
 }
 
 /** The fields that merge (goodWith, adoptionFee) or are reordered (photos, by photoOrder) rather than replaced. */

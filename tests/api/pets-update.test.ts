@@ -2,6 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getPetRoute, OPTIONS, PATCH } from "@/app/v1/pets/[petId]/route";
 import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/route";
 import * as auditQueries from "@/lib/audit/queries";
+import * as petQueries from "@/lib/pets/queries";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas";
 import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
@@ -184,6 +185,42 @@ describe("PATCH /v1/pets/{petId}: If-Match", () => {
       expect(record.before).toEqual({ name: previousName });
       previousName = (record.after as { name: string }).name;
     }
+  });
+});
+
+describe("PATCH /v1/pets/{petId}: a change from another process between the read and the write", () => {
+  // Another instance's writer is not in this process's queue: the statement
+  // finds the animal past the version it was read at, and the update reads again.
+  async function withWriterBetween(petId: number, write: () => Promise<unknown>) {
+    const read = petQueries.readPetForChange;
+    let first = true;
+    vi.spyOn(petQueries, "readPetForChange").mockImplementation(async (id, org) => {
+      const row = await read(id, org);
+      if (first && id === petId) {
+        first = false;
+        await write();
+      }
+      return row;
+    });
+  }
+
+  it("without If-Match: read again, applied to the newer version, its record's 'before' that version's", async () => {
+    const pet = await freshPet({ name: "Pepper" });
+    await withWriterBetween(pet.id, () => db().$executeRaw`UPDATE pets SET name = 'Salt', version = version + 1 WHERE id = ${BigInt(pet.id)}`);
+    const body = await expectJson<Pet>(await patch(pet.id, { name: "Mustard" }));
+    expect(body).toMatchObject({ name: "Mustard", version: 3 });
+    const records = await db().petAudit.findMany({ where: { petId: BigInt(pet.id) }, select: { version: true, before: true } });
+    expect(records).toEqual([{ version: 3, before: { name: "Salt" } }]);
+  });
+
+  it("with If-Match at the version read: 412 with the newer ETag, nothing written", async () => {
+    const pet = await freshPet({ name: "Pepper" });
+    await withWriterBetween(pet.id, () => db().$executeRaw`UPDATE pets SET name = 'Salt', version = version + 1 WHERE id = ${BigInt(pet.id)}`);
+    const res = await patch(pet.id, { name: "Mustard" }, { headers: { "if-match": '"1"' } });
+    await expectApiError(res, 412, "precondition_failed");
+    expect(res.headers.get("etag")).toBe('"2"');
+    expect(await stored(pet.id)).toMatchObject({ name: "Salt", version: 2 });
+    expect(await auditCount(pet.id)).toBe(0);
   });
 });
 
