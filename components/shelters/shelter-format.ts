@@ -5,10 +5,13 @@ import type { Address } from "@/lib/organizations/schemas";
 // travel in kilometres (distanceKm) and are shown in miles: the site's
 // adopters are in the US.
 
-/** "12 mi away"; "Under 1 mi away" rather than "0 mi away". */
-export function milesAway(distanceKm: number): string {
+/**
+ * "12 mi away" / "a 12 mi"; "Under 1 mi away" rather than "0 mi away". `t`
+ * is the "Shelters" messages' translator in the page's language.
+ */
+export function milesAway(t: (key: "milesAway" | "underAMile", values?: Record<string, string>) => string, distanceKm: number, locale: string): string {
   const miles = distanceKm / KM_PER_MILE;
-  return miles < 1 ? "Under 1 mi away" : `${Math.round(miles)} mi away`;
+  return miles < 1 ? t("underAMile") : t("milesAway", { miles: Math.round(miles).toLocaleString(locale === "es" ? "es-US" : "en-US") });
 }
 
 /** "Chicago, IL"; the country's name too outside the US. */

@@ -1,12 +1,12 @@
 "use client";
 
+import { useTranslations } from "next-intl";
 import { useState, type FormEvent } from "react";
+import { useLocalePath } from "@/lib/i18n/paths";
 import { primaryButtonClass, selectClass, textLinkClass } from "@/components/pets/styles";
 import { usePageTransition } from "@/components/shelters/page-transition";
 import { TransitionLink } from "@/components/shelters/transition-link";
 import { UseMyLocation } from "@/components/shelters/use-my-location";
-
-const ACTION = "/shelters";
 
 /**
  * Near (a US ZIP code, or the browser's location) and Within. A GET form
@@ -28,6 +28,9 @@ export function ShelterSearch({
   problem: string | undefined;
 }) {
   const { go } = usePageTransition();
+  const t = useTranslations("ShelterSearch");
+  // The directory in the page's language ("/es/shelters" on a Spanish page).
+  const ACTION = useLocalePath()("/shelters");
   const [shown, setShown] = useState({ near, within });
   const [text, setText] = useState(near ?? "");
   const [distance, setDistance] = useState(`${within}mi`);
@@ -49,14 +52,14 @@ export function ShelterSearch({
   }
 
   return (
-    <form action={ACTION} method="get" onSubmit={onSubmit} role="search" aria-label="Shelters near a place" className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
+    <form action={ACTION} method="get" onSubmit={onSubmit} role="search" aria-label={t("label")} className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
       {/* Read in the order Near, what is wrong with it, Within, Search. On a
           phone Near and Within share a row and Search takes the next; from sm
           up all three share one, the error under them. */}
       <div className="grid grid-cols-[minmax(0,1fr)_minmax(0,8.5rem)] items-end gap-x-3 gap-y-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,11rem)_auto] sm:gap-y-1">
         <div className="col-start-1 row-start-1 min-w-0">
           <label htmlFor="near" className="block text-sm font-semibold text-stone-800">
-            Near
+            {t("near")}
           </label>
           <input
             id="near"
@@ -64,7 +67,7 @@ export function ShelterSearch({
             type="text"
             inputMode="numeric"
             autoComplete="postal-code"
-            placeholder="ZIP code, e.g. 60601"
+            placeholder={t("nearPlaceholder")}
             value={text}
             onChange={(event) => setText(event.target.value)}
             aria-invalid={problem ? true : undefined}
@@ -77,7 +80,7 @@ export function ShelterSearch({
         </p>
         <div className="col-start-2 row-start-1 min-w-0">
           <label htmlFor="within" className="block text-sm font-semibold text-stone-800">
-            Within
+            {t("within")}
           </label>
           <select
             id="within"
@@ -92,24 +95,24 @@ export function ShelterSearch({
           >
             {choices.map((miles) => (
               <option key={miles} value={`${miles}mi`}>
-                {miles} mi
+                {t("withinOption", { miles })}
               </option>
             ))}
           </select>
         </div>
         <button type="submit" className={`${primaryButtonClass} col-span-2 h-11 px-6 text-base sm:col-span-1 sm:col-start-3 sm:row-start-1`}>
-          Search
+          {t("search")}
         </button>
       </div>
       <div className="flex flex-wrap items-start justify-between gap-x-6 gap-y-2">
         <UseMyLocation action={ACTION} />
         {near ? (
           <TransitionLink href={ACTION} scroll={false} className={`${textLinkClass} text-sm`}>
-            Show every shelter, by name
+            {t("showAll")}
           </TransitionLink>
         ) : null}
       </div>
-      <p className="text-sm text-stone-600">Your location is rounded to about a kilometre and used only for this search.</p>
+      <p className="text-sm text-stone-600">{t("privacy")}</p>
     </form>
   );
 }

@@ -62,11 +62,6 @@ export function isPosition(near: string): boolean {
   return /^[+-]?[0-9.]+\s*,\s*[+-]?[0-9.]+$/.test(near);
 }
 
-/** How a search's place reads in a sentence: "60601", or "your location". */
-export function nearLabel(near: string): string {
-  return isPosition(near) ? "your location" : near;
-}
-
 /** The next wider distance the page offers, for the empty state; undefined at the widest. */
 export function widerThan(within: WithinMiles): WithinMiles | undefined {
   return WITHIN_CHOICES_MI.find((choice) => choice > within);
@@ -78,18 +73,19 @@ export function widerThan(within: WithinMiles): WithinMiles | undefined {
  * position (400 invalid_query on `near`). undefined for any other refusal,
  * which the page shows as an error of the whole search.
  */
-export function nearProblem(error: { status: number; code?: string; details?: { field: string }[] }, near: string | undefined): string | undefined {
+export function nearProblem(
+  error: { status: number; code?: string; details?: { field: string }[] },
+  near: string | undefined,
+  /** The "Shelters" messages' translator, in the page's language. */
+  t: (key: "unknownZip" | "unknownPlace" | "offTheMap" | "notAZip", values?: Record<string, string>) => string,
+): string | undefined {
   if (error.status !== 400 || !near) return undefined;
   const zip = /^([0-9]{5})(?:-[0-9]{4})?$/.exec(near)?.[1];
   if (error.code === "unknown_location") {
-    return zip
-      ? `We don't know the ZIP code ${zip}: check it, or use your location instead.`
-      : "We could not find that place: enter a US ZIP code, or use your location instead.";
+    return zip ? t("unknownZip", { zip }) : t("unknownPlace");
   }
   if (error.code === "invalid_query" && error.details?.some((d) => d.field === "near")) {
-    return isPosition(near)
-      ? "That position is not on the map (latitude comes first, from -90 to 90): enter a ZIP code, or use your location again."
-      : `"${near}" is not a ZIP code: enter the 5 digits of a US ZIP code, such as 60601, or use your location.`;
+    return isPosition(near) ? t("offTheMap") : t("notAZip", { near });
   }
   return undefined;
 }

@@ -130,3 +130,22 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert and 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Available animals");
   await context.close();
 });
+
+test("the shelters directory near a ZIP code and an unknown address, in Spanish", async ({ page }) => {
+  await page.goto("/es/shelters?near=60601&within=25mi");
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page).toHaveTitle("Refugios cerca de 60601 · Petstore");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Refugios");
+  await expect(page.getByRole("search", { name: "Refugios cerca de un lugar" }).getByRole("textbox", { name: "Cerca de" })).toHaveValue("60601");
+  const list = page.getByRole("list", { name: "Los más cercanos primero, a menos de 25 mi de 60601" });
+  const card = list.getByRole("listitem").filter({ hasText: "Evanston Animal Friends" });
+  await expect(card).toContainText(/a \d+ mi|a menos de 1 mi/);
+  await expect(card.getByRole("link", { name: "Evanston Animal Friends" })).toHaveAttribute("href", "/es/shelters/evanston-animal-friends");
+  await expectNoSeriousA11yViolations(page);
+
+  const missing = await page.goto("/es/no-existe");
+  expect(missing!.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "es");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("No encontramos esa página");
+  await expect(page.getByRole("link", { name: "Ver todos los refugios" })).toHaveAttribute("href", "/es/shelters");
+});

@@ -180,6 +180,12 @@ const TRANSLATED = [
   "components/shelters/load-failed.tsx",
   "components/shelters/pager-links.tsx",
   "components/alerts/alert-form.tsx",
+  "app/(site)/shelters/page.tsx",
+  "components/shelters/shelter-search.tsx",
+  "components/shelters/use-my-location.tsx",
+  "components/shelters/shelter-card.tsx",
+  "app/not-found.tsx",
+  "app/global-error.tsx",
 ];
 const ALLOWED = new Set(["Petstore"]);
 /** Per file: the staff's second row of the header stays English (staff pages are English in issue 36). */

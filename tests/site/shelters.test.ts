@@ -4,6 +4,7 @@ import { addressLines, milesAway, placeLine, telHref, websiteLabel } from "@/com
 import { linkCursor, nearProblem, parseSheltersQuery, sheltersApiPath, sheltersHref, widerThan } from "@/components/shelters/shelters-query";
 import { profilePatch } from "@/components/staff/profile-patch";
 import { setClock } from "@/lib/clock";
+import { translatorFor } from "@/lib/i18n/translator";
 import { sessionCookieName } from "@/lib/http/cookies";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import type { Organization } from "@/lib/organizations/schemas";
@@ -41,21 +42,29 @@ describe("the shelters directory's URL", () => {
   });
 
   it("says what is wrong with the place next to the box, and nothing for other refusals", () => {
-    expect(nearProblem({ status: 400, code: "unknown_location", details: [{ field: "near" }] }, "00000")).toBe(
+    const t = translatorFor("en", "Shelters");
+    const es = translatorFor("es", "Shelters");
+    expect(nearProblem({ status: 400, code: "unknown_location", details: [{ field: "near" }] }, "00000", t)).toBe(
       "We don't know the ZIP code 00000: check it, or use your location instead.",
     );
-    expect(nearProblem({ status: 400, code: "invalid_query", details: [{ field: "near" }] }, "Chicago")).toMatch(/^"Chicago" is not a ZIP code/);
-    expect(nearProblem({ status: 400, code: "invalid_query", details: [{ field: "near" }] }, "95,10")).toMatch(/not on the map/);
-    expect(nearProblem({ status: 400, code: "invalid_cursor" }, "60601")).toBeUndefined();
-    expect(nearProblem({ status: 429, code: "rate_limited" }, "60601")).toBeUndefined();
+    expect(nearProblem({ status: 400, code: "invalid_query", details: [{ field: "near" }] }, "Chicago", t)).toMatch(/^"Chicago" is not a ZIP code/);
+    expect(nearProblem({ status: 400, code: "invalid_query", details: [{ field: "near" }] }, "95,10", t)).toMatch(/not on the map/);
+    expect(nearProblem({ status: 400, code: "invalid_cursor" }, "60601", t)).toBeUndefined();
+    expect(nearProblem({ status: 429, code: "rate_limited" }, "60601", t)).toBeUndefined();
+    expect(nearProblem({ status: 400, code: "unknown_location" }, "00000", es)).toBe("No conocemos el código postal 00000: revíselo o use su ubicación.");
   });
 });
 
 describe("what adopters read", () => {
-  it("distances in whole miles", () => {
-    expect(milesAway(19.3)).toBe("12 mi away");
-    expect(milesAway(0.4)).toBe("Under 1 mi away");
-    expect(milesAway(130.6)).toBe("81 mi away");
+  it("distances in whole miles, in the page's language", () => {
+    const t = translatorFor("en", "Shelters");
+    expect(milesAway(t, 19.3, "en")).toBe("12 mi away");
+    expect(milesAway(t, 0.4, "en")).toBe("Under 1 mi away");
+    expect(milesAway(t, 130.6, "en")).toBe("81 mi away");
+    expect(milesAway(t, 2000, "en")).toBe("1,243 mi away");
+    const es = translatorFor("es", "Shelters");
+    expect(milesAway(es, 19.3, "es")).toBe("a 12 mi");
+    expect(milesAway(es, 0.4, "es")).toBe("a menos de 1 mi");
   });
 
   it("addresses, phone links and websites", () => {
