@@ -8,9 +8,11 @@ import { textLinkClass } from "@/components/pets/styles";
 // the visitor's language: the proxy strips "/es" and says the language in a
 // request header, so this renders in the root layout like any page.
 export default async function NotFound() {
-  const [t, locale] = await Promise.all([getTranslations("NotFound"), pageLocale()]);
+  const [t, meta, locale] = await Promise.all([getTranslations("NotFound"), getTranslations("Meta"), pageLocale()]);
   return (
     <div className="mx-auto max-w-xl space-y-4 py-8 text-center">
+      {/* not-found pages take no metadata export: React puts this title in the head. */}
+      <title>{meta("titleTemplate", { title: t("title") })}</title>
       <Picture name="paw" className="mx-auto h-32 w-44 rounded-2xl" />
       <h1 className="text-3xl font-bold text-stone-900">{t("heading")}</h1>
       <p className="text-stone-700">{t("text")}</p>

@@ -147,5 +147,6 @@ test("the shelters directory near a ZIP code and an unknown address, in Spanish"
   expect(missing!.status()).toBe(404);
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("No encontramos esa página");
+  await expect(page).toHaveTitle(/^Página no encontrada/);
   await expect(page.getByRole("link", { name: "Ver todos los refugios" })).toHaveAttribute("href", "/es/shelters");
 });
