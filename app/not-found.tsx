@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { getTranslations } from "next-intl/server";
 import { localePath } from "@/lib/i18n/locales";
 import { pageLocale } from "@/lib/i18n/server";
@@ -7,12 +8,15 @@ import { textLinkClass } from "@/components/pets/styles";
 // An address that names no page at all ("/es/nope" as much as "/nope"), in
 // the visitor's language: the proxy strips "/es" and says the language in a
 // request header, so this renders in the root layout like any page.
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations("NotFound");
+  return { title: t("title") };
+}
+
 export default async function NotFound() {
-  const [t, meta, locale] = await Promise.all([getTranslations("NotFound"), getTranslations("Meta"), pageLocale()]);
+  const [t, locale] = await Promise.all([getTranslations("NotFound"), pageLocale()]);
   return (
     <div className="mx-auto max-w-xl space-y-4 py-8 text-center">
-      {/* not-found pages take no metadata export: React puts this title in the head. */}
-      <title>{meta("titleTemplate", { title: t("title") })}</title>
       <Picture name="paw" className="mx-auto h-32 w-44 rounded-2xl" />
       <h1 className="text-3xl font-bold text-stone-900">{t("heading")}</h1>
       <p className="text-stone-700">{t("text")}</p>

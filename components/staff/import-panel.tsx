@@ -13,6 +13,7 @@ import type { Import } from "@/lib/imports/schemas";
 import { GENERIC_FIELDS } from "@/lib/listings/formats/generic";
 import { describeError } from "@/lib/site/api-client";
 import type { SessionInfo } from "@/lib/staff/schemas";
+import { TableScroll } from "@/components/staff/table-scroll";
 
 // /staff/import: choose a file, see what it would do (a dry run: the
 // detected format, the first rows as they would be saved, every rejected row
@@ -129,42 +130,44 @@ function Importer() {
             2. Match your columns to our fields
           </h2>
           <p className="text-stone-700">This file is not in a listing site&apos;s format. Say which of its columns holds each of our fields; leave the others out.</p>
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr>
-                <th scope="col" className="py-1 pr-4">
-                  Our field
-                </th>
-                <th scope="col" className="py-1">
-                  Your column
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {GENERIC_FIELDS.map((field) => (
-                <tr key={field} className="border-t border-stone-200">
-                  <th scope="row" className="py-1 pr-4 font-normal">
-                    <label htmlFor={`${fileId}-${field}`}>{FIELD_WORDS[field] ?? field}</label>
+          <TableScroll label="Column mapping, scrollable">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr>
+                  <th scope="col" className="py-1 pr-4">
+                    Our field
                   </th>
-                  <td className="py-1">
-                    <select
-                      id={`${fileId}-${field}`}
-                      className={inputClass(false)}
-                      value={mapping[field] ?? ""}
-                      onChange={(e) => setMapping((m) => (e.target.value ? { ...m, [field]: e.target.value } : Object.fromEntries(Object.entries(m).filter(([k]) => k !== field))))}
-                    >
-                      <option value="">(not in the file)</option>
-                      {columns!.map((c) => (
-                        <option key={c} value={c}>
-                          {c}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
+                  <th scope="col" className="py-1">
+                    Your column
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {GENERIC_FIELDS.map((field) => (
+                  <tr key={field} className="border-t border-stone-200">
+                    <th scope="row" className="py-1 pr-4 font-normal">
+                      <label htmlFor={`${fileId}-${field}`}>{FIELD_WORDS[field] ?? field}</label>
+                    </th>
+                    <td className="py-1">
+                      <select
+                        id={`${fileId}-${field}`}
+                        className={inputClass(false)}
+                        value={mapping[field] ?? ""}
+                        onChange={(e) => setMapping((m) => (e.target.value ? { ...m, [field]: e.target.value } : Object.fromEntries(Object.entries(m).filter(([k]) => k !== field))))}
+                      >
+                        <option value="">(not in the file)</option>
+                        {columns!.map((c) => (
+                          <option key={c} value={c}>
+                            {c}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
           <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species} onClick={() => void send(true, file, mapping)}>
             Preview with these columns
           </button>
@@ -189,32 +192,34 @@ function Importer() {
         {past.error ? <FormAlert>{describeError(past.error)}</FormAlert> : null}
         {past.data && !past.data.length ? <p className="text-stone-700">No imports yet.</p> : null}
         {past.data?.length ? (
-          <table className="w-full text-left text-sm">
-            <thead>
-              <tr>
-                {["When", "File", "Format", "Kind", "Status", "Created", "Updated", "Unchanged", "Rejected"].map((h) => (
-                  <th key={h} scope="col" className="py-1 pr-3">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {past.data.map((i) => (
-                <tr key={i.id} className="border-t border-stone-200">
-                  <td className="py-1 pr-3">{new Date(i.createdAt).toLocaleString("en-US")}</td>
-                  <td className="py-1 pr-3">{i.fileName ?? "—"}</td>
-                  <td className="py-1 pr-3">{FORMAT_NAMES[i.format] ?? i.format}</td>
-                  <td className="py-1 pr-3">{i.dryRun ? "Preview" : "Import"}</td>
-                  <td className="py-1 pr-3">{i.status}</td>
-                  <td className="py-1 pr-3">{i.counts.created}</td>
-                  <td className="py-1 pr-3">{i.counts.updated}</td>
-                  <td className="py-1 pr-3">{i.counts.unchanged}</td>
-                  <td className="py-1 pr-3">{i.counts.rejected}</td>
+          <TableScroll label="Past imports, scrollable">
+            <table className="w-full text-left text-sm">
+              <thead>
+                <tr>
+                  {["When", "File", "Format", "Kind", "Status", "Created", "Updated", "Unchanged", "Rejected"].map((h) => (
+                    <th key={h} scope="col" className="py-1 pr-3">
+                      {h}
+                    </th>
+                  ))}
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {past.data.map((i) => (
+                  <tr key={i.id} className="border-t border-stone-200">
+                    <td className="py-1 pr-3">{new Date(i.createdAt).toLocaleString("en-US")}</td>
+                    <td className="py-1 pr-3">{i.fileName ?? "—"}</td>
+                    <td className="py-1 pr-3">{FORMAT_NAMES[i.format] ?? i.format}</td>
+                    <td className="py-1 pr-3">{i.dryRun ? "Preview" : "Import"}</td>
+                    <td className="py-1 pr-3">{i.status}</td>
+                    <td className="py-1 pr-3">{i.counts.created}</td>
+                    <td className="py-1 pr-3">{i.counts.updated}</td>
+                    <td className="py-1 pr-3">{i.counts.unchanged}</td>
+                    <td className="py-1 pr-3">{i.counts.rejected}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
         ) : null}
       </section>
     </div>
@@ -261,29 +266,31 @@ function Preview({ report }: { report: Import }) {
         Format: <strong>{FORMAT_NAMES[report.format] ?? report.format}</strong> ({report.encoding}), {report.counts.rows} rows.
       </p>
       <Counts report={report} verb="Importing would give" />
-      <table className="w-full text-left text-sm">
-        <caption className="sr-only">The first rows as they would be saved</caption>
-        <thead>
-          <tr>
-            {["Line", "ID", "Name", "Species", "What happens"].map((h) => (
-              <th key={h} scope="col" className="py-1 pr-3">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {report.preview.map((row) => (
-            <tr key={row.line} className="border-t border-stone-200">
-              <td className="py-1 pr-3">{row.line}</td>
-              <td className="py-1 pr-3">{row.externalId ?? "—"}</td>
-              <td className="py-1 pr-3">{row.name ?? "—"}</td>
-              <td className="py-1 pr-3">{row.species ?? "—"}</td>
-              <td className="py-1 pr-3">{{ create: "New animal", update: `Changes ${Object.keys(row.fields).join(", ")}`, unchanged: "Nothing changes", reject: "Rejected" }[row.action]}</td>
+      <TableScroll label="Preview rows, scrollable">
+        <table className="w-full text-left text-sm">
+          <caption className="sr-only">The first rows as they would be saved</caption>
+          <thead>
+            <tr>
+              {["Line", "ID", "Name", "Species", "What happens"].map((h) => (
+                <th key={h} scope="col" className="py-1 pr-3">
+                  {h}
+                </th>
+              ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {report.preview.map((row) => (
+              <tr key={row.line} className="border-t border-stone-200">
+                <td className="py-1 pr-3">{row.line}</td>
+                <td className="py-1 pr-3">{row.externalId ?? "—"}</td>
+                <td className="py-1 pr-3">{row.name ?? "—"}</td>
+                <td className="py-1 pr-3">{row.species ?? "—"}</td>
+                <td className="py-1 pr-3">{{ create: "New animal", update: `Changes ${Object.keys(row.fields).join(", ")}`, unchanged: "Nothing changes", reject: "Rejected" }[row.action]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
       <Rejections report={report} />
     </section>
   );

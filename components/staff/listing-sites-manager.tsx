@@ -8,6 +8,7 @@ import { useAddListingSite, useListingSites, useListingUploads, useTestConnectio
 import { DEFAULT_HOSTS, NEEDS_ACCOUNT_ID, type ConnectionTest, type ListingSiteView, type ListingUpload } from "@/lib/listings/uploads/schemas";
 import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
 import { describeError } from "@/lib/site/api-client";
+import { TableScroll } from "@/components/staff/table-scroll";
 
 // Add a listing site (after testing its credentials), switch sites on and
 // off, upload now, and see each site's last uploads. The password is typed
@@ -181,37 +182,39 @@ function UploadsList({ siteId }: { siteId: number }) {
   if (uploads.error) return <FormAlert>Could not load the uploads. {describeError(uploads.error)}</FormAlert>;
   if (!uploads.data.length) return <p className="text-sm text-stone-700">No uploads yet.</p>;
   return (
-    <table className="mt-2 w-full text-left text-sm">
-      <caption className="sr-only">The last 20 uploads, newest first</caption>
-      <thead>
-        <tr className="border-b border-stone-200">
-          <th scope="col" className="py-1 pr-3">
-            Started
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Why
-          </th>
-          <th scope="col" className="py-1 pr-3">
-            Outcome
-          </th>
-          <th scope="col" className="py-1">
-            Warnings
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {uploads.data.map((u) => (
-          <tr key={u.id} className="border-b border-stone-100 align-top">
-            <td className="py-1 pr-3">
-              <DateTime iso={u.startedAt} />
-            </td>
-            <td className="py-1 pr-3">{u.reason}</td>
-            <td className="py-1 pr-3">{outcomeText(u)}</td>
-            <td className="py-1">{u.warnings.length ? u.warnings.map((w) => `${w.rowId}: ${w.message}`).join("; ") : "None"}</td>
+    <TableScroll label="Last uploads, scrollable">
+      <table className="mt-2 w-full text-left text-sm">
+        <caption className="sr-only">The last 20 uploads, newest first</caption>
+        <thead>
+          <tr className="border-b border-stone-200">
+            <th scope="col" className="py-1 pr-3">
+              Started
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Why
+            </th>
+            <th scope="col" className="py-1 pr-3">
+              Outcome
+            </th>
+            <th scope="col" className="py-1">
+              Warnings
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {uploads.data.map((u) => (
+            <tr key={u.id} className="border-b border-stone-100 align-top">
+              <td className="py-1 pr-3">
+                <DateTime iso={u.startedAt} />
+              </td>
+              <td className="py-1 pr-3">{u.reason}</td>
+              <td className="py-1 pr-3">{outcomeText(u)}</td>
+              <td className="py-1">{u.warnings.length ? u.warnings.map((w) => `${w.rowId}: ${w.message}`).join("; ") : "None"}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
   );
 }
 

@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiClientError, callApi } from "@/lib/site/api-client";
 import type { ErrorBody } from "@/lib/http/errors";
 import type { Import } from "@/lib/imports/schemas";
@@ -38,15 +39,22 @@ export async function startImport(request: ImportRequest): Promise<Import> {
   throw new ApiClientError(res.status, error.code ?? "unknown_error", error.message ?? `The server answered ${res.status}.`, error.details ?? []);
 }
 
-/** One import, polled every half second until it is done or failed. */
+/** One import, polled every half second until it is done or failed; then the past imports are read again. */
 export function useImport(id: number | null) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const query = useQuery({
     queryKey: [...STAFF_IMPORTS_QUERY_KEY, id],
     queryFn: async (): Promise<Import> => (await callApi((api) => api.GET("/imports/{importId}", { params: { path: { importId: id! } } }))).data as Import,
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data && (query.state.data.status === "done" || query.state.data.status === "failed") ? false : 500),
     staleTime: 0,
   });
+  const finished = query.data?.status === "done" || query.data?.status === "failed";
+  useEffect(() => {
+    // The list showed this import as queued or running: it ends there too.
+    if (finished) void queryClient.invalidateQueries({ queryKey: STAFF_IMPORTS_QUERY_KEY, exact: true });
+  }, [finished, queryClient]);
+  return query;
 }
 
 export function usePastImports(enabled: boolean) {

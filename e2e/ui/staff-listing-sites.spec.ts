@@ -1,6 +1,7 @@
+import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { startFtpServer, type TestFtpServer } from "../../tests/ftp-server";
-import { createShelterWithStaff, expectNoSeriousA11yViolations, signInAsStaff } from "./staff-helpers";
+import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff } from "./staff-helpers";
 
 // Staff add a listing site on /staff/listing-sites after testing its
 // credentials, upload now, and see the upload in the last uploads; the
@@ -51,6 +52,13 @@ test("add a site after testing its connection, upload now, see the upload", asyn
   const uploads = card.getByRole("table", { name: "The last 20 uploads, newest first" });
   await expect(uploads.getByRole("row")).toHaveCount(2);
   await expect(uploads).toContainText("manual");
+  // The page as the README shows it, on a desktop and a phone.
+  fs.mkdirSync("docs/screenshots", { recursive: true });
+  await page.screenshot({ path: "docs/screenshots/listing-sites.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await page.screenshot({ path: "docs/screenshots/listing-sites-phone.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await card.getByRole("button", { name: "Switch off Adopt-a-Pet" }).click();
   await expect(card.getByRole("button", { name: "Switch on Adopt-a-Pet" })).toBeVisible();
