@@ -12,6 +12,10 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
   );
+  // A router.refresh() (after a staff form saves) streams the page's
+  // metadata in again: for a moment the head has no <title>. Judge the page
+  // once it has one, as every page does when settled.
+  await page.waitForFunction(() => document.title.trim() !== "");
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
