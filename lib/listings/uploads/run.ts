@@ -65,7 +65,8 @@ async function send(session: FtpSession, snapshot: Snapshot, sentBefore: Record<
 
 async function startUploadRow(siteId: bigint, job: UploadJob): Promise<bigint> {
   if (job.uploadId) {
-    await db().listingUpload.update({ where: { id: BigInt(job.uploadId) }, data: { startedAt: new Date() } });
+    // updateMany, as in finish: the site (and its uploads) may be removed meanwhile.
+    await db().listingUpload.updateMany({ where: { id: BigInt(job.uploadId) }, data: { startedAt: new Date() } });
     return BigInt(job.uploadId);
   }
   const row = await db().listingUpload.create({ data: { siteId, reason: job.reason }, select: { id: true } });
@@ -132,7 +133,9 @@ async function finish(
   site: ListingSite,
   result: { outcome: "sent" | "failed"; animals?: number; photos?: number; warnings?: Warning[]; error?: string },
 ): Promise<void> {
-  await db().listingUpload.update({
+  // updateMany: staff may remove the site (and with it this row) while its
+  // upload runs; there is nothing left to record then, and no reason to fail the job.
+  await db().listingUpload.updateMany({
     where: { id: uploadId },
     data: {
       finishedAt: new Date(),
