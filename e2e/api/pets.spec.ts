@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { bearer, cli, createKey, expectApiError } from "../helpers";
+import { LISTING_UNKNOWN } from "../../tests/listing-unknown";
 
 // The API through a running production server, the way a partner uses it.
 
@@ -64,22 +65,7 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
     goodWith: { children: null, dogs: null, cats: null },
     photos: [],
     // The listing sites' profile (issue 34): nothing known, listed on other sites.
-    externalId: null,
-    secondaryBreed: null,
-    mixedBreed: null,
-    colors: [],
-    coatLength: null,
-    spayedNeutered: null,
-    houseTrained: null,
-    declawed: null,
-    shotsCurrent: null,
-    specialNeeds: null,
-    specialNeedsNotes: null,
-    adoptionFee: null,
-    intakeDate: null,
-    videoUrl: null,
-    tags: [],
-    listOnOtherSites: true,
+    ...LISTING_UNKNOWN,
   });
   expect(created.headers()["location"]).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
 

@@ -11,6 +11,12 @@ export interface AdoptionFee {
 
 export const DEFAULT_CURRENCY = "USD";
 
+/** The fee as a row keeps it (three columns; cents null: no fee known), as the API shows it. */
+export function adoptionFeeOf(row: { adoptionFeeCents: number | null; adoptionFeeCurrency: string | null; adoptionFeeWaived: boolean | null }): AdoptionFee | null {
+  // currency is CHAR(3): trimmed of its padding.
+  return row.adoptionFeeCents === null ? null : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false };
+}
+
 /** The largest fee accepted, in minor units: $100,000. */
 export const FEE_MAX_CENTS = 10_000_000;
 

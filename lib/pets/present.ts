@@ -2,6 +2,7 @@ import { env } from "@/lib/env";
 import { ageGroupOf, isoDay, type IsoDate } from "@/lib/pets/age";
 import type { PetRow, StoredPhoto } from "@/lib/pets/queries";
 import type { Pet, PetField, Photo } from "@/lib/pets/schemas";
+import { adoptionFeeOf } from "@/lib/pets/adoption-fee";
 
 // How an animal is shown. Two things in a Pet depend on the answer rather
 // than on the row: `ageGroup` (worked out from the birth date on the day of
@@ -43,8 +44,7 @@ export function storedPet(row: PetRow): StoredPet {
     shotsCurrent: row.shotsCurrent,
     specialNeeds: row.specialNeeds,
     specialNeedsNotes: row.specialNeedsNotes,
-    adoptionFee:
-      row.adoptionFeeCents === null ? null : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false },
+    adoptionFee: adoptionFeeOf(row),
     intakeDate: row.intakeDate,
     videoUrl: row.videoUrl,
     tags: row.tags,

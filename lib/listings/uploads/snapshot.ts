@@ -7,6 +7,7 @@ import type { ListingSite } from "@/lib/listings/sites";
 import { ageGroupOf, isoDay } from "@/lib/pets/age";
 import { photoUrl, petView } from "@/lib/pets/present";
 import type { PetStatus } from "@/lib/pets/schemas";
+import { adoptionFeeOf } from "@/lib/pets/adoption-fee";
 
 // What a site is sent: a full snapshot of the organisation's listed animals
 // in the site's own format (lib/listings/formats), with the files around it
@@ -94,8 +95,7 @@ export async function listedAnimals(organizationId: number, site: ListingSite, n
       shotsCurrent: row.shotsCurrent,
       specialNeeds: row.specialNeeds,
       specialNeedsNotes: row.specialNeedsNotes,
-      adoptionFee:
-        row.adoptionFeeCents === null ? null : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false },
+      adoptionFee: adoptionFeeOf(row),
       intakeDate: day(row.intakeDate),
       videoUrl: row.videoUrl,
       tags: row.tags,
