@@ -20,8 +20,14 @@ export async function staffJourney(page: Page, origin: string, account: { email:
   await expect(page).toHaveURL(`${origin}/staff/pets/new`);
 
   const animal = uniqueName("Journey");
-  await page.getByLabel("Name", { exact: true }).fill(animal);
-  await page.getByLabel("Category").selectOption({ label: "Rabbits" });
+  // Filled again until the values hold: typed while the form was still
+  // hydrating, they were once lost (CI), and the form went out empty.
+  await expect(async () => {
+    await page.getByLabel("Name", { exact: true }).fill(animal);
+    await page.getByLabel("Category").selectOption({ label: "Rabbits" });
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue(animal, { timeout: 500 });
+    await expect(page.getByLabel("Category")).toHaveValue(/\d+/, { timeout: 500 });
+  }).toPass();
   await page.getByRole("button", { name: "Add animal" }).click();
   await expect(page.getByTestId("added-name")).toHaveText(animal);
 
