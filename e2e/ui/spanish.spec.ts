@@ -6,8 +6,9 @@ import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } f
 
 // The adopters' site in Spanish (issue 36), as a Spanish-speaking adopter on
 // a phone walks it: the first visit goes to /es, a filter from the Filtros
-// sheet, an animal's page, the application and its email, an alert and its
-// confirmation email, all in Spanish; the switcher keeps the filters. English
+// sheet, an animal's page, the application and its email, an alert, its
+// confirmation email and a match's email, all in Spanish (the emails arrive at
+// the suite's SMTP server, e2e/mailbox.ts); the switcher keeps the filters. English
 // stays at today's addresses (every other spec walks it).
 
 const PHONE = { width: 390, height: 844 };
@@ -44,8 +45,8 @@ test("a browser preferring Spanish is sent to /es once; the page says its langua
   await context.close();
 });
 
-test("on a phone in Spanish: a filter, an animal's page, applying, an alert and both emails, then English with the same filters", async ({ browser }) => {
-  test.setTimeout(90_000);
+test("on a phone in Spanish: a filter, an animal's page, applying, an alert with its confirmation and a match by email, then English with the same filters", async ({ browser }) => {
+  test.setTimeout(300_000);
   const context = await spanishPhone(browser);
   const page = await context.newPage();
   const name = uniqueName("Canela");
@@ -102,25 +103,43 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert and 
   const received = await waitForMail(applicant, `Recibimos su solicitud para ${name}`);
   expect(received.text).toContain("Hola, Ana Pérez:");
 
-  // An alert for the filters, and its confirmation email in Spanish, whose link opens the Spanish page.
-  await page.goto(`/es?size=small&sex=female`);
+  // An alert for the filters (the name's unique word keeps other specs' animals out of it), its
+  // confirmation email in Spanish, whose link opens the Spanish page, then a match, in Spanish too.
+  const word = name.split(" ")[1]!;
+  const described = `Todos los animales · hembra · pequeño · con un nombre como “${word}”`;
+  await page.goto(`/es?size=small&sex=female&q=${word}`);
   await page.getByRole("button", { name: "Recibir por correo los animales nuevos" }).tap();
   const alertForm = page.getByRole("form", { name: "Recibir por correo los animales nuevos" });
-  await expect(alertForm).toContainText("Todos los animales · hembra · pequeño");
+  await expect(alertForm).toContainText(described);
   const subscriber = `${uniqueName("alerta").replace(/\s+/g, ".")}@example.org`;
   await alertForm.getByRole("textbox", { name: "Correo electrónico" }).fill(subscriber);
   await alertForm.getByRole("checkbox", { name: /Acepto recibir estos correos/ }).check();
   await alertForm.getByRole("button", { name: "Crear alerta" }).tap();
   await expect(page.getByRole("heading", { name: "Revise su correo" })).toBeFocused();
-  const confirm = await waitForMail(subscriber, /^Confirme su alerta: Todos los animales · hembra · pequeño/);
+  // Until it is confirmed, the email does not repeat the name searched for (anyone can type an address).
+  const confirm = await waitForMail(subscriber, "Confirme su alerta: Todos los animales · hembra · pequeño · una búsqueda por nombre");
   const manage = linksIn(confirm).find((link) => /\/es\/alerts\/[A-Za-z0-9_-]{43}$/.test(link));
   expect(manage).toBeDefined();
   await page.goto(new URL(manage!).pathname);
   await expect(page.locator("html")).toHaveAttribute("lang", "es");
   await expect(page.getByText("Su alerta está confirmada.")).toBeVisible();
-  await expect(page.getByRole("region", { name: "Alerta" })).toContainText("Todos los animales · hembra · pequeño");
+  await expect(page.getByRole("region", { name: "Alerta" })).toContainText(described);
   await expect(page.getByRole("region", { name: "Alerta" })).toContainText("A medida que lleguen");
   await expectNoSeriousA11yViolations(page);
+
+  // A matching animal arrives: the match email is in Spanish, and its links open the Spanish pages.
+  // The sending job runs every minute, so it can take up to two.
+  const newcomer = `${word} Junior`;
+  const arrived = await page.request.post("/v1/pets", {
+    headers: bearer(key),
+    data: { name: newcomer, categoryId: 1, sex: "female", size: "small", status: "available" },
+  });
+  expect(arrived.status(), await arrived.text()).toBe(201);
+  const news = await waitForMail(subscriber, `Nueva coincidencia: ${newcomer} (${described})`, 180_000);
+  expect(news.text).toContain("Un animal nuevo coincide con su alerta");
+  expect(news.text).toContain(`Recibe este correo porque pidió los animales nuevos que coincidan con: ${described}.`);
+  expect(String(news.html)).toContain(newcomer);
+  expect(linksIn(news)).toContain(manage);
 
   // The switcher: the same view in English, filters kept.
   await page.goto(`/es?size=small&sex=female`);
