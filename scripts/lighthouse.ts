@@ -24,6 +24,9 @@
  *
  *   CHROME_PATH=/usr/bin/chromium   LIGHTHOUSE_RUNS=3   LIGHTHOUSE_PAGES=/,/docs   LIGHTHOUSE_BASELINE=/staff/sign-in
  *   BENCH_BUILD=0                   keeps the production build in .next instead of building again
+ *   LIGHTHOUSE_PAGES may name whole URLs too (http://127.0.0.1:3300/): another
+ *   build already running there, audited in the same interleaved rounds, so a
+ *   change is compared with what came before it in one run rather than two.
  *   LIGHTHOUSE_REPORTS=dir   also writes each run's full report there (JSON:
  *                            open it in the Lighthouse viewer, or read its
  *                            main-thread and script-boot-up audits)
@@ -56,6 +59,9 @@ interface Run {
   /** Lighthouse's measure of this machine's CPU speed at the time (its mobile throttling assumes a fast desktop, about 1,500 or more). */
   benchmarkIndex: number;
 }
+
+/** A page of this build (a path), or of one running elsewhere (a whole URL). */
+const urlOf = (page: string) => (/^https?:\/\//.test(page) ? page : `http://127.0.0.1:${PORT}${page}`);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -125,7 +131,7 @@ async function main(): Promise<void> {
     // Warm up the server: the first request of each page renders it cold. (The
     // first audit of a run still tends to score lower, Chromium starting cold:
     // it falls on the baseline, and the median of 5 absorbs it.)
-    for (const path of pages) await (await fetch(`http://127.0.0.1:${PORT}${path}`)).arrayBuffer();
+    for (const path of pages) await (await fetch(urlOf(path))).arrayBuffer();
     // Calibration: one audit of the baseline (not counted) reads the host's benchmark index.
     const given = process.env.LIGHTHOUSE_CPU_SLOWDOWN ? Number(process.env.LIGHTHOUSE_CPU_SLOWDOWN) : undefined;
     let slowdown = given ?? 4;
@@ -138,7 +144,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       for (let j = 0; j < pages.length; j++) {
         const path = pages[(i + j) % pages.length]!;
-        const run = await audit(`http://127.0.0.1:${PORT}${path}`, `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`, slowdown);
+        const run = await audit(urlOf(path), `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`, slowdown);
         console.error(`  ${path} run ${i + 1}/${RUNS}: performance ${run.performance}, accessibility ${run.accessibility}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CPU benchmark index ${Math.round(run.benchmarkIndex)}`);
         runsOf.get(path)!.push(run);
       }

@@ -2,6 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { localePath } from "@/lib/i18n/locales";
+import { wholeNumber } from "@/lib/i18n/numbers";
 import { usePageLocale } from "@/lib/i18n/paths";
 
 // Before any schema is built (see the file).
@@ -137,7 +138,7 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
       <FormField
         id="apply-message"
         label={t("message")}
-        hint={t("messageHint", { name: pet.name, count: [...message].length.toLocaleString(locale), max: MESSAGE_MAX.toLocaleString(locale) })}
+        hint={t("messageHint", { name: pet.name, count: wholeNumber([...message].length, locale), max: wholeNumber(MESSAGE_MAX, locale) })}
         error={fieldError("message")}
       >
         {(field) => <textarea {...field} rows={6} {...register("message")} />}

@@ -1,7 +1,8 @@
 "use client";
 
 import { useTranslations } from "next-intl";
-import { useLocalePath } from "@/lib/i18n/paths";
+import { countArgs } from "@/lib/i18n/numbers";
+import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import type { Category } from "@/lib/pets/schemas";
@@ -47,7 +48,8 @@ export function FilterSheet({
   const t = useTranslations("Filters");
   const common = useTranslations("Common");
   const to = useLocalePath();
-  const show = count === undefined ? t("showAnimals") : t("showCount", { count });
+  const locale = usePageLocale();
+  const show = count === undefined ? t("showAnimals") : t("showCount", countArgs(count, locale));
 
   return (
     <>
@@ -121,7 +123,7 @@ export function FilterSheet({
               </button>
               {/* The page behind is inert while the sheet is open: its own status line is not announced. */}
               <p role="status" className="sr-only">
-                {count === undefined ? "" : t("countMatch", { count })}
+                {count === undefined ? "" : t("countMatch", countArgs(count, locale))}
               </p>
             </div>
           </>

@@ -2,7 +2,8 @@
 
 import { useSearchParams } from "next/navigation";
 import { useTranslations } from "next-intl";
-import { useLocalePath } from "@/lib/i18n/paths";
+import { countArgs } from "@/lib/i18n/numbers";
+import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, linkCursor, networkError } from "@/lib/site/api-client-core";
 import { ALERT_BUTTON_ID, AlertPanel } from "@/components/alerts/alert-panel";
@@ -52,6 +53,7 @@ export function PetBrowser({
   const searchParams = useSearchParams();
   const t = useTranslations("Browse");
   const to = useLocalePath();
+  const locale = usePageLocale();
   // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
   const query = useMemo(() => parseBrowseQuery((name) => searchParams?.getAll(name)), [searchParams]);
   const fromServer = sameQuery(query, initial.query) ? initial : undefined;
@@ -136,7 +138,7 @@ export function PetBrowser({
   else if (busy) summary = t("loading");
   else if (page.pets.length > 0) {
     const near = nearWords(query, t);
-    const values = { count: page.pets.length, q: query.q ?? "", near: near ?? "" };
+    const values = { ...countArgs(page.pets.length, locale), q: query.q ?? "", near: near ?? "" };
     summary = near
       ? t(query.q ? "summaryNearestMatching" : "summaryNearest", values)
       : t(query.q ? "summaryNewestMatching" : "summaryNewest", values);

@@ -1,5 +1,6 @@
 "use client";
 
+import { countArgs } from "@/lib/i18n/numbers";
 import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 
 import { useTranslations } from "next-intl";
@@ -89,7 +90,7 @@ export function SavedList() {
         {t("yourSaved")}
       </h2>
       <p role="status" className="text-sm text-stone-700">
-        {!found ? t("loading") : t("count", { count: saved.length })}
+        {!found ? t("loading") : t("count", countArgs(saved.length, locale))}
       </p>
       <ul aria-labelledby="saved-heading" aria-busy={pets.isFetching} className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {newestFirst(saved).map((entry) => (

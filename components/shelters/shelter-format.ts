@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { wholeNumber } from "@/lib/i18n/numbers";
 import { KM_PER_MILE } from "@/lib/organizations/units";
 import type { Address } from "@/lib/organizations/schemas";
 
@@ -11,7 +13,7 @@ import type { Address } from "@/lib/organizations/schemas";
  */
 export function milesAway(t: (key: "milesAway" | "underAMile", values?: Record<string, string>) => string, distanceKm: number, locale: string): string {
   const miles = distanceKm / KM_PER_MILE;
-  return miles < 1 ? t("underAMile") : t("milesAway", { miles: Math.round(miles).toLocaleString(locale === "es" ? "es-US" : "en-US") });
+  return miles < 1 ? t("underAMile") : t("milesAway", { miles: wholeNumber(Math.round(miles), isLocale(locale) ? locale : DEFAULT_LOCALE) });
 }
 
 /** "Chicago, IL"; the country's name too outside the US. */

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
+import { wholeNumber } from "@/lib/i18n/numbers";
 import { KM_PER_MILE } from "@/lib/organizations/units";
 
 // The fixed words of data, in the page's language. `t` is next-intl's
@@ -26,5 +28,5 @@ export function categoryLabel(t: WordsT, name: string | undefined): string {
 export function milesAwayLabel(t: WordsT, km: number, locale: string): string {
   const miles = km / KM_PER_MILE;
   if (miles < 1) return t("lessThanAMile");
-  return t("milesAway", { miles: Math.round(miles).toLocaleString(locale === "es" ? "es-US" : "en-US") });
+  return t("milesAway", { miles: wholeNumber(Math.round(miles), isLocale(locale) ? locale : DEFAULT_LOCALE) });
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { dayText, feeText } from "@/components/pets/pet-facts";
 import { nearWords, parseBrowseQuery } from "@/components/pets/browse-query";
 import { localePath, preferredLocale, splitLocale } from "@/lib/i18n/locales";
+import { countArgs, INTL_LOCALE, wholeNumber } from "@/lib/i18n/numbers";
 import { categoryLabel, milesAwayLabel } from "@/lib/i18n/words";
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 import type { Pet } from "@/lib/pets/schemas";
@@ -58,14 +59,46 @@ describe("the message files", () => {
 
   it("count with ICU plurals: 1 animal, 3 animales", () => {
     const browse = { en: translator("en", "Browse"), es: translator("es", "Browse") };
-    expect(browse.en("summaryNewest", { count: 1 })).toBe("Showing 1 animal, newest first");
-    expect(browse.en("summaryNewest", { count: 3 })).toBe("Showing 3 animals, newest first");
-    expect(browse.es("summaryNewest", { count: 1 })).toBe("Se muestra 1 animal, los más recientes primero");
-    expect(browse.es("summaryNewest", { count: 3 })).toBe("Se muestran 3 animales, los más recientes primero");
+    expect(browse.en("summaryNewest", countArgs(1, "en"))).toBe("Showing 1 animal, newest first");
+    expect(browse.en("summaryNewest", countArgs(3, "en"))).toBe("Showing 3 animals, newest first");
+    expect(browse.es("summaryNewest", countArgs(1, "es"))).toBe("Se muestra 1 animal, los más recientes primero");
+    expect(browse.es("summaryNewest", countArgs(3, "es"))).toBe("Se muestran 3 animales, los más recientes primero");
     const filters = translator("es", "Filters");
-    expect(filters("showCount", { count: 1 })).toBe("Ver 1 animal");
-    expect(filters("showCount", { count: 1200 })).toBe("Ver 1200 animales");
+    expect(filters("showCount", countArgs(1, "es"))).toBe("Ver 1 animal");
+    // US Spanish groups thousands with a comma (Spain's "12.000" would read as twelve here).
+    expect(filters("showCount", countArgs(1200, "es"))).toBe("Ver 1,200 animales");
+    expect(filters("countMatch", countArgs(12000, "es"))).toBe("12,000 animales coinciden");
+    expect(translator("en", "Saved")("count", countArgs(1, "en"))).toBe("1 saved animal");
     expect(translator("es", "Empty")("clearAnimalFilters", { count: 2 })).toBe("Borrar los filtros del animal");
+  });
+
+  it("never count with ICU's #: the counts are written by wholeNumber, which needs no Intl for small ones", () => {
+    // "#" makes the page's first Intl.NumberFormat in the browser, whose
+    // locale data costs the first page about 150 ms of blocking time on a
+    // phone (lib/i18n/numbers.ts): a counting message takes `{shown}` instead.
+    const pound = (nodes: unknown[]): boolean =>
+      (nodes as { type: number; options?: Record<string, { value: unknown[] }> }[]).some((n) => n.type === 7 || Object.values(n.options ?? {}).some((o) => pound(o.value)));
+    for (const [locale, messages] of [["en", en], ["es", es]] as const) {
+      const counting = [...messages].filter(([, message]) => pound(new IntlMessageFormat(message, locale).getAst())).map(([key]) => key);
+      expect(counting, locale).toEqual([]);
+    }
+  });
+});
+
+describe("whole numbers", () => {
+  it("are their digits below 1,000 and US-grouped above, in both languages", () => {
+    expect(wholeNumber(0, "en")).toBe("0");
+    expect(wholeNumber(20, "es")).toBe("20");
+    expect(wholeNumber(999, "es")).toBe("999");
+    expect(wholeNumber(-12, "en")).toBe("-12");
+    expect(wholeNumber(1200, "en")).toBe("1,200");
+    expect(wholeNumber(1200, "es")).toBe("1,200");
+    expect(wholeNumber(1_234_567, "es")).toBe("1,234,567");
+    // Every number from 0 to 999 reads as Intl writes it, so skipping Intl changes no text.
+    for (const locale of ["en", "es"] as const) {
+      const intl = new Intl.NumberFormat(INTL_LOCALE[locale]);
+      for (let n = 0; n < 1000; n++) expect(wholeNumber(n, locale)).toBe(intl.format(n));
+    }
   });
 });
 
