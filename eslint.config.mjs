@@ -16,6 +16,7 @@ const config = [
   {
     ignores: [
       ".next/**",
+      "scripts/bench-empty-next/.next/**",
       ".next-*/**",
       ".data/**",
       "node_modules/**",

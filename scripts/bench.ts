@@ -9,6 +9,11 @@
  * taking turns), and reported as ratios, because this machine is shared and
  * noisy: absolute figures drift, ratios hold. GET /healthz on both is the
  * framework's own cost (a route handler of the same build that does nothing).
+ * The same no-op in an empty Next app (scripts/bench-empty-next: nothing but
+ * the route, served as scripts/server.ts serves ours) is measured in the same
+ * rounds: its throughput over a case's floor is the highest ratio any route
+ * handler can reach for that case on this framework and machine (the
+ * "framework ceiling" column), whatever the handler does.
  *
  *   BENCH_DURATION=5     seconds per case per round     BENCH_ROUNDS=3
  *   BENCH_CONNECTIONS=50 BENCH_PETS=10000               BENCH_PROFILE=1 (CPU profiles into .data/profiles)
@@ -190,6 +195,30 @@ export function profileArgs(): string[] {
 
 /** Where the floor listens (scripts/bench-floor.ts). */
 const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? PORT + 1);
+/** Where the empty Next app listens (scripts/bench-empty-next). */
+const EMPTY_PORT = FLOOR_PORT + 1;
+const EMPTY_APP = path.join(ROOT, "scripts", "bench-empty-next");
+
+/** The empty Next app, built like ours (BENCH_BUILD=0 keeps its build), one process per worker as the service has. */
+function startEmptyNext(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  if (process.env.BENCH_BUILD !== "0" || !fs.existsSync(path.join(EMPTY_APP, ".next", "BUILD_ID"))) {
+    run(path.join(BIN, "next"), ["build", EMPTY_APP], env);
+  }
+  const workers = Number(env.WEB_CONCURRENCY ?? os.availableParallelism());
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(EMPTY_APP, "server.mjs")], {
+      cwd: EMPTY_APP,
+      env: { ...env, EMPTY_NEXT_PORT: String(EMPTY_PORT), WEB_CONCURRENCY: String(workers) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let ready = 0;
+    child.stdout!.on("data", (chunk: Buffer) => {
+      ready += chunk.toString().split("Empty app ready on").length - 1;
+      if (ready >= workers) resolve(child);
+    });
+    child.once("exit", (code) => reject(new Error(`empty Next app exited (${code})`)));
+  });
+}
 
 /** The floor server, with as many workers as the service, ready when every worker says so. */
 function startFloor(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
@@ -214,9 +243,11 @@ async function apiBench(): Promise<void> {
   const nodeArgs = profileArgs();
   let child: ChildProcess | undefined;
   let floor: ChildProcess | undefined;
+  let empty: ChildProcess | undefined;
   try {
     child = await startServer(bench.env, nodeArgs);
     floor = await startFloor(bench.env);
+    empty = await startEmptyNext(bench.env);
     const client = new pg.Client({ connectionString: bench.url });
     await client.connect();
     // The updaters' animal: the key's organisation's newest (every client changes its name, each time to a new one).
@@ -246,8 +277,11 @@ async function apiBench(): Promise<void> {
       { name: "service", port: PORT },
       { name: "floor", port: FLOOR_PORT },
     ] as const;
+    const emptyNoop: Case = { name: "no-op route, empty Next app (GET /ping)", path: "/ping", auth: false };
     // Warm up: the first requests compile routes, fill pools and JIT.
     for (const c of cases) for (const server of servers) await measure(c, bench.key, 2, server.port);
+    await measure(emptyNoop, bench.key, 2, EMPTY_PORT);
+    const emptySamples: Sample[] = [];
 
     type Pair = { service: Sample; floor: Sample };
     const samples = new Map<Case, Pair[]>(cases.map((c) => [c, []]));
@@ -259,14 +293,22 @@ async function apiBench(): Promise<void> {
         const pair = {} as Pair;
         for (const server of round % 2 ? [...servers].reverse() : servers) pair[server.name] = await measure(c, bench.key, DURATION, server.port);
         samples.get(c)!.push(pair);
+        // The empty app's no-op beside the service's own, in every round.
+        if (c === cases[0]) {
+          emptySamples.push(await measure(emptyNoop, bench.key, DURATION, EMPTY_PORT));
+          console.error(`  round ${round + 1}/${ROUNDS} ${emptyNoop.name}: ${Math.round(emptySamples.at(-1)!.rps)} req/s, p99 ${emptySamples.at(-1)!.p99} ms`);
+        }
         const line = (s: Sample) => `${Math.round(s.rps)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms${s.non2xx || s.errors ? `, ${s.non2xx} non-2xx, ${s.errors} errors` : ""}`;
         console.error(`  round ${round + 1}/${ROUNDS} ${c.name}: service ${line(pair.service)} | floor ${line(pair.floor)}`);
       }
     }
 
+    const emptyRps = median(emptySamples.map((s) => s.rps));
     const rows = cases.map((c) => {
       const pairs = samples.get(c)!;
       const rpsRatio = median(pairs.map((p) => p.service.rps / p.floor.rps));
+      // No route handler answers faster than the empty app's no-op: against this case's floor, that is the best ratio it can reach.
+      const ceiling = Math.min(1, emptyRps / median(pairs.map((p) => p.floor.rps)));
       const p99Ratio = median(pairs.map((p) => p.service.p99 / Math.max(p.floor.p99, 1)));
       return {
         case: c.name,
@@ -278,17 +320,34 @@ async function apiBench(): Promise<void> {
         "floor p99": median(pairs.map((p) => p.floor.p99)),
         "p99 × floor": p99Ratio.toFixed(2),
         "non-2xx": pairs.reduce((n, p) => n + p.service.non2xx + p.floor.non2xx, 0),
-        target: c.target ? (rpsRatio >= 0.85 && p99Ratio <= 2 ? "met" : "MISSED") : "(framework)",
+        "framework ceiling": ceiling.toFixed(2),
+        target: c.target ? (rpsRatio >= 0.85 && p99Ratio <= 2 ? "met" : ceiling < 0.85 ? "MISSED (above the ceiling)" : "MISSED") : "(framework)",
       };
+    });
+    const floorNoop = median(samples.get(cases[0]!)!.map((p) => p.floor.rps));
+    rows.splice(1, 0, {
+      case: emptyNoop.name,
+      "req/s": Math.round(emptyRps),
+      "floor req/s": Math.round(floorNoop),
+      "× floor": (emptyRps / floorNoop).toFixed(2),
+      "p50 ms": median(emptySamples.map((s) => s.p50)),
+      "p99 ms": median(emptySamples.map((s) => s.p99)),
+      "floor p99": median(samples.get(cases[0]!)!.map((p) => p.floor.p99)),
+      "p99 × floor": "",
+      "non-2xx": emptySamples.reduce((n, s) => n + s.non2xx, 0),
+      "framework ceiling": "",
+      target: "(framework)",
     });
     const workers = bench.env.WEB_CONCURRENCY ?? "default (one per core)";
     console.log(
       `\nPetstore benchmark: ${ROUNDS} interleaved rounds × ${DURATION} s per case and server, ${CONNECTIONS} connections (updaters: 20), ${PETS} animals, production build, WEB_CONCURRENCY ${workers}, Node ${process.versions.node}`,
     );
-    console.log(`The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts)${process.env.BENCH_FLOOR_SHARE === "1" ? ", sharing round trips between requests as the service does" : ", one request's statements at a time"}. Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).\n`);
+    console.log(`The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts)${process.env.BENCH_FLOOR_SHARE === "1" ? ", sharing round trips between requests as the service does" : ", one request's statements at a time"}. Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).`);
+    console.log(`Framework ceiling: the empty Next app's no-op (${Math.round(emptyRps)} req/s) over the case's floor, the most any route handler can reach; a target above it cannot be met on this framework.\n`);
     console.table(rows);
     if (nodeArgs.length) console.log(`CPU profiles: ${PROFILE_DIR}`);
   } finally {
+    if (empty) await stopServer(empty);
     if (floor) await stopServer(floor);
     if (child) await stopServer(child);
     await bench.cleanup();
