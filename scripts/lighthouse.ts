@@ -27,6 +27,9 @@
  *   LIGHTHOUSE_PAGES may name whole URLs too (http://127.0.0.1:3300/): another
  *   build already running there, audited in the same interleaved rounds, so a
  *   change is compared with what came before it in one run rather than two.
+ *   --main-thread   instead of Lighthouse, the pages' main thread counted by
+ *                   Chromium itself over many loads (scripts/main-thread.ts):
+ *                   steadier than Lighthouse's simulated blocking time here
  *   LIGHTHOUSE_REPORTS=dir   also writes each run's full report there (JSON:
  *                            open it in the Lighthouse viewer, or read its
  *                            main-thread and script-boot-up audits)
@@ -126,6 +129,11 @@ async function main(): Promise<void> {
   const bench = await benchEnvironment("petstore_lighthouse", 0, PORT);
   const server = await startServer(bench.env);
   try {
+    if (process.argv.includes("--main-thread")) {
+      const { mainThread } = await import("./main-thread");
+      await mainThread(PAGES.map((page) => ({ label: page, url: urlOf(page) })), CHROME);
+      return;
+    }
     const pages = [BASELINE, ...PAGES.filter((p) => p !== BASELINE)];
     const runsOf = new Map<string, Run[]>(pages.map((p) => [p, []]));
     // Warm up the server: the first request of each page renders it cold. (The
