@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerId } from "@/lib/http/path-id";
 import { PET_EVENT_TYPES, petEventTypeSchema } from "@/lib/events/schemas";
 import { LIMIT_MAX } from "@/lib/pets/schemas";
 
@@ -9,14 +10,6 @@ import { LIMIT_MAX } from "@/lib/pets/schemas";
 export const WEBHOOKS_PER_KEY = 10;
 export const WEBHOOK_URL_MAX = 2048;
 export const DESCRIPTION_MAX = 500;
-
-const integerId = (name: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large"))
-    .meta({ type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, pattern: undefined, description: `Identifier of the ${name}.`, example: 1 });
 
 export const webhookIdParamsSchema = z.object({ webhookId: integerId("webhook endpoint") });
 export const deliveryIdParamsSchema = z.object({ webhookId: integerId("webhook endpoint"), deliveryId: integerId("delivery") });

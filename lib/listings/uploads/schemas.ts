@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { integerId } from "@/lib/http/path-id";
 import { LISTING_SITES, type ListingSite } from "@/lib/listings/sites";
 
 // The shapes of listing sites (an organisation's FTP account on Petfinder,
@@ -19,14 +20,6 @@ export const NEEDS_ACCOUNT_ID: Record<ListingSite, boolean> = { petfinder: true,
 export const LISTING_SITES_PER_ORGANIZATION = 10;
 /** How many uploads GET …/uploads answers with. */
 export const UPLOADS_LISTED = 20;
-
-const integerId = (name: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large"))
-    .meta({ type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, pattern: undefined, description: `Identifier of the ${name}.`, example: 1 });
 
 export const listingSiteIdParamsSchema = z.object({ siteId: integerId("listing site") });
 
