@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
+import { LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The audit trail's shapes: who changed an animal, when, in which request,
 // and its fields before and after. Staff read it (GET
@@ -43,13 +43,9 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 export const HISTORY_LIMIT_DEFAULT = 50;
 
 export const historyQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
+  limit: queryInteger(1, LIMIT_MAX, "int32")
     .default(HISTORY_LIMIT_DEFAULT)
-    .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: HISTORY_LIMIT_DEFAULT }),
+    .meta({ default: HISTORY_LIMIT_DEFAULT }),
   cursor: z.string().min(1, "must not be empty").optional(),
 });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;

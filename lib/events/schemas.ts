@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the
@@ -79,13 +79,9 @@ export const listEventsQuerySchema = z.object({
       description: `Return the events after this one: the \`id\` of the last event you processed. Without it, the feed starts at the oldest event kept (${EVENT_RETENTION_DAYS} days).`,
       example: "evt_42",
     }),
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
+  limit: queryInteger(1, LIMIT_MAX, "int32")
     .default(LIMIT_DEFAULT)
-    .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: LIMIT_DEFAULT, description: "Maximum number of events returned (1 to 100).", example: 20 }),
+    .meta({ default: LIMIT_DEFAULT, description: "Maximum number of events returned (1 to 100).", example: 20 }),
   type: petEventTypeSchema.optional().meta({ description: "Only events of this type." }),
   organizationId: idListSchema.optional().meta({
     description: `Only events of these organisations (comma-separated ids, at most ${IDS_MAX}). An organisation's key reads its own organisation's events whether or not it says so, and may not name another.`,

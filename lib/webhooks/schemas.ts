@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { integerId } from "@/lib/http/path-id";
 import { PET_EVENT_TYPES, petEventTypeSchema } from "@/lib/events/schemas";
-import { LIMIT_MAX } from "@/lib/pets/schemas";
+import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 
 // The shapes of webhook endpoints, their deliveries and attempts: request
 // parsing, responses, the OpenAPI document and the site's types.
@@ -149,13 +149,9 @@ export const testResultSchema = z
 export type TestResult = z.infer<typeof testResultSchema>;
 
 export const listDeliveriesQuerySchema = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(LIMIT_MAX, `must be at most ${LIMIT_MAX}`))
+  limit: queryInteger(1, LIMIT_MAX, "int32")
     .default(20)
-    .meta({ type: "integer", format: "int32", minimum: 1, maximum: LIMIT_MAX, pattern: undefined, default: 20, description: "Maximum number of deliveries returned (1 to 100).", example: 20 }),
+    .meta({ default: 20, description: "Maximum number of deliveries returned (1 to 100).", example: 20 }),
   cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header." }),
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuerySchema>;
