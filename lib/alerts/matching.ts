@@ -1,4 +1,5 @@
 import { query } from "@/lib/db";
+import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { isoDay } from "@/lib/pets/age";
@@ -98,14 +99,10 @@ export interface MatchResult {
  */
 async function matchBatch(now: Date): Promise<MatchResult> {
   const [row] = await query<{ locked: boolean; events: number; matches: number }>(Prisma.sql`
-    WITH lock AS (
-      -- As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
-      SELECT pg_try_advisory_xact_lock(7411, 3) AS locked, set_config('synchronous_commit', 'off', true) AS commit_mode
-    ), mark AS (
-      SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'matched'), 0) AS position FROM lock WHERE locked
-    ), batch AS (
-      SELECT e.position, e.type, e.pet_id, e.data, e.created_at FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
-    ), arrivals AS (
+    WITH ${
+      // As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
+      feedBatchSql("matched", Prisma.sql`e.position, e.type, e.pet_id, e.data, e.created_at`, BATCH, { relaxedCommit: true })
+    }, arrivals AS (
       SELECT b.pet_id, min(b.created_at) AS arrived_at FROM batch b WHERE ${ARRIVAL} GROUP BY b.pet_id
     ), pets_now AS (
       ${petsNowSql(isoDay(now))}
@@ -116,11 +113,7 @@ async function matchBatch(now: Date): Promise<MatchResult> {
       SELECT alert_id, pet_id, ${now} FROM found
       ON CONFLICT (alert_id, pet_id) DO UPDATE SET queued_at = EXCLUDED.queued_at, sent_at = NULL WHERE alert_matches.sent_at IS NOT NULL
       RETURNING alert_id
-    ), advanced AS (
-      INSERT INTO event_marks (name, position)
-      SELECT 'matched', max(position) FROM batch HAVING count(*) > 0
-      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
-    )
+    ), ${advanceMarkSql("matched")}
     SELECT (SELECT locked FROM lock) AS locked,
            (SELECT count(*)::int FROM batch) AS events,
            (SELECT count(*)::int FROM created) AS matches,

@@ -1,4 +1,5 @@
 import { query } from "@/lib/db";
+import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { deliveryJobsSql } from "@/lib/jobs/tasks";
 import * as queries from "@/lib/webhooks/queries";
@@ -36,13 +37,7 @@ async function dispatchBatch(): Promise<DispatchResult> {
   // together, and the next dispatch makes them again (the feed still has
   // the events).
   const [row] = await query<{ locked: boolean; events: number; deliveries: number; listening: boolean }>(Prisma.sql`
-    WITH lock AS (
-      SELECT pg_try_advisory_xact_lock(7411, 2) AS locked, set_config('synchronous_commit', 'off', true) AS commit_mode
-    ), mark AS (
-      SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'dispatched'), 0) AS position FROM lock WHERE locked
-    ), batch AS (
-      SELECT e.position, e.type, e.organization_id FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
-    ), created AS (
+    WITH ${feedBatchSql("dispatched", Prisma.sql`e.position, e.type, e.organization_id`, BATCH, { relaxedCommit: true })}, created AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
       SELECT w.id, b.position, b.type, now(), now()
         FROM batch b
@@ -53,11 +48,7 @@ async function dispatchBatch(): Promise<DispatchResult> {
        ORDER BY b.position, w.id
       ON CONFLICT (event_position, endpoint_id) DO NOTHING
       RETURNING id
-    ), advanced AS (
-      INSERT INTO event_marks (name, position)
-      SELECT 'dispatched', max(position) FROM batch HAVING count(*) > 0
-      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
-    )
+    ), ${advanceMarkSql("dispatched")}
     SELECT (SELECT locked FROM lock) AS locked,
            (SELECT count(*)::int FROM batch) AS events,
            (SELECT count(*)::int FROM created) AS deliveries,

@@ -1,5 +1,6 @@
 import { query } from "@/lib/db";
 import { env } from "@/lib/env";
+import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { uploadJobSql } from "@/lib/listings/uploads/jobs";
 
@@ -28,24 +29,14 @@ export interface ScheduleResult {
 
 async function scheduleBatch(delaySeconds: number): Promise<ScheduleResult> {
   const [row] = await query<{ locked: boolean; events: number; uploads: number }>(Prisma.sql`
-    WITH lock AS (
-      SELECT pg_try_advisory_xact_lock(7411, 35) AS locked
-    ), mark AS (
-      SELECT COALESCE((SELECT position FROM event_marks WHERE name = 'listings'), 0) AS position FROM lock WHERE locked
-    ), batch AS (
-      SELECT e.position, e.organization_id, e.data::jsonb AS data FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${BATCH}
-    ), concerned AS (
+    WITH ${feedBatchSql("listings", Prisma.sql`e.position, e.organization_id, e.data::jsonb AS data`, BATCH)}, concerned AS (
       SELECT DISTINCT organization_id FROM batch
        WHERE ${listed(Prisma.sql`data->'pet'`)} OR ${listed(Prisma.sql`(data->'pet') || COALESCE(data->'previous', '{}'::jsonb)`)}
     ), sites AS (
       SELECT s.id FROM listing_sites s JOIN concerned c ON c.organization_id = s.organization_id WHERE s.enabled
     ), queued AS (
       SELECT ${uploadJobSql(Prisma.sql`sites.id`, { reason: "change", delaySeconds, key: "change" })} AS job FROM sites
-    ), advanced AS (
-      INSERT INTO event_marks (name, position)
-      SELECT 'listings', max(position) FROM batch HAVING count(*) > 0
-      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
-    )
+    ), ${advanceMarkSql("listings")}
     SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM batch) AS events, (SELECT count(*)::int FROM queued) AS uploads`);
   if (!row?.locked) return { busy: true, events: 0, uploads: 0 };
   return { busy: false, events: row.events, uploads: row.uploads };

@@ -1,0 +1,46 @@
+import { Prisma } from "@/lib/generated/prisma/client";
+
+// The change feed's readers (webhook dispatch, alert matching, the listing
+// sites' schedule) each read it in one statement: take the reader's lock or
+// give up, read the events after its mark, act on them, move the mark. These
+// are that statement's common parts, so the three read the feed the same
+// way (docs/decisions/005: positions are given in commit order, so reading
+// after the mark never skips an event that commits later).
+
+/** The feed's readers, each with its mark in event_marks and its advisory lock (7411, n); (7411, 1) is the feed's commit-order lock. */
+export const FEED_READERS = {
+  dispatched: { lock: 2 },
+  matched: { lock: 3 },
+  listings: { lock: 35 },
+} as const;
+export type FeedReader = keyof typeof FEED_READERS;
+
+/**
+ * `lock`, `mark` and `batch`: the first CTEs of a reader's statement (after
+ * WITH). `batch` holds up to `limit` events after the mark, oldest first,
+ * with the given columns of `events e`; it is empty when another process
+ * holds the lock (then `lock.locked` is false). `relaxedCommit`: the
+ * statement's commit does not wait for the disk, for readers whose work a
+ * crash may forget together with the mark (the feed still has the events,
+ * and the next run does it again).
+ */
+export function feedBatchSql(reader: FeedReader, columns: Prisma.Sql, limit: number, { relaxedCommit = false } = {}): Prisma.Sql {
+  const lock = Prisma.raw(String(FEED_READERS[reader].lock));
+  const commitMode = relaxedCommit ? Prisma.sql`, set_config('synchronous_commit', 'off', true) AS commit_mode` : Prisma.empty;
+  return Prisma.sql`lock AS (
+      SELECT pg_try_advisory_xact_lock(7411, ${lock}) AS locked${commitMode}
+    ), mark AS (
+      SELECT COALESCE((SELECT position FROM event_marks WHERE name = ${Prisma.raw(`'${reader}'`)}), 0) AS position FROM lock WHERE locked
+    ), batch AS (
+      SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${limit}
+    )`;
+}
+
+/** `advanced`: the CTE that moves the reader's mark to the end of `batch` (never back). */
+export function advanceMarkSql(reader: FeedReader): Prisma.Sql {
+  return Prisma.sql`advanced AS (
+      INSERT INTO event_marks (name, position)
+      SELECT ${Prisma.raw(`'${reader}'`)}, max(position) FROM batch HAVING count(*) > 0
+      ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
+    )`;
+}
