@@ -12,6 +12,8 @@ import { POST as testRoute } from "@/app/v1/listing-sites/test/route";
 import { GET as feedRoute } from "@/app/v1/organizations/[organizationId]/listings/[file]/route";
 import { PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
 import { setClock } from "@/lib/clock";
+import { setCounterStore } from "@/lib/http/rate-limit";
+import { CounterStoreUnavailable, type CounterStore } from "@/lib/rate-limit/store";
 import { db, query } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -351,6 +353,25 @@ describe("3. the connection test is no password oracle nor banner reader", () =>
     expect(tried()).toBe(perHour);
     // Another account is not held back by it.
     expect((await expectJson<{ ok: boolean }>(await test({ username: ftp.username, password: PASSWORD }))).ok).toBe(true);
+  });
+
+  it("counts every test or makes none: without the counter store, 503 and nothing sent", async () => {
+    const away: CounterStore = {
+      hit: () => Promise.reject(new CounterStoreUnavailable(new Error("connection refused"))),
+      sweep: () => Promise.resolve(0),
+      peek: () => Promise.resolve([]),
+      ping: () => Promise.reject(new Error("away")),
+      close: () => Promise.resolve(),
+    };
+    await setCounterStore(away);
+    try {
+      const res = await test({ username: "uncounted", password: "x" });
+      await expectApiError(res, 503, "service_unavailable");
+      expect(res.headers.get("retry-after")).toBe("5");
+      expect(ftp.logins.some((l) => l.username === "uncounted")).toBe(false);
+    } finally {
+      await setCounterStore(undefined);
+    }
   });
 
   it(`lets one organisation make ${CONNECTION_TEST_BUDGETS.organization.perHour} tests an hour, then 429`, async () => {

@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { ApiError } from "@/lib/http/errors";
 import type { Caller } from "@/lib/http/auth";
 import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
+import { logger } from "@/lib/log";
 import { counterStore } from "@/lib/rate-limit/shared-store";
+import { CounterStoreUnavailable } from "@/lib/rate-limit/store";
 import { windowAt, type WindowName } from "@/lib/rate-limit/windows";
 
 // The connection test's budgets. Each test logs in at an FTP server from the
@@ -44,7 +46,14 @@ export async function spendConnectionTest(caller: Caller, account: { host: strin
     ]),
   ];
   const windows = counted.map((c) => windowAt(c.window, now));
-  const counts = await counterStore().hit(counted.map((c, i) => ({ rateKey: c.rateKey, window: windows[i]! })));
+  let counts: number[];
+  try {
+    counts = await counterStore().hit(counted.map((c, i) => ({ rateKey: c.rateKey, window: windows[i]! })));
+  } catch (error) {
+    // Never a test uncounted: without the store, no test at all.
+    logger().error({ err: error instanceof CounterStoreUnavailable ? error.cause : error }, "connection test budget: the counter store is unavailable");
+    throw new ApiError(503, "service_unavailable", "The service is temporarily unavailable. Please retry shortly.", undefined, { "Retry-After": "5" });
+  }
   const over = counted.map((c, i) => ({ ...c, end: windows[i]!.end.getTime(), count: counts[i]! })).filter((c) => c.count > c.limit);
   if (over.length === 0) return;
   const retryAfter = Math.max(1, Math.ceil((Math.max(...over.map((c) => c.end)) - now.getTime()) / 1000));
