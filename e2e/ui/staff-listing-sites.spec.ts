@@ -108,6 +108,8 @@ test("add a site after testing its connection, upload now, move it to another se
   await page.screenshot({ path: "docs/screenshots/listing-sites.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
+  // The phone's view ends on the site and who changed it.
+  await page.getByRole("heading", { name: "Changes", level: 2 }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: "docs/screenshots/listing-sites-phone.png" });
   await page.setViewportSize({ width: 1280, height: 720 });
 });
