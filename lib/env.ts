@@ -153,6 +153,13 @@ const envSchema = z.object({
   /** Seconds an FTP connection, login or any one transfer to a listing site may take before the upload fails. */
   LISTINGS_FTP_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   /**
+   * Seconds a whole upload to a listing site (connection, photos, files) may
+   * take before it is stopped and counts as failed (retried as other
+   * failures are): a slow server holds a job slot this long at most, not one
+   * step's timeout per photo.
+   */
+  LISTINGS_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /**
    * The same switch for every outbound connection (webhooks, and the photos
    * an import fetches by URL): its current name. Unset: WEBHOOK_ALLOW_PRIVATE
    * decides (lib/outbound/switch.ts); set, it wins.

@@ -2,11 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createServer } from "node:net";
-import { FtpSrv } from "ftp-srv";
+import { FileSystem, FtpSrv, type FtpConnection } from "ftp-srv";
 
 // A real FTP server in the test process (ftp-srv), for the listing uploads:
 // one account, files in a temporary folder the test reads back. A wrong
 // password is refused as a real server does ("530 Login incorrect.").
+// `slowRenameMs` makes it a slow server: every rename (each file an upload
+// puts ends with one) answers only after that long.
 
 const quiet = {
   child() {
@@ -47,7 +49,23 @@ export interface TestFtpServer {
   close(): Promise<void>;
 }
 
-export async function startFtpServer(username = "shelter", password = "correct horse battery"): Promise<TestFtpServer> {
+/** The server's own folder, with every rename answered late. */
+class SlowFileSystem extends FileSystem {
+  constructor(
+    connection: FtpConnection,
+    root: string,
+    private readonly delayMs: number,
+  ) {
+    super(connection, { root, cwd: "/" });
+  }
+
+  override async rename(from: string, to: string): Promise<unknown> {
+    await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    return super.rename(from, to);
+  }
+}
+
+export async function startFtpServer(username = "shelter", password = "correct horse battery", options: { slowRenameMs?: number } = {}): Promise<TestFtpServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-ftp-"));
   const port = await freePort();
   const [pasvMin, pasvMax] = [port + 1, port + 40];
@@ -61,12 +79,20 @@ export async function startFtpServer(username = "shelter", password = "correct h
     log: quiet as never,
   });
   const logins: TestFtpServer["logins"] = [];
-  server.on("login", ({ username: user, password: pass }: { username: string; password: string }, resolve: (r: { root: string }) => void, reject: (e: Error) => void) => {
-    const ok = user === username && pass === password;
-    logins.push({ username: user, ok });
-    if (ok) resolve({ root });
-    else reject(new Error("Login incorrect."));
-  });
+  server.on(
+    "login",
+    (
+      { connection, username: user, password: pass }: { connection: FtpConnection; username: string; password: string },
+      resolve: (r: { root: string; fs?: FileSystem }) => void,
+      reject: (e: Error) => void,
+    ) => {
+      const ok = user === username && pass === password;
+      logins.push({ username: user, ok });
+      if (!ok) reject(new Error("Login incorrect."));
+      else if (options.slowRenameMs) resolve({ root, fs: new SlowFileSystem(connection, root, options.slowRenameMs) });
+      else resolve({ root });
+    },
+  );
   server.on("client-error", () => {});
   await server.listen();
   const walk = (dir: string): string[] =>

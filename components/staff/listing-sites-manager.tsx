@@ -4,15 +4,41 @@ import { useState } from "react";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { useAddListingSite, useListingSites, useListingUploads, useTestConnection, useUpdateListingSite, useUploadNow } from "@/components/staff/use-listing-sites";
-import { DEFAULT_HOSTS, NEEDS_ACCOUNT_ID, type ConnectionTest, type ListingSiteView, type ListingUpload } from "@/lib/listings/uploads/schemas";
+import { FieldError } from "@/components/staff/field-error";
+import {
+  SITE_HISTORY_SHOWN,
+  useAddListingSite,
+  useListingSiteHistory,
+  useListingSites,
+  useListingUploads,
+  useTestConnection,
+  useUpdateListingSite,
+  useUploadNow,
+} from "@/components/staff/use-listing-sites";
+import {
+  DEFAULT_HOSTS,
+  NEEDS_ACCOUNT_ID,
+  type AuditedField,
+  type ConnectionTest,
+  type ListingSiteHistoryEntry,
+  type ListingSitePatch,
+  type ListingSiteView,
+  type ListingUpload,
+} from "@/lib/listings/uploads/schemas";
 import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
-import { describeError } from "@/lib/site/api-client";
+import { ApiClientError, describeError } from "@/lib/site/api-client";
 import { TableScroll } from "@/components/staff/table-scroll";
 
-// Add a listing site (after testing its credentials), switch sites on and
-// off, upload now, and see each site's last uploads. The password is typed
-// once and never shown again (the API never returns it).
+// Add a listing site (after testing its credentials), change its settings,
+// switch sites on and off, upload now, see each site's last uploads, and
+// who changed what. The password is typed, never shown again (the API never
+// returns it), and typed again whenever the server, port, FTPS or user name
+// change: the saved one is only ever sent where it was given for.
+
+/** The connection test's own refusal (its budgets) says what to do; other 429s are the rate limit's. */
+function describeTestError(error: unknown): string {
+  return error instanceof ApiClientError && error.status === 429 && /tests|tried too often/.test(error.message) ? error.message : describeError(error);
+}
 
 const ACCOUNT_LABEL: Record<ListingSite, string> = { petfinder: "Petfinder shelter ID", adoptapet: "", rescuegroups: "RescueGroups orgID" };
 
@@ -60,7 +86,7 @@ function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
     try {
       setTested(await test.mutateAsync(credentials()));
     } catch (error) {
-      setProblem(`Could not test the connection. ${describeError(error)}`);
+      setProblem(`Could not test the connection. ${describeTestError(error)}`);
     }
   }
 
@@ -218,10 +244,145 @@ function UploadsList({ siteId }: { siteId: number }) {
   );
 }
 
+interface SettingsDraft {
+  host: string;
+  port: string;
+  secure: boolean;
+  username: string;
+  password: string;
+  accountId: string;
+}
+
+/** Change a site's server, account and password. A new server, port, FTPS or user name needs the password again. */
+function EditSiteForm({ site }: { site: ListingSiteView }) {
+  const initial: SettingsDraft = { host: site.host, port: String(site.port), secure: site.secure, username: site.username, password: "", accountId: site.accountId ?? "" };
+  const [draft, setDraft] = useState<SettingsDraft>(initial);
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const update = useUpdateListingSite();
+  const id = (field: string) => `ls-${site.id}-${field}`;
+  const set = (patch: Partial<SettingsDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setSaved(null);
+  };
+
+  const host = draft.host.trim().toLowerCase() || DEFAULT_HOSTS[site.site];
+  const port = Number(draft.port) || 21;
+  const username = draft.username.trim();
+  const moves = host !== site.host || port !== site.port || draft.secure !== site.secure || username !== site.username;
+
+  async function onSave(event: React.FormEvent) {
+    event.preventDefault();
+    setProblem(null);
+    setSaved(null);
+    setPasswordError(undefined);
+    if (moves && !draft.password) {
+      setPasswordError("must be typed again: the server, port, FTPS or user name changes, and the saved password is only sent where it was given for");
+      document.getElementById(id("password"))?.focus();
+      return;
+    }
+    const patch: ListingSitePatch = {
+      ...(host !== site.host ? { host } : {}),
+      ...(port !== site.port ? { port } : {}),
+      ...(draft.secure !== site.secure ? { secure: draft.secure } : {}),
+      ...(username !== site.username ? { username } : {}),
+      ...(draft.password ? { password: draft.password } : {}),
+      ...(NEEDS_ACCOUNT_ID[site.site] && draft.accountId.trim() !== (site.accountId ?? "") ? { accountId: draft.accountId.trim() } : {}),
+    };
+    if (Object.keys(patch).length === 0) {
+      setSaved("Nothing to save: these are the settings it has.");
+      return;
+    }
+    try {
+      const changed = await update.mutateAsync({ id: site.id, patch });
+      setDraft({ ...initial, host: changed.host, port: String(changed.port), secure: changed.secure, username: changed.username, accountId: changed.accountId ?? "" });
+      setSaved(`Saved${patch.password ? ", with the new password" : ""}.`);
+    } catch (error) {
+      if (error instanceof ApiClientError && error.code === "password_required") {
+        setPasswordError("must be typed again: the server, port, FTPS or user name changes");
+      } else {
+        setProblem(`The settings were not saved. ${describeError(error)}`);
+      }
+    }
+  }
+
+  return (
+    // noValidate: the password's refusal is said in words beside it (the browser's bubble would say only "fill in this field").
+    <form noValidate onSubmit={onSave} className="mt-2 grid gap-4 sm:grid-cols-2" aria-label={`Settings of ${SITE_NAMES[site.site]} (${site.username})`}>
+      <div>
+        <label htmlFor={id("host")} className={labelClass}>
+          FTP server
+        </label>
+        <input id={id("host")} className={inputClass(false)} value={draft.host} onChange={(e) => set({ host: e.target.value })} />
+      </div>
+      <div>
+        <label htmlFor={id("port")} className={labelClass}>
+          Port
+        </label>
+        <input id={id("port")} inputMode="numeric" className={inputClass(false)} value={draft.port} onChange={(e) => set({ port: e.target.value })} />
+      </div>
+      <div className="flex items-end gap-2 pb-2">
+        <input id={id("secure")} type="checkbox" checked={draft.secure} onChange={(e) => set({ secure: e.target.checked })} className="h-5 w-5" />
+        <label htmlFor={id("secure")} className="text-sm font-semibold text-stone-800">
+          Use FTPS (explicit TLS)
+        </label>
+      </div>
+      <div>
+        <label htmlFor={id("username")} className={labelClass}>
+          FTP user name
+        </label>
+        <input id={id("username")} autoComplete="off" required className={inputClass(false)} value={draft.username} onChange={(e) => set({ username: e.target.value })} />
+      </div>
+      <div>
+        <label htmlFor={id("password")} className={labelClass}>
+          FTP password
+        </label>
+        <input
+          id={id("password")}
+          type="password"
+          autoComplete="new-password"
+          required={moves}
+          aria-invalid={passwordError ? true : undefined}
+          aria-describedby={`${id("password-hint")} ${id("password-error")}`}
+          className={inputClass(Boolean(passwordError))}
+          value={draft.password}
+          onChange={(e) => {
+            set({ password: e.target.value });
+            setPasswordError(undefined);
+          }}
+        />
+        <p id={id("password-hint")} className={hintClass}>
+          {moves ? "Required: the server, port, FTPS or user name changes, so type the password for it." : "Leave empty to keep the saved password."}
+        </p>
+        <FieldError id={id("password-error")} label="The password" message={passwordError} />
+      </div>
+      {NEEDS_ACCOUNT_ID[site.site] ? (
+        <div>
+          <label htmlFor={id("account")} className={labelClass}>
+            {ACCOUNT_LABEL[site.site]}
+          </label>
+          <input id={id("account")} required className={inputClass(false)} value={draft.accountId} onChange={(e) => set({ accountId: e.target.value })} />
+        </div>
+      ) : null}
+      <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
+        <button type="submit" className={primaryButtonClass} disabled={update.isPending}>
+          {update.isPending ? "Saving…" : "Save settings"}
+        </button>
+      </div>
+      <div className="space-y-3 sm:col-span-2" aria-live="polite">
+        {problem ? <FormAlert>{problem}</FormAlert> : null}
+        {saved ? <FormAlert tone="info">{saved}</FormAlert> : null}
+      </div>
+    </form>
+  );
+}
+
 function SiteCard({ site }: { site: ListingSiteView }) {
   const update = useUpdateListingSite();
   const upload = useUploadNow();
   const [open, setOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const last = site.lastUpload;
   const name = `${SITE_NAMES[site.site]} (${site.username})`;
@@ -277,7 +438,98 @@ function SiteCard({ site }: { site: ListingSiteView }) {
         <summary className="cursor-pointer text-sm font-semibold text-emerald-800">Last 20 uploads</summary>
         {open ? <UploadsList siteId={site.id} /> : null}
       </details>
+      <details className="mt-3" onToggle={(e) => setEditing((e.target as HTMLDetailsElement).open)}>
+        <summary className="cursor-pointer text-sm font-semibold text-emerald-800">Change settings</summary>
+        {editing ? <EditSiteForm site={site} /> : null}
+      </details>
     </li>
+  );
+}
+
+const FIELD_NAMES: Record<AuditedField, string> = {
+  host: "server",
+  port: "port",
+  secure: "FTPS",
+  username: "user name",
+  password: "password",
+  accountId: "account id",
+  enabled: "switched",
+};
+
+function settingText(field: AuditedField, value: unknown): string {
+  if (field === "secure") return value ? "FTPS" : "plain FTP";
+  if (value === null || value === undefined || value === "") return "none";
+  return String(value);
+}
+
+/** One history entry in words: "Changed server members.petfinder.com → ftp.example.org; password". */
+function changeText(entry: ListingSiteHistoryEntry): string {
+  if (entry.action === "created") return `Added (${entry.after?.host ?? "?"}, user ${entry.after?.username ?? "?"})`;
+  if (entry.action === "deleted") return `Removed (${entry.before?.host ?? "?"}, user ${entry.before?.username ?? "?"})`;
+  const changed = entry.fields
+    .filter((field) => field !== "enabled")
+    .map((field) => (field === "password" ? "a new password" : `${FIELD_NAMES[field]} ${settingText(field, entry.before?.[field])} → ${settingText(field, entry.after?.[field])}`));
+  const switched = entry.fields.includes("enabled") ? (entry.after?.enabled ? "switched on" : "switched off") : null;
+  const text = [changed.length ? `changed ${changed.join("; ")}` : null, switched].filter(Boolean).join("; ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function whoText(actor: ListingSiteHistoryEntry["actor"]): string {
+  return actor.kind === "staff" ? actor.email : `API key “${actor.name}” (#${actor.id})`;
+}
+
+/** Who added, changed and removed the organisation's sites: a new server or password shows here, whoever made it. */
+function SiteHistory() {
+  const history = useListingSiteHistory();
+  return (
+    <section aria-labelledby="listing-sites-history" className={`${panelClass} space-y-3`}>
+      <h2 id="listing-sites-history" className="text-lg font-semibold">
+        Changes
+      </h2>
+      <p className="text-sm text-stone-700">Who added, changed and removed your sites, newest first. Passwords are never shown, only that one was changed.</p>
+      {history.isPending ? (
+        <p className="text-sm text-stone-700">Loading changes…</p>
+      ) : history.error ? (
+        <FormAlert>Could not load the changes. {describeError(history.error)}</FormAlert>
+      ) : history.data.entries.length === 0 ? (
+        <p className="text-sm text-stone-700">No changes yet.</p>
+      ) : (
+        <TableScroll label="Changes to the listing sites, scrollable">
+          <table className="w-full text-left text-sm">
+            <caption className="sr-only">Changes to the listing sites, newest first</caption>
+            <thead>
+              <tr className="border-b border-stone-200">
+                <th scope="col" className="py-1 pr-3">
+                  When
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Site
+                </th>
+                <th scope="col" className="py-1 pr-3">
+                  Who
+                </th>
+                <th scope="col" className="py-1">
+                  What
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.data.entries.map((entry) => (
+                <tr key={entry.id} className="border-b border-stone-100 align-top">
+                  <td className="py-1 pr-3">
+                    <DateTime iso={entry.at} />
+                  </td>
+                  <td className="py-1 pr-3">{SITE_NAMES[entry.site]}</td>
+                  <td className="py-1 pr-3 break-all">{whoText(entry.actor)}</td>
+                  <td className="py-1 break-words">{changeText(entry)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+      {history.data?.more ? <p className="text-sm text-stone-700">Showing the {SITE_HISTORY_SHOWN} most recent changes; GET /v1/listing-sites/history pages through the rest.</p> : null}
+    </section>
   );
 }
 
@@ -304,6 +556,7 @@ export function ListingSitesManager({ platformAdmin = false }: { platformAdmin?:
           </ul>
         )}
       </section>
+      <SiteHistory />
     </div>
   );
 }

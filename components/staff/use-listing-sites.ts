@@ -2,10 +2,22 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { callApi } from "@/lib/site/api-client";
-import type { ConnectionTest, ConnectionTestBody, ListingSitePatch, ListingSiteView, ListingUpload, NewListingSite } from "@/lib/listings/uploads/schemas";
+import type {
+  ConnectionTest,
+  ConnectionTestBody,
+  ListingSiteHistoryEntry,
+  ListingSitePatch,
+  ListingSiteView,
+  ListingUpload,
+  NewListingSite,
+} from "@/lib/listings/uploads/schemas";
 
 export const listingSitesQueryKey = ["staff", "listing-sites"] as const;
 const uploadsQueryKey = (siteId: number) => ["staff", "listing-sites", siteId, "uploads"] as const;
+const historyQueryKey = ["staff", "listing-sites", "history"] as const;
+
+/** How many changes the page shows. */
+export const SITE_HISTORY_SHOWN = 20;
 
 /** The organisation's listing sites; polled every few seconds while an upload runs. */
 export function useListingSites() {
@@ -31,7 +43,19 @@ export function useAddListingSite() {
   return useMutation({
     mutationFn: async (body: Omit<NewListingSite, "organizationId"> & { organizationId?: number }): Promise<ListingSiteView> =>
       (await callApi((api) => api.POST("/listing-sites", { body }))).data as ListingSiteView,
+    // The site list, and the history (which starts with this creation).
     onSettled: () => client.invalidateQueries({ queryKey: listingSitesQueryKey }),
+  });
+}
+
+/** Who added, changed and removed the organisation's listing sites, newest first (staff: audit:read). */
+export function useListingSiteHistory() {
+  return useQuery({
+    queryKey: historyQueryKey,
+    queryFn: async ({ signal }): Promise<{ entries: ListingSiteHistoryEntry[]; more: boolean }> => {
+      const res = await callApi((api) => api.GET("/listing-sites/history", { params: { query: { limit: SITE_HISTORY_SHOWN } }, signal }));
+      return { entries: res.data as ListingSiteHistoryEntry[], more: /rel="next"/.test(res.headers.get("link") ?? "") };
+    },
   });
 }
 

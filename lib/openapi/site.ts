@@ -15,6 +15,7 @@ import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/opena
 import { petIdParamsSchema } from "@/lib/pets/schemas";
 import { sessionInfoSchema, signInSchema } from "@/lib/staff/schemas";
 import { keyWebhookParamsSchema, staffWebhookSchema, staffWebhooksSchema } from "@/lib/webhooks/schemas";
+import { listingSiteHistoryEntrySchema, listingSiteHistoryQuerySchema } from "@/lib/listings/uploads/schemas";
 
 // The site's own /v1 endpoints (browser sessions; staff key management and
 // the audit trail). API keys never hold their scopes, so the partner
@@ -127,6 +128,25 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     responses: {
       200: { ...ok("Changes, newest first.", z.array(historyEntrySchema)), headers: { ...COMMON_HEADERS, Link: header('`rel="next"` for older changes.') } },
       404: errorResponse(404, ["not_found"]),
+      ...commonErrors(),
+    },
+  });
+
+  registry.registerPath({
+    method: "get",
+    path: "/listing-sites/history",
+    operationId: "getListingSiteHistory",
+    summary: "Who added, changed and removed the listing sites (staff)",
+    description:
+      "The organisation's listing-site audit trail (every organisation's for a platform admin), newest first, removed sites' included: who (the key or staff account), in which request, which fields with their values before and after. A new password is named in `fields`, never shown. `siteId` narrows it to one site. Scope `audit:read`: staff sessions only.",
+    ...site,
+    request: { query: listingSiteHistoryQuerySchema },
+    responses: {
+      200: {
+        ...ok("Changes, newest first.", z.array(listingSiteHistoryEntrySchema)),
+        headers: { ...COMMON_HEADERS, Link: header('`rel="next"` for older changes.') },
+      },
+      400: errorResponse(400, ["invalid_query", "invalid_cursor"]),
       ...commonErrors(),
     },
   });

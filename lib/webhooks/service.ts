@@ -21,6 +21,7 @@ import {
 } from "@/lib/webhooks/schemas";
 import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
 import { logger } from "@/lib/log";
+import { resealListingPasswords } from "@/lib/listings/uploads/password";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 import { sendWebhook } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
@@ -249,10 +250,17 @@ export async function disableWebhookByStaff(keyId: number, id: number, staffEmai
 
 /**
  * After a SESSION_SECRET rotation: re-encrypts every signing secret still
- * sealed under the previous one (run at start by every instance; cheap when
- * there is nothing to do).
+ * sealed under the previous one, and the listing sites' FTP passwords
+ * (lib/listings/uploads/password.ts: a key of their own, the same rotation),
+ * run at start by every instance (lib/jobs/runner.ts); cheap when there is
+ * nothing to do. Returns how many rows were sealed again.
  */
 export async function resealStaleSecrets(): Promise<number> {
+  const webhooks = await resealWebhookSecrets();
+  return webhooks + (await resealListingPasswords());
+}
+
+async function resealWebhookSecrets(): Promise<number> {
   const rows = await db().webhookEndpoint.findMany({ select: { id: true, secret: true, previousSecret: true } });
   let resealed = 0;
   for (const row of rows) {

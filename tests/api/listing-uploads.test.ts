@@ -153,7 +153,7 @@ describe("listing sites", () => {
     expect(petfinder).not.toHaveProperty("password");
     const stored = await db().listingSite.findUniqueOrThrow({ where: { id: BigInt(petfinder.id) } });
     expect(stored.password).not.toContain(PASSWORD);
-    expect(stored.password).toMatch(/^v1\./);
+    expect(stored.password).toMatch(/^ftp1\./);
     const list = await call(listSitesRoute, "/v1/listing-sites", { headers: staff.headers });
     const text = await list.text();
     expect(text).not.toContain(PASSWORD);
@@ -177,7 +177,7 @@ describe("listing sites", () => {
     }
   });
 
-  it("tests a connection: lists the folder with the right password, the server's answer with a wrong one", async () => {
+  it("tests a connection: lists the folder with the right password, a refused login (in our words) with a wrong one", async () => {
     const ok = await expectJson<{ ok: boolean; entries: string[]; error: string | null }>(
       await call(testRoute, "/v1/listing-sites/test", { method: "POST", headers: staff.headers, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: PASSWORD } }),
     );
@@ -186,7 +186,7 @@ describe("listing sites", () => {
       await call(testRoute, "/v1/listing-sites/test", { method: "POST", headers: staff.headers, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: "nope" } }),
     );
     expect(wrong.ok).toBe(false);
-    expect(wrong.error).toMatch(/^530 Login incorrect/);
+    expect(wrong.error).toBe("Login refused: check the user name and password.");
   });
 
   it("uploads each site's files, byte for byte as each site documents them, photos as JPEG files", async () => {

@@ -83,7 +83,18 @@ const PUBLIC: Record<string, string> = {
 };
 
 // The first organisation's things, and another organisation's callers.
-let home: { pet: number; photo: number; application: number; key: number; keySecret: string; webhook: number; staff: StaffSession; listingSite: number; import: number };
+let home: {
+  pet: number;
+  photo: number;
+  application: number;
+  key: number;
+  keySecret: string;
+  webhook: number;
+  staff: StaffSession;
+  listingSite: number;
+  listingSiteChange: number;
+  import: number;
+};
 let foreign: { org: number; key: string; staff: StaffSession; pet: number };
 
 beforeAll(async () => {
@@ -111,11 +122,26 @@ beforeAll(async () => {
     data: { organizationId: BigInt(FIRST_ORG), site: "petfinder", host: "members.petfinder.com", username: "home", password: "sealed", accountId: "HOME1" },
     select: { id: true },
   });
+  const listingSiteChange = await db().listingSiteAudit.create({
+    data: { organizationId: BigInt(FIRST_ORG), siteId: listingSite.id, site: "petfinder", action: "created", fields: ["host"], after: { host: "members.petfinder.com" }, actorKind: "staff", actorId: 1n, actorName: "home@petstore.test", requestId: "home" },
+    select: { id: true },
+  });
   const imported = await db().import.create({
     data: { organizationId: BigInt(FIRST_ORG), format: "petfinder", encoding: "utf-8", dryRun: true, missing: "keep", counts: {}, photos: {}, actorKind: "api_key", actorId: BigInt(key.id) },
     select: { id: true },
   });
-  home = { pet: pet!.id, photo: Number(photo.id), application, key: key.id, keySecret: key.key, webhook: Number(webhook.id), staff: homeStaff, listingSite: Number(listingSite.id), import: Number(imported.id) };
+  home = {
+    pet: pet!.id,
+    photo: Number(photo.id),
+    application,
+    key: key.id,
+    keySecret: key.key,
+    webhook: Number(webhook.id),
+    staff: homeStaff,
+    listingSite: Number(listingSite.id),
+    listingSiteChange: Number(listingSiteChange.id),
+    import: Number(imported.id),
+  };
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
@@ -197,6 +223,11 @@ const PRIVATE: Record<string, Row> = {
     // Credentials only, nothing of an organisation's: what it shows is the test's outcome (a site outside is not reached from here).
     request: () => ({ path: "/v1/listing-sites/test", params: {}, json: { site: "adoptapet", host: "192.0.2.1", username: "u", password: "p" } }),
     refused: { key: 400, staff: 400 },
+  },
+  "GET /v1/listing-sites/history": {
+    // Staff only (audit:read: keys are refused); another organisation's staff see none of the first's changes.
+    request: () => ({ path: `/v1/listing-sites/history?siteId=${home.listingSite}`, params: {} }),
+    shows: (body) => expect(ids(body)).not.toContain(home.listingSiteChange),
   },
   "GET /v1/listing-sites/{siteId}": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) } }) },
   "PATCH /v1/listing-sites/{siteId}": {

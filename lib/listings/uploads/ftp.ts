@@ -11,7 +11,8 @@ import { outboundAllowPrivate } from "@/lib/outbound/switch";
 // the one outbound switch, OUTBOUND_ALLOW_PRIVATE), connects to the very address that was checked,
 // and opens data connections to that same address whatever the server's
 // PASV answer names (a hostile server could name 169.254.169.254 there).
-// Every step has a deadline: the connection and login, and each transfer.
+// Every step has a deadline: the connection and login, and each transfer;
+// and a session may have one for all of its steps together (a whole upload).
 
 export interface FtpAccount {
   host: string;
@@ -22,14 +23,23 @@ export interface FtpAccount {
   password: string;
 }
 
-/** A failure to show staff: the server's own answer ("530 Login incorrect."), or why we could not reach it. `permanent`: retrying cannot help (a refused login, a refused address). */
+/**
+ * A failure to show staff: the server's own answer ("530 Login incorrect."),
+ * or why we could not reach it. `permanent`: retrying cannot help (a refused
+ * login, a refused address). `plain`: the same in our words only, never a
+ * byte of the server's text (what the connection test answers: it must not
+ * read any host's banner for whoever asks).
+ */
 export class FtpFailure extends Error {
+  readonly plain: string;
   constructor(
     message: string,
     readonly permanent: boolean,
+    plain?: string,
   ) {
     super(message);
     this.name = "FtpFailure";
+    this.plain = plain ?? message;
   }
 }
 
@@ -44,19 +54,63 @@ function timeoutMs(): number {
   return env().LISTINGS_FTP_TIMEOUT_SECONDS * 1000;
 }
 
-/** Runs `step`, closing the connection (which makes it reject) if it takes longer than the timeout. */
-async function withDeadline<T>(client: Client, what: string, step: () => Promise<T>): Promise<T> {
+/** When a whole piece of work (an upload) must be over, whatever its steps' own timeouts, and what to say then. */
+export interface FtpDeadline {
+  /** Epoch milliseconds. */
+  at: number;
+  message: string;
+}
+
+/**
+ * Runs `step`, closing the connection (which makes it reject) if it takes
+ * longer than the step timeout or goes past the whole work's deadline,
+ * whichever comes first.
+ */
+async function withDeadline<T>(client: Client, what: string, step: () => Promise<T>, deadline?: FtpDeadline): Promise<T> {
+  const left = deadline ? deadline.at - Date.now() : Infinity;
+  const whole = left <= timeoutMs();
+  const failure = () => new FtpFailure(whole ? deadline!.message : `${what} took longer than ${env().LISTINGS_FTP_TIMEOUT_SECONDS} s.`, false);
+  if (left <= 0) {
+    client.close();
+    throw failure();
+  }
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      client.close();
-      reject(new FtpFailure(`${what} took longer than ${env().LISTINGS_FTP_TIMEOUT_SECONDS} s.`, false));
-    }, timeoutMs());
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        client.close();
+        reject(failure());
+      },
+      Math.min(timeoutMs(), left),
+    );
   });
   try {
-    return await Promise.race([step(), deadline]);
+    return await Promise.race([step(), expired]);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** Our own words for a failure that happened below FTP (no server text in them). */
+function plainNetworkError(code: string | undefined): string {
+  switch (code) {
+    case "ECONNREFUSED":
+      return "Connection refused.";
+    case "ETIMEDOUT":
+    case "ESOCKETTIMEDOUT":
+      return "No answer in time.";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return "The host name could not be resolved.";
+    case "ECONNRESET":
+    case "EPIPE":
+      return "The server closed the connection.";
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return "The host cannot be reached.";
+    default:
+      if (code && /CERT|TLS|SSL|SELF_SIGNED|ALTNAME/.test(code)) return "The server's certificate could not be verified.";
+      return "The connection failed.";
   }
 }
 
@@ -65,11 +119,14 @@ export function describeFtpError(error: unknown): FtpFailure {
   if (error instanceof FtpFailure) return error;
   if (error instanceof FTPError) {
     // 530: not logged in (wrong user or password); 421/4xx: try later.
-    return new FtpFailure(error.message.trim(), error.code === 530 || error.code === 532);
+    const login = error.code === 530 || error.code === 532;
+    return new FtpFailure(error.message.trim(), login, login ? "Login refused: check the user name and password." : `The server refused (FTP reply ${error.code}).`);
   }
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
-  return new FtpFailure(code ? `${message} (${code})` : message, false);
+  // basic-ftp's own idle timeout ("Timeout (control socket)") carries no code.
+  const plain = !code && /timeout/i.test(message) ? "No answer in time." : plainNetworkError(code);
+  return new FtpFailure(code ? `${message} (${code})` : message, false, plain);
 }
 
 /**
@@ -82,8 +139,8 @@ export function checkFtpHost(host: string): Promise<CheckedTarget> {
   return checkOutboundTarget(`https://${bracketed}/`, { allowPrivate: outboundAllowPrivate(), refusal: "listing sites are only reached at public addresses" });
 }
 
-/** Connects and logs in; the caller closes the session. */
-export async function openFtp(account: FtpAccount): Promise<FtpSession> {
+/** Connects and logs in; the caller closes the session. With a `deadline`, every step of the session stops there too. */
+export async function openFtp(account: FtpAccount, deadline?: FtpDeadline): Promise<FtpSession> {
   let target;
   try {
     target = await checkFtpHost(account.host);
@@ -105,6 +162,7 @@ export async function openFtp(account: FtpAccount): Promise<FtpSession> {
         // The certificate is checked against the name typed, not the address connected to.
         secureOptions: account.secure ? { servername: /^[0-9.]+$|:/.test(servername) ? undefined : servername } : undefined,
       }),
+      deadline,
     );
   } catch (error) {
     client.close();
@@ -137,10 +195,10 @@ export async function openFtp(account: FtpAccount): Promise<FtpSession> {
             await client.remove(temporary, true);
           }
         }
-      });
+      }, deadline);
     },
     async list(folder = "/") {
-      return withDeadline(client, "Listing the folder", async () => (await client.list(folder)).map((entry) => entry.name));
+      return withDeadline(client, "Listing the folder", async () => (await client.list(folder)).map((entry) => entry.name), deadline);
     },
     close() {
       client.close();

@@ -37,13 +37,24 @@ export function uploadJobSql(
     || ${job.failedUploadId !== undefined ? Prisma.sql`jsonb_build_object('failedUploadId', ${String(job.failedUploadId)}::text)` : Prisma.sql`'{}'::jsonb`}`;
   // A change keeps the time the first change of its quiet period set; a
   // retry replaces the previous one of its chain; a daily upload joins one
-  // already waiting; a manual one has its own upload row, so no key.
-  const mode = job.key === "change" ? "preserve_run_at" : job.key === "retry" ? "replace" : "unsafe_dedupe";
-  const key = job.key === "manual" ? Prisma.sql`NULL` : Prisma.sql`'listing-' || ${job.key}::text || '-' || (${siteId})::text`;
+  // already waiting; a manual one is keyed so that manualUploadWaitingSql
+  // finds it (the service queues one only while none waits, so `replace`
+  // only ever meets a running one: graphile-worker then adds a new job).
+  const mode = job.key === "change" ? "preserve_run_at" : job.key === "retry" || job.key === "manual" ? "replace" : "unsafe_dedupe";
+  const key = Prisma.sql`'listing-' || ${job.key}::text || '-' || (${siteId})::text`;
   return Prisma.sql`${Q}.add_job('listing-upload', (${payload})::json,
       queue_name := 'listing-site-' || (${siteId})::text,
       run_at := now() + make_interval(secs => ${job.delaySeconds}::float8),
       max_attempts := 3,
       job_key := ${key},
       job_key_mode := ${mode}::text)`;
+}
+
+/**
+ * SQL: whether a manual upload of the site `siteId` (a bigint expression) is
+ * queued and not yet running (a running one has a lock; one that failed for
+ * good waits for nothing). "Upload now" is refused while one waits.
+ */
+export function manualUploadWaitingSql(siteId: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM ${Q}.jobs WHERE key = 'listing-manual-' || (${siteId})::text AND locked_at IS NULL AND attempts < max_attempts)`;
 }

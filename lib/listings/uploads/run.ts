@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { db, query } from "@/lib/db";
+import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ListingSite } from "@/lib/listings/sites";
 import { describeFtpError, openFtp, type FtpSession } from "@/lib/listings/uploads/ftp";
@@ -9,7 +10,7 @@ import type { ListingUpload } from "@/lib/listings/uploads/schemas";
 import { logger } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { photoStore } from "@/lib/photos/store";
-import { tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { tryOpenPassword } from "@/lib/listings/uploads/password";
 
 // One upload of one listing site: the job `listing-upload` (its queue holds
 // one at a time per site). It writes the snapshot, puts the photos the site
@@ -19,7 +20,10 @@ import { tryDecryptSecret } from "@/lib/webhooks/secrets";
 // would only be refused again, and too many could lock the account. Others
 // are retried after 1, 5 and 15 minutes, then wait for the next change or
 // the daily upload. Log lines name the site and the outcome, never the
-// password nor the user name.
+// password nor the user name. The whole upload has a deadline
+// (LISTINGS_UPLOAD_TIMEOUT_SECONDS) beside each step's own: a slow server
+// holds a job slot that long at most, and the photos it did receive are
+// remembered, so the retry sends only the rest.
 
 export interface SiteRow {
   id: bigint;
@@ -44,9 +48,12 @@ async function jpegOf(key: string): Promise<Buffer | null> {
   return sharp(file.bytes).jpeg({ quality: 85 }).toBuffer();
 }
 
-/** Sends a snapshot over an open session; returns the photo files sent and what the server now holds. */
-async function send(session: FtpSession, snapshot: Snapshot, sentBefore: Record<string, string>): Promise<{ photos: number; sent: Record<string, string> }> {
-  const sent: Record<string, string> = {};
+/**
+ * Sends a snapshot over an open session; returns the photo files sent. `sent`
+ * (remote path -> content key) is filled in as each photo arrives, so that
+ * after a failure midway the caller still knows what the server holds.
+ */
+async function send(session: FtpSession, snapshot: Snapshot, sentBefore: Record<string, string>, sent: Record<string, string>): Promise<{ photos: number }> {
   let photos = 0;
   for (const photo of snapshot.photos) {
     // Keys name content: the same key under the same name is the same picture already there.
@@ -60,7 +67,7 @@ async function send(session: FtpSession, snapshot: Snapshot, sentBefore: Record<
   }
   for (const extra of snapshot.extras) await session.put(extra.remotePath, extra.bytes);
   await session.put(snapshot.file.remotePath, snapshot.file.bytes);
-  return { photos, sent };
+  return { photos };
 }
 
 async function startUploadRow(siteId: bigint, job: UploadJob): Promise<bigint> {
@@ -97,23 +104,36 @@ export async function runUpload(job: UploadJob, now: () => Date = () => new Date
     throw error;
   }
   const warnings = warningsOfRows(snapshot);
-  const password = tryDecryptSecret(site.password);
+  const password = tryOpenPassword(site.password);
   if (password === null) {
-    logger().error(log, "listing site password cannot be decrypted (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS?)");
+    logger().error(log, "listing site password cannot be opened (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS?)");
     await finish(uploadId, site.site, { outcome: "failed", animals: snapshot.animals, warnings, error: "The stored password cannot be read any more: enter it again." });
     return;
   }
+  const seconds = env().LISTINGS_UPLOAD_TIMEOUT_SECONDS;
+  const deadline = { at: Date.now() + seconds * 1000, message: `The upload took longer than ${seconds} s and was stopped.` };
+  const sentBefore = (site.sentPhotos ?? {}) as Record<string, string>;
+  const sent: Record<string, string> = {};
   let session: FtpSession | undefined;
   try {
-    session = await openFtp({ host: site.host, port: site.port, secure: site.secure, username: site.username, password });
-    const result = await send(session, snapshot, (site.sentPhotos ?? {}) as Record<string, string>);
-    await db().listingSite.update({ where: { id: siteId }, data: { sentPhotos: result.sent } });
+    session = await openFtp({ host: site.host, port: site.port, secure: site.secure, username: site.username, password }, deadline);
+    const result = await send(session, snapshot, sentBefore, sent);
+    await db().listingSite.updateMany({ where: { id: siteId, host: site.host, port: site.port, username: site.username }, data: { sentPhotos: sent } });
     await finish(uploadId, site.site, { outcome: "sent", animals: snapshot.animals, photos: result.photos, warnings });
     logger().info({ ...log, animals: snapshot.animals, photos: result.photos }, "listing upload sent");
   } catch (error) {
     const failure = describeFtpError(error);
     const retry = job.retry ?? 0;
     const delay = failure.permanent ? undefined : RETRY_DELAYS_SECONDS[retry];
+    // The photos that did arrive are on the server: the next try skips them
+    // (as on success, only while the site is still the same account: a
+    // change of host, port or user meanwhile forgot them on purpose).
+    if (Object.keys(sent).length) {
+      await db().listingSite.updateMany({
+        where: { id: siteId, host: site.host, port: site.port, username: site.username },
+        data: { sentPhotos: { ...sentBefore, ...sent } },
+      });
+    }
     await finish(uploadId, site.site, { outcome: "failed", animals: snapshot.animals, warnings, error: failure.message.slice(0, 1000) });
     logger().warn({ ...log, error: failure.message, retryInSeconds: delay ?? null }, "listing upload failed");
     if (delay !== undefined) {

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { historyActorSchema } from "@/lib/audit/schemas";
 import { integerId } from "@/lib/http/path-id";
 import { LISTING_SITES, type ListingSite } from "@/lib/listings/sites";
+import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 
 // The shapes of listing sites (an organisation's FTP account on Petfinder,
 // Adopt-a-Pet or RescueGroups) and of their uploads: request parsing,
@@ -12,6 +14,21 @@ export const DEFAULT_HOSTS: Record<ListingSite, string> = {
   adoptapet: "autoupload.adoptapet.com",
   rescuegroups: "ftp.rescuegroups.org",
 };
+
+/** The sites' own FTP port: their hosts are reached there and nowhere else (a connection test is no probe of their other ports). */
+export const SITE_FTP_PORT = 21;
+
+/** The site's own host names, from any kind of site (they all take FTP on SITE_FTP_PORT only). */
+export function isSiteHost(host: string): boolean {
+  return (Object.values(DEFAULT_HOSTS) as string[]).includes(host.toLowerCase());
+}
+
+/**
+ * Where the stored password is sent: changing any of these needs the
+ * password again in the same request, or a holder of listings:manage could
+ * point the account at a server of theirs and have "Upload now" send it there.
+ */
+export const CONNECTION_FIELDS = ["host", "port", "secure", "username"] as const;
 
 /** Sites that need an account id in the file or its name (Petfinder's shelter ID, RescueGroups' orgID). */
 export const NEEDS_ACCOUNT_ID: Record<ListingSite, boolean> = { petfinder: true, adoptapet: false, rescuegroups: true };
@@ -78,7 +95,11 @@ export const listingSitePatchSchema = z
     enabled: enabledSchema.optional(),
   })
   .refine((patch) => Object.keys(patch).length > 0, { message: "must change at least one field" })
-  .meta({ id: "ListingSitePatch", description: "The fields to change; a new password replaces the old one." });
+  .meta({
+    id: "ListingSitePatch",
+    description:
+      "The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`).",
+  });
 export type ListingSitePatch = z.infer<typeof listingSitePatchSchema>;
 
 export const uploadReasonSchema = z.enum(["change", "daily", "manual"]).meta({ description: "Why it ran: an animal changed, the daily full upload, or someone asked." });
@@ -136,7 +157,9 @@ export const connectionTestSchema = z
     ok: z.boolean(),
     /** The folder listing (names only) when it worked. */
     entries: z.array(z.string()).meta({ description: "Names in the account's root folder." }),
-    error: z.string().nullable().meta({ description: "The server's answer, or why it could not be reached." }),
+    error: z.string().nullable().meta({
+      description: "Why it failed, in our words (\"Login refused: check the user name and password.\", \"Connection refused.\"), never the server's own text.",
+    }),
   })
   .meta({ id: "ListingConnectionTest" });
 export type ConnectionTest = z.infer<typeof connectionTestSchema>;
@@ -152,6 +175,60 @@ export const connectionTestBodySchema = z
   })
   .meta({ id: "ListingConnectionTestRequest", description: "Credentials to try before saving them: logs in and lists the folder." });
 export type ConnectionTestBody = z.infer<typeof connectionTestBodySchema>;
+
+/**
+ * Connection tests a caller may make (each logs in at someone's FTP server
+ * from the service's one address): per organisation, and per account tried
+ * (host and user name, whoever tries it), so that nobody guesses a
+ * shelter's password through us, nor gets our address banned by the sites.
+ */
+export const CONNECTION_TEST_BUDGETS = {
+  organization: { perHour: 20 },
+  account: { perHour: 5, perDay: 10 },
+} as const;
+
+export const LISTING_SITE_AUDIT_ACTIONS = ["created", "updated", "deleted"] as const;
+/** The fields a history entry may name: every setting, the password only by name. */
+export const LISTING_SITE_AUDITED_FIELDS = ["host", "port", "secure", "username", "password", "accountId", "enabled"] as const;
+export type AuditedField = (typeof LISTING_SITE_AUDITED_FIELDS)[number];
+
+const settingsSchema = z
+  .object({
+    host: z.string().optional(),
+    port: z.number().int().optional(),
+    secure: z.boolean().optional(),
+    username: z.string().optional(),
+    accountId: z.string().nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .meta({ id: "ListingSiteSettings", description: "Settings of a listing site as they were (never the password)." });
+export type ListingSiteSettings = z.infer<typeof settingsSchema>;
+
+export const listingSiteHistoryEntrySchema = z
+  .object({
+    id: z.number().int(),
+    at: z.string().meta({ format: "date-time" }),
+    organizationId: z.number().int(),
+    siteId: z.number().int().meta({ description: "The listing site (it may have been deleted since)." }),
+    site: listingSiteKindSchema,
+    action: z.enum(LISTING_SITE_AUDIT_ACTIONS),
+    actor: historyActorSchema,
+    requestId: z.string().meta({ description: "The request's X-Request-Id: it leads to its log lines." }),
+    fields: z.array(z.enum(LISTING_SITE_AUDITED_FIELDS)).meta({ description: "The fields set (created) or changed (updated); `password` when a new one was given, never its value." }),
+    before: settingsSchema.nullable().meta({ description: "The changed fields' values before (updated), every setting (deleted); null for a creation." }),
+    after: settingsSchema.nullable().meta({ description: "The changed fields' values after (updated), every setting (created); null for a deletion." }),
+  })
+  .meta({ id: "ListingSiteHistoryEntry" });
+export type ListingSiteHistoryEntry = z.infer<typeof listingSiteHistoryEntrySchema>;
+
+export const LISTING_SITE_HISTORY_DEFAULT = 50;
+
+export const listingSiteHistoryQuerySchema = z.object({
+  siteId: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: "Only this listing site's changes (also after it was deleted)." }),
+  limit: queryInteger(1, LIMIT_MAX, "int32").default(LISTING_SITE_HISTORY_DEFAULT).meta({ default: LISTING_SITE_HISTORY_DEFAULT }),
+  cursor: z.string().min(1, "must not be empty").optional().meta({ description: "From the previous page's `Link: rel=\"next\"`." }),
+});
+export type ListingSiteHistoryQuery = z.infer<typeof listingSiteHistoryQuerySchema>;
 
 /** `petfinder.csv`: the pull feed's file name. */
 export const listingFeedParamsSchema = z.object({
