@@ -262,13 +262,13 @@ export interface paths {
         };
         /**
          * The organisation's imports, newest first
-         * @description `X-Next-Before` names the id to pass as `before` for the next page. A platform caller sees every organisation's.
+         * @description Each with its status and counts (its report is paged apart: `GET /imports/{importId}/issues`). `X-Next-Before` names the id to pass as `before` for the next page. A platform caller sees every organisation's.
          */
         get: operations["listImports"];
         put?: never;
         /**
          * Import a listing file of animals
-         * @description Send the file as the `file` field of a `multipart/form-data` form. The file is read at once (its format found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252), and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. At most 10 MB and 20,000 rows.
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
          */
         post: operations["createImport"];
         delete?: never;
@@ -284,8 +284,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One import: its status, counts, rejected rows and preview */
+        /** One import: its status, counts, mapping and preview */
         get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{importId}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's report: its rejected rows and the photos not stored, a page at a time
+         * @description In the order the job found them (by line, then the photos). Page with `limit` (1 to 500, default 100) and the opaque `cursor` from the `Link` header (`rel="next"` while there are more). Each message quotes at most the first 40 characters of a value. Read it while the import runs: entries are added as it goes. The report is kept 90 days after the import finished (`reportExpiresAt`), then deleted: 410.
+         */
+        get: operations["listImportIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1204,7 +1224,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1260,7 +1280,7 @@ export interface components {
             /** @description Gets on with dogs: true, false, or null when not known. */
             dogs?: boolean | null;
         };
-        /** @description A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). */
+        /** @description A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). Its report is paged apart: GET /imports/{importId}/issues. */
         Import: {
             counts: components["schemas"]["ImportCounts"];
             /** Format: date-time */
@@ -1268,8 +1288,6 @@ export interface components {
             dryRun: boolean;
             /** @description How the file was read: utf-8, utf-8-bom or windows-1252. */
             encoding: string;
-            /** @description Every rejected row with its line and reason, and every photo that could not be stored. */
-            errors: components["schemas"]["ImportIssue"][];
             fileName: string | null;
             /** Format: date-time */
             finishedAt: string | null;
@@ -1279,6 +1297,8 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            issues: number;
             /** @description The generic file's mapping; null for a site's format. */
             mapping: {
                 [key: string]: unknown;
@@ -1291,8 +1311,13 @@ export interface components {
              */
             organizationId: number;
             photos: components["schemas"]["ImportPhotoCounts"];
-            /** @description The first rows as they are (or would be) saved. */
+            /** @description The first 20 rows as they are (or would be) saved; empty once the report is deleted. */
             preview: components["schemas"]["ImportPreviewRow"][];
+            /**
+             * Format: date-time
+             * @description When the report (issues and preview) is deleted: 90 days after the import finished; null until it has. The import itself stays listed.
+             */
+            reportExpiresAt: string | null;
             /** Format: date-time */
             startedAt: string | null;
             /**
@@ -1316,17 +1341,22 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
+        /** @description One entry of an import's report: a rejected row, or a photo not stored. */
         ImportIssue: {
-            /** @description The file's column, when the problem is one cell's. */
+            /** @description The file's column, when the problem is one cell's; `photo` for a photo not stored. */
             field: string | null;
-            /** @description The file's line the row starts on (1 is the first line). */
+            /** @description The file's line the row starts on (1 is the first line); 0 for the import as a whole. */
             line: number;
+            /** @description What is wrong, quoting at most the first 40 characters of a value. */
             message: string;
         };
+        ImportIssues: components["schemas"]["ImportIssue"][];
         ImportPhotoCounts: {
             failed: number;
             /** @description Photo addresses to fetch (those fetched before for the same animal are not). */
             queued: number;
+            /** @description Photo addresses not fetched: past the 10 photos an animal holds, or past the fetches an import (or an organisation, in a day) may make. Each is in the report. */
+            skipped: number;
             stored: number;
         };
         ImportPreviewRow: {
@@ -1343,7 +1373,47 @@ export interface components {
             petId: number | null;
             species: string | null;
         };
-        Imports: components["schemas"]["Import"][];
+        ImportSummaries: components["schemas"]["ImportSummary"][];
+        /** @description An import as the list shows it: what it was asked to do, where it is, and its counts. */
+        ImportSummary: {
+            counts: components["schemas"]["ImportCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            dryRun: boolean;
+            /** @description How the file was read: utf-8, utf-8-bom or windows-1252. */
+            encoding: string;
+            fileName: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            format: components["schemas"]["ImportFormat"];
+            /**
+             * Format: int64
+             * @example 1
+             */
+            id: number;
+            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            issues: number;
+            /** @enum {string} */
+            missing: "keep" | "adopted";
+            /**
+             * Format: int64
+             * @example 1
+             */
+            organizationId: number;
+            photos: components["schemas"]["ImportPhotoCounts"];
+            /**
+             * Format: date-time
+             * @description When the report (issues and preview) is deleted: 90 days after the import finished; null until it has. The import itself stays listed.
+             */
+            reportExpiresAt: string | null;
+            /** Format: date-time */
+            startedAt: string | null;
+            /**
+             * @description queued, then running (rows, then photos), then done or failed.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+        };
         ImportUpload: {
             /** @description Report what the import would do, and change nothing. Default false. */
             dryRun?: boolean;
@@ -6215,7 +6285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Imports"];
+                    "application/json": components["schemas"]["ImportSummaries"];
                 };
             };
             /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`. */
@@ -6388,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description The form is invalid, the file cannot be read as a listing file (`invalid_file`, naming what was seen), or a generic file has no mapping (`invalid_mapping`). Codes: `invalid_body`, `invalid_file`, `invalid_mapping`, `unknown_organization`. */
+            /** @description The form is invalid, the file cannot be read as a listing file (`invalid_file`, naming what was seen; `details[0].issue` is `too_many_columns` past 200 values in a row, `cell_too_long` past 64 KB in a value), or a generic file has no mapping (`invalid_mapping`). Codes: `invalid_body`, `invalid_file`, `invalid_mapping`, `unknown_organization`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -6439,6 +6509,29 @@ export interface operations {
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
                     "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another import of the organisation (a dry run too) is queued or running; the message names it. Send the file again when it has finished. Codes: `import_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     /** @description The request limit of the window closest to exhaustion. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests remaining in that window. */
@@ -6643,6 +6736,222 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listImportIssues: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor, taken from a `Link` header. */
+                cursor?: string;
+                /** @description Entries per page (1 to 500). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the import. */
+                importId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the report. */
+            200: {
+                headers: {
+                    /** @description RFC 8288 link to the next page: `<…?cursor=…>; rel="next"`. */
+                    Link?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportIssues"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_query`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The report was deleted (90 days after the import finished); the import and its counts remain. Codes: `gone`. */
+            410: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
