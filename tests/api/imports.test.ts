@@ -93,6 +93,17 @@ describe("each format from its sample file", () => {
   });
 });
 
+describe("files as shelter software writes them today", () => {
+  it("RescueGroups from ASM3: animals without photos (their four picture cells written as one value) import, with no pictures", async () => {
+    const org = await newOrganization({ name: "ASM3 Rescue" });
+    const { key: orgKey } = await newKey(["pets:read", "pets:write"], "asm3", { plan: "pro" }, org);
+    const report = await importFile({ key: orgKey }, fixture("rescuegroups-asm3.csv"));
+    expect(report).toMatchObject({ format: "rescuegroups", status: "done", counts: { rows: 3, created: 3, rejected: 0 }, photos: { queued: 0 } });
+    expect(report.errors).toEqual([]);
+    expect((await byExternalId(org, "A-42")).name).toBe("Pepper");
+  });
+});
+
 describe("files our own writer makes (the uploads' files)", () => {
   it.each([
     ["written/petfinder.csv", "petfinder"],

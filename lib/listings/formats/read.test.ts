@@ -560,3 +560,31 @@ describe("what one row and one value may hold", () => {
     expect(err).toMatchObject({ code: "too_many_rows", overLimit: true });
   });
 });
+
+describe("files as ASM3 writes them today", () => {
+  it("RescueGroups: an animal without photos has its four empty picture cells as one value (29 values where the header has 32): read as no pictures", async () => {
+    // ASM3's FTPPublisher.csvLine quotes each item of a line whole, and the publisher gives the four empty pictures as one item.
+    const { file, rows } = await parseListingFile(fixture("rescuegroups-asm3.csv"), { categories: CATEGORIES });
+    expect(file.format).toBe("rescuegroups");
+    expect(file.records.map((r) => r.cellCount)).toEqual([32, 29, 29]);
+    expect(rows.map((r) => [r.externalId, r.fields.name, r.errors, r.photoUrls])).toEqual([
+      ["A-41", "Biscuit", [], []],
+      ["A-42", "Pepper", [], []],
+      ["A-43", "Clover", [], []],
+    ]);
+    expect(rows[0]!.warnings.map((w) => w.field)).toEqual(["pic1", "pic2"]);
+    expect(rows[1]!.warnings).toEqual([]);
+    expect(rows[1]!.fields).toMatchObject({ categoryId: 2, description: "No photo yet, but very sweet.", colors: ["Black"] });
+  });
+
+  it("only that shape: a row short of three other values, or whose last value is anything else, is still refused", async () => {
+    const text = fixture("rescuegroups-asm3.csv").toString("utf8").split("\n");
+    const other = text[2]!.replace(/,""","""","""","""$/, ',"x"');
+    const short = text[2]!.replace(/"Black","","","",/, '"Black",');
+    const { rows } = await parseListingFile(Buffer.from([text[0], other, short].join("\n")), { categories: CATEGORIES });
+    expect(rows.map((r) => r.errors.map((e) => e.message))).toEqual([
+      ["has 29 values where the file's rows have 32: a value is missing, or a comma in it is not quoted"],
+      ["has 26 values where the file's rows have 32: a value is missing, or a comma in it is not quoted"],
+    ]);
+  });
+});
