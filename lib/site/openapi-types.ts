@@ -1795,7 +1795,7 @@ export interface components {
              */
             birthDate: string | null;
             /**
-             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @description 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null when unknown.
              * @default null
              * @example Labrador mix
              */
@@ -1814,7 +1814,7 @@ export interface components {
              */
             coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
             /**
-             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
+             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas, not starting with =, +, - or @ followed by more; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
              * @default []
              * @example [
              *       "Black",
@@ -1865,7 +1865,7 @@ export interface components {
              */
             mixedBreed: boolean | null;
             /**
-             * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
+             * @description The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).
              * @example Biscuit
              */
             name: string;
@@ -1876,7 +1876,7 @@ export interface components {
              */
             organizationId?: number;
             /**
-             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @description The second breed of a mix, 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null.
              * @default null
              * @example Border collie
              */
@@ -1924,7 +1924,7 @@ export interface components {
              */
             status: "available" | "pending" | "sold";
             /**
-             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
+             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas, not starting with =, +, - or @ followed by more: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
              * @default []
              * @example [
              *       "Playful",
@@ -2531,7 +2531,7 @@ export interface components {
              */
             birthDate?: string | null;
             /**
-             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @description 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null when unknown.
              * @example Labrador mix
              */
             breed?: string | null;
@@ -2593,7 +2593,7 @@ export interface components {
             /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
             mixedBreed?: boolean | null;
             /**
-             * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
+             * @description The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).
              * @example Biscuit
              */
             name?: string;
@@ -2606,7 +2606,7 @@ export interface components {
              */
             photoOrder?: number[];
             /**
-             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @description The second breed of a mix, 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null.
              * @example Border collie
              */
             secondaryBreed?: string | null;
