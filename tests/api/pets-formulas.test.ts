@@ -58,13 +58,13 @@ describe("values a spreadsheet would run", () => {
     const org = await newOrganization({ name: "Formula Shelter" });
     const { key: orgKey } = await newKey(["pets:read", "pets:write"], "formula import", { plan: "pro" }, org);
     const quote = (cell: string) => `"${cell.replaceAll('"', '""')}"`;
-    const rows = [
+    const rows: Record<string, string>[] = [
       { ID: "F-1", AnimalName: '=HYPERLINK("https://evil.example","Adopt me")', Type: "Dog" },
       { ID: "F-2", AnimalName: "Honest", Type: "Dog", PrimaryBreed: "@SUM(A1)" },
       { ID: "F-3", AnimalName: "Fine", Type: "Cat", tags: "calm, +cuddly" },
       { ID: "F-4", AnimalName: "Plain", Type: "Cat" },
     ];
-    const file = [PETFINDER_COLUMNS.join(","), ...rows.map((row) => PETFINDER_COLUMNS.map((c) => quote((row as Record<string, string>)[c] ?? "")).join(","))].join("\n");
+    const file = [PETFINDER_COLUMNS.join(","), ...rows.map((row) => PETFINDER_COLUMNS.map((c) => quote(row[c] ?? "")).join(","))].join("\n");
     const report = await importFile({ key: orgKey }, file);
     expect(report.counts).toMatchObject({ created: 1, rejected: 3 });
     expect(report.errors).toEqual([
