@@ -8,6 +8,7 @@ import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import pg from "pg";
 import { z } from "zod";
+import { printable } from "@/lib/terminal";
 import { ROOT } from "./database";
 import { generateClientIfStale, migrateAndSeed, prepareDatabase, run } from "./launch";
 
@@ -581,9 +582,11 @@ program
     withDatabase(async () => {
       const fs = await import("node:fs");
       const { db } = await import("@/lib/db");
-      const { createImport } = await import("@/lib/imports/service");
-      const { runImport } = await import("@/lib/imports/run");
+      const { createImport, listImportIssues } = await import("@/lib/imports/service");
+      const { ImportBusyError, runImport } = await import("@/lib/imports/run");
       const { ApiError } = await import("@/lib/http/errors");
+      // Cells, names and messages from the file are printed as text, never as the escape sequences they may hold.
+      const say = (line: string) => console.log(printable(line));
       const org = await organizationId(opts.org);
       let bytes: Buffer;
       try {
@@ -613,7 +616,7 @@ program
         const detail = error.details?.map((d) => `${d.field}: ${d.issue}`).join("; ");
         throw new Error(`${error.message}${detail && !error.message.includes(detail) ? ` (${detail})` : ""}`);
       });
-      console.log(`Import ${created.id}: ${created.counts.rows} rows, ${created.format} (${created.encoding})${created.dryRun ? ", dry run" : ""}.`);
+      say(`Import ${created.id}: ${created.counts.rows} rows, ${created.format} (${created.encoding})${created.dryRun ? ", dry run" : ""}.`);
       // A bar on a terminal; nothing in between for a script or a log.
       const tty = process.stdout.isTTY;
       const draw = async () => {
@@ -629,7 +632,17 @@ program
       };
       const timer = tty ? setInterval(() => void draw().catch(() => {}), 200) : undefined;
       try {
-        await runImport(created.id);
+        // Queued, the import has a job too: a running server's worker may take it first. One runs it (the
+        // lease); the other follows it to the end.
+        await runImport(created.id).catch(async (error: unknown) => {
+          if (!(error instanceof ImportBusyError)) throw error;
+          say(`Import ${created.id} is being run by the server's job worker: following it.`);
+          for (;;) {
+            const row = await db().import.findUnique({ where: { id: BigInt(created.id) }, select: { status: true } });
+            if (!row || row.status === "done" || row.status === "failed") return;
+            await new Promise((resolve) => setTimeout(resolve, 500));
+          }
+        });
       } finally {
         if (timer) clearInterval(timer);
       }
@@ -640,8 +653,12 @@ program
       const { getImport } = await import("@/lib/imports/service");
       const report = await getImport(created.id, org);
       const c = report.counts;
-      for (const e of report.errors) console.log(`  line ${e.line}${e.field ? ` (${e.field})` : ""}: ${e.message}`);
-      console.log(
+      for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+        const page = await listImportIssues(created.id, org, { limit: 500, cursor });
+        for (const e of page.issues) say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}: ${e.message}`);
+        cursor = page.next;
+      }
+      say(
         `${report.status === "done" ? (report.dryRun ? "Would import" : "Imported") : "FAILED after"}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.rejected} rejected` +
           `${c.adopted ? `, ${c.adopted} marked adopted` : ""}; photos: ${report.photos.stored} stored, ${report.photos.failed} failed of ${report.photos.queued}.`,
       );
@@ -654,7 +671,8 @@ export { program, withDatabase };
 if (process.argv[1]?.endsWith("cli.ts")) {
   program.parseAsync(process.argv).catch((error: unknown) => {
     if (error instanceof CommanderError) process.exit(error.exitCode);
-    console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+    // A message may quote a file's cells (the first line of a file whose format cannot be told): printed as text.
+    console.error(`error: ${printable(error instanceof Error ? error.message : String(error))}`);
     process.exit(1);
   });
 }

@@ -7,7 +7,7 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { SessionStatus } from "@/components/staff/session-status";
 import { StaffOnly } from "@/components/staff/staff-only";
 import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { headerOf, startImport, STAFF_IMPORTS_QUERY_KEY, useImport, usePastImports } from "@/components/staff/use-imports";
+import { fetchImport, headerOf, startImport, STAFF_IMPORTS_QUERY_KEY, useImport, useImportIssues, usePastImports } from "@/components/staff/use-imports";
 import { useStaffSession } from "@/components/staff/use-staff-session";
 import type { Import } from "@/lib/imports/schemas";
 import { GENERIC_FIELDS } from "@/lib/listings/formats/generic";
@@ -83,7 +83,9 @@ function Importer() {
       if (dryRun && unknownFormat && !withMapping) {
         // Not a site's file: its columns beside our fields.
         const header = await headerOf(chosen);
-        const last = past.data?.find((i) => i.format === "generic" && i.mapping)?.mapping as Mapping | undefined;
+        // The newest generic import's mapping, as a starting point (the list carries no mappings).
+        const lastGeneric = past.data?.find((i) => i.format === "generic");
+        const last = lastGeneric ? ((await fetchImport(lastGeneric.id).catch(() => null))?.mapping as Mapping | null | undefined) : null;
         setColumns(header);
         setMapping(guessMapping(header, last ?? null));
       } else setProblem(describeError(error));
@@ -175,7 +177,12 @@ function Importer() {
       ) : null}
 
       {ready && file ? <Preview report={ready} /> : null}
-      {preview.data?.status === "failed" ? <FormAlert>The file could not be read to the end. {preview.data.errors.at(-1)?.message}</FormAlert> : null}
+      {preview.data?.status === "failed" ? (
+        <section className={`${panelClass} space-y-3`} aria-label="Preview">
+          <FormAlert>The file could not be read to the end.</FormAlert>
+          <Rejections report={preview.data} />
+        </section>
+      ) : null}
 
       {ready && file && runId === null ? (
         <button type="button" className={primaryButtonClass} disabled={busy || importable === 0} onClick={() => void send(false, file, generic ? mapping : undefined)}>
@@ -241,19 +248,30 @@ function Counts({ report, verb }: { report: Import; verb: string }) {
   );
 }
 
+/** The report, read a page at a time from its own route (GET /v1/imports/{id}/issues) once the import has finished. */
 function Rejections({ report }: { report: Import }) {
-  if (!report.errors.length) return null;
+  const pages = useImportIssues(report);
+  if (!report.issues) return null;
+  const issues = pages.data?.pages.flatMap((page) => page.issues) ?? [];
   return (
     <div>
-      <h3 className="font-semibold">Rows that cannot be imported, and photos that could not be fetched</h3>
-      <ul className="list-disc pl-6 text-sm">
-        {report.errors.map((e, i) => (
+      <h3 className="font-semibold">
+        Rows that cannot be imported, and photos that could not be fetched{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
+      </h3>
+      {pages.error ? <FormAlert>Could not load the report. {describeError(pages.error)}</FormAlert> : null}
+      <ul className="list-disc pl-6 text-sm break-words">
+        {issues.map((e, i) => (
           <li key={i}>
             {e.line ? `Line ${e.line}` : "File"}
             {e.field ? ` (${e.field})` : ""}: {e.message}
           </li>
         ))}
       </ul>
+      {pages.hasNextPage ? (
+        <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage} className={`${secondaryButtonClass} mt-2`}>
+          {pages.isFetchingNextPage ? "Loading more…" : "Show more"}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -316,7 +334,7 @@ function Progress({ report }: { report: Import }) {
         <div role="status" className="space-y-2">
           <Counts report={report} verb="Imported" />
           <p>
-            Photos: {report.photos.stored} stored, {report.photos.failed} failed.
+            Photos: {report.photos.stored} stored, {report.photos.failed} failed{report.photos.skipped ? `, ${report.photos.skipped} left out` : ""}.
           </p>
         </div>
       )}

@@ -1,14 +1,18 @@
 "use client";
 
 import { useEffect } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiClientError, callApi } from "@/lib/site/api-client";
+import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
+import { ApiClientError, callApi, linkCursor } from "@/lib/site/api-client";
 import type { ErrorBody } from "@/lib/http/errors";
-import type { Import } from "@/lib/imports/schemas";
+import type { Import, ImportIssue, ImportSummary } from "@/lib/imports/schemas";
 
 // The import page's calls: sending a file (multipart, so by fetch rather
-// than the typed JSON client), following an import while it runs, and the
-// past imports.
+// than the typed JSON client), following an import while it runs, its
+// report a page at a time once it has finished, and the past imports (their
+// status and counts only: a list of reports could weigh megabytes).
+
+/** Report entries per page: a screenful or two; "Show more" reads the next. */
+export const ISSUES_PAGE_SIZE = 100;
 
 export const STAFF_IMPORTS_QUERY_KEY = ["staff", "imports"] as const;
 
@@ -44,7 +48,7 @@ export function useImport(id: number | null) {
   const queryClient = useQueryClient();
   const query = useQuery({
     queryKey: [...STAFF_IMPORTS_QUERY_KEY, id],
-    queryFn: async (): Promise<Import> => (await callApi((api) => api.GET("/imports/{importId}", { params: { path: { importId: id! } } }))).data as Import,
+    queryFn: (): Promise<Import> => fetchImport(id!),
     enabled: id !== null,
     refetchInterval: (query) => (query.state.data && (query.state.data.status === "done" || query.state.data.status === "failed") ? false : 500),
     staleTime: 0,
@@ -60,10 +64,33 @@ export function useImport(id: number | null) {
 export function usePastImports(enabled: boolean) {
   return useQuery({
     queryKey: STAFF_IMPORTS_QUERY_KEY,
-    queryFn: async (): Promise<Import[]> => (await callApi((api) => api.GET("/imports", { params: { query: { limit: 20 } } }))).data as Import[],
+    queryFn: async (): Promise<ImportSummary[]> => (await callApi((api) => api.GET("/imports", { params: { query: { limit: 20 } } }))).data,
     enabled,
     staleTime: 0,
   });
+}
+
+/** A finished import's report (rejected rows, photos not stored), a page at a time; nothing is asked while it runs or when it has none. */
+export function useImportIssues(report: Pick<Import, "id" | "status" | "issues"> | undefined) {
+  const finished = report?.status === "done" || report?.status === "failed";
+  return useInfiniteQuery({
+    queryKey: [...STAFF_IMPORTS_QUERY_KEY, report?.id, "issues"] as const,
+    queryFn: async ({ pageParam, signal }): Promise<{ issues: ImportIssue[]; next: string | undefined }> => {
+      const res = await callApi((api) =>
+        api.GET("/imports/{importId}/issues", { params: { path: { importId: report!.id }, query: { limit: ISSUES_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } }, signal }),
+      );
+      return { issues: res.data, next: linkCursor(res.headers.get("link"), "next") };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
+    enabled: finished && (report?.issues ?? 0) > 0,
+    staleTime: Infinity,
+  });
+}
+
+/** An import with its mapping (the newest generic one's is the mapping step's starting point). */
+export async function fetchImport(id: number): Promise<Import> {
+  return (await callApi((api) => api.GET("/imports/{importId}", { params: { path: { importId: id } } }))).data;
 }
 
 /** The header row of a CSV file, as the mapping step shows it (quoted cells, a BOM, any line ending). */

@@ -92,7 +92,15 @@ await step("deleteWebhook", async () => (await sdk.deleteWebhook({ ...t, path: {
 
 const imported = await step("createImport", async () => (await sdk.createImport({ ...t, body: { file: listingFile(), dryRun: true } })).data);
 await step("listImports", async () => (await sdk.listImports({ ...t, query: { limit: 5 } })).data);
-await step("getImport", async () => (await sdk.getImport({ ...t, path: { importId: imported.id } })).data);
+// An organisation runs one import at a time: the dry run runs to its end (the next caller's would be 409 meanwhile).
+await step("getImport", () =>
+  eventually(
+    "the dry run to finish",
+    async () => (await sdk.getImport({ ...t, path: { importId: imported.id } })).data,
+    (found) => (found.status === "done" || found.status === "failed" ? found : undefined),
+  ),
+);
+await step("listImportIssues", async () => (await sdk.listImportIssues({ ...t, path: { importId: imported.id }, query: { limit: 10 } })).data);
 
 // A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
 const ftp = { site: "adoptapet", host: "127.0.0.1", port: 9, username: `hey-api-${unique}`, password: "not a real password" } as const;

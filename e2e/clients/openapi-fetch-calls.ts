@@ -123,7 +123,15 @@ const importForm = (body: { file: Blob; dryRun?: boolean }) => {
 };
 const imported = await step("createImport", async () => ok(await client.POST("/imports", { body: { file: listingFile(), dryRun: true }, bodySerializer: importForm })));
 await step("listImports", async () => ok(await client.GET("/imports", { params: { query: { limit: 5 } } })));
-await step("getImport", async () => ok(await client.GET("/imports/{importId}", { params: { path: { importId: imported.id } } })));
+// An organisation runs one import at a time: the dry run runs to its end (the next caller's would be 409 meanwhile).
+await step("getImport", () =>
+  eventually(
+    "the dry run to finish",
+    async () => ok(await client.GET("/imports/{importId}", { params: { path: { importId: imported.id } } })),
+    (found) => (found.status === "done" || found.status === "failed" ? found : undefined),
+  ),
+);
+await step("listImportIssues", async () => ok(await client.GET("/imports/{importId}/issues", { params: { path: { importId: imported.id }, query: { limit: 10 } } })));
 
 // A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
 const ftp = { site: "rescuegroups", host: "127.0.0.1", port: 9, username: `openapi-fetch-${unique}`, password: "not a real password" } as const;

@@ -51,6 +51,7 @@ export const ERROR_CODES = [
   "invalid_file",
   "invalid_mapping",
   "too_many_rows",
+  "import_in_progress",
   "service_unavailable",
   "internal_error",
 ] as const;

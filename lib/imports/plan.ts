@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ImportAction, ImportIssue } from "@/lib/imports/schemas";
+import { quoteCell } from "@/lib/listings/formats/cells";
 import type { ImportedRow } from "@/lib/listings/formats/types";
 import { newPetSchema, petPatchSchema, type NewPet, type Pet, type PetPatch } from "@/lib/pets/schemas";
 
@@ -79,7 +80,7 @@ export function planRow(row: ImportedRow, existing: ReadonlyMap<string, Pet>, se
   if (row.errors.length) return rejected(row, row.errors.map((e) => ({ line: e.line, field: e.field, message: e.message })));
   if (row.externalId !== null) {
     const earlier = seen.get(row.externalId);
-    if (earlier !== undefined) return rejected(row, [{ line: row.line, field: null, message: `has the ID "${row.externalId}", which line ${earlier} already has: each animal once per file` }]);
+    if (earlier !== undefined) return rejected(row, [{ line: row.line, field: null, message: `has the ID ${quoteCell(row.externalId)}, which line ${earlier} already has: each animal once per file` }]);
     seen.set(row.externalId, row.line);
   }
   const pet = row.externalId === null ? undefined : existing.get(row.externalId);

@@ -1,3 +1,4 @@
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
@@ -5,9 +6,10 @@ import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, Im
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/listings/sites";
 
-// Data access for imports: the row per file, its job, and its progress.
+// Data access for imports: the row per file, its job, its run's lease, its
+// progress, and its report (import_issues, appended as the job goes).
 
-export const IMPORT_SELECT = {
+export const IMPORT_SUMMARY_SELECT = {
   id: true,
   organizationId: true,
   format: true,
@@ -15,17 +17,19 @@ export const IMPORT_SELECT = {
   fileName: true,
   dryRun: true,
   missing: true,
-  mapping: true,
   status: true,
   counts: true,
   photos: true,
-  errors: true,
-  preview: true,
+  issueCount: true,
+  reportDeletedAt: true,
   createdAt: true,
   startedAt: true,
   finishedAt: true,
 } as const;
 
+export const IMPORT_SELECT = { ...IMPORT_SUMMARY_SELECT, mapping: true, preview: true } as const;
+
+export type ImportSummaryRow = Prisma.ImportGetPayload<{ select: typeof IMPORT_SUMMARY_SELECT }>;
 export type ImportRow = Prisma.ImportGetPayload<{ select: typeof IMPORT_SELECT }>;
 
 export interface NewImportRow {
@@ -41,39 +45,45 @@ export interface NewImportRow {
   actor: { kind: "api_key" | "staff"; id: number; name: string | null };
 }
 
-export const EMPTY_PHOTOS: ImportPhotoCounts = { queued: 0, stored: 0, failed: 0 };
+export const EMPTY_PHOTOS: ImportPhotoCounts = { queued: 0, stored: 0, failed: 0, skipped: 0 };
 
 export function emptyCounts(rows: number): ImportCounts {
   return { rows, created: 0, updated: 0, unchanged: 0, rejected: 0, adopted: 0 };
 }
 
-/** The import's row and its job, committed together: a queued import always has a job to run it. */
-export async function insertImport(row: NewImportRow): Promise<ImportRow> {
-  return db().$transaction(async (tx) => {
-    const created = await tx.import.create({
-      data: {
-        organizationId: BigInt(row.organizationId),
-        format: row.format,
-        encoding: row.encoding,
-        fileName: row.fileName,
-        file: new Uint8Array(row.file),
-        dryRun: row.dryRun,
-        missing: row.missing,
-        mapping: row.mapping ?? Prisma.DbNull,
-        counts: emptyCounts(row.rows) as unknown as Prisma.InputJsonValue,
-        photos: EMPTY_PHOTOS as unknown as Prisma.InputJsonValue,
-        actorKind: row.actor.kind,
-        actorId: BigInt(row.actor.id),
-        actorName: row.actor.name,
-      },
-      select: IMPORT_SELECT,
+const ACTIVE: ImportStatus[] = ["queued", "running"];
+
+/**
+ * The import's row and its job, committed together: a queued import always
+ * has a job to run it. Refused, with the import in the way, while another
+ * import of the organisation (a dry run too) is queued or running: the
+ * partial unique index imports_one_active_per_organization holds that even
+ * for two requests at once (the second waits for the first's commit, then
+ * inserts nothing).
+ */
+export async function insertImport(row: NewImportRow): Promise<{ created: ImportRow } | { active: { id: number; status: ImportStatus } }> {
+  for (;;) {
+    const result = await db().$transaction(async (tx) => {
+      const [inserted] = await tx.$queryRaw<{ id: bigint }[]>`
+        INSERT INTO imports (organization_id, format, encoding, file_name, file, dry_run, missing, mapping, counts, photos, actor_kind, actor_id, actor_name)
+        VALUES (${BigInt(row.organizationId)}, ${row.format}, ${row.encoding}, ${row.fileName}, ${new Uint8Array(row.file)}, ${row.dryRun}, ${row.missing},
+                ${row.mapping === null ? null : JSON.stringify(row.mapping)}::jsonb, ${JSON.stringify(emptyCounts(row.rows))}::jsonb, ${JSON.stringify(EMPTY_PHOTOS)}::jsonb,
+                ${row.actor.kind}::"ActorKind", ${BigInt(row.actor.id)}, ${row.actor.name})
+        ON CONFLICT (organization_id) WHERE status IN ('queued', 'running') DO NOTHING
+        RETURNING id`;
+      if (!inserted) {
+        const active = await tx.import.findFirst({ where: { organizationId: BigInt(row.organizationId), status: { in: ACTIVE } }, select: { id: true, status: true } });
+        return active ? { active: { id: Number(active.id), status: active.status } } : null;
+      }
+      // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
+      // another process that holds the import's lease (the job records every other failure in the import itself).
+      await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('run-import', json_build_object('importId', ${String(inserted.id)}::text),
+                                   job_key := ${`import-${inserted.id}`}, max_attempts := 25)`;
+      return { created: await tx.import.findUniqueOrThrow({ where: { id: inserted.id }, select: IMPORT_SELECT }) };
     });
-    // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
-    // another import of the organisation (the job records every other failure in the import itself).
-    await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('run-import', json_build_object('importId', ${String(created.id)}::text),
-                                 job_key := ${`import-${created.id}`}, max_attempts := 25)`;
-    return created;
-  });
+    // null: the import in the way finished between the insert and the look: try again.
+    if (result) return result;
+  }
 }
 
 /** One import, if it is `organizationId`'s (undefined: anyone's, for a platform caller). */
@@ -84,12 +94,22 @@ export async function findImport(id: number, organizationId: number | undefined)
   });
 }
 
-export async function findImports(organizationId: number | undefined, before: number | undefined, take: number): Promise<ImportRow[]> {
+export async function findImports(organizationId: number | undefined, before: number | undefined, take: number): Promise<ImportSummaryRow[]> {
   return db().import.findMany({
     where: { ...(organizationId !== undefined ? { organizationId: BigInt(organizationId) } : {}), ...(before ? { id: { lt: BigInt(before) } } : {}) },
     orderBy: { id: "desc" },
     take,
-    select: IMPORT_SELECT,
+    select: IMPORT_SUMMARY_SELECT,
+  });
+}
+
+/** A page of an import's report, in the order the job found its entries. */
+export async function findIssues(importId: number, afterId: number | undefined, take: number): Promise<{ id: bigint; line: number; field: string | null; message: string }[]> {
+  return db().importIssue.findMany({
+    where: { importId: BigInt(importId), ...(afterId !== undefined ? { id: { gt: BigInt(afterId) } } : {}) },
+    orderBy: { id: "asc" },
+    take,
+    select: { id: true, line: true, field: true, message: true },
   });
 }
 
@@ -108,7 +128,7 @@ export async function lastMapping(organizationId: number): Promise<GenericMappin
   return (row?.mapping as GenericMapping | null | undefined) ?? null;
 }
 
-/** What the job needs to run an import. */
+/** What the job needs to run an import (its file only while the rows still have to run). */
 export async function loadForRun(id: number) {
   return db().import.findUnique({
     where: { id: BigInt(id) },
@@ -116,40 +136,124 @@ export async function loadForRun(id: number) {
   });
 }
 
+export async function statusOf(id: number): Promise<ImportStatus | undefined> {
+  return (await db().import.findUnique({ where: { id: BigInt(id) }, select: { status: true } }))?.status;
+}
+
+/** A run that starts over (its job retried after a crash) starts its report over too: the rows are planned again. */
+export async function resetReport(id: number, owner: string): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.import.updateMany({ where: { id: BigInt(id), leaseOwner: owner, issueCount: { gt: 0 } }, data: { issueCount: 0 } });
+    if (count) await tx.importIssue.deleteMany({ where: { importId: BigInt(id) } });
+  });
+}
+
+/** How long a run's lease lasts without being renewed: a runner that died lets another take the import over after this. */
+export const LEASE_SECONDS = 60;
+
 /**
- * Marks the import running, unless another import of the same organisation
- * is running (two imports writing the same animals at once would race on
- * their externalIds): false then, and the job is retried later. A job run
- * again after a crash finds its own import running and carries on.
+ * Takes the import's lease for `owner` (one run in one process) and marks
+ * it running: false while another run holds a lease that has not expired
+ * (the CLI and a server's worker given the same import, or a job retried
+ * while the first still runs). A run that died leaves a lease that expires,
+ * and the job's retry then takes the import over.
  */
-export async function claimImport(id: number, organizationId: number, exclusive: boolean): Promise<boolean> {
+export async function claimImport(id: number, owner: string): Promise<boolean> {
   const claimed = await db().$executeRaw`
-    UPDATE imports SET status = 'running', started_at = COALESCE(started_at, now())
+    UPDATE imports SET status = 'running', started_at = COALESCE(started_at, now()),
+                       lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${LEASE_SECONDS})
      WHERE id = ${BigInt(id)} AND status IN ('queued', 'running')
-       AND (NOT ${exclusive} OR NOT EXISTS (SELECT 1 FROM imports o WHERE o.organization_id = ${BigInt(organizationId)} AND o.status = 'running' AND o.id <> ${BigInt(id)} AND NOT o.dry_run))`;
+       AND (lease_owner IS NULL OR lease_owner = ${owner} OR lease_expires_at < now())`;
   return claimed > 0;
+}
+
+/** Keeps the lease another LEASE_SECONDS; false when `owner` no longer holds it (it expired and another run took it). */
+export async function renewLease(id: number, owner: string): Promise<boolean> {
+  const renewed = await db().$executeRaw`
+    UPDATE imports SET lease_expires_at = now() + make_interval(secs => ${LEASE_SECONDS})
+     WHERE id = ${BigInt(id)} AND lease_owner = ${owner} AND status = 'running'`;
+  return renewed > 0;
+}
+
+export class LeaseLostError extends Error {
+  constructor(id: number) {
+    super(`import ${id}: another run took the import over (this one's lease expired)`);
+    this.name = "LeaseLostError";
+  }
 }
 
 export interface Progress {
   status?: ImportStatus;
   counts: ImportCounts;
   photos: ImportPhotoCounts;
-  errors: ImportIssue[];
-  preview: ImportPreviewRow[];
+  /** Written only when given (it changes in the first chunks only). */
+  preview?: ImportPreviewRow[];
+  /** The report's new entries since the last save: appended, never rewritten. */
+  issues: ImportIssue[];
   finished?: boolean;
 }
 
-export async function saveProgress(id: number, progress: Progress): Promise<void> {
-  await db().import.update({
-    where: { id: BigInt(id) },
-    data: {
-      ...(progress.status ? { status: progress.status } : {}),
-      counts: progress.counts as unknown as Prisma.InputJsonValue,
-      photos: progress.photos as unknown as Prisma.InputJsonValue,
-      errors: progress.errors as unknown as Prisma.InputJsonValue,
-      preview: progress.preview as unknown as Prisma.InputJsonValue,
-      // The file is not needed once the import has run; 10 MB a row is not kept for nothing.
-      ...(progress.finished ? { finishedAt: new Date(), file: null } : {}),
-    },
+/**
+ * Saves the run's progress (small: counts and photo counts) and appends the
+ * report's new entries, if `owner` still holds the lease (LeaseLostError
+ * otherwise: another run has the import now, and this one must stop
+ * writing). Finished, the lease and the file are let go.
+ */
+export async function saveProgress(id: number, owner: string, progress: Progress): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const { count } = await tx.import.updateMany({
+      where: { id: BigInt(id), leaseOwner: owner },
+      data: {
+        ...(progress.status ? { status: progress.status } : {}),
+        counts: progress.counts as unknown as Prisma.InputJsonValue,
+        photos: progress.photos as unknown as Prisma.InputJsonValue,
+        ...(progress.preview ? { preview: progress.preview as unknown as Prisma.InputJsonValue } : {}),
+        ...(progress.issues.length ? { issueCount: { increment: progress.issues.length } } : {}),
+        ...(progress.finished ? { finishedAt: now(), file: null, leaseOwner: null, leaseExpiresAt: null } : {}),
+      },
+    });
+    if (count === 0) throw new LeaseLostError(id);
+    if (progress.issues.length) {
+      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({ importId: BigInt(id), line: issue.line, field: issue.field, message: issue.message })) });
+    }
   });
+}
+
+/** The file is let go once the rows have run: the photos that follow do not need it, and 10 MB a row is not kept for nothing. */
+export async function dropFile(id: number, owner: string): Promise<void> {
+  const { count } = await db().import.updateMany({ where: { id: BigInt(id), leaseOwner: owner }, data: { file: null } });
+  if (count === 0) throw new LeaseLostError(id);
+}
+
+/** Photo addresses the organisation's imports tried to fetch since `since` (stored or failed): the daily allowance's use. */
+export async function photoFetchesSince(organizationId: number, since: Date, except: number): Promise<number> {
+  const [row] = await db().$queryRaw<{ n: number }[]>`
+    SELECT COALESCE(sum((photos->>'stored')::int + (photos->>'failed')::int), 0)::int AS n
+      FROM imports WHERE organization_id = ${BigInt(organizationId)} AND NOT dry_run AND id <> ${BigInt(except)}
+       AND COALESCE(finished_at, now()) >= ${since}`;
+  return row?.n ?? 0;
+}
+
+/** Imports whose reports are due for deletion at a time, each with up to 25,000 entries. */
+const SWEEP_IMPORTS = 20;
+
+/**
+ * Deletes the reports (issues and preview) of imports that finished before
+ * `cutoff`; the imports themselves stay listed, with their counts. Returns
+ * how many reports went.
+ */
+export async function deleteReportsBefore(cutoff: Date): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const swept = await db().$executeRaw`
+      WITH due AS (
+        SELECT id FROM imports WHERE report_deleted_at IS NULL AND finished_at < ${cutoff}
+         ORDER BY finished_at LIMIT ${SWEEP_IMPORTS} FOR UPDATE SKIP LOCKED
+      ), gone AS (
+        DELETE FROM import_issues WHERE import_id IN (SELECT id FROM due)
+      )
+      UPDATE imports SET preview = '[]', report_deleted_at = now() WHERE id IN (SELECT id FROM due)`;
+    total += swept;
+    if (swept < SWEEP_IMPORTS) return total;
+  }
 }

@@ -72,17 +72,21 @@ export const importPhotoCountsSchema = z
     queued: z.number().int().meta({ description: "Photo addresses to fetch (those fetched before for the same animal are not)." }),
     stored: z.number().int(),
     failed: z.number().int(),
+    skipped: z
+      .number()
+      .int()
+      .meta({ description: "Photo addresses not fetched: past the 10 photos an animal holds, or past the fetches an import (or an organisation, in a day) may make. Each is in the report." }),
   })
   .meta({ id: "ImportPhotoCounts" });
 export type ImportPhotoCounts = z.infer<typeof importPhotoCountsSchema>;
 
 export const importIssueSchema = z
   .object({
-    line: z.number().int().meta({ description: "The file's line the row starts on (1 is the first line)." }),
-    field: z.string().nullable().meta({ description: "The file's column, when the problem is one cell's." }),
-    message: z.string(),
+    line: z.number().int().meta({ description: "The file's line the row starts on (1 is the first line); 0 for the import as a whole." }),
+    field: z.string().nullable().meta({ description: "The file's column, when the problem is one cell's; `photo` for a photo not stored." }),
+    message: z.string().meta({ description: "What is wrong, quoting at most the first 40 characters of a value." }),
   })
-  .meta({ id: "ImportIssue" });
+  .meta({ id: "ImportIssue", description: "One entry of an import's report: a rejected row, or a photo not stored." });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
 export const IMPORT_ACTIONS = ["create", "update", "unchanged", "reject"] as const;
@@ -101,7 +105,17 @@ export const importPreviewRowSchema = z
   .meta({ id: "ImportPreviewRow" });
 export type ImportPreviewRow = z.infer<typeof importPreviewRowSchema>;
 
-export const importSchema = z
+/**
+ * Photo addresses an import fetches: at most this many per import, and per
+ * organisation in any 24 hours (those stored are never fetched again, so a
+ * shelter moving in with more photos imports the same file again later).
+ */
+export const PHOTO_FETCH_ALLOWANCE = { perImport: 2_000, perDay: 5_000 };
+
+/** How long an import's report (issues and preview) is kept after the import finished. */
+export const REPORT_RETENTION_DAYS = 90;
+
+export const importSummarySchema = z
   .object({
     id: idSchema,
     organizationId: idSchema,
@@ -110,22 +124,47 @@ export const importSchema = z
     fileName: z.string().nullable(),
     dryRun: z.boolean(),
     missing: z.enum(MISSING_POLICIES),
-    mapping: z.record(z.string(), z.unknown()).nullable().meta({ description: "The generic file's mapping; null for a site's format." }),
     status: z.enum(IMPORT_STATUSES).meta({ description: "queued, then running (rows, then photos), then done or failed." }),
     createdAt: z.string().meta({ format: "date-time" }),
     startedAt: z.string().nullable().meta({ format: "date-time" }),
     finishedAt: z.string().nullable().meta({ format: "date-time" }),
     counts: importCountsSchema,
     photos: importPhotoCountsSchema,
-    errors: z.array(importIssueSchema).meta({ description: "Every rejected row with its line and reason, and every photo that could not be stored." }),
-    preview: z.array(importPreviewRowSchema).meta({ description: "The first rows as they are (or would be) saved." }),
+    issues: z.number().int().meta({ description: "Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues." }),
+    reportExpiresAt: z
+      .string()
+      .nullable()
+      .meta({ format: "date-time", description: `When the report (issues and preview) is deleted: ${REPORT_RETENTION_DAYS} days after the import finished; null until it has. The import itself stays listed.` }),
   })
-  .meta({ id: "Import", description: "A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do)." });
+  .meta({ id: "ImportSummary", description: "An import as the list shows it: what it was asked to do, where it is, and its counts." });
+export type ImportSummary = z.infer<typeof importSummarySchema>;
+
+export const importSchema = importSummarySchema
+  .extend({
+    mapping: z.record(z.string(), z.unknown()).nullable().meta({ description: "The generic file's mapping; null for a site's format." }),
+    preview: z.array(importPreviewRowSchema).meta({ description: "The first 20 rows as they are (or would be) saved; empty once the report is deleted." }),
+  })
+  .meta({
+    id: "Import",
+    description: "A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). Its report is paged apart: GET /imports/{importId}/issues.",
+  });
 export type Import = z.infer<typeof importSchema>;
 
-export const importsSchema = z.array(importSchema).meta({ id: "Imports" });
+export const importsSchema = z.array(importSummarySchema).meta({ id: "ImportSummaries" });
+
+export const importIssuesSchema = z.array(importIssueSchema).meta({ id: "ImportIssues" });
 
 export const importIdParamsSchema = z.object({ importId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the import.", example: 1 }) });
+
+export const ISSUES_PAGE_MAX = 500;
+
+export const listImportIssuesQuerySchema = z.object({
+  limit: queryInteger(1, ISSUES_PAGE_MAX, "int32")
+    .default(100)
+    .meta({ default: 100, description: `Entries per page (1 to ${ISSUES_PAGE_MAX}).`, example: 100 }),
+  cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header." }),
+});
+export type ListImportIssuesQuery = z.infer<typeof listImportIssuesQuerySchema>;
 
 export const listImportsQuerySchema = z.object({
   before: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: "Imports older than this id (the previous answer's X-Next-Before)." }),

@@ -1,20 +1,34 @@
 import type { WriteContext } from "@/lib/audit/schemas";
+import { now } from "@/lib/clock";
 import { ApiError, validationError } from "@/lib/http/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/http/pagination";
 import * as queries from "@/lib/imports/queries";
-import { importFormSchema, type Import, type ImportCounts, type ImportIssue, type ImportPhotoCounts, type ImportPreviewRow, type ListImportsQuery } from "@/lib/imports/schemas";
+import {
+  importFormSchema,
+  REPORT_RETENTION_DAYS,
+  type Import,
+  type ImportCounts,
+  type ImportIssue,
+  type ImportPhotoCounts,
+  type ImportPreviewRow,
+  type ImportSummary,
+  type ListImportIssuesQuery,
+  type ListImportsQuery,
+} from "@/lib/imports/schemas";
 import { ListingFileError, MAX_FILE_BYTES } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
-import { readListingFile } from "@/lib/listings/formats/read";
+import { inspectListingFile } from "@/lib/listings/formats/read";
 import { listingRowReader } from "@/lib/listings/formats/registry";
 import type { ListingFormatName } from "@/lib/listings/sites";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import { findCategories } from "@/lib/pets/queries";
 
-// The rules of imports, on the request's side: the file is read whole once
-// here, so a file that cannot be imported at all is refused at once (400
-// invalid_file, 413 past the limits) and nothing is queued; the rows
-// themselves are written by the background job (lib/imports/run.ts).
+// The rules of imports, on the request's side: the file's shape, format and
+// size are checked here, so a file that cannot be imported at all is refused
+// at once (400 invalid_file, 413 past the limits) and nothing is queued; the
+// rows themselves are read and written by the background job
+// (lib/imports/run.ts).
 
 export const IMPORT_FORM_FIELDS = ["format", "dryRun", "missing", "mapping", "organizationId"] as const;
 
@@ -28,7 +42,19 @@ function fileError(error: ListingFileError): ApiError {
   return new ApiError(400, "invalid_file", error.message, [{ field: "file", issue: error.code }]);
 }
 
-export function presentImport(row: queries.ImportRow): Import {
+/** When a finished import's report is deleted; null while it runs. */
+function reportExpiry(finishedAt: Date | null): Date | null {
+  return finishedAt && new Date(finishedAt.getTime() + REPORT_RETENTION_DAYS * 86_400_000);
+}
+
+/** The report is gone once its time is up, whether or not the sweep has deleted it yet. */
+function reportGone(row: Pick<queries.ImportSummaryRow, "finishedAt" | "reportDeletedAt">): boolean {
+  const expiry = reportExpiry(row.finishedAt);
+  return row.reportDeletedAt !== null || (expiry !== null && expiry <= now());
+}
+
+export function presentSummary(row: queries.ImportSummaryRow): ImportSummary {
+  const photos = row.photos as unknown as Partial<ImportPhotoCounts>;
   return {
     id: Number(row.id),
     organizationId: Number(row.organizationId),
@@ -36,16 +62,24 @@ export function presentImport(row: queries.ImportRow): Import {
     encoding: row.encoding,
     fileName: row.fileName,
     dryRun: row.dryRun,
-    missing: row.missing as Import["missing"],
-    mapping: (row.mapping as Record<string, unknown> | null) ?? null,
+    missing: row.missing as ImportSummary["missing"],
     status: row.status,
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
     counts: row.counts as unknown as ImportCounts,
-    photos: row.photos as unknown as ImportPhotoCounts,
-    errors: row.errors as unknown as ImportIssue[],
-    preview: row.preview as unknown as ImportPreviewRow[],
+    // Imports from before `skipped` have none.
+    photos: { ...queries.EMPTY_PHOTOS, ...photos },
+    issues: reportGone(row) ? 0 : row.issueCount,
+    reportExpiresAt: reportExpiry(row.finishedAt)?.toISOString() ?? null,
+  };
+}
+
+export function presentImport(row: queries.ImportRow): Import {
+  return {
+    ...presentSummary(row),
+    mapping: (row.mapping as Record<string, unknown> | null) ?? null,
+    preview: reportGone(row) ? [] : (row.preview as unknown as ImportPreviewRow[]),
   };
 }
 
@@ -68,14 +102,16 @@ export async function createImport(upload: ImportUpload, context: WriteContext &
   if (upload.file.length > MAX_FILE_BYTES) throw fileTooLarge();
 
   const categories = (await findCategories()).map((c) => ({ id: Number(c.id), name: c.name }));
-  // The file read and its format found (and a generic file's mapping checked
-  // against its header); its rows are read by the job, not here: a request
-  // that spent half a second of CPU on 20,000 rows would delay the others.
+  // The file's shape checked in one pass, its format found from its first
+  // record (and a generic file's mapping checked against its header), its
+  // rows counted: what the answer needs. The rows are parsed by the job
+  // alone: a request that spent half a second of CPU on 20,000 rows would
+  // delay the others, and then the job would do it again.
   const parse = async (mapping: GenericMapping | undefined, named = format) => {
     try {
-      const file = await readListingFile(upload.file, { format: named ?? (mapping ? "generic" : undefined) });
+      const file = await inspectListingFile(upload.file, { format: named ?? (mapping ? "generic" : undefined) });
       listingRowReader(file, { categories, mapping });
-      return { file, rows: file.records };
+      return { file, rows: file.rows };
     } catch (error) {
       throw error instanceof ListingFileError ? fileError(error) : error;
     }
@@ -97,7 +133,7 @@ export async function createImport(upload: ImportUpload, context: WriteContext &
     });
   }
   const actor = context.actor;
-  const row = await queries.insertImport({
+  const inserted = await queries.insertImport({
     organizationId,
     format: parsed.file.format,
     encoding: parsed.file.encoding,
@@ -106,10 +142,26 @@ export async function createImport(upload: ImportUpload, context: WriteContext &
     dryRun,
     missing,
     mapping: parsed.file.format === "generic" ? (mapping ?? null) : null,
-    rows: parsed.rows.length,
+    rows: parsed.rows,
     actor: { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
   });
-  return presentImport(row);
+  if ("active" in inserted) throw importInProgress(inserted.active);
+  return presentImport(inserted.created);
+}
+
+/**
+ * One import (dry runs too) of an organisation at a time: each holds its
+ * file and a share of the job worker until it has run, so a second one
+ * waits for the first, in the client, rather than in the queue.
+ */
+function importInProgress(active: { id: number; status: string }): ApiError {
+  return new ApiError(
+    409,
+    "import_in_progress",
+    `Import ${active.id} of this organisation is still ${active.status}, and an organisation runs one import (or dry run) at a time. Send the file again when it has finished (GET /v1/imports/${active.id}).`,
+    [{ field: "file", issue: `waits for import ${active.id}` }],
+    { "Retry-After": "5" },
+  );
 }
 
 const noSuchImport = (id: number) => new ApiError(404, "not_found", `There is no import with id ${id}.`);
@@ -121,10 +173,37 @@ export async function getImport(id: number, organizationId: number | undefined):
   return presentImport(row);
 }
 
-export async function listImports(query: ListImportsQuery, organizationId: number | undefined): Promise<{ imports: Import[]; next: number | null }> {
+export async function listImports(query: ListImportsQuery, organizationId: number | undefined): Promise<{ imports: ImportSummary[]; next: number | null }> {
   const rows = await queries.findImports(organizationId, query.before, query.limit + 1);
-  const page = rows.slice(0, query.limit).map(presentImport);
+  const page = rows.slice(0, query.limit).map(presentSummary);
   return { imports: page, next: rows.length > query.limit ? page.at(-1)!.id : null };
+}
+
+/**
+ * A page of an import's report, in the order the job found its entries.
+ * 410 once the report is deleted (REPORT_RETENTION_DAYS after the import
+ * finished); the import itself stays.
+ */
+export async function listImportIssues(id: number, organizationId: number | undefined, query: ListImportIssuesQuery): Promise<{ issues: ImportIssue[]; next?: string }> {
+  const row = await queries.findImport(id, organizationId);
+  if (!row) throw noSuchImport(id);
+  if (reportGone(row)) {
+    throw new ApiError(410, "gone", `The report of import ${id} was deleted ${REPORT_RETENTION_DAYS} days after the import finished; its counts are still at GET /v1/imports/${id}.`);
+  }
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (cursor && cursor.d !== "after") throw invalidCursorFor("another list");
+  const rows = await queries.findIssues(id, cursor?.id, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    issues: page.map(({ line, field, message }) => ({ line, field, message })),
+    ...(rows.length > query.limit && last ? { next: encodeCursor({ d: "after", id: Number(last.id) }) } : {}),
+  };
+}
+
+/** Deletes the reports whose time is up (the imports stay listed, with their counts). */
+export async function sweepImportReports(at: Date = now()): Promise<number> {
+  return queries.deleteReportsBefore(new Date(at.getTime() - REPORT_RETENTION_DAYS * 86_400_000));
 }
 
 /** The organisation's last generic mapping (the staff page's starting point). */

@@ -33,6 +33,18 @@ export const NAME_MAX = 100;
 /** Length in characters as people count them (code points), matching PostgreSQL's varchar(100). */
 export const characterCount = (s: string) => [...s].length;
 
+/**
+ * A value a spreadsheet runs as a formula: =, +, - or @ (or their
+ * full-width forms) with more after it (a lone "-" is text). The listing
+ * sites' files and the pull feed are CSV that shelters open in a
+ * spreadsheet, and `=HYPERLINK(…)` as a name is a link to anywhere there.
+ * Nobody types one as a name, a breed, a colour or a tag, so those refuse
+ * it here, in the one schema of every way in (the API, the staff forms,
+ * imports); the files themselves carry what is stored, byte for byte.
+ */
+export const looksLikeFormula = (s: string) => /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]./su.test(s);
+export const FORMULA_RULE = "must not start with =, +, - or @ (a spreadsheet opening a listing file would run it as a formula)";
+
 export const petNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()
@@ -41,7 +53,13 @@ export const petNameSchema = z
   // PostgreSQL text cannot hold NUL, and a lone surrogate cannot be stored
   // as UTF-8: both would be silently changed, so they are refused instead.
   .refine((s) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters")
-  .meta({ description: "The animal's name: 1 to 100 characters after trimming, any Unicode.", example: "Biscuit", minLength: 1, maxLength: NAME_MAX });
+  .refine((s) => !looksLikeFormula(s), FORMULA_RULE)
+  .meta({
+    description: "The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).",
+    example: "Biscuit",
+    minLength: 1,
+    maxLength: NAME_MAX,
+  });
 
 // The profile: who the animal is, beyond a name. Every field is optional on
 // create and on PATCH, and every Pet returns all of them (null where unknown).
@@ -71,18 +89,22 @@ export const BIRTH_DATE_MIN = "1900-01-01";
 /** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates (not storable as UTF-8). */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
-/** A free-text field that may be null ("unknown"); blank text is refused rather than silently stored. */
-const optionalText = (max: number, what: string) =>
+/**
+ * A free-text field that may be null ("unknown"); blank text is refused rather than silently stored.
+ * A `word` (a breed) is never a formula; free text (a description) may start with anything.
+ */
+const optionalText = (max: number, what: string, kind: "text" | "word" = "text") =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string or null") })
     .trim()
     .refine((s) => s.length > 0, `must not be blank (send null when ${what} is unknown)`)
     .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
     .refine(storable, "must not contain NUL or unpaired surrogate characters")
+    .refine((s) => kind === "text" || !looksLikeFormula(s), FORMULA_RULE)
     .nullable();
 
-export const breedSchema = optionalText(BREED_MAX, "the breed").meta({
-  description: `1 to ${BREED_MAX} characters after trimming, or null when unknown.`,
+export const breedSchema = optionalText(BREED_MAX, "the breed", "word").meta({
+  description: `1 to ${BREED_MAX} characters after trimming, not starting with =, +, - or @ followed by more; or null when unknown.`,
   example: "Labrador mix",
   minLength: 1,
   maxLength: BREED_MAX,
@@ -192,7 +214,8 @@ function wordListSchema(noun: string, plural: string, max: number, itemMax: numb
     .refine((s) => s.length > 0, `each ${noun} must not be blank`)
     .refine((s) => characterCount(s) <= itemMax, { error: (issue) => `each ${noun} must be at most ${itemMax} characters (${quoted(issue.input)})` })
     .refine((s) => !s.includes(","), { error: (issue) => `each ${noun} must be one ${noun}, without commas (${quoted(issue.input)})` })
-    .refine((s) => noControlCharacters(s) && s.isWellFormed(), `each ${noun} must not contain control characters or unpaired surrogates`);
+    .refine((s) => noControlCharacters(s) && s.isWellFormed(), `each ${noun} must not contain control characters or unpaired surrogates`)
+    .refine((s) => !looksLikeFormula(s), `each ${noun} ${FORMULA_RULE}`);
   return z
     .array(item, { error: () => `must be a list of up to ${max} ${plural}, or null` })
     .max(max, `must list at most ${max} ${plural}`)
@@ -206,12 +229,12 @@ function wordListSchema(noun: string, plural: string, max: number, itemMax: numb
 }
 
 export const colorsSchema = wordListSchema("colour", "colours", COLORS_MAX, COLOR_MAX).meta({
-  description: `Up to ${COLORS_MAX} colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to ${COLOR_MAX} characters without commas; trimmed, repeats dropped ignoring case. Null or \`[]\` when not known.`,
+  description: `Up to ${COLORS_MAX} colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to ${COLOR_MAX} characters without commas, not starting with =, +, - or @ followed by more; trimmed, repeats dropped ignoring case. Null or \`[]\` when not known.`,
   example: ["Black", "White"],
 });
 
 export const tagsSchema = wordListSchema("tag", "tags", TAGS_MAX, TAG_MAX).meta({
-  description: `Up to ${TAGS_MAX} words describing the animal (as Petfinder's tags), each up to ${TAG_MAX} characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or \`[]\` for none.`,
+  description: `Up to ${TAGS_MAX} words describing the animal (as Petfinder's tags), each up to ${TAG_MAX} characters without commas, not starting with =, +, - or @ followed by more: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or \`[]\` for none.`,
   example: ["Playful", "Loves car rides"],
 });
 
@@ -241,8 +264,8 @@ export const specialNeedsNotesSchema = optionalText(SPECIAL_NEEDS_NOTES_MAX, "th
   maxLength: SPECIAL_NEEDS_NOTES_MAX,
 });
 
-export const secondaryBreedSchema = optionalText(BREED_MAX, "there is none").meta({
-  description: `The second breed of a mix, 1 to ${BREED_MAX} characters after trimming, or null.`,
+export const secondaryBreedSchema = optionalText(BREED_MAX, "there is none", "word").meta({
+  description: `The second breed of a mix, 1 to ${BREED_MAX} characters after trimming, not starting with =, +, - or @ followed by more; or null.`,
   example: "Border collie",
   minLength: 1,
   maxLength: BREED_MAX,

@@ -62,17 +62,19 @@ export async function photoCount(petId: number, client: Prisma.TransactionClient
   return rows[0]?.n ?? 0;
 }
 
-/** The addresses the photos of these animals were fetched from (an import does not fetch one again). */
-export async function photoSources(petIds: number[]): Promise<Map<number, Set<string>>> {
+/** How many photos each of these animals has, and the addresses they were fetched from (an import does not fetch one again, nor more than an animal holds). */
+export async function photoSources(petIds: number[]): Promise<Map<number, { count: number; sources: Set<string> }>> {
   const rows = petIds.length
-    ? await db().$queryRaw<{ pet_id: bigint; source_url: string }[]>`
-        SELECT pet_id, source_url FROM pet_photos WHERE pet_id = ANY(${petIds.map(BigInt)}::bigint[]) AND source_url IS NOT NULL`
+    ? await db().$queryRaw<{ pet_id: bigint; source_url: string | null }[]>`
+        SELECT pet_id, source_url FROM pet_photos WHERE pet_id = ANY(${petIds.map(BigInt)}::bigint[])`
     : [];
-  const sources = new Map<number, Set<string>>();
+  const photos = new Map<number, { count: number; sources: Set<string> }>();
   for (const row of rows) {
     const id = Number(row.pet_id);
-    if (!sources.has(id)) sources.set(id, new Set());
-    sources.get(id)!.add(row.source_url);
+    const pet = photos.get(id) ?? { count: 0, sources: new Set<string>() };
+    photos.set(id, pet);
+    pet.count++;
+    if (row.source_url !== null) pet.sources.add(row.source_url);
   }
-  return sources;
+  return photos;
 }

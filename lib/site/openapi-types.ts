@@ -262,13 +262,13 @@ export interface paths {
         };
         /**
          * The organisation's imports, newest first
-         * @description `X-Next-Before` names the id to pass as `before` for the next page. A platform caller sees every organisation's.
+         * @description Each with its status and counts (its report is paged apart: `GET /imports/{importId}/issues`). `X-Next-Before` names the id to pass as `before` for the next page. A platform caller sees every organisation's.
          */
         get: operations["listImports"];
         put?: never;
         /**
          * Import a listing file of animals
-         * @description Send the file as the `file` field of a `multipart/form-data` form. The file is read at once (its format found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252), and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. At most 10 MB and 20,000 rows.
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
          */
         post: operations["createImport"];
         delete?: never;
@@ -284,8 +284,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One import: its status, counts, rejected rows and preview */
+        /** One import: its status, counts, mapping and preview */
         get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/imports/{importId}/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import's report: its rejected rows and the photos not stored, a page at a time
+         * @description In the order the job found them (by line, then the photos). Page with `limit` (1 to 500, default 100) and the opaque `cursor` from the `Link` header (`rel="next"` while there are more). Each message quotes at most the first 40 characters of a value. Read it while the import runs: entries are added as it goes. The report is kept 90 days after the import finished (`reportExpiresAt`), then deleted: 410.
+         */
+        get: operations["listImportIssues"];
         put?: never;
         post?: never;
         delete?: never;
@@ -398,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Add a listing site account
-         * @description Your account on Petfinder, Adopt-a-Pet or RescueGroups. From now on, a change to a listed animal (available with `listOnOtherSites`; Petfinder also gets pending ones as H, hold) sends the site a full file after a quiet period (60 s by default; changes within it join one upload), and every site gets a full upload at 03:00 UTC daily. `host` defaults to the site's own FTP server and must resolve to public addresses; the sites' own servers are reached on port 21 only. The password is stored encrypted and never shown again. At most 10 per organisation. Platform callers name `organizationId`. Recorded in the organisation's listing-site history (who, which fields; never the password).
+         * @description Your account on Petfinder, Adopt-a-Pet or RescueGroups. From now on, a change to a listed animal (available with `listOnOtherSites`; Petfinder also gets pending ones as H, hold) sends the site a full file after a quiet period (60 s by default; changes within it join one upload), and every site gets a full upload at 03:00 UTC daily. `host` defaults to the site's own FTP server and must resolve to public addresses. The password is stored encrypted and never shown again. At most 10 per organisation. Platform callers name `organizationId`.
          */
         post: operations["createListingSite"];
         delete?: never;
@@ -420,14 +440,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a listing site account
-         * @description Removes it and its uploads log (its listing-site history stays, with the removal). The site keeps the animals it last received until you remove them there.
+         * @description Removes it and its uploads log. The site keeps the animals it last received until you remove them there.
          */
         delete: operations["deleteListingSite"];
         options?: never;
         head?: never;
         /**
          * Change a listing site account
-         * @description Change its server, credentials or account id, or switch it off (`enabled: false`: no uploads until switched on; the site keeps what it last received). A change of `host`, `port`, `secure` or `username` needs `password` in the same request: the stored password is never sent to another server or account (`400 password_required`, nothing changed). Recorded in the organisation's listing-site history (who, which fields with their values before and after; never the password).
+         * @description Change its server, credentials or account id, or switch it off (`enabled: false`: no uploads until switched on; the site keeps what it last received).
          */
         patch: operations["updateListingSite"];
         trace?: never;
@@ -447,29 +467,9 @@ export interface paths {
         put?: never;
         /**
          * Upload now
-         * @description Queues a full upload at once (after any upload of this site already running). Follow it with GET …/uploads: `outcome` is `running` until it ends. One at a time: while an upload asked for this way still waits to run, another is `409 upload_already_queued`. A whole upload is stopped after `LISTINGS_UPLOAD_TIMEOUT_SECONDS` (10 minutes unless the operator says otherwise), failed and retried like any failure.
+         * @description Queues a full upload at once (after any upload of this site already running). Follow it with GET …/uploads: `outcome` is `running` until it ends.
          */
         post: operations["startListingUpload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/listing-sites/history": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Who added, changed and removed the listing sites (staff)
-         * @description The organisation's listing-site audit trail (every organisation's for a platform admin), newest first, removed sites' included: who (the key or staff account), in which request, which fields with their values before and after. A new password is named in `fields`, never shown. `siteId` narrows it to one site. Scope `audit:read`: staff sessions only.
-         */
-        get: operations["getListingSiteHistory"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -487,7 +487,7 @@ export interface paths {
         put?: never;
         /**
          * Test FTP credentials
-         * @description Connects, logs in and lists the account's root folder, storing nothing: how staff check credentials before saving them. A failure is `ok: false` with why in our words ("Login refused: check the user name and password.", "Connection refused."), never the server's own text. The sites' own servers are reached on port 21 only. Budgeted, each test counted before it connects: 20 an hour per organisation, and 5 an hour and 10 a day per account tried (host and user name, whoever tries it); over either, `429 rate_limited` with `Retry-After`. Saving a site needs no test.
+         * @description Connects, logs in and lists the account's root folder, storing nothing: how staff check credentials before saving them. A refused login is `ok: false` with the server's answer.
          */
         post: operations["testListingSiteConnection"];
         delete?: never;
@@ -550,7 +550,7 @@ export interface paths {
         };
         /**
          * Pull an organisation's listing file
-         * @description For partners that fetch rather than receive: the file an upload to that site would send now, byte for byte (Petfinder's 39 columns with photo addresses, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv), as a download (`Content-Disposition: attachment`). Strong `ETag`; send it back in `If-None-Match` for a 304 while nothing changed. Never older than the organisation's animals: a change to any of them is in the next answer.
+         * @description For partners that fetch rather than receive: the file an upload to that site would send now, byte for byte (Petfinder's 39 columns with photo addresses, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv). Strong `ETag`; send it back in `If-None-Match` for a 304 while nothing changed.
          */
         get: operations["getListingFeed"];
         put?: never;
@@ -1224,7 +1224,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1280,7 +1280,7 @@ export interface components {
             /** @description Gets on with dogs: true, false, or null when not known. */
             dogs?: boolean | null;
         };
-        /** @description A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). */
+        /** @description A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). Its report is paged apart: GET /imports/{importId}/issues. */
         Import: {
             counts: components["schemas"]["ImportCounts"];
             /** Format: date-time */
@@ -1288,8 +1288,6 @@ export interface components {
             dryRun: boolean;
             /** @description How the file was read: utf-8, utf-8-bom or windows-1252. */
             encoding: string;
-            /** @description Every rejected row with its line and reason, and every photo that could not be stored. */
-            errors: components["schemas"]["ImportIssue"][];
             fileName: string | null;
             /** Format: date-time */
             finishedAt: string | null;
@@ -1299,6 +1297,8 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            issues: number;
             /** @description The generic file's mapping; null for a site's format. */
             mapping: {
                 [key: string]: unknown;
@@ -1311,8 +1311,13 @@ export interface components {
              */
             organizationId: number;
             photos: components["schemas"]["ImportPhotoCounts"];
-            /** @description The first rows as they are (or would be) saved. */
+            /** @description The first 20 rows as they are (or would be) saved; empty once the report is deleted. */
             preview: components["schemas"]["ImportPreviewRow"][];
+            /**
+             * Format: date-time
+             * @description When the report (issues and preview) is deleted: 90 days after the import finished; null until it has. The import itself stays listed.
+             */
+            reportExpiresAt: string | null;
             /** Format: date-time */
             startedAt: string | null;
             /**
@@ -1336,17 +1341,22 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
+        /** @description One entry of an import's report: a rejected row, or a photo not stored. */
         ImportIssue: {
-            /** @description The file's column, when the problem is one cell's. */
+            /** @description The file's column, when the problem is one cell's; `photo` for a photo not stored. */
             field: string | null;
-            /** @description The file's line the row starts on (1 is the first line). */
+            /** @description The file's line the row starts on (1 is the first line); 0 for the import as a whole. */
             line: number;
+            /** @description What is wrong, quoting at most the first 40 characters of a value. */
             message: string;
         };
+        ImportIssues: components["schemas"]["ImportIssue"][];
         ImportPhotoCounts: {
             failed: number;
             /** @description Photo addresses to fetch (those fetched before for the same animal are not). */
             queued: number;
+            /** @description Photo addresses not fetched: past the 10 photos an animal holds, or past the fetches an import (or an organisation, in a day) may make. Each is in the report. */
+            skipped: number;
             stored: number;
         };
         ImportPreviewRow: {
@@ -1363,7 +1373,47 @@ export interface components {
             petId: number | null;
             species: string | null;
         };
-        Imports: components["schemas"]["Import"][];
+        ImportSummaries: components["schemas"]["ImportSummary"][];
+        /** @description An import as the list shows it: what it was asked to do, where it is, and its counts. */
+        ImportSummary: {
+            counts: components["schemas"]["ImportCounts"];
+            /** Format: date-time */
+            createdAt: string;
+            dryRun: boolean;
+            /** @description How the file was read: utf-8, utf-8-bom or windows-1252. */
+            encoding: string;
+            fileName: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+            format: components["schemas"]["ImportFormat"];
+            /**
+             * Format: int64
+             * @example 1
+             */
+            id: number;
+            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            issues: number;
+            /** @enum {string} */
+            missing: "keep" | "adopted";
+            /**
+             * Format: int64
+             * @example 1
+             */
+            organizationId: number;
+            photos: components["schemas"]["ImportPhotoCounts"];
+            /**
+             * Format: date-time
+             * @description When the report (issues and preview) is deleted: 90 days after the import finished; null until it has. The import itself stays listed.
+             */
+            reportExpiresAt: string | null;
+            /** Format: date-time */
+            startedAt: string | null;
+            /**
+             * @description queued, then running (rows, then photos), then done or failed.
+             * @enum {string}
+             */
+            status: "queued" | "running" | "done" | "failed";
+        };
         ImportUpload: {
             /** @description Report what the import would do, and change nothing. Default false. */
             dryRun?: boolean;
@@ -1394,7 +1444,7 @@ export interface components {
         ListingConnectionTest: {
             /** @description Names in the account's root folder. */
             entries: string[];
-            /** @description Why it failed, in our words ("Login refused: check the user name and password.", "Connection refused."), never the server's own text. */
+            /** @description The server's answer, or why it could not be reached. */
             error: string | null;
             ok: boolean;
         };
@@ -1475,58 +1525,12 @@ export interface components {
             updatedAt: string;
             username: string;
         };
-        ListingSiteHistoryEntry: {
-            /** @enum {string} */
-            action: "created" | "updated" | "deleted";
-            actor: {
-                id: number;
-                /** @enum {string} */
-                kind: "api_key";
-                /** @description The key's name when the change was made. */
-                name: string;
-            } | {
-                /** @description The staff account's email when the change was made. */
-                email: string;
-                id: number;
-                /** @enum {string} */
-                kind: "staff";
-            };
-            /** @description The changed fields' values after (updated), every setting (created); null for a deletion. */
-            after: {
-                accountId?: string | null;
-                enabled?: boolean;
-                host?: string;
-                port?: number;
-                secure?: boolean;
-                username?: string;
-            } | null;
-            /** Format: date-time */
-            at: string;
-            /** @description The changed fields' values before (updated), every setting (deleted); null for a creation. */
-            before: {
-                accountId?: string | null;
-                enabled?: boolean;
-                host?: string;
-                port?: number;
-                secure?: boolean;
-                username?: string;
-            } | null;
-            /** @description The fields set (created) or changed (updated); `password` when a new one was given, never its value. */
-            fields: ("host" | "port" | "secure" | "username" | "password" | "accountId" | "enabled")[];
-            id: number;
-            organizationId: number;
-            /** @description The request's X-Request-Id: it leads to its log lines. */
-            requestId: string;
-            site: components["schemas"]["ListingSiteKind"];
-            /** @description The listing site (it may have been deleted since). */
-            siteId: number;
-        };
         /**
          * @description Which site: Petfinder, Adopt-a-Pet or RescueGroups.
          * @enum {string}
          */
         ListingSiteKind: "petfinder" | "adoptapet" | "rescuegroups";
-        /** @description The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`). */
+        /** @description The fields to change; a new password replaces the old one. */
         ListingSitePatch: {
             /**
              * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
@@ -1791,7 +1795,7 @@ export interface components {
              */
             birthDate: string | null;
             /**
-             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @description 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null when unknown.
              * @default null
              * @example Labrador mix
              */
@@ -1810,7 +1814,7 @@ export interface components {
              */
             coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
             /**
-             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
+             * @description Up to 3 colours, the main one first (as the listing sites name them: primary, secondary, tertiary), each up to 40 characters without commas, not starting with =, +, - or @ followed by more; trimmed, repeats dropped ignoring case. Null or `[]` when not known.
              * @default []
              * @example [
              *       "Black",
@@ -1861,7 +1865,7 @@ export interface components {
              */
             mixedBreed: boolean | null;
             /**
-             * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
+             * @description The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).
              * @example Biscuit
              */
             name: string;
@@ -1872,7 +1876,7 @@ export interface components {
              */
             organizationId?: number;
             /**
-             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @description The second breed of a mix, 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null.
              * @default null
              * @example Border collie
              */
@@ -1920,7 +1924,7 @@ export interface components {
              */
             status: "available" | "pending" | "sold";
             /**
-             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
+             * @description Up to 10 words describing the animal (as Petfinder's tags), each up to 30 characters without commas, not starting with =, +, - or @ followed by more: trimmed, inner spaces made single, repeats dropped ignoring case (the first spelling is kept), order kept. Null or `[]` for none.
              * @default []
              * @example [
              *       "Playful",
@@ -2527,7 +2531,7 @@ export interface components {
              */
             birthDate?: string | null;
             /**
-             * @description 1 to 100 characters after trimming, or null when unknown.
+             * @description 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null when unknown.
              * @example Labrador mix
              */
             breed?: string | null;
@@ -2589,7 +2593,7 @@ export interface components {
             /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
             mixedBreed?: boolean | null;
             /**
-             * @description The animal's name: 1 to 100 characters after trimming, any Unicode.
+             * @description The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).
              * @example Biscuit
              */
             name?: string;
@@ -2602,7 +2606,7 @@ export interface components {
              */
             photoOrder?: number[];
             /**
-             * @description The second breed of a mix, 1 to 100 characters after trimming, or null.
+             * @description The second breed of a mix, 1 to 100 characters after trimming, not starting with =, +, - or @ followed by more; or null.
              * @example Border collie
              */
             secondaryBreed?: string | null;
@@ -6281,7 +6285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Imports"];
+                    "application/json": components["schemas"]["ImportSummaries"];
                 };
             };
             /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`. */
@@ -6454,7 +6458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Import"];
                 };
             };
-            /** @description The form is invalid, the file cannot be read as a listing file (`invalid_file`, naming what was seen), or a generic file has no mapping (`invalid_mapping`). Codes: `invalid_body`, `invalid_file`, `invalid_mapping`, `unknown_organization`. */
+            /** @description The form is invalid, the file cannot be read as a listing file (`invalid_file`, naming what was seen; `details[0].issue` is `too_many_columns` past 200 values in a row, `cell_too_long` past 64 KB in a value), or a generic file has no mapping (`invalid_mapping`). Codes: `invalid_body`, `invalid_file`, `invalid_mapping`, `unknown_organization`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -6505,6 +6509,29 @@ export interface operations {
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
                     "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Another import of the organisation (a dry run too) is queued or running; the message names it. Send the file again when it has finished. Codes: `import_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     /** @description The request limit of the window closest to exhaustion. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests remaining in that window. */
@@ -6709,6 +6736,222 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listImportIssues: {
+        parameters: {
+            query?: {
+                /** @description Opaque paging cursor, taken from a `Link` header. */
+                cursor?: string;
+                /** @description Entries per page (1 to 500). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Identifier of the import. */
+                importId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the report. */
+            200: {
+                headers: {
+                    /** @description RFC 8288 link to the next page: `<…?cursor=…>; rel="next"`. */
+                    Link?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportIssues"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_query`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The report was deleted (90 days after the import finished); the import and its counts remain. Codes: `gone`. */
+            410: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
@@ -8055,7 +8298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingSite"];
                 };
             };
-            /** @description The body is invalid (accountId is required for Petfinder and RescueGroups; a site's own server on another port than 21), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`, `unknown_organization`. */
+            /** @description The body is invalid (accountId is required for Petfinder and RescueGroups), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`, `unknown_organization`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -8621,7 +8864,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingSite"];
                 };
             };
-            /** @description The request is invalid, the host is not a public address, or `host`, `port`, `secure` or `username` changes without `password` (`password_required`). Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_listing_host`, `password_required`. */
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_listing_host`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -9083,199 +9326,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An upload of this site asked for by hand is already waiting to run. Codes: `upload_already_queued`. */
-            409: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
-            429: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
-            500: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
-            503: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description Seconds to wait before retrying. */
-                    "Retry-After"?: number;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getListingSiteHistory: {
-        parameters: {
-            query?: {
-                /** @description From the previous page's `Link: rel="next"`. */
-                cursor?: string;
-                limit?: number;
-                /** @description Only this listing site's changes (also after it was deleted). */
-                siteId?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Changes, newest first. */
-            200: {
-                headers: {
-                    /** @description `rel="next"` for older changes. */
-                    Link?: string;
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ListingSiteHistoryEntry"][];
-                };
-            };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`, `invalid_cursor`. */
-            400: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description API key missing or invalid. Codes: `unauthorized`. */
-            401: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description `Bearer` challenge. */
-                    "WWW-Authenticate"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
-            403: {
-                headers: {
-                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
-                    RateLimit?: string;
-                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
-                    "RateLimit-Policy"?: string;
-                    /** @description The request limit of the window closest to exhaustion. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests remaining in that window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description Unix time (seconds) at which that window resets. */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description Identifier of this request; quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
             429: {
                 headers: {
@@ -9379,7 +9429,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingConnectionTest"];
                 };
             };
-            /** @description The body is invalid (a site's own server on another port than 21), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`. */
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -9444,7 +9494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The organisation's or the account's connection tests are used up (or the key's rate limit): wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
             429: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -10346,16 +10396,12 @@ export interface operations {
             /** @description The file (UTF-8 CSV). */
             200: {
                 headers: {
-                    /** @description `attachment; filename="petfinder.csv"` (the file asked for). */
-                    "Content-Disposition"?: string;
                     /** @description The file's hash. */
                     ETag?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
                     "RateLimit-Policy"?: string;
-                    /** @description `nosniff`: a browser saves the file, never renders it. */
-                    "X-Content-Type-Options"?: string;
                     /** @description The request limit of the window closest to exhaustion. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests remaining in that window. */

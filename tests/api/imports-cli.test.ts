@@ -1,10 +1,14 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { ImportBusyError, runImport } from "@/lib/imports/run";
+import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { newOrganization, staffSession } from "./helpers";
+import { NO_DNS } from "./imports-helpers";
 
 // `npm run cli -- import <file> --org <id|slug>`: the same import as the API,
 // run in the CLI's own process, with the counts at the end and exit status 1
@@ -40,7 +44,8 @@ describe("cli import", () => {
     const ok = cli("import", clean, "--org", String(org), "--format", "adoptapet");
     expect(ok.stdout).toContain("Imported: 2 created");
     expect(ok.status, ok.stderr).toBe(0);
-  });
+    // Three CLI processes, each starting tsx: on a busy machine, more than the default 20 s.
+  }, 90_000);
 
   it("a file it cannot read, or an unknown organisation: a clear message and exit 1", () => {
     const missing = cli("import", "/nonexistent.csv", "--org", "1");
@@ -50,4 +55,63 @@ describe("cli import", () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain('There is no organisation "no-such-shelter"');
   });
+});
+
+const tempFile = (name: string, content: string | Buffer) => {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "import-")), name);
+  fs.writeFileSync(file, content);
+  return file;
+};
+
+describe("cli import and the terminal", () => {
+  it("prints a file's cells and names as text: the escape sequences they hold never reach the terminal", async () => {
+    const org = await newOrganization({ name: "Escape Rescue" });
+    await staffSession(undefined, { organizationId: org });
+    const cells: Record<string, string> = { ID: "E-1", AnimalName: "Rex", Type: "\u001b[2J\u001b]0;owned\u0007\u009b31mDog\u202e" };
+    const file = tempFile("escapes.csv", `${PETFINDER_COLUMNS.join(",")}\n${PETFINDER_COLUMNS.map((c) => `"${cells[c] ?? ""}"`).join(",")}\n`);
+    const run = cli("import", file, "--org", String(org));
+    expect(run.stdout).toContain("line 2 (Type): ");
+    const terminalControls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u;
+    expect(run.stdout).not.toMatch(terminalControls);
+    expect(run.stderr).not.toMatch(terminalControls);
+    // A name the CLI is given and prints back (the file's path, in an error): shown escaped.
+    const named = cli("import", "/nonexistent/\u001b[31mred.csv", "--org", String(org));
+    expect(named.status).toBe(1);
+    expect(named.stderr).toContain("cannot read /nonexistent/\\x1b[31mred.csv");
+    expect(named.stderr).not.toMatch(terminalControls);
+  }, 60_000);
+});
+
+describe("cli import beside a running server", () => {
+  it("the CLI and the server's job worker both given the import: one runs it, the other follows it; each animal is created once", async () => {
+    const org = await newOrganization({ name: "Racing Cli Rescue" });
+    await staffSession(undefined, { organizationId: org });
+    // No ID column: every row is a new animal, so two runners would make each twice.
+    const file = tempFile("no-ids.csv", ["Name,Kind", ...Array.from({ length: 300 }, (_, i) => `Racer ${i},Dog`)].join("\n") + "\n");
+    const mapping = tempFile("mapping.json", JSON.stringify({ name: "Name", species: "Kind" }));
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "import", file, "--org", String(org), "--mapping", mapping], { env: { ...process.env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // The worker: takes the import's job as soon as it is queued, as a server's would.
+    let worked = false;
+    while (child.exitCode === null && !worked) {
+      const [job] = await db().$queryRaw<{ id: bigint; importId: string }[]>`
+        SELECT j.id, j.payload->>'importId' AS "importId" FROM graphile_worker._private_jobs j JOIN imports i ON i.id = (j.payload->>'importId')::bigint
+         WHERE i.organization_id = ${BigInt(org)}`;
+      if (job) {
+        await runImport(Number(job.importId), NO_DNS).catch((error: unknown) => {
+          if (!(error instanceof ImportBusyError)) throw error;
+        });
+        await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE id = ${job.id}`;
+        worked = true;
+      } else await sleep(20);
+    }
+    expect(await exited, stderr).toBe(0);
+    expect(worked).toBe(true);
+    expect(stdout).toContain("Imported: 300 created, 0 updated, 0 unchanged, 0 rejected");
+    expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(300);
+  }, 60_000);
 });

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { POST } from "@/app/v1/imports/route";
 import { db } from "@/lib/db";
-import type { Import } from "@/lib/imports/schemas";
+import type { Import, ImportIssue } from "@/lib/imports/schemas";
 import { runImport, type RunOptions } from "@/lib/imports/run";
-import { call, expectJson } from "./helpers";
+import { call, expectJson, parseLink } from "./helpers";
 
 // Imports in tests: the file posted as a browser or curl would (multipart),
 // then the queued `run-import` jobs run here, as the worker would run them.
@@ -44,14 +44,31 @@ export async function runImportJobs(options: RunOptions = NO_DNS): Promise<numbe
   return jobs.length;
 }
 
-/** Posts a file (202), runs its job, and answers the finished import as GET /v1/imports/{id} shows it. */
-export async function importFile(who: Who, file: Buffer | string, fields: Record<string, string> = {}, options: RunOptions = NO_DNS): Promise<Import> {
+/** An import as GET /v1/imports/{id} shows it, with its whole report (every page of GET /v1/imports/{id}/issues) as `errors`. */
+export type ImportReport = Import & { errors: ImportIssue[] };
+
+/** Posts a file (202), runs its job, and answers the finished import and its report. */
+export async function importFile(who: Who, file: Buffer | string, fields: Record<string, string> = {}, options: RunOptions = NO_DNS): Promise<ImportReport> {
   const queued = await expectJson<Import>(await postImport(who, file, fields), 202);
   await runImportJobs(options);
   return readImport(who, queued.id);
 }
 
-export async function readImport(who: Who, id: number): Promise<Import> {
+export async function readImport(who: Who, id: number): Promise<ImportReport> {
   const { GET } = await import("@/app/v1/imports/[importId]/route");
-  return expectJson<Import>(await call(GET, `/v1/imports/${id}`, { key: who.key, headers: who.headers, params: { importId: String(id) } }));
+  const found = await expectJson<Import>(await call(GET, `/v1/imports/${id}`, { key: who.key, headers: who.headers, params: { importId: String(id) } }));
+  return { ...found, errors: await readIssues(who, id) };
+}
+
+/** Every page of an import's report, following the Link header. */
+export async function readIssues(who: Who, id: number, limit = 500): Promise<ImportIssue[]> {
+  const { GET } = await import("@/app/v1/imports/[importId]/issues/route");
+  const issues: ImportIssue[] = [];
+  for (let path: string | undefined = `/v1/imports/${id}/issues?limit=${limit}`; path; ) {
+    const res = await call(GET, path, { key: who.key, headers: who.headers, params: { importId: String(id) } });
+    const next = parseLink(res.headers.get("link")).next;
+    issues.push(...(await expectJson<ImportIssue[]>(res)));
+    path = next && new URL(next).pathname + new URL(next).search;
+  }
+  return issues;
 }

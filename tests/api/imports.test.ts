@@ -6,8 +6,7 @@ import type { Import } from "@/lib/imports/schemas";
 import { MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, seedPets, staffSession } from "./helpers";
-import { ImportBusyError, runImport } from "@/lib/imports/run";
-import { fixture, importFile, NO_DNS, postImport, readImport, runImportJobs } from "./imports-helpers";
+import { fixture, importFile, postImport, readImport, runImportJobs } from "./imports-helpers";
 
 // POST /v1/imports and its background job, against the real database: each
 // format from its sample file, the same file twice, changes, rejected rows
@@ -94,6 +93,17 @@ describe("each format from its sample file", () => {
   });
 });
 
+describe("files as shelter software writes them today", () => {
+  it("RescueGroups from ASM3: animals without photos (their four picture cells written as one value) import, with no pictures", async () => {
+    const org = await newOrganization({ name: "ASM3 Rescue" });
+    const { key: orgKey } = await newKey(["pets:read", "pets:write"], "asm3", { plan: "pro" }, org);
+    const report = await importFile({ key: orgKey }, fixture("rescuegroups-asm3.csv"));
+    expect(report).toMatchObject({ format: "rescuegroups", status: "done", counts: { rows: 3, created: 3, rejected: 0 }, photos: { queued: 0 } });
+    expect(report.errors).toEqual([]);
+    expect((await byExternalId(org, "A-42")).name).toBe("Pepper");
+  });
+});
+
 describe("files our own writer makes (the uploads' files)", () => {
   it.each([
     ["written/petfinder.csv", "petfinder"],
@@ -158,23 +168,43 @@ describe("the same file twice, and changes", () => {
 });
 
 describe("one import of an organisation at a time", () => {
-  it("an import waits (its job is retried) while another of the same organisation runs; a dry run does not wait", async () => {
+  it("while one (a dry run too) is queued or running, another is 409 import_in_progress naming it, nothing queued; another organisation is not held up; once it has run, the next goes", async () => {
     const org = await newOrganization({ name: "Busy Shelter" });
     const { key: orgKey } = await newKey(["pets:read", "pets:write"], "busy", { plan: "pro" }, org);
+    const other = await newOrganization({ name: "Not Busy Shelter" });
+    const { key: otherKey } = await newKey(["pets:read", "pets:write"], "not busy", { plan: "pro" }, other);
     const file = petfinderFile([{ ID: "B-1", AnimalName: "Busy", Type: "Dog" }]);
-    const first = await expectJson<Import>(await postImport({ key: orgKey }, file), 202);
-    const second = await expectJson<Import>(await postImport({ key: orgKey }, file), 202);
     const dry = await expectJson<Import>(await postImport({ key: orgKey }, file, { dryRun: "true" }), 202);
-    await db().import.update({ where: { id: BigInt(first.id) }, data: { status: "running" } });
-    await expect(runImport(second.id, NO_DNS)).rejects.toBeInstanceOf(ImportBusyError);
-    expect((await readImport({ key: orgKey }, second.id)).status).toBe("queued");
-    await runImport(dry.id, NO_DNS);
+    const count = () => db().import.count({ where: { organizationId: BigInt(org) } });
+    const forms: Record<string, string>[] = [{}, { dryRun: "true" }];
+    for (const fields of forms) {
+      const res = await postImport({ key: orgKey }, file, fields);
+      expect(res.headers.get("retry-after")).toBe("5");
+      const error = await expectApiError(res, 409, "import_in_progress");
+      expect(error.message).toBe(
+        `Import ${dry.id} of this organisation is still queued, and an organisation runs one import (or dry run) at a time. Send the file again when it has finished (GET /v1/imports/${dry.id}).`,
+      );
+    }
+    expect(await count()).toBe(1);
+    // Running is as queued.
+    await db().import.update({ where: { id: BigInt(dry.id) }, data: { status: "running" } });
+    expect((await expectApiError(await postImport({ key: orgKey }, file), 409, "import_in_progress")).message).toContain(`Import ${dry.id} of this organisation is still running`);
+    await db().import.update({ where: { id: BigInt(dry.id) }, data: { status: "queued" } });
+    await expectJson<Import>(await postImport({ key: otherKey }, file), 202);
+    await runImportJobs();
     expect((await readImport({ key: orgKey }, dry.id)).status).toBe("done");
-    // The first (a crashed run, say) carries on when its job runs again; then the second goes.
-    await runImport(first.id, NO_DNS);
-    await runImport(second.id, NO_DNS);
-    expect((await readImport({ key: orgKey }, first.id)).counts).toMatchObject({ created: 1 });
-    expect((await readImport({ key: orgKey }, second.id)).counts).toMatchObject({ unchanged: 1 });
+    const real = await importFile({ key: orgKey }, file);
+    expect(real.counts).toMatchObject({ created: 1 });
+  });
+
+  it("two requests at once: one is queued, the other refused (the database holds it, not a check before the insert)", async () => {
+    const org = await newOrganization({ name: "Racing Shelter" });
+    const { key: orgKey } = await newKey(["pets:read", "pets:write"], "race", { plan: "pro" }, org);
+    const file = petfinderFile([{ ID: "R-1", AnimalName: "Race", Type: "Dog" }]);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => postImport({ key: orgKey }, file, { dryRun: "true" })));
+    expect(answers.map((r) => r.status).sort()).toEqual([202, 409, 409, 409]);
+    expect(await db().import.count({ where: { organizationId: BigInt(org) } })).toBe(1);
+    await runImportJobs();
   });
 });
 
@@ -341,9 +371,11 @@ describe("the list and the resource", () => {
     for (let i = 0; i < 3; i++) {
       const res = await postImport({ headers: staff.headers }, petfinderFile([{ ID: `L-${i}`, AnimalName: `L${i}`, Type: "Dog" }]), { dryRun: "1" });
       const body = await expectJson<Import>(res, 202);
-      expect(body).toMatchObject({ status: "queued", organizationId: org, counts: { rows: 1 } });
+      expect(body).toMatchObject({ status: "queued", organizationId: org, counts: { rows: 1 }, issues: 0, preview: [], reportExpiresAt: null });
       expect(res.headers.get("location")).toBe(`http://localhost/v1/imports/${body.id}`);
       ids.push(body.id);
+      // One at a time: each runs before the next is sent.
+      await runImportJobs();
     }
     const first = await call(listRoute, "/v1/imports?limit=2", { headers: staff.headers });
     const page = await expectJson<Import[]>(first);
@@ -352,7 +384,6 @@ describe("the list and the resource", () => {
     expect(next).toBe(String(ids[1]));
     const rest = await expectJson<Import[]>(await call(listRoute, `/v1/imports?limit=2&before=${next}`, { headers: staff.headers }));
     expect(rest.map((i) => i.id)).toEqual([ids[0]]);
-    await runImportJobs();
     expect((await readImport({ headers: staff.headers }, ids[0]!)).status).toBe("done");
     // The staff member is named in the audit of a real import.
     const real = await importFile({ headers: staff.headers }, petfinderFile([{ ID: "S-1", AnimalName: "Staffed", Type: "Dog" }]));

@@ -247,6 +247,7 @@ const PRIVATE: Record<string, Row> = {
     },
   },
   "GET /v1/imports/{importId}": { request: () => ({ path: `/v1/imports/${home.import}`, params: { importId: String(home.import) } }) },
+  "GET /v1/imports/{importId}/issues": { request: () => ({ path: `/v1/imports/${home.import}/issues`, params: { importId: String(home.import) } }) },
   "POST /v1/keys": { request: () => ({ path: "/v1/keys", params: {}, json: { name: "Planted", organizationId: FIRST_ORG } }) },
   "DELETE /v1/keys/{keyId}": { request: () => ({ path: `/v1/keys/${home.key}`, params: { keyId: String(home.key) } }) },
   "DELETE /v1/keys/{keyId}/ban": { request: () => ({ path: `/v1/keys/${home.key}/ban`, params: { keyId: String(home.key) } }) },

@@ -1,6 +1,6 @@
 import { adoptapetColor, adoptapetHairLengths, matchColor } from "@/lib/listings/vocabulary/colors";
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
-import { SIZE_CODES, fileStem, isVideoUrl, oneZero, readMoney, textToHtml, youtubeWatchUrl } from "@/lib/listings/formats/cells";
+import { SIZE_CODES, fileStem, isVideoUrl, oneZero, quoteCell, readMoney, textToHtml, youtubeWatchUrl } from "@/lib/listings/formats/cells";
 import {
   ageColumn,
   breedColumn,
@@ -127,7 +127,7 @@ const BASE_COLUMNS: readonly Column[] = [
     (cell, s) => {
       if (cell === "") s.fields.videoUrl = null;
       else if (isVideoUrl(cell)) s.fields.videoUrl = cell;
-      else s.warn("YouTubeVideoURL", `"${cell}" is not a YouTube address: left out`);
+      else s.warn("YouTubeVideoURL", `${quoteCell(cell)} is not a YouTube address: left out`);
     },
   ),
 ];
@@ -136,7 +136,7 @@ const LATER_COLUMNS: readonly Column[] = [
   column("Birthdate", () => "", (cell, s) => readDateCell("Birthdate", cell, s, "birthDate", "MM/DD/YYYY")),
   column("AdoptionFee", () => "", (cell, s) => {
     const cents = readMoney(cell);
-    if (cents === undefined) s.error("AdoptionFee", `"${cell}" is not an amount`);
+    if (cents === undefined) s.error("AdoptionFee", `${quoteCell(cell)} is not an amount`);
     else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: "USD", waived: false };
   }),
 ];

@@ -182,3 +182,30 @@ export function splitList(cell: string): string[] {
 export function oneLine(text: string): string {
   return text.replace(/\s*(?:\r\n|\r|\n)\s*/g, " ");
 }
+
+/** How much of a value a message quotes. */
+export const EXCERPT_CHARS = 40;
+/** Characters that would move, hide or restyle what follows them where a message is shown: control characters and bidirectional overrides. */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+
+/**
+ * A value as every message of the readers quotes it: in double quotes, at
+ * most its first 40 characters (then "…"), line breaks and tabs as spaces
+ * and other control characters as U+FFFD. A file may hold a 64 KB value of
+ * anything; a report quotes a recognisable piece of it, never the whole.
+ */
+export function quoteCell(cell: string, max = EXCERPT_CHARS): string {
+  // A code point is at most two UTF-16 units: this much holds the first `max` and tells whether there are more.
+  const chars = [...cell.slice(0, 2 * max + 2)];
+  const shown = chars
+    .slice(0, max)
+    .map((c) => (c === "\n" || c === "\r" || c === "\t" ? " " : UNSHOWABLE.test(c) ? "\uFFFD" : c))
+    .join("");
+  return `"${shown}${chars.length > max ? "…" : ""}"`;
+}
+
+/** Text cut to at most `max` characters (then "…"): a bound on what a report keeps of a value or a message. */
+export function clipText(text: string, max: number): string {
+  const chars = [...text.slice(0, 2 * max + 2)];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : text;
+}

@@ -2,7 +2,7 @@ import { matchBreed } from "@/lib/listings/vocabulary/breeds";
 import { isCoatLength, type CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import type { ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
-import { AGE_WORDS, htmlToText, isHttpUrl, isVideoUrl, readAgeGroup, readBoolean, readDate, readSex, readSize } from "@/lib/listings/formats/cells";
+import { AGE_WORDS, htmlToText, isHttpUrl, isVideoUrl, quoteCell, readAgeGroup, readBoolean, readDate, readSex, readSize } from "@/lib/listings/formats/cells";
 import type { Column, ReadState } from "@/lib/listings/formats/row";
 import type { ListingFields } from "@/lib/listings/formats/types";
 
@@ -13,7 +13,7 @@ type FlagField = "spayedNeutered" | "houseTrained" | "declawed" | "shotsCurrent"
 
 export function readFlagCell(name: string, cell: string, s: ReadState, set: (value: boolean | null) => void): void {
   const value = readBoolean(cell);
-  if (value === undefined) s.error(name, `"${cell}" is not yes or no`);
+  if (value === undefined) s.error(name, `${quoteCell(cell)} is not yes or no`);
   else set(value);
 }
 
@@ -39,7 +39,7 @@ export function readBreedCell(name: string, cell: string, s: ReadState, field: "
   const matched = matchBreed(s.kind, cell);
   s.fields[field] = matched.name;
   if (matched.mixed) s.mixedHint = true;
-  if (!matched.known) s.warn(name, `"${cell}" is not a breed the listing sites know: kept as written`);
+  if (!matched.known) s.warn(name, `${quoteCell(cell)} is not a breed the listing sites know: kept as written`);
 }
 
 export function breedColumn(name: string, which: "primary" | "secondary"): Column {
@@ -69,7 +69,7 @@ export function readPhotoCell(name: string, cell: string, s: ReadState): void {
     if (s.fields.videoUrl) s.warn(name, "is a second video: left out");
     else s.fields.videoUrl = cell;
   } else if (isHttpUrl(cell)) s.row.photoUrls.push(cell);
-  else s.warn(name, `"${cell}" names a file on the site's server, not an address: the import cannot fetch it`);
+  else s.warn(name, `${quoteCell(cell)} names a file on the site's server, not an address: the import cannot fetch it`);
 }
 
 /** What a status word in a file means: one of ours, or that the animal should go. */
@@ -80,7 +80,7 @@ export function readStatusCell(name: string, cell: string, s: ReadState, words: 
   if (!cell) return;
   const key = normalizeName(cell);
   const status = words[key];
-  if (!status) return s.error(name, `"${cell}" is not ${expected}`);
+  if (!status) return s.error(name, `${quoteCell(cell)} is not ${expected}`);
   if (notes[key]) s.warn(name, notes[key]);
   if (status === "delete") s.row.statusAction = "delete";
   else {
@@ -95,7 +95,7 @@ export function statusColumn(name: string, write: Column["write"], words: Readon
 
 export function readSexCell(name: string, cell: string, s: ReadState, expected: string): void {
   const sex = readSex(cell);
-  if (sex === undefined) s.error(name, `"${cell}" is not ${expected}`);
+  if (sex === undefined) s.error(name, `${quoteCell(cell)} is not ${expected}`);
   else s.fields.sex = sex;
 }
 
@@ -113,7 +113,7 @@ export function sexColumn(name: string, [female, male]: [string, string], warnUn
 
 export function readSizeCell(name: string, cell: string, s: ReadState, expected: string): void {
   const size = readSize(cell);
-  if (size === undefined) s.error(name, `"${cell}" is not ${expected}`);
+  if (size === undefined) s.error(name, `${quoteCell(cell)} is not ${expected}`);
   else s.fields.size = size;
 }
 
@@ -130,7 +130,7 @@ export function sizeColumn(name: string, write: Column["write"], carried: (kind:
 
 export function readAgeCell(name: string, cell: string, s: ReadState, expected: string): void {
   const age = readAgeGroup(cell);
-  if (age === undefined) s.warn(name, `"${cell}" is not ${expected}: left out`);
+  if (age === undefined) s.warn(name, `${quoteCell(cell)} is not ${expected}: left out`);
   else s.row.ageGroup = age;
 }
 
@@ -142,7 +142,7 @@ export function readCoatCell(name: string, cell: string, s: ReadState, expected:
   const coat = cell.toLowerCase();
   if (coat === "") s.fields.coatLength = null;
   else if (isCoatLength(coat)) s.fields.coatLength = coat;
-  else s.warn(name, `"${cell}" is not ${expected}: left out`);
+  else s.warn(name, `${quoteCell(cell)} is not ${expected}: left out`);
 }
 
 /**
@@ -168,6 +168,6 @@ export function coatColumn(name: string, coats: (kind: ListedKind) => readonly C
 
 export function readDateCell(name: string, cell: string, s: ReadState, field: "birthDate" | "intakeDate", expected: string): void {
   const date = readDate(cell);
-  if (date === undefined) s.error(name, `"${cell}" is not a date (${expected})`);
+  if (date === undefined) s.error(name, `${quoteCell(cell)} is not a date (${expected})`);
   else s.fields[field] = date;
 }

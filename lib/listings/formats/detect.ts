@@ -1,6 +1,7 @@
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
 import { kindOfSpecies } from "@/lib/listings/vocabulary/species";
 import { ADOPTAPET_COLOR_COLUMN, ADOPTAPET_COLUMNS, ADOPTAPET_LATER_COLUMNS, adoptapetLayout } from "@/lib/listings/formats/adoptapet";
+import { quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { RESCUEGROUPS_COLUMNS } from "@/lib/listings/formats/rescuegroups";
@@ -46,7 +47,7 @@ function looksLikeAdoptapetRow(cells: readonly string[], columns: readonly strin
 }
 
 function describe(first: readonly string[]): string {
-  const shown = first.slice(0, 4).map((cell) => `"${cell.trim().slice(0, 40)}"`).join(", ");
+  const shown = first.slice(0, 4).map((cell) => quoteCell(cell.trim())).join(", ");
   const semicolons = first.length === 1 && first[0]!.includes(";") ? " (its values are separated by semicolons: save it with commas)" : "";
   return `its first line has ${first.length} value${first.length === 1 ? "" : "s"}, starting ${shown}${first.length > 4 ? ", …" : ""}${semicolons}`;
 }

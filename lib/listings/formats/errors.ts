@@ -5,12 +5,23 @@
 
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILE_ROWS = 20_000;
+/**
+ * Values in one row. The widest site file (Petfinder's) has 39; a
+ * spreadsheet of a shelter's own rarely passes 100. Far past that, a file
+ * is not a listing file, and a header of a million short names (8 MB) must
+ * be refused before anything is built per column.
+ */
+export const MAX_FILE_COLUMNS = 200;
+/** One value, in bytes: a description of 5,000 characters with its HTML entities fits many times over. */
+export const MAX_CELL_BYTES = 64 * 1024;
 
 export type ListingFileErrorCode =
   | "empty_file"
   | "not_csv"
   | "too_large"
   | "too_many_rows"
+  | "too_many_columns"
+  | "cell_too_long"
   | "unknown_format"
   | "format_mismatch"
   | "invalid_mapping";

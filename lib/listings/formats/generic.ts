@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { matchColor, petfinderColor } from "@/lib/listings/vocabulary/colors";
 import { listedKindOf } from "@/lib/listings/vocabulary/kinds";
-import { decimalMoney, isHttpUrl, isVideoUrl, readMoney, splitList } from "@/lib/listings/formats/cells";
+import { decimalMoney, isHttpUrl, isVideoUrl, quoteCell, readMoney, splitList } from "@/lib/listings/formats/cells";
 import {
   readAgeCell,
   readBreedCell,
@@ -163,7 +163,7 @@ const CODECS: Record<GenericField, FieldCodec> = {
     write: (a) => (a.adoptionFee ? decimalMoney(a.adoptionFee.amountCents) : ""),
     read: (name, cell, s) => {
       const cents = readMoney(cell);
-      if (cents === undefined) s.error(name, `"${cell}" is not an amount`);
+      if (cents === undefined) s.error(name, `${quoteCell(cell)} is not an amount`);
       else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: s.fields.adoptionFee?.currency ?? "USD", waived: s.fields.adoptionFee?.waived ?? false };
     },
   },
@@ -189,7 +189,7 @@ const CODECS: Record<GenericField, FieldCodec> = {
     read: (name, cell, s) => {
       if (cell === "") s.fields.videoUrl = null;
       else if (isVideoUrl(cell)) s.fields.videoUrl = cell;
-      else s.warn(name, `"${cell}" is not a YouTube or Vimeo address: left out`);
+      else s.warn(name, `${quoteCell(cell)} is not a YouTube or Vimeo address: left out`);
     },
   },
   tags: {
@@ -203,20 +203,26 @@ const CODECS: Record<GenericField, FieldCodec> = {
     read: (name, cell, s) => {
       for (const url of cell.split(/\s+|[,;]\s*(?=https?:)/i).filter(Boolean)) {
         if (isHttpUrl(url)) s.row.photoUrls.push(url);
-        else s.warn(name, `"${url}" is not an address the import can fetch a photo from: left out`);
+        else s.warn(name, `${quoteCell(url)} is not an address the import can fetch a photo from: left out`);
       }
     },
   },
 };
+
+/** The file's columns a refused mapping's message names. */
+const HEADER_SHOWN = 40;
 
 /** The generic format over one mapping. `header` (the file's) is checked against it: a column it names must be there. */
 export function genericFormat(mapping: GenericMapping, header?: readonly string[]) {
   const entries = GENERIC_FIELDS.flatMap((field) => columnsOf(mapping[field]).map((column) => ({ field, column, count: columnsOf(mapping[field]).length })));
   if (header) {
     const present = new Set(header.map((h) => h.trim()));
-    const missing = entries.filter((e) => !present.has(e.column)).map((e) => `"${e.column}" (${e.field})`);
+    const missing = entries.filter((e) => !present.has(e.column)).map((e) => `${quoteCell(e.column)} (${e.field})`);
     if (missing.length) {
-      throw new ListingFileError("invalid_mapping", `The mapping names columns the file does not have: ${missing.join(", ")}. Its columns are: ${header.map((h) => `"${h}"`).join(", ")}.`);
+      // A header may have 200 names of up to 64 KB: the message names the first ones, each as a short excerpt.
+      const shown = header.slice(0, HEADER_SHOWN).map((h) => quoteCell(h));
+      const more = header.length > HEADER_SHOWN ? `, … (${header.length} in all)` : "";
+      throw new ListingFileError("invalid_mapping", `The mapping names columns the file does not have: ${missing.join(", ")}. Its columns are: ${shown.join(", ")}${more}.`);
     }
   }
   const readable: Column[] = entries.map(({ field, column }) => ({

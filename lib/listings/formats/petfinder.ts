@@ -1,6 +1,6 @@
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
 import { petfinderCoats, matchColor, petfinderColor } from "@/lib/listings/vocabulary/colors";
-import { SIZE_CODES, decimalMoney, isVideoUrl, oneOrEmpty, oneZero, readMoney, splitList, textToHtml } from "@/lib/listings/formats/cells";
+import { SIZE_CODES, decimalMoney, isVideoUrl, oneOrEmpty, oneZero, quoteCell, readMoney, splitList, textToHtml } from "@/lib/listings/formats/cells";
 import {
   ageColumn,
   breedColumn,
@@ -119,7 +119,7 @@ const COLUMNS: readonly Column[] = [
     },
     (cell, s) => {
       const cents = readMoney(cell);
-      if (cents === undefined) s.error("adoption_fee", `"${cell}" is not an amount`);
+      if (cents === undefined) s.error("adoption_fee", `${quoteCell(cell)} is not an amount`);
       else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: "USD", waived: false };
     },
   ),

@@ -2,9 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { ListingFileError, MAX_FILE_BYTES, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
+import { ListingFileError, MAX_CELL_BYTES, MAX_FILE_BYTES, MAX_FILE_COLUMNS, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
-import { readListingFile } from "@/lib/listings/formats/read";
+import { inspectListingFile, readListingFile, recordValue } from "@/lib/listings/formats/read";
 import { parseListingFile } from "@/lib/listings/formats/registry";
 import type { ImportedFields, ImportedRow } from "@/lib/listings/formats/types";
 import type { ListingFormatName } from "@/lib/listings/sites";
@@ -19,6 +19,7 @@ const CATEGORIES = ["Dogs", "Cats", "Rabbits", "Birds", "Reptiles", "Small mamma
 const MAPPING = JSON.parse(fixture("generic-mapping.json").toString("utf8")) as GenericMapping;
 
 const unknownGoodWith = { children: null, dogs: null, cats: null };
+const PETFINDER_HEADER = "ID,Internal,AnimalName,Type";
 
 /** What every Petfinder row says about the fields it carries, before a row's own values. */
 const PF: ImportedFields = {
@@ -68,7 +69,7 @@ const RG: ImportedFields = {
 };
 
 function row(line: number, externalId: string | null, species: string | null, fields: ImportedFields, more: Partial<ImportedRow> = {}): ImportedRow {
-  return { line, externalId, species, fields, ageGroup: null, photoUrls: [], statusAction: null, errors: [], warnings: [], ...more };
+  return { line, externalId, species, fields, ageGroup: null, photoUrls: [], photosLeftOut: 0, statusAction: null, errors: [], warnings: [], ...more };
 }
 const unknownBreed = (line: number, field: string, breed: string) => ({ line, field, message: `"${breed}" is not a breed the listing sites know: kept as written` });
 const noCategory = (line: number, field: string, species: string) => ({
@@ -360,7 +361,7 @@ describe("the sample files", () => {
 
 describe("encodings", () => {
   const text = 'ID,Internal,AnimalName,Type\n"1","1","Zoë Ångström","Cat"';
-  const name = async (bytes: Uint8Array) => (await readListingFile(bytes)).records[0]!.values.AnimalName;
+  const name = async (bytes: Uint8Array) => recordValue((await readListingFile(bytes)).records[0]!, "AnimalName");
 
   it("reads UTF-8, UTF-8 with a byte order mark, and Windows-1252 with their accents", async () => {
     expect(await name(Buffer.from(text, "utf8"))).toBe("Zoë Ångström");
@@ -382,7 +383,7 @@ describe("line numbers", () => {
       const text = [header, '"1","1","One","Dog"', '"2","2","Two, with a", "Cat"', "", `"3","3","Three${eol}lines${eol}long","Dog"`, '"4","4","Four","Dog"'].join(eol);
       const file = await readListingFile(Buffer.from(text.replace('"Two, with a", "Cat"', '"Two, with a","Cat"')));
       expect(file.records.map((r) => r.line)).toEqual([2, 3, 5, 8]);
-      expect(file.records[2]!.values.AnimalName).toBe(`Three${eol}lines${eol}long`);
+      expect(recordValue(file.records[2]!, "AnimalName")).toBe(`Three${eol}lines${eol}long`);
     }
   });
 
@@ -424,7 +425,7 @@ describe("detection", () => {
       const file = await readListingFile(Buffer.from(cells.map((c) => `"${c}"`).join(",")));
       expect(file.format).toBe("adoptapet");
       expect(file.columns).toHaveLength(count);
-      expect(file.records[0]!.values).toMatchObject({ Id: "A1", Status: "Available", ...expected });
+      expect(Object.fromEntries(file.columns.map((c) => [c, recordValue(file.records[0]!, c)]))).toMatchObject({ Id: "A1", Status: "Available", ...expected });
     }
     const { rows } = await parseListingFile(Buffer.from(files[2]![0].map((c) => `"${c}"`).join(",")), { categories: CATEGORIES });
     expect(rows[0]!.fields).toMatchObject({ birthDate: "2020-03-04", adoptionFee: { amountCents: 7500, currency: "USD", waived: false } });
@@ -487,5 +488,103 @@ describe("limits", () => {
     const line = '"A","Dog","Beagle","","1","Adult","Rex","M","M","","Available","","","","","","","","","",""';
     const err = await readListingFile(Buffer.from(Array.from({ length: MAX_FILE_ROWS + 1 }, () => line).join("\n"))).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "too_many_rows" });
+  });
+});
+
+describe("what one row and one value may hold", () => {
+  const refusal = async (bytes: Uint8Array, options: { format?: ListingFormatName } = {}) => {
+    const caught = await readListingFile(bytes, options).catch((err: unknown) => err);
+    expect(caught).toBeInstanceOf(ListingFileError);
+    const head = await inspectListingFile(bytes, options).catch((err: unknown) => err);
+    expect(head).toEqual(caught);
+    return caught as ListingFileError;
+  };
+
+  it("refuses a header of thousands of names with a few rows, before building anything per column (400, not a limit of size)", async () => {
+    const header = Array.from({ length: 5_000 }, (_, i) => `c${i}`).join(",");
+    const text = [header, ...Array.from({ length: 200 }, () => "x")].join("\n");
+    for (const format of ["generic", undefined] as const) {
+      const err = await refusal(Buffer.from(text), { format });
+      expect(err).toMatchObject({ code: "too_many_columns", line: 1, overLimit: false });
+      expect(err.message).toBe(
+        `The record starting on line 1 has more than ${MAX_FILE_COLUMNS} values; a listing file has at most ${MAX_FILE_COLUMNS} columns (Petfinder's, the widest of the sites', has 39).`,
+      );
+    }
+    // A Petfinder header with extra names is refused the same way.
+    const petfinder = `${PETFINDER_HEADER},${Array.from({ length: MAX_FILE_COLUMNS }, (_, i) => `extra${i}`).join(",")}\n"1","1","Rex","Dog"\n`;
+    expect((await refusal(Buffer.from(petfinder))).code).toBe("too_many_columns");
+  });
+
+  it("refuses a data row of too many values, on its line, and counts quoted commas as text", async () => {
+    const row = Array.from({ length: MAX_FILE_COLUMNS + 1 }, () => "").join(",");
+    const err = await refusal(Buffer.from(`Name,Kind\nRex,Dog\n"Two\nlines",Cat\n${row}x\n`), { format: "generic" });
+    expect(err).toMatchObject({ code: "too_many_columns", line: 5 });
+    // As many commas inside a quoted value are one value.
+    const quoted = `Name,Kind\n"${",".repeat(MAX_FILE_COLUMNS * 2)}",Dog\n`;
+    const file = await readListingFile(Buffer.from(quoted), { format: "generic" });
+    expect(file.records[0]!.cells).toEqual([",".repeat(MAX_FILE_COLUMNS * 2), "Dog"]);
+    // Exactly the most allowed: read.
+    const widest = Array.from({ length: MAX_FILE_COLUMNS }, (_, i) => `c${i}`).join(",");
+    expect((await readListingFile(Buffer.from(`${widest}\n${widest}\n`), { format: "generic" })).columns).toHaveLength(MAX_FILE_COLUMNS);
+  });
+
+  it("refuses a value longer than 64 KB, saying where (a quote left open makes the rest of the file one value)", async () => {
+    const long = "x".repeat(MAX_CELL_BYTES + 1);
+    const err = await refusal(Buffer.from(`${PETFINDER_HEADER}\n"1","1","Rex","Dog"\n"2","2","${long}","Cat"\n`));
+    expect(err).toMatchObject({ code: "cell_too_long", line: 3 });
+    expect(err.message).toBe("Value 3 of the record starting on line 3 is longer than 64 KB, the most one value may hold (a quote left open makes the rest of the file one value).");
+    expect((await refusal(Buffer.from(`${PETFINDER_HEADER}\n1,1,${long},Dog\n`))).code).toBe("cell_too_long");
+    const open = await refusal(Buffer.from(`${PETFINDER_HEADER}\n"1","1","Rex,Dog\n${"1,1,Rex,Dog\n".repeat(6_000)}`));
+    expect(open).toMatchObject({ code: "cell_too_long", line: 2 });
+    // 64 KB exactly is a value.
+    const file = await readListingFile(Buffer.from(`${PETFINDER_HEADER}\n"1","1","${"y".repeat(MAX_CELL_BYTES)}","Dog"\n`));
+    expect(recordValue(file.records[0]!, "AnimalName")).toHaveLength(MAX_CELL_BYTES);
+  });
+
+  it("tells the format, the columns and the number of rows from the head alone, as reading every row does", async () => {
+    const samples: [Uint8Array, ListingFormatName?][] = [
+      [fixture("petfinder.csv")],
+      [fixture("rescuegroups-bom.csv")],
+      [fixture("adoptapet-22-header.csv")],
+      [fixture("adoptapet-windows-1252.csv")],
+      [fixture("generic.csv"), "generic"],
+      // Blank lines, lines of commas and of quoted empty values are no rows; quoted line breaks are no new rows.
+      [Buffer.from(`${PETFINDER_HEADER}\r\n\r\n,,,\n"","",""\n"1","1","Two\r\nlines","Dog"\r"2","2",""" quoted""","Cat"\n"",""  \n`)],
+    ];
+    for (const [bytes, format] of samples) {
+      const whole = await readListingFile(bytes, { format });
+      const head = await inspectListingFile(bytes, { format });
+      expect(head).toEqual({ format: whole.format, encoding: whole.encoding, columns: whole.columns, hasHeader: whole.hasHeader, rows: whole.records.length });
+    }
+    const err = await inspectListingFile(Buffer.from(`${PETFINDER_HEADER}\n${"1,1,Rex,Dog\n".repeat(MAX_FILE_ROWS + 1)}`)).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "too_many_rows", overLimit: true });
+  });
+});
+
+describe("files as ASM3 writes them today", () => {
+  it("RescueGroups: an animal without photos has its four empty picture cells as one value (29 values where the header has 32): read as no pictures", async () => {
+    // ASM3's FTPPublisher.csvLine quotes each item of a line whole, and the publisher gives the four empty pictures as one item.
+    const { file, rows } = await parseListingFile(fixture("rescuegroups-asm3.csv"), { categories: CATEGORIES });
+    expect(file.format).toBe("rescuegroups");
+    expect(file.records.map((r) => r.cellCount)).toEqual([32, 29, 29]);
+    expect(rows.map((r) => [r.externalId, r.fields.name, r.errors, r.photoUrls])).toEqual([
+      ["A-41", "Biscuit", [], []],
+      ["A-42", "Pepper", [], []],
+      ["A-43", "Clover", [], []],
+    ]);
+    expect(rows[0]!.warnings.map((w) => w.field)).toEqual(["pic1", "pic2"]);
+    expect(rows[1]!.warnings).toEqual([]);
+    expect(rows[1]!.fields).toMatchObject({ categoryId: 2, description: "No photo yet, but very sweet.", colors: ["Black"] });
+  });
+
+  it("only that shape: a row short of three other values, or whose last value is anything else, is still refused", async () => {
+    const text = fixture("rescuegroups-asm3.csv").toString("utf8").split("\n");
+    const other = text[2]!.replace(/,""","""","""","""$/, ',"x"');
+    const short = text[2]!.replace(/"Black","","","",/, '"Black",');
+    const { rows } = await parseListingFile(Buffer.from([text[0], other, short].join("\n")), { categories: CATEGORIES });
+    expect(rows.map((r) => r.errors.map((e) => e.message))).toEqual([
+      ["has 29 values where the file's rows have 32: a value is missing, or a comma in it is not quoted"],
+      ["has 26 values where the file's rows have 32: a value is missing, or a comma in it is not quoted"],
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { petfinder } from "@/lib/listings/formats/petfinder";
 import { readListingFile, type ListingFile } from "@/lib/listings/formats/read";
 import { rescuegroups } from "@/lib/listings/formats/rescuegroups";
 import { ListingFileError } from "@/lib/listings/formats/errors";
-import type { ImportedRow, ListingAnimal, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
+import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
 import type { ListingFormatName, ListingSite } from "@/lib/listings/sites";
 
 // The formats by name, and the two whole-file operations the uploads and the
@@ -38,7 +38,7 @@ export interface ParsedListingFile {
  * generic file's built from its mapping, which is checked against the
  * file's header here). Lets a caller read the rows a part at a time.
  */
-export function listingRowReader(file: ListingFile, options: { mapping?: GenericMapping } & ReadContext): (record: ListingFile["records"][number]) => ImportedRow {
+export function listingRowReader(file: Pick<ListingFile, "format" | "columns">, options: { mapping?: GenericMapping } & ReadContext): (record: ListingRecord) => ImportedRow {
   const context: ReadContext = { categories: options.categories };
   if (file.format === "generic") {
     if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");

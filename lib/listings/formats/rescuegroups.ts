@@ -6,13 +6,15 @@ import { SIZE_CODES, fileStem, textToHtml, yesNo } from "@/lib/listings/formats/
 import { ageColumn, breedColumn, coatColumn, flagColumn, goodWithColumn, readPhotoCell, sexColumn, sizeColumn, statusColumn, textColumn } from "@/lib/listings/formats/columns";
 import { quotedLine } from "@/lib/listings/formats/csv";
 import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
+import type { ImportedRow, ListingRecord, ReadContext } from "@/lib/listings/formats/types";
 
 // RescueGroups' import/pets.csv, as ASM3 writes it (sheltermanager/asm3,
 // src/asm3/publishers/rescuegroups.py): a header row (its names separated
 // by ", "), every cell quoted, yes/no as "Yes"/"No" (nothing for unknown),
 // line breaks in the description as <br> (RescueGroups takes no line break
 // in a cell). Photos are files uploaded to import/pictures/, named in
-// pic1-pic4. animalID and rescueID both carry the animal's ID (ASM3 puts its
+// pic1-pic4 (for an animal without photos, ASM3 today writes the four empty
+// cells as one value: read as no pictures). animalID and rescueID both carry the animal's ID (ASM3 puts its
 // database id in the first and the shelter's code in the second; reading
 // prefers rescueID, the one a shelter knows).
 
@@ -113,10 +115,29 @@ const SPEC: SiteFormatSpec = {
   nameColumn: "name",
 };
 
+/**
+ * What ASM3 writes for an animal without photos: its publisher gives the
+ * four empty picture cells as one item (`"","","",""`), and its csvLine then
+ * quotes each item whole (outer quotes stripped, the inner ones doubled), so
+ * the row ends in this one value and has 29 values where the header has 32.
+ */
+const ASM3_NO_PICTURES = '","","","';
+
+/** Such a row, read as the four empty picture cells it means; any other row as it is (a short row stays an error). */
+function asm3PictureCells(record: ListingRecord): ListingRecord {
+  const { cells, index, expectedCellCount } = record;
+  const picturesLast = index.get("pic1") === expectedCellCount - PICTURES && index.get(`pic${PICTURES}`) === expectedCellCount - 1;
+  if (!picturesLast || cells.length !== expectedCellCount - (PICTURES - 1) || cells.at(-1)?.trim() !== ASM3_NO_PICTURES) return record;
+  return { ...record, cells: [...cells.slice(0, -1), ...Array<string>(PICTURES).fill("")], cellCount: expectedCellCount };
+}
+
+const FORMAT = siteFormat(SPEC);
+
 export const rescuegroups = {
   name: "rescuegroups" as const,
   columns: RESCUEGROUPS_COLUMNS,
-  ...siteFormat(SPEC),
+  ...FORMAT,
+  fromRow: (record: ListingRecord, context: ReadContext): ImportedRow => FORMAT.fromRow(asm3PictureCells(record), context),
   /** The whole file: the header row (names separated by ", ", as ASM3 sends it), then a row per animal; LF between lines. */
   writeFile: (rows: readonly (readonly string[])[]): string => `${RESCUEGROUPS_COLUMNS.join(", ")}\n${rows.map(quotedLine).join("\n")}`,
 };

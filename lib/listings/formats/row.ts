@@ -2,7 +2,8 @@ import { matchBreed, siteBreed, unknownBreed } from "@/lib/listings/vocabulary/b
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { kindOfSpecies, matchCategory } from "@/lib/listings/vocabulary/species";
 import { SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
-import { oneLine } from "@/lib/listings/formats/cells";
+import { PHOTOS_MAX } from "@/lib/pets/schemas";
+import { oneLine, quoteCell } from "@/lib/listings/formats/cells";
 import type {
   ImportedFields,
   ImportedRow,
@@ -125,6 +126,7 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
     fields: {},
     ageGroup: null,
     photoUrls: [],
+    photosLeftOut: 0,
     statusAction: null,
     errors: [],
     warnings: [],
@@ -138,7 +140,10 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
     error: (field, message) => void row.errors.push({ line: record.line, field, message }),
     warn: (field, message) => void row.warnings.push({ line: record.line, field, message }),
   };
-  const cell = (name: string) => (record.values[name] ?? "").trim();
+  const cell = (name: string) => {
+    const at = record.index.get(name);
+    return at === undefined ? "" : (record.cells[at] ?? "").trim();
+  };
 
   if (record.cellCount !== record.expectedCellCount) {
     state.error(null, `has ${record.cellCount} values where the file's rows have ${record.expectedCellCount}: a value is missing, or a comma in it is not quoted`);
@@ -157,7 +162,7 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   else {
     const category = matchCategory(species, context.categories);
     if (category) row.fields.categoryId = category.id;
-    else state.error(spec.speciesColumn, `"${species}" is not a species we have a category for (${context.categories.map((c) => c.name).join(", ")})`);
+    else state.error(spec.speciesColumn, `${quoteCell(species)} is not a species we have a category for (${context.categories.map((c) => c.name).join(", ")})`);
     state.kind = (category && listedKindOf(category.name)) ?? kindOfSpecies(species);
   }
 
@@ -166,9 +171,16 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   else row.fields.name = name;
 
   for (const column of spec.readable) {
-    if (column.read && Object.hasOwn(record.values, column.name)) column.read(cell(column.name), state);
+    if (column.read && record.index.has(column.name)) column.read(cell(column.name), state);
   }
   if (state.mixedHint && !row.fields.mixedBreed) row.fields.mixedBreed = true;
+  // An animal holds at most 10 photos: the row's first 10 addresses are taken, here, before anything is fetched.
+  const photos = [...new Set(row.photoUrls)];
+  if (photos.length > PHOTOS_MAX) {
+    row.photosLeftOut = photos.length - PHOTOS_MAX;
+    state.warn("photoUrls", `${row.photosLeftOut} more photo address${row.photosLeftOut === 1 ? "" : "es"} left out: an animal holds at most ${PHOTOS_MAX} photos`);
+  }
+  row.photoUrls = photos.slice(0, PHOTOS_MAX);
   return row;
 }
 

@@ -131,7 +131,10 @@ export interface ImportedRow {
   fields: ImportedFields;
   /** The file's age group, when it gives one: only a birth date is stored, so the import may estimate one from it. */
   ageGroup: AgeGroup | null;
+  /** At most the 10 photos an animal holds, each address once, in the file's order. */
   photoUrls: string[];
+  /** Addresses past those 10, left out when the row was read (with a warning). */
+  photosLeftOut: number;
   /** What the row asks beyond its fields: "adopted" (also status sold) or "delete" (Adopt-a-Pet's Delete, RescueGroups' Deleted). */
   statusAction: StatusAction | null;
   /** The row cannot be imported as it is. */
@@ -140,10 +143,19 @@ export interface ImportedRow {
   warnings: RowIssue[];
 }
 
-/** A record of a file as read: its physical line (where it starts) and its cells by column name. */
+/** A column's position by its name: one per file, shared by its records. */
+export type ColumnIndex = ReadonlyMap<string, number>;
+
+/**
+ * A record of a file as read: its physical line (where it starts), its
+ * cells in file order, and the file's column index to find a cell by name
+ * (lib/listings/formats/read.ts recordValue). Nothing per column is built
+ * per record: a reader looks up the columns it reads.
+ */
 export interface ListingRecord {
   line: number;
-  values: Readonly<Record<string, string>>;
+  cells: readonly string[];
+  index: ColumnIndex;
   /** How many cells the record had, and how many the file's rows have (a short or long row is an error of its own). */
   cellCount: number;
   expectedCellCount: number;

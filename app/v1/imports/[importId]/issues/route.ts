@@ -1,0 +1,17 @@
+import { otherMethods, withApi } from "@/lib/http/handler";
+import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { importOwner } from "@/lib/http/tenant";
+import { importIdParamsSchema, listImportIssuesQuerySchema } from "@/lib/imports/schemas";
+import { listImportIssues } from "@/lib/imports/service";
+import { organizationScope } from "@/lib/organizations/tenancy";
+
+// GET /v1/imports/{importId}/issues - the import's report (rejected rows, photos not stored), a page at a time
+export const GET = withApi(
+  { scope: "pets:write", tenant: importOwner, params: importIdParamsSchema, query: listImportIssuesQuerySchema },
+  async ({ params, query, caller, url }) => {
+    const { issues, next } = await listImportIssues(params.importId, organizationScope(caller.tenancy), query);
+    return { body: issues, headers: { "Cache-Control": "no-store", Link: linkHeader({ next: next && withCursor(url, next) }) } };
+  },
+);
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
