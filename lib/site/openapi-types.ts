@@ -418,7 +418,7 @@ export interface paths {
         put?: never;
         /**
          * Add a listing site account
-         * @description Your account on Petfinder, Adopt-a-Pet or RescueGroups. From now on, a change to a listed animal (available with `listOnOtherSites`; Petfinder also gets pending ones as H, hold) sends the site a full file after a quiet period (60 s by default; changes within it join one upload), and every site gets a full upload at 03:00 UTC daily. `host` defaults to the site's own FTP server and must resolve to public addresses. The password is stored encrypted and never shown again. At most 10 per organisation. Platform callers name `organizationId`.
+         * @description Your account on Petfinder, Adopt-a-Pet or RescueGroups. From now on, a change to a listed animal (available with `listOnOtherSites`; Petfinder also gets pending ones as H, hold) sends the site a full file after a quiet period (60 s by default; changes within it join one upload), and every site gets a full upload at 03:00 UTC daily. `host` defaults to the site's own FTP server and must resolve to public addresses; the sites' own servers are reached on port 21 only. The password is stored encrypted and never shown again. At most 10 per organisation. Platform callers name `organizationId`. Recorded in the organisation's listing-site history (who, which fields; never the password).
          */
         post: operations["createListingSite"];
         delete?: never;
@@ -440,14 +440,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a listing site account
-         * @description Removes it and its uploads log. The site keeps the animals it last received until you remove them there.
+         * @description Removes it and its uploads log (its listing-site history stays, with the removal). The site keeps the animals it last received until you remove them there.
          */
         delete: operations["deleteListingSite"];
         options?: never;
         head?: never;
         /**
          * Change a listing site account
-         * @description Change its server, credentials or account id, or switch it off (`enabled: false`: no uploads until switched on; the site keeps what it last received).
+         * @description Change its server, credentials or account id, or switch it off (`enabled: false`: no uploads until switched on; the site keeps what it last received). A change of `host`, `port`, `secure` or `username` needs `password` in the same request: the stored password is never sent to another server or account (`400 password_required`, nothing changed). Recorded in the organisation's listing-site history (who, which fields with their values before and after; never the password).
          */
         patch: operations["updateListingSite"];
         trace?: never;
@@ -467,9 +467,29 @@ export interface paths {
         put?: never;
         /**
          * Upload now
-         * @description Queues a full upload at once (after any upload of this site already running). Follow it with GET …/uploads: `outcome` is `running` until it ends.
+         * @description Queues a full upload at once (after any upload of this site already running). Follow it with GET …/uploads: `outcome` is `running` until it ends. One at a time: while an upload asked for this way still waits to run, another is `409 upload_already_queued`. A whole upload is stopped after `LISTINGS_UPLOAD_TIMEOUT_SECONDS` (10 minutes unless the operator says otherwise), failed and retried like any failure.
          */
         post: operations["startListingUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/listing-sites/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who added, changed and removed the listing sites (staff)
+         * @description The organisation's listing-site audit trail (every organisation's for a platform admin), newest first, removed sites' included: who (the key or staff account), in which request, which fields with their values before and after. A new password is named in `fields`, never shown. `siteId` narrows it to one site. Scope `audit:read`: staff sessions only.
+         */
+        get: operations["getListingSiteHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -487,7 +507,7 @@ export interface paths {
         put?: never;
         /**
          * Test FTP credentials
-         * @description Connects, logs in and lists the account's root folder, storing nothing: how staff check credentials before saving them. A refused login is `ok: false` with the server's answer.
+         * @description Connects, logs in and lists the account's root folder, storing nothing: how staff check credentials before saving them. A failure is `ok: false` with why in our words ("Login refused: check the user name and password.", "Connection refused."), never the server's own text. The sites' own servers are reached on port 21 only. Budgeted, each test counted before it connects: 20 an hour per organisation, and 5 an hour and 10 a day per account tried (host and user name, whoever tries it); over either, `429 rate_limited` with `Retry-After`. Saving a site needs no test.
          */
         post: operations["testListingSiteConnection"];
         delete?: never;
@@ -550,7 +570,7 @@ export interface paths {
         };
         /**
          * Pull an organisation's listing file
-         * @description For partners that fetch rather than receive: the file an upload to that site would send now, byte for byte (Petfinder's 39 columns with photo addresses, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv). Strong `ETag`; send it back in `If-None-Match` for a 304 while nothing changed.
+         * @description For partners that fetch rather than receive: the file an upload to that site would send now, byte for byte (Petfinder's 39 columns with photo addresses, Adopt-a-Pet's pets.csv, RescueGroups' pets.csv), as a download (`Content-Disposition: attachment`). Strong `ETag`; send it back in `If-None-Match` for a 304 while nothing changed. Never older than the organisation's animals: a change to any of them is in the next answer.
          */
         get: operations["getListingFeed"];
         put?: never;
@@ -1224,7 +1244,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1444,7 +1464,7 @@ export interface components {
         ListingConnectionTest: {
             /** @description Names in the account's root folder. */
             entries: string[];
-            /** @description The server's answer, or why it could not be reached. */
+            /** @description Why it failed, in our words ("Login refused: check the user name and password.", "Connection refused."), never the server's own text. */
             error: string | null;
             ok: boolean;
         };
@@ -1525,12 +1545,58 @@ export interface components {
             updatedAt: string;
             username: string;
         };
+        ListingSiteHistoryEntry: {
+            /** @enum {string} */
+            action: "created" | "updated" | "deleted";
+            actor: {
+                id: number;
+                /** @enum {string} */
+                kind: "api_key";
+                /** @description The key's name when the change was made. */
+                name: string;
+            } | {
+                /** @description The staff account's email when the change was made. */
+                email: string;
+                id: number;
+                /** @enum {string} */
+                kind: "staff";
+            };
+            /** @description The changed fields' values after (updated), every setting (created); null for a deletion. */
+            after: {
+                accountId?: string | null;
+                enabled?: boolean;
+                host?: string;
+                port?: number;
+                secure?: boolean;
+                username?: string;
+            } | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The changed fields' values before (updated), every setting (deleted); null for a creation. */
+            before: {
+                accountId?: string | null;
+                enabled?: boolean;
+                host?: string;
+                port?: number;
+                secure?: boolean;
+                username?: string;
+            } | null;
+            /** @description The fields set (created) or changed (updated); `password` when a new one was given, never its value. */
+            fields: ("host" | "port" | "secure" | "username" | "password" | "accountId" | "enabled")[];
+            id: number;
+            organizationId: number;
+            /** @description The request's X-Request-Id: it leads to its log lines. */
+            requestId: string;
+            site: components["schemas"]["ListingSiteKind"];
+            /** @description The listing site (it may have been deleted since). */
+            siteId: number;
+        };
         /**
          * @description Which site: Petfinder, Adopt-a-Pet or RescueGroups.
          * @enum {string}
          */
         ListingSiteKind: "petfinder" | "adoptapet" | "rescuegroups";
-        /** @description The fields to change; a new password replaces the old one. */
+        /** @description The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`). */
         ListingSitePatch: {
             /**
              * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
@@ -8298,7 +8364,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingSite"];
                 };
             };
-            /** @description The body is invalid (accountId is required for Petfinder and RescueGroups), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`, `unknown_organization`. */
+            /** @description The body is invalid (accountId is required for Petfinder and RescueGroups; a site's own server on another port than 21), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`, `unknown_organization`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -8864,7 +8930,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingSite"];
                 };
             };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_listing_host`. */
+            /** @description The request is invalid, the host is not a public address, or `host`, `port`, `secure` or `username` changes without `password` (`password_required`). Codes: `invalid_path`, `invalid_json`, `invalid_body`, `invalid_listing_host`, `password_required`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -9326,6 +9392,199 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description An upload of this site asked for by hand is already waiting to run. Codes: `upload_already_queued`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getListingSiteHistory: {
+        parameters: {
+            query?: {
+                /** @description From the previous page's `Link: rel="next"`. */
+                cursor?: string;
+                limit?: number;
+                /** @description Only this listing site's changes (also after it was deleted). */
+                siteId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Changes, newest first. */
+            200: {
+                headers: {
+                    /** @description `rel="next"` for older changes. */
+                    Link?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListingSiteHistoryEntry"][];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_query`, `invalid_cursor`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
             429: {
                 headers: {
@@ -9429,7 +9688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ListingConnectionTest"];
                 };
             };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`. */
+            /** @description The body is invalid (a site's own server on another port than 21), or the host is not a public address. Codes: `invalid_json`, `invalid_body`, `invalid_listing_host`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -9494,7 +9753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            /** @description The organisation's or the account's connection tests are used up (or the key's rate limit): wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
             429: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -10396,12 +10655,16 @@ export interface operations {
             /** @description The file (UTF-8 CSV). */
             200: {
                 headers: {
+                    /** @description `attachment; filename="petfinder.csv"` (the file asked for). */
+                    "Content-Disposition"?: string;
                     /** @description The file's hash. */
                     ETag?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
                     "RateLimit-Policy"?: string;
+                    /** @description `nosniff`: a browser saves the file, never renders it. */
+                    "X-Content-Type-Options"?: string;
                     /** @description The request limit of the window closest to exhaustion. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests remaining in that window. */
