@@ -159,7 +159,8 @@ export interface GuardOptions {
  * them. The difference goes to the operators' log only.
  */
 function refusedHost(host: string, reason: UrlRefusal, detail: string, refusalText: string): OutboundUrlError {
-  logger().info({ host, reason, detail }, "outbound host refused");
+  // "resolution", not "detail": the logger drops every field named detail (a database error's row).
+  logger().info({ host, reason, resolution: detail }, "outbound host refused");
   return new OutboundUrlError(reason, `The host "${host}" does not resolve to a public address: ${refusalText}.`, detail);
 }
 
