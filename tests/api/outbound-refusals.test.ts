@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createSiteRoute } from "@/app/v1/listing-sites/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { resetEnvCache } from "@/lib/env";
-import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
+import { fetchOutbound } from "@/lib/outbound/fetch";
 import { captureLogLines } from "@/tests/log-capture";
-import { call, expectApiError, newKey, newOrganization } from "./helpers";
-import { importFile, NO_DNS } from "./imports-helpers";
+import { call, expectApiError, newKey } from "./helpers";
 
 // Whether an internal name exists is nobody's business but the operators':
 // everywhere a refused outbound host is reported (a webhook's registration,
-// a listing site's FTP host, an import's photo URL), a name that does not
+// a listing site's FTP host, the fetch of an import's photo URLs), a name that does not
 // resolve reads exactly as one that resolves to a private address (before:
 // "could not be resolved (ENOTFOUND)" against "is not a public address"),
 // and the difference is in the log only. Names resolve for real here:
@@ -66,17 +65,18 @@ describe("a refused host reads the same whether its name does not resolve or res
     expect(missing[0]).toBe('The FTP host cannot be used. The host "<host>" does not resolve to a public address: listing sites are only reached at public addresses.');
   });
 
-  it("an import's photo URLs: the report says one thing of both", async () => {
-    const org = await newOrganization({ name: "Refused Photos Shelter" });
-    const { key } = await newKey(["pets:read", "pets:write"], "importer", { plan: "pro" }, org);
-    const row = (id: string, url: string) => PETFINDER_COLUMNS.map((c) => `"${({ ID: id, AnimalName: "Pic", Type: "Dog", photo1: url } as Record<string, string>)[c] ?? ""}"`).join(",");
-    const csv = [PETFINDER_COLUMNS.join(","), row("RF-1", "https://db.internal/a.jpg"), row("RF-2", "https://inside.example/b.jpg")].join("\n") + "\n";
-    const inside = { guard: { resolve: async (host: string) => (host === "inside.example" ? [{ address: "10.0.0.5", family: 4 }] : NO_DNS.guard!.resolve!(host)) } };
-    const done = await importFile({ key }, csv, {}, inside);
-    expect(done.photos).toMatchObject({ failed: 2 });
-    const missing = done.errors.find((e) => e.message.includes("db.internal"))?.message;
-    const internal = done.errors.find((e) => e.message.includes("inside.example"))?.message;
-    expect(shape(missing!, "https://db.internal/a.jpg").replace("db.internal", "<host>")).toBe(shape(internal!, "https://inside.example/b.jpg").replace("inside.example", "<host>"));
-    expect(missing).toBe('https://db.internal/a.jpg: The host "db.internal" does not resolve to a public address: photos are only fetched from public addresses.');
+  it("an import's photo URLs: the fetch that imports use refuses both in one message (the report's line quotes it)", async () => {
+    // The photo fetch of lib/imports/run.ts, with its guard options: a name that
+    // does not resolve (db.invalid, for real) and one that resolves inside.
+    const guard = { allowPrivate: false, refusal: "photos are only fetched from public addresses" };
+    const messageOf = (url: string, resolve?: (host: string) => Promise<{ address: string; family: number }[]>) =>
+      fetchOutbound(url, { ...guard, ...(resolve ? { resolve } : {}) }).then(
+        () => "fetched",
+        (e: Error) => e.message,
+      );
+    const missing = await messageOf("https://db.invalid/a.jpg");
+    const inside = await messageOf("https://inside.example/b.jpg", async () => [{ address: "10.0.0.5", family: 4 }]);
+    expect(missing).toBe('The host "db.invalid" does not resolve to a public address: photos are only fetched from public addresses.');
+    expect(shape(inside, "inside.example")).toBe(shape(missing, "db.invalid"));
   });
 });
