@@ -3,7 +3,7 @@ import { now } from "@/lib/clock";
 import { env } from "@/lib/env";
 import { hstsHeader, requestOrigin } from "@/lib/http/client";
 import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies";
-import { PATHNAME_HEADER } from "@/lib/http/socket-address";
+import { isInternalRequestHeader, PATHNAME_HEADER, SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { ensureBrowserSession } from "@/lib/sessions/service";
 import { VIDEO_PLAYER_ORIGINS } from "@/lib/pets/video";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALE_HEADER, localePath, ORIGIN_HEADER, preferredLocale, splitLocale } from "@/lib/i18n/locales";
@@ -54,17 +54,26 @@ function contentSecurityPolicy(nonce: string, pathname: string): string {
 
 const PREFETCH_HEADER = "next-router-prefetch";
 
+/**
+ * The request as the page's render may see it: the client's copies of our
+ * internal headers removed (scripts/server.ts already did; this holds behind
+ * any server), except the socket's address, which the server itself set.
+ */
+function withoutClientInternalHeaders(request: NextRequest): Headers {
+  const headers = new Headers(request.headers);
+  for (const name of [...headers.keys()]) if (isInternalRequestHeader(name) && name !== SOCKET_ADDRESS_HEADER) headers.delete(name);
+  return headers;
+}
+
 export async function proxy(request: NextRequest) {
   const { locale, path } = splitLocale(request.nextUrl.pathname);
   const remembered = request.cookies.get(LOCALE_COOKIE)?.value;
-  if (request.headers.has(PREFETCH_HEADER)) {
-    // A prefetch of a Spanish page (the matcher lets only those through):
-    // the same page, in its language, nothing else.
-    const headers = new Headers(request.headers);
-    headers.set(LOCALE_HEADER, locale);
-    return NextResponse.rewrite(new URL(path + request.nextUrl.search, request.url), { request: { headers } });
-  }
-  if (request.nextUrl.pathname === "/" && remembered === undefined && request.method === "GET") {
+  // The router's prefetch of a page (next/link): it goes through everything
+  // here like any request (the headers, the language, the internal headers
+  // set by us alone), save the redirect and the session, which belong to a
+  // visit (and so does the language cookie): the page that prefetches was itself served here, with them.
+  const prefetch = request.headers.has(PREFETCH_HEADER);
+  if (!prefetch && request.nextUrl.pathname === "/" && remembered === undefined && request.method === "GET") {
     const preferred = preferredLocale(request.headers.get("accept-language"));
     if (preferred !== DEFAULT_LOCALE) {
       const to = new URL(localePath(preferred, "/") + request.nextUrl.search, request.url);
@@ -78,7 +87,7 @@ export async function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, path);
   const origin = requestOrigin(request);
-  const requestHeaders = new Headers(request.headers);
+  const requestHeaders = withoutClientInternalHeaders(request);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set(PATHNAME_HEADER, path);
   requestHeaders.set(LOCALE_HEADER, locale);
@@ -87,7 +96,7 @@ export async function proxy(request: NextRequest) {
 
   let setCookie: string | undefined;
   try {
-    const minted = await ensureBrowserSession(readSessionCookie(request), now());
+    const minted = prefetch ? null : await ensureBrowserSession(readSessionCookie(request), now());
     if (minted) {
       const name = sessionCookieName();
       setCookie = sessionCookie(minted.token, { expires: minted.expiresAt, origin });
@@ -106,7 +115,8 @@ export async function proxy(request: NextRequest) {
     locale === DEFAULT_LOCALE
       ? NextResponse.next({ request: { headers: requestHeaders } })
       : NextResponse.rewrite(new URL(path + request.nextUrl.search, request.url), { request: { headers: requestHeaders } });
-  if (remembered !== locale) {
+  // A prefetch is no visit: the switcher's link to the other language, prefetched, must not change the language remembered.
+  if (!prefetch && remembered !== locale) {
     response.cookies.set(LOCALE_COOKIE, locale, { path: "/", maxAge: 60 * 60 * 24 * 365, sameSite: "lax" });
   }
   response.headers.set("Content-Security-Policy", csp);
@@ -122,16 +132,11 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Pages only: the API has its own headers and authenticates itself, the
-  // health checks must stay dependency-free and cheap, and images (photo
-  // files, drawings) need no session.
-  matcher: [
-    {
-      source: "/((?!v1(?:/|$)|healthz$|readyz$|photos/|pictures/|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|webp|ico|txt)$).*)",
-      missing: [{ type: "header", key: "next-router-prefetch" }],
-    },
-    // Prefetches of Spanish pages still need their address rewritten.
-    { source: "/es/:path*", has: [{ type: "header", key: "next-router-prefetch" }] },
-    { source: "/es", has: [{ type: "header", key: "next-router-prefetch" }] },
-  ],
+  // Every page, prefetches included (a matcher that skipped them, as Next's
+  // CSP example does, left English prefetches without the security headers
+  // and with the client's own x-petstore-* headers reaching the render). Not
+  // the API, which has its own headers and authenticates itself, nor the
+  // health checks, which must stay dependency-free and cheap, nor images
+  // (photo files, drawings), which need no session.
+  matcher: ["/((?!v1(?:/|$)|healthz$|readyz$|photos/|pictures/|_next/static|_next/image|favicon.ico|.*\\.(?:png|svg|jpg|webp|ico|txt)$).*)"],
 };

@@ -29,7 +29,7 @@ import net from "node:net";
 import next from "next";
 import { disconnectDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { isInternalRequestHeader, SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
 import { startBackgroundWork } from "@/lib/jobs/runner";
@@ -108,6 +108,8 @@ async function serve(): Promise<void> {
       sendRefusal(req, res, refusal);
       return;
     }
+    // Only we set internal headers: a client's copies go, then the socket's address is set.
+    for (const name of Object.keys(req.headers)) if (isInternalRequestHeader(name)) delete req.headers[name];
     req.headers[SOCKET_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
     if (isApiRequest(req)) keepApiVary(res);
     // While draining, every answer closes its connection, so keep-alive

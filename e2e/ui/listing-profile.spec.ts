@@ -272,7 +272,13 @@ test.describe("the browse filters", () => {
     await settledList(page);
     for (const pet of [trained, untrained, unknown]) expect(await cardNames(page)).toContain(pet.name);
 
-    await page.getByRole("group", { name: "Care" }).getByLabel("House-trained").check();
+    // The box shows the URL's filter (history.pushState, which Next's router
+    // syncs in a transition): it is ticked once that commits, a frame or so
+    // later while the router is busy with the page's prefetches (which go
+    // through proxy.ts too). Playwright's check() reads it at once; this waits.
+    const houseTrained = page.getByRole("group", { name: "Care" }).getByLabel("House-trained");
+    await houseTrained.click();
+    await expect(houseTrained).toBeChecked();
     await expect(page).toHaveURL("/?houseTrained=true");
     await settledList(page);
     let names = await cardNames(page);
@@ -302,7 +308,9 @@ test.describe("the browse filters", () => {
     await settledList(page);
     await filtersButton(page).click();
     const sheet = filterSheet(page);
-    await sheet.getByRole("group", { name: "Care" }).getByLabel("House-trained").check();
+    const houseTrained = sheet.getByRole("group", { name: "Care" }).getByLabel("House-trained");
+    await houseTrained.click(); // ticked once the router commits the URL (see above)
+    await expect(houseTrained).toBeChecked();
     await expect(page).toHaveURL("/?houseTrained=true");
     await sheet.getByLabel("Special needs").selectOption("Has special needs");
     await expect(page).toHaveURL("/?houseTrained=true&specialNeeds=true");

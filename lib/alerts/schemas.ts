@@ -85,7 +85,7 @@ export const alertFiltersSchema = z
 export type AlertFilters = z.infer<typeof alertFiltersSchema>;
 
 export const newAlertSchema = z
-  .object({
+  .strictObject({
     email: z
       .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") })
       .trim()

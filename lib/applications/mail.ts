@@ -69,12 +69,19 @@ const DECISIONS: ReadonlySet<ApplicationState> = new Set(["in_review", "approved
 export async function sendApplicationMail(job: MailJob): Promise<void> {
   const row = await db().adoptionApplication.findUnique({
     where: { id: BigInt(job.applicationId) },
-    select: { id: true, email: true, name: true, state: true, decisionMessage: true, locale: true, pet: { select: { name: true } } },
+    select: { id: true, email: true, state: true, decisionMessage: true, locale: true, pet: { select: { name: true } } },
   });
   if (!row?.email) return;
   // In the language of the page the application was made from.
   const t = translatorFor(mailLocale(row.locale), "Mail");
-  const greeting = row.name ? t("greeting", { name: row.name }) : t("greetingNoName");
+  // Nothing the applicant typed goes into these emails, not even the name
+  // to greet: whoever applies types the address too, and nobody has
+  // confirmed it (the private link is also in the answer to the request),
+  // so a greeting relayed 100 characters of anyone's text to anyone's inbox
+  // from the service's own domain. Alert emails stopped relaying a name
+  // search to unconfirmed addresses for the same reason. What the mails say
+  // comes from the shelter (the animal's name, a decline's message) or from us.
+  const greeting = t("greeting");
   const pet = row.pet.name;
   const base = mailLinkOrigin();
   const link = base && job.sealedToken ? `${base}/applications/${openToken(job.sealedToken)}` : null;

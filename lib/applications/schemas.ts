@@ -37,7 +37,7 @@ const text = (max: number, required: string) =>
 export const honeypotSchema = z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." });
 
 export const applicationInputSchema = z
-  .object({
+  .strictObject({
     name: text(APPLICANT_NAME_MAX, "is required").meta({ description: "The applicant's name.", example: "Sam Rivera" }),
     email: z
       .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") })

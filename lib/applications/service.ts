@@ -6,6 +6,7 @@ import type { Actor } from "@/lib/audit/schemas";
 import { ApiError } from "@/lib/http/errors";
 import { adoptionInProgress, changePet } from "@/lib/pets/service";
 import type { PetStatus } from "@/lib/pets/schemas";
+import { addressRateKey } from "@/lib/http/client";
 import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
@@ -27,25 +28,45 @@ export type ApplicationActor = { kind: "adopter" } | { kind: "api_key"; id: numb
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
 
 /**
- * How many applications one address and one email may send, per hour and
- * per day: a family applying for two or three animals fits; a script does not.
- * The email budgets bind everyone. The address budgets bind browsers only: a
- * partner's requests all come from its own servers' few addresses, on behalf
- * of all of its users, so an address budget would cap a whole listing site
- * at a handful of applications an hour; partners are bounded by their key's
- * rate limit instead (and each of their applicants by the email budgets).
+ * How many applications one address, one email and one partner's key may
+ * send, per hour and per day: a family applying for two or three animals
+ * fits; a script does not. The email budgets bind everyone (counted as the
+ * inbox sees the address: `+tags` and Gmail's dots are one inbox). The
+ * address budgets bind browsers only, by network (an IPv6 /64 is one: a
+ * subscriber holds a whole /64 and could rotate through it): a partner's
+ * requests all come from its own servers' few addresses, on behalf of all
+ * of its users, so an address budget would cap a whole listing site at a
+ * handful of applications an hour. A partner's key has its own budget
+ * instead, as it has for alerts: each application mails an address anyone
+ * can type, and without it one leaked or careless key could mail thousands
+ * of strangers a day, each address only a few times.
  */
 export const APPLY_BUDGETS: Budget[] = [
   { who: "address", window: "hour", limit: 10 },
   { who: "address", window: "day", limit: 30 },
   { who: "email", window: "hour", limit: 5 },
   { who: "email", window: "day", limit: 10 },
+  { who: "key", window: "hour", limit: 100 },
+  { who: "key", window: "day", limit: 1_000 },
 ];
 
-/** `address` is null for a partner's request: only the email budgets apply (see APPLY_BUDGETS). */
-function spendApplyBudget(address: string | null, email: string, now: Date): Promise<void> {
-  return spendBudgets(APPLY_BUDGETS, { address: address === null ? null : `apply-address:${address}`, email: `apply-email:${emailCounterKey(email)}` }, now, (over, wait) =>
-    `Too many applications from ${over === "email" ? "this email address" : "this network"} for now. Please try again in ${wait}.`,
+/** The counter a partner's key spends its application budget on. */
+export const applyKeyCounter = (keyId: number | bigint) => `apply-key:${keyId}`;
+
+const OVER: Record<Budget["who"], string> = { email: "this email address", address: "this network", key: "this API key" };
+
+/** A browser's request spends the address budgets; a partner's key (actor api_key) its key's instead (see APPLY_BUDGETS). */
+function spendApplyBudget(context: SubmitContext, email: string): Promise<void> {
+  const keyId = context.actor.kind === "api_key" ? context.actor.id : null;
+  return spendBudgets(
+    APPLY_BUDGETS,
+    {
+      address: keyId === null ? `apply-address:${addressRateKey(context.address)}` : null,
+      email: `apply-email:${emailCounterKey(email)}`,
+      key: keyId === null ? null : applyKeyCounter(keyId),
+    },
+    context.now,
+    (over, wait) => `Too many applications from ${OVER[over]} for now. Please try again in ${wait}.`,
   );
 }
 
@@ -100,7 +121,7 @@ export async function submitApplication(
   const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true } });
   if (!pet) throw noSuchAnimal(petId);
   if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
-  await spendApplyBudget(context.actor.kind === "adopter" ? context.address : null, input.email, context.now);
+  await spendApplyBudget(context, input.email);
   // Twice at most: an open application found by the insert may be closed
   // (withdrawn) before it is looked up; then the insert is tried again.
   for (let attempt = 0; ; attempt++) {

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, ClientClosedRequest } from "@/lib/http/errors";
 
 /** Bodies over this size are refused (413) before they are read to the end. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -24,7 +24,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (request.body) {
     const reader = request.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readChunk(reader);
       if (done) break;
       size += value.byteLength;
       if (size > MAX_BODY_BYTES) {
@@ -47,5 +47,17 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     return JSON.parse(text);
   } catch (error) {
     throw invalid(error instanceof SyntaxError ? error.message : "it could not be parsed");
+  }
+}
+
+/**
+ * The next chunk of a request's body. The body streams from the client's
+ * connection, so a read fails only when the client went away mid-body.
+ */
+export async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    throw new ClientClosedRequest(error);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { meantField } from "@/lib/http/unknown-fields";
 
 // The one error type of the API and its one rendering. Every failure under
 // /v1, expected or not, leaves as the spec's Error body { code, message,
@@ -91,19 +92,48 @@ export class ApiError extends Error {
   }
 }
 
-/** zod issues as the API's details: a field path and a sentence a developer can act on. */
-export function zodDetails(error: z.ZodError): ErrorDetail[] {
+/**
+ * The client hung up before its request had arrived (it reset or closed the
+ * connection halfway through the body): thrown by the body readers
+ * (lib/http/body.ts, upload.ts, form-upload.ts) instead of the stream's own
+ * error, whose ECONNRESET read like the database's and made the request a 503
+ * "dependency unavailable". Nobody is there to answer: the request is logged
+ * and counted as nginx logs it, 499, and never as a failure of ours.
+ */
+export class ClientClosedRequest extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the connection before the request body arrived.", { cause });
+    this.name = "ClientClosedRequest";
+  }
+}
+
+/** nginx's "client closed request": not a status any client sees, only logs and metrics. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/** zod's own words for an unknown key (`Unrecognized key: "x"`), replaced by ours when a schema gave none of its own. */
+const ZOD_UNRECOGNIZED = /^Unrecognized keys?:/;
+
+/**
+ * zod issues as the API's details: a field path and a sentence a developer
+ * can act on. `schema`, the one that refused the input, lets an unknown
+ * field name the known one it most likely meant (lib/http/unknown-fields.ts).
+ */
+export function zodDetails(error: z.ZodError, schema?: z.ZodType): ErrorDetail[] {
   return error.issues.flatMap((issue) =>
     // A strict object's unknown fields: one detail naming each, not one for the whole object.
     issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => ({ field: [...issue.path, key].map(String).join("."), issue: issue.message }))
+      ? issue.keys.map((key) => {
+          const meant = schema ? meantField(schema, issue.path, key) : null;
+          const what = ZOD_UNRECOGNIZED.test(issue.message) ? "is not a known field" : issue.message;
+          return { field: [...issue.path, key].map(String).join("."), issue: meant ? `${what}: did you mean ${meant}?` : what };
+        })
       : [{ field: issue.path.map(String).join("."), issue: issue.message }],
   );
 }
 
-export function validationError(code: "invalid_body" | "invalid_query" | "invalid_path", error: z.ZodError): ApiError {
+export function validationError(code: "invalid_body" | "invalid_query" | "invalid_path", error: z.ZodError, schema?: z.ZodType): ApiError {
   const what = { invalid_body: "request body", invalid_query: "query parameters", invalid_path: "path parameters" }[code];
-  const details = zodDetails(error);
+  const details = zodDetails(error, schema);
   const first = details[0];
   const summary = first ? ` ${first.field ? `${first.field}: ` : ""}${first.issue}` : "";
   return new ApiError(400, code, `The ${what} ${code === "invalid_body" ? "is" : "are"} invalid.${summary}`, details);

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError, ClientClosedRequest } from "@/lib/http/errors";
 
 // A multipart/form-data form with one file (field `file`) and a few text
 // fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`), a
@@ -63,7 +63,7 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
     }
     const input = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
     let settled = false;
-    const fail = (error: ApiError) => {
+    const fail = (error: ApiError | ClientClosedRequest) => {
       if (settled) return;
       settled = true;
       input.destroy();
@@ -108,7 +108,8 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
         resolve({ file, fileName, fields: { ...fields } });
       });
     });
-    input.on("error", () => fail(new ApiError(400, "invalid_body", "The upload was interrupted.")));
+    // The body streams from the client's connection: an error here is the client going away mid-upload (499, not our 400).
+    input.on("error", (error) => fail(new ClientClosedRequest(error)));
     input.pipe(parser);
   });
 }

@@ -4,7 +4,7 @@ import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
 import { clientUrl, hstsHeader } from "@/lib/http/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
-import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
+import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/http/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
 import { enforceTenant, tenantKind, type TenantKind, type TenantRule } from "@/lib/http/tenant";
 import { COMMON_HEADERS, CORS_HEADERS, DEPRECATION, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
@@ -91,7 +91,7 @@ function searchParamsObject(url: URL): Record<string, string> {
 
 function parseWith<S extends AnySchema>(schema: S, input: unknown, code: "invalid_path" | "invalid_query" | "invalid_body"): z.infer<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationError(code, result.error);
+  if (!result.success) throw validationError(code, result.error, schema);
   return result.data;
 }
 
@@ -199,17 +199,27 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       raw = result.raw;
       for (const [k, v] of Object.entries(result.headers ?? {})) if (v !== undefined) headers[k] = v;
     } catch (thrown) {
-      const error = toApiError(thrown);
-      if (error.status === 503) {
-        // Expected while a dependency is away, and then on every request:
-        // one short line each, not a stack.
-        logger().warn({ requestId, method: request.method, path: logPath(url), reason: unavailableReason(thrown) }, "dependency unavailable");
-      } else if (error.status >= 500) {
-        logger().error({ err: thrown, requestId, method: request.method, path: logPath(url) }, "request failed");
+      if (thrown instanceof ClientClosedRequest) {
+        // The client went away mid-body (a phone losing its signal, a load
+        // generator dropping its connections): no failure of ours nor of a
+        // dependency, and nobody is left to answer. 499 as nginx logs it (the
+        // server's metrics count it so too: lib/server/metrics.ts), never a
+        // 503 nor a warning that would page an operator.
+        logger().info({ requestId, method: request.method, path: logPath(url), reason: unavailableReason(thrown.cause) }, "client closed request");
+        status = CLIENT_CLOSED_REQUEST;
+      } else {
+        const error = toApiError(thrown);
+        if (error.status === 503) {
+          // Expected while a dependency is away, and then on every request:
+          // one short line each, not a stack.
+          logger().warn({ requestId, method: request.method, path: logPath(url), reason: unavailableReason(thrown) }, "dependency unavailable");
+        } else if (error.status >= 500) {
+          logger().error({ err: thrown, requestId, method: request.method, path: logPath(url) }, "request failed");
+        }
+        status = error.status;
+        payload = errorBody(error);
+        Object.assign(headers, error.headers);
       }
-      status = error.status;
-      payload = errorBody(error);
-      Object.assign(headers, error.headers);
     }
 
     logger().info(
@@ -229,7 +239,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     return new Response(JSON.stringify(payload), { status, headers });
   };
   // What the route declared, for tests that hold every route to its rules.
-  return Object.assign(apiRoute, { declared: { scope: options.scope, tenant: tenantKind(options.tenant as TenantRule<unknown>) } as RouteDeclaration });
+  return Object.assign(apiRoute, { declared: { scope: options.scope, tenant: tenantKind(options.tenant as TenantRule<unknown>), body: options.body } as RouteDeclaration });
 }
 
 export interface RouteDeclaration {
@@ -237,6 +247,8 @@ export interface RouteDeclaration {
   tenant: TenantKind;
   /** The 405 answer of a method the route does not implement. */
   refusesMethod?: boolean;
+  /** The JSON body's schema, if the route takes one (every object in it refuses unknown fields: tests/api/unknown-fields.test.ts). */
+  body?: AnySchema;
 }
 
 /** Paths are logged bounded: a client can send a 16 kB one, and every line would carry it. */

@@ -1,3 +1,4 @@
+import { readChunk } from "@/lib/http/body";
 import { ApiError } from "@/lib/http/errors";
 import { MULTIPART_OVERHEAD, readMultipart } from "@/lib/http/form-upload";
 import { MAX_UPLOAD_BYTES } from "@/lib/photos/limits";
@@ -53,7 +54,7 @@ async function readRaw(body: ReadableStream<Uint8Array>): Promise<Buffer> {
   let size = 0;
   const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readChunk(reader);
     if (done) break;
     size += value.byteLength;
     if (size > MAX_UPLOAD_BYTES) {

@@ -33,7 +33,7 @@ export const scopeSchema = z.enum(KEY_SCOPES);
 const quota = z.number().int().min(1, "must be at least 1").max(100_000_000, "must be at most 100000000");
 
 export const newApiKeySchema = z
-  .object({
+  .strictObject({
     name: z.string().trim().min(1, "must not be blank").max(100, "must be at most 100 characters"),
     plan: planSchema.default("free"),
     scopes: z.array(scopeSchema).min(1, "needs at least one scope").default(["pets:read", "pets:write"]),

@@ -362,7 +362,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     operationId: "applyForPet",
     summary: "Forward an application to adopt",
     description:
-      "For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications (429 with Retry-After beyond it); your requests are otherwise bounded by your key's rate limit, not by your servers' address.",
+      "For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications, and so does your key: 100 an hour and 1,000 a day (429 with Retry-After beyond either); your requests are not bounded by your servers' address. The applicant's emails carry nothing they typed (not even the name: nobody has confirmed the address).",
     tags: ["applications"],
     security,
     request: { params: petIdParamsSchema, body: { required: true, content: { "application/json": { schema: applicationInputSchema } } } },

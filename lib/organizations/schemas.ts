@@ -58,11 +58,11 @@ export type Address = z.infer<typeof addressSchema>;
 
 /** An address as given: street, region and postcode may be left out. */
 export const addressInputSchema = z
-  .object({ street: streetSchema.default(null), city: citySchema, region: regionSchema.default(null), postcode: postcodeSchema.default(null), country: countrySchema })
+  .strictObject({ street: streetSchema.default(null), city: citySchema, region: regionSchema.default(null), postcode: postcodeSchema.default(null), country: countrySchema })
   .meta({ id: "AddressInput", description: "Where the organisation is: `city` and `country` are required." });
 
 export const locationSchema = z
-  .object({
+  .strictObject({
     lat: z.number({ error: () => "must be a number" }).min(-90, "must be from -90 to 90").max(90, "must be from -90 to 90").meta({ example: 41.8786 }),
     lng: z.number({ error: () => "must be a number" }).min(-180, "must be from -180 to 180").max(180, "must be from -180 to 180").meta({ example: -87.6359 }),
   })
@@ -127,7 +127,7 @@ export const organizationsSchema = z.array(organizationSchema).meta({ id: "Organ
 
 /** POST /v1/organizations. */
 export const newOrganizationSchema = z
-  .object({
+  .strictObject({
     name: organizationNameSchema,
     slug: slugSchema.optional().meta({ description: "Made from the name when not given (and made unique with a number)." }),
     email: emailSchema.default(null),
@@ -138,7 +138,7 @@ export const newOrganizationSchema = z
       .optional()
       .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
   })
-  .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are ignored." });
+  .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewOrganization = z.infer<typeof newOrganizationSchema>;
 export type NewOrganizationInput = z.input<typeof newOrganizationSchema>;
 

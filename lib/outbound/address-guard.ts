@@ -1,6 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { expandIpv6 } from "@/lib/http/client";
+import { logger } from "@/lib/log";
 
 // Where any outbound connection may go (SSRF): webhooks, and the photos an
 // import names by URL. Someone else chooses the URL, and our servers
@@ -22,6 +23,11 @@ export class OutboundUrlError extends Error {
   constructor(
     readonly reason: UrlRefusal,
     message: string,
+    /**
+     * For the log only, never an answer or a stored report: why a named host
+     * was refused (the resolver's error code, the addresses it gave).
+     */
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "OutboundUrlError";
@@ -47,6 +53,22 @@ function blockList(v4: string[], v6: string[]): BlockList {
 }
 
 /**
+ * Cloud providers' instance metadata services (credentials, user data) that
+ * sit outside link-local, so the ranges below would only call them "not
+ * public", which OUTBOUND_ALLOW_PRIVATE (a development switch that a
+ * misconfigured production may carry) lets through. Never, whatever the
+ * setting. 169.254.169.254 (AWS, GCP, Azure, ...) is link-local already.
+ */
+const CLOUD_METADATA_V4 = [
+  "100.100.100.200/32", // Alibaba Cloud (in the shared address space)
+  "192.0.0.192/32", // Oracle Cloud (in the IETF protocol assignments)
+];
+const CLOUD_METADATA_V6 = [
+  "fd00:ec2::254/128", // AWS's metadata service over IPv6 (Nitro), in the unique-local range
+  "fd00:ec2::253/128", // AWS's DNS resolver, which answers for the VPC's internal names
+];
+
+/**
  * Refused always: nothing legitimate listens there for us, and some of it
  * (169.254.169.254) is dangerous. That includes the IPv6 ranges that carry
  * a packet on to an IPv4 address we cannot judge from here: local-use NAT64
@@ -59,8 +81,8 @@ function blockList(v4: string[], v6: string[]): BlockList {
  * (embeddedIpv4), exactly as the address itself would be.
  */
 const NEVER = blockList(
-  ["0.0.0.0/8", "169.254.0.0/16", "224.0.0.0/4", "255.255.255.255/32"],
-  ["::/128", "fe80::/10", "ff00::/8", "64:ff9b:1::/48", "2002::/16", "2001::/32"],
+  ["0.0.0.0/8", "169.254.0.0/16", "224.0.0.0/4", "255.255.255.255/32", ...CLOUD_METADATA_V4],
+  ["::/128", "fe80::/10", "ff00::/8", "64:ff9b:1::/48", "2002::/16", "2001::/32", ...CLOUD_METADATA_V6],
 );
 
 /** Not on the public internet (IANA special-purpose registries); allowed only with OUTBOUND_ALLOW_PRIVATE (or its alias WEBHOOK_ALLOW_PRIVATE). */
@@ -127,6 +149,21 @@ export interface GuardOptions {
   resolve?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
 
+/**
+ * A named host refused: one message whether the name does not resolve or
+ * resolves inside, so neither the answer nor anything stored for the caller
+ * (webhook deliveries, an import's report, a listing upload's error) tells
+ * which. "could not be resolved" against "is not a public address" told
+ * anyone with a webhooks:manage key or an import file which internal names
+ * exist (db.internal, redis.internal), and "resolves to 10.0.0.5" would map
+ * them. The difference goes to the operators' log only.
+ */
+function refusedHost(host: string, reason: UrlRefusal, detail: string, refusalText: string): OutboundUrlError {
+  // "resolution", not "detail": the logger drops every field named detail (a database error's row).
+  logger().info({ host, reason, resolution: detail }, "outbound host refused");
+  return new OutboundUrlError(reason, `The host "${host}" does not resolve to a public address: ${refusalText}.`, detail);
+}
+
 const defaultResolve = (host: string) => lookup(host, { all: true, verbatim: true });
 
 /**
@@ -147,19 +184,16 @@ export async function checkOutboundTarget(raw: string, options: GuardOptions): P
     try {
       addresses = await (options.resolve ?? defaultResolve)(host);
     } catch (error) {
-      const code = (error as { code?: string }).code ?? "error";
-      throw new OutboundUrlError("unresolvable", `The host "${host}" could not be resolved (${code}).`);
+      throw refusedHost(host, "unresolvable", `does not resolve (${(error as { code?: string }).code ?? "error"})`, refusalText);
     }
-    if (!addresses.length) throw new OutboundUrlError("unresolvable", `The host "${host}" has no address.`);
+    if (!addresses.length) throw refusedHost(host, "unresolvable", "resolves to no address", refusalText);
   }
   for (const { address } of addresses) {
     const refusal = addressRefusal(address, options.allowPrivate);
     if (!refusal) continue;
-    // An address the caller wrote may be described; what a name resolves to
-    // may not: the answer (and the deliveries log) would map our network
-    // for anyone with a webhooks:manage key or an import file ("db.internal resolves to 10.0.0.5").
+    // An address the caller wrote may be described; what a name resolves to may not.
     if (address === host) throw new OutboundUrlError(refusal, `The address ${address} ${REFUSAL_TEXT[refusal as keyof typeof REFUSAL_TEXT]}: ${refusalText}.`);
-    throw new OutboundUrlError(refusal, `The host "${host}" is not a public address: ${refusalText}.`);
+    throw refusedHost(host, refusal, `resolves to ${addresses.map((a) => a.address).join(", ")} (${address}: ${refusal})`, refusalText);
   }
   const chosen = addresses[0]!;
   return { url, address: chosen.address, family: chosen.family === 6 ? 6 : 4 };

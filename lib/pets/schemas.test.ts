@@ -3,8 +3,13 @@ import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } 
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 
 describe("newPetSchema", () => {
-  it("trims the name, defaults the status and drops unknown fields such as id", () => {
-    const parsed = newPetSchema.parse({ id: 99, name: "  Biscuit  ", categoryId: 1, extra: true });
+  it("refuses unknown fields such as id, naming each (nothing sent is dropped silently)", () => {
+    const result = newPetSchema.safeParse({ id: 99, name: "Biscuit", categoryId: 1, extra: true });
+    expect(result.error?.issues).toEqual([expect.objectContaining({ code: "unrecognized_keys", keys: ["id", "extra"] })]);
+  });
+
+  it("trims the name and defaults the status and the profile", () => {
+    const parsed = newPetSchema.parse({ name: "  Biscuit  ", categoryId: 1 });
     expect(parsed).toEqual({
       name: "Biscuit",
       categoryId: 1,

@@ -377,7 +377,7 @@ const listingProfileInput = {
 };
 
 export const newPetSchema = z
-  .object({
+  .strictObject({
     name: petNameSchema,
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to (see GET /categories)." }),
     organizationId: idSchema.optional().meta({
@@ -394,7 +394,7 @@ export const newPetSchema = z
     ...listingProfileInput,
     listOnOtherSites: listOnOtherSitesSchema.default(true).meta({ description: "Whether the animal is sent to the listing sites the organisation uploads to; true when omitted." }),
   })
-  .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored." });
+  .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each)." });
 export type NewPet = z.infer<typeof newPetSchema>;
 
 /**

@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Forward an application to adopt
-         * @description For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications (429 with Retry-After beyond it); your requests are otherwise bounded by your key's rate limit, not by your servers' address.
+         * @description For listing sites and partners forwarding an adopter's application (scope `applications:write`). The adopter must have agreed that the shelter stores these details (`consent: true`). The answer's `statusUrl` is the applicant's private page (status, withdraw): give it to the applicant only. Applications are personal data: no key can read them back, and the change feed and webhooks never carry them. Each applicant's email has an hourly and a daily budget of applications, and so does your key: 100 an hour and 1,000 a day (429 with Retry-After beyond either); your requests are not bounded by your servers' address. The applicant's emails carry nothing they typed (not even the name: nobody has confirmed the address).
          */
         post: operations["applyForPet"];
         delete?: never;
@@ -1791,7 +1791,7 @@ export interface components {
              */
             username: string;
         };
-        /** @description A new shelter or rescue. Unknown fields are ignored. */
+        /** @description A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each). */
         NewOrganization: {
             address: components["schemas"]["AddressInput"];
             /**
@@ -1828,7 +1828,7 @@ export interface components {
              */
             website: string | null;
         };
-        /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are ignored. */
+        /** @description Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each). */
         NewPet: {
             /**
              * @description The adoption fee; null when omitted (not known).
@@ -3114,7 +3114,7 @@ export interface components {
             /** @description How long until the answer (or the failure). */
             durationMs: number;
             /**
-             * @description Why there was no answer: timeout (10 s), connection_refused, tls_error, dns_error, address_not_allowed (the host resolved to an address we never call)...
+             * @description Why there was no answer: timeout (10 s), connection_refused, tls_error, address_not_allowed (the host does not resolve to a public address: whether it does not resolve at all or resolves to an address we never call is not said)...
              * @enum {string|null}
              */
             error: "timeout" | "connection_refused" | "connection_reset" | "tls_error" | "dns_error" | "unreachable" | "address_not_allowed" | "connection_error" | "shutdown" | "signing_error" | null;

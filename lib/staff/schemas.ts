@@ -15,7 +15,7 @@ export const newStaffSchema = z.object({ email: emailSchema, password: newPasswo
 export type NewStaff = z.infer<typeof newStaffSchema>;
 
 export const signInSchema = z
-  .object({
+  .strictObject({
     email: emailSchema,
     // No length rules on sign-in: any wrong password is simply wrong.
     password: z.string({ error: "is required" }).min(1, "is required").max(200, "must be at most 200 characters"),

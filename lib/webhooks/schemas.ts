@@ -116,7 +116,7 @@ export const attemptSchema = z
     at: timestamp("When the attempt started."),
     durationMs: z.number().int().meta({ description: "How long until the answer (or the failure)." }),
     statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when it did not answer." }),
-    error: z.enum(ATTEMPT_ERRORS).nullable().meta({ description: "Why there was no answer: timeout (10 s), connection_refused, tls_error, dns_error, address_not_allowed (the host resolved to an address we never call)..." }),
+    error: z.enum(ATTEMPT_ERRORS).nullable().meta({ description: "Why there was no answer: timeout (10 s), connection_refused, tls_error, address_not_allowed (the host does not resolve to a public address: whether it does not resolve at all or resolves to an address we never call is not said)..." }),
     errorDetail: z.string().nullable(),
     responseBody: z.string().nullable().meta({ description: "The start of the receiver's answer (at most 4 kB)." }),
   })

@@ -47,9 +47,10 @@ const TLS_CODES = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_C
 /** A Node network error as one of the log's error kinds. */
 export function classifyError(error: unknown): { error: AttemptError; detail: string } {
   if (error instanceof AttemptFailure) return { error: error.error, detail: error.message };
-  if (error instanceof OutboundUrlError) {
-    return error.reason === "unresolvable" ? { error: "dns_error", detail: error.message } : { error: "address_not_allowed", detail: error.message };
-  }
+  // One kind and the guard's one message, whether the name stopped resolving
+  // or now resolves inside: the deliveries list is read by the endpoint's
+  // owner, who must not learn which internal names exist (the guard logs the difference).
+  if (error instanceof OutboundUrlError) return { error: "address_not_allowed", detail: error.message };
   const code = (error as { code?: string }).code ?? "";
   const message = error instanceof Error ? error.message : String(error);
   const detail = `${code ? `${code}: ` : ""}${message}`.slice(0, 300);

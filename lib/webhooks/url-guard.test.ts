@@ -26,6 +26,14 @@ describe("addressRefusal", () => {
     ["2002:808:808::1", "never", "never"], // 6to4 of a public address: still a relay into IPv4
     ["2002:7f00:1::1", "never", "never"],
     ["2001:0:4136:e378:8000:63bf:3fff:fdd2", "never", "never"], // Teredo
+    // Cloud metadata services outside link-local: never, though their ranges are only "not public".
+    ["fd00:ec2::254", "never", "never"], // AWS IMDS over IPv6
+    ["FD00:EC2:0:0:0:0:0:254", "never", "never"],
+    ["fd00:ec2::253", "never", "never"], // AWS's VPC resolver
+    ["100.100.100.200", "never", "never"], // Alibaba Cloud
+    ["::ffff:100.100.100.200", "never", "never"],
+    ["192.0.0.192", "never", "never"], // Oracle Cloud
+    ["fd00:ec2::1", "not_public", null], // the rest of that unique-local range is only private
     // Not public: refused in production, allowed in development.
     ["127.0.0.1", "not_public", null],
     ["127.8.9.10", "not_public", null],
@@ -62,6 +70,8 @@ describe("addressRefusal", () => {
     expect(addressRefusal(address, true)).toBe(development);
   });
 });
+
+type GuardResolve = (host: string) => Promise<{ address: string; family: number }[]>;
 
 const resolveTo =
   (...addresses: string[]) =>
@@ -117,8 +127,32 @@ describe("checkWebhookTarget", () => {
         (e: unknown) => e,
       );
       expect(error, resolved).toBeInstanceOf(WebhookUrlError);
-      expect((error as Error).message).toBe('The host "db.internal" is not a public address: webhooks are only sent to public addresses.');
+      expect((error as Error).message).toBe('The host "db.internal" does not resolve to a public address: webhooks are only sent to public addresses.');
     }
+  });
+
+  it("a name that does not resolve gets the very message of one that resolves inside: whether an internal name exists is the log's to say", async () => {
+    const messageFor = (resolve: GuardResolve) =>
+      checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve }).then(
+        () => "accepted",
+        (e: WebhookUrlError) => e.message,
+      );
+    const notFound = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND db.internal"), { code: "ENOTFOUND" });
+    };
+    const messages = new Set([
+      await messageFor(notFound),
+      await messageFor(resolveTo()),
+      await messageFor(resolveTo("10.0.0.5")),
+      await messageFor(resolveTo("169.254.169.254")),
+      await messageFor(resolveTo("fd00:ec2::254")),
+    ]);
+    expect([...messages]).toEqual(['The host "db.internal" does not resolve to a public address: webhooks are only sent to public addresses.']);
+    // The difference stays with the error, for the operators' log.
+    const error = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: notFound }).catch((e: unknown) => e)) as WebhookUrlError;
+    expect([error.reason, error.detail]).toEqual(["unresolvable", "does not resolve (ENOTFOUND)"]);
+    const inside = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: resolveTo("10.0.0.5") }).catch((e: unknown) => e)) as WebhookUrlError;
+    expect([inside.reason, inside.detail]).toEqual(["not_public", "resolves to 10.0.0.5 (10.0.0.5: not_public)"]);
   });
 
   it("returns the checked address, to connect to it and nothing else", async () => {

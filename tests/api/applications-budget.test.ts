@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
-import { APPLY_BUDGETS } from "@/lib/applications/service";
+import { APPLY_BUDGETS, applyKeyCounter } from "@/lib/applications/service";
 import { now, setClock } from "@/lib/clock";
+import { counterStore } from "@/lib/rate-limit/shared-store";
+import { countersFor } from "@/lib/rate-limit/store";
+import { windowAt } from "@/lib/rate-limit/windows";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { ORIGIN, call, enableRateLimit, expectApiError, newKey, seedPets } from "./helpers";
@@ -14,11 +17,12 @@ import { ORIGIN, call, enableRateLimit, expectApiError, newKey, seedPets } from 
 enableRateLimit();
 
 let partner: string;
+let partnerId: number;
 beforeAll(async () => {
-  ({ key: partner } = await newKey(["pets:read", "applications:write"], "listing site", { plan: "pro" }));
+  ({ key: partner, id: partnerId } = await newKey(["pets:read", "applications:write"], "listing site", { plan: "pro" }));
 });
 
-const limit = (who: "address" | "email", window: "hour" | "day") => APPLY_BUDGETS.find((b) => b.who === who && b.window === window)!.limit;
+const limit = (who: "address" | "email" | "key", window: "hour" | "day") => APPLY_BUDGETS.find((b) => b.who === who && b.window === window)!.limit;
 
 function apply(petId: number, email: string, address: string) {
   const { token } = mintAnonymousToken(now());
@@ -31,10 +35,10 @@ function apply(petId: number, email: string, address: string) {
 }
 
 /** A listing site forwarding an application from its server (one address for all of its users). */
-function forward(petId: number, email: string, address = "192.0.2.80") {
+function forward(petId: number, email: string, address = "192.0.2.80", key = partner) {
   return call(applyRoute, `/v1/pets/${petId}/applications`, {
     method: "POST",
-    key: partner,
+    key,
     params: { petId: String(petId) },
     headers: { [SOCKET_ADDRESS_HEADER]: address },
     json: { name: "Forwarded", email, home: "house", message: "Through a listing site.", consent: true },
@@ -162,6 +166,40 @@ describe("partners forwarding applications", () => {
     const daily = await forward(pets.at(-1)!.id, "keen@example.org");
     expect((await expectApiError(daily, 429, "rate_limited")).message).toContain("this email address");
     expect(daily.headers.get("retry-after")).toBe(String(6 * 3600));
+    setClock(undefined);
+  });
+});
+
+describe("a partner's key has its own budget, as it has for alerts", () => {
+  it("100 applications an hour and 1,000 a day from one key, whatever the applicants and addresses; another key has its own", async () => {
+    expect([limit("key", "hour"), limit("key", "day")]).toEqual([100, 1_000]);
+    const { key: other } = await newKey(["pets:read", "applications:write"], "another listing site", { plan: "pro" });
+    at("2031-05-14T10:20:00Z");
+    const [pet, last] = await seedPets([{}, {}]);
+    for (let i = 0; i < limit("key", "hour"); i++) {
+      expect((await forward(pet!.id, `user${i}@partner.example`, `192.0.2.${i % 200}`)).status, `application ${i + 1}`).toBe(201);
+    }
+    const res = await forward(last!.id, "user100@partner.example");
+    expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this API key");
+    expect(res.headers.get("retry-after")).toBe(String(40 * 60));
+    expect((await forward(last!.id, "user100@partner.example", "192.0.2.80", other)).status).toBe(201);
+    // The day's budget: the key's day counter as 1,000 applications that day leave it.
+    at("2031-05-15T15:00:00Z");
+    await counterStore().hit(countersFor(applyKeyCounter(partnerId), [windowAt("day", now())]), limit("key", "day"));
+    const day = await forward(last!.id, "tomorrow@partner.example");
+    expect((await expectApiError(day, 429, "rate_limited")).message).toContain("this API key");
+    expect(day.headers.get("retry-after")).toBe(String(9 * 3600));
+    setClock(undefined);
+  });
+
+  it("a browser spends no key budget, and an IPv6 network is one budget however many of its /64's addresses it uses", async () => {
+    at("2031-05-16T10:00:00Z");
+    const [pet] = await seedPets([{}]);
+    for (let i = 0; i < limit("address", "hour"); i++) expect((await apply(pet!.id, `rotating${i}@example.org`, `2001:db8:7:8::${(i + 1).toString(16)}`)).status).toBe(201);
+    const res = await apply(pet!.id, "rotating.more@example.org", "2001:db8:7:8:ffff::1");
+    expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this network");
+    // The next /64 is another network.
+    expect((await apply(pet!.id, "rotating.more@example.org", "2001:db8:7:9::1")).status).toBe(201);
     setClock(undefined);
   });
 });

@@ -151,13 +151,36 @@ describe("sent by the job queue", () => {
     const stored = await db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(created.id) }, select: { locale: true } });
     expect(stored.locale).toBe("es");
     const confirmation = await mail.waitFor("ana@example.org", /Recibimos su solicitud para Canela/);
-    expect(confirmation.text).toContain("Hola, Ana:");
+    expect(confirmation.text).toContain("Hola:");
+    expect(confirmation.text).not.toContain("Ana");
     expect(confirmation.text).toContain(`Gracias por solicitar la adopción de Canela (solicitud n.º ${created.id})`);
     expect(confirmation.text).toContain(created.statusUrl);
     await expectJson(await step(created.id, "approved"));
     const approved = await mail.waitFor("ana@example.org", /Buenas noticias: se aprobó su solicitud para Canela/);
     expect(approved.text).toContain("organizar la adopción");
     await expectApiError(await apply(pet!.id, "fr@example.org", {}, { locale: "fr" }), 400, "invalid_body");
+  });
+
+  it("nothing the applicant typed reaches their address, which nobody confirmed: not the name, in English or Spanish, on receipt, link again or decision", async () => {
+    // Anyone can type anyone's address, and the 100 characters of the name with it.
+    const spam = "WIN A PRIZE at https://spam.example now";
+    const [english, spanish] = await seedPets([{ name: "Plain" }, { name: "Llano" }]);
+    for (const [pet, email, locale] of [[english!, "relay.en@example.org", undefined], [spanish!, "relay.es@example.org", "es"]] as const) {
+      const typed = { name: spam, phone: "+1 555 0100", otherAnimals: "A cat called Visit-spam-example", ...(locale ? { locale } : {}) };
+      const created = await expectJson<{ id: number }>(await apply(pet.id, email, {}, typed), 201);
+      await expectApiError(await apply(pet.id, email, {}, typed), 409, "already_applied");
+      await expectJson(await step(created.id, "in_review"));
+      await allSent();
+      for (const end = Date.now() + 15_000; mail.to(email).length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      const sent = mail.to(email);
+      expect(sent.map((m) => m.subject)).toHaveLength(3);
+      for (const message of sent) {
+        for (const value of [spam, "spam", "555 0100", "Hello."]) {
+          expect(`${message.subject}\n${message.text}\n${message.html || ""}`, `${locale ?? "en"}: ${message.subject}`).not.toContain(value);
+        }
+        expect(message.text).toMatch(locale ? /^Hola:\n/ : /^Hello,\n/);
+      }
+    }
   });
 
   it("approved, then completed before the first email went out: the approval and the completion each arrive once, in that order", async () => {
