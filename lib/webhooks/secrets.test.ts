@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
@@ -49,6 +52,24 @@ describe("webhook secrets at rest", () => {
     appSecrets(NEW);
     expect(() => decryptSecret(sealed)).toThrow(/neither/);
     expect(tryDecryptSecret(sealed)).toBeNull();
+  });
+
+  it("work without SESSION_SECRET (a local setup, the embedded default): sealed under the install's own secret, as listing-site passwords are", () => {
+    vi.stubEnv("SESSION_SECRET", "");
+    vi.stubEnv("SESSION_SECRET_PREVIOUS", "");
+    resetEnvCache();
+    const cwd = process.cwd();
+    const install = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-install-"));
+    process.chdir(install);
+    try {
+      const secret = generateSecret();
+      const sealed = encryptSecret(secret);
+      expect(sealed).not.toContain(secret.slice(6));
+      expect(decryptSecret(sealed)).toEqual({ secret, stale: false });
+      expect(fs.existsSync(path.join(install, ".data", "session-secret"))).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it("after a SESSION_SECRET rotation the old ones still open (stale), and resealing moves them to the new one", async () => {

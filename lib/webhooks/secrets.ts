@@ -1,11 +1,12 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { appSecrets } from "@/lib/app-secret";
 import { setBounded } from "@/lib/bounded-map";
-import { env } from "@/lib/env";
 
 // Webhook signing secrets. Unlike API keys (stored as hashes), a signing
 // secret must be read back to sign every delivery, so it is stored encrypted:
-// AES-256-GCM under a key derived (HKDF-SHA256) from SESSION_SECRET, the
-// secret every instance already shares. A copy of the database alone does not
+// AES-256-GCM under a key derived (HKDF-SHA256) from the install's secret
+// (SESSION_SECRET, which every instance already shares, or a local setup's
+// own: lib/app-secret.ts, as for every other seal). A copy of the database alone does not
 // reveal them. During a SESSION_SECRET rotation, secrets encrypted under
 // SESSION_SECRET_PREVIOUS still open, and the runner re-encrypts them under
 // the new one at start (docs/decisions/006-webhook-delivery.md).
@@ -28,12 +29,6 @@ function keyFrom(appSecret: string): Buffer {
     derived.set(appSecret, key);
   }
   return key;
-}
-
-function appSecrets(): string[] {
-  const { SESSION_SECRET, SESSION_SECRET_PREVIOUS } = env();
-  if (!SESSION_SECRET) throw new Error("SESSION_SECRET is required to store webhook signing secrets (they are encrypted with a key derived from it).");
-  return SESSION_SECRET_PREVIOUS ? [SESSION_SECRET, SESSION_SECRET_PREVIOUS] : [SESSION_SECRET];
 }
 
 export function encryptSecret(secret: string): string {
