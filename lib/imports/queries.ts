@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, MissingPolicy } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/listings/sites";
@@ -70,8 +70,9 @@ export async function insertImport(row: NewImportRow): Promise<ImportRow> {
     });
     // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
     // another import of the organisation (the job records every other failure in the import itself).
+    // In the organisation's queue of long work: one of its imports or uploads at a time (lib/jobs/queue.ts).
     await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('run-import', json_build_object('importId', ${String(created.id)}::text),
-                                 job_key := ${`import-${created.id}`}, max_attempts := 25)`;
+                                 queue_name := ${longWorkQueue(row.organizationId)}, job_key := ${`import-${created.id}`}, max_attempts := 25)`;
     return created;
   });
 }
