@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createServer, type Socket } from "node:net";
+import { createServer } from "node:net";
 import { FtpSrv } from "ftp-srv";
 
 // A real FTP server in the test process (ftp-srv), for the listing uploads:
@@ -89,49 +89,6 @@ export async function startFtpServer(username = "shelter", password = "correct h
     async close() {
       await server.close();
       fs.rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
-export interface SilentFtpServer {
-  host: string;
-  port: number;
-  /** Connections accepted so far. */
-  accepted(): number;
-  /** Connections open right now (accepted and not yet closed by the client). */
-  open(): number;
-  /** The most connections that were ever open at once. */
-  mostOpen(): number;
-  close(): Promise<void>;
-}
-
-/**
- * An "FTP server" that accepts connections and never says a word (no
- * greeting): a listing site's server hung, or a hostile one. A client waits
- * on it until its own deadline; closing it ends every connection at once.
- */
-export async function startSilentFtpServer(): Promise<SilentFtpServer> {
-  const sockets = new Set<Socket>();
-  let accepted = 0;
-  let mostOpen = 0;
-  const server = createServer((socket) => {
-    accepted++;
-    sockets.add(socket);
-    mostOpen = Math.max(mostOpen, sockets.size);
-    socket.on("error", () => {});
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    host: "127.0.0.1",
-    port,
-    accepted: () => accepted,
-    open: () => sockets.size,
-    mostOpen: () => mostOpen,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }

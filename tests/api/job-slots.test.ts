@@ -11,7 +11,7 @@ import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type Ba
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { metrics } from "@/lib/metrics";
 import type { Pet } from "@/lib/pets/schemas";
-import { startSilentFtpServer, type SilentFtpServer } from "@/tests/ftp-server";
+import { startSilentFtpServer, type SilentFtpServer } from "@/tests/silent-ftp-server";
 import { testMailServer } from "@/tests/mail-server";
 import { eventOf, startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { postImport } from "./imports-helpers";
@@ -102,6 +102,7 @@ async function sample(): Promise<Sample> {
 beforeAll(async () => {
   // The silent server holds each upload until the test ends (far longer than the test waits for anything).
   vi.stubEnv("LISTINGS_FTP_TIMEOUT_SECONDS", "600");
+  vi.stubEnv("LISTINGS_UPLOAD_TIMEOUT_SECONDS", "3600");
   vi.stubEnv("SMTP_URL", await mail.start());
   vi.stubEnv("PUBLIC_BASE_URL", "https://adopt.shelter.example/v1");
   resetEnvCache();
