@@ -15,13 +15,13 @@ export const TASK_NAMES = ["deliver-webhooks", "sweep-events", "refresh-age-grou
  */
 export const LONG_TASK_NAMES = ["run-import", "listing-upload"] as const satisfies readonly (typeof TASK_NAMES)[number][];
 
+/** How an organisation's queue of long work is named (`long-work-org-<id>`); SQL that knows the organisation only as an expression appends it. */
+export const LONG_WORK_QUEUE_PREFIX = "long-work-org-";
+
 /**
  * The named queue of an organisation's long work: graphile-worker runs the
  * jobs of one queue one at a time, in order, whichever instance takes them.
  */
 export function longWorkQueue(organizationId: number | bigint): string {
-  return `long-work-org-${organizationId}`;
+  return `${LONG_WORK_QUEUE_PREFIX}${organizationId}`;
 }
-
-/** The same name in SQL, for jobs queued by a statement that knows the organisation only as an expression. */
-export const LONG_WORK_QUEUE_PREFIX = "long-work-org-";
