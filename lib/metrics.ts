@@ -152,6 +152,17 @@ function create() {
     deliveriesPending: fromDatabase("webhook_deliveries_pending", "Webhook deliveries not yet delivered, failed or cancelled.", (s) => s.pending),
     oldestPending: fromDatabase("webhook_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none is pending).", (s) => s.oldestPendingSeconds),
     endpointsDisabled: fromDatabase("webhook_endpoints_disabled", "Webhook endpoints disabled (by their owner, by staff, or after failing for days).", (s) => s.endpointsDisabled),
+    jobSlots: zeroedGauge(
+      new client.Gauge({
+        name: `${PREFIX}job_slots`,
+        help: "The job worker's slots (lib/jobs/runner.ts): each instance's general runner (webhooks, mail, the schedule) and its runner of long work (imports, listing uploads; at most one per organisation across all instances), by how many there are (size) and how many run a job right now (busy).",
+        labelNames: ["pool", "state"] as const,
+      }),
+      ["general", "long"].flatMap((pool) => [
+        { pool, state: "size" },
+        { pool, state: "busy" },
+      ]),
+    ),
     jobsWaiting: new client.Gauge({
       name: `${PREFIX}jobs_waiting`,
       help: "Background jobs (graphile-worker) due and not yet taken, by task.",
@@ -163,6 +174,12 @@ function create() {
       },
     }),
   };
+}
+
+/** A gauge exported at 0 for each of these label sets until something moves it. */
+function zeroedGauge<T extends string>(gauge: client.Gauge<T>, labelSets: Partial<Record<T, string>>[]) {
+  for (const labels of labelSets) gauge.set(labels, 0);
+  return gauge;
 }
 
 /**

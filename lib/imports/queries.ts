@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, MissingPolicy } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/listings/sites";
@@ -77,8 +77,9 @@ export async function insertImport(row: NewImportRow): Promise<{ created: Import
       }
       // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
       // another process that holds the import's lease (the job records every other failure in the import itself).
+      // In the organisation's queue of long work: one of its imports or uploads at a time (lib/jobs/queue.ts).
       await tx.$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.add_job('run-import', json_build_object('importId', ${String(inserted.id)}::text),
-                                   job_key := ${`import-${inserted.id}`}, max_attempts := 25)`;
+                                   queue_name := ${longWorkQueue(row.organizationId)}, job_key := ${`import-${inserted.id}`}, max_attempts := 25)`;
       return { created: await tx.import.findUniqueOrThrow({ where: { id: inserted.id }, select: IMPORT_SELECT }) };
     });
     // null: the import in the way finished between the insert and the look: try again.

@@ -3,3 +3,25 @@ export const QUEUE_SCHEMA = "graphile_worker";
 
 /** Every task's name (lib/jobs/tasks.ts implements each; the metrics report each one's waiting jobs, zero included). */
 export const TASK_NAMES = ["deliver-webhooks", "sweep-events", "refresh-age-groups", "application-mail", "application-digest", "anonymise-applications", "alert-mail", "send-alerts", "expire-alerts", "listing-upload", "listing-daily", "run-import"] as const;
+
+/**
+ * The long tasks: one organisation's work that may hold a slot for minutes (an
+ * import of 20,000 rows and their photos; an upload to a listing site's FTP
+ * server, which may be slow or never answer). Each instance runs them on a
+ * runner of their own with LONG_WORK_CONCURRENCY slots (lib/jobs/runner.ts),
+ * so they never take the slots of webhooks and mail; and each is queued in
+ * its organisation's named queue (longWorkQueue), so one organisation has at
+ * most one running at a time across every instance (docs/decisions/021).
+ */
+export const LONG_TASK_NAMES = ["run-import", "listing-upload"] as const satisfies readonly (typeof TASK_NAMES)[number][];
+
+/** How an organisation's queue of long work is named (`long-work-org-<id>`); SQL that knows the organisation only as an expression appends it. */
+export const LONG_WORK_QUEUE_PREFIX = "long-work-org-";
+
+/**
+ * The named queue of an organisation's long work: graphile-worker runs the
+ * jobs of one queue one at a time, in order, whichever instance takes them.
+ */
+export function longWorkQueue(organizationId: number | bigint): string {
+  return `${LONG_WORK_QUEUE_PREFIX}${organizationId}`;
+}

@@ -1,13 +1,15 @@
 import { setMaxListeners } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Logger, run, type Runner } from "graphile-worker";
+import { Logger, run, type Runner, type Task, type TaskList } from "graphile-worker";
 import pg from "pg";
 import { applicationName, DB_CONNECT_TIMEOUT_MS } from "@/lib/db";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import { ResilientClient } from "@/lib/pg-client";
+import { LONG_TASK_NAMES } from "@/lib/jobs/queue";
 import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { metrics } from "@/lib/metrics";
 import { cpuUtilisation, type UtilisationSource } from "@/lib/jobs/yield";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { now as clockNow } from "@/lib/clock";
@@ -26,9 +28,26 @@ import { scheduleListingUploads } from "@/lib/listings/uploads/schedule";
 //
 // A tick every second catches what a notification missed: new events, due
 // retries, and deliveries whose worker died (docs/decisions/006).
+//
+// Jobs run on two runners of the one queue: the general one (deliveries,
+// mail, the schedule) and one for long work (imports, listing uploads) with
+// slots of its own, so no amount of long work, hung or not, can hold the
+// slots webhooks and mail need (docs/decisions/021).
 
-/** Deliveries attempted at once per instance (each waits at most 10 s for its receiver); also the queue pool's size. */
+/** Jobs run at once per instance by the general runner (every task but the long ones): deliveries (each waits at most 10 s for its receiver), mail, the periodic jobs. */
 export const WORKER_CONCURRENCY = 8;
+/**
+ * Long jobs (imports, listing uploads: LONG_TASK_NAMES) run at once per
+ * instance, by a runner of their own beside the general one: however many
+ * organisations have long work waiting, and however long it hangs (a listing
+ * site's FTP server that never answers), it holds these slots and never the
+ * general runner's, so webhooks and mail keep flowing. Each organisation's
+ * long work is in its own named queue besides (lib/jobs/queue.ts): one job
+ * at a time per organisation across all instances, so one organisation can
+ * hold one of these slots at most, and the others' long work goes on in the
+ * rest (docs/decisions/021).
+ */
+export const LONG_WORK_CONCURRENCY = 2;
 const TICK_MS = 1_000;
 /** At most one dispatch per this many milliseconds per instance: a bound on the latency it adds, and on its queries under load. */
 const DISPATCH_GAP_MS = 50;
@@ -106,11 +125,36 @@ function listen(onNotify: () => void, stopped: () => boolean): { close(): Promis
   return { close: async () => void (await client?.end().catch(() => {})) };
 }
 
-async function start(shutdown: AbortController, load: UtilisationSource): Promise<{ runner: Runner; pool: pg.Pool }> {
+export type SlotPool = "general" | "long";
+
+/**
+ * The task list split between the two runners, each task counting the slot
+ * it holds while it runs (the petstore_job_slots metric).
+ */
+function runnerTasks(all: TaskList): Record<SlotPool, TaskList> {
+  const long = new Set<string>(LONG_TASK_NAMES);
+  const counted = (pool: SlotPool, task: Task): Task => async (payload, helpers) => {
+    const slots = metrics().jobSlots;
+    slots.inc({ pool, state: "busy" });
+    try {
+      return await task(payload, helpers);
+    } finally {
+      slots.dec({ pool, state: "busy" });
+    }
+  };
+  const lists: Record<SlotPool, TaskList> = { general: {}, long: {} };
+  for (const [name, task] of Object.entries(all)) {
+    const pool = long.has(name) ? "long" : "general";
+    lists[pool][name] = counted(pool, task as Task);
+  }
+  return lists;
+}
+
+async function start(shutdown: AbortController, load: UtilisationSource): Promise<{ runners: Runner[]; pool: pg.Pool }> {
   const pool = new pg.Pool({
     connectionString: env().DATABASE_URL,
     // Taken briefly to fetch and complete jobs (attempts use the app's pool), and let go when idle.
-    max: WORKER_CONCURRENCY,
+    max: WORKER_CONCURRENCY + LONG_WORK_CONCURRENCY,
     application_name: applicationName(),
     connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
     keepAlive: true,
@@ -121,19 +165,21 @@ async function start(shutdown: AbortController, load: UtilisationSource): Promis
   // the pool drops it and the queue retries (graphile-worker checks for both).
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
+  const tasks = runnerTasks(taskList({ owner: applicationName(), signal: shutdown.signal, load }));
+  const runners: Runner[] = [];
   try {
-    const runner = await run({
-      pgPool: pool,
-      schema: QUEUE_SCHEMA,
-      concurrency: WORKER_CONCURRENCY,
-      noHandleSignals: true,
-      pollInterval: 2_000,
-      logger: queueLogger(),
-      taskList: taskList({ owner: applicationName(), signal: shutdown.signal, load }),
-      crontab: CRONTAB,
-    });
-    return { runner, pool };
+    // Two runners on one queue: graphile-worker takes for a runner only the
+    // jobs of the tasks in its list, so each set of slots runs only its own
+    // tasks. The schedule is the general runner's (its jobs are short).
+    const common = { pgPool: pool, schema: QUEUE_SCHEMA, noHandleSignals: true, pollInterval: 2_000, logger: queueLogger() };
+    runners.push(await run({ ...common, concurrency: WORKER_CONCURRENCY, taskList: tasks.general, crontab: CRONTAB }));
+    runners.push(await run({ ...common, concurrency: LONG_WORK_CONCURRENCY, taskList: tasks.long }));
+    const slots = metrics().jobSlots;
+    slots.inc({ pool: "general", state: "size" }, WORKER_CONCURRENCY);
+    slots.inc({ pool: "long", state: "size" }, LONG_WORK_CONCURRENCY);
+    return { runners, pool };
   } catch (error) {
+    for (const runner of runners) await runner.stop().catch(() => {});
     await pool.end().catch(() => {});
     throw error;
   }
@@ -149,7 +195,7 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
   // Every attempt in flight listens to it (to be handed back at shutdown).
   setMaxListeners(0, shutdown.signal);
   let stopping = false;
-  let started: { runner: Runner; pool: pg.Pool } | undefined;
+  let started: { runners: Runner[]; pool: pg.Pool } | undefined;
   let listener: { close(): Promise<void> } | undefined;
   let tick: NodeJS.Timeout | undefined;
 
@@ -217,8 +263,13 @@ export function startBackgroundWork(options: { requestsInFlight?: () => number }
     await boot;
     await Promise.all([dispatcher.idle(), requeue.idle(), matcher.idle(), lister.idle()]);
     await listener?.close();
-    await started?.runner.stop();
+    await Promise.all(started?.runners.map((runner) => runner.stop()) ?? []);
     await started?.pool.end();
+    if (started) {
+      const slots = metrics().jobSlots;
+      slots.dec({ pool: "general", state: "size" }, WORKER_CONCURRENCY);
+      slots.dec({ pool: "long", state: "size" }, LONG_WORK_CONCURRENCY);
+    }
     load.stop();
   };
   onShutdown("background work", stop, 0);

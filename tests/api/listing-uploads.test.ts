@@ -131,10 +131,12 @@ async function uploadNow(site: ListingSiteView): Promise<ListingUpload> {
   return list[0]!;
 }
 
+/** The site's upload jobs, each in its organisation's queue of long work (one of its imports or uploads at a time: lib/jobs/queue.ts). */
 async function jobsOf(siteId: number) {
   return query<{ key: string; run_at: Date; payload: Record<string, unknown> }>(
     Prisma.sql`SELECT j.key, j.run_at, j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
-                WHERE q.queue_name = ${`listing-site-${siteId}`} ORDER BY j.id`,
+                WHERE q.queue_name = (SELECT 'long-work-org-' || organization_id FROM listing_sites WHERE id = ${BigInt(siteId)})
+                  AND j.payload->>'siteId' = ${String(siteId)} ORDER BY j.id`,
   );
 }
 

@@ -1,10 +1,12 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
+import { LONG_WORK_QUEUE_PREFIX, QUEUE_SCHEMA } from "@/lib/jobs/queue";
 
-// How listing uploads are queued (graphile-worker, lib/jobs). Each site has
-// a queue of its own (`listing-site-<id>`): graphile-worker runs a named
-// queue's jobs one at a time, so a site never has two uploads at once, on
-// any instance. Job keys do the batching: the changes of a quiet period
+// How listing uploads are queued (graphile-worker, lib/jobs). They go in
+// their organisation's queue of long work (`long-work-org-<id>`, with its
+// imports: lib/jobs/queue.ts): graphile-worker runs a named queue's jobs one
+// at a time, so a site never has two uploads at once, and an organisation
+// never holds more than one of the job worker's slots, on any instance
+// (docs/decisions/021). Job keys do the batching: the changes of a quiet period
 // share one key, and with `preserve_run_at` a later change joins the upload
 // the first one scheduled instead of pushing it back (an animal changed
 // every 30 s is still sent within the delay).
@@ -27,7 +29,11 @@ export const RETRY_DELAYS_SECONDS = [60, 300, 900] as const;
 
 const Q = Prisma.raw(QUEUE_SCHEMA);
 
-/** SQL queueing an upload of the site whose id `siteId` (a bigint expression) is. */
+/**
+ * SQL queueing an upload of the site whose id `siteId` (a bigint expression)
+ * is. Qualify a column (`listing_sites.id`, not `id`): the expression is also
+ * read inside a subquery on listing_sites, where a bare `id` would be its own.
+ */
 export function uploadJobSql(
   siteId: Prisma.Sql,
   job: { reason: UploadReason; delaySeconds: number; key: "change" | "retry" | "manual" | "daily"; uploadId?: Prisma.Sql; retry?: number; failedUploadId?: bigint },
@@ -43,7 +49,7 @@ export function uploadJobSql(
   const mode = job.key === "change" ? "preserve_run_at" : job.key === "retry" || job.key === "manual" ? "replace" : "unsafe_dedupe";
   const key = Prisma.sql`'listing-' || ${job.key}::text || '-' || (${siteId})::text`;
   return Prisma.sql`${Q}.add_job('listing-upload', (${payload})::json,
-      queue_name := 'listing-site-' || (${siteId})::text,
+      queue_name := ${LONG_WORK_QUEUE_PREFIX}::text || (SELECT site_of_job.organization_id FROM listing_sites site_of_job WHERE site_of_job.id = (${siteId}))::text,
       run_at := now() + make_interval(secs => ${job.delaySeconds}::float8),
       max_attempts := 3,
       job_key := ${key},

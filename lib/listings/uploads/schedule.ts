@@ -58,6 +58,6 @@ export async function scheduleListingUploads(): Promise<ScheduleResult> {
 /** The daily full upload of every enabled site (the crontab's listing-daily, at 03:00 UTC: organisations keep no time zone). */
 export async function queueDailyUploads(): Promise<number> {
   const [row] = await query<{ queued: number }>(Prisma.sql`
-    SELECT count(${uploadJobSql(Prisma.sql`id`, { reason: "daily", delaySeconds: 0, key: "daily" })})::int AS queued FROM listing_sites WHERE enabled`);
+    SELECT count(${uploadJobSql(Prisma.sql`listing_sites.id`, { reason: "daily", delaySeconds: 0, key: "daily" })})::int AS queued FROM listing_sites WHERE enabled`);
   return row?.queued ?? 0;
 }

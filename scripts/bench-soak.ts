@@ -1,0 +1,271 @@
+/**
+ * `npm run bench -- --soak` (or `npm run bench -- soak`): the service under a
+ * steady mixed load for minutes, on a production build and a database whose
+ * tables are never vacuumed (autovacuum off for them, as CI's PostgreSQL runs
+ * with it off everywhere), to find what degrades with time rather than load.
+ *
+ * BENCH_CONNECTIONS (20) connections, shared out among six kinds of client
+ * (as many of each as the table below says, out of 20), each sending its
+ * request again as soon as it has the answer:
+ *   4  GET  /v1/pets?limit=20                                   the list
+ *   3  GET  /v1/pets?limit=20&status=available&categoryId=<c>   a filtered list
+ *   3  GET  /v1/pets?limit=20&q=<a name's part>                 a name search
+ *   4  GET  /v1/pets?id=<3 ids>                                 look-ups by id
+ *   3  POST /v1/pets                                            a create
+ *   3  PATCH /v1/pets/<one animal>                              an update of the same animal, every time
+ * for BENCH_SOAK_SECONDS (300). (Kinds of their own, not every connection
+ * taking turns: the updates of one animal wait for each other on its row,
+ * and would otherwise hold every connection to their pace.) BENCH_SOAK_UPDATE says what the update
+ * changes: `description` (the default: no indexed column, so it can be a
+ * HOT update), `name` (the name search's index changes too), or `status`.
+ *
+ * Reported: throughput (all kinds, and each) and p99 of the first and last
+ * thirds and their ratios (target: throughput of the last third ≥ 0.85× the
+ * first's), the machine's load average in each (this machine is shared: a
+ * third run while something else ran is slower for that reason alone), the
+ * server's resident memory (all its processes) over the last third against
+ * the first, errors and non-2xx answers, and for `pets` over the run: updates,
+ * the HOT share (pg_stat_user_tables.n_tup_hot_upd / n_tup_upd), dead row
+ * versions, and the table's and its indexes' growth.
+ *
+ * It creates its own database ("petstore_bench_soak", BENCH_PETS animals,
+ * default 10,000) on the embedded server or on DATABASE_URL's server, and
+ * drops it at the end. BENCH_BUILD=0 reuses the production build in .next.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import type { ChildProcess } from "node:child_process";
+import autocannon from "autocannon";
+import pg from "pg";
+import { benchEnvironment, profileArgs, startServer, stopServer } from "./bench";
+
+const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const PETS = Number(process.env.BENCH_PETS ?? 10_000);
+const PORT = Number(process.env.BENCH_PORT ?? 3250);
+const UPDATE = (process.env.BENCH_SOAK_UPDATE ?? "description") as "description" | "name" | "status";
+const TARGET_RATIO = 0.85;
+/** How often the server's memory is read. */
+const MEMORY_EVERY_MS = 2_000;
+
+interface Third {
+  answers: number;
+  latencies: number[];
+  non2xx: number;
+  byKind: Record<string, number>;
+}
+
+interface TableStats {
+  updates: number;
+  hot: number;
+  dead: number;
+  live: number;
+  tableBytes: number;
+  indexBytes: number;
+}
+
+/** The process and all its descendants (the cluster's workers, their photo resizers). */
+function processTree(pid: number): number[] {
+  const children = (p: number): number[] => {
+    try {
+      return fs
+        .readdirSync(`/proc/${p}/task`)
+        .flatMap((task) => fs.readFileSync(`/proc/${p}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      return [];
+    }
+  };
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...children(all[i]!));
+  return all;
+}
+
+/** Resident memory of the server's processes together, in bytes (0 where /proc is missing). */
+function serverRss(pid: number): number {
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1];
+      total += Number(kb ?? 0) * 1024;
+    } catch {
+      // A process that ended between the listing and the read.
+    }
+  }
+  return total;
+}
+
+async function tableStats(client: pg.Client): Promise<TableStats> {
+  const { rows } = await client.query<{ upd: string; hot: string; dead: string; live: string; table_bytes: string; index_bytes: string }>(
+    `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot, n_dead_tup AS dead, n_live_tup AS live,
+            pg_relation_size('pets') AS table_bytes, pg_indexes_size('pets') AS index_bytes
+       FROM pg_stat_user_tables WHERE relname = 'pets'`,
+  );
+  const r = rows[0]!;
+  return { updates: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead), live: Number(r.live), tableBytes: Number(r.table_bytes), indexBytes: Number(r.index_bytes) };
+}
+
+const p99 = (xs: number[]) => {
+  if (!xs.length) return 0;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!;
+};
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+export async function main(): Promise<void> {
+  const bench = await benchEnvironment("petstore_bench_soak", PETS, PORT);
+  const { env, key, url } = bench;
+  const client = new pg.Client({ connectionString: url });
+  let server: ChildProcess | undefined;
+  try {
+    await client.connect();
+    const autovacuum = (await client.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = 'autovacuum'")).rows[0]!.setting;
+    // Never vacuumed during the run, whatever the server's own setting: what CI's database does.
+    const { rows: tables } = await client.query<{ name: string }>("SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public'");
+    for (const t of tables) await client.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = off, toast.autovacuum_enabled = off)`);
+    const { rows: hot } = await client.query<{ id: string }>("SELECT id FROM pets ORDER BY id DESC LIMIT 1");
+    const hotId = hot[0]!.id;
+    const { rows: categories } = await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id");
+    const maxId = Number(hotId);
+
+    server = await startServer(env, profileArgs());
+    server.once("exit", (code, signal) => console.error(`  the server exited (${code ?? signal}) during the soak`));
+    const serverPid = server.pid!;
+
+    let n = 0;
+    const random = (below: number) => 1 + Math.floor(Math.random() * below);
+    const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+    const updateBody = () => {
+      n++;
+      if (UPDATE === "name") return JSON.stringify({ name: `Soak ${n}` });
+      if (UPDATE === "status") return JSON.stringify({ status: n % 2 ? "pending" : "available" });
+      return JSON.stringify({ description: `Edited ${n} times: calm, friendly and curious.` });
+    };
+    const kinds: { name: string; share: number; request: autocannon.Request }[] = [
+      { name: "list", share: 4, request: { method: "GET", path: "/v1/pets?limit=20" } },
+      {
+        name: "filtered list",
+        share: 3,
+        request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&status=available&categoryId=${categories[random(categories.length) - 1]!.id}` }) },
+      },
+      { name: "name search", share: 3, request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&q=${encodeURIComponent(`pet ${random(999)}`)}` }) } },
+      { name: "look-up by id", share: 4, request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?id=${random(maxId)},${random(maxId)},${random(maxId)}` }) } },
+      { name: "create", share: 3, request: { method: "POST", path: "/v1/pets", body: JSON.stringify({ name: "Soak new", categoryId: Number(categories[0]!.id) }) } },
+      { name: `update one (${UPDATE})`, share: 3, request: { method: "PATCH", path: `/v1/pets/${hotId}`, setupRequest: (req) => ({ ...req, body: updateBody() }) } },
+    ];
+    const shares = kinds.reduce((a, k) => a + k.share, 0);
+    const load = async (seconds: number, onAnswer?: (kind: string, status: number, ms: number) => void) => {
+      const results = await Promise.all(
+        kinds.map(
+          (kind) =>
+            new Promise<autocannon.Result>((resolve, reject) => {
+              const connections = Math.max(1, Math.round((CONNECTIONS * kind.share) / shares));
+              const instance = autocannon({ url: `http://127.0.0.1:${PORT}`, headers, requests: [kind.request], connections, duration: seconds }, (error, result) =>
+                error ? reject(error) : resolve(result),
+              );
+              if (onAnswer) instance.on("response", (_client, status, _bytes, ms) => onAnswer(kind.name, status, ms));
+            }),
+        ),
+      );
+      return {
+        errors: results.reduce((a, r) => a + r.errors, 0),
+        timeouts: results.reduce((a, r) => a + r.timeouts, 0),
+        non2xx: results.reduce((a, r) => a + r.non2xx, 0),
+      };
+    };
+
+    // Warm up (routes compiled, pools filled, JIT), then the counters' starting point.
+    await load(5);
+    const before = await tableStats(client);
+
+    const thirds: Third[] = [0, 1, 2].map(() => ({ answers: 0, latencies: [], non2xx: 0, byKind: Object.fromEntries(kinds.map((k) => [k.name, 0])) }));
+    const memory: number[][] = [[], [], []];
+    const loadAverage: number[][] = [[], [], []];
+    const started = performance.now();
+    const third = () => Math.min(2, Math.floor((performance.now() - started) / ((SECONDS * 1000) / 3)));
+    const sampler = setInterval(() => {
+      memory[third()]!.push(serverRss(serverPid));
+      loadAverage[third()]!.push(os.loadavg()[0]!);
+    }, MEMORY_EVERY_MS);
+    let lastReport = 0;
+    const result = await load(SECONDS, (kind, status, ms) => {
+      const t = thirds[third()]!;
+      t.answers++;
+      t.byKind[kind]!++;
+      t.latencies.push(ms);
+      if (status < 200 || status > 299) t.non2xx++;
+      const elapsed = (performance.now() - started) / 1000;
+      if (elapsed - lastReport >= 30) {
+        lastReport = elapsed;
+        console.error(`  ${Math.round(elapsed)} s: ${thirds.reduce((a, x) => a + x.answers, 0)} answers`);
+      }
+    });
+    clearInterval(sampler);
+    const thirdSeconds = SECONDS / 3;
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    const rss = memory.map(mean);
+    const machineLoad = loadAverage.map(mean);
+
+    // The server's backends report their table statistics as they go idle or exit: stop it first.
+    await stopServer(server);
+    server = undefined;
+    await new Promise((r) => setTimeout(r, 1_000));
+    const after = await tableStats(client);
+
+    const rps = thirds.map((t) => t.answers / thirdSeconds);
+    const p99s = thirds.map((t) => p99(t.latencies));
+    const updates = after.updates - before.updates;
+    const hotUpdates = after.hot - before.hot;
+    const rpsRatio = rps[2]! / rps[0]!;
+    console.log(
+      `\nPetstore soak: ${SECONDS} s, ${CONNECTIONS} connections shared among list, filtered list, name search, look-up by id, create, update of one animal (${UPDATE}); ${PETS} animals to start; production build; autovacuum off for every table (the server's own setting: ${autovacuum})\n`,
+    );
+    console.table(
+      thirds.map((t, i) => ({
+        third: ["first", "middle", "last"][i],
+        "req/s": Math.round(rps[i]!),
+        "p99 ms": p99s[i],
+        "non-2xx": t.non2xx,
+        "server memory": mb(rss[i]!),
+        "machine load": machineLoad[i]!.toFixed(1),
+      })),
+    );
+    console.table(
+      kinds.map((k) => ({
+        kind: k.name,
+        connections: Math.max(1, Math.round((CONNECTIONS * k.share) / shares)),
+        "first req/s": Math.round(thirds[0]!.byKind[k.name]! / thirdSeconds),
+        "last req/s": Math.round(thirds[2]!.byKind[k.name]! / thirdSeconds),
+        "last/first": (thirds[2]!.byKind[k.name]! / Math.max(thirds[0]!.byKind[k.name]!, 1)).toFixed(2),
+      })),
+    );
+    console.table([
+      {
+        "throughput last/first": rpsRatio.toFixed(2),
+        "p99 last/first": (p99s[2]! / Math.max(p99s[0]!, 1)).toFixed(2),
+        "memory last/first": rss[0] ? (rss[2]! / rss[0]).toFixed(2) : "n/a",
+        errors: result.errors,
+        timeouts: result.timeouts,
+        "non-2xx": result.non2xx,
+      },
+    ]);
+    console.table([
+      {
+        "pets updates": updates,
+        "HOT updates": hotUpdates,
+        "HOT share": updates ? `${((100 * hotUpdates) / updates).toFixed(1)} %` : "n/a",
+        "dead row versions": after.dead,
+        "live rows": after.live,
+        table: `${mb(before.tableBytes)} -> ${mb(after.tableBytes)}`,
+        indexes: `${mb(before.indexBytes)} -> ${mb(after.indexBytes)}`,
+      },
+    ]);
+    console.log(
+      `Verdict: throughput of the last third ${rpsRatio.toFixed(2)}× the first's (target ≥ ${TARGET_RATIO}×) ${rpsRatio >= TARGET_RATIO ? "MET" : "MISSED"}; ` +
+        `${result.errors + result.timeouts + result.non2xx === 0 ? "every request answered 2xx" : `${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`}`,
+    );
+  } finally {
+    if (server && server.exitCode === null && server.signalCode === null) await stopServer(server);
+    await client.end().catch(() => {});
+    await bench.cleanup();
+  }
+}
