@@ -7,7 +7,6 @@ import { ApiError } from "@/lib/http/errors";
 import { planRow, type PlannedRow } from "@/lib/imports/plan";
 import * as queries from "@/lib/imports/queries";
 import { PHOTO_FETCH_ALLOWANCE, type ImportIssue, type ImportPreviewRow, type MissingPolicy } from "@/lib/imports/schemas";
-import { sweepImportReports } from "@/lib/imports/service";
 import { clipText, quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
@@ -354,8 +353,6 @@ export async function runImport(id: number, options: RunOptions = {}): Promise<v
   } finally {
     lease.release();
   }
-  // Housekeeping on the way out: reports whose time is up, every organisation's.
-  await sweepImportReports().catch((error: unknown) => logger().warn({ err: error }, "could not delete expired import reports"));
 }
 
 async function run(id: number, owner: string, lease: AbortSignal, options: RunOptions): Promise<void> {

@@ -9,6 +9,7 @@ import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
 import { runImport } from "@/lib/imports/run";
+import { sweepImportReports } from "@/lib/imports/service";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
@@ -86,6 +87,10 @@ export function taskList(context: TaskContext): TaskList {
     "run-import": async (payload) => {
       await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
     },
+    // Import reports 90 days after their import finished (the imports stay listed with their counts).
+    "sweep-import-reports": async () => {
+      await sweepImportReports(now());
+    },
   };
   return tasks;
 }
@@ -102,6 +107,8 @@ export const CRONTAB = [
   "41 * * * * expire-alerts",
   // Organisations keep no time zone: the daily full upload to listing sites is at 03:00 UTC.
   "0 3 * * * listing-daily",
+  // Reports are gone for readers from their 90th day on; their rows are deleted within the hour.
+  "29 * * * * sweep-import-reports",
 ].join("\n");
 
 /** Deliveries per job: attempted side by side by one worker. */

@@ -6,6 +6,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import * as queries from "@/lib/imports/queries";
 import { ImportBusyError, runImport } from "@/lib/imports/run";
+import { CRONTAB, taskList } from "@/lib/jobs/tasks";
 import { REPORT_RETENTION_DAYS, type Import, type ImportIssue, type ImportSummary } from "@/lib/imports/schemas";
 import { readCsv } from "@/lib/listings/formats/csv";
 import { MAX_CELL_BYTES, MAX_FILE_COLUMNS } from "@/lib/listings/formats/errors";
@@ -174,9 +175,10 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
       preview: [],
       counts: { rows: 2, created: 1, rejected: 1 },
     });
-    // The next import's job (any organisation's) deletes it.
-    const { key: otherKey } = await orgWithKey("Sweeping Shelter");
-    await importFile({ key: otherKey }, petfinderFile([{ ID: "S-1", AnimalName: "Sweep", Type: "Dog" }]), { dryRun: "true" });
+    // The job worker's hourly sweep deletes its rows (the task registered in the worker, and in its schedule).
+    expect(CRONTAB).toMatch(/^\S+ \* \* \* \* sweep-import-reports$/m);
+    const sweep = taskList({ owner: "retention-test", signal: new AbortController().signal, load: { current: () => 0, requests: () => 0, stop: () => {} } })["sweep-import-reports"]!;
+    await sweep({}, {} as Parameters<typeof sweep>[1]);
     expect(await db().importIssue.count({ where: { importId: BigInt(report.id) } })).toBe(0);
     expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(report.id) }, select: { preview: true, reportDeletedAt: true } })).toMatchObject({ preview: [], reportDeletedAt: expect.any(Date) });
     const listed = await expectJson<ImportSummary[]>(await call(listRoute, "/v1/imports", { key }));
