@@ -124,7 +124,7 @@ describe("GET /v1/pets?q=", () => {
 describe("the search is served by the trigram index", () => {
   it("EXPLAIN of the app's own search query on 30,000 animals uses pets_search_name_trgm_idx", async () => {
     // In three statements: names of random letters are the trigram index's worst case, and it merges new
-    // entries 64 kB at a time (migration 20261202000000), so one statement of all 30,000 could outlast the
+    // entries 64 kB at a time (migration 20261202100000), so one statement of all 30,000 could outlast the
     // statement timeout on a busy machine.
     for (const from of [1, 10_001, 20_001]) {
       await db().$executeRaw`

@@ -16,12 +16,6 @@
 --   - a fillfactor of 90 leaves a tenth of each new page free, so the first
 --     change of an animal finds room on its own page (existing pages fill
 --     as they are; docs/deploy.md says how to rewrite them).
---   - the name search's trigram index keeps at most 64 kB of new entries in
---     its pending list (GIN's fast update; the default is 4 MB) before they
---     are merged into the index: every search reads the whole list, and
---     without a VACUUM only the insert that overflows it merges it, so under
---     a stream of creates a search read up to 4 MB more (8x the buffers after
---     10,000 creates). Merging 64 kB at a time costs the creates no more WAL.
 -- tests/api/pets-plans.test.ts pins the pages' plans; tests/api/pets-hot-updates.test.ts the HOT updates.
 DROP INDEX "pets_category_id_id_idx";
 CREATE INDEX "pets_category_id_id_idx" ON "pets"("category_id", "id") WHERE "category_id" IS NOT NULL;
@@ -33,5 +27,3 @@ DROP INDEX "pets_age_group_id_idx";
 DROP INDEX "pets_status_age_group_id_idx";
 
 ALTER TABLE "pets" SET (fillfactor = 90);
-
-ALTER INDEX "pets_search_name_trgm_idx" SET (gin_pending_list_limit = 64);
