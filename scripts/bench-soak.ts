@@ -45,6 +45,7 @@ const PETS = Number(process.env.BENCH_PETS ?? 10_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3250);
 const UPDATE = (process.env.BENCH_SOAK_UPDATE ?? "description") as "description" | "name" | "status";
 const TARGET_RATIO = 0.85;
+const DATABASE = "petstore_bench_soak";
 /** How often the server's memory is read. */
 const MEMORY_EVERY_MS = 2_000;
 
@@ -94,6 +95,72 @@ function serverRss(pid: number): number {
   return total;
 }
 
+/** CPU time (user + system, in clock ticks) of these processes, and of the PostgreSQL backends serving `database`. */
+function cpuTicks(pids: number[], database: string): { server: number; postgres: number } {
+  const ticks = (stat: string) => {
+    // Fields after the command (which may hold spaces), from the 3rd: utime is the 14th field, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  };
+  let server = 0;
+  let postgres = 0;
+  for (const p of pids) {
+    try {
+      server += ticks(fs.readFileSync(`/proc/${p}/stat`, "utf8"));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  for (const entry of fs.existsSync("/proc") ? fs.readdirSync("/proc") : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (stat.includes("(postgres)") && fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(database)) postgres += ticks(stat);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return { server, postgres };
+}
+
+/**
+ * The database's work for each kind of request, as shared buffers touched
+ * (EXPLAIN (ANALYZE, BUFFERS): unlike times, the same on a busy machine as on
+ * an idle one): the page statements as the API sends them, and the update
+ * (in a transaction rolled back).
+ */
+async function databaseWork(client: pg.Client, q: { category: number; hotId: string; ids: number[] }): Promise<Record<string, number>> {
+  const { pageSql } = await import("@/lib/pets/queries");
+  const statements: Record<string, { text: string; values: unknown[] }> = {
+    list: pageSql({ take: 21 }),
+    "filtered list": pageSql({ take: 21, status: "available", categoryId: q.category }),
+    "name search": pageSql({ take: 21, search: "pet 500" }),
+    "look-up by id": pageSql({ take: 21, ids: q.ids }),
+    "update one": { text: "UPDATE pets SET description = 'soak', version = version + 1 WHERE id = $1", values: [q.hotId] },
+  };
+  const out: Record<string, number> = {};
+  for (const [name, sql] of Object.entries(statements)) {
+    await client.query("BEGIN");
+    try {
+      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql.text}`, sql.values);
+      const plan = rows[0]!["QUERY PLAN"][0].Plan;
+      out[name] = plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  }
+  return out;
+}
+
+/** Every table's counters: what a run leaves behind for VACUUM, wherever it is. */
+async function allTables(client: pg.Client): Promise<Map<string, { ins: number; upd: number; hot: number; dead: number; bytes: number }>> {
+  const { rows } = await client.query<{ name: string; ins: string; upd: string; hot: string; dead: string; bytes: string }>(
+    `SELECT relname AS name, n_tup_ins AS ins, n_tup_upd AS upd, n_tup_hot_upd AS hot, n_dead_tup AS dead, pg_total_relation_size(relid) AS bytes
+       FROM pg_stat_user_tables WHERE schemaname IN ('public', 'graphile_worker')`,
+  );
+  return new Map(rows.map((r) => [r.name, { ins: Number(r.ins), upd: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead), bytes: Number(r.bytes) }]));
+}
+
 async function tableStats(client: pg.Client): Promise<TableStats> {
   const { rows } = await client.query<{ upd: string; hot: string; dead: string; live: string; table_bytes: string; index_bytes: string }>(
     `SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot, n_dead_tup AS dead, n_live_tup AS live,
@@ -112,7 +179,7 @@ const p99 = (xs: number[]) => {
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function main(): Promise<void> {
-  const bench = await benchEnvironment("petstore_bench_soak", PETS, PORT);
+  const bench = await benchEnvironment(DATABASE, PETS, PORT);
   const { env, key, url } = bench;
   const client = new pg.Client({ connectionString: url });
   let server: ChildProcess | undefined;
@@ -175,16 +242,24 @@ export async function main(): Promise<void> {
 
     // Warm up (routes compiled, pools filled, JIT), then the counters' starting point.
     await load(5);
+    const probe = { category: Number(categories[0]!.id), hotId, ids: [1, Math.floor(maxId / 2), maxId] };
+    const workBefore = await databaseWork(client, probe);
     const before = await tableStats(client);
+    const tablesBefore = await allTables(client);
 
     const thirds: Third[] = [0, 1, 2].map(() => ({ answers: 0, latencies: [], non2xx: 0, byKind: Object.fromEntries(kinds.map((k) => [k.name, 0])) }));
     const memory: number[][] = [[], [], []];
     const loadAverage: number[][] = [[], [], []];
+    const cpu: { server: number; postgres: number }[][] = [[], [], []];
     const started = performance.now();
     const third = () => Math.min(2, Math.floor((performance.now() - started) / ((SECONDS * 1000) / 3)));
+    // Every process the server ran: a worker that died and was replaced shows as a new one.
+    const seen = new Set<number>(processTree(serverPid));
     const sampler = setInterval(() => {
+      for (const p of processTree(serverPid)) seen.add(p);
       memory[third()]!.push(serverRss(serverPid));
       loadAverage[third()]!.push(os.loadavg()[0]!);
+      cpu[third()]!.push(cpuTicks(processTree(serverPid), DATABASE));
     }, MEMORY_EVERY_MS);
     let lastReport = 0;
     const result = await load(SECONDS, (kind, status, ms) => {
@@ -210,8 +285,19 @@ export async function main(): Promise<void> {
     server = undefined;
     await new Promise((r) => setTimeout(r, 1_000));
     const after = await tableStats(client);
+    const tablesAfter = await allTables(client);
+    const workAfter = await databaseWork(client, probe);
 
     const rps = thirds.map((t) => t.answers / thirdSeconds);
+    const ticksPerMs = 100 / 1000; // USER_HZ: 100 clock ticks a second on Linux
+    function perAnswer(i: number, who: "server" | "postgres"): string {
+      const samples = cpu[i]!;
+      if (samples.length < 2) return "n/a";
+      const span = samples.length - 1;
+      // The answers within the sampled span (the third's rate times the span's length).
+      const answers = (thirds[i]!.answers / thirdSeconds) * ((span * MEMORY_EVERY_MS) / 1000);
+      return ((samples.at(-1)![who] - samples[0]![who]) / ticksPerMs / answers).toFixed(2);
+    }
     const p99s = thirds.map((t) => p99(t.latencies));
     const updates = after.updates - before.updates;
     const hotUpdates = after.hot - before.hot;
@@ -227,6 +313,9 @@ export async function main(): Promise<void> {
         "non-2xx": t.non2xx,
         "server memory": mb(rss[i]!),
         "machine load": machineLoad[i]!.toFixed(1),
+        // CPU per answer, between the third's first and last samples: the server's processes, and the backends of the bench's database.
+        "server CPU ms/answer": perAnswer(i, "server"),
+        "PostgreSQL CPU ms/answer": perAnswer(i, "postgres"),
       })),
     );
     console.table(
@@ -243,6 +332,7 @@ export async function main(): Promise<void> {
         "throughput last/first": rpsRatio.toFixed(2),
         "p99 last/first": (p99s[2]! / Math.max(p99s[0]!, 1)).toFixed(2),
         "memory last/first": rss[0] ? (rss[2]! / rss[0]).toFixed(2) : "n/a",
+        "server processes (all seen)": seen.size,
         errors: result.errors,
         timeouts: result.timeouts,
         "non-2xx": result.non2xx,
@@ -259,6 +349,18 @@ export async function main(): Promise<void> {
         indexes: `${mb(before.indexBytes)} -> ${mb(after.indexBytes)}`,
       },
     ]);
+    console.table(Object.keys(workBefore).map((kind) => ({ "database work (shared buffers)": kind, start: workBefore[kind], end: workAfter[kind], "end/start": (workAfter[kind]! / Math.max(1, workBefore[kind]!)).toFixed(2) })));
+    // Where dead row versions piled up (no VACUUM ran), table by table.
+    console.table(
+      [...tablesAfter.entries()]
+        .map(([name, a]) => {
+          const b = tablesBefore.get(name) ?? { ins: 0, upd: 0, hot: 0, dead: 0, bytes: 0 };
+          return { table: name, inserts: a.ins - b.ins, updates: a.upd - b.upd, "HOT updates": a.hot - b.hot, "dead row versions": a.dead, size: `${mb(b.bytes)} -> ${mb(a.bytes)}` };
+        })
+        .filter((t) => t.inserts + t.updates + t["dead row versions"] > 0)
+        .sort((x, y) => y["dead row versions"] - x["dead row versions"] || y.updates - x.updates)
+        .slice(0, 10),
+    );
     console.log(
       `Verdict: throughput of the last third ${rpsRatio.toFixed(2)}× the first's (target ≥ ${TARGET_RATIO}×) ${rpsRatio >= TARGET_RATIO ? "MET" : "MISSED"}; ` +
         `${result.errors + result.timeouts + result.non2xx === 0 ? "every request answered 2xx" : `${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`}`,

@@ -1,0 +1,12 @@
+-- The name search's trigram index keeps at most 64 kB of new entries in its
+-- pending list (GIN's fast update; the default is 4 MB) before they are
+-- merged into the index (issue 40, docs/decisions/022). Every search reads
+-- the whole pending list, and with no VACUUM running only the insert that
+-- overflows it merges it, so under a stream of creates each search read up
+-- to 4 MB more: 8x the buffers after 10,000 creates, the one query of the
+-- soak (npm run bench -- --soak) whose database work grew with time. Merging
+-- 64 kB at a time costs creates no more WAL; only bulk loads of random
+-- letters (the index's worst case: no trigram repeats) take longer (a 30,000
+-- row INSERT of md5 names: 2.7 s before, 5.9 s after, on 2 cores), while
+-- real names cost the same or less (1.96 s before, 1.76 s after).
+ALTER INDEX "pets_search_name_trgm_idx" SET (gin_pending_list_limit = 64);
