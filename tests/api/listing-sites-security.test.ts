@@ -86,7 +86,8 @@ function pressUploadNow(id: number, caller: { headers?: Headers; key?: string } 
 /** Takes the site's queued jobs off the queue and runs them here (no worker runs in this file); answers the uploads they made. */
 async function runQueued(siteId: number): Promise<ListingUpload[]> {
   const jobs = await query<{ payload: Record<string, unknown> }>(Prisma.sql`
-    DELETE FROM graphile_worker._private_jobs WHERE job_queue_id = (SELECT id FROM graphile_worker._private_job_queues WHERE queue_name = ${`listing-site-${siteId}`})
+    DELETE FROM graphile_worker._private_jobs
+     WHERE task_id = (SELECT id FROM graphile_worker._private_tasks WHERE identifier = 'listing-upload') AND payload->>'siteId' = ${String(siteId)}
     RETURNING payload`);
   for (const job of jobs) await runUpload(job.payload as never);
   const rows = await db().listingUpload.findMany({ where: { siteId: BigInt(siteId) }, orderBy: { id: "desc" }, take: jobs.length });
@@ -250,7 +251,7 @@ describe("2. Upload now", () => {
       const [stopped] = await runQueued(site.id);
       expect(stopped).toMatchObject({ outcome: "failed", error: "The upload took longer than 2 s and was stopped." });
       // Retried as any failure is.
-      const [retry] = await query<{ key: string }>(Prisma.sql`SELECT key FROM graphile_worker.jobs WHERE queue_name = ${`listing-site-${site.id}`}`);
+      const [retry] = await query<{ key: string }>(Prisma.sql`SELECT j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'listing-upload' AND j.payload->>'siteId' = ${String(site.id)}`);
       expect(retry?.key).toBe(`listing-retry-${site.id}`);
       const landed = Object.keys((await stored(site.id)).sentPhotos as Record<string, string>);
       expect(landed.every((name) => slow.read(name) !== null)).toBe(true);
