@@ -7151,7 +7151,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     }[];
                 };
@@ -7295,7 +7295,7 @@ export interface operations {
                      *       "pets:write"
                      *     ]
                      */
-                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                 };
             };
         };
@@ -7338,7 +7338,7 @@ export interface operations {
                             /** @enum {string} */
                             plan: "free" | "pro" | "business" | "enterprise";
                             revokedAt: string | null;
-                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                             usedToday?: number;
                         };
                     };
@@ -7546,7 +7546,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     };
                 };
@@ -7732,7 +7732,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     };
                 };

@@ -1,0 +1,65 @@
+import { AGES, INTAKE_TYPES, OUTCOME_TYPES, SPECIES, type Age, type AgeCounts, type MonthlyReport, type Species } from "@/lib/reports/schemas";
+
+// The monthly report as CSV in the Basic Data Matrix's layout, so staff can
+// copy it into the national database's form: one block per month; rows are
+// the matrix's categories, columns species × age (with each species' total).
+// The beginning and ending counts, which the report keeps per species, sit in
+// the total columns; the live release rate is a percentage there.
+
+export const INTAKE_LABELS: Record<(typeof INTAKE_TYPES)[number], string> = {
+  stray: "Stray/at large",
+  relinquishedByOwner: "Relinquished by owner",
+  ownerIntendedEuthanasia: "Owner-intended euthanasia",
+  transferredIn: "Transferred in",
+  otherIntake: "Other intakes",
+};
+export const OUTCOME_LABELS: Record<(typeof OUTCOME_TYPES)[number], string> = {
+  adoption: "Adoption",
+  returnedToOwner: "Returned to owner",
+  transferredOut: "Transferred out",
+  returnedToField: "Returned to field",
+  otherLiveOutcome: "Other live outcome",
+  diedInCare: "Died in care",
+  lostInCare: "Lost in care",
+  shelterEuthanasia: "Shelter euthanasia",
+  ownerIntendedEuthanasia: "Owner-intended euthanasia",
+};
+export const SPECIES_LABELS: Record<Species, string> = { dog: "Dogs", cat: "Cats", other: "Other" };
+export const AGE_LABELS: Record<Age, string> = { adult: "Adult", juvenile: "Up to 5 months", unknownAge: "Age unknown" };
+
+/** A field as RFC 4180 wants it (every cell is our own label or a number: nothing a user typed). */
+function field(value: string | number): string {
+  const text = String(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+const line = (cells: (string | number)[]) => cells.map(field).join(",");
+const total = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;
+
+export function monthlyReportCsv(report: MonthlyReport): string {
+  const header = ["Category", ...SPECIES.flatMap((s) => [...AGES.map((a) => `${SPECIES_LABELS[s]}: ${AGE_LABELS[a]}`), `${SPECIES_LABELS[s]}: Total`])];
+  const blank = AGES.map(() => "");
+  const lines: string[] = [];
+  for (const month of report.months) {
+    const sp = month.species;
+    const countRow = (label: string, pick: (s: Species) => number) => line([label, ...SPECIES.flatMap((s) => [...blank, pick(s)])]);
+    const ageRow = (label: string, pick: (s: Species) => AgeCounts) =>
+      line([label, ...SPECIES.flatMap((s) => [...AGES.map((a) => pick(s)[a]), total(pick(s))])]);
+    const sum = (list: AgeCounts[]): AgeCounts => ({
+      adult: list.reduce((n, a) => n + a.adult, 0),
+      juvenile: list.reduce((n, a) => n + a.juvenile, 0),
+      unknownAge: list.reduce((n, a) => n + a.unknownAge, 0),
+    });
+    lines.push(line([`Month ${month.month}`, ...(report.timeZone ? [`Time zone ${report.timeZone}`] : [])]));
+    lines.push(line(header));
+    lines.push(countRow("Beginning count", (s) => sp[s].beginningCount));
+    for (const t of INTAKE_TYPES) lines.push(ageRow(`Intake: ${INTAKE_LABELS[t]}`, (s) => sp[s].intakes[t]));
+    lines.push(ageRow("Total intakes", (s) => sum(INTAKE_TYPES.map((t) => sp[s].intakes[t]))));
+    for (const t of OUTCOME_TYPES) lines.push(ageRow(`Outcome: ${OUTCOME_LABELS[t]}`, (s) => sp[s].outcomes[t]));
+    lines.push(ageRow("Total outcomes", (s) => sum(OUTCOME_TYPES.map((t) => sp[s].outcomes[t]))));
+    lines.push(countRow("Ending count", (s) => sp[s].endingCount));
+    lines.push(line(["Live release rate", ...SPECIES.flatMap((s) => [...blank, sp[s].liveReleaseRate === null ? "" : `${(sp[s].liveReleaseRate! * 100).toFixed(1)}%`])]));
+    lines.push("");
+  }
+  return lines.join("\r\n");
+}

@@ -1,0 +1,118 @@
+import { z } from "zod";
+
+// The monthly numbers every shelter reports to Shelter Animals Count (the
+// Basic Data Matrix): intakes and outcomes by category, species and age, the
+// count at the start and end of each month, and the live release rate
+// (issue 42, docs/decisions/025). Read from the stays (lib/stays, decision 023).
+
+/** The matrix's intake categories, in its order (the enum IntakeType of migration 20261203000000). */
+export const INTAKE_TYPES = ["stray", "relinquishedByOwner", "ownerIntendedEuthanasia", "transferredIn", "otherIntake"] as const;
+/** The matrix's outcome categories, in its order: the first five are live outcomes. */
+export const OUTCOME_TYPES = [
+  "adoption",
+  "returnedToOwner",
+  "transferredOut",
+  "returnedToField",
+  "otherLiveOutcome",
+  "diedInCare",
+  "lostInCare",
+  "shelterEuthanasia",
+  "ownerIntendedEuthanasia",
+] as const;
+export type IntakeType = (typeof INTAKE_TYPES)[number];
+export type OutcomeType = (typeof OUTCOME_TYPES)[number];
+export const LIVE_OUTCOMES: readonly OutcomeType[] = ["adoption", "returnedToOwner", "transferredOut", "returnedToField", "otherLiveOutcome"];
+
+export const SPECIES = ["dog", "cat", "other"] as const;
+export type Species = (typeof SPECIES)[number];
+export const AGES = ["adult", "juvenile", "unknownAge"] as const;
+export type Age = (typeof AGES)[number];
+
+/** The most months one request may ask for: ten years. */
+export const MONTHS_MAX = 120;
+
+const MONTH = /^([0-9]{4})-(0[1-9]|1[0-2])$/;
+
+const monthParam = (description: string) =>
+  z
+    .string()
+    .regex(MONTH, "must be a month written YYYY-MM, e.g. 2021-06")
+    .refine((m) => Number(m.slice(0, 4)) >= 1900 && Number(m.slice(0, 4)) <= 2999, "must be a year from 1900 to 2999")
+    .optional()
+    .meta({ description, example: "2021-06", pattern: "^[0-9]{4}-(0[1-9]|1[0-2])$" });
+
+/** Months since year 0, to count the months between two. */
+export const monthIndex = (month: string) => Number(month.slice(0, 4)) * 12 + Number(month.slice(5, 7)) - 1;
+export const monthOf = (index: number) => `${String(Math.floor(index / 12)).padStart(4, "0")}-${String((index % 12) + 1).padStart(2, "0")}`;
+
+export const monthlyReportQuerySchema = z
+  .strictObject({
+    from: monthParam("The first month (YYYY-MM), in the organisation's time zone. Default: eleven months before `to`."),
+    to: monthParam(`The last month (YYYY-MM), included. Default: the current month. At most ${MONTHS_MAX} months from \`from\`.`),
+  })
+  .superRefine((q, ctx) => {
+    if (q.from === undefined || q.to === undefined) return;
+    const span = monthIndex(q.to) - monthIndex(q.from) + 1;
+    if (span < 1) ctx.addIssue({ code: "custom", path: ["to"], message: `must not be before from (${q.from})` });
+    else if (span > MONTHS_MAX) ctx.addIssue({ code: "custom", path: ["to"], message: `must be at most ${MONTHS_MAX} months from from (${q.from}): this range has ${span}` });
+  });
+export type MonthlyReportQuery = z.infer<typeof monthlyReportQuerySchema>;
+
+const count = z.number().int().min(0);
+
+export const ageCountsSchema = z
+  .object({
+    adult: count.meta({ description: "Five months old or more on the day (by the animal's birth date)." }),
+    juvenile: count.meta({ description: "Younger than five months on the day: the day is earlier than five calendar months after the birth date." }),
+    unknownAge: count.meta({ description: "Animals without a birth date." }),
+  })
+  .meta({ id: "ReportAgeCounts" });
+export type AgeCounts = z.infer<typeof ageCountsSchema>;
+
+const byType = <T extends readonly string[]>(types: T, what: string) =>
+  z.object(Object.fromEntries(types.map((t) => [t, ageCountsSchema])) as { [K in T[number]]: typeof ageCountsSchema }).meta({
+    description: `${what} by the matrix's category, each by age; every category is present (zeros included).`,
+  });
+
+export const speciesReportSchema = z
+  .object({
+    beginningCount: count.meta({ description: "Animals in care when the month began: stays that began on an earlier day and had not ended before its first day." }),
+    endingCount: count.meta({ description: "Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes." }),
+    intakes: byType(INTAKE_TYPES, "Stays that began this month (age on the intake's day)"),
+    outcomes: byType(OUTCOME_TYPES, "Stays that ended this month (age on the outcome's day)"),
+    liveReleaseRate: z
+      .number()
+      .min(0)
+      .max(1)
+      .nullable()
+      .meta({ description: "Live outcomes (adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome) divided by all outcomes minus ownerIntendedEuthanasia, from 0 to 1; null when that is 0.", example: 0.91 }),
+    medianLengthOfStayDays: z
+      .number()
+      .min(0)
+      .nullable()
+      .meta({ description: "Median length in days (the outcome's day minus the intake's day, in the organisation's time zone) of the stays that ended this month; null without any. Not part of the matrix.", example: 12 }),
+  })
+  .meta({ id: "ReportSpecies", description: "One species' figures for one month." });
+export type SpeciesReport = z.infer<typeof speciesReportSchema>;
+
+export const reportMonthSchema = z
+  .object({
+    month: z.string().meta({ description: "The calendar month (YYYY-MM).", example: "2021-06" }),
+    species: z
+      .object({ dog: speciesReportSchema, cat: speciesReportSchema, other: speciesReportSchema })
+      .meta({ description: "By species: the Dogs category is `dog`, Cats is `cat`, every other category is `other`." }),
+  })
+  .meta({ id: "ReportMonth" });
+export type ReportMonth = z.infer<typeof reportMonthSchema>;
+
+export const monthlyReportSchema = z
+  .object({
+    organizationId: z.number().int().nullable().meta({ description: "The organisation; null for the whole network (every organisation summed).", example: 1 }),
+    timeZone: z
+      .string()
+      .nullable()
+      .meta({ description: "The IANA time zone whose calendar months these are; null for the network, where each shelter's days are in its own zone.", example: "America/Los_Angeles" }),
+    months: z.array(reportMonthSchema).meta({ description: "Every month of the range, oldest first (months without any stay included, with zeros)." }),
+  })
+  .meta({ id: "MonthlyReport", description: "The Basic Data Matrix, month by month." });
+export type MonthlyReport = z.infer<typeof monthlyReportSchema>;
