@@ -145,7 +145,7 @@ beforeAll(async () => {
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
-  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"], "foreign key", { plan: "pro" }, org);
+  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read"], "foreign key", { plan: "pro" }, org);
   foreign = { org, key: foreignKey.key, staff: await staffSession(undefined, { organizationId: org }), pet: foreignPet!.id };
 });
 
@@ -261,6 +261,14 @@ const PRIVATE: Record<string, Row> = {
   "PATCH /v1/organizations/{organizationId}": {
     request: () => ({ path: `/v1/organizations/${FIRST_ORG}`, params: { organizationId: String(FIRST_ORG) }, json: { name: "Taken" } }),
   },
+  "GET /v1/organizations/{organizationId}/reports/monthly": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/reports/monthly?from=2021-01&to=2021-12`, params: { organizationId: String(FIRST_ORG) } }),
+  },
+  "GET /v1/organizations/{organizationId}/reports/monthly.csv": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/reports/monthly.csv?from=2021-01&to=2021-12`, params: { organizationId: String(FIRST_ORG) } }),
+  },
+  // Every organisation summed: platform admins and platform keys only.
+  "GET /v1/reports/monthly": { request: () => ({ path: "/v1/reports/monthly", params: {} }) },
   // Webhook endpoints belong to the key that registered them: another key
   // (of any organisation) finds none there; staff sessions hold no webhooks:manage.
   "GET /v1/webhooks": { request: () => ({ path: "/v1/webhooks", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.webhook) },
@@ -349,7 +357,7 @@ describe("a path that names nothing is 404 at once, before the body is read", ()
         .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
         .sort(),
     );
-    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"];
+    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read"];
     for (const route of owned) {
       const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
       const url = route.route.replace(/\{\w+\}/g, "987654321");
