@@ -30,6 +30,8 @@
  * `npm run bench -- --replicas`: list throughput with reads on a streaming replica against the primary alone (scripts/bench-replicas.ts).
  * `npm run bench -- --uploads`: the list's p99 while 4 clients upload 12-megapixel photos, and photos a minute (scripts/bench-uploads.ts).
  * `npm run bench -- --import`: a 10,000-row listing file imported, timed, and the list's p99 meanwhile (scripts/bench-import.ts).
+ * `npm run bench -- --reports`: the monthly report, a shelter's year at 100,000 stays and the network's month at 5,000,000,
+ *   and what writing a stay costs an animal's change (scripts/bench-reports.ts).
  * `npm run bench -- --soak` (or `soak`): minutes of a mixed load on a never-vacuumed database: throughput, p99 and memory
  *   of the last third against the first, HOT updates and dead row versions (scripts/bench-soak.ts; BENCH_SOAK_SECONDS=300).
  */
@@ -391,6 +393,12 @@ async function main(): Promise<void> {
   if (args.includes("--import")) {
     const { main: importBench } = await import("./bench-import");
     await importBench();
+    return;
+  }
+  // The monthly report at 100,000 stays for a shelter and 5,000,000 for the network, and its cost on the write path (scripts/bench-reports.ts).
+  if (args.includes("--reports")) {
+    const { main: reportsBench } = await import("./bench-reports");
+    await reportsBench();
     return;
   }
   // Minutes of a mixed load: what degrades with time (scripts/bench-soak.ts).

@@ -40,8 +40,8 @@ export interface FlowRow {
  * counted by month, species, type and age, and for outcomes also by month and
  * species alone with the median length of stay (grouping sets: one pass).
  */
-export async function flows(from: string, to: string, organizationId: number | undefined): Promise<FlowRow[]> {
-  return db().$queryRaw<FlowRow[]>`
+export function flowsSql(from: string, to: string, organizationId: number | undefined): Prisma.Sql {
+  return Prisma.sql`
     SELECT to_char(s.intake_on, 'YYYY-MM') AS month, ${SPECIES} AS species, 'intake' AS kind, s.intake_type::text AS type,
            ${ageOn(Prisma.sql`s.intake_on`)} AS age, count(*)::int AS n, NULL::float8 AS median_days
       FROM pet_stays s JOIN pets p ON p.id = s.pet_id LEFT JOIN categories c ON c.id = p.category_id
@@ -55,6 +55,10 @@ export async function flows(from: string, to: string, organizationId: number | u
               FROM pet_stays s JOIN pets p ON p.id = s.pet_id LEFT JOIN categories c ON c.id = p.category_id
              WHERE s.outcome_on >= ${from}::date AND s.outcome_on < ${to}::date ${ofOrganization(organizationId)}) o
      GROUP BY GROUPING SETS ((o.month, o.species, o.type, o.age), (o.month, o.species))`;
+}
+
+export async function flows(from: string, to: string, organizationId: number | undefined): Promise<FlowRow[]> {
+  return db().$queryRaw<FlowRow[]>(flowsSql(from, to, organizationId));
 }
 
 export interface OpenRow {
@@ -71,13 +75,17 @@ export interface OpenRow {
  * in the range (intake_on, outcome_on]: one probe of the GiST index
  * pet_stays_open_on_idx per month.
  */
-export async function openAt(from: string, to: string, organizationId: number | undefined): Promise<OpenRow[]> {
-  return db().$queryRaw<OpenRow[]>`
+export function openAtSql(from: string, to: string, organizationId: number | undefined): Prisma.Sql {
+  return Prisma.sql`
     SELECT to_char(m.day, 'YYYY-MM-DD') AS day, ${SPECIES} AS species, count(*)::int AS n
       FROM generate_series(${from}::date, ${to}::date, interval '1 month') AS m(day)
       JOIN pet_stays s ON daterange(s.intake_on, s.outcome_on, '(]') @> m.day::date ${ofOrganization(organizationId)}
       JOIN pets p ON p.id = s.pet_id LEFT JOIN categories c ON c.id = p.category_id
      GROUP BY 1, 2`;
+}
+
+export async function openAt(from: string, to: string, organizationId: number | undefined): Promise<OpenRow[]> {
+  return db().$queryRaw<OpenRow[]>(openAtSql(from, to, organizationId));
 }
 
 /** The organisation's time zone, or null when there is no such organisation. */

@@ -1,0 +1,282 @@
+/**
+ * `npm run bench -- --reports`: the monthly report (issue 42, docs/decisions/025).
+ *
+ *   1. a year of months for one shelter with BENCH_REPORTS_SHELTER (100,000) stays over 7 years (target ≤ 300 ms);
+ *   2. a month for the whole network: BENCH_REPORTS_ORGS (10,000) shelters, BENCH_REPORTS_STAYS (5,000,000) stays (target ≤ 2 s);
+ *   3. what recording an outcome costs the write path (target ≤ 10 %): BENCH_REPORTS_WRITERS (20, the API bench's
+ *      updaters) concurrent writers change animals through the pets service's one locked write path (changePet:
+ *      lock, version, audit record, event), in interleaved rounds of BENCH_REPORTS_SECONDS (5) each: plain
+ *      status changes, and the same with the stay written in the transaction as recording an outcome or a new
+ *      intake does (its stay ended, or a new one opened). Throughput ratio, with the report's indexes and
+ *      then without them (their own share of the cost).
+ *
+ * Each report is timed as the service runs it (lib/reports/service.ts: its statements in parallel, as the
+ * route does), BENCH_REPORTS_SAMPLES (15) times after 3 warm-ups: median and p95; EXPLAIN (ANALYZE, BUFFERS)
+ * of each statement is printed with BENCH_REPORTS_EXPLAIN=1.
+ *
+ * The data is generated with SQL (generate_series) into its own database ("petstore_bench_reports") on the
+ * embedded server, or on DATABASE_URL's server; dropped at the end (BENCH_REPORTS_KEEP=1 keeps it).
+ * Every animal has two stays (a return after its first outcome), spread over 2019-2025 in the shelters'
+ * own time zones (seven US zones); a stay lasts 0 to 120 days; ones that would end after 2025 are open.
+ */
+import path from "node:path";
+import pg from "pg";
+import { ROOT, createDatabaseIfMissing, dropDatabase, loadDotEnv, openServer, withDatabaseName } from "./database";
+import { generateClientIfStale, localSessionSecret, migrateJobQueue, run } from "./launch";
+
+const SHELTER_STAYS = Number(process.env.BENCH_REPORTS_SHELTER ?? 100_000);
+const ORGS = Number(process.env.BENCH_REPORTS_ORGS ?? 10_000);
+const STAYS = Number(process.env.BENCH_REPORTS_STAYS ?? 5_000_000);
+const SAMPLES = Number(process.env.BENCH_REPORTS_SAMPLES ?? 15);
+const WRITERS = Number(process.env.BENCH_REPORTS_WRITERS ?? 20);
+const SECONDS = Number(process.env.BENCH_REPORTS_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_REPORTS_ROUNDS ?? 3);
+const BATCH = 100_000;
+const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Phoenix", "America/Anchorage", "Pacific/Honolulu"];
+/** The report's own indexes (migration 20261203300000), dropped for the last write rounds. */
+const REPORT_INDEXES = [
+  `CREATE INDEX "pet_stays_intake_on_idx" ON "pet_stays"("intake_on")`,
+  `CREATE INDEX "pet_stays_outcome_on_idx" ON "pet_stays"("outcome_on") WHERE "outcome_on" IS NOT NULL`,
+  `CREATE INDEX "pet_stays_open_on_idx" ON "pet_stays" USING gist ("organization_id", daterange("intake_on", "outcome_on", '(]'))`,
+];
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+function progress(what: string, done: number, total: number): void {
+  process.stderr.write(`\r  ${what}: ${Math.round((done / total) * 100)}%${done >= total ? "\n" : ""}`);
+}
+
+/**
+ * Animals with ids from..to (two stays each) at `orgs` (by id % length), in one statement each for pets
+ * and stays. The days are computed here in the shelter's zone, as the trigger would (it is off while
+ * seeding: one look-up per row would triple the time).
+ */
+async function seedAnimals(client: pg.Client, count: number, orgs: number[], label: string): Promise<void> {
+  const dogs = Number((await client.query<{ id: string }>("SELECT id FROM categories WHERE name = 'Dogs'")).rows[0]!.id);
+  const cats = Number((await client.query<{ id: string }>("SELECT id FROM categories WHERE name = 'Cats'")).rows[0]!.id);
+  const other = Number((await client.query<{ id: string }>("SELECT id FROM categories WHERE name NOT IN ('Dogs', 'Cats') ORDER BY id LIMIT 1")).rows[0]!.id);
+  // 1.96 stays an animal: a return is left out when it would begin after 2025.
+  const animals = Math.ceil(count / 1.96);
+  for (let done = 0; done < animals; done += BATCH) {
+    const n = Math.min(BATCH, animals - done);
+    await client.query(
+      `WITH a AS (
+         SELECT g, ($2::bigint[])[1 + (g::bigint * 7919) % array_length($2::bigint[], 1)] AS org,
+                -- The first intake anywhere from 2019-01-01 to late 2025, at any hour.
+                timestamptz '2019-01-01 00:00:00+00' + ((g::bigint * 104729) % 2500) * interval '1 day' + ((g * 37) % 24) * interval '1 hour' AS in1,
+                ((g * 31) % 120) * interval '1 day' + ((g * 7) % 24) * interval '1 hour' AS len1,
+                ((g * 17) % 200) * interval '1 day' AS gap,
+                ((g * 43) % 90) * interval '1 day' + ((g * 11) % 24) * interval '1 hour' AS len2
+           FROM generate_series(1, $1::int) g
+       ), p AS (
+         INSERT INTO pets (name, organization_id, category_id, status, birth_date, in_care)
+         SELECT 'Bench ' || g, org, CASE WHEN g % 10 < 5 THEN $3::bigint WHEN g % 10 < 9 THEN $4::bigint ELSE $5::bigint END,
+                CASE WHEN in1 + len1 + gap + len2 > timestamptz '2026-01-01 00:00:00+00' THEN 'available' ELSE 'sold' END::"PetStatus",
+                CASE WHEN g % 11 = 0 THEN NULL ELSE (in1 - ((g * 53) % 3000) * interval '1 day')::date END,
+                true
+           FROM a ORDER BY g
+         RETURNING id, organization_id
+       ), numbered AS (
+         SELECT p.id, p.organization_id, row_number() OVER (ORDER BY p.id) AS g FROM p
+       )
+       INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_on, intake_type, outcome_at, outcome_on, outcome_type)
+       SELECT n.id, n.organization_id, s.i, (s.i AT TIME ZONE o.time_zone)::date, s.it::"IntakeType",
+              CASE WHEN s.o < timestamptz '2026-01-01 00:00:00+00' THEN s.o END,
+              CASE WHEN s.o < timestamptz '2026-01-01 00:00:00+00' THEN (s.o AT TIME ZONE o.time_zone)::date END,
+              CASE WHEN s.o < timestamptz '2026-01-01 00:00:00+00' THEN s.ot::"OutcomeType" END
+         FROM numbered n JOIN a ON a.g = n.g JOIN organizations o ON o.id = n.organization_id
+        CROSS JOIN LATERAL (VALUES
+          (1, a.in1, a.in1 + a.len1, (ARRAY['stray', 'stray', 'stray', 'relinquishedByOwner', 'relinquishedByOwner', 'transferredIn', 'ownerIntendedEuthanasia', 'otherIntake'])[1 + a.g % 8],
+                                 (ARRAY['adoption', 'adoption', 'adoption', 'adoption', 'returnedToOwner', 'returnedToOwner', 'transferredOut', 'returnedToField', 'otherLiveOutcome', 'diedInCare', 'lostInCare', 'shelterEuthanasia', 'ownerIntendedEuthanasia'])[1 + a.g % 13]),
+          (2, a.in1 + a.len1 + a.gap, a.in1 + a.len1 + a.gap + a.len2, 'relinquishedByOwner',
+                                 (ARRAY['adoption', 'adoption', 'adoption', 'returnedToOwner', 'transferredOut', 'shelterEuthanasia'])[1 + a.g % 6])
+        ) AS s(k, i, o, it, ot)
+        -- The return only when the first stay ended within 2025 and the return too is before 2026.
+        WHERE s.k = 1 OR (a.in1 + a.len1 < timestamptz '2026-01-01 00:00:00+00' AND s.i < timestamptz '2026-01-01 00:00:00+00')`,
+      [n, orgs, dogs, cats, other],
+    );
+    progress(label, done + n, animals);
+  }
+}
+
+interface Timing {
+  median: number;
+  p95: number;
+}
+
+async function time(samples: number, work: () => Promise<unknown>): Promise<Timing> {
+  for (let i = 0; i < 3; i++) await work();
+  const ms: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const began = performance.now();
+    await work();
+    ms.push(performance.now() - began);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { median: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
+export async function main(): Promise<void> {
+  loadDotEnv();
+  const server = await openServer(process.env.DATABASE_URL || undefined, "dev", (l) => console.error(l));
+  const url = withDatabaseName(server.adminUrl, "petstore_bench_reports");
+  const env = { ...process.env, DATABASE_URL: url, LOG_LEVEL: "silent", SESSION_SECRET: process.env.SESSION_SECRET ?? localSessionSecret() } as NodeJS.ProcessEnv;
+  await dropDatabase(url);
+  await createDatabaseIfMissing(url);
+  const client = new pg.Client({ connectionString: url });
+  try {
+    generateClientIfStale();
+    run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], env);
+    await migrateJobQueue(url);
+    run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
+    await client.connect();
+    const seeded = performance.now();
+    const existing = Number((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations")).rows[0]!.n);
+    await client.query(
+      `INSERT INTO organizations (name, slug, city, country, time_zone)
+       SELECT 'Bench shelter ' || g, 'bench-shelter-' || g, 'Springfield', 'US', ($2::text[])[1 + g % array_length($2::text[], 1)]
+         FROM generate_series(1, $1::int) g`,
+      [Math.max(1, ORGS - existing), ZONES],
+    );
+    const orgs = (await client.query<{ id: string }>("SELECT id FROM organizations WHERE slug LIKE 'bench-shelter-%' ORDER BY id")).rows.map((r) => Number(r.id));
+    const big = orgs[0]!;
+    await client.query("UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = $1", [big]);
+    await client.query("ALTER TABLE pet_stays DISABLE TRIGGER pet_stays_local_days");
+    await seedAnimals(client, SHELTER_STAYS, [big], `the big shelter's ${SHELTER_STAYS.toLocaleString("en")} stays`);
+    await seedAnimals(client, STAYS - SHELTER_STAYS, orgs.slice(1), `the network's other ${(STAYS - SHELTER_STAYS).toLocaleString("en")} stays`);
+    await client.query("ALTER TABLE pet_stays ENABLE TRIGGER pet_stays_local_days");
+    process.stderr.write("  VACUUM ANALYZE ...\n");
+    await client.query("VACUUM ANALYZE pets");
+    await client.query("VACUUM ANALYZE pet_stays");
+    const [{ stays, shelter, open }] = (
+      await client.query<{ stays: number; shelter: number; open: number }>(
+        "SELECT count(*)::int AS stays, count(*) FILTER (WHERE organization_id = $1)::int AS shelter, count(*) FILTER (WHERE outcome_at IS NULL)::int AS open FROM pet_stays",
+        [big],
+      )
+    ).rows as [{ stays: number; shelter: number; open: number }];
+    console.error(`  seeded in ${((performance.now() - seeded) / 1000).toFixed(0)} s: ${stays.toLocaleString("en")} stays (${shelter.toLocaleString("en")} at the big shelter, ${open.toLocaleString("en")} open) at ${orgs.length.toLocaleString("en")} shelters`);
+
+    process.env.DATABASE_URL = url;
+    process.env.LOG_LEVEL = "silent";
+    process.env.SESSION_SECRET = env.SESSION_SECRET;
+    const { organizationReport, networkReport } = await import("@/lib/reports/service");
+    const { changePet } = await import("@/lib/pets/service");
+    const { disconnectDb } = await import("@/lib/db");
+    const now = new Date("2026-06-15T12:00:00Z");
+
+    if (process.env.BENCH_REPORTS_EXPLAIN === "1") {
+      const { flowsSql, openAtSql } = await import("@/lib/reports/queries");
+      for (const [name, sql] of [
+        ["shelter flows 2024", flowsSql("2024-01-01", "2025-01-01", big)],
+        ["shelter open 2024", openAtSql("2024-01-01", "2025-01-01", big)],
+        ["network flows 2024-06", flowsSql("2024-06-01", "2024-07-01", undefined)],
+        ["network open 2024-06", openAtSql("2024-06-01", "2024-07-01", undefined)],
+      ] as const) {
+        const plan = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values as unknown[]);
+        console.log(`\n-- ${name}\n${plan.rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
+      }
+    }
+
+    const shelterYear = await time(SAMPLES, () => organizationReport(big, { from: "2024-01", to: "2024-12" }, now));
+    const networkMonth = await time(SAMPLES, () => networkReport({ from: "2024-06", to: "2024-06" }, now));
+    const sample = await networkReport({ from: "2024-06", to: "2024-06" }, now);
+    const june = sample.months[0]!.species;
+
+    // The write path. Each writer owns its animals (no waiting on each other's locks), each animal with
+    // one open stay to begin with; an operation changes the status (available <-> pending) and, with
+    // stays, ends the open stay (an outcome) or opens the next (an intake), alternately.
+    const perWriter = 50;
+    const writePets = (
+      await client.query<{ id: string }>(
+        `INSERT INTO pets (name, organization_id, category_id, status, in_care)
+         SELECT 'Writer ' || g, $1::bigint, (SELECT id FROM categories ORDER BY id LIMIT 1), 'available', true FROM generate_series(1, $2::int) g RETURNING id`,
+        [big, WRITERS * perWriter],
+      )
+    ).rows.map((r) => Number(r.id));
+    await client.query(
+      `INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type) SELECT id, organization_id, now() - interval '1 day', 'stray' FROM pets WHERE id = ANY($1::bigint[])`,
+      [writePets],
+    );
+    const isOpen = new Map(writePets.map((id) => [id, true]));
+    const options = { actor: { kind: "staff" as const, id: 1, email: "bench@petstore.test" }, requestId: "bench", tenancy: { kind: "platform" as const } };
+    const change = (id: number, withStay: boolean) =>
+      changePet(id, options, async (tx, was) => {
+        if (withStay) {
+          if (isOpen.get(id)) {
+            await tx.$executeRaw`UPDATE pet_stays SET outcome_at = clock_timestamp(), outcome_type = 'transferredOut', updated_at = clock_timestamp() WHERE pet_id = ${BigInt(id)} AND outcome_at IS NULL`;
+          } else {
+            await tx.$executeRaw`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type) VALUES (${BigInt(id)}, ${BigInt(big)}, clock_timestamp(), 'stray')`;
+          }
+          isOpen.set(id, !isOpen.get(id));
+        }
+        return { before: { status: was.status }, columns: { status: was.status === "available" ? "pending" : "available" } };
+      });
+    const writeRound = async (withStay: boolean): Promise<number> => {
+      const until = performance.now() + SECONDS * 1000;
+      let done = 0;
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          const mine = writePets.slice(w * perWriter, (w + 1) * perWriter);
+          for (let i = 0; performance.now() < until; i++) {
+            await change(mine[i % mine.length]!, withStay);
+            done++;
+          }
+        }),
+      );
+      return done / SECONDS;
+    };
+    const writeRatios = async (label: string) => {
+      await writeRound(false);
+      await writeRound(true); // warm-up of both
+      const plain: number[] = [];
+      const stays: number[] = [];
+      const ratios: number[] = [];
+      for (let r = 0; r < ROUNDS; r++) {
+        // Alternating which goes first, so drift favours neither.
+        let a: number, b: number;
+        if (r % 2 === 0) {
+          a = await writeRound(false);
+          b = await writeRound(true);
+        } else {
+          b = await writeRound(true);
+          a = await writeRound(false);
+        }
+        plain.push(a);
+        stays.push(b);
+        ratios.push(b / a);
+      }
+      return { label, plain: median(plain), stays: median(stays), ratio: median(ratios) };
+    };
+    const withIndexes = await writeRatios("with the report's indexes");
+    for (const name of ["pet_stays_intake_on_idx", "pet_stays_outcome_on_idx", "pet_stays_open_on_idx"]) await client.query(`DROP INDEX "${name}"`);
+    const withoutIndexes = await writeRatios("without them");
+    await disconnectDb();
+
+    console.log(
+      `\nMonthly report: ${stays.toLocaleString("en")} stays at ${orgs.length.toLocaleString("en")} shelters (the big one: ${shelter.toLocaleString("en")} over 2019-2025, America/Los_Angeles); ${SAMPLES} samples after 3 warm-ups, as the service runs it`,
+    );
+    console.table([
+      { case: "a year of months (2024) for the big shelter", "median ms": shelterYear.median.toFixed(1), "p95 ms": shelterYear.p95.toFixed(1), target: "≤ 300 ms", met: shelterYear.p95 <= 300 ? "yes" : "NO" },
+      { case: "a month (2024-06) for the whole network", "median ms": networkMonth.median.toFixed(1), "p95 ms": networkMonth.p95.toFixed(1), target: "≤ 2000 ms", met: networkMonth.p95 <= 2000 ? "yes" : "NO" },
+    ]);
+    console.log(
+      `Network, June 2024: dogs ${june.dog.beginningCount} → ${june.dog.endingCount}, cats ${june.cat.beginningCount} → ${june.cat.endingCount}, other ${june.other.beginningCount} → ${june.other.endingCount}; dogs' live release rate ${june.dog.liveReleaseRate}`,
+    );
+    console.log(`\nThe write path: ${WRITERS} writers through changePet (lock, version, audit record, event), ${ROUNDS} interleaved rounds of ${SECONDS} s; medians`);
+    console.table(
+      [withIndexes, withoutIndexes].map((w) => ({
+        "stays table": w.label,
+        "status changes /s": w.plain.toFixed(0),
+        "with the stay written /s": w.stays.toFixed(0),
+        "cost of the stay": `${((1 - w.ratio) * 100).toFixed(1)} %`,
+        target: "≤ 10 %",
+        met: 1 - w.ratio <= 0.1 ? "yes" : "NO",
+      })),
+    );
+  } finally {
+    await client.end().catch(() => {});
+    if (process.env.BENCH_REPORTS_KEEP !== "1") await dropDatabase(url).catch(() => {});
+    await server.stop();
+  }
+}
