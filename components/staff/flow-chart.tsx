@@ -42,7 +42,7 @@ export function FlowChart({ weeks, headingId }: { weeks: DashboardWeek[]; headin
         {(["intakes", "adoptions"] as const).map((series) => (
           <li key={series} className="flex items-center gap-2">
             <span className="inline-block h-3 w-3 rounded-sm" style={{ background: COLOURS[series] }} />
-            {series === "intakes" ? "Intakes (animals added)" : "Adoptions (became adopted)"}
+            {series === "intakes" ? "Intakes (stays begun)" : "Adoptions"}
           </li>
         ))}
       </ul>

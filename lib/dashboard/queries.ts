@@ -3,25 +3,14 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { alertAreaHolds, alertFiltersMatch } from "@/lib/alerts/matching";
 
 // Data access for the dashboard: counts, and the intakes and adoptions the
-// audit trail records. An intake is an animal's creation; an adoption is an
-// update whose record says the status changed (its "before" holds the old
-// status) to `sold`. The same condition as the partial index
-// pet_audit_flow_idx (migration 20261125120000), written the same way so that
-// the planner uses it: a week's rows come from the index, not from a scan of
-// the whole trail. Each figure is one organisation's (`organizationId`), or
-// every one's (undefined: a platform admin); the trail's records are matched
-// to their animal's organisation (animals never move).
+// stays record (issue 42: one source with the monthly report). An intake is
+// a stay opened; an adoption is a stay ended with the outcome `adoption`.
+// Each figure is one organisation's (`organizationId`), or every one's
+// (undefined: a platform admin).
 
 /** "AND <the row's organisation is this one>", or nothing for every organisation. */
 function ofOrganization(column: Prisma.Sql, organizationId: number | undefined): Prisma.Sql {
   return organizationId === undefined ? Prisma.empty : Prisma.sql`AND ${column} = ${BigInt(organizationId)}`;
-}
-
-/** The same for the audit trail, whose records name only their animal. */
-function auditOfOrganization(alias: Prisma.Sql, organizationId: number | undefined): Prisma.Sql {
-  return organizationId === undefined
-    ? Prisma.empty
-    : Prisma.sql`AND EXISTS (SELECT 1 FROM pets p WHERE p.id = ${alias}.pet_id AND p.organization_id = ${BigInt(organizationId)})`;
 }
 
 export interface StatusCount {
@@ -56,17 +45,37 @@ export interface WeekRow {
   adoptions: number;
 }
 
-/** Intakes and adoptions per week of 7 days from `from` (a Monday, 00:00 UTC) up to `to`. */
+/**
+ * The stays' rows with `column` (intake_at or outcome_at) in [from, to): the
+ * day columns' indexes narrow it (a shelter's day is within a day of UTC's,
+ * so the range padded by a day holds every row; decision 025), the time
+ * decides.
+ */
+function staysAt(column: "intake" | "outcome", from: Date, to: Date, organizationId: number | undefined): Prisma.Sql {
+  const at = column === "intake" ? Prisma.sql`s.intake_at` : Prisma.sql`s.outcome_at`;
+  const on = column === "intake" ? Prisma.sql`s.intake_on` : Prisma.sql`s.outcome_on`;
+  return Prisma.sql`${on} >= (${from}::timestamptz AT TIME ZONE 'UTC')::date - 1 AND ${on} < (${to}::timestamptz AT TIME ZONE 'UTC')::date + 2
+    AND ${at} >= ${from}::timestamptz AND ${at} < ${to}::timestamptz ${ofOrganization(Prisma.sql`s.organization_id`, organizationId)}`;
+}
+
+/**
+ * Intakes (stays opened) and adoptions (stays ended with `adoption`) per
+ * week of 7 days from `from` (a Monday, 00:00 UTC) up to `to`: the same
+ * records the monthly report counts (issue 42), not the audit trail.
+ */
+export function flowByWeekSql(from: Date, to: Date, organizationId?: number): Prisma.Sql {
+  return Prisma.sql`
+    SELECT week, sum(intakes)::int AS intakes, sum(adoptions)::int AS adoptions FROM (
+      SELECT floor(extract(epoch FROM (s.intake_at - ${from}::timestamptz)) / 604800)::int AS week, count(*) AS intakes, 0 AS adoptions
+        FROM pet_stays s WHERE ${staysAt("intake", from, to, organizationId)} GROUP BY 1
+      UNION ALL
+      SELECT floor(extract(epoch FROM (s.outcome_at - ${from}::timestamptz)) / 604800)::int, 0, count(*)
+        FROM pet_stays s WHERE s.outcome_type = 'adoption' AND ${staysAt("outcome", from, to, organizationId)} GROUP BY 1
+    ) w GROUP BY week`;
+}
+
 export async function flowByWeek(from: Date, to: Date, organizationId?: number): Promise<WeekRow[]> {
-  return db().$queryRaw<WeekRow[]>`
-    SELECT floor(extract(epoch FROM (created_at - ${from}::timestamptz)) / 604800)::int AS week,
-           count(*) FILTER (WHERE action = 'created')::int AS intakes,
-           count(*) FILTER (WHERE action = 'updated')::int AS adoptions
-    FROM pet_audit a
-    WHERE (action = 'created' OR (action = 'updated' AND after ->> 'status' = 'sold' AND before ? 'status'))
-      AND created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz
-      ${auditOfOrganization(Prisma.sql`a`, organizationId)}
-    GROUP BY 1`;
+  return db().$queryRaw<WeekRow[]>(flowByWeekSql(from, to, organizationId));
 }
 
 export interface AdoptionTimes {
@@ -75,19 +84,13 @@ export interface AdoptionTimes {
   medianDays: number | null;
 }
 
-/** The adoptions since `from`, and the median time from each animal's intake (its creation record) to it. */
+/** The adoptions (stays ended with `adoption`) in [from, to), and the median time from their stay's intake. */
 export async function adoptionTimes(from: Date, to: Date, organizationId?: number): Promise<AdoptionTimes> {
   const [row] = await db().$queryRaw<{ adoptions: number; median_days: number | null }[]>`
     SELECT count(*)::int AS adoptions,
-           (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (s.created_at - c.created_at))) / 86400)::float8 AS median_days
-    FROM pet_audit s
-    CROSS JOIN LATERAL (
-      SELECT created_at FROM pet_audit c WHERE c.pet_id = s.pet_id AND c.action = 'created' ORDER BY c.id LIMIT 1
-    ) c
-    WHERE (s.action = 'created' OR (s.action = 'updated' AND s.after ->> 'status' = 'sold' AND s.before ? 'status'))
-      AND s.action = 'updated'
-      AND s.created_at >= ${from}::timestamptz AND s.created_at < ${to}::timestamptz
-      ${auditOfOrganization(Prisma.sql`s`, organizationId)}`;
+           (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM (s.outcome_at - s.intake_at))) / 86400)::float8 AS median_days
+      FROM pet_stays s
+     WHERE s.outcome_type = 'adoption' AND ${staysAt("outcome", from, to, organizationId)}`;
   return { adoptions: row?.adoptions ?? 0, medianDays: row?.median_days ?? null };
 }
 

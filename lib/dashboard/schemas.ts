@@ -11,8 +11,8 @@ const count = z.number().int().min(0);
 export const dashboardWeekSchema = z
   .object({
     week: z.string().meta({ format: "date", description: "The week's Monday (weeks run Monday to Sunday, UTC).", example: "2026-11-23" }),
-    intakes: count.meta({ description: "Animals added that week." }),
-    adoptions: count.meta({ description: "Animals that became `sold` (adopted) that week." }),
+    intakes: count.meta({ description: "Stays that began that week (an animal added, or taken in again)." }),
+    adoptions: count.meta({ description: "Stays that ended that week with the outcome `adoption`." }),
   })
   .meta({ id: "DashboardWeek" });
 export type DashboardWeek = z.infer<typeof dashboardWeekSchema>;
@@ -69,9 +69,9 @@ export const dashboardSchema = z
           .number()
           .min(0)
           .nullable()
-          .meta({ description: `Median days from an animal's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.` }),
+          .meta({ description: `Median days from a stay's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.` }),
       })
-      .meta({ description: "From the audit trail: an adoption is a change of status to `sold`; an intake is an animal's creation." }),
+      .meta({ description: "From the animals' stays (the same records as the monthly report): an adoption is a stay ended with the outcome `adoption`; an intake is a stay begun." }),
     waitingFor: z.array(waitingForSchema).max(WAITING_FOR_TOP).meta({
       description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts that at least ${WAITING_FOR_MIN_PEOPLE} people share, most people first. Only category, sex, size, age, good-with and an area's radius are shown: never an address, a place or a name searched for. An organisation sees the alerts whose area includes its shelter, or that have no area.`,
     }),

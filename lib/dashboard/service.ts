@@ -17,9 +17,9 @@ export function weekStart(at: Date): Date {
 
 /**
  * The figures of the staff dashboard, read now: animals by status,
- * applications waiting, and, from the audit trail, intakes and adoptions per
- * week over the last DASHBOARD_WEEKS weeks (this one so far included) with
- * the median time from intake to adoption over those adoptions. One
+ * applications waiting, and, from the animals' stays, intakes and adoptions
+ * per week over the last DASHBOARD_WEEKS weeks (this one so far included)
+ * with the median time from intake to adoption over those adoptions. One
  * organisation's (`organizationId`), or every one's for a platform admin.
  */
 export async function readDashboard(organizationId?: number): Promise<Dashboard> {
