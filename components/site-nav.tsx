@@ -95,6 +95,7 @@ export function SiteNav({
           {plainLink("/staff/import", "Import")}
           {plainLink("/staff/keys", "API keys")}
           {plainLink("/staff/listing-sites", "Listing sites")}
+          {plainLink("/staff/reports", "Reports")}
           {staff.kind === "platform" ? plainLink("/staff/organizations", "Organisations") : plainLink("/staff/organization", "Shelter profile")}
         </div>
       ) : null}

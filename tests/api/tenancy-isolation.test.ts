@@ -269,6 +269,7 @@ const PRIVATE: Record<string, Row> = {
   },
   // Every organisation summed: platform admins and platform keys only.
   "GET /v1/reports/monthly": { request: () => ({ path: "/v1/reports/monthly", params: {} }) },
+  "GET /v1/reports/monthly.csv": { request: () => ({ path: "/v1/reports/monthly.csv", params: {} }) },
   // Webhook endpoints belong to the key that registered them: another key
   // (of any organisation) finds none there; staff sessions hold no webhooks:manage.
   "GET /v1/webhooks": { request: () => ({ path: "/v1/webhooks", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.webhook) },
