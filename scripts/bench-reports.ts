@@ -33,12 +33,6 @@ const SECONDS = Number(process.env.BENCH_REPORTS_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_REPORTS_ROUNDS ?? 3);
 const BATCH = 100_000;
 const ZONES = ["America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles", "America/Phoenix", "America/Anchorage", "Pacific/Honolulu"];
-/** The report's own indexes (migration 20261203300000), dropped for the last write rounds. */
-const REPORT_INDEXES = [
-  `CREATE INDEX "pet_stays_intake_on_idx" ON "pet_stays"("intake_on")`,
-  `CREATE INDEX "pet_stays_outcome_on_idx" ON "pet_stays"("outcome_on") WHERE "outcome_on" IS NOT NULL`,
-  `CREATE INDEX "pet_stays_open_on_idx" ON "pet_stays" USING gist ("organization_id", daterange("intake_on", "outcome_on", '(]'))`,
-];
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
@@ -249,6 +243,7 @@ export async function main(): Promise<void> {
       return { label, plain: median(plain), stays: median(stays), ratio: median(ratios) };
     };
     const withIndexes = await writeRatios("with the report's indexes");
+    // The report's own indexes (migration 20261203300000), dropped for the last rounds: their share of the cost.
     for (const name of ["pet_stays_intake_on_idx", "pet_stays_outcome_on_idx", "pet_stays_open_on_idx"]) await client.query(`DROP INDEX "${name}"`);
     const withoutIndexes = await writeRatios("without them");
     await disconnectDb();
