@@ -13,6 +13,7 @@ import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
+import { registerReports } from "@/lib/openapi/reports";
 import {
   listPetsQuerySchema,
   newPetSchema,
@@ -383,6 +384,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerFeedAndWebhooks(registry, security);
   registerListingSites(registry, security);
   registerImports(registry, security);
+  registerReports(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -411,6 +413,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
+      { name: "reports", description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });
