@@ -47,8 +47,9 @@ test("a recorded outcome shows in the month's table and the chart, and the CSV d
   await recordOutcome(pet.id, organizationId, "transferredOut");
 
   await page.goto("/staff");
-  await page.getByRole("link", { name: "Reports" }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
   await expect(page).toHaveURL((url) => url.pathname === "/staff/reports");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reports");
 
   const month = new Date().toISOString().slice(0, 7);
