@@ -113,6 +113,32 @@ describe("age on the day, species by category", () => {
   });
 });
 
+describe("the stays follow their animal", () => {
+  it("a birth date given or a category changed later recounts the animal's stays, in every month", async () => {
+    const { org, key } = await shelter("UTC");
+    const pet = await animal(org, "Rabbits");
+    await stay(org, pet, { at: "2021-03-10T12:00:00Z", type: "stray" }, { at: "2021-04-10T12:00:00Z", type: "returnedToOwner" });
+    await stay(org, pet, { at: "2021-06-01T12:00:00Z", type: "relinquishedByOwner" });
+    await db().pet.update({ where: { id: BigInt(pet) }, data: { categoryId: BigInt(categories.Cats!), birthDate: new Date("2021-01-01T00:00:00Z") } });
+    const [march, april, , june] = (await report(org, key, "from=2021-03&to=2021-06")).months;
+    expect(march!.species.other.intakes.stray).toEqual({ adult: 0, juvenile: 0, unknownAge: 0 });
+    expect(march!.species.cat.intakes.stray).toEqual({ adult: 0, juvenile: 1, unknownAge: 0 });
+    expect(april!.species.cat.outcomes.returnedToOwner).toEqual({ adult: 0, juvenile: 1, unknownAge: 0 });
+    // 1 June is five calendar months after 1 January: adult.
+    expect(june!.species.cat.intakes.relinquishedByOwner).toEqual({ adult: 1, juvenile: 0, unknownAge: 0 });
+    expect(june!.species.cat.endingCount).toBe(1);
+    // A rename of the category: its animals' stays become other.
+    await db().category.update({ where: { id: BigInt(categories.Cats!) }, data: { name: "Felines" } });
+    try {
+      const renamed = (await report(org, key, "from=2021-06&to=2021-06")).months[0]!;
+      expect(renamed.species.other.endingCount).toBe(1);
+      expect(renamed.species.cat.endingCount).toBe(0);
+    } finally {
+      await db().category.update({ where: { id: BigInt(categories.Cats!) }, data: { name: "Cats" } });
+    }
+  });
+});
+
 describe("counts from month to month", () => {
   it("endingCount is the next month's beginningCount and beginningCount + intakes − outcomes, over returns, same-day stays and open stays", async () => {
     const { org, key } = await shelter("America/New_York");
