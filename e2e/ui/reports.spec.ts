@@ -75,8 +75,9 @@ test("a recorded outcome shows in the month's table and the chart, and the CSV d
   await expect(last.locator("time")).toHaveAttribute("datetime", month);
   await expect(last.getByRole("cell")).toHaveText(["1", "1", "100.0%"]);
 
-  // Readable at 390 px: nothing wider than the screen.
+  // Readable at 390 px: nothing wider than the screen (a picture of it in the test's output).
   await expectNoHorizontalScroll(page);
+  await page.screenshot({ path: test.info().outputPath("reports-390px.png"), fullPage: true });
   await expectNoSeriousA11yViolations(page);
 
   // The CSV: a download of the same range in the matrix's layout.
