@@ -77,14 +77,19 @@ export async function openAt(from: string, to: string, organizationId: number | 
 }
 
 /**
- * One statement with PostgreSQL's JIT compilation off. Over millions of
- * stays the planner's cost estimates pass the JIT thresholds, and compiling
- * took longer than the statement (2.6 s of a network month's 7.3 s,
- * profiled); these statements are sums over index-only scans, which JIT
- * does not speed up.
+ * One statement with PostgreSQL's JIT compilation and parallel workers off.
+ * Over millions of stays the planner's cost estimates pass the JIT
+ * thresholds, and compiling took longer than the statement (2.6 s of a
+ * network month's 7.3 s, profiled); these statements are sums over
+ * index-only scans of at most a few hundred thousand entries, which neither
+ * JIT nor starting workers (on a busy server: waiting for them) speeds up.
  */
 async function withoutJit<T>(sql: Prisma.Sql): Promise<T[]> {
-  const [, rows] = await db().$transaction([db().$executeRawUnsafe("SET LOCAL jit = off"), db().$queryRaw<T[]>(sql)]);
+  const [, , rows] = await db().$transaction([
+    db().$executeRawUnsafe("SET LOCAL jit = off"),
+    db().$executeRawUnsafe("SET LOCAL max_parallel_workers_per_gather = 0"),
+    db().$queryRaw<T[]>(sql),
+  ]);
   return rows;
 }
 
