@@ -18,7 +18,7 @@ export const POST = withApi(
     if (alt && typeof alt === "object" && !alt.success) throw validationError("invalid_body", alt.error);
     const { photo, pet } = await addPhoto(
       params.petId,
-      { bytes: upload.bytes, alt: alt && typeof alt === "object" ? alt.data : alt },
+      { bytes: upload.bytes, contentType: upload.contentType, alt: alt && typeof alt === "object" ? alt.data : alt },
       { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) },
     );
     return { status: 201, body: photo, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${photo.id}`, url).toString() } };
