@@ -76,10 +76,10 @@ export const alertFilterFields = {
   q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
   near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
     .optional()
-    .meta({ description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
+    .meta({ pattern: nearSchema.meta()?.pattern as string, description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
   within: asListGives(withinSchema, "a distance such as 25mi")
     .optional()
-    .meta({ description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
+    .meta({ pattern: withinSchema.meta()?.pattern as string, maxLength: withinSchema.meta()?.maxLength as number, description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
 };
 
 export const alertFiltersSchema = z

@@ -329,6 +329,8 @@ export const videoUrlSchema = z
   .nullable()
   .meta({
     format: "uri",
+    // The hosts and paths parseVideoUrl takes, as far as a pattern can say (the id's shape is checked after).
+    pattern: "^\\s*https://(?:(?:www\\.|m\\.)?youtube\\.com/|youtu\\.be/|(?:www\\.)?vimeo\\.com/|player\\.vimeo\\.com/video/)",
     description:
       "A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.",
     example: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
