@@ -28,6 +28,7 @@ import {
   PHOTOS_MAX,
 } from "@/lib/pets/schemas";
 import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
+import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
 import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 
 // The contract, generated from the same zod schemas that parse requests,
@@ -115,7 +116,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "Send your API key as `Authorization: Bearer <API_KEY>`. Keys look like `pk_live_` + 32 letters and digits.",
+    description: `Send your API key as \`Authorization: Bearer <API_KEY>\`. Keys look like \`pk_live_\` + 32 letters and digits. A key holds some of these scopes; each operation names the one it needs: ${KEY_SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+    // The same list, for tools: what each scope allows.
+    "x-scopes": Object.fromEntries(KEY_SCOPES.map((scope) => [scope, KEY_SCOPE_DESCRIPTIONS[scope] ?? scope])),
   });
   const security = [{ [bearer.name]: [] }];
 
