@@ -46,7 +46,8 @@ export const countrySchema = z
   .trim()
   .transform((s) => s.toUpperCase())
   .refine((s) => COUNTRIES.has(s), "must be an ISO 3166-1 alpha-2 country code, e.g. US")
-  .meta({ description: "ISO 3166-1 alpha-2 country code (upper case; lower case is taken too).", example: "US", enum: COUNTRY_CODES });
+  // A pattern, not the enum of codes: lower case is taken too, and the site's typed forms keep a string.
+  .meta({ description: "An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).", example: "US", pattern: "^[A-Za-z]{2}$", minLength: 2, maxLength: 2 });
 
 const streetSchema = optionalText(200).meta({ example: "233 S Wacker Dr" });
 const citySchema = text(100).meta({ example: "Chicago" });
