@@ -4,10 +4,12 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { KEY_SCOPES } from "@/lib/keys/schemas";
-import { allowPrivateWebhooks, call, newKey, seedPets, type RouteHandler } from "./helpers";
+import { tokenOf } from "./alerts-helpers";
+import { allowPrivateWebhooks, call, newKey, seedPets, staffSession, type RouteHandler } from "./helpers";
 
 // The document states every rule the service enforces on a request: this
-// test reads the partner document as a generator would, and for every
+// test reads the documents as a generator would (the partner's, and the
+// site's own operations that a staff session calls), and for every
 // operation's request (JSON bodies, multipart fields, query parameters)
 // probes every field at the bounds the document gives it, against the real
 // handlers on the test database:
@@ -58,7 +60,11 @@ type Operation = {
 };
 type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
 
-const doc = buildOpenApiDocument("partner") as unknown as Doc;
+// The site's document: the partner document's operations and the site's own (sessions, keys, the audit
+// trail, applications), which a staff session calls. Its components are the partner's and more.
+const partner = buildOpenApiDocument("partner") as unknown as Doc;
+const doc = buildOpenApiDocument("site") as unknown as Doc;
+const isSiteOnly = (route: string, method: string) => !partner.paths[route]?.[method as (typeof METHODS)[number]];
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 function deref(schema: Schema): Schema {
@@ -283,6 +289,9 @@ async function handlerFor(route: string, method: string): Promise<RouteHandler |
 let png: Buffer;
 let csv: string;
 let key: string;
+/** A staff session of the first organisation, for the site's own operations (a caller, as a key is). */
+const STAFF = "staff session";
+let staffHeaders: Record<string, string>;
 let platformKey: string;
 const pathValues: Record<string, string> = {};
 
@@ -329,7 +338,12 @@ async function send(route: string, method: string, shape: RequestShape, asKey = 
   const concrete = route.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name]!);
   const params = Object.fromEntries([...route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, pathValues[name!]!]));
   const { body, headers } = bodyOf(shape);
-  const res = await call(handler, `/v1${concrete}${queryString(shape.query)}`, { method: method.toUpperCase(), key: asKey, params, body, headers });
+  const res = await call(handler, `/v1${concrete}${queryString(shape.query)}`, {
+    method: method.toUpperCase(),
+    ...(asKey === STAFF ? { headers: { ...staffHeaders, ...headers } } : { key: asKey, headers }),
+    params,
+    body,
+  });
   const text = await res.text();
   let fields: string[] = [];
   let code = "";
@@ -431,7 +445,7 @@ async function resolvePathParameter(route: string, name: string): Promise<void> 
   for (const parent of collection.matchAll(/\{(\w+)\}/g)) await resolvePathParameter(route, parent[1]!);
   const post = doc.paths[collection]?.post;
   if (post) {
-    for (const asKey of [key, platformKey]) {
+    for (const asKey of isSiteOnly(collection, "post") ? [STAFF] : [key, platformKey]) {
       const res = await send(collection, "post", baseline(post), asKey);
       if (res.status < 300) {
         pathValues[name] = String((JSON.parse(res.text.length < 300 ? res.text : "{}") as { id?: unknown }).id ?? "");
@@ -442,7 +456,7 @@ async function resolvePathParameter(route: string, name: string): Promise<void> 
   const get = doc.paths[collection]?.get;
   if (get) {
     const res = await call(await handlerFor(collection, "get"), `/v1${collection.replace(/\{(\w+)\}/g, (_, n: string) => pathValues[n]!)}`, {
-      key,
+      ...(isSiteOnly(collection, "get") ? { headers: staffHeaders } : { key }),
       params: Object.fromEntries([...collection.matchAll(/\{(\w+)\}/g)].map(([, n]) => [n!, pathValues[n!]!])),
     });
     const list = (await res.json()) as { id?: unknown }[] | { id?: unknown };
@@ -474,6 +488,11 @@ beforeAll(async () => {
   };
   pathValues.webhookId = String((await made("/webhooks", { url: "http://127.0.0.1:9/hook", events: ["pet.created"] })).id);
   await made("/webhooks/{webhookId}/test", {});
+  ({ headers: staffHeaders } = await staffSession());
+  // An alert's token travels only by email: read back as the mail job reads it.
+  const alertEmail = `boundaries-${Date.now()}@example.org`;
+  await made("/alerts", { email: alertEmail, frequency: "daily", consent: true });
+  pathValues.token = await tokenOf(alertEmail);
   pathValues.siteId = String((await made("/listing-sites", { site: "petfinder", host: "127.0.0.1", port: 2121, username: "boundary", password: "secret-boundary", accountId: "AB123" })).id);
 }, 60_000);
 
@@ -502,8 +521,8 @@ describe("every request rule the document states is the one the service enforces
       if (probes.length === 0) return;
       for (const [, name] of route.matchAll(/\{(\w+)\}/g)) await resolvePathParameter(route, name!);
       // Which key the operation takes: the organisation's, or (for what only the platform does) the platform's.
-      let asKey = key;
-      if ((await send(route, method, clone(base), key)).status === 403) asKey = platformKey;
+      let asKey = isSiteOnly(route, method) ? STAFF : key;
+      if (asKey === key && (await send(route, method, clone(base), key)).status === 403) asKey = platformKey;
 
       const wrong: string[] = [];
       for (const { where, probe } of probes) {
