@@ -36,11 +36,11 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
  */
 export const KEY_SCOPE_DESCRIPTIONS: Partial<Record<string, string>> = {
   "pets:read": "Read animals",
-  "pets:write": "Add and change animals",
+  "pets:write": "Add animals",
   "webhooks:manage": "Register webhooks",
   "applications:write": "Forward adoption applications",
-  "organizations:manage": "Edit the shelter's profile (a platform key: add shelters)",
-  "listings:manage": "Manage listing-site accounts and uploads",
+  "organizations:manage": "Edit the shelter's profile",
+  "listings:manage": "Manage listing-site uploads",
 };
 
 /** A scope as people read it: "Read animals (pets:read)", or the scope's name when it has no description. */

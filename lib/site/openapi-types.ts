@@ -2855,6 +2855,7 @@ export interface components {
             scopes: string[];
         };
         SignIn: {
+            /** Format: email */
             email: string;
             password: string;
         };
