@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
-import { characterCount, idSchema, petStatusSchema } from "@/lib/pets/schemas";
+import { idSchema, petStatusSchema } from "@/lib/pets/schemas";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
 // sends, what the applicant's private page and staff read, and the steps
@@ -25,18 +25,16 @@ export const DECISION_MESSAGE_MAX = 1000;
 /** Storable plain text: no NUL, no unpaired surrogates (as the animals' text fields). */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
-// The limits are counted in characters (code points) as JSON Schema's minLength/maxLength and the
-// database's varchar count them, not in UTF-16 units as zod's .min/.max would: so they are checked
-// here and stated to the document from the same numbers (tests/api/document-boundaries.test.ts
-// holds the two together).
+// Lengths as zod constraints (checked after trimming), not refinements: the generator states them as
+// minLength/maxLength, which a refinement never reaches. zod 4 counts characters (code points), as
+// JSON Schema and the database's varchar do (tests/api/document-boundaries.test.ts probes with one).
 const text = (max: number, required: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? required : "must be text") })
     .trim()
-    .refine((s) => s.length > 0, required)
-    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters")
-    .meta({ minLength: 1, maxLength: max });
+    .min(1, required)
+    .max(max, `must be at most ${max} characters`)
+    .refine(storable, "must not contain NUL or unpaired surrogate characters");
 
 /** What the phone fields accept (after trimming), stated to the document as it is checked. */
 export const PHONE_PATTERN = /^[0-9+()\-. /]{5,}$/;

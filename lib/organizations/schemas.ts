@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
-import { characterCount, idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/pets/schemas";
 
 // Organisations: the shelters and rescues animals are at. The one source of
 // their shapes: requests are parsed, answers typed, the OpenAPI document and
@@ -22,15 +22,15 @@ const COUNTRIES = new Set(COUNTRY_CODES);
 /** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates. */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
+// Lengths as zod constraints (after trimming), so that the document states them; zod 4 counts
+// characters (code points), as JSON Schema and the database do.
 const text = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .trim()
-    .refine((s) => s.length > 0, "must not be blank")
-    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters")
-    // Counted in characters (code points), as JSON Schema and the database count them: stated from the same number.
-    .meta({ minLength: 1, maxLength: max });
+    .min(1, "must not be blank")
+    .max(max, `must be at most ${max} characters`)
+    .refine(storable, "must not contain NUL or unpaired surrogate characters");
 
 /** Optional text: null (or omitted) when unknown; blank is refused rather than stored. */
 const optionalText = (max: number) => text(max).nullable();

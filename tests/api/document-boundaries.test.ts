@@ -105,6 +105,8 @@ function stringOfLength(s: Schema, length: number, seed = "x"): string | undefin
     candidates.push(`${base}${joint}${pad(length - base.length - joint.length)}`);
   } else if (s.format && s.format !== "binary") return example !== undefined && fits(example) ? example : undefined;
   else {
+    // One character outside the BMP first: JSON Schema counts characters (code points), not UTF-16 units.
+    if (!pattern && length >= 2) candidates.push(`\u{1F43E}${pad(length - 1)}`);
     if (!pattern) candidates.push(pad(length));
     if (example !== undefined) {
       if (example.length >= length) candidates.push(example.slice(0, length), example.slice(example.length - length));
@@ -179,16 +181,19 @@ function uniquely(value: string, schema: Schema): string {
   if (s.format && s.format !== "email" && s.format !== "uri") return value;
   const n = String(++serial);
   const pattern = s.pattern ? new RegExp(s.pattern, "u") : undefined;
-  const length = [...value].length;
+  // By characters (code points), as the limits count: a probe at maxLength stays exactly at it.
+  const chars = [...value];
+  const length = chars.length;
+  const head = (k: number) => chars.slice(0, k).join("");
   const fits = (v: string) => (!pattern || pattern.test(v)) && (s.maxLength === undefined || [...v].length <= s.maxLength) && (s.format !== "email" || /^[^@]+@example\.org$/.test(v));
   const variants = [
-    s.format === "email" ? n + value.slice(n.length) : undefined,
-    length > n.length ? value.slice(0, length - n.length) + n : undefined,
-    length > n.length + 1 ? `${value.slice(0, length - n.length - 1)}-${n}` : undefined,
+    s.format === "email" ? n + chars.slice(n.length).join("") : undefined,
+    length > n.length ? head(length - n.length) + n : undefined,
+    length > n.length + 1 ? `${head(length - n.length - 1)}-${n}` : undefined,
     `${value}-${n}`,
     value + n,
   ];
-  return variants.find((v): v is string => v !== undefined && fits(v)) ?? value;
+  return variants.find((v): v is string => v !== undefined && [...v].length >= Math.min(length, s.maxLength ?? length) && fits(v)) ?? value;
 }
 
 function probesFor(field: string, schema: Schema, required: boolean, out: Probe[], unbuilt: string[], depth = 0): void {
