@@ -228,7 +228,8 @@ function probesFor(field: string, schema: Schema, required: boolean, out: Probe[
     if (s.pattern !== undefined) {
       const pattern = new RegExp(s.pattern, "u");
       if (typeof s.example === "string") out.push({ field, why: "its example (pattern)", expect: "taken", value: s.example, unique: true });
-      const breaking = ["!#", "surely not ~ matching", "%%%%%", "\u00e9\u00e9"].find((v) => !pattern.test(v) && (s.maxLength === undefined || v.length <= s.maxLength));
+      // Values that break the common patterns: a formula, a comma, a control character, punctuation.
+      const breaking = ["!#", "surely not ~ matching", "%%%%%", "\u00e9\u00e9", "=1+1", "a,b", "a\u0001b"].find((v) => !pattern.test(v) && (s.maxLength === undefined || v.length <= s.maxLength));
       if (breaking !== undefined) out.push({ field, why: `breaks pattern ${s.pattern}`, expect: "refused", value: breaking });
     }
     if (s.format === "email" || s.format === "uri" || s.format === "date" || s.format === "date-time") {
@@ -546,7 +547,7 @@ describe("every request rule the document states is the one the service enforces
         const res = await send(route, method, shape, asKey);
         const named = res.status === 400 && names(res.fields, probe.field) && !(probe.expect === "taken" && WORLD_CODES.has(res.code));
         const ok = res.status < 500 && (probe.expect === "refused" ? named : !named);
-        if (!ok) wrong.push(`${where} ${probe.field}: ${probe.why} should be ${probe.expect}, got ${res.status} ${res.text}`);
+        if (!ok) wrong.push(`${where} ${probe.field}: ${probe.why} (${JSON.stringify(sent.omit ? "left out" : sent.value).slice(0, 60)}) should be ${probe.expect}, got ${res.status} ${res.text}`);
       }
       if (unbuilt.length) console.info(`${op.operationId}: values not built for ${unbuilt.join(", ")} (those probes skipped; the field's other bounds probed)`);
       expect(wrong).toEqual([]);
