@@ -21,9 +21,12 @@ import { allowPrivateWebhooks, call, newKey, seedPets, staffSession, type RouteH
 //   - a string the document leaves open (no length, pattern, format or enum)
 //     takes a long value without a 400 naming it;
 //   - and nothing answers 500.
-// Nothing here names an operation or a field: a route added to the document
-// is probed by the same rules (a new path parameter is found by creating
-// one through its collection's POST, or listing it).
+// Nothing here names an operation or a field but two short lists (the rules
+// a document can state in prose only, and the refusals that depend on the
+// world rather than on a value's form) and the fixtures a documented example
+// cannot make offline: a route added to the document is probed by the same
+// rules (a new path parameter is found by creating one through its
+// collection's POST, or listing it).
 
 allowPrivateWebhooks();
 
@@ -502,7 +505,14 @@ beforeAll(async () => {
   pathValues.siteId = String((await made("/listing-sites", { site: "petfinder", host: "127.0.0.1", port: 2121, username: "boundary", password: "secret-boundary", accountId: "AB123" })).id);
 }, 60_000);
 
+let probed = 0;
+
 describe("every request rule the document states is the one the service enforces", () => {
+  it("reads every operation of both documents", () => {
+    // 60 when this was written (38 partner operations, 22 of the site's own); a route added joins by itself.
+    expect(operations.length).toBeGreaterThanOrEqual(60);
+  });
+
   it.each(operations.map((o) => [`${o.op.operationId} (${o.method.toUpperCase()} ${o.route})`, o] as const))(
     "%s",
     async (_, { route, method, op }) => {
@@ -545,6 +555,7 @@ describe("every request rule the document states is the one the service enforces
         setAt(target, probe.field, sent);
         if (PROSE_RULES[`${op.operationId} ${probe.field}`]) continue;
         const res = await send(route, method, shape, asKey);
+        probed++;
         const named = res.status === 400 && names(res.fields, probe.field) && !(probe.expect === "taken" && WORLD_CODES.has(res.code));
         const ok = res.status < 500 && (probe.expect === "refused" ? named : !named);
         if (!ok) wrong.push(`${where} ${probe.field}: ${probe.why} (${JSON.stringify(sent.omit ? "left out" : sent.value).slice(0, 60)}) should be ${probe.expect}, got ${res.status} ${res.text}`);
@@ -554,4 +565,9 @@ describe("every request rule the document states is the one the service enforces
     },
     120_000,
   );
+
+  it("sent hundreds of probes (a document the walk stopped understanding would pass empty)", () => {
+    console.info(`document boundaries: ${probed} probes over ${operations.length} operations`);
+    expect(probed).toBeGreaterThan(500);
+  });
 });
