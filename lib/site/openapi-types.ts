@@ -1523,7 +1523,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
@@ -1641,7 +1641,7 @@ export interface components {
         /** @description The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`). */
         ListingSitePatch: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string | null;
@@ -1658,7 +1658,7 @@ export interface components {
              */
             password?: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @example 21
              */
             port?: number;
@@ -1797,7 +1797,7 @@ export interface components {
         /** @description An organisation's FTP account on a listing site. Unknown fields are refused. */
         NewListingSite: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string;
@@ -1819,7 +1819,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
