@@ -25,7 +25,7 @@ export interface PhotoUpload {
 const RAW_TYPE = /^(?:image\/[\w.+-]+|application\/octet-stream)\s*(?:;.*)?$/i;
 
 /** How to send a photo, for the 415s: the one sentence every refusal of a type ends with. */
-export const PHOTO_TYPES_ACCEPTED = `multipart/form-data (the photo in its \`file\` field), or the image as the body with Content-Type ${PHOTO_MEDIA_TYPES.join(", ")} or application/octet-stream`;
+const PHOTO_TYPES_ACCEPTED = `multipart/form-data (the photo in its \`file\` field), or the image as the body with Content-Type ${PHOTO_MEDIA_TYPES.join(", ")} or application/octet-stream`;
 
 function tooLarge(): ApiError {
   return new ApiError(413, "payload_too_large", `The photo is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a smaller one (a phone photo is usually 2 to 6 MB).`);
