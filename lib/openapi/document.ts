@@ -34,6 +34,14 @@ import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.
 
+/** The photo form as the document states it (built once: a component's id is registered once). */
+const photoUploadFormSchema = z
+  .object({
+    file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
+    alt: photoAltSchema.optional(),
+  })
+  .meta({ id: "PhotoUpload", description: "A photo and its alt text (the image as the body itself takes `?alt=` instead)." });
+
 export const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 
 export const RATE_LIMIT_HEADERS = {
@@ -281,18 +289,13 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
     request: {
       params: petIdParamsSchema,
-      query: photoUploadQuerySchema.meta({ description: "Only with the image as the body (the form has its own `alt` field)." }),
+      query: photoUploadQuerySchema,
       headers: z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`).', example: '"1"' }) }),
       body: {
         required: true,
         content: {
           "multipart/form-data": {
-            schema: z
-              .object({
-                file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
-                alt: photoAltSchema.optional(),
-              })
-              .meta({ id: "PhotoUpload", description: "A photo and its alt text." }),
+            schema: photoUploadFormSchema,
             encoding: { file: { contentType: `${rawTypes}, application/octet-stream` } },
           },
         },

@@ -2833,7 +2833,7 @@ export interface components {
              */
             alt: string | null;
         };
-        /** @description A photo and its alt text. */
+        /** @description A photo and its alt text (the image as the body itself takes `?alt=` instead). */
         PhotoUpload: {
             /**
              * @description Text describing the photo for people who cannot see it, up to 300 characters.
