@@ -94,6 +94,13 @@ function nonNull(schema: Schema): Schema {
 
 const typeOf = (s: Schema) => (Array.isArray(s.type) ? s.type[0] : s.type) ?? (s.properties ? "object" : s.items ? "array" : undefined);
 
+/** Labels of at most 63 letters joined by dots, `length` long: what a host name pattern takes. */
+function dotted(length: number): string {
+  let out = "";
+  while (length - out.length > 63) out += `${"a".repeat(Math.min(63, length - out.length - 2))}.`;
+  return out + "a".repeat(length - out.length);
+}
+
 /** A value of `length` characters that the schema's pattern and format still take, built from its example; undefined when none can be. */
 function stringOfLength(s: Schema, length: number, seed = "x"): string | undefined {
   const pattern = s.pattern ? new RegExp(s.pattern, "u") : undefined;
@@ -115,8 +122,10 @@ function stringOfLength(s: Schema, length: number, seed = "x"): string | undefin
       if (example.length >= length) candidates.push(example.slice(0, length), example.slice(example.length - length));
       const last = example.at(-1) ?? seed;
       candidates.push(example + last.repeat(Math.max(0, length - example.length)), example[0]!.repeat(Math.max(0, length - example.length)) + example);
+      // Spaces around it, where the pattern allows them (`within`: "   25mi").
+      candidates.push(" ".repeat(Math.max(0, length - example.length)) + example);
     }
-    candidates.push(pad(length), "1".repeat(length), "a".repeat(length));
+    candidates.push(pad(length), "1".repeat(length), "a".repeat(length), dotted(length));
   }
   return candidates.find(fits);
 }
