@@ -8,6 +8,7 @@ import path from "node:path";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import pg from "pg";
 import { z } from "zod";
+import { KEY_SCOPES } from "@/lib/keys/schemas";
 import { printable } from "@/lib/terminal";
 import { ROOT } from "./database";
 import { generateClientIfStale, migrateAndSeed, prepareDatabase, run } from "./launch";
@@ -209,7 +210,8 @@ keysCommand
   .option("--plan <plan>", "free | pro | business | enterprise", "free")
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
-  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write,organizations:manage", parseScopes, ["pets:read", "pets:write"])
+  // From the list the API checks: a scope added there is offered here by itself.
+  .option("--scopes <list>", `comma-separated, any of: ${KEY_SCOPES.join(",")}`, parseScopes, ["pets:read", "pets:write"])
   .option("--org <id|slug>", "the organisation whose key it is (required when there are several; default: the only one)")
   .option("--platform", "a platform key, for listing sites and operators: reads every organisation's data, writes only by naming an organisation")
   .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[]; org?: string; platform?: boolean }) =>

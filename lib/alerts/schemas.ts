@@ -25,12 +25,13 @@ export const ALERTS_PER_EMAIL = 10;
  * refused although Intl may take them: PostgreSQL reads such strings as
  * POSIX zones, with the sign the other way round.
  */
+const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
 export const timeZoneSchema = z
   .string({ error: () => "must be an IANA time zone name, e.g. America/Chicago" })
   .trim()
   .max(64, "must be at most 64 characters")
   .refine((tz) => {
-    if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
+    if (!TIME_ZONE_PATTERN.test(tz)) return false;
     try {
       new Intl.DateTimeFormat("en", { timeZone: tz });
       return true;
@@ -38,7 +39,15 @@ export const timeZoneSchema = z
       return false;
     }
   }, "must be an IANA time zone name, e.g. America/Chicago")
-  .meta({ description: "The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.", example: "America/Chicago" });
+  // `format` names the rule a pattern cannot state (a zone the time zone database knows, aliases
+  // included, as browsers report them); the pattern and length are the part it can.
+  .meta({
+    format: "iana-time-zone",
+    pattern: TIME_ZONE_PATTERN.source,
+    maxLength: 64,
+    description: "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
+    example: "America/Chicago",
+  });
 
 /** A string the list's own schema accepts, kept as given (the alert's page shows it back as it was typed). */
 function asListGives(schema: z.ZodType, what: string) {
@@ -67,10 +76,10 @@ export const alertFilterFields = {
   q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
   near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
     .optional()
-    .meta({ description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
+    .meta({ pattern: nearSchema.meta()?.pattern as string, description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
   within: asListGives(withinSchema, "a distance such as 25mi")
     .optional()
-    .meta({ description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
+    .meta({ pattern: withinSchema.meta()?.pattern as string, maxLength: withinSchema.meta()?.maxLength as number, description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
 };
 
 export const alertFiltersSchema = z
@@ -92,7 +101,7 @@ export const newAlertSchema = z
       .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
       .pipe(z.email("must be an email address, like name@example.org"))
       .transform((s) => s.toLowerCase())
-      .meta({ description: "Where the matches go (and first the confirmation); compared without regard to case.", example: "sam@example.org" }),
+      .meta({ format: "email", maxLength: EMAIL_MAX, description: "Where the matches go (and first the confirmation); compared without regard to case.", example: "sam@example.org" }),
     frequency: z.enum(ALERT_FREQUENCIES, { error: () => "must be hourly or daily" }).meta({ description: "`hourly`: as they arrive, at most one email an hour; `daily`: one digest at 08:00 in `timeZone`." }),
     timeZone: timeZoneSchema.default("UTC"),
     filters: alertFiltersSchema.default({}),

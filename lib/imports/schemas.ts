@@ -50,7 +50,10 @@ export const importUploadSchema = z
     format: importFormatSchema.optional().meta({ description: "Found from the file when left out (a file with a mapping is generic)." }),
     dryRun: z.boolean().optional().meta({ description: "Report what the import would do, and change nothing. Default false." }),
     missing: z.enum(MISSING_POLICIES).optional().meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
-    mapping: z.string().optional().meta({ description: "For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used." }),
+    // Sent as a text field holding JSON; the operation's `encoding` says so (lib/openapi/imports.ts).
+    // No .meta() here: a description on the wrapper would make the generator copy the schema inline
+    // instead of referencing ImportMapping (the operation's description says what the field is for).
+    mapping: genericMappingSchema.optional(),
     organizationId: idSchema.optional().meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
   })
   .meta({ id: "ImportUpload" });
@@ -141,7 +144,9 @@ export type ImportSummary = z.infer<typeof importSummarySchema>;
 
 export const importSchema = importSummarySchema
   .extend({
-    mapping: z.record(z.string(), z.unknown()).nullable().meta({ description: "The generic file's mapping; null for a site's format." }),
+    // The generic file's mapping; null for a site's format. A union, not .nullable() nor .meta(): either
+    // would make the generator copy ImportMapping or state it as an object that is also null.
+    mapping: z.union([genericMappingSchema, z.null()]),
     preview: z.array(importPreviewRowSchema).meta({ description: "The first 20 rows as they are (or would be) saved; empty once the report is deleted." }),
   })
   .meta({

@@ -26,6 +26,28 @@ export type Scope = (typeof SCOPES)[number];
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
 export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/**
+ * What each key scope lets a key do, in a few words. KEY_SCOPES (the list the API checks) is the one
+ * list every other list derives from: the CLI's `keys create --help`, the staff keys page and the
+ * OpenAPI document's bearerAuth. A scope added to KEY_SCOPES shows everywhere by itself, by its name
+ * alone until it has a line here.
+ */
+export const KEY_SCOPE_DESCRIPTIONS: Partial<Record<string, string>> = {
+  "pets:read": "Read animals",
+  "pets:write": "Add animals",
+  "webhooks:manage": "Register webhooks",
+  "applications:write": "Forward adoption applications",
+  "organizations:manage": "Edit the shelter's profile",
+  "listings:manage": "Manage listing-site uploads",
+};
+
+/** A scope as people read it: "Read animals (pets:read)", or the scope's name when it has no description. */
+export function describeKeyScope(scope: string): string {
+  const description = KEY_SCOPE_DESCRIPTIONS[scope];
+  return description ? `${description} (${scope})` : scope;
+}
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);

@@ -23,14 +23,24 @@ import {
   photoParamsSchema,
   photoPatchSchema,
   photoSchema,
+  photoAltSchema,
   photoUploadQuerySchema,
   PHOTOS_MAX,
 } from "@/lib/pets/schemas";
 import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
-import { MAX_PHOTO_PIXELS, PHOTO_FORMATS } from "@/lib/photos/limits";
+import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
+import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.
+
+/** The photo form as the document states it (built once: a component's id is registered once). */
+const photoUploadFormSchema = z
+  .object({
+    file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
+    alt: photoAltSchema.optional(),
+  })
+  .meta({ id: "PhotoUpload", description: "A photo and its alt text (the image as the body itself takes `?alt=` instead)." });
 
 export const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 
@@ -114,7 +124,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "Send your API key as `Authorization: Bearer <API_KEY>`. Keys look like `pk_live_` + 32 letters and digits.",
+    description: `Send your API key as \`Authorization: Bearer <API_KEY>\`. Keys look like \`pk_live_\` + 32 letters and digits. A key holds some of these scopes; each operation names the one it needs: ${KEY_SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+    // The same list, for tools: what each scope allows.
+    "x-scopes": Object.fromEntries(KEY_SCOPES.map((scope) => [scope, KEY_SCOPE_DESCRIPTIONS[scope] ?? scope])),
   });
   const security = [{ [bearer.name]: [] }];
 
@@ -259,17 +271,22 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
-  // Bytes are a string of format binary beside their contentMediaType (OpenAPI 3.1 allows both): the
-  // common generators make a file (Blob) of `format: binary` only, and type or validate the rest as text.
-  const imageBody = { type: "string", format: "binary", contentMediaType: "image/*", description: "The image itself." } as const;
+  // One documented request body, the form: generators that cannot choose between several media types
+  // (orval) otherwise build a call that sends neither. The image as the body itself is still taken
+  // (curl --data-binary) and stated in prose and in `x-raw-image-body` (docs/decisions/024-photo-upload-contract.md).
+  const rawTypes = PHOTO_MEDIA_TYPES.join(", ");
   registry.registerPath({
     method: "post",
     path: "/pets/{petId}/photos",
     operationId: "addPetPhoto",
     summary: "Add a photo",
-    description: `Send a ${PHOTO_FORMATS.join(", ").replace(/, ([^,]*)$/, " or $1")} photo, either as the \`file\` field of a \`multipart/form-data\` form (with an optional \`alt\` field), or as the request body itself with its \`Content-Type\` (and \`?alt=\`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most ${PHOTOS_MAX} photos per animal; the first is the cover (reorder with \`PATCH /pets/{petId}\` and \`photoOrder\`). The animal's version increases (\`ETag\`); \`If-Match\` is honoured. Limits: ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
+    description: `Send a ${PHOTO_FORMATS.join(", ").replace(/, ([^,]*)$/, " or $1")} photo as the \`file\` field of a \`multipart/form-data\` form, with an optional \`alt\` field. The image may also be sent as the request body itself, with its own \`Content-Type\` (${rawTypes}, or \`application/octet-stream\`) and \`?alt=\` (see \`x-raw-image-body\`): \`curl --data-binary @rex.jpg -H 'Content-Type: image/jpeg'\`. What the file is gets decided by decoding it, never by its name or declared type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most ${PHOTOS_MAX} photos per animal; the first is the cover (reorder with \`PATCH /pets/{petId}\` and \`photoOrder\`). The animal's version increases (\`ETag\`); \`If-Match\` is honoured. Limits: ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
     tags: ["pets"],
     security,
+    "x-raw-image-body": {
+      description: "The image as the whole request body instead of the form, its alt text in `?alt=`.",
+      contentTypes: [...PHOTO_MEDIA_TYPES, "application/octet-stream"],
+    },
     request: {
       params: petIdParamsSchema,
       query: photoUploadQuerySchema,
@@ -278,15 +295,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         required: true,
         content: {
           "multipart/form-data": {
-            schema: z.object({
-              file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: "The photo." }),
-              alt: z.string().optional().meta({ description: "Text describing the photo, up to 300 characters." }),
-            }),
+            schema: photoUploadFormSchema,
+            encoding: { file: { contentType: `${rawTypes}, application/octet-stream` } },
           },
-          "image/jpeg": { schema: imageBody },
-          "image/png": { schema: imageBody },
-          "image/webp": { schema: imageBody },
-          "image/avif": { schema: imageBody },
         },
       },
     },
@@ -301,7 +312,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       409: errorResponse(409, ["too_many_photos"], {}, `The animal already has ${PHOTOS_MAX} photos.`),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
-      415: errorResponse(415, ["unsupported_media_type"], {}, `The file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it).`),
+      415: errorResponse(
+        415,
+        ["unsupported_media_type"],
+        {},
+        `The body is neither a \`multipart/form-data\` form nor an image (${rawTypes}, \`application/octet-stream\`), or the file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it). The message names the content type received and the ones accepted.`,
+      ),
       422: errorResponse(
         422,
         ["image_too_large"],

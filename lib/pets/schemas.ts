@@ -44,6 +44,8 @@ export const characterCount = (s: string) => [...s].length;
  */
 export const looksLikeFormula = (s: string) => /^[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]./su.test(s);
 export const FORMULA_RULE = "must not start with =, +, - or @ (a spreadsheet opening a listing file would run it as a formula)";
+/** looksLikeFormula's rule as the document states it, on the value before trimming: a sign, then more than spaces. */
+export const NOT_A_FORMULA_PATTERN = "^(?!\\s*[=+\\-@\\uFF1D\\uFF0B\\uFF0D\\uFF20]\\s*\\S)";
 
 export const petNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -59,6 +61,7 @@ export const petNameSchema = z
     example: "Biscuit",
     minLength: 1,
     maxLength: NAME_MAX,
+    pattern: NOT_A_FORMULA_PATTERN,
   });
 
 // The profile: who the animal is, beyond a name. Every field is optional on
@@ -108,6 +111,7 @@ export const breedSchema = optionalText(BREED_MAX, "the breed", "word").meta({
   example: "Labrador mix",
   minLength: 1,
   maxLength: BREED_MAX,
+  pattern: NOT_A_FORMULA_PATTERN,
 });
 
 export const descriptionSchema = optionalText(DESCRIPTION_MAX, "there is nothing to say").meta({
@@ -198,6 +202,8 @@ export const externalIdSchema = z
     example: "A123",
     minLength: 1,
     maxLength: EXTERNAL_ID_MAX,
+    // No comma, no control character (the refinements above, as a pattern).
+    pattern: "^[^,\\u0000-\\u001F\\u007F]*$",
   });
 
 /**
@@ -225,7 +231,8 @@ function wordListSchema(noun: string, plural: string, max: number, itemMax: numb
     })
     .nullable()
     .transform((items) => items ?? [])
-    .meta({ type: ["array", "null"], items: { type: "string", minLength: 1, maxLength: itemMax }, maxItems: max });
+    // Each item: not a formula, no comma (control characters are refused too, after inner spaces, line breaks included, are made single).
+    .meta({ type: ["array", "null"], items: { type: "string", minLength: 1, maxLength: itemMax, pattern: `${NOT_A_FORMULA_PATTERN}[^,]*$` }, maxItems: max });
 }
 
 export const colorsSchema = wordListSchema("colour", "colours", COLORS_MAX, COLOR_MAX).meta({
@@ -269,6 +276,7 @@ export const secondaryBreedSchema = optionalText(BREED_MAX, "there is none", "wo
   example: "Border collie",
   minLength: 1,
   maxLength: BREED_MAX,
+  pattern: NOT_A_FORMULA_PATTERN,
 });
 
 const amountCentsSchema = z
@@ -329,6 +337,8 @@ export const videoUrlSchema = z
   .nullable()
   .meta({
     format: "uri",
+    // The hosts and paths parseVideoUrl takes, as far as a pattern can say (the id's shape is checked after).
+    pattern: "^\\s*https://(?:(?:www\\.|m\\.)?youtube\\.com/|youtu\\.be/|(?:www\\.)?vimeo\\.com/|player\\.vimeo\\.com/video/)",
     description:
       "A video of the animal: an https YouTube (`youtube.com/watch?v=…`, `youtu.be/…`, `youtube.com/shorts/…`, `youtube.com/embed/…`) or Vimeo (`vimeo.com/123456789`, `player.vimeo.com/video/123456789`) address; anything else is 400. The site plays it in the privacy-enhanced player, only when the visitor presses play. Null when there is none.",
     example: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",

@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Import a listing file of animals
-         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. `mapping` (an `ImportMapping` sent as a text field of JSON, as the `encoding` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's `mapping` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
          */
         post: operations["createImport"];
         delete?: never;
@@ -678,7 +678,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo
-         * @description Send a JPEG, PNG, WebP or AVIF photo, either as the `file` field of a `multipart/form-data` form (with an optional `alt` field), or as the request body itself with its `Content-Type` (and `?alt=`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most 10 photos per animal; the first is the cover (reorder with `PATCH /pets/{petId}` and `photoOrder`). The animal's version increases (`ETag`); `If-Match` is honoured. Limits: 15 MB, 40 megapixels.
+         * @description Send a JPEG, PNG, WebP or AVIF photo as the `file` field of a `multipart/form-data` form, with an optional `alt` field. The image may also be sent as the request body itself, with its own `Content-Type` (image/jpeg, image/png, image/webp, image/avif, or `application/octet-stream`) and `?alt=` (see `x-raw-image-body`): `curl --data-binary @rex.jpg -H 'Content-Type: image/jpeg'`. What the file is gets decided by decoding it, never by its name or declared type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most 10 photos per animal; the first is the cover (reorder with `PATCH /pets/{petId}` and `photoOrder`). The animal's version increases (`ETag`); `If-Match` is honoured. Limits: 15 MB, 40 megapixels.
          */
         post: operations["addPetPhoto"];
         delete?: never;
@@ -926,7 +926,7 @@ export interface components {
             /** @example Chicago */
             city: string;
             /**
-             * @description ISO 3166-1 alpha-2 country code.
+             * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
              * @example US
              */
             country: string;
@@ -953,7 +953,7 @@ export interface components {
             /** @example Chicago */
             city?: string;
             /**
-             * @description ISO 3166-1 alpha-2 country code.
+             * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
              * @example US
              */
             country?: string;
@@ -1319,10 +1319,7 @@ export interface components {
             id: number;
             /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
-            /** @description The generic file's mapping; null for a site's format. */
-            mapping: {
-                [key: string]: unknown;
-            } | null;
+            mapping: components["schemas"]["ImportMapping"] | null;
             /** @enum {string} */
             missing: "keep" | "adopted";
             /**
@@ -1371,6 +1368,52 @@ export interface components {
             message: string;
         };
         ImportIssues: components["schemas"]["ImportIssue"][];
+        /**
+         * @description For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal.
+         * @example {
+         *       "externalId": "Animal ID",
+         *       "name": "Name",
+         *       "species": "Species",
+         *       "breed": "Breed",
+         *       "description": "Notes",
+         *       "photoUrls": [
+         *         "Photo 1",
+         *         "Photo 2"
+         *       ]
+         *     }
+         */
+        ImportMapping: {
+            adoptionFee?: string;
+            adoptionFeeCurrency?: string;
+            adoptionFeeWaived?: string;
+            ageGroup?: string;
+            birthDate?: string;
+            breed?: string;
+            coatLength?: string;
+            colors?: string | string[];
+            declawed?: string;
+            description?: string;
+            externalId?: string;
+            goodWithCats?: string;
+            goodWithChildren?: string;
+            goodWithDogs?: string;
+            houseTrained?: string;
+            intakeDate?: string;
+            mixedBreed?: string;
+            name: string;
+            photoUrls?: string | string[];
+            secondaryBreed?: string;
+            sex?: string;
+            shotsCurrent?: string;
+            size?: string;
+            spayedNeutered?: string;
+            specialNeeds?: string;
+            specialNeedsNotes?: string;
+            species: string;
+            status?: string;
+            tags?: string | string[];
+            videoUrl?: string;
+        };
         ImportPhotoCounts: {
             failed: number;
             /** @description Photo addresses to fetch (those fetched before for the same animal are not). */
@@ -1447,8 +1490,7 @@ export interface components {
              * @enum {string}
              */
             format?: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-            /** @description For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used. */
-            mapping?: string;
+            mapping?: components["schemas"]["ImportMapping"];
             /**
              * @description `adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`.
              * @enum {string}
@@ -1481,7 +1523,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
@@ -1599,7 +1641,7 @@ export interface components {
         /** @description The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`). */
         ListingSitePatch: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string | null;
@@ -1616,7 +1658,7 @@ export interface components {
              */
             password?: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @example 21
              */
             port?: number;
@@ -1676,6 +1718,7 @@ export interface components {
              */
             consent: true;
             /**
+             * Format: email
              * @description Where the matches go (and first the confirmation); compared without regard to case.
              * @example sam@example.org
              */
@@ -1693,7 +1736,8 @@ export interface components {
              */
             locale?: "en" | "es";
             /**
-             * @description The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
+             * Format: iana-time-zone
+             * @description The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
              * @default UTC
              * @example America/Chicago
              */
@@ -1709,6 +1753,7 @@ export interface components {
              */
             consent: true;
             /**
+             * Format: email
              * @description Where the shelter answers; compared without regard to case.
              * @example sam@example.org
              */
@@ -1742,7 +1787,7 @@ export interface components {
              */
             otherAnimals: string;
             /**
-             * @description Optional.
+             * @description Optional: digits, spaces and + ( ) - . (at least 5).
              * @example +44 20 7946 0000
              */
             phone?: string | null;
@@ -1752,7 +1797,7 @@ export interface components {
         /** @description An organisation's FTP account on a listing site. Unknown fields are refused. */
         NewListingSite: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string;
@@ -1774,7 +1819,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
@@ -1795,6 +1840,7 @@ export interface components {
         NewOrganization: {
             address: components["schemas"]["AddressInput"];
             /**
+             * Format: email
              * @default null
              * @example adopt@lakeshore.example
              */
@@ -1812,6 +1858,7 @@ export interface components {
              */
             name: string;
             /**
+             * @description Digits, spaces and + ( ) - . (at least 5).
              * @default null
              * @example +1 312 555 0100
              */
@@ -1823,6 +1870,7 @@ export interface components {
             slug?: string;
             /**
              * Format: uri
+             * @description An http(s) address whose host has a dot.
              * @default null
              * @example https://lakeshore.example
              */
@@ -2035,7 +2083,7 @@ export interface components {
                 /** @example Chicago */
                 city: string;
                 /**
-                 * @description ISO 3166-1 alpha-2 country code.
+                 * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
                  * @example US
                  */
                 country: string;
@@ -2095,7 +2143,10 @@ export interface components {
         /** @description The fields to change; the others keep their values. */
         OrganizationPatch: {
             address?: components["schemas"]["AddressPatch"];
-            /** @example adopt@lakeshore.example */
+            /**
+             * Format: email
+             * @example adopt@lakeshore.example
+             */
             email?: string | null;
             /** @description The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none). */
             location?: {
@@ -2109,7 +2160,10 @@ export interface components {
              * @example Lakeshore Animal Rescue
              */
             name?: string;
-            /** @example +1 312 555 0100 */
+            /**
+             * @description Digits, spaces and + ( ) - . (at least 5).
+             * @example +1 312 555 0100
+             */
             phone?: string | null;
             /**
              * @description URL-safe and unique: the shelter's page is `/shelters/<slug>`.
@@ -2118,6 +2172,7 @@ export interface components {
             slug?: string;
             /**
              * Format: uri
+             * @description An http(s) address whose host has a dot.
              * @example https://lakeshore.example
              */
             website?: string | null;
@@ -2274,148 +2329,7 @@ export interface components {
              */
             createdAt: string;
             data: {
-                /** @description The animal after the change, with the `version` its ETag carries. */
-                pet: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
-                     * @example young
-                     * @enum {string|null}
-                     */
-                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate: string | null;
-                    /** @example Labrador mix */
-                    breed: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description: string | null;
-                    /**
-                     * @description Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.
-                     * @example 12.4
-                     */
-                    distanceKm?: number;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId: string | null;
-                    goodWith: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained: boolean | null;
-                    /**
-                     * Format: int64
-                     * @description Unique identifier assigned by the service on creation.
-                     * @example 1
-                     */
-                    id: number;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name: string;
-                    /**
-                     * Format: int64
-                     * @description The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact.
-                     * @example 1
-                     */
-                    organizationId: number;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed: string | null;
-                    sex: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent: boolean | null;
-                    size: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes: string | null;
-                    status: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags: string[];
-                    /**
-                     * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
-                     * @example 1
-                     */
-                    version: number;
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl: string | null;
-                };
+                pet: components["schemas"]["Pet"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -2710,6 +2624,120 @@ export interface components {
              */
             videoUrl?: string | null;
         };
+        /** @description The changed fields' values before the change (`pet.updated` only); the others are left out. */
+        PetPreviousFields: {
+            /** @description The adoption fee; null when not known. */
+            adoptionFee?: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
+            /**
+             * Format: date
+             * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+             * @example 2024-03-15
+             */
+            birthDate?: string | null;
+            /** @example Labrador mix */
+            breed?: string | null;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             * @example 1
+             */
+            categoryId?: number;
+            /**
+             * @description The coat's length; null when not known.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to 3 colours, the main one first; empty when not known.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed?: boolean | null;
+            /** @description Plain text with line breaks; never HTML. */
+            description?: string | null;
+            /**
+             * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+             * @example A123
+             */
+            externalId?: string | null;
+            goodWith?: components["schemas"]["GoodWith"];
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained?: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate?: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites?: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed?: boolean | null;
+            /**
+             * @description The animal's name.
+             * @example Biscuit
+             */
+            name?: string;
+            /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+            photos?: components["schemas"]["Photo"][];
+            /**
+             * @description The second breed of a mix; null when none or not known.
+             * @example Border collie
+             */
+            secondaryBreed?: string | null;
+            sex?: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent?: boolean | null;
+            size?: components["schemas"]["PetSize"];
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered?: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds?: boolean | null;
+            /**
+             * @description What the special needs are; null when nothing is said.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes?: string | null;
+            status?: components["schemas"]["PetStatus"];
+            /**
+             * @description Words describing the animal (up to 10); empty when none.
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uri
+             * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl?: string | null;
+        };
         /** @description A JSON array of Pet objects. */
         Pets: components["schemas"]["Pet"][];
         /**
@@ -2739,262 +2767,8 @@ export interface components {
              */
             createdAt: string;
             data: {
-                /** @description The animal after the change, with the `version` its ETag carries. */
-                pet: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
-                     * @example young
-                     * @enum {string|null}
-                     */
-                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate: string | null;
-                    /** @example Labrador mix */
-                    breed: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description: string | null;
-                    /**
-                     * @description Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.
-                     * @example 12.4
-                     */
-                    distanceKm?: number;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId: string | null;
-                    goodWith: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained: boolean | null;
-                    /**
-                     * Format: int64
-                     * @description Unique identifier assigned by the service on creation.
-                     * @example 1
-                     */
-                    id: number;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name: string;
-                    /**
-                     * Format: int64
-                     * @description The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact.
-                     * @example 1
-                     */
-                    organizationId: number;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed: string | null;
-                    sex: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent: boolean | null;
-                    size: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes: string | null;
-                    status: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags: string[];
-                    /**
-                     * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
-                     * @example 1
-                     */
-                    version: number;
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl: string | null;
-                };
-                /** @description The changed fields' values before the change (`pet.updated` only). */
-                previous: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee?: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate?: string | null;
-                    /** @example Labrador mix */
-                    breed?: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId?: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors?: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed?: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description?: string | null;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId?: string | null;
-                    goodWith?: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained?: boolean | null;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate?: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites?: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed?: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name?: string;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos?: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed?: string | null;
-                    sex?: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent?: boolean | null;
-                    size?: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered?: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds?: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes?: string | null;
-                    status?: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags?: string[];
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl?: string | null;
-                };
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -3059,6 +2833,19 @@ export interface components {
              */
             alt: string | null;
         };
+        /** @description A photo and its alt text (the image as the body itself takes `?alt=` instead). */
+        PhotoUpload: {
+            /**
+             * @description Text describing the photo for people who cannot see it, up to 300 characters.
+             * @example Biscuit asleep on a blue blanket
+             */
+            alt?: string;
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP, AVIF.
+             */
+            file: Blob;
+        };
         SessionInfo: {
             email: string | null;
             /** @enum {string} */
@@ -3068,6 +2855,7 @@ export interface components {
             scopes: string[];
         };
         SignIn: {
+            /** Format: email */
             email: string;
             password: string;
         };
@@ -12343,19 +12131,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/avif": Blob;
-                "image/jpeg": Blob;
-                "image/png": Blob;
-                "image/webp": Blob;
-                "multipart/form-data": {
-                    /** @description Text describing the photo, up to 300 characters. */
-                    alt?: string;
-                    /**
-                     * Format: binary
-                     * @description The photo.
-                     */
-                    file: Blob;
-                };
+                "multipart/form-data": components["schemas"]["PhotoUpload"];
             };
         };
         responses: {
@@ -12535,7 +12311,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is not a JPEG, PNG, WebP, AVIF image (decided by decoding it). Codes: `unsupported_media_type`. */
+            /** @description The body is neither a `multipart/form-data` form nor an image (image/jpeg, image/png, image/webp, image/avif, `application/octet-stream`), or the file is not a JPEG, PNG, WebP, AVIF image (decided by decoding it). The message names the content type received and the ones accepted. Codes: `unsupported_media_type`. */
             415: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

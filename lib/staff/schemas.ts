@@ -4,7 +4,9 @@ export const emailSchema = z
   .string({ error: "is required" })
   .trim()
   .toLowerCase()
-  .pipe(z.email("must be an email address").max(254, "must be at most 254 characters"));
+  .pipe(z.email("must be an email address").max(254, "must be at most 254 characters"))
+  // The piped check's format and length, stated on the input the document shows.
+  .meta({ format: "email", maxLength: 254 });
 
 export const newPasswordSchema = z
   .string({ error: "is required" })

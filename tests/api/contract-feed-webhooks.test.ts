@@ -69,6 +69,18 @@ describe("the document", () => {
     }
   });
 
+  it("events reference Pet (and the previous values' one component) instead of copying them", () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }).components.schemas;
+    const json = JSON.stringify(doc);
+    // Pet's own description appears once: in Pet. A copy would carry it too.
+    const petDescription = JSON.stringify((schemas.Pet as { description?: string }).description);
+    expect(json.split(petDescription).length - 1).toBe(1);
+    for (const name of ["PetCreatedEvent", "PetUpdatedEvent"]) {
+      expect((schemas[name]!.properties!.data as { properties: Record<string, unknown> }).properties.pet).toEqual({ $ref: "#/components/schemas/Pet" });
+    }
+    expect((schemas.PetUpdatedEvent!.properties!.data as { properties: Record<string, unknown> }).properties.previous).toEqual({ $ref: "#/components/schemas/PetPreviousFields" });
+  });
+
   it("leaves the site's own endpoints out of the partner contract", () => {
     for (const path of ["/session", "/keys", "/keys/{keyId}/webhooks", "/pets/{petId}/history"]) expect(doc.paths[path]).toBeUndefined();
     const site = buildOpenApiDocument("site") as unknown as Document;

@@ -66,6 +66,8 @@ export const genericMappingSchema = z
   })
   .meta({
     id: "ImportMapping",
+    // The two the refinement above requires, stated (the shape leaves every field optional so that it can say which is missing).
+    required: ["name", "species"],
     description:
       "For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal.",
     example: { externalId: "Animal ID", name: "Name", species: "Species", breed: "Breed", description: "Notes", photoUrls: ["Photo 1", "Photo 2"] },
