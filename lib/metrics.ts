@@ -3,8 +3,8 @@ import client from "prom-client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db, poolStats } from "@/lib/db";
 import { TASK_NAMES } from "@/lib/jobs/queue";
-import { MAIL_KINDS } from "@/lib/mail/kinds";
-import { LISTING_SITES } from "@/lib/listings/sites";
+import { MAIL_KINDS } from "@/lib/core/mail-kinds";
+import { LISTING_SITES } from "@/lib/core/listing-sites";
 import { logger } from "@/lib/log";
 
 // Every metric the service exports, defined once, by name, with its labels

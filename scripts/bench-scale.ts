@@ -364,7 +364,7 @@ async function listingBench(large: Size, port: number): Promise<void> {
 /** The page statement a list URL runs (its filters and its cursor), for EXPLAIN. */
 async function statementOf(url: string): Promise<Prisma.Sql> {
   const { pageSql } = await import("@/lib/pets/queries");
-  const { decodeCursor } = await import("@/lib/http/pagination");
+  const { decodeCursor } = await import("@/lib/core/pagination");
   const q = new URL(url).searchParams;
   const cursor = q.get("cursor") ? decodeCursor(q.get("cursor")!) : undefined;
   const answer = (name: string) => (q.has(name) ? q.get(name) === "true" : undefined);

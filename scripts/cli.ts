@@ -532,7 +532,7 @@ staffCommand
     withDatabase(async () => {
       if (!opts.email && !opts.address) throw new Error("give --email, --address, or both");
       const { emailSchema } = await import("@/lib/staff/schemas");
-      const { normalizeAddress } = await import("@/lib/http/client");
+      const { normalizeAddress } = await import("@/lib/core/client");
       const { unlock } = await import("@/lib/staff/throttle");
       const email = opts.email ? await validated(emailSchema, opts.email) : undefined;
       const address = opts.address ? normalizeAddress(opts.address) : undefined;
@@ -584,7 +584,7 @@ program
       const { db } = await import("@/lib/db");
       const { createImport, listImportIssues } = await import("@/lib/imports/service");
       const { ImportBusyError, runImport } = await import("@/lib/imports/run");
-      const { ApiError } = await import("@/lib/http/errors");
+      const { ApiError } = await import("@/lib/core/errors");
       // Cells, names and messages from the file are printed as text, never as the escape sequences they may hold.
       const say = (line: string) => console.log(printable(line));
       const org = await organizationId(opts.org);

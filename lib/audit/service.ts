@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import * as queries from "@/lib/audit/queries";
 import type { HistoryActor, HistoryEntry, HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";

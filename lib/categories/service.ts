@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { breedsOf } from "@/lib/listings/vocabulary/breeds";
 import { categoryVocabulary } from "@/lib/listings/vocabulary/colors";
 import { listedKindOf } from "@/lib/listings/vocabulary/kinds";

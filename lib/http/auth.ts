@@ -1,6 +1,6 @@
-import { addressRateKey, clientAddress, ownOrigins } from "@/lib/http/client";
-import { readSessionCookie } from "@/lib/http/cookies";
-import { ApiError } from "@/lib/http/errors";
+import { addressRateKey, clientAddress, ownOrigins } from "@/lib/core/client";
+import { readSessionCookie } from "@/lib/core/cookies";
+import { ApiError } from "@/lib/core/errors";
 import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
@@ -114,7 +114,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cookie-authenticated unsafe request must prove it comes from our own pages:
  * its Origin (which browsers always send on such requests and pages cannot
  * forge) must be one of ours: the origin the client addressed, not the
- * framework's idea of our host (lib/http/client.ts). Bearer callers need no
+ * framework's idea of our host (lib/core/client.ts). Bearer callers need no
  * such check: no browser attaches a bearer header by itself. `always` extends
  * it to callers without a session (sign-in and sign-out: login CSRF).
  */

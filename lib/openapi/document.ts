@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { errorSchema, type ErrorCode } from "@/lib/http/errors";
+import { errorSchema, type ErrorCode } from "@/lib/core/errors";
 import { DEPRECATION } from "@/lib/http/headers";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";

@@ -2,7 +2,7 @@ import { Batcher } from "@/lib/batch";
 import { db, query } from "@/lib/db";
 import { readQuery, readsFromReplica, sharedReadQuery } from "@/lib/replicas";
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import { errorChain, isDatabaseUnavailable } from "@/lib/http/errors";
+import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
 import { LIMIT_MAX, type CoatLength, type GoodWithKind, type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 

@@ -1,9 +1,9 @@
 import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { weakTag } from "@/lib/http/conditional";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/http/pagination";
+import { weakTag } from "@/lib/core/conditional";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/core/pagination";
 import { kmOfChord, roundKm } from "@/lib/organizations/geo";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";

@@ -30,7 +30,7 @@ export function s3ConfigFromEnv(env: Env): S3StoreConfig {
   };
 }
 
-/** A failure to reach the store, in the form lib/http/errors.ts answers 503 for. */
+/** A failure to reach the store, in the form lib/core/errors.ts answers 503 for. */
 function unreachable(error: unknown): Error {
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;

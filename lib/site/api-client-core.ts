@@ -1,6 +1,6 @@
 "use client";
 
-import type { ErrorDetail } from "@/lib/http/errors";
+import type { ErrorDetail } from "@/lib/core/errors";
 import type { Api, FetchResult } from "@/lib/site/typed-client";
 
 // What a page needs of lib/site/api-client.ts before anything goes wrong:

@@ -1,5 +1,5 @@
 import type { PlainApiError } from "@/components/pets/browse-query";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 
 /** A /v1 refusal from a server render as plain data (it crosses to client components): the body's words, and Retry-After. */
 export function plainError(res: { status: number; body: unknown; headers: Headers }): PlainApiError & { details?: ErrorBody["details"] } {

@@ -1,7 +1,7 @@
 "use client";
 
 import createClient from "openapi-fetch";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import { ApiClientError, networkError, type ApiResponse } from "@/lib/site/api-client-core";
 import type { paths } from "@/lib/site/openapi-types";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { NewStaff } from "@/lib/staff/schemas";
 import { DEMO_STAFF } from "@/lib/staff/demo";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/staff/password";

@@ -13,7 +13,7 @@ import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import type { Application } from "@/lib/applications/schemas";
 import { db } from "@/lib/db";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";

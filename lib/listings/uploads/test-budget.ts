@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { Caller } from "@/lib/http/auth";
 import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
 import { logger } from "@/lib/log";
