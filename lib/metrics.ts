@@ -155,7 +155,7 @@ function create() {
     jobSlots: zeroedGauge(
       new client.Gauge({
         name: `${PREFIX}job_slots`,
-        help: "The job worker's slots (lib/jobs/runner.ts): each instance's general runner (webhooks, mail, the schedule) and its runner of long work (imports, listing uploads; at most one per organisation across all instances), by how many there are (size) and how many run a job right now (busy).",
+        help: "The job worker's slots (lib/worker/runner.ts): each instance's general runner (webhooks, mail, the schedule) and its runner of long work (imports, listing uploads; at most one per organisation across all instances), by how many there are (size) and how many run a job right now (busy).",
         labelNames: ["pool", "state"] as const,
       }),
       ["general", "long"].flatMap((pool) => [

@@ -32,7 +32,7 @@ import { env } from "@/lib/env";
 import { isInternalRequestHeader, SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
-import { startBackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork } from "@/lib/worker/runner";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal, trackAnswer } from "@/lib/server/gate";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { ApiAwareResponse, keepApiVary } from "@/lib/server/vary";

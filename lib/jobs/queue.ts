@@ -3,14 +3,14 @@ import { Prisma } from "@/lib/generated/prisma/client";
 /** graphile-worker's schema: jobs are added with SQL (`<schema>.add_job`) inside the transaction that calls for them. */
 export const QUEUE_SCHEMA = "graphile_worker";
 
-/** Every task's name (lib/jobs/tasks.ts implements each; the metrics report each one's waiting jobs, zero included). */
+/** Every task's name (lib/worker/tasks.ts implements each; the metrics report each one's waiting jobs, zero included). */
 export const TASK_NAMES = ["deliver-webhooks", "sweep-events", "refresh-age-groups", "application-mail", "application-digest", "anonymise-applications", "alert-mail", "send-alerts", "expire-alerts", "listing-upload", "listing-daily", "run-import", "sweep-import-reports"] as const;
 
 /**
  * The long tasks: one organisation's work that may hold a slot for minutes (an
  * import of 20,000 rows and their photos; an upload to a listing site's FTP
  * server, which may be slow or never answer). Each instance runs them on a
- * runner of their own with LONG_WORK_CONCURRENCY slots (lib/jobs/runner.ts),
+ * runner of their own with LONG_WORK_CONCURRENCY slots (lib/worker/runner.ts),
  * so they never take the slots of webhooks and mail; and each is queued in
  * its organisation's named queue (longWorkQueue), so one organisation has at
  * most one running at a time across every instance (docs/decisions/021).

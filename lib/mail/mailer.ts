@@ -4,7 +4,7 @@ import type { MailKind } from "@/lib/core/mail-kinds";
 import { metrics } from "@/lib/metrics";
 
 // Outgoing email, when SMTP_URL is set (nodemailer). Only background jobs
-// send (lib/jobs/tasks.ts), never a request: a slow or failing mail server
+// send (lib/worker/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
 export type { MailKind } from "@/lib/core/mail-kinds";

@@ -252,7 +252,7 @@ export async function disableWebhookByStaff(keyId: number, id: number, staffEmai
  * After a SESSION_SECRET rotation: re-encrypts every signing secret still
  * sealed under the previous one, and the listing sites' FTP passwords
  * (lib/listings/uploads/password.ts: a key of their own, the same rotation),
- * run at start by every instance (lib/jobs/runner.ts); cheap when there is
+ * run at start by every instance (lib/worker/runner.ts); cheap when there is
  * nothing to do. Returns how many rows were sealed again.
  */
 export async function resealStaleSecrets(): Promise<number> {

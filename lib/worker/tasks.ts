@@ -18,7 +18,7 @@ import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
 
 // Every background job, registered in this one list, and the schedule of the
 // periodic ones. They run on graphile-worker (docs/decisions/006), started by
-// lib/jobs/runner.ts in every app instance. A job is idempotent: it may run
+// lib/worker/runner.ts in every app instance. A job is idempotent: it may run
 // twice after a crash (the delivery's lease makes the second a no-op, and
 // receivers dedupe on webhook-id).
 

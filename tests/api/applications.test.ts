@@ -12,7 +12,7 @@ import { GET as listPets } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import type { Application } from "@/lib/applications/schemas";
 import { db } from "@/lib/db";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";

@@ -11,7 +11,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { encryptSecret, generateSecret } from "@/lib/core/secrets";
 import type { PetEvent } from "@/lib/events/schemas";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import type { Pet } from "@/lib/pets/schemas";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
