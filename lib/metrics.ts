@@ -119,7 +119,7 @@ function create() {
     emails: zeroed(
       new client.Counter({
         name: `${PREFIX}emails_total`,
-        help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (lib/mail/kinds.ts).",
+        help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (lib/core/mail-kinds.ts).",
         labelNames: ["kind", "outcome"] as const,
       }),
       MAIL_KINDS.flatMap((kind) => [
