@@ -45,8 +45,15 @@ module.exports = {
       name: "upward",
       severity: "error",
       comment: "lib/ never imports the composition roots (app, pages, components, scripts, prisma, i18n, tests): hand it what it needs instead.",
-      from: { path: "^lib/", pathNot: TESTS },
+      from: { path: "^lib/", pathNot: `^lib/site/|${TESTS}` },
       to: { path: ROOTS_OUTSIDE_LIB },
+    },
+    {
+      name: "upward",
+      severity: "error",
+      comment: "lib/site (the site's server-side callers of the API) may call route handlers in-process, nothing else outside lib/.",
+      from: { path: "^lib/site/", pathNot: TESTS },
+      to: { path: ROOTS_OUTSIDE_LIB, pathNot: "^app/v1/.+/route\\.ts$" },
     },
     {
       name: "not-in-layers",

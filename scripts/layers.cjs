@@ -14,19 +14,19 @@ const LAYERS = [
     name: "domains",
     what: "one folder per capability (schemas, queries, service), each importing core and the domains before it",
     units: [
-      "organizations", "keys", "staff", "sessions", "idempotency", "pets", "audit", "categories", "events", "photos", "saved",
-      "webhooks", "listings", "imports", "applications", "alerts", "people", "dashboard",
+      "organizations", "keys", "staff", "sessions", "idempotency", "pets", "audit", "events", "photos", "saved",
+      "listings", "categories", "webhooks", "imports", "applications", "alerts", "people", "dashboard",
     ],
   },
   {
     name: "adapters",
-    what: "the HTTP wrapper and tenancy, the OpenAPI parts and document, the site's typed client, health",
-    units: ["http", "openapi", "site", "health"],
+    what: "the HTTP wrapper and tenancy, the OpenAPI parts and document, health",
+    units: ["http", "openapi", "health"],
   },
   {
     name: "roots",
-    what: "composition roots: the server's start and the worker's task registry (lib/server, lib/worker), route files, pages, components, scripts",
-    units: ["server", "worker"],
+    what: "composition roots: the server's start and the worker's task registry (lib/server, lib/worker), the site's callers of the API (lib/site), route files, pages, components, scripts",
+    units: ["server", "worker", "site"],
   },
 ];
 
