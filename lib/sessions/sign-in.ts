@@ -1,5 +1,5 @@
 import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/core/cookies";
-import { STAFF_SCOPES, type Caller } from "@/lib/http/auth";
+import { STAFF_SCOPES, type Caller } from "@/lib/sessions/caller";
 import { clientAddress } from "@/lib/core/client";
 import { ApiError } from "@/lib/core/errors";
 import { createStaffSession, deleteSession } from "@/lib/sessions/service";

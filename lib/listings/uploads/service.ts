@@ -2,7 +2,7 @@ import { apiKeyName } from "@/lib/audit/queries";
 import type { HistoryActor, WriteContext } from "@/lib/audit/schemas";
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Caller } from "@/lib/http/auth";
+import type { Caller } from "@/lib/sessions/caller";
 import { ApiError } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import { organizationExists } from "@/lib/organizations/queries";
