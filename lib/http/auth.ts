@@ -1,10 +1,10 @@
 import { addressRateKey, clientAddress, ownOrigins } from "@/lib/core/client";
 import { readSessionCookie } from "@/lib/core/cookies";
 import { ApiError } from "@/lib/core/errors";
-import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
+import { PLAN_LIMITS } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
-import { organizationTenancy, PLATFORM, PUBLIC, type Tenancy } from "@/lib/organizations/tenancy";
+import { organizationTenancy, PLATFORM, PUBLIC } from "@/lib/organizations/tenancy";
 import { STAFF_SCOPES, type Caller } from "@/lib/sessions/caller";
 import { findSession } from "@/lib/sessions/service";
 
