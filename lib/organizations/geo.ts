@@ -145,3 +145,13 @@ export interface NearSearch {
   /** Chord (metres) of withinKm: the database's bound. */
   maxChord: number;
 }
+
+/** Where a near search stands: the search point, and how far it reaches (lib/pets/queries/near.ts walks organisations by it). */
+export interface NearWalk {
+  /** The search point's coordinates. */
+  lat: number;
+  lng: number;
+  /** The search radius as a chord (metres). */
+  maxChord: number;
+}
+
