@@ -551,7 +551,7 @@ program
     withDatabase(async () => {
       const { listPetHistory } = await import("@/lib/pets/service");
       const { petView } = await import("@/lib/pets/present");
-      const { describeActor, describeChanges } = await import("@/lib/audit/format");
+      const { describeActor, describeChanges } = await import("@/lib/pets/history-format");
       const { LIMIT_MAX } = await import("@/lib/pets/schemas");
       const entries = [];
       let cursor: string | undefined;

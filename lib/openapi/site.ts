@@ -8,7 +8,8 @@ import {
   tokenParamsSchema,
   transitionSchema,
 } from "@/lib/applications/schemas";
-import { historyEntrySchema, historyQuerySchema } from "@/lib/audit/schemas";
+import { historyQuerySchema } from "@/lib/audit/schemas";
+import { historyEntrySchema } from "@/lib/pets/schemas/history";
 import { dashboardSchema } from "@/lib/dashboard/schemas";
 import { apiKeySummarySchema, keyIdParamsSchema, newApiKeySchema } from "@/lib/keys/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";

@@ -6,6 +6,7 @@
 //   pet.ts         Photo, NewPet, Pet, PetPatch, the fields a change is about, Category
 //   list-query.ts  GET /v1/pets's query string
 //   params.ts      path parameters, photo upload and edit
+//   history.ts     an entry of an animal's history (GET /v1/pets/{petId}/history)
 //   vocabulary.ts  the listing sites' words as the API shows them (coat length, a category's colours and breeds)
 // and the building blocks every domain shares (ids, paging, search) in lib/core/schemas.ts.
 
@@ -14,3 +15,4 @@ export * from "@/lib/pets/schemas/fields";
 export * from "@/lib/pets/schemas/pet";
 export * from "@/lib/pets/schemas/list-query";
 export * from "@/lib/pets/schemas/params";
+export * from "@/lib/pets/schemas/history";
