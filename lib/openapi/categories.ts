@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/builders";
 import { categoryIdParamsSchema } from "@/lib/categories/schemas";
 import { categoryBreedsSchema } from "@/lib/pets/schemas/vocabulary";
 import { categoriesSchema } from "@/lib/pets/schemas";
