@@ -1,4 +1,4 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31} from "@asteasolutions/zod-to-openapi";
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { DEPRECATION } from "@/lib/http/headers";

@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Env } from "@/lib/env";
-import type { PhotoStore, StoredFile } from "@/lib/photos/store";
+import type { PhotoStore, StoredFile } from "@/lib/photos/store-interface";
 
 // Photo files in any S3-compatible object store (AWS S3, MinIO, R2, Ceph),
 // for deployments that outgrow keeping them in PostgreSQL (PHOTO_STORE=s3).
