@@ -21,10 +21,17 @@ const ROOTS_OUTSIDE_LIB = "^(app|pages|components|scripts|prisma|i18n|e2e|tests)
 
 const upward = UNITS.slice(0, -1).map(({ unit, layer }, index) => {
   const above = UNITS.slice(index + 1);
+  const layerIndex = LAYERS.findIndex((l) => l.name === layer);
+  const laterPeers = above.filter((u) => u.layer === layer).map((u) => u.unit);
+  const higherLayers = LAYERS.slice(layerIndex + 1).map((l) => l.name);
+  const refused = [
+    ...(laterPeers.length ? [`the ${layer} listed after it (${laterPeers.join(", ")})`] : []),
+    ...(higherLayers.length ? [`the layers above (${higherLayers.join(", ")})`] : []),
+  ].join(" nor ");
   return {
-    name: "upward",
+    name: `upward:lib/${unit}`,
     severity: "error",
-    comment: `lib/${unit} (layer ${layer}) may import only what lies below it in .dependency-cruiser.cjs LAYERS (docs/architecture.md): not ${above.map((u) => u.unit).join(", ")}`,
+    comment: `lib/${unit} is in layer ${layer}: it may import what lies below it, never ${refused}. The order is scripts/layers.cjs, explained in docs/architecture.md.`,
     from: { path: unitPath([unit]), pathNot: TESTS },
     to: { path: unitPath(above.map((u) => u.unit)) },
   };
@@ -42,14 +49,14 @@ module.exports = {
     },
     ...upward,
     {
-      name: "upward",
+      name: "upward:lib-to-roots",
       severity: "error",
       comment: "lib/ never imports the composition roots (app, pages, components, scripts, prisma, i18n, tests): hand it what it needs instead.",
       from: { path: "^lib/", pathNot: `^lib/site/|${TESTS}` },
       to: { path: ROOTS_OUTSIDE_LIB },
     },
     {
-      name: "upward",
+      name: "upward:lib/site-to-roots",
       severity: "error",
       comment: "lib/site (the site's server-side callers of the API) may call route handlers in-process, nothing else outside lib/.",
       from: { path: "^lib/site/", pathNot: TESTS },
