@@ -3,7 +3,7 @@ import { db, query } from "@/lib/db";
 import { readQuery, readsFromReplica } from "@/lib/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { LIMIT_MAX } from "@/lib/pets/schemas";
-import { Db, PetRow, RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { type Db, type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Animals and categories by id, by the shelters' own ids; an approved application.
 

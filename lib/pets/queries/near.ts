@@ -1,8 +1,8 @@
 import { sharedReadQuery } from "@/lib/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { NearWalk } from "@/lib/organizations/geo";
-import { PetFilter, plainConditions, anyOfConditions } from "@/lib/pets/queries/filters";
-import { PetRow, RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { type PetFilter, plainConditions, anyOfConditions } from "@/lib/pets/queries/filters";
+import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Search near a place. Distance belongs to organisations (an animal is
 // where its shelter is), so a near page walks organisations nearest first

@@ -1,7 +1,7 @@
 import { sharedReadQuery } from "@/lib/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { PetPageQuery, sqlWhere, SMALL_SET, filterBranches } from "@/lib/pets/queries/filters";
-import { PetRow, RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { type PetPageQuery, sqlWhere, SMALL_SET, filterBranches } from "@/lib/pets/queries/filters";
+import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // A page of the list, newest first from a cursor: the API's hottest statement.
 

@@ -3,7 +3,7 @@ import { query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
 import { type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
-import { PetRow, RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Creating and changing animals: each write and its audit record (and event) in one statement.
 
