@@ -1,11 +1,13 @@
 // One-way layers (docs/architecture.md), checked by dependency-cruiser in
-// `npm run lint`. Two kinds of rule:
+// `npm run lint` (npm run lint:layers). The rules:
 // - no-circular: no circle of files anywhere outside generated code;
-// - upward: every unit of lib/ (a top-level folder or file) sits at one place
-//   in LAYERS below, and may import only units listed before it. A unit
-//   importing one listed after it is refused with the rule's comment, which
-//   names the layer it reached into. Because the order is total, no two lib/
-//   folders can import each other (no folder cycle) either.
+// - upward:lib/<unit>: every unit of lib/ (a top-level folder or file) sits at
+//   one place in LAYERS (scripts/layers.cjs, bottom first), and may import only
+//   units listed before it. A unit importing one listed after it is refused
+//   with the rule's comment, which says what it may not reach. Because the
+//   order is total, no two lib/ folders can import each other (no folder
+//   cycle) either;
+// - not-in-layers: a new unit of lib/ must be given its place in LAYERS.
 // The code outside lib/ (app, pages, components, scripts, proxy.ts, prisma,
 // i18n) is the composition roots' layer: lib/ may never import it.
 
