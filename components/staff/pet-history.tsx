@@ -1,7 +1,7 @@
 "use client";
 
-import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/audit/format";
-import type { HistoryEntry } from "@/lib/audit/schemas";
+import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/pets/history-format";
+import type { HistoryEntry } from "@/lib/pets/schemas";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { STATUS_LABELS } from "@/components/pets/browse-query";

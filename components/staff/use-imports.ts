@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiClientError, callApi, linkCursor } from "@/lib/site/api-client";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Import, ImportIssue, ImportSummary } from "@/lib/imports/schemas";
 
 // The import page's calls: sending a file (multipart, so by fetch rather

@@ -11,7 +11,7 @@ import { isoDay } from "@/lib/pets/age";
 // the mark, in one transaction under an advisory lock, so several instances
 // match each event exactly once. Nothing of this runs in a request: the
 // background work of every instance asks for it after each commit that
-// announces events (lib/jobs/runner.ts) and once a second.
+// announces events (lib/worker/runner.ts) and once a second.
 //
 // An animal "arrives" when it is created available, or becomes available
 // again (its event's `previous` holds another status). It is matched as it

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
+import { LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // The audit trail's shapes: who changed an animal, when, in which request,
 // and its fields before and after. Staff read it (GET
@@ -22,23 +22,6 @@ export const historyActorSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("staff"), id: z.number().int(), email: z.string().meta({ description: "The staff account's email when the change was made." }) }),
 ]);
 export type HistoryActor = z.infer<typeof historyActorSchema>;
-
-export const historyEntrySchema = z
-  .object({
-    id: z.number().int(),
-    action: z.enum(AUDIT_ACTIONS),
-    at: z.string().meta({ format: "date-time" }),
-    /** The animal's version after the change. */
-    version: z.number().int(),
-    requestId: z.string(),
-    actor: historyActorSchema,
-    /** The changed fields' previous values; null for a creation. */
-    before: petFieldsSchema.partial().nullable(),
-    /** The whole animal after the change. */
-    after: petSchema,
-  })
-  .meta({ id: "PetHistoryEntry" });
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const HISTORY_LIMIT_DEFAULT = 50;
 

@@ -1,6 +1,6 @@
 import type { Actor, WriteContext } from "@/lib/audit/schemas";
 import type { Caller } from "@/lib/http/auth";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { Tenancy } from "@/lib/organizations/tenancy";
 
 // Who a request that changes something acts as, for the audit trail and for

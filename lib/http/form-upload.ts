@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
-import { ApiError, ClientClosedRequest } from "@/lib/http/errors";
+import { ApiError, ClientClosedRequest } from "@/lib/core/errors";
 
 // A multipart/form-data form with one file (field `file`) and a few text
 // fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`), a

@@ -1,5 +1,5 @@
 import { readChunk } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { MULTIPART_OVERHEAD, readMultipart } from "@/lib/http/form-upload";
 import { MAX_UPLOAD_BYTES, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 

@@ -4,7 +4,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, MissingPolicy } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 
 // Data access for imports: the row per file, its job, its run's lease, its
 // progress, and its report (import_issues, appended as the job goes).

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { genericMappingSchema } from "@/lib/listings/formats/generic";
-import { LISTING_FORMATS } from "@/lib/listings/sites";
+import { LISTING_FORMATS } from "@/lib/core/listing-sites";
 import { idSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The import's shapes: what POST /v1/imports takes (multipart fields beside

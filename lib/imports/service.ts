@@ -1,7 +1,7 @@
 import type { WriteContext } from "@/lib/audit/schemas";
 import { now } from "@/lib/clock";
-import { ApiError, validationError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/http/pagination";
+import { ApiError, validationError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
 import * as queries from "@/lib/imports/queries";
 import {
   importFormSchema,
@@ -19,7 +19,7 @@ import { ListingFileError, MAX_FILE_BYTES } from "@/lib/listings/formats/errors"
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { inspectListingFile } from "@/lib/listings/formats/read";
 import { listingRowReader } from "@/lib/listings/formats/registry";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import { findCategories } from "@/lib/pets/queries";

@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { EVENT_RETENTION_DAYS, eventsSchema, listEventsQuerySchema, petCreatedEventSchema, petUpdatedEventSchema, testEventSchema } from "@/lib/events/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import {
   WEBHOOKS_PER_KEY,
   createdWebhookSchema,

@@ -13,7 +13,7 @@ import {
 } from "@/lib/imports/schemas";
 import { MAX_CELL_BYTES, MAX_FILE_BYTES, MAX_FILE_COLUMNS, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import { PHOTOS_MAX } from "@/lib/pets/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 
 // Imports in the contract: a shelter's listing file (Petfinder, Adopt-a-Pet,
 // RescueGroups, or any CSV with a mapping) sent once, run in the background,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KM_PER_MILE } from "@/lib/organizations/units";
+import { KM_PER_MILE } from "@/lib/core/units";
 
 // Places and distances. A place is a point (lat, lng) on a sphere of the
 // Earth's mean radius; distances are great-circle, in kilometres on the wire.
@@ -13,7 +13,7 @@ import { KM_PER_MILE } from "@/lib/organizations/units";
 /** The Earth's mean radius (IUGG), in metres: geo_point() in the migration uses the same. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
-export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
+export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/core/units";
 
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;
@@ -154,3 +154,13 @@ export interface NearSearch {
   /** Chord (metres) of withinKm: the database's bound. */
   maxChord: number;
 }
+
+/** Where a near search stands: the search point, and how far it reaches (lib/pets/queries/near.ts walks organisations by it). */
+export interface NearWalk {
+  /** The search point's coordinates. */
+  lat: number;
+  lng: number;
+  /** The search radius as a chord (metres). */
+  maxChord: number;
+}
+

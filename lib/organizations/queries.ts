@@ -1,7 +1,7 @@
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { readQuery } from "@/lib/replicas";
-import type { NearWalk } from "@/lib/pets/queries";
+import type { NearWalk } from "@/lib/organizations/geo";
 
 // Data access for organisations: no HTTP, no rules.
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
-import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/core/schemas";
 
 // Organisations: the shelters and rescues animals are at. The one source of
 // their shapes: requests are parsed, answers typed, the OpenAPI document and

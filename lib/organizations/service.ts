@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/http/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/core/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";

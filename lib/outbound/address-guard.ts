@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { expandIpv6 } from "@/lib/http/client";
+import { expandIpv6 } from "@/lib/core/client";
 import { logger } from "@/lib/log";
 
 // Where any outbound connection may go (SSRF): webhooks, and the photos an

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from "sharp";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 import { resize } from "@/lib/photos/resizer";
 import type { ProcessedPhoto } from "@/lib/photos/variants";

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { logger } from "@/lib/log";
 import { processPhoto } from "@/lib/photos/process";
 import * as queries from "@/lib/photos/queries";

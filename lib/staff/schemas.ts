@@ -37,3 +37,11 @@ export const sessionInfoSchema = z
   })
   .meta({ id: "SessionInfo" });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** A signed-in staff member: who, and whose data they see (an organisation's, or every one's for a platform admin). */
+export interface StaffIdentity {
+  id: bigint;
+  email: string;
+  organizationId: bigint | null;
+  platformAdmin: boolean;
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerId } from "@/lib/http/path-id";
+import { integerId } from "@/lib/core/path-id";
 import { PET_EVENT_TYPES, petEventTypeSchema } from "@/lib/events/schemas";
 import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 

@@ -6,7 +6,7 @@ import { POST as createPetRoute } from "@/app/v1/pets/route";
 import type { Dashboard } from "@/lib/dashboard/schemas";
 import { weekStart } from "@/lib/dashboard/service";
 import { db } from "@/lib/db";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import type { Pet } from "@/lib/pets/schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { ORIGIN, call, expectApiError, expectJson, newKey, staffSession, type StaffSession } from "./helpers";

@@ -5,7 +5,7 @@ import { linkCursor, nearProblem, parseSheltersQuery, sheltersApiPath, sheltersH
 import { profilePatch } from "@/components/staff/profile-patch";
 import { setClock } from "@/lib/clock";
 import { translatorFor } from "@/lib/i18n/translator";
-import { sessionCookieName } from "@/lib/http/cookies";
+import { sessionCookieName } from "@/lib/core/cookies";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import type { Organization } from "@/lib/organizations/schemas";
 import { forgetShelterCount, manyShelters } from "@/lib/site/shelter-count";

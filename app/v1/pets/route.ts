@@ -1,8 +1,8 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { actorKey, writeContext } from "@/lib/http/actor";
-import { ifNoneMatchMatches } from "@/lib/http/conditional";
+import { ifNoneMatchMatches } from "@/lib/core/conditional";
 import { idempotently } from "@/lib/http/idempotency";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { idempotentNewPet, listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { readsFromReplica, withReadPolicy } from "@/lib/replicas";

@@ -7,7 +7,7 @@ import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { inspectListingFile, readListingFile, recordValue } from "@/lib/listings/formats/read";
 import { parseListingFile } from "@/lib/listings/formats/registry";
 import type { ImportedFields, ImportedRow } from "@/lib/listings/formats/types";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 
 // Reading the sample files (tests/fixtures/listings/, written by hand from
 // the sites' public descriptions) into our words, exactly; then encodings,

@@ -5,7 +5,7 @@ import { readListingFile, type ListingFile } from "@/lib/listings/formats/read";
 import { rescuegroups } from "@/lib/listings/formats/rescuegroups";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
-import type { ListingFormatName, ListingSite } from "@/lib/listings/sites";
+import type { ListingFormatName, ListingSite } from "@/lib/core/listing-sites";
 
 // The formats by name, and the two whole-file operations the uploads and the
 // import are built on.

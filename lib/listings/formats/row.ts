@@ -1,7 +1,7 @@
 import { matchBreed, siteBreed, unknownBreed } from "@/lib/listings/vocabulary/breeds";
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { kindOfSpecies, matchCategory } from "@/lib/listings/vocabulary/species";
-import { SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
+import { SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
 import { PHOTOS_MAX } from "@/lib/pets/schemas";
 import { oneLine, quoteCell } from "@/lib/listings/formats/cells";
 import type {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { historyActorSchema } from "@/lib/audit/schemas";
-import { integerId } from "@/lib/http/path-id";
-import { LISTING_SITES, type ListingSite } from "@/lib/listings/sites";
+import { integerId } from "@/lib/core/path-id";
+import { LISTING_SITES, type ListingSite } from "@/lib/core/listing-sites";
 import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 
 // The shapes of listing sites (an organisation's FTP account on Petfinder,

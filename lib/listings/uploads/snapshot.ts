@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { adoptapetImportConfig } from "@/lib/listings/formats/adoptapet";
 import { writeListingFile, type WrittenFile } from "@/lib/listings/formats/registry";
 import type { ListingAnimal } from "@/lib/listings/formats/types";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 import { ageGroupOf, isoDay } from "@/lib/pets/age";
 import { photoUrl, petView } from "@/lib/pets/present";
 import type { PetStatus } from "@/lib/pets/schemas";

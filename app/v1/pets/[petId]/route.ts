@@ -1,6 +1,6 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/http/conditional";
+import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/core/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";

@@ -1,6 +1,6 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/http/conditional";
-import { validationError } from "@/lib/http/errors";
+import { ifMatchVersions } from "@/lib/core/conditional";
+import { validationError } from "@/lib/core/errors";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { readPhotoUpload } from "@/lib/http/upload";
 import { addPhoto } from "@/lib/photos/service";

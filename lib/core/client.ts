@@ -1,6 +1,6 @@
 import { BlockList, isIP } from "node:net";
 import { env } from "@/lib/env";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 
 // Who the client is and how it addressed us, derived in one place.
 //

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, linkHeader, withCursor } from "@/lib/http/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, linkHeader, withCursor } from "@/lib/core/pagination";
 
 describe("cursor codec", () => {
   it("round-trips a cursor", () => {

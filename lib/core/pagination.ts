@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 // Keyset paging. A cursor names the last (or first) id of the page the
 // client saw and the direction to walk; it is base64url JSON so clients treat

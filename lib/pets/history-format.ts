@@ -1,4 +1,5 @@
-import type { HistoryActor, HistoryEntry } from "@/lib/audit/schemas";
+import type { HistoryActor } from "@/lib/audit/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { formatAmount } from "@/lib/pets/adoption-fee";
 import { LISTING_LABELS } from "@/lib/pets/profile";
 import { PET_FIELDS, type PetField } from "@/lib/pets/schemas";

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 // If-Match (RFC 9110, section 13.1.1) for animals, whose ETag is the strong
 // tag "<version>". The comparison is strong: a weak tag (W/"3") or any other

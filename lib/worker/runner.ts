@@ -8,7 +8,7 @@ import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import { ResilientClient } from "@/lib/pg-client";
 import { LONG_TASK_NAMES } from "@/lib/jobs/queue";
-import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { CRONTAB, QUEUE_SCHEMA, taskList } from "@/lib/worker/tasks";
 import { metrics } from "@/lib/metrics";
 import { cpuUtilisation, type UtilisationSource } from "@/lib/jobs/yield";
 import { matchAlerts } from "@/lib/alerts/matching";

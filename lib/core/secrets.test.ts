@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { newApiKeySchema } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";
-import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/core/secrets";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 
 // Signing secrets are stored encrypted under a key derived from

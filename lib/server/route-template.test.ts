@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeTemplate } from "@/lib/http/route-template";
+import { routeTemplate } from "@/lib/server/route-template";
 
 // Metrics are labelled with the route as the OpenAPI document writes it,
 // never with anything a client chose (ids, tokens, garbage).

@@ -1,4 +1,3 @@
-import { Prisma } from "@/lib/generated/prisma/client";
 import type { TaskList } from "graphile-worker";
 import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
 import type { AlertMailJob } from "@/lib/alerts/queries";
@@ -19,7 +18,7 @@ import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
 
 // Every background job, registered in this one list, and the schedule of the
 // periodic ones. They run on graphile-worker (docs/decisions/006), started by
-// lib/jobs/runner.ts in every app instance. A job is idempotent: it may run
+// lib/worker/runner.ts in every app instance. A job is idempotent: it may run
 // twice after a crash (the delivery's lease makes the second a no-op, and
 // receivers dedupe on webhook-id).
 
@@ -110,21 +109,3 @@ export const CRONTAB = [
   // Reports are gone for readers from their 90th day on; their rows are deleted within the hour.
   "29 * * * * sweep-import-reports",
 ].join("\n");
-
-/** Deliveries per job: attempted side by side by one worker. */
-export const DELIVERIES_PER_JOB = 20;
-
-/**
- * SQL queueing wake-up jobs for the deliveries whose ids `ids` (a bigint[]
- * expression) names, a few per job; its value is the number of jobs. It is
- * part of the statement that creates or marks the deliveries, so they and
- * their jobs commit together. A delivery queued twice is harmless: the
- * second job finds it held or done.
- */
-export function deliveryJobsSql(ids: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`(
-    SELECT count(${Prisma.raw(QUEUE_SCHEMA)}.add_job('deliver-webhooks', json_build_object('deliveryIds', chunk), max_attempts := 5))::int
-      FROM (SELECT array_agg(id::text ORDER BY id) AS chunk
-              FROM unnest(${ids}) WITH ORDINALITY AS t(id, n)
-             GROUP BY (n - 1) / ${Prisma.raw(String(DELIVERIES_PER_JOB))}) AS chunks)`;
-}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { meantField } from "@/lib/http/unknown-fields";
+import { meantField } from "@/lib/core/unknown-fields";
 
 // The one error type of the API and its one rendering. Every failure under
 // /v1, expected or not, leaves as the spec's Error body { code, message,
@@ -116,7 +116,7 @@ const ZOD_UNRECOGNIZED = /^Unrecognized keys?:/;
 /**
  * zod issues as the API's details: a field path and a sentence a developer
  * can act on. `schema`, the one that refused the input, lets an unknown
- * field name the known one it most likely meant (lib/http/unknown-fields.ts).
+ * field name the known one it most likely meant (lib/core/unknown-fields.ts).
  */
 export function zodDetails(error: z.ZodError, schema?: z.ZodType): ErrorDetail[] {
   return error.issues.flatMap((issue) =>

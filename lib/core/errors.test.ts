@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiError, errorBody, toApiError, validationError } from "@/lib/http/errors";
+import { ApiError, errorBody, toApiError, validationError } from "@/lib/core/errors";
 
 describe("error mapping", () => {
   it("keeps an ApiError as it is", () => {

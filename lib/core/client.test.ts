@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/core/socket-address";
 import { configurableEnv } from "@/tests/env";
-import { addressRateKey, clientAddressOf, clientOriginOf, clientUrl, normalizeAddress, ownOrigins } from "@/lib/http/client";
+import { addressRateKey, clientAddressOf, clientOriginOf, clientUrl, normalizeAddress, ownOrigins } from "@/lib/core/client";
 
 // The site is reached by many names and through proxies: the client's
 // address and origin come from the socket and the Host it sent, and from
