@@ -52,6 +52,8 @@ const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
   "applications:write": "Forward adoption applications (applications:write)",
   "organizations:manage": "Edit the shelter's profile (organizations:manage)",
   "listings:manage": "Manage listing-site uploads (listings:manage)",
+  "records:read": "Read the animals' stays: intakes and outcomes (records:read)",
+  "records:write": "Record intakes and outcomes (records:write)",
 };
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [

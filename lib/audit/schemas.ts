@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { staySchema } from "@/lib/stays/schemas";
 import { LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The audit trail's shapes: who changed an animal, when, in which request,
@@ -15,7 +16,9 @@ export interface WriteContext {
   requestId: string;
 }
 
-export const AUDIT_ACTIONS = ["created", "updated"] as const;
+/** created/updated, and the changes of an animal's stays (lib/stays): a new intake, an outcome, a correction. */
+export const AUDIT_ACTIONS = ["created", "updated", "stay_started", "stay_ended", "stay_corrected"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const historyActorSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("api_key"), id: z.number().int(), name: z.string().meta({ description: "The key's name when the change was made." }) }),
@@ -36,6 +39,7 @@ export const historyEntrySchema = z
     before: petFieldsSchema.partial().nullable(),
     /** The whole animal after the change. */
     after: petSchema,
+    stay: staySchema.optional().meta({ description: "The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one)." }),
   })
   .meta({ id: "PetHistoryEntry" });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -2,7 +2,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/http/errors";
 import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
 import * as queries from "@/lib/audit/queries";
-import type { HistoryActor, HistoryEntry, HistoryQuery, WriteContext } from "@/lib/audit/schemas";
+import type { AuditAction, HistoryActor, HistoryEntry, HistoryQuery, WriteContext } from "@/lib/audit/schemas";
+import type { Stay } from "@/lib/stays/schemas";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { PetField } from "@/lib/pets/schemas";
 
@@ -11,7 +12,10 @@ import type { PetField } from "@/lib/pets/schemas";
 // its record, nor a record of a change that rolled back), and only read here.
 
 export interface ChangeRecord {
-  action: "created" | "updated";
+  /** created/updated, or a change of the animal's stays (lib/stays): each has its event type (migration 20261203100000). */
+  action: AuditAction;
+  /** The stay after a stay change: kept in the record and carried by its event as `data.stay`. */
+  stay?: Stay;
   /** The animal after the change, as records keep it (photos by file, no ageGroup). */
   pet: StoredPet;
   /** The changed fields' previous values (as stored); null for a creation. */
@@ -43,6 +47,7 @@ export async function recordChange(tx: Prisma.TransactionClient, change: ChangeR
     requestId: context.requestId,
     before: change.before as Prisma.InputJsonObject | null,
     after: { ...change.pet } as unknown as Prisma.InputJsonObject,
+    stay: change.stay as unknown as Prisma.InputJsonObject | undefined,
   });
 }
 
@@ -61,6 +66,7 @@ function toEntry(row: queries.AuditRow, view: PetView, organizationId: number): 
     before: row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
     // Records from before organisations lack it: the animal's own (animals never move).
     after: presentPet(withOrganization(row.after as unknown as StoredPet, organizationId), view),
+    ...(row.stay && typeof row.stay === "object" ? { stay: row.stay as unknown as Stay } : {}),
   };
 }
 

@@ -1,13 +1,16 @@
 import { z } from "zod";
+import { staySchema } from "@/lib/stays/schemas";
 import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the
 // OpenAPI document and the site's generated types.
 
-export const PET_EVENT_TYPES = ["pet.created", "pet.updated"] as const;
+export const PET_EVENT_TYPES = ["pet.created", "pet.updated", "pet.stay.started", "pet.stay.ended"] as const;
 export type PetEventType = (typeof PET_EVENT_TYPES)[number];
-export const petEventTypeSchema = z.enum(PET_EVENT_TYPES).meta({ id: "EventType", description: "What happened: an animal was added, or changed." });
+export const petEventTypeSchema = z
+  .enum(PET_EVENT_TYPES)
+  .meta({ id: "EventType", description: "What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome)." });
 
 /** `evt_` and the event's position in the feed. Events are numbered in commit order (docs/decisions/005). */
 export const EVENT_ID_PATTERN = /^evt_([1-9][0-9]{0,15})$/;
@@ -24,7 +27,10 @@ export const petEventDataSchema = z
     previous: petFieldsSchema
       .partial()
       .optional()
-      .meta({ description: "The changed fields' values before the change (`pet.updated` only)." }),
+      .meta({ description: "The changed fields' values before the change (`pet.updated` and the stays' events)." }),
+    stay: staySchema
+      .optional()
+      .meta({ description: "The stay after the change: in `pet.stay.started` and `pet.stay.ended`, and in a `pet.updated` that corrected a stay or whose change of status ended or reopened one." }),
   })
   .meta({ id: "PetEventData" });
 export type PetEventData = z.infer<typeof petEventDataSchema>;
@@ -43,8 +49,23 @@ export const petUpdatedEventSchema = z
   .object({ ...eventBase, type: z.literal("pet.updated"), data: petEventDataSchema.required({ previous: true }) })
   .meta({ id: "PetUpdatedEvent", description: "An animal changed: any of its fields, or its photos (added, removed or reordered)." });
 
+export const petStayStartedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.stay.started"), data: petEventDataSchema.required({ previous: true, stay: true }) })
+  .meta({
+    id: "PetStayStartedEvent",
+    description: "An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`.",
+  });
+
+export const petStayEndedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.stay.ended"), data: petEventDataSchema.required({ previous: true, stay: true }) })
+  .meta({
+    id: "PetStayEndedEvent",
+    description:
+      "A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list).",
+  });
+
 export const eventSchema = z
-  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema])
+  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema, petStayStartedEventSchema, petStayEndedEventSchema])
   .meta({ id: "Event", description: "One change to an animal. Never names who made it." });
 export type PetEvent = z.infer<typeof eventSchema>;
 

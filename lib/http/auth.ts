@@ -42,7 +42,7 @@ export type Caller =
 /** Adopters read, and apply to adopt (no account: the application's private link is theirs). */
 const ADOPTER_SCOPES: Scope[] = ["pets:read", "applications:write"];
 /** organizations:manage: their own organisation's profile (a platform admin: every organisation, and new ones). */
-export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage"];
+export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage", "records:read", "records:write"];
 /** What all anonymous browser sessions of one client address may send together: ten times the Free figures. */
 export const ADDRESS_CEILING = { perMinute: PLAN_LIMITS.free.perMinute * 10, perDay: PLAN_LIMITS.free.perDay * 10 };
 

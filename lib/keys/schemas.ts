@@ -18,6 +18,8 @@ export const SCOPES = [
   "keys:manage",
   "audit:read",
   "applications:manage",
+  "records:read",
+  "records:write",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 /**
@@ -25,7 +27,8 @@ export type Scope = (typeof SCOPES)[number];
  * an organisation's key changes its own organisation's profile.
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"] as const;
+/** records:read / records:write: the organisation's records of its animals' stays (intakes and outcomes, issue 42). */
+export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"] as const;
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);

@@ -13,6 +13,7 @@ import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
+import { registerStays } from "@/lib/openapi/stays";
 import {
   listPetsQuerySchema,
   newPetSchema,
@@ -383,6 +384,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerFeedAndWebhooks(registry, security);
   registerListingSites(registry, security);
   registerImports(registry, security);
+  registerStays(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -410,6 +412,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
+      { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { intakeInputSchema } from "@/lib/stays/schemas";
 import { now } from "@/lib/clock";
 import { AGE_GROUPS, isoDay } from "@/lib/pets/age";
 import { CURRENCIES, DEFAULT_CURRENCY, FEE_MAX_CENTS } from "@/lib/pets/adoption-fee";
@@ -393,6 +394,9 @@ export const newPetSchema = z
     goodWith: goodWithInputSchema.default({}),
     ...listingProfileInput,
     listOnOtherSites: listOnOtherSitesSchema.default(true).meta({ description: "Whether the animal is sent to the listing sites the organisation uploads to; true when omitted." }),
+    intake: intakeInputSchema.optional().meta({
+      description: "How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now.",
+    }),
   })
   .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each)." });
 export type NewPet = z.infer<typeof newPetSchema>;
