@@ -46,6 +46,8 @@ export type PetRow = {
   goodWithChildren: boolean | null;
   goodWithDogs: boolean | null;
   goodWithCats: boolean | null;
+  /** False once the last stay ended other than by adoption (lib/stays): shown to its organisation's staff only. */
+  inCare: boolean;
 } & ListingColumns & {
   photos: StoredPhoto[];
 };
@@ -96,6 +98,12 @@ export interface PetFilter {
   spayedNeutered?: boolean;
   /** Any of these coat lengths. */
   coatLengths?: CoatLength[];
+  /**
+   * Whose animals out of care (lib/stays) a look-up by id may also return:
+   * its organisation's staff (an organisation's id) or a platform admin
+   * ("all"). Every other read, and every list, holds animals in care only.
+   */
+  outOfCareOf?: number | "all";
 }
 
 export interface PetPageQuery extends PetFilter {
@@ -127,7 +135,10 @@ function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }
 
 /** The filters that are one condition each (the "any of" ones are branches: filterBranches). */
 function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.Sql[] {
-  const conditions: Prisma.Sql[] = [];
+  // Animals out of care are on no list (docs/decisions/023); the page
+  // indexes hold only those in care (migration 20261203100100), so this is
+  // part of every index walk, not a filter after it.
+  const conditions: Prisma.Sql[] = [inCareCondition(f)];
   if (f.search !== undefined) {
     conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
   }
@@ -145,6 +156,12 @@ function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessThan?: n
   if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
   if (f.idGreaterThan !== undefined) conditions.push(Prisma.sql`id > ${BigInt(f.idGreaterThan)}`);
   return conditions;
+}
+
+function inCareCondition(f: PetFilter): Prisma.Sql {
+  if (f.ids && f.outOfCareOf === "all") return Prisma.sql`TRUE`;
+  if (f.ids && f.outOfCareOf !== undefined) return Prisma.sql`(in_care OR organization_id = ${BigInt(f.outOfCareOf)})`;
+  return Prisma.sql`in_care`;
 }
 
 const SEX_LITERAL: Record<PetSex, Prisma.Sql> = {
@@ -339,7 +356,7 @@ const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId", p.or
   p.spayed_neutered AS "spayedNeutered", p.house_trained AS "houseTrained", p.declawed, p.shots_current AS "shotsCurrent",
   p.special_needs AS "specialNeeds", p.special_needs_notes AS "specialNeedsNotes", p.adoption_fee_cents AS "adoptionFeeCents",
   p.adoption_fee_currency AS "adoptionFeeCurrency", p.adoption_fee_waived AS "adoptionFeeWaived", p.intake_date::text AS "intakeDate",
-  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
+  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", p.in_care AS "inCare", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
 const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
                                       'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos

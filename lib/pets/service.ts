@@ -41,7 +41,8 @@ export interface PetPage {
   etag: string;
 }
 
-export async function listPets(query: ListPetsQuery, view: PetView): Promise<PetPage> {
+/** `outOfCareOf`: whose animals out of care a look-up by id may also return (lib/http/actor.ts outOfCareScope); lists never hold them. */
+export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?: number | "all"): Promise<PetPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const filters: queries.PetFilter = {
     status: query.status,
@@ -58,6 +59,7 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
     spayedNeutered: query.spayedNeutered,
     coatLengths: query.coatLength,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
+    outOfCareOf,
   };
   if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
   if (cursor?.k !== undefined) throw invalidCursorFor("a search near a place: keep its `near`");
@@ -483,9 +485,12 @@ export async function listPetHistory(id: number, query: HistoryQuery, view: PetV
   return listHistory(id, query, view, Number(pet.organizationId));
 }
 
-export async function findPet(id: number, view: PetView): Promise<Pet | null> {
+/** One animal; one out of care (lib/stays) only for `outOfCareOf` (its organisation's staff: lib/http/actor.ts outOfCareScope). */
+export async function findPet(id: number, view: PetView, outOfCareOf?: number | "all"): Promise<Pet | null> {
   const row = await queries.findPetById(id);
-  return row ? toPet(row, view) : null;
+  if (!row) return null;
+  if (!row.inCare && outOfCareOf !== "all" && outOfCareOf !== Number(row.organizationId)) return null;
+  return toPet(row, view);
 }
 
 export { presentFields };
