@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { timeZoneSchema } from "@/lib/alerts/schemas";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
 import { characterCount, idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/pets/schemas";
 
@@ -100,6 +101,12 @@ const websiteSchema = z
   .nullable()
   .meta({ format: "uri", example: "https://lakeshore.example" });
 
+/** The shelter's IANA time zone: its records' days and report months are there (lib/stays, docs/decisions/023). */
+export const organizationTimeZoneSchema = timeZoneSchema.meta({
+  description: "The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.",
+  example: "America/Chicago",
+});
+
 export const organizationNameSchema = text(ORG_NAME_MAX).meta({ description: `1 to ${ORG_NAME_MAX} characters after trimming.`, example: "Lakeshore Animal Rescue" });
 
 export const organizationSchema = z
@@ -114,6 +121,10 @@ export const organizationSchema = z
       .nullable()
       .meta({ description: "Null only for the organisation an older install's data was moved into, until its staff give its address." }),
     location: locationSchema.nullable().meta({ description: "Where its animals are: searches near a place measure from here. Null until known (then near searches do not find it)." }),
+    timeZone: z.string().meta({
+      description: "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
+      example: "America/Chicago",
+    }),
     createdAt: z.string().meta({ format: "date-time", example: "2026-11-26T09:30:00.000Z" }),
     distanceKm: z
       .number()
@@ -137,12 +148,13 @@ export const newOrganizationSchema = z
     location: locationSchema
       .optional()
       .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
+    timeZone: organizationTimeZoneSchema.default("UTC"),
   })
   .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewOrganization = z.infer<typeof newOrganizationSchema>;
 export type NewOrganizationInput = z.input<typeof newOrganizationSchema>;
 
-export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location"] as const;
+export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location", "timeZone"] as const;
 
 /**
  * PATCH /v1/organizations/{organizationId}: a JSON merge patch (RFC 7396).
@@ -177,6 +189,7 @@ export const organizationPatchSchema = z
         .nullable()
         .optional()
         .meta({ description: "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none)." }),
+      timeZone: organizationTimeZoneSchema.optional(),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },
   )

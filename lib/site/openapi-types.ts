@@ -1970,6 +1970,12 @@ export interface components {
              */
             slug?: string;
             /**
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @default UTC
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
              * @default null
              * @example https://lakeshore.example
@@ -2253,6 +2259,11 @@ export interface components {
              */
             slug: string;
             /**
+             * @description The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
              * @example https://lakeshore.example
              */
@@ -2282,6 +2293,11 @@ export interface components {
              * @example lakeshore-animal-rescue
              */
             slug?: string;
+            /**
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @example America/Chicago
+             */
+            timeZone?: string;
             /**
              * Format: uri
              * @example https://lakeshore.example
