@@ -268,3 +268,23 @@ describe("who may read and write stays", () => {
     await expectApiError(await stays(987654321), 404, "not_found");
   });
 });
+
+describe("the organisation's time zone", () => {
+  it("is read and set through the organisation's API (an IANA name the database knows, else 400 naming timeZone); a date is midnight there", async () => {
+    const { GET: getOrg, PATCH: patchOrg } = await import("@/app/v1/organizations/[organizationId]/route");
+    const other = await newOrganization({ name: "Paris Refuge" });
+    const orgKey = (await newKey(["organizations:manage", "pets:read", "pets:write", "records:read", "records:write"], "paris", { plan: "pro" }, other)).key;
+    const path = `/v1/organizations/${other}`;
+    const params = { organizationId: String(other) };
+    expect((await expectJson<{ timeZone: string }>(await call(getOrg, path, { key: orgKey, params }))).timeZone).toBe("UTC");
+    for (const timeZone of ["Mars/Olympus_Mons", "UTC+3", ""]) {
+      const refused = await expectApiError(await call(patchOrg, path, { method: "PATCH", key: orgKey, params, json: { timeZone } }), 400, "invalid_body");
+      expect(refused.details?.map((d) => d.field), timeZone).toEqual(["timeZone"]);
+    }
+    const saved = await expectJson<{ timeZone: string }>(await call(patchOrg, path, { method: "PATCH", key: orgKey, params, json: { timeZone: "Europe/Paris" } }));
+    expect(saved.timeZone).toBe("Europe/Paris");
+    const pet = await expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name: "Minou", categoryId: 2, intake: { at: "2026-07-14", type: "stray" } } }), 201);
+    const [stay] = await expectJson<Stay[]>(await stays(pet.id, { key: orgKey }));
+    expect(stay!.intake.at).toBe("2026-07-13T22:00:00.000Z");
+  });
+});
