@@ -209,7 +209,7 @@ keysCommand
   .option("--plan <plan>", "free | pro | business | enterprise", "free")
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
-  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write,organizations:manage", parseScopes, ["pets:read", "pets:write"])
+  .option("--scopes <list>", "comma-separated: pets:read,pets:write,webhooks:manage,applications:write,organizations:manage,listings:manage,records:read,records:write", parseScopes, ["pets:read", "pets:write"])
   .option("--org <id|slug>", "the organisation whose key it is (required when there are several; default: the only one)")
   .option("--platform", "a platform key, for listing sites and operators: reads every organisation's data, writes only by naming an organisation")
   .action((opts: { name: string; plan: string; perMinute?: number; perDay?: number; scopes: string[]; org?: string; platform?: boolean }) =>
