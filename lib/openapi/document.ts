@@ -249,9 +249,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
-        ["adoption_in_progress", "external_id_taken"],
+        ["adoption_in_progress", "external_id_taken", "stay_ended"],
         {},
-        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed.",
+        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed.",
       ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),

@@ -12585,7 +12585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`. */
+            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`, `stay_ended`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

@@ -28,13 +28,20 @@ export interface StatusFollowed {
  * `adoption` at that moment. Leaving `sold` by hand is a correction: the
  * adoption it undoes is taken back, so the stay it ended is open again (a
  * return after an adoption is a new intake instead: POST …/stays). With no
- * open stay to end (an import that brought its own stays, an animal already
- * out of care) or no adoption to undo, the stays stay as they are.
+ * open stay to end (an import that brought its own stays) or no adoption to
+ * undo, the stays stay as they are; an animal out of care cannot become
+ * sold (409 stay_ended: a new intake first).
  */
 export async function followStatus(tx: queries.Db, petId: number, from: string, to: string, at: Date): Promise<StatusFollowed> {
   if (to === "sold" && from !== "sold") {
     const open = await queries.findOpenStay(tx, petId);
-    if (!open) return {};
+    if (!open) {
+      // Out of care, it left some other way: an adoption now would contradict its records.
+      if (!(await queries.inCareOf(tx, petId))) {
+        throw new ApiError(409, "stay_ended", "The animal is out of care: its last stay ended other than by adoption. Record a new intake (POST …/stays) before it can be adopted.");
+      }
+      return {};
+    }
     const outcomeAt = at < open.intakeAt ? open.intakeAt : at;
     return { ended: toStay(await queries.updateStay(tx, open.id, { outcomeAt, outcomeType: "adoption", outcomeSubtype: null })) };
   }

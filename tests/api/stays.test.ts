@@ -288,3 +288,17 @@ describe("the organisation's time zone", () => {
     expect(stay!.intake.at).toBe("2026-07-13T22:00:00.000Z");
   });
 });
+
+describe("an animal out of care cannot be sold by hand", () => {
+  it("409 stay_ended until a new intake; nothing changes", async () => {
+    const pet = await create({ name: "Drifter" });
+    const [stay] = await staysOf(pet.id);
+    await expectJson(await end(pet.id, stay!.id, { type: "lostInCare" }));
+    const before = await row(pet.id);
+    await expectApiError(await call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "sold" }, key, params: { petId: String(pet.id) } }), 409, "stay_ended");
+    expect(await row(pet.id)).toEqual(before);
+    await expectJson(await open(pet.id, { type: "stray" }), 201);
+    await expectJson(await call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "sold" }, key, params: { petId: String(pet.id) } }));
+    expect((await staysOf(pet.id)).map((s) => s.outcome?.type)).toEqual(["lostInCare", "adoption"]);
+  });
+});
