@@ -116,3 +116,23 @@ describe("an outcome other than adoption", () => {
     expect((await call(getPetRoute, `/v1/pets/${ranger.id}`, { headers: otherStaff.headers, params: { petId: String(ranger.id) } })).status).toBe(404);
   });
 });
+
+describe("alerts", () => {
+  it("an animal that left before the matcher saw its arrival is matched to no alert; one still in care is", async () => {
+    const { matchAlerts } = await import("@/lib/alerts/matching");
+    const { confirmedAlert } = await import("./alerts-helpers");
+    const site = (await newKey(["pets:read", "applications:write"], "alerts site")).key;
+    await confirmedAlert(site, "everything.ooc@example.org");
+    await matchAlerts(); // what came before
+    const create = async (name: string) =>
+      expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: shelterKey, json: { name, categoryId: 1 } }), 201);
+    const gone = await create("Gone Before Dawn");
+    const here = await create("Here To Stay");
+    const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${gone.id}/stays`, { key: shelterKey, params: { petId: String(gone.id) } }));
+    await expectJson(await call(endRoute, `/v1/pets/${gone.id}/stays/${stay!.id}/outcome`, { method: "POST", key: shelterKey, params: { petId: String(gone.id), stayId: String(stay!.id) }, json: { type: "returnedToOwner" } }));
+    await matchAlerts();
+    const matched = async (petId: number) => db().alertMatch.count({ where: { petId: BigInt(petId) } });
+    expect(await matched(gone.id)).toBe(0);
+    expect(await matched(here.id)).toBe(1);
+  });
+});
