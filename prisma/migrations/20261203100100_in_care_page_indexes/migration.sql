@@ -6,10 +6,14 @@
 -- animals have left (tests/api/pets-plans.test.ts pins it, with out-of-care
 -- animals in its data). The names stay, so plans and tests read the same.
 --
--- Not changed: the organisation indexes (near search and the shelter pages
--- walk one organisation's animals and read their rows anyway), the unique
--- external-id index (a handful of rows, read whole), the name search's
--- trigram index (its matches are read from the table and rechecked).
+-- The organisation indexes too: near search and the shelter pages walk one
+-- organisation's animals newest first, and the animals that left (most of a
+-- shelter's old ones that were not adopted, each still `available`) would
+-- be walked past; every other reader of them (the dashboard's counts, the
+-- listing sites' files, an import's absent animals) also wants animals in
+-- care only. Not changed: the unique external-id index (a handful of rows,
+-- read whole), the name search's trigram index (its matches are read from
+-- the table and rechecked).
 
 -- The unfiltered page: walked by id, in care only (it walked the primary key).
 CREATE INDEX "pets_in_care_id_idx" ON "pets" ("id") WHERE "in_care";
@@ -50,3 +54,8 @@ DROP INDEX "pets_spayed_neutered_id_idx";
 CREATE INDEX "pets_spayed_neutered_id_idx" ON "pets" ("id") WHERE "spayed_neutered" AND "in_care";
 DROP INDEX "pets_not_spayed_neutered_id_idx";
 CREATE INDEX "pets_not_spayed_neutered_id_idx" ON "pets" ("id") WHERE NOT "spayed_neutered" AND "in_care";
+
+DROP INDEX "pets_organization_id_id_idx";
+CREATE INDEX "pets_organization_id_id_idx" ON "pets" ("organization_id", "id") WHERE "in_care";
+DROP INDEX "pets_organization_id_status_id_idx";
+CREATE INDEX "pets_organization_id_status_id_idx" ON "pets" ("organization_id", "status", "id") WHERE "in_care";
