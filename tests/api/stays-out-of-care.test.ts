@@ -136,3 +136,33 @@ describe("alerts", () => {
     expect(await matched(here.id)).toBe(1);
   });
 });
+
+describe("imports", () => {
+  it("an import opens each new animal's first stay; 'missing means adopted' ends the stays of the absent animals in care with an adoption and leaves those out of care alone", async () => {
+    const { PETFINDER_COLUMNS } = await import("@/lib/listings/formats/petfinder");
+    const { importFile } = await import("./imports-helpers");
+    const file = (ids: string[]) =>
+      [PETFINDER_COLUMNS.join(","), ...ids.map((id) => PETFINDER_COLUMNS.map((c) => (c === "ID" || c === "AnimalName" ? id : c === "Type" ? "Dog" : "")).join(","))].join("\r\n") + "\r\n";
+    const importOrg = await newOrganization({ name: "Importing Shelter" });
+    const importKey = (await newKey(["pets:read", "pets:write", "records:read", "records:write"], "importer", { plan: "pro" }, importOrg)).key;
+    await importFile({ key: importKey }, file(["IM-1", "IM-2", "IM-3"]));
+    const idOf = async (externalId: string) => Number((await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(importOrg), externalId }, select: { id: true } })).id);
+    const staysOf = async (externalId: string) => {
+      const id = await idOf(externalId);
+      return expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${id}/stays`, { key: importKey, params: { petId: String(id) } }));
+    };
+    for (const id of ["IM-1", "IM-2", "IM-3"]) expect((await staysOf(id)).map((s) => [s.intake.type, s.outcome])).toEqual([["otherIntake", null]]);
+
+    // IM-3 left another way before the next import.
+    const im3 = await idOf("IM-3");
+    const [stay] = await staysOf("IM-3");
+    await expectJson(await call(endRoute, `/v1/pets/${im3}/stays/${stay!.id}/outcome`, { method: "POST", key: importKey, params: { petId: String(im3), stayId: String(stay!.id) }, json: { type: "diedInCare" } }));
+
+    const report = await importFile({ key: importKey }, file(["IM-1"]), { missing: "adopted" });
+    expect(report.status).toBe("done");
+    expect(report.counts).toMatchObject({ adopted: 1 });
+    expect((await staysOf("IM-2")).map((s) => s.outcome?.type)).toEqual(["adoption"]);
+    expect((await staysOf("IM-3")).map((s) => s.outcome?.type)).toEqual(["diedInCare"]);
+    expect((await db().pet.findUniqueOrThrow({ where: { id: BigInt(im3) }, select: { status: true, inCare: true } }))).toEqual({ status: "available", inCare: false });
+  });
+});
