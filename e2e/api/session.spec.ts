@@ -23,7 +23,7 @@ test("signs staff in with the right password only", async ({ page, baseURL }) =>
 
   const right = await page.request.post("/v1/session", { data: { email: DEMO_STAFF.email.toUpperCase(), password: DEMO_STAFF.password }, headers: { Origin: origin } });
   expect(right.status()).toBe(200);
-  expect(await right.json()).toEqual({ kind: "staff", email: DEMO_STAFF.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage"], organizationId: 1, platformAdmin: false });
+  expect(await right.json()).toEqual({ kind: "staff", email: DEMO_STAFF.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage", "records:read", "records:write"], organizationId: 1, platformAdmin: false });
   expect(right.headers()["set-cookie"]).toMatch(/HttpOnly/);
   expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toMatchObject({ kind: "staff" });
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
 import { EMAIL_MAX, honeypotSchema } from "@/lib/applications/schemas";
 import { nearSchema, withinSchema } from "@/lib/organizations/geo";
+import { ianaTimeZoneSchema } from "@/lib/organizations/schemas";
 import { GOOD_WITH } from "@/lib/pets/profile";
 import { ageGroupSchema, idSchema, petSexSchema, petSizeSchema, searchSchema } from "@/lib/pets/schemas";
 
@@ -20,34 +21,11 @@ export type AlertStatus = (typeof ALERT_STATUSES)[number];
 /** At most this many alerts per email address (409 too_many_alerts beyond). */
 export const ALERTS_PER_EMAIL = 10;
 
-/**
- * An IANA time zone name ("Europe/Paris", "UTC"). Offsets ("+01:00") are
- * refused although Intl may take them: PostgreSQL reads such strings as
- * POSIX zones, with the sign the other way round.
- */
-const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
-export const timeZoneSchema = z
-  .string({ error: () => "must be an IANA time zone name, e.g. America/Chicago" })
-  .trim()
-  .max(64, "must be at most 64 characters")
-  .refine((tz) => {
-    if (!TIME_ZONE_PATTERN.test(tz)) return false;
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an IANA time zone name, e.g. America/Chicago")
-  // `format` names the rule a pattern cannot state (a zone the time zone database knows, aliases
-  // included, as browsers report them); the pattern and length are the part it can.
-  .meta({
-    format: "iana-time-zone",
-    pattern: TIME_ZONE_PATTERN.source,
-    maxLength: 64,
-    description: "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
-    example: "America/Chicago",
-  });
+/** The adopter's time zone: an IANA name (lib/organizations/schemas.ts says which), for the daily digest. */
+export const timeZoneSchema = ianaTimeZoneSchema.meta({
+  description: "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
+  example: "America/Chicago",
+});
 
 /** A string the list's own schema accepts, kept as given (the alert's page shows it back as it was typed). */
 function asListGives(schema: z.ZodType, what: string) {

@@ -15,7 +15,9 @@ export interface WriteContext {
   requestId: string;
 }
 
-export const AUDIT_ACTIONS = ["created", "updated"] as const;
+/** created/updated, and the changes of an animal's stays (lib/stays): a new intake, an outcome, a correction. */
+export const AUDIT_ACTIONS = ["created", "updated", "stay_started", "stay_ended", "stay_corrected"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const historyActorSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("api_key"), id: z.number().int(), name: z.string().meta({ description: "The key's name when the change was made." }) }),

@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import * as queries from "@/lib/audit/queries";
-import type { WriteContext } from "@/lib/audit/schemas";
+import type { AuditAction, WriteContext } from "@/lib/audit/schemas";
+import type { Stay } from "@/lib/stays/schemas";
 
 // The audit trail's rules. Records are written by the pets service inside the
 // transaction of the change they describe (so there is never a change without
@@ -9,7 +10,10 @@ import type { WriteContext } from "@/lib/audit/schemas";
 // animal, but this module need not know its shape.
 
 export interface ChangeRecord {
-  action: "created" | "updated";
+  /** created/updated, or a change of the animal's stays (lib/stays): each has its event type (migration 20261203100000). */
+  action: AuditAction;
+  /** The stay after a stay change: kept in the record and carried by its event as `data.stay`. */
+  stay?: Stay;
   /** The animal after the change, as records keep it (photos by file, no ageGroup: the pets' StoredPet). */
   pet: { id: number; version: number };
   /** The changed fields' previous values (as stored); null for a creation. */
@@ -41,5 +45,6 @@ export async function recordChange(tx: Prisma.TransactionClient, change: ChangeR
     requestId: context.requestId,
     before: change.before as Prisma.InputJsonObject | null,
     after: { ...change.pet } as unknown as Prisma.InputJsonObject,
+    stay: change.stay as unknown as Prisma.InputJsonObject | undefined,
   });
 }

@@ -18,6 +18,8 @@ export const SCOPES = [
   "keys:manage",
   "audit:read",
   "applications:manage",
+  "records:read",
+  "records:write",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 /**
@@ -25,7 +27,8 @@ export type Scope = (typeof SCOPES)[number];
  * an organisation's key changes its own organisation's profile.
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage"] as const;
+/** records:read / records:write: the organisation's records of its animals' stays (intakes and outcomes, issue 42). */
+export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
 /**
@@ -41,6 +44,8 @@ export const KEY_SCOPE_DESCRIPTIONS: Partial<Record<string, string>> = {
   "applications:write": "Forward adoption applications",
   "organizations:manage": "Edit the shelter's profile",
   "listings:manage": "Manage listing-site uploads",
+  "records:read": "Read the animals' stays: intakes and outcomes",
+  "records:write": "Record intakes and outcomes",
 };
 
 /** A scope as people read it: "Read animals (pets:read)", or the scope's name when it has no description. */

@@ -12,6 +12,7 @@ import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
+import { registerStays } from "@/lib/openapi/stays";
 import {
   listPetsQuerySchema,
   newPetSchema,
@@ -196,9 +197,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
-        ["adoption_in_progress", "external_id_taken"],
+        ["adoption_in_progress", "external_id_taken", "stay_ended"],
         {},
-        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed.",
+        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed.",
       ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
@@ -335,6 +336,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerFeedAndWebhooks(registry, security);
   registerListingSites(registry, security);
   registerImports(registry, security);
+  registerStays(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -362,6 +364,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
+      { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],

@@ -109,6 +109,37 @@ const websiteSchema = z
   .nullable()
   .meta({ description: "An http(s) address whose host has a dot.", example: "https://lakeshore.example" });
 
+/**
+ * An IANA time zone name ("Europe/Paris", "UTC"): a shelter's calendar and an
+ * adopter's digest hour. Offsets ("+01:00") are refused although Intl may take
+ * them: PostgreSQL reads such strings as POSIX zones, with the sign the other
+ * way round. Whether the database knows the zone is checked where it is stored
+ * (queries.databaseKnowsTimeZone).
+ */
+const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+export const ianaTimeZoneSchema = z
+  .string({ error: () => "must be an IANA time zone name, e.g. America/Chicago" })
+  .trim()
+  .max(64, "must be at most 64 characters")
+  .refine((tz) => {
+    if (!TIME_ZONE_PATTERN.test(tz)) return false;
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be an IANA time zone name, e.g. America/Chicago")
+  // `format` names the rule a pattern cannot state (a zone the time zone database knows, aliases
+  // included, as browsers report them); the pattern and length are the part it can.
+  .meta({ format: "iana-time-zone", pattern: TIME_ZONE_PATTERN.source, maxLength: 64 });
+
+/** The shelter's IANA time zone: its records' days and report months are there (lib/stays, docs/decisions/023). */
+export const organizationTimeZoneSchema = ianaTimeZoneSchema.meta({
+  description: "The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.",
+  example: "America/Chicago",
+});
+
 export const organizationNameSchema = text(ORG_NAME_MAX).meta({ description: `1 to ${ORG_NAME_MAX} characters after trimming.`, example: "Lakeshore Animal Rescue" });
 
 export const organizationSchema = z
@@ -123,6 +154,10 @@ export const organizationSchema = z
       .nullable()
       .meta({ description: "Null only for the organisation an older install's data was moved into, until its staff give its address." }),
     location: locationSchema.nullable().meta({ description: "Where its animals are: searches near a place measure from here. Null until known (then near searches do not find it)." }),
+    timeZone: z.string().meta({
+      description: "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
+      example: "America/Chicago",
+    }),
     createdAt: z.string().meta({ format: "date-time", example: "2026-11-26T09:30:00.000Z" }),
     distanceKm: z
       .number()
@@ -146,12 +181,13 @@ export const newOrganizationSchema = z
     location: locationSchema
       .optional()
       .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
+    timeZone: organizationTimeZoneSchema.default("UTC"),
   })
   .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewOrganization = z.infer<typeof newOrganizationSchema>;
 export type NewOrganizationInput = z.input<typeof newOrganizationSchema>;
 
-export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location"] as const;
+export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location", "timeZone"] as const;
 
 /**
  * PATCH /v1/organizations/{organizationId}: a JSON merge patch (RFC 7396).
@@ -186,6 +222,7 @@ export const organizationPatchSchema = z
         .nullable()
         .optional()
         .meta({ description: "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none)." }),
+      timeZone: organizationTimeZoneSchema.optional(),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },
   )

@@ -4,6 +4,7 @@ import * as queries from "@/lib/audit/queries";
 import type { HistoryActor, HistoryQuery } from "@/lib/audit/schemas";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { HistoryEntry, PetField } from "@/lib/pets/schemas";
+import type { Stay } from "@/lib/stays/schemas";
 
 // An animal's history: its audit records (lib/audit) read back and shown as
 // the animal they describe.
@@ -23,6 +24,7 @@ function toEntry(row: queries.AuditRow, view: PetView, organizationId: number): 
     before: row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
     // Records from before organisations lack it: the animal's own (animals never move).
     after: presentPet(withOrganization(row.after as unknown as StoredPet, organizationId), view),
+    ...(row.stay && typeof row.stay === "object" ? { stay: row.stay as unknown as Stay } : {}),
   };
 }
 

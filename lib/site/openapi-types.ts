@@ -708,6 +708,70 @@ export interface paths {
         patch: operations["updatePetPhoto"];
         trace?: never;
     };
+    "/pets/{petId}/stays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An animal's stays
+         * @description Every stay of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
+         */
+        get: operations["listStays"];
+        put?: never;
+        /**
+         * Record a new intake
+         * @description Opens a stay: the animal is back in care and `available` (a return after an adoption is `relinquishedByOwner`). `at` is an RFC 3339 time or a date (midnight of that day in the organisation's `timeZone`), now when left out, never in the future, and not inside another stay. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.started`.
+         */
+        post: operations["createStay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/stays/{stayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct a stay
+         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care). Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
+         */
+        patch: operations["correctStay"];
+        trace?: never;
+    };
+    "/pets/{petId}/stays/{stayId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an outcome
+         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays. `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
+         */
+        post: operations["endStay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/session": {
         parameters: {
             query?: never;
@@ -872,6 +936,46 @@ export interface webhooks {
          * @description An animal was added. The body is the event exactly as `GET /events` returns it.
          */
         post: operations["pet-created-event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pet.stay.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pet.stay.ended
+         * @description A stay of an animal ended: `data.stay.outcome` says how (adoption: the animal is `sold`; anything else: out of care, off every public list). The body is the event exactly as `GET /events` returns it.
+         */
+        post: operations["pet-stay-ended-event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pet.stay.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pet.stay.started
+         * @description A stay of an animal started: a new intake (the animal is back in care, `available`). `data.stay` is the stay. The body is the event exactly as `GET /events` returns it.
+         */
+        post: operations["pet-stay-started-event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1244,7 +1348,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1271,14 +1375,14 @@ export interface components {
             issue: string;
         };
         /** @description One change to an animal. Never names who made it. */
-        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"];
+        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetStayStartedEvent"] | components["schemas"]["PetStayEndedEvent"];
         /** @description Events, oldest first. */
         Events: components["schemas"]["Event"][];
         /**
-         * @description What happened: an animal was added, or changed.
+         * @description What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome).
          * @enum {string}
          */
-        EventType: "pet.created" | "pet.updated";
+        EventType: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
         /** @description How the animal gets on with children, dogs and cats: true, false, or null when not known. */
         GoodWith: {
             /** @description Gets on with cats: true, false, or null when not known. */
@@ -1503,6 +1607,50 @@ export interface components {
              */
             organizationId?: number;
         };
+        Intake: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T14:30:00.000Z
+             */
+            at: string;
+            /** @example null */
+            subtype: string | null;
+            type: components["schemas"]["IntakeType"];
+        };
+        /** @description How and when the animal came in. `at` is now when left out. */
+        IntakeInput: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type: components["schemas"]["IntakeType"];
+        };
+        /** @description The intake's fields to correct. */
+        IntakePatch: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type?: components["schemas"]["IntakeType"];
+        };
+        /**
+         * @description How the animal came in, in the Basic Data Matrix's categories (returns of adopted animals are `relinquishedByOwner`).
+         * @example stray
+         * @enum {string}
+         */
+        IntakeType: "stray" | "relinquishedByOwner" | "ownerIntendedEuthanasia" | "transferredIn" | "otherIntake";
         ListingConnectionTest: {
             /** @description Names in the account's root folder. */
             entries: string[];
@@ -1869,6 +2017,13 @@ export interface components {
              */
             slug?: string;
             /**
+             * Format: iana-time-zone
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @default UTC
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
              * @description An http(s) address whose host has a dot.
              * @default null
@@ -1960,6 +2115,20 @@ export interface components {
              * @default null
              */
             houseTrained: boolean | null;
+            /** @description How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now. */
+            intake?: {
+                /**
+                 * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+                 * @example 2026-11-28T14:30:00Z
+                 */
+                at?: string;
+                /**
+                 * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+                 * @example Found on Main St
+                 */
+                subtype?: string | null;
+                type: components["schemas"]["IntakeType"];
+            };
             /**
              * Format: date
              * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
@@ -2054,6 +2223,10 @@ export interface components {
              */
             videoUrl: string | null;
         };
+        /** @description A new intake: the animal is back in care and `available`. Refused (409 `stay_open`) while a stay is open. */
+        NewStay: {
+            intake: components["schemas"]["IntakeInput"];
+        };
         /** @description Registers an endpoint. Unknown fields are refused. */
         NewWebhookEndpoint: {
             /**
@@ -2062,7 +2235,7 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The event types to deliver: one or both.
+             * @description The event types to deliver: one or more.
              * @example [
              *       "pet.created",
              *       "pet.updated"
@@ -2135,6 +2308,11 @@ export interface components {
              */
             slug: string;
             /**
+             * @description The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
              * @example https://lakeshore.example
              */
@@ -2171,6 +2349,12 @@ export interface components {
              */
             slug?: string;
             /**
+             * Format: iana-time-zone
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @example America/Chicago
+             */
+            timeZone?: string;
+            /**
              * Format: uri
              * @description An http(s) address whose host has a dot.
              * @example https://lakeshore.example
@@ -2178,6 +2362,51 @@ export interface components {
             website?: string | null;
         };
         Organizations: components["schemas"]["Organization"][];
+        /** @description Null while the stay is open (the animal is in care). */
+        Outcome: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T14:30:00.000Z
+             */
+            at: string;
+            /** @example null */
+            subtype: string | null;
+            type: components["schemas"]["OutcomeType"];
+        } | null;
+        /** @description How and when the stay ended. `at` is now when left out; not before the intake. */
+        OutcomeInput: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type: components["schemas"]["OutcomeType"];
+        };
+        /** @description The outcome's fields to correct (the stay must have ended: record an outcome with POST …/outcome). */
+        OutcomePatch: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type?: components["schemas"]["OutcomeType"];
+        };
+        /**
+         * @description How the stay ended, in the Basic Data Matrix's categories. Live: adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome. `adoption` makes the animal `sold`; any other takes it out of care (off every public list).
+         * @example adoption
+         * @enum {string}
+         */
+        OutcomeType: "adoption" | "returnedToOwner" | "transferredOut" | "returnedToField" | "otherLiveOutcome" | "diedInCare" | "lostInCare" | "shelterEuthanasia" | "ownerIntendedEuthanasia";
         /** @description An animal as returned. */
         Pet: {
             /** @description The adoption fee; null when not known. */
@@ -2330,6 +2559,7 @@ export interface components {
             createdAt: string;
             data: {
                 pet: components["schemas"]["Pet"];
+                stay?: components["schemas"]["Stay"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -2350,7 +2580,7 @@ export interface components {
         };
         PetHistoryEntry: {
             /** @enum {string} */
-            action: "created" | "updated";
+            action: "created" | "updated" | "stay_started" | "stay_ended" | "stay_corrected";
             actor: {
                 id: number;
                 /** @enum {string} */
@@ -2482,6 +2712,13 @@ export interface components {
             } | null;
             id: number;
             requestId: string;
+            /** @description The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one). */
+            stay?: {
+                /** @example 7 */
+                id: number;
+                intake: components["schemas"]["Intake"];
+                outcome: components["schemas"]["Outcome"];
+            };
             version: number;
         };
         /** @description The fields to change; the others keep their values. At least one field; no others. */
@@ -2624,7 +2861,7 @@ export interface components {
              */
             videoUrl?: string | null;
         };
-        /** @description The changed fields' values before the change (`pet.updated` only); the others are left out. */
+        /** @description The changed fields' values before the change (`pet.updated` and the stays' events); the others are left out. */
         PetPreviousFields: {
             /** @description The adoption fee; null when not known. */
             adoptionFee?: {
@@ -2758,6 +2995,66 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /** @description A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). */
+        PetStayEndedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
+                stay: components["schemas"]["Stay"];
+            };
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.stay.ended";
+        };
+        /** @description An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`. */
+        PetStayStartedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
+                stay: components["schemas"]["Stay"];
+            };
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.stay.started";
+        };
         /** @description An animal changed: any of its fields, or its photos (added, removed or reordered). */
         PetUpdatedEvent: {
             /**
@@ -2769,6 +3066,7 @@ export interface components {
             data: {
                 pet: components["schemas"]["Pet"];
                 previous: components["schemas"]["PetPreviousFields"];
+                stay?: components["schemas"]["Stay"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -2893,6 +3191,20 @@ export interface components {
             url: string;
         };
         StaffWebhookEndpoints: components["schemas"]["StaffWebhookEndpoint"][];
+        /** @description One stay of an animal at its shelter, from intake to outcome. */
+        Stay: {
+            /** @example 7 */
+            id: number;
+            intake: components["schemas"]["Intake"];
+            outcome: components["schemas"]["Outcome"];
+        };
+        /** @description A correction: a date, type or subtype of the intake or the outcome. The others keep their values. */
+        StayPatch: {
+            intake?: components["schemas"]["IntakePatch"];
+            outcome?: components["schemas"]["OutcomePatch"];
+        };
+        /** @description An animal's stays, oldest first. */
+        Stays: components["schemas"]["Stay"][];
         WebhookAttempt: {
             /**
              * Format: date-time
@@ -2980,7 +3292,7 @@ export interface components {
             /** @description `false` pauses deliveries; `true` resumes them (for events from then on) and clears the failure record. */
             enabled?: boolean;
             /**
-             * @description The event types to deliver: one or both.
+             * @description The event types to deliver: one or more.
              * @example [
              *       "pet.created",
              *       "pet.updated"
@@ -5920,7 +6232,7 @@ export interface operations {
                 /** @description Only events of these organisations (comma-separated ids, at most 100). An organisation's key reads its own organisation's events whether or not it says so, and may not name another. */
                 organizationId?: number[];
                 /** @description Only events of this type. */
-                type?: "pet.created" | "pet.updated";
+                type?: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
             };
             header?: never;
             path?: never;
@@ -6939,7 +7251,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     }[];
                 };
@@ -7083,7 +7395,7 @@ export interface operations {
                      *       "pets:write"
                      *     ]
                      */
-                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                 };
             };
         };
@@ -7126,7 +7438,7 @@ export interface operations {
                             /** @enum {string} */
                             plan: "free" | "pro" | "business" | "enterprise";
                             revokedAt: string | null;
-                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                             usedToday?: number;
                         };
                     };
@@ -7334,7 +7646,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     };
                 };
@@ -7520,7 +7832,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
                         usedToday?: number;
                     };
                 };
@@ -11531,7 +11843,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`. */
+            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`, `stay_ended`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -12750,6 +13062,1049 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stays, oldest first. */
+            200: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stays"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewStay"];
+            };
+        };
+        responses: {
+            /** @description The new stay. */
+            201: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description URL of the stay. */
+                    Location?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The body is invalid, or `intake.at` is in the future (`details` names the field). Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A stay is still open (`stay_open`: record its outcome first), or the intake falls inside another stay (`stay_overlap`: the message names both stays' dates). Codes: `stay_open`, `stay_overlap`, `adoption_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    correctStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the stay. */
+                stayId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StayPatch"];
+            };
+        };
+        responses: {
+            /** @description The stay, corrected. */
+            200: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An outcome was corrected on a stay that has none (`stay_open`), or the new dates meet another stay (`stay_overlap`, both named). Codes: `stay_open`, `stay_overlap`, `adoption_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the stay. */
+                stayId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeInput"];
+            };
+        };
+        responses: {
+            /** @description The stay, ended. */
+            200: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The body is invalid, `at` is in the future, or before the intake (the message names both dates). Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The stay has already ended (`stay_ended`: correct it with PATCH instead), or an adoption is approved and its application decides the animal's status. Codes: `stay_ended`, `adoption_in_progress`. */
+            409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
@@ -15142,6 +16497,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PetCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else (or no answer) is retried with the same `webhook-id`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: we disable the endpoint and stop sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "pet-stay-ended-event": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry of it. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description `v1,` + base64 HMAC-SHA256, keyed with your secret (base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`. Several space-separated signatures after a rotation: one valid is enough. Verify with the `standardwebhooks` package. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed. Refuse ones far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetStayEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else (or no answer) is retried with the same `webhook-id`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: we disable the endpoint and stop sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "pet-stay-started-event": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry of it. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description `v1,` + base64 HMAC-SHA256, keyed with your secret (base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`. Several space-separated signatures after a rotation: one valid is enough. Verify with the `standardwebhooks` package. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed. Refuse ones far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetStayStartedEvent"];
             };
         };
         responses: {

@@ -59,7 +59,7 @@ describe("the document", () => {
   });
 
   it("describes the events we POST in its webhooks section, with the Standard Webhooks headers", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(["pet.created", "pet.updated", "webhook.test"]);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["pet.created", "pet.stay.ended", "pet.stay.started", "pet.updated", "webhook.test"]);
     for (const hook of Object.values(doc.webhooks)) {
       expect(hook.post.parameters.filter((p) => p.in === "header").map((p) => [p.name, p.required])).toEqual([
         ["webhook-id", true],

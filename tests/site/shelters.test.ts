@@ -92,6 +92,7 @@ const organization: Organization = {
   website: null,
   address: { street: "1 Main St", city: "Chicago", region: "IL", postcode: "60601", country: "US" },
   location: { lat: 41.9, lng: -87.65 },
+  timeZone: "America/Chicago",
   createdAt: "2026-11-26T00:00:00.000Z",
 };
 const unchanged = { name: "Lakeshore Rescue", email: null, phone: "+1 312 555 0100", website: null, address: { ...organization.address! }, location: { lat: 41.9, lng: -87.65 } };

@@ -27,6 +27,12 @@ export interface PetFilter {
   spayedNeutered?: boolean;
   /** Any of these coat lengths. */
   coatLengths?: CoatLength[];
+  /**
+   * Whose animals out of care (lib/stays) a look-up by id may also return:
+   * its organisation's staff (an organisation's id) or a platform admin
+   * ("all"). Every other read, and every list, holds animals in care only.
+   */
+  outOfCareOf?: number | "all";
 }
 
 export interface PetPageQuery extends PetFilter {
@@ -58,7 +64,10 @@ export function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: n
 
 /** The filters that are one condition each (the "any of" ones are branches: filterBranches). */
 export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.Sql[] {
-  const conditions: Prisma.Sql[] = [];
+  // Animals out of care are on no list (docs/decisions/023); the page
+  // indexes hold only those in care (migration 20261203100100), so this is
+  // part of every index walk, not a filter after it.
+  const conditions: Prisma.Sql[] = [inCareCondition(f)];
   if (f.search !== undefined) {
     conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
   }
@@ -76,6 +85,12 @@ export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessT
   if (f.idLessThan !== undefined) conditions.push(Prisma.sql`id < ${BigInt(f.idLessThan)}`);
   if (f.idGreaterThan !== undefined) conditions.push(Prisma.sql`id > ${BigInt(f.idGreaterThan)}`);
   return conditions;
+}
+
+function inCareCondition(f: PetFilter): Prisma.Sql {
+  if (f.ids && f.outOfCareOf === "all") return Prisma.sql`TRUE`;
+  if (f.ids && f.outOfCareOf !== undefined) return Prisma.sql`(in_care OR organization_id = ${BigInt(f.outOfCareOf)})`;
+  return Prisma.sql`in_care`;
 }
 
 const SEX_LITERAL: Record<PetSex, Prisma.Sql> = {

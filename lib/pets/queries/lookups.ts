@@ -61,7 +61,7 @@ export async function findPetsByExternalIds(organizationId: number, externalIds:
 export async function findAvailableAbsent(organizationId: number, present: string[]): Promise<{ id: number; externalId: string }[]> {
   const rows = await query<{ id: string; external_id: string }>(
     Prisma.sql`SELECT id, external_id FROM pets
-                WHERE organization_id = ${BigInt(organizationId)} AND status = 'available' AND external_id IS NOT NULL
+                WHERE organization_id = ${BigInt(organizationId)} AND status = 'available' AND in_care AND external_id IS NOT NULL
                   AND NOT (external_id = ANY(${present}::text[]))
                 ORDER BY id`,
   );

@@ -33,6 +33,8 @@ export type PetRow = {
   goodWithChildren: boolean | null;
   goodWithDogs: boolean | null;
   goodWithCats: boolean | null;
+  /** False once the last stay ended other than by adoption (lib/stays): shown to its organisation's staff only. */
+  inCare: boolean;
 } & ListingColumns & {
   photos: StoredPhoto[];
 };
@@ -76,7 +78,7 @@ export const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId
   p.spayed_neutered AS "spayedNeutered", p.house_trained AS "houseTrained", p.declawed, p.shots_current AS "shotsCurrent",
   p.special_needs AS "specialNeeds", p.special_needs_notes AS "specialNeedsNotes", p.adoption_fee_cents AS "adoptionFeeCents",
   p.adoption_fee_currency AS "adoptionFeeCurrency", p.adoption_fee_waived AS "adoptionFeeWaived", p.intake_date::text AS "intakeDate",
-  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
+  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", p.in_care AS "inCare", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
 export const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
                                       'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos

@@ -2,6 +2,7 @@ import { Batcher } from "@/lib/batch";
 import { query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
+import type { IntakeType } from "@/lib/stays/schemas";
 import { type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
@@ -28,6 +29,13 @@ export type NewPetFields = {
   breed: string | null;
   description: string | null;
   goodWith: { children?: boolean | null; dogs?: boolean | null; cats?: boolean | null };
+  /**
+   * The first stay the animal opens with (docs/decisions/023): its intake
+   * (`at` null: the intake date's midnight in the organisation's zone, else
+   * now); a sold animal's ends with an adoption at once. Null: none (a caller
+   * that writes the stays itself, an import).
+   */
+  firstStay?: { at: Date | null; type: IntakeType; subtype: string | null } | null;
 } & ListingValues;
 
 /** The listing sites' fields as the API takes them (the fee as one object). */
@@ -75,7 +83,11 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
              i.special_needs, i.special_needs_notes, i.adoption_fee_cents, i.adoption_fee_currency, i.adoption_fee_waived,
              i.intake_date, i.video_url, ARRAY(SELECT jsonb_array_elements_text(i.tags)) AS tags, i.list_on_other_sites,
              i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
-             COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id
+             COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id,
+             i.open_stay, i.stay_type, i.stay_subtype,
+             -- The first stay's intake: as given, else the intake date's midnight in the shelter's zone, else now.
+             COALESCE(i.stay_at, CASE WHEN i.intake_date IS NOT NULL AND i.intake_date <= (now() AT TIME ZONE o.time_zone)::date
+                                      THEN i.intake_date::timestamp AT TIME ZONE o.time_zone END, now()) AS stay_at
         FROM unnest(${pets.map((p) => p.name)}::text[], ${pets.map((p) => BigInt(p.categoryId))}::bigint[],
                     ${pets.map((p) => BigInt(p.organizationId))}::bigint[],
                     ${pets.map((p) => p.status)}::text[], ${pets.map((p) => p.sex)}::text[],
@@ -95,13 +107,15 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
                     ${pets.map((p) => p.listOnOtherSites)}::boolean[],
                     ${items.map((i) => i.actor.kind)}::text[],
                     ${items.map((i) => BigInt(i.actor.id))}::bigint[], ${items.map((i) => i.actor.name ?? "")}::text[],
-                    ${items.map((i) => i.requestId)}::text[])
+                    ${items.map((i) => i.requestId)}::text[],
+                    ${pets.map((p) => p.firstStay !== null)}::boolean[], ${pets.map((p) => p.firstStay?.at ?? null)}::timestamptz[],
+                    ${pets.map((p) => p.firstStay?.type ?? "otherIntake")}::text[], ${pets.map((p) => p.firstStay?.subtype ?? null)}::text[])
              WITH ORDINALITY AS i(name, category_id, organization_id, status, sex, size, birth_date, breed, description,
                                   good_with_children, good_with_dogs, good_with_cats,
                                   external_id, secondary_breed, mixed_breed, colors, coat_length, spayed_neutered, house_trained,
                                   declawed, shots_current, special_needs, special_needs_notes, adoption_fee_cents,
                                   adoption_fee_currency, adoption_fee_waived, intake_date, video_url, tags, list_on_other_sites,
-                                  actor_kind, actor_id, actor_name, request_id, ord)
+                                  actor_kind, actor_id, actor_name, request_id, open_stay, stay_at, stay_type, stay_subtype, ord)
         JOIN categories c ON c.id = i.category_id
         JOIN organizations o ON o.id = i.organization_id
     ), pet AS (
@@ -117,6 +131,12 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
     ), audit AS (
       INSERT INTO pet_audit (pet_id, action, version, actor_kind, actor_id, actor_name, request_id, after)
       SELECT id, 'created', version, actor_kind, actor_id, actor_name, request_id, json FROM shown ORDER BY ord
+    ), stay AS (
+      -- The first stay (lib/stays): a sold animal's ends with its adoption at once.
+      INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type)
+      SELECT p.id, p.organization_id, i.stay_at, i.stay_type::"IntakeType", i.stay_subtype,
+             CASE WHEN p.status = 'sold' THEN GREATEST(i.stay_at, now()) END, CASE WHEN p.status = 'sold' THEN 'adoption'::"OutcomeType" END
+        FROM pet p JOIN input i ON i.id = p.id WHERE i.open_stay
     )
     SELECT i.ord::int AS ord, ${PET_COLUMNS}
       FROM pet p JOIN input i ON i.id = p.id LEFT JOIN LATERAL (SELECT '[]'::jsonb AS photos) ph ON true`;

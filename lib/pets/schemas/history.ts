@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS, historyActorSchema } from "@/lib/audit/schemas";
 import { petFieldsSchema, petSchema } from "@/lib/pets/schemas/pet";
+import { staySchema } from "@/lib/stays/schemas";
 
 // One entry of an animal's history as the API returns it: the audit record
 // (lib/audit, below the pets) shown as the animal it describes.
@@ -18,6 +19,7 @@ export const historyEntrySchema = z
     before: petFieldsSchema.partial().nullable(),
     /** The whole animal after the change. */
     after: petSchema,
+    stay: staySchema.optional().meta({ description: "The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one)." }),
   })
   .meta({ id: "PetHistoryEntry" });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { intakeInputSchema } from "@/lib/stays/schemas";
 import { categoryCoatLengthsSchema, categoryColorsSchema, coatLengthSchema } from "@/lib/pets/schemas/vocabulary";
 import { petStatusSchema, petNameSchema, petSexSchema, petSizeSchema, ageGroupSchema, PHOTOS_MAX, breedSchema, descriptionSchema, birthDateSchema, goodWithInputSchema, goodWithSchema, externalIdSchema, colorsSchema, tagsSchema, answerSchema, ANSWER_DESCRIPTIONS, specialNeedsNotesSchema, secondaryBreedSchema, adoptionFeeInputSchema, adoptionFeePatchSchema, adoptionFeeSchema, intakeDateSchema, videoUrlSchema, listOnOtherSitesSchema } from "@/lib/pets/schemas/fields";
 import { idSchema } from "@/lib/core/schemas";
@@ -59,6 +60,9 @@ export const newPetSchema = z
     goodWith: goodWithInputSchema.default({}),
     ...listingProfileInput,
     listOnOtherSites: listOnOtherSitesSchema.default(true).meta({ description: "Whether the animal is sent to the listing sites the organisation uploads to; true when omitted." }),
+    intake: intakeInputSchema.optional().meta({
+      description: "How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now.",
+    }),
   })
   .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each)." });
 export type NewPet = z.infer<typeof newPetSchema>;
