@@ -56,6 +56,8 @@ export const stayTimeSchema = z
     return !Number.isNaN(instant.getTime()) && realDay(s.slice(0, 10)) && instant.getUTCFullYear() >= 1900;
   }, "must be an RFC 3339 time (2026-11-28T14:30:00Z) or a real date (YYYY-MM-DD), 1900 or later")
   .meta({
+    // DAY or INSTANT as one pattern (that the day is real and from 1900 is the check's alone).
+    pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}([Tt ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?([Zz]|[+-][0-9]{2}:[0-9]{2}))?$",
     description:
       "An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.",
     example: "2026-11-28T14:30:00Z",
@@ -67,7 +69,7 @@ const subtypeSchema = z
   .max(SUBTYPE_MAX, `must be at most ${SUBTYPE_MAX} characters`)
   .transform((s) => (s === "" ? null : s))
   .nullable()
-  .meta({ type: ["string", "null"], description: `The shelter's own word for it ("OWNER SURRENDER"), at most ${SUBTYPE_MAX} characters; null when none.`, example: "Found on Main St" });
+  .meta({ type: ["string", "null"], maxLength: SUBTYPE_MAX, description: `The shelter's own word for it ("OWNER SURRENDER"), at most ${SUBTYPE_MAX} characters; null when none.`, example: "Found on Main St" });
 
 /** An intake as a request gives it (POST /v1/pets/{id}/stays, and `intake` of a new animal). */
 export const intakeInputSchema = z
