@@ -1317,7 +1317,7 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
             /** @description The generic file's mapping; null for a site's format. */
             mapping: {
@@ -1345,6 +1345,7 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed";
+            unknownWords: components["schemas"]["ImportUnknownWords"];
         };
         ImportCounts: {
             /** @description Animals absent from the file marked sold (`missing=adopted`). */
@@ -1361,7 +1362,7 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-        /** @description One entry of an import's report: a rejected row, or a photo not stored. */
+        /** @description One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them). */
         ImportIssue: {
             /** @description The file's column, when the problem is one cell's; `photo` for a photo not stored. */
             field: string | null;
@@ -1369,6 +1370,11 @@ export interface components {
             line: number;
             /** @description What is wrong, quoting at most the first 40 characters of a value. */
             message: string;
+            /**
+             * @description What became of the row: `refused` (not imported; for line 0, the import as a whole or an animal it could not change), or `importedWithWarning` (its animal or stay was imported, and something was read loosely or left out: a nameless animal named by its ID, a photo not stored).
+             * @enum {string}
+             */
+            result: "refused" | "importedWithWarning";
         };
         ImportIssues: components["schemas"]["ImportIssue"][];
         ImportPhotoCounts: {
@@ -1411,7 +1417,7 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
             /** @enum {string} */
             missing: "keep" | "adopted";
@@ -1433,6 +1439,29 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed";
+        };
+        /**
+         * @description The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's `values`, with how many rows have it, the most frequent first (at most 200 a field). Add them to `values` and send the file again: a dry run shows this first.
+         * @example {
+         *       "intakeType": [
+         *         {
+         *           "word": "WELFARE SEIZED",
+         *           "count": 108
+         *         }
+         *       ],
+         *       "outcomeType": [
+         *         {
+         *           "word": "HOMEFIRST",
+         *           "count": 803
+         *         }
+         *       ]
+         *     }
+         */
+        ImportUnknownWords: {
+            [key: string]: {
+                count: number;
+                word: string;
+            }[];
         };
         ImportUpload: {
             /** @description Report what the import would do, and change nothing. Default false. */
