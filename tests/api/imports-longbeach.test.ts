@@ -184,9 +184,9 @@ describe("Long Beach's whole file", () => {
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
     const keptCats = new Set(csvRecords(FILE.toString("utf8")).slice(1).filter((r) => !refusedLines.has(r.line)).map((r) => r.cells[0]));
     expect(keptCats.size).toBeGreaterThan(16_600);
-    const [{ animals }] = await db().$queryRaw<{ animals: number }[]>`SELECT count(*)::int AS animals FROM pets WHERE organization_id = ${BigInt(organization)}`;
+    const { animals } = (await db().$queryRaw<{ animals: number }[]>`SELECT count(*)::int AS animals FROM pets WHERE organization_id = ${BigInt(organization)}`)[0]!;
     expect(animals).toBe(keptCats.size);
-    const [{ stays }] = await state();
+    const { stays } = (await state())[0]!;
     expect(stays).toBe(real.counts.created);
     const soda = await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organization), externalId: "A635322" }, select: { name: true, status: true } });
     expect(soda).toEqual({ name: "*SODA POP", status: "sold" });
