@@ -14,6 +14,7 @@ import { GENERIC_FIELDS } from "@/lib/listings/formats/generic";
 import { describeError } from "@/lib/site/api-client";
 import type { SessionInfo } from "@/lib/staff/schemas";
 import { TableScroll } from "@/components/staff/table-scroll";
+import { parseValues, UnknownWords, ValuesEditor } from "@/components/staff/import-values";
 
 // /staff/import: choose a file, see what it would do (a dry run: the
 // detected format, the first rows as they would be saved, every rejected row
@@ -60,6 +61,7 @@ function Importer() {
   const [file, setFile] = useState<File | null>(null);
   const [columns, setColumns] = useState<string[] | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
+  const [valuesText, setValuesText] = useState("");
   const [previewId, setPreviewId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -73,7 +75,8 @@ function Importer() {
     setBusy(true);
     setProblem(null);
     try {
-      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: withMapping } : {}) });
+      const { values } = parseValues(valuesText);
+      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: values ? { ...withMapping, values } : withMapping } : {}) });
       if (dryRun) setPreviewId(started.id);
       else setRunId(started.id);
       void queryClient.invalidateQueries({ queryKey: STAFF_IMPORTS_QUERY_KEY, exact: true });
@@ -86,6 +89,8 @@ function Importer() {
         // The newest generic import's mapping, as a starting point (the list carries no mappings).
         const lastGeneric = past.data?.find((i) => i.format === "generic");
         const last = lastGeneric ? ((await fetchImport(lastGeneric.id).catch(() => null))?.mapping as Mapping | null | undefined) : null;
+        const lastValues = (last as { values?: unknown } | null | undefined)?.values;
+        if (lastValues) setValuesText(JSON.stringify(lastValues, null, 2));
         setColumns(header);
         setMapping(guessMapping(header, last ?? null));
       } else setProblem(describeError(error));
@@ -170,7 +175,8 @@ function Importer() {
               </tbody>
             </table>
           </TableScroll>
-          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species} onClick={() => void send(true, file, mapping)}>
+          <ValuesEditor text={valuesText} onChange={setValuesText} />
+          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species || Boolean(parseValues(valuesText).error)} onClick={() => void send(true, file, mapping)}>
             Preview with these columns
           </button>
         </section>
@@ -256,14 +262,15 @@ function Rejections({ report }: { report: Import }) {
   return (
     <div>
       <h3 className="font-semibold">
-        Rows that cannot be imported, and photos that could not be fetched{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
+        Rows refused, and rows imported with a warning{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
       </h3>
       {pages.error ? <FormAlert>Could not load the report. {describeError(pages.error)}</FormAlert> : null}
       <ul className="list-disc pl-6 text-sm break-words">
         {issues.map((e, i) => (
           <li key={i}>
             {e.line ? `Line ${e.line}` : "File"}
-            {e.field ? ` (${e.field})` : ""}: {e.message}
+            {e.field ? ` (${e.field})` : ""}
+            {e.result === "refused" ? ", refused" : ", imported with a warning"}: {e.message}
           </li>
         ))}
       </ul>
@@ -284,6 +291,7 @@ function Preview({ report }: { report: Import }) {
         Format: <strong>{FORMAT_NAMES[report.format] ?? report.format}</strong> ({report.encoding}), {report.counts.rows} rows.
       </p>
       <Counts report={report} verb="Importing would give" />
+      <UnknownWords report={report} />
       <TableScroll label="Preview rows, scrollable">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">The first rows as they would be saved</caption>

@@ -32,7 +32,7 @@ test("staff import a Petfinder file (preview, rejected row, import, progress, re
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByText("Format: Petfinder")).toBeVisible();
   await expect(preview.getByRole("row", { name: /Maple.*New animal/ })).toBeVisible();
-  await expect(preview.getByText(/Line 4 \(Type\): "Horse" is not a species/)).toBeVisible();
+  await expect(preview.getByText(/Line 4 \(Type\), refused: "Horse" is not a species/)).toBeVisible();
   // The report comes from its own route; the list of past imports carries counts only.
   expect(reportReads.length).toBeGreaterThan(0);
   expect(await page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/v1\/imports\/\d+\/issues/.test(e.name)))).toBe(true);
@@ -81,10 +81,10 @@ test("a long report is read a page at a time (Show more), and stays within a pho
   await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "unicorns.csv", mimeType: "text/csv", buffer: Buffer.from([petfinderHeader, ...rows].join("\n") + "\n") });
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByText("Format: Petfinder")).toBeVisible();
-  await expect(preview.getByRole("heading", { name: /Rows that cannot be imported.*\(130 in all\)/ })).toBeVisible();
+  await expect(preview.getByRole("heading", { name: /Rows refused, and rows imported with a warning.*\(130 in all\)/ })).toBeVisible();
   const items = preview.getByRole("listitem");
   await expect(items).toHaveCount(100);
-  await expect(items.first()).toHaveText(/^Line 2 \(Type\): "Unicornx{33}…" is not a species/);
+  await expect(items.first()).toHaveText(/^Line 2 \(Type\), refused: "Unicornx{33}…" is not a species/);
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   await preview.getByRole("button", { name: "Show more" }).click();

@@ -54,14 +54,19 @@ function csvRecords(text: string): { line: number; cells: string[] }[] {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (quoted) {
-      if (c === '"' && body[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else {
         if (c === "\n") line++;
         cell += c;
       }
     } else if (c === '"') quoted = true;
-    else if (c === ",") cells.push(cell), (cell = "");
+    else if (c === ",") {
+      cells.push(cell);
+      cell = "";
+    }
     else if (c === "\r") continue;
     else if (c === "\n") {
       cells.push(cell);
