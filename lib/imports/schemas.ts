@@ -50,7 +50,10 @@ export const importUploadSchema = z
     format: importFormatSchema.optional().meta({ description: "Found from the file when left out (a file with a mapping is generic)." }),
     dryRun: z.boolean().optional().meta({ description: "Report what the import would do, and change nothing. Default false." }),
     missing: z.enum(MISSING_POLICIES).optional().meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
-    mapping: z.string().optional().meta({ description: "For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used." }),
+    mapping: z.string().optional().meta({
+      description:
+        "For a generic CSV: a JSON ImportMapping (our field -> their column; the stay columns intakeDate, intakeType, intakeSubtype, outcomeDate, outcomeType, outcomeSubtype make each row a stay, the rows of one externalId one animal's stays; `values` translates the file's words of closed-vocabulary fields into ours). Left out, the organisation's last one is used.",
+    }),
     organizationId: idSchema.optional().meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
   })
   .meta({ id: "ImportUpload" });

@@ -1476,7 +1476,7 @@ export interface components {
              * @enum {string}
              */
             format?: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-            /** @description For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used. */
+            /** @description For a generic CSV: a JSON ImportMapping (our field -> their column; the stay columns intakeDate, intakeType, intakeSubtype, outcomeDate, outcomeType, outcomeSubtype make each row a stay, the rows of one externalId one animal's stays; `values` translates the file's words of closed-vocabulary fields into ours). Left out, the organisation's last one is used. */
             mapping?: string;
             /**
              * @description `adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`.
