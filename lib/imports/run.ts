@@ -94,6 +94,10 @@ interface State {
   issueTotal: number;
   /** The file's words we could not read (saved with the next progress once known). */
   unknownWords?: UnknownWords;
+  /** Rows not yet planned: the report keeps room for each to be refused, so warnings never crowd a refusal out. */
+  rowsLeft: number;
+  /** Warnings of imported rows not kept for want of that room (said at the end). */
+  warningsLeftOut: number;
   previewDirty: boolean;
   context: { actor: Actor; requestId: string; tenancy: Tenancy };
   view: PetView;
@@ -115,7 +119,6 @@ function previewOf(planned: PlannedRow): ImportPreviewRow {
 }
 
 function addIssues(state: State, issues: ImportIssue[]): void {
-  // (each entry says what became of its row: refused, or imported with a warning)
   const room = ISSUES_MAX - state.issueTotal;
   if (room <= 0) return;
   const kept = issues.slice(0, room).map((issue) => ({ ...issue, field: issue.field && clipText(issue.field, 200), message: clipText(issue.message, MESSAGE_MAX) }));
@@ -246,10 +249,14 @@ function tally(state: State, plans: Plan[]): void {
     else if (p.action === "update") counts.updated++;
     else if (p.action === "unchanged") counts.unchanged++;
     else counts.rejected++;
+    state.rowsLeft--;
     if (p.action === "reject") addIssues(state, p.issues);
     else {
-      const warnings: ImportIssue[] = p.row.warnings.map((w) => ({ line: w.line, field: w.field, message: w.message, result: "importedWithWarning" }));
-      addIssues(state, [...warnings, ...p.issues]);
+      const warnings: ImportIssue[] = [...p.row.warnings.map((w) => ({ line: w.line, field: w.field, message: w.message, result: "importedWithWarning" as const })), ...p.issues];
+      // One entry kept back for the count of those left out.
+      const room = Math.max(0, ISSUES_MAX - 1 - state.issueTotal - state.rowsLeft);
+      addIssues(state, warnings.slice(0, room));
+      state.warningsLeftOut += Math.max(0, warnings.length - room);
     }
     if (preview.length < PREVIEW_ROWS) {
       preview.push(previewOf(p));
@@ -541,6 +548,8 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     pending: [],
     issueTotal: row.issueCount,
     previewDirty: true,
+    rowsLeft: 0,
+    warningsLeftOut: 0,
     context: {
       actor: row.actorKind === "staff" ? { kind: "staff", id: Number(row.actorId), email: row.actorName ?? "" } : { kind: "api_key", id: Number(row.actorId) },
       requestId: `import-${id}`,
@@ -564,7 +573,18 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     const file = await readListingFile(row.file, { format: row.format as ListingFormatName });
     const read = listingRowReader(file, { categories, mapping: (row.mapping as GenericMapping | null) ?? undefined });
     counts.rows = file.records.length;
+    state.rowsLeft = file.records.length;
     const { planned, rows } = await runRows(state, file.records, read, options, row.format === "generic" ? historyMode(row.mapping as GenericMapping | null) : null);
+    if (state.warningsLeftOut) {
+      addIssues(state, [
+        {
+          line: 0,
+          field: null,
+          message: `${state.warningsLeftOut.toLocaleString("en-US")} more warnings of imported rows are not listed: a report keeps ${ISSUES_MAX.toLocaleString("en-US")} entries, with room for every refused row first.`,
+          result: "importedWithWarning",
+        },
+      ]);
+    }
     // The rows are in memory and done: the file is not needed any more.
     await queries.dropFile(id, owner);
     if ((row.missing as MissingPolicy) === "adopted") await markAbsent(state, rows);
