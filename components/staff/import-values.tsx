@@ -54,13 +54,17 @@ export function ValuesEditor({ text, onChange }: { text: string; onChange: (text
 }
 
 /** The dry run's words that no map covers, per field, with how many rows have each. */
-export function UnknownWords({ report }: { report: Pick<Import, "unknownWords"> }) {
+export function UnknownWords({ report }: { report: Pick<Import, "unknownWords" | "format"> }) {
   const fields = Object.entries(report.unknownWords ?? {});
   if (!fields.length) return null;
   return (
     <div>
       <h3 className="font-semibold">Words we could not read</h3>
-      <p className="text-sm text-stone-700">Add them to &ldquo;Your words in ours&rdquo; and preview again: their rows are refused until then.</p>
+      <p className="text-sm text-stone-700">
+        {report.format === "generic"
+          ? "Add them to \u201cYour words in ours\u201d and preview again: their rows are refused until then."
+          : "Their rows are refused: we have no category or word for them."}
+      </p>
       <dl className="text-sm">
         {fields.map(([field, words]) => (
           <div key={field} className="mt-1">
