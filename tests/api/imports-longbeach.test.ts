@@ -42,6 +42,23 @@ export function compareMonths(expected: MonthCounts, actual: MonthCounts): strin
   return differences;
 }
 
+/** The monthly report's answer (GET /v1/organizations/{id}/reports/monthly, issue 42's shape) as the same map: for when the database side becomes the report. */
+export function fromMonthlyReport(report: {
+  months: { month: string; species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> }[];
+}): MonthCounts {
+  const months: MonthCounts = new Map();
+  for (const { month, species } of report.months) {
+    for (const [kind, s] of Object.entries(species)) {
+      for (const [side, byType] of [["intake", s.intakes], ["outcome", s.outcomes]] as const) {
+        for (const [type, ages] of Object.entries(byType)) {
+          for (const [age, n] of Object.entries(ages)) if (n) add(months, month, `${side} ${type} ${kind} ${age}`, n);
+        }
+      }
+    }
+  }
+  return months;
+}
+
 /** RFC 4180 records with the line each starts on (quoted commas and line breaks, CRLF, a BOM). */
 function csvRecords(text: string): { line: number; cells: string[] }[] {
   const records: { line: number; cells: string[] }[] = [];
@@ -205,6 +222,20 @@ describe("Long Beach's whole file", () => {
     const database = await countDatabase(organization);
     expect(file.size).toBeGreaterThan(70);
     expect(compareMonths(file, database)).toEqual([]);
+    // The report's shape reads into the same map (the lead switches the database side to it).
+    const asReport = {
+      months: [...database].map(([month, counts]) => {
+        const species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> = {};
+        for (const [key, n] of counts) {
+          const [side, type, kind, age] = key.split(" ") as ["intake" | "outcome", string, string, Age];
+          const s = (species[kind] ??= { intakes: {}, outcomes: {} });
+          const byType = side === "intake" ? s.intakes : s.outcomes;
+          (byType[type] ??= { adult: 0, juvenile: 0, unknownAge: 0 })[age] = n;
+        }
+        return { month, species };
+      }),
+    };
+    expect(compareMonths(file, fromMonthlyReport(asReport))).toEqual([]);
     // The comparison can fail: one stay less is seen.
     const short = await countDatabase(organization);
     add(short, "2019-10", "intake stray cat juvenile", -1);
