@@ -15,6 +15,7 @@ import type { SessionInfo } from "@/lib/staff/schemas";
 import { TableScroll } from "@/components/staff/table-scroll";
 import { FORMAT_NAMES, FIELD_WORDS, guessMapping, type Mapping } from "@/components/staff/import-mapping";
 import { Preview, Progress, Rejections } from "@/components/staff/import-report";
+import { parseValues, ValuesEditor } from "@/components/staff/import-values";
 
 // /staff/import: choose a file, see what it would do (a dry run: the
 // detected format, the first rows as they would be saved, every rejected row
@@ -39,6 +40,7 @@ function Importer() {
   const [file, setFile] = useState<File | null>(null);
   const [columns, setColumns] = useState<string[] | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
+  const [valuesText, setValuesText] = useState("");
   const [previewId, setPreviewId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -52,7 +54,8 @@ function Importer() {
     setBusy(true);
     setProblem(null);
     try {
-      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: withMapping } : {}) });
+      const { values } = parseValues(valuesText);
+      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: values ? { ...withMapping, values } : withMapping } : {}) });
       if (dryRun) setPreviewId(started.id);
       else setRunId(started.id);
       void queryClient.invalidateQueries({ queryKey: STAFF_IMPORTS_QUERY_KEY, exact: true });
@@ -65,6 +68,8 @@ function Importer() {
         // The newest generic import's mapping, as a starting point (the list carries no mappings).
         const lastGeneric = past.data?.find((i) => i.format === "generic");
         const last = lastGeneric ? ((await fetchImport(lastGeneric.id).catch(() => null))?.mapping as Mapping | null | undefined) : null;
+        const lastValues = (last as { values?: unknown } | null | undefined)?.values;
+        if (lastValues) setValuesText(JSON.stringify(lastValues, null, 2));
         setColumns(header);
         setMapping(guessMapping(header, last ?? null));
       } else setProblem(describeError(error));
@@ -149,7 +154,8 @@ function Importer() {
               </tbody>
             </table>
           </TableScroll>
-          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species} onClick={() => void send(true, file, mapping)}>
+          <ValuesEditor text={valuesText} onChange={setValuesText} />
+          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species || Boolean(parseValues(valuesText).error)} onClick={() => void send(true, file, mapping)}>
             Preview with these columns
           </button>
         </section>

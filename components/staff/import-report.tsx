@@ -8,6 +8,7 @@ import type { Import } from "@/lib/imports/schemas";
 import { FORMAT_NAMES } from "@/components/staff/import-mapping";
 import { describeError } from "@/lib/site/api-client";
 import { TableScroll } from "@/components/staff/table-scroll";
+import { UnknownWords } from "@/components/staff/import-values";
 
 // An import's report as the staff see it: its counts, the rejected rows, the
 // dry run's preview of the first rows, and the progress of a running import.
@@ -35,14 +36,15 @@ export function Rejections({ report }: { report: Import }) {
   return (
     <div>
       <h3 className="font-semibold">
-        Rows that cannot be imported, and photos that could not be fetched{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
+        Rows refused, and rows imported with a warning{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
       </h3>
       {pages.error ? <FormAlert>Could not load the report. {describeError(pages.error)}</FormAlert> : null}
       <ul className="list-disc pl-6 text-sm break-words">
         {issues.map((e, i) => (
           <li key={i}>
             {e.line ? `Line ${e.line}` : "File"}
-            {e.field ? ` (${e.field})` : ""}: {e.message}
+            {e.field ? ` (${e.field})` : ""}
+            {e.result === "refused" ? ", refused" : ", imported with a warning"}: {e.message}
           </li>
         ))}
       </ul>
@@ -63,6 +65,7 @@ export function Preview({ report }: { report: Import }) {
         Format: <strong>{FORMAT_NAMES[report.format] ?? report.format}</strong> ({report.encoding}), {report.counts.rows} rows.
       </p>
       <Counts report={report} verb="Importing would give" />
+      <UnknownWords report={report} />
       <TableScroll label="Preview rows, scrollable">
         <table className="w-full text-left text-sm">
           <caption className="sr-only">The first rows as they would be saved</caption>

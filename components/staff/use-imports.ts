@@ -20,7 +20,7 @@ export interface ImportRequest {
   file: File;
   dryRun: boolean;
   format?: string;
-  mapping?: Record<string, string | string[]>;
+  mapping?: Record<string, string | string[] | Record<string, Record<string, string>>>;
   missing?: "keep" | "adopted";
 }
 

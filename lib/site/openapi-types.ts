@@ -1421,7 +1421,7 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
             mapping: components["schemas"]["ImportMapping"] | null;
             /** @enum {string} */
@@ -1446,6 +1446,7 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed";
+            unknownWords: components["schemas"]["ImportUnknownWords"];
         };
         ImportCounts: {
             /** @description Animals absent from the file marked sold (`missing=adopted`). */
@@ -1462,7 +1463,7 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-        /** @description One entry of an import's report: a rejected row, or a photo not stored. */
+        /** @description One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them). */
         ImportIssue: {
             /** @description The file's column, when the problem is one cell's; `photo` for a photo not stored. */
             field: string | null;
@@ -1470,20 +1471,32 @@ export interface components {
             line: number;
             /** @description What is wrong, quoting at most the first 40 characters of a value. */
             message: string;
+            /**
+             * @description What became of the row: `refused` (not imported; for line 0, the import as a whole or an animal it could not change), or `importedWithWarning` (its animal or stay was imported, and something was read loosely or left out: a nameless animal named by its ID, a photo not stored).
+             * @enum {string}
+             */
+            result: "refused" | "importedWithWarning";
         };
         ImportIssues: components["schemas"]["ImportIssue"][];
         /**
-         * @description For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal.
+         * @description For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal. With the stay columns (`intakeType`, `intakeSubtype`, `outcomeDate`, `outcomeType`, `outcomeSubtype`, which need `intakeDate`), each row is one stay and rows with the same `externalId` are the stays of one animal; dates are M/D/YYYY, YYYY-MM-DD (that day in the organisation's time zone) or RFC 3339. `values` translates the file's words of closed-vocabulary fields into ours.
          * @example {
          *       "externalId": "Animal ID",
          *       "name": "Name",
          *       "species": "Species",
          *       "breed": "Breed",
-         *       "description": "Notes",
-         *       "photoUrls": [
-         *         "Photo 1",
-         *         "Photo 2"
-         *       ]
+         *       "intakeDate": "Intake Date",
+         *       "intakeType": "Intake Type",
+         *       "outcomeDate": "Outcome Date",
+         *       "outcomeType": "Outcome Type",
+         *       "values": {
+         *         "intakeType": {
+         *           "OWNER SURRENDER": "relinquishedByOwner"
+         *         },
+         *         "outcomeType": {
+         *           "EUTHANASIA": "shelterEuthanasia"
+         *         }
+         *       }
          *     }
          */
         ImportMapping: {
@@ -1503,8 +1516,13 @@ export interface components {
             goodWithDogs?: string;
             houseTrained?: string;
             intakeDate?: string;
+            intakeSubtype?: string;
+            intakeType?: string;
             mixedBreed?: string;
             name: string;
+            outcomeDate?: string;
+            outcomeSubtype?: string;
+            outcomeType?: string;
             photoUrls?: string | string[];
             secondaryBreed?: string;
             sex?: string;
@@ -1516,6 +1534,7 @@ export interface components {
             species: string;
             status?: string;
             tags?: string | string[];
+            values?: components["schemas"]["ImportValues"];
             videoUrl?: string;
         };
         ImportPhotoCounts: {
@@ -1558,7 +1577,7 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
             /** @enum {string} */
             missing: "keep" | "adopted";
@@ -1580,6 +1599,29 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed";
+        };
+        /**
+         * @description The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's `values`, with how many rows have it, the most frequent first (at most 200 a field). Add them to `values` and send the file again: a dry run shows this first.
+         * @example {
+         *       "intakeType": [
+         *         {
+         *           "word": "WELFARE SEIZED",
+         *           "count": 108
+         *         }
+         *       ],
+         *       "outcomeType": [
+         *         {
+         *           "word": "HOMEFIRST",
+         *           "count": 803
+         *         }
+         *       ]
+         *     }
+         */
+        ImportUnknownWords: {
+            [key: string]: {
+                count: number;
+                word: string;
+            }[];
         };
         ImportUpload: {
             /** @description Report what the import would do, and change nothing. Default false. */
@@ -1606,6 +1648,63 @@ export interface components {
              * @example 1
              */
             organizationId?: number;
+        };
+        /** @description For each field with a closed vocabulary, the file's words in ours: `{ "intakeType": { "OWNER SURRENDER": "relinquishedByOwner" } }`. A file's word is matched trimmed, ignoring case and inner spacing; one of our own words needs no entry. A row with a word neither ours nor mapped is refused, and the import's `unknownWords` lists each such word with its count. Species map to a category's name. */
+        ImportValues: {
+            adoptionFeeWaived?: {
+                [key: string]: string;
+            };
+            ageGroup?: {
+                [key: string]: string;
+            };
+            coatLength?: {
+                [key: string]: string;
+            };
+            declawed?: {
+                [key: string]: string;
+            };
+            goodWithCats?: {
+                [key: string]: string;
+            };
+            goodWithChildren?: {
+                [key: string]: string;
+            };
+            goodWithDogs?: {
+                [key: string]: string;
+            };
+            houseTrained?: {
+                [key: string]: string;
+            };
+            intakeType?: {
+                [key: string]: string;
+            };
+            mixedBreed?: {
+                [key: string]: string;
+            };
+            outcomeType?: {
+                [key: string]: string;
+            };
+            sex?: {
+                [key: string]: string;
+            };
+            shotsCurrent?: {
+                [key: string]: string;
+            };
+            size?: {
+                [key: string]: string;
+            };
+            spayedNeutered?: {
+                [key: string]: string;
+            };
+            specialNeeds?: {
+                [key: string]: string;
+            };
+            species?: {
+                [key: string]: string;
+            };
+            status?: {
+                [key: string]: string;
+            };
         };
         Intake: {
             /**

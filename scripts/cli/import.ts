@@ -89,9 +89,11 @@ export const importCommand = new Command("import")
       const c = report.counts;
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {
         const page = await listImportIssues(created.id, org, { limit: 500, cursor });
-        for (const e of page.issues) say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}: ${e.message}`);
+        for (const e of page.issues) say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}${e.result === "refused" ? " refused" : " imported, warning"}: ${e.message}`);
         cursor = page.next;
       }
+      // The words no value map covers: what a person adds to the mapping's `values` before the real run.
+      for (const [field, words] of Object.entries(report.unknownWords)) say(`Unknown ${field} words (add them to values.${field}): ${words.map((w) => `"${w.word}" ×${w.count}`).join(", ")}`);
       say(
         `${report.status === "done" ? (report.dryRun ? "Would import" : "Imported") : "FAILED after"}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.rejected} rejected` +
           `${c.adopted ? `, ${c.adopted} marked adopted` : ""}; photos: ${report.photos.stored} stored, ${report.photos.failed} failed of ${report.photos.queued}.`,

@@ -42,7 +42,7 @@ export function listingRowReader(file: Pick<ListingFile, "format" | "columns">, 
   const context: ReadContext = { categories: options.categories };
   if (file.format === "generic") {
     if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");
-    const generic = genericFormat(options.mapping, file.columns);
+    const generic = genericFormat(options.mapping, file.columns, options.categories);
     return (record) => generic.fromRow(record, context);
   }
   const format = SITE_FORMATS[file.format];
