@@ -14,6 +14,11 @@ const config = [
     },
   },
   {
+    // CommonJS by its extension: the dependency-cruiser configuration and the layers it reads.
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
     ignores: [
       ".next/**",
       "scripts/bench-empty-next/.next/**",

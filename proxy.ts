@@ -1,9 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { now } from "@/lib/clock";
 import { env } from "@/lib/env";
-import { hstsHeader, requestOrigin } from "@/lib/http/client";
-import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/http/cookies";
-import { isInternalRequestHeader, PATHNAME_HEADER, SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { hstsHeader, requestOrigin } from "@/lib/core/client";
+import { readSessionCookie, sessionCookie, sessionCookieName } from "@/lib/core/cookies";
+import { isInternalRequestHeader, PATHNAME_HEADER, SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { ensureBrowserSession } from "@/lib/sessions/service";
 import { VIDEO_PLAYER_ORIGINS } from "@/lib/pets/video";
 import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALE_HEADER, localePath, ORIGIN_HEADER, preferredLocale, splitLocale } from "@/lib/i18n/locales";

@@ -8,7 +8,7 @@ import { LanguageSwitcher } from "@/components/language-switcher";
 import { SiteNav, type NavLabels } from "@/components/site-nav";
 import { localePath } from "@/lib/i18n/locales";
 import { pageLocale } from "@/lib/i18n/server";
-import { PATHNAME_HEADER } from "@/lib/http/socket-address";
+import { PATHNAME_HEADER } from "@/lib/core/socket-address";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";
 import { staffScopeOf } from "@/lib/site/staff-scope";

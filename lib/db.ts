@@ -42,7 +42,7 @@ function createClient(): PrismaClient {
     // Nothing waits unbounded: a request that cannot get a connection
     // within 3 s, or whose query runs past the server's 4 s (or, with the
     // server unreachable mid-query, the client's 4.5 s), fails and is
-    // answered 503 (lib/http/errors.ts), instead of queueing forever.
+    // answered 503 (lib/core/errors.ts), instead of queueing forever.
     connectionTimeoutMillis: DB_CONNECT_TIMEOUT_MS,
     statement_timeout: DB_STATEMENT_TIMEOUT_MS,
     query_timeout: DB_STATEMENT_TIMEOUT_MS + 500,

@@ -3,8 +3,8 @@ import client from "prom-client";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { db, poolStats } from "@/lib/db";
 import { TASK_NAMES } from "@/lib/jobs/queue";
-import { MAIL_KINDS } from "@/lib/mail/kinds";
-import { LISTING_SITES } from "@/lib/listings/sites";
+import { MAIL_KINDS } from "@/lib/core/mail-kinds";
+import { LISTING_SITES } from "@/lib/core/listing-sites";
 import { logger } from "@/lib/log";
 
 // Every metric the service exports, defined once, by name, with its labels
@@ -119,7 +119,7 @@ function create() {
     emails: zeroed(
       new client.Counter({
         name: `${PREFIX}emails_total`,
-        help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (lib/mail/kinds.ts).",
+        help: "Emails handed to the mail server (sent) or refused by it (failed: the job retries), by what they are for (lib/core/mail-kinds.ts).",
         labelNames: ["kind", "outcome"] as const,
       }),
       MAIL_KINDS.flatMap((kind) => [
@@ -155,7 +155,7 @@ function create() {
     jobSlots: zeroedGauge(
       new client.Gauge({
         name: `${PREFIX}job_slots`,
-        help: "The job worker's slots (lib/jobs/runner.ts): each instance's general runner (webhooks, mail, the schedule) and its runner of long work (imports, listing uploads; at most one per organisation across all instances), by how many there are (size) and how many run a job right now (busy).",
+        help: "The job worker's slots (lib/worker/runner.ts): each instance's general runner (webhooks, mail, the schedule) and its runner of long work (imports, listing uploads; at most one per organisation across all instances), by how many there are (size) and how many run a job right now (busy).",
         labelNames: ["pool", "state"] as const,
       }),
       ["general", "long"].flatMap((pool) => [

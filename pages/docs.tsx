@@ -4,7 +4,7 @@ import { GET as getSession } from "@/app/v1/session/route";
 import { ApiReference, type ReferenceDocument } from "@/components/docs/api-reference";
 import { SiteNav } from "@/components/site-nav";
 import english from "@/messages/en.json";
-import { clientOriginOf } from "@/lib/http/client";
+import { clientOriginOf } from "@/lib/core/client";
 import { openApiDocument } from "@/lib/openapi/document";
 import { callApi, nodeHeaders } from "@/lib/site/call-api";
 import { manyShelters } from "@/lib/site/shelter-count";

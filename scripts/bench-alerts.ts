@@ -24,7 +24,7 @@ import path from "node:path";
 import pg from "pg";
 import { ROOT, createDatabaseIfMissing, dropDatabase, loadDotEnv, openServer, withDatabaseName } from "./database";
 import { generateClientIfStale, localSessionSecret, migrateJobQueue, run } from "./launch";
-import { seedOrganizations } from "./bench-scale";
+import { seedOrganizations } from "./bench-harness";
 
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 100_000);
 const ORGS = Number(process.env.BENCH_ALERTS_ORGS ?? 2_000);

@@ -21,7 +21,7 @@
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
-import { benchEnvironment, cliOut, profileArgs, startServer, stopServer } from "./bench";
+import { benchEnvironment, cliOut, profileArgs, startServer, stopServer } from "./bench-harness";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { cliOut, startServer, stopServer } from "./bench";
+import { cliOut, startServer, stopServer } from "./bench-harness";
 import { ROOT } from "./database";
 import { localSessionSecret, run } from "./launch";
 import { startReplicaCluster } from "./replica-cluster";

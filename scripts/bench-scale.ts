@@ -25,7 +25,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { PORT, benchEnvironment, cliOut, startServer, stopServer } from "./bench";
+import { ORGS, PORT, benchEnvironment, cliOut, seedOrganizations, startServer, stopServer } from "./bench-harness";
 import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "./database";
 import { run } from "./launch";
 import path from "node:path";
@@ -35,7 +35,6 @@ const LARGE = Number(process.env.BENCH_SCALE_ROWS ?? 1_000_000);
 const SMALL = 10_000;
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 60);
 const BATCH = 50_000;
-const ORGS = Number(process.env.BENCH_SCALE_ORGS ?? 10_000);
 const NEAR_ONLY = process.env.BENCH_SCALE_ONLY === "near";
 const LISTING_ONLY = process.env.BENCH_SCALE_ONLY === "listing";
 const LARGE_ONLY = NEAR_ONLY || LISTING_ONLY;
@@ -46,41 +45,6 @@ function progress(label: string, done: number, total: number): void {
   const filled = Math.round((done / total) * width);
   process.stderr.write(`\r  ${label} [${"█".repeat(filled)}${"░".repeat(width - filled)}] ${Math.round((done / total) * 100)}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
   if (done >= total) process.stderr.write("\n");
-}
-
-/**
- * ORGS organisations (the seed's demo shelters among them), the others at
- * ZIP code centres drawn at random: a fixed seed, so every run has the same map.
- */
-export async function seedOrganizations(client: pg.Client, count = ORGS): Promise<number[]> {
-  const { lookUpZip } = await import("@/lib/organizations/zip");
-  const existing = Number((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM organizations")).rows[0]!.n);
-  // mulberry32: 32-bit integer arithmetic (Math.imul), so the sequence is exact and long.
-  let state = 42;
-  const next = () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-  const places: { zip: string; lat: number; lng: number; city: string; region: string }[] = [];
-  const seen = new Set<string>();
-  while (places.length < count - existing) {
-    const zip = String(next() % 100_000).padStart(5, "0");
-    if (seen.has(zip)) continue;
-    seen.add(zip);
-    const place = await lookUpZip(zip);
-    // The 48 contiguous states, Alaska and Hawaii; not military mail codes abroad.
-    if (place && place.region && place.lat > 18 && place.lng < -60) places.push(place);
-  }
-  await client.query(
-    `INSERT INTO organizations (name, slug, city, region, postcode, country, lat, lng)
-     SELECT 'Bench shelter ' || i, 'bench-shelter-' || i, city, region, zip, 'US', lat, lng
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[]) WITH ORDINALITY AS p(zip, city, region, lat, lng, i)`,
-    [places.map((p) => p.zip), places.map((p) => p.city), places.map((p) => p.region), places.map((p) => p.lat), places.map((p) => p.lng)],
-  );
-  await client.query("VACUUM ANALYZE organizations");
-  return (await client.query<{ id: string }>("SELECT id FROM organizations WHERE lat IS NOT NULL ORDER BY id")).rows.map((r) => Number(r.id));
 }
 
 /** `rows` animals with the skewed history, spread over ORGS organisations, inserted in batches with a progress bar. */
@@ -364,7 +328,7 @@ async function listingBench(large: Size, port: number): Promise<void> {
 /** The page statement a list URL runs (its filters and its cursor), for EXPLAIN. */
 async function statementOf(url: string): Promise<Prisma.Sql> {
   const { pageSql } = await import("@/lib/pets/queries");
-  const { decodeCursor } = await import("@/lib/http/pagination");
+  const { decodeCursor } = await import("@/lib/core/pagination");
   const q = new URL(url).searchParams;
   const cursor = q.get("cursor") ? decodeCursor(q.get("cursor")!) : undefined;
   const answer = (name: string) => (q.has(name) ? q.get(name) === "true" : undefined);

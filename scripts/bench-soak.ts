@@ -37,7 +37,7 @@ import os from "node:os";
 import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import pg from "pg";
-import { benchEnvironment, profileArgs, startServer, stopServer } from "./bench";
+import { benchEnvironment, profileArgs, startServer, stopServer } from "./bench-harness";
 
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);

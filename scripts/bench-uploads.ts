@@ -30,7 +30,7 @@ import type { ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import pg from "pg";
 import sharp from "sharp";
-import { PROFILE_DIR, benchEnvironment, cliOut, profileArgs, startServer, stopServer } from "./bench";
+import { PROFILE_DIR, benchEnvironment, cliOut, profileArgs, startServer, stopServer } from "./bench-harness";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);

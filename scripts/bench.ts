@@ -36,112 +36,20 @@
  *   of the last third against the first, HOT updates and dead row versions (scripts/bench-soak.ts; BENCH_SOAK_SECONDS=300).
  */
 import "./require-node";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { ROOT, createDatabaseIfMissing, dropDatabase, loadDotEnv, openServer, withDatabaseName, type DatabaseServer } from "./database";
-import { generateClientIfStale, localSessionSecret, run } from "./launch";
+import { ROOT } from "./database";
+import { run } from "./launch";
+import { BIN, PETS, PORT, PROFILE_DIR, benchEnvironment, profileArgs, startServer, stopServer } from "./bench-harness";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const PETS = Number(process.env.BENCH_PETS ?? 10_000);
-export const PORT = Number(process.env.BENCH_PORT ?? 3200);
-const BIN = path.join(ROOT, "node_modules", ".bin");
 
-export interface BenchEnvironment {
-  url: string;
-  env: NodeJS.ProcessEnv;
-  key: string;
-  server: DatabaseServer;
-  cleanup(): Promise<void>;
-}
-
-/** A database of the bench's own, migrated and seeded, a production build, and an API key with limits no run reaches. */
-export async function benchEnvironment(name = process.env.BENCH_DATABASE ?? "petstore_bench", pets = PETS, port = PORT): Promise<BenchEnvironment> {
-  loadDotEnv();
-  const server = await openServer(process.env.DATABASE_URL || undefined, "dev", (l) => console.error(l));
-  const url = withDatabaseName(server.adminUrl, name);
-  const env = {
-    ...process.env,
-    DATABASE_URL: url,
-    NODE_ENV: "production",
-    PORT: String(port),
-    LOG_LEVEL: "silent",
-    NEXT_TELEMETRY_DISABLED: "1",
-    SESSION_SECRET: process.env.SESSION_SECRET ?? localSessionSecret(),
-  } as NodeJS.ProcessEnv;
-  await dropDatabase(url);
-  await createDatabaseIfMissing(url);
-  generateClientIfStale();
-  run(path.join(BIN, "prisma"), ["migrate", "deploy"], env);
-  run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
-  if (pets > 0) await seedUniform(url, pets);
-  // BENCH_BUILD=0 keeps the production build in .next as it is (a second case right after the first).
-  if (process.env.BENCH_BUILD !== "0" || !fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) run(path.join(BIN, "next"), ["build"], env);
-  else console.error("  BENCH_BUILD=0: using the production build in .next as it is");
-  // Limits far above what a run can send: the limiter does all its work
-  // (count, compare, headers) without ever refusing.
-  const keyOut = cliOut(["keys", "create", "--name", "bench", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
-  const key = keyOut.trim().split("\n").at(-1)!;
-  return {
-    url,
-    env,
-    key,
-    server,
-    cleanup: async () => {
-      await dropDatabase(url).catch(() => {});
-      await server.stop();
-    },
-  };
-}
-
-async function seedUniform(url: string, count: number): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  // Set-based insert, spread over categories and statuses.
-  await client.query(
-    `INSERT INTO pets (name, organization_id, category_id, status)
-     SELECT 'Bench pet ' || g, (SELECT min(id) FROM organizations), (SELECT id FROM categories ORDER BY id LIMIT 1 OFFSET (g % 6)),
-            (ARRAY['available','pending','sold'])[1 + g % 3]::"PetStatus"
-     FROM generate_series(1, $1::int) AS g`,
-    [count],
-  );
-  await client.query("VACUUM ANALYZE pets");
-  await client.end();
-}
-
-export function cliOut(args: string[], env: NodeJS.ProcessEnv): string {
-  const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "cli.ts"), ...args], { cwd: ROOT, env, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`cli ${args.join(" ")} failed: ${result.stderr}`);
-  return result.stdout;
-}
-
-/** The production server as deployments run it (scripts/server.ts), ready when it says so. */
-export function startServer(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", path.join(ROOT, "scripts", "server.ts"), "start"], {
-      cwd: ROOT,
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    child.stdout!.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("Ready on")) resolve(child);
-    });
-    child.once("exit", (code) => reject(new Error(`server exited (${code})`)));
-  });
-}
-
-export function stopServer(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.removeAllListeners("exit");
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
 
 interface Case {
   name: string;
@@ -187,15 +95,6 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 
-/** Where BENCH_PROFILE=1 puts the server's CPU profiles (one per process, written at its exit). */
-export const PROFILE_DIR = path.join(ROOT, ".data", "profiles");
-
-/** Node flags for the server: a CPU profile of every process (workers included) when BENCH_PROFILE is set. */
-export function profileArgs(): string[] {
-  if (!process.env.BENCH_PROFILE) return [];
-  fs.mkdirSync(PROFILE_DIR, { recursive: true });
-  return ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`];
-}
 
 /** Where the floor listens (scripts/bench-floor.ts). */
 const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? PORT + 1);

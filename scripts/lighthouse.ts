@@ -39,7 +39,7 @@ import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as lighthouseConstants from "lighthouse/core/config/constants.js";
-import { PORT, benchEnvironment, startServer, stopServer } from "./bench";
+import { PORT, benchEnvironment, startServer, stopServer } from "./bench-harness";
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const PAGES = (process.env.LIGHTHOUSE_PAGES ?? "/,/docs").split(",");

@@ -5,7 +5,7 @@
  * start` only fills X-Forwarded-For from it when the client did not send
  * one, so a client could choose its own address and dodge the per-address
  * rate limit. Here the socket's address is always written into a header of
- * ours (overwriting anything a client sent) before Next runs; lib/http/client.ts
+ * ours (overwriting anything a client sent) before Next runs; lib/core/client.ts
  * derives the client's address and origin from it.
  *
  * It answers, in the API's JSON Error shape, what Next cannot route
@@ -29,10 +29,10 @@ import net from "node:net";
 import next from "next";
 import { disconnectDb } from "@/lib/db";
 import { env } from "@/lib/env";
-import { isInternalRequestHeader, SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { isInternalRequestHeader, SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { closeResources, isDraining, startDraining } from "@/lib/lifecycle";
 import { DEMO_STAFF, demoLoginActive } from "@/lib/staff/demo";
-import { startBackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork } from "@/lib/worker/runner";
 import { HTTP_PARSER_MAX_HEADER_BYTES, answerClientError, checkRequest, isApiRequest, sendRefusal, trackAnswer } from "@/lib/server/gate";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { ApiAwareResponse, keepApiVary } from "@/lib/server/vary";

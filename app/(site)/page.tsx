@@ -3,7 +3,7 @@ import { GET as categoriesGET } from "@/app/v1/categories/route";
 import { GET as listPetsGET } from "@/app/v1/pets/route";
 import { GET as listOrganizationsGET } from "@/app/v1/organizations/route";
 import type { Organization } from "@/lib/organizations/schemas";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { headers } from "next/headers";
 import { getTranslations } from "next-intl/server";

@@ -1,6 +1,6 @@
 import type { BrowseQuery } from "@/components/pets/browse-query";
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
-import { DEFAULT_WITHIN_MI } from "@/lib/organizations/units";
+import { DEFAULT_WITHIN_MI } from "@/lib/core/units";
 import type { AgeGroup } from "@/lib/pets/age";
 import type { GoodWithKind, PetSize } from "@/lib/pets/profile";
 

@@ -3,7 +3,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useLocalePath } from "@/lib/i18n/paths";
 import { DEFAULT_STATUS, browseHref, nearWords, type BrowseQuery } from "@/components/pets/browse-query";
-import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/core/units";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { Picture } from "@/components/pets/pet-picture";
 import { buttonClass } from "@/components/pets/styles";

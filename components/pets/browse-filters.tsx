@@ -7,7 +7,7 @@ import { AGE_GROUPS } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas";
 import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
-import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/core/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
 
 type ListFilter = "size" | "age" | "goodWith" | "houseTrained";

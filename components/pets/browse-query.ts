@@ -2,7 +2,8 @@ import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
 import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
 import type { Organization } from "@/lib/organizations/schemas";
-import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/organizations/units";
+import type { PlainApiError } from "@/lib/site/plain-error";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/core/units";
 
 // The adopters' browser keeps its whole state in the page URL
 // (?q=&near=&within=&status=&category=&sex=&size=&age=&goodWith=&houseTrained=&specialNeeds=&limit=&cursor=,
@@ -61,13 +62,8 @@ export interface BrowseQuery {
   cursor?: string;
 }
 
-/** An API failure as plain data, so it can cross from a server component to the client. */
-export interface PlainApiError {
-  status: number;
-  code: string;
-  message: string;
-  retryAfter?: number;
-}
+// An API failure as plain data (defined beside plainError, which makes one).
+export type { PlainApiError };
 
 export interface PetPage {
   pets: Pet[];

@@ -1,5 +1,5 @@
 import type { BrowseQuery } from "@/components/pets/browse-query";
-import { DEFAULT_WITHIN_MI } from "@/lib/organizations/units";
+import { DEFAULT_WITHIN_MI } from "@/lib/core/units";
 import type { operations } from "@/lib/site/openapi-types";
 
 // The /v1/pets request for a browse view: the server page's first one, and

@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { wholeNumber } from "@/lib/i18n/numbers";
-import { KM_PER_MILE } from "@/lib/organizations/units";
+import { KM_PER_MILE } from "@/lib/core/units";
 import type { Address } from "@/lib/organizations/schemas";
 
 // How a shelter's place and contact read on the adopters' pages. Distances

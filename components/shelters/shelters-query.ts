@@ -1,4 +1,4 @@
-import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/organizations/units";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/core/units";
 
 // The shelters directory keeps its state in the URL (/shelters?near=60601
 // &within=25mi&cursor=…), so a search can be shared, reloaded and reached

@@ -6,30 +6,25 @@ import { useId, useState } from "react";
 import { FormAlert } from "@/components/staff/form-alert";
 import { SessionStatus } from "@/components/staff/session-status";
 import { StaffOnly } from "@/components/staff/staff-only";
-import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { fetchImport, headerOf, startImport, STAFF_IMPORTS_QUERY_KEY, useImport, useImportIssues, usePastImports } from "@/components/staff/use-imports";
+import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { fetchImport, headerOf, startImport, STAFF_IMPORTS_QUERY_KEY, useImport, usePastImports } from "@/components/staff/use-imports";
 import { useStaffSession } from "@/components/staff/use-staff-session";
-import type { Import } from "@/lib/imports/schemas";
 import { GENERIC_FIELDS } from "@/lib/listings/formats/generic";
 import { describeError } from "@/lib/site/api-client";
 import type { SessionInfo } from "@/lib/staff/schemas";
 import { TableScroll } from "@/components/staff/table-scroll";
+import { FORMAT_NAMES, FIELD_WORDS, guessMapping, type Mapping } from "@/components/staff/import-mapping";
+import { Preview, Progress, Rejections } from "@/components/staff/import-report";
+import { parseValues, ValuesEditor } from "@/components/staff/import-values";
 
 // /staff/import: choose a file, see what it would do (a dry run: the
 // detected format, the first rows as they would be saved, every rejected row
 // with its line and reason), then import it and follow its progress (rows,
 // then photos) to the report. A CSV of no site's format gets a mapping step:
 // its columns beside our fields. Past imports are listed below.
-
-const FORMAT_NAMES: Record<string, string> = { petfinder: "Petfinder", adoptapet: "Adopt-a-Pet", rescuegroups: "RescueGroups", generic: "Generic CSV" };
-const FIELD_WORDS: Partial<Record<(typeof GENERIC_FIELDS)[number], string>> = {
-  externalId: "ID (your software's)",
-  name: "Name (required)",
-  species: "Species (required)",
-  photoUrls: "Photo address",
-};
-
-type Mapping = Record<string, string>;
+//
+// The formats' words and the mapping's guess: components/staff/import-mapping.ts;
+// the report's views: components/staff/import-report.tsx.
 
 export function ImportPanel({ initialSession }: { initialSession: SessionInfo | null }) {
   const { isStaff, isPending, error, session } = useStaffSession(initialSession);
@@ -39,27 +34,13 @@ export function ImportPanel({ initialSession }: { initialSession: SessionInfo | 
   return <Importer />;
 }
 
-/** A guess of which column holds a field, by its name. */
-function guessMapping(columns: string[], remembered: Mapping | null): Mapping {
-  const squash = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const out: Mapping = {};
-  for (const field of GENERIC_FIELDS) {
-    const was = remembered?.[field];
-    if (typeof was === "string" && columns.includes(was)) out[field] = was;
-    else {
-      const hit = columns.find((c) => squash(c) === squash(field) || (field === "externalId" && /^(animal)?id$/.test(squash(c))) || (field === "species" && squash(c) === "type"));
-      if (hit) out[field] = hit;
-    }
-  }
-  return out;
-}
-
 function Importer() {
   const queryClient = useQueryClient();
   const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [columns, setColumns] = useState<string[] | null>(null);
   const [mapping, setMapping] = useState<Mapping>({});
+  const [valuesText, setValuesText] = useState("");
   const [previewId, setPreviewId] = useState<number | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -73,7 +54,8 @@ function Importer() {
     setBusy(true);
     setProblem(null);
     try {
-      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: withMapping } : {}) });
+      const { values } = parseValues(valuesText);
+      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: values ? { ...withMapping, values } : withMapping } : {}) });
       if (dryRun) setPreviewId(started.id);
       else setRunId(started.id);
       void queryClient.invalidateQueries({ queryKey: STAFF_IMPORTS_QUERY_KEY, exact: true });
@@ -86,6 +68,8 @@ function Importer() {
         // The newest generic import's mapping, as a starting point (the list carries no mappings).
         const lastGeneric = past.data?.find((i) => i.format === "generic");
         const last = lastGeneric ? ((await fetchImport(lastGeneric.id).catch(() => null))?.mapping as Mapping | null | undefined) : null;
+        const lastValues = (last as { values?: unknown } | null | undefined)?.values;
+        if (lastValues) setValuesText(JSON.stringify(lastValues, null, 2));
         setColumns(header);
         setMapping(guessMapping(header, last ?? null));
       } else setProblem(describeError(error));
@@ -170,7 +154,8 @@ function Importer() {
               </tbody>
             </table>
           </TableScroll>
-          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species} onClick={() => void send(true, file, mapping)}>
+          <ValuesEditor text={valuesText} onChange={setValuesText} />
+          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species || Boolean(parseValues(valuesText).error)} onClick={() => void send(true, file, mapping)}>
             Preview with these columns
           </button>
         </section>
@@ -230,120 +215,5 @@ function Importer() {
         ) : null}
       </section>
     </div>
-  );
-}
-
-function Counts({ report, verb }: { report: Import; verb: string }) {
-  const c = report.counts;
-  return (
-    <p>
-      {verb}: <strong>{c.created}</strong> new, <strong>{c.updated}</strong> changed, <strong>{c.unchanged}</strong> unchanged, <strong>{c.rejected}</strong> rejected
-      {c.adopted ? (
-        <>
-          , <strong>{c.adopted}</strong> marked adopted
-        </>
-      ) : null}
-      .
-    </p>
-  );
-}
-
-/** The report, read a page at a time from its own route (GET /v1/imports/{id}/issues) once the import has finished. */
-function Rejections({ report }: { report: Import }) {
-  const pages = useImportIssues(report);
-  if (!report.issues) return null;
-  const issues = pages.data?.pages.flatMap((page) => page.issues) ?? [];
-  return (
-    <div>
-      <h3 className="font-semibold">
-        Rows that cannot be imported, and photos that could not be fetched{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
-      </h3>
-      {pages.error ? <FormAlert>Could not load the report. {describeError(pages.error)}</FormAlert> : null}
-      <ul className="list-disc pl-6 text-sm break-words">
-        {issues.map((e, i) => (
-          <li key={i}>
-            {e.line ? `Line ${e.line}` : "File"}
-            {e.field ? ` (${e.field})` : ""}: {e.message}
-          </li>
-        ))}
-      </ul>
-      {pages.hasNextPage ? (
-        <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage} className={`${secondaryButtonClass} mt-2`}>
-          {pages.isFetchingNextPage ? "Loading more…" : "Show more"}
-        </button>
-      ) : null}
-    </div>
-  );
-}
-
-function Preview({ report }: { report: Import }) {
-  return (
-    <section className={`${panelClass} space-y-3`} aria-label="Preview">
-      <h2 className="text-lg font-semibold">Preview</h2>
-      <p>
-        Format: <strong>{FORMAT_NAMES[report.format] ?? report.format}</strong> ({report.encoding}), {report.counts.rows} rows.
-      </p>
-      <Counts report={report} verb="Importing would give" />
-      <TableScroll label="Preview rows, scrollable">
-        <table className="w-full text-left text-sm">
-          <caption className="sr-only">The first rows as they would be saved</caption>
-          <thead>
-            <tr>
-              {["Line", "ID", "Name", "Species", "What happens"].map((h) => (
-                <th key={h} scope="col" className="py-1 pr-3">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {report.preview.map((row) => (
-              <tr key={row.line} className="border-t border-stone-200">
-                <td className="py-1 pr-3">{row.line}</td>
-                <td className="py-1 pr-3">{row.externalId ?? "—"}</td>
-                <td className="py-1 pr-3">{row.name ?? "—"}</td>
-                <td className="py-1 pr-3">{row.species ?? "—"}</td>
-                <td className="py-1 pr-3">{{ create: "New animal", update: `Changes ${Object.keys(row.fields).join(", ")}`, unchanged: "Nothing changes", reject: "Rejected" }[row.action]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </TableScroll>
-      <Rejections report={report} />
-    </section>
-  );
-}
-
-function Progress({ report }: { report: Import }) {
-  const c = report.counts;
-  const rowsDone = c.created + c.updated + c.unchanged + c.rejected;
-  const photosPhase = rowsDone >= c.rows && report.photos.queued > 0;
-  const [done, total] = photosPhase ? [report.photos.stored + report.photos.failed, report.photos.queued] : [rowsDone, c.rows];
-  const finished = report.status === "done" || report.status === "failed";
-  return (
-    <section className={`${panelClass} space-y-3`} aria-label="Import">
-      <h2 className="text-lg font-semibold">{finished ? (report.status === "done" ? "Import finished" : "Import stopped") : "Importing…"}</h2>
-      {!finished ? (
-        <div>
-          <label className={labelClass} htmlFor={`progress-${report.id}`}>
-            {photosPhase ? "Photos" : "Animals"}: {done} of {total}
-          </label>
-          <progress id={`progress-${report.id}`} className="w-full" max={Math.max(total, 1)} value={done} />
-        </div>
-      ) : (
-        <div role="status" className="space-y-2">
-          <Counts report={report} verb="Imported" />
-          <p>
-            Photos: {report.photos.stored} stored, {report.photos.failed} failed{report.photos.skipped ? `, ${report.photos.skipped} left out` : ""}.
-          </p>
-        </div>
-      )}
-      {finished ? <Rejections report={report} /> : null}
-      {finished ? (
-        <a href="/staff/import" className={secondaryButtonClass}>
-          Import another file
-        </a>
-      ) : null}
-    </section>
   );
 }

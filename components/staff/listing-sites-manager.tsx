@@ -25,7 +25,7 @@ import {
   type ListingSiteView,
   type ListingUpload,
 } from "@/lib/listings/uploads/schemas";
-import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
+import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 import { TableScroll } from "@/components/staff/table-scroll";
 

@@ -1,6 +1,6 @@
 import { linkClass } from "@/components/staff/styles";
 import type { ListingSiteView } from "@/lib/listings/uploads/schemas";
-import { SITE_NAMES } from "@/lib/listings/sites";
+import { SITE_NAMES } from "@/lib/core/listing-sites";
 
 // The dashboard's warning about listing sites (rendered on the server): a
 // site whose last upload failed, or that has had no successful upload in 26

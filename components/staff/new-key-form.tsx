@@ -14,7 +14,7 @@ import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/compone
 import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { ORGANIZATION_PLANS, PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
-import { KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
+import { describeKeyScope, KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
 import { ApiClientError, describeError } from "@/lib/site/api-client";
 
 // Only platform admins choose an organisation: the chooser (and its list of
@@ -45,16 +45,6 @@ const planLabel = (plan: Plan) =>
   plan === "enterprise"
     ? `${PLAN_NAMES[plan]} (limits of your choice)`
     : `${PLAN_NAMES[plan]} (${count(PLAN_LIMITS[plan].perMinute)}/min, ${count(PLAN_LIMITS[plan].perDay)}/day)`;
-const SCOPE_LABELS: Record<(typeof KEY_SCOPES)[number], string> = {
-  "pets:read": "Read animals (pets:read)",
-  "pets:write": "Add animals (pets:write)",
-  "webhooks:manage": "Register webhooks (webhooks:manage)",
-  "applications:write": "Forward adoption applications (applications:write)",
-  "organizations:manage": "Edit the shelter's profile (organizations:manage)",
-  "listings:manage": "Manage listing-site uploads (listings:manage)",
-  "records:read": "Read stays and the monthly report (records:read)",
-  "records:write": "Record intakes and outcomes (records:write)",
-};
 /** The enterprise plan's own limits: the same number input each, by field and id. */
 const LIMITS = [
   ["perMinute", "key-per-minute"],
@@ -216,7 +206,7 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
                 className="h-4 w-4 accent-emerald-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
                 {...register("scopes")}
               />
-              {SCOPE_LABELS[scope]}
+              {describeKeyScope(scope)}
             </label>
           ))}
         </div>

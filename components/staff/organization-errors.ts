@@ -1,5 +1,5 @@
 import { isOrganizationField, type OrganizationField } from "@/components/staff/organization-fields";
-import type { ErrorDetail } from "@/lib/http/errors";
+import type { ErrorDetail } from "@/lib/core/errors";
 
 /**
  * The API's refusals of an organisation's fields, as the forms show them on

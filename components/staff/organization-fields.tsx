@@ -24,6 +24,7 @@ export const ORGANIZATION_LABELS = {
   location: "Position",
   "location.lat": "Latitude",
   "location.lng": "Longitude",
+  timeZone: "Time zone",
 } as const;
 export type OrganizationField = keyof typeof ORGANIZATION_LABELS;
 export const isOrganizationField = (field: string): field is OrganizationField => field in ORGANIZATION_LABELS;

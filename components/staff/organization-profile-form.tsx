@@ -11,6 +11,7 @@ import { FormProblemAlert, type FormProblem } from "@/components/staff/form-aler
 import { LocationFields, type LocationMode } from "@/components/staff/location-fields";
 import { organizationFieldErrors } from "@/components/staff/organization-errors";
 import { OrganizationFields } from "@/components/staff/organization-fields";
+import { TimeZoneField } from "@/components/staff/time-zone-field";
 import { profilePatch } from "@/components/staff/profile-patch";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
@@ -25,6 +26,7 @@ const valuesOf = (organization: Organization): OrganizationPatchInput => ({
   phone: organization.phone,
   website: organization.website,
   address: { ...(organization.address ?? NO_ADDRESS) },
+  timeZone: organization.timeZone,
   // The exact-position fields start from the current position, whichever mode is shown.
   ...(organization.location ? { location: { ...organization.location } } : {}),
 });
@@ -110,6 +112,7 @@ export function OrganizationProfileForm({
         <FormProblemAlert problem={problem} signInHref="/staff/sign-in?next=/staff/organization" />
         <OrganizationFields idPrefix="org" countries={countries} />
         <LocationFields idPrefix="org" mode={mode} onModeChange={setMode} />
+        <TimeZoneField idPrefix="org" />
         <div className="flex flex-wrap items-center gap-4">
           <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
             {isSubmitting ? "Saving…" : "Save profile"}

@@ -1,7 +1,8 @@
 "use client";
 
-import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/audit/format";
-import type { HistoryEntry } from "@/lib/audit/schemas";
+import { ACTION_LABELS, INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
+import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/pets/history-format";
+import type { HistoryEntry } from "@/lib/pets/schemas";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
@@ -56,9 +57,16 @@ export function PetHistory({ petId, categories }: { petId: number; categories: C
             {history.data.entries.map((entry) => (
               <li key={entry.id} className="py-3 first:pt-0 last:pb-0">
                 <p className="text-sm text-stone-700">
-                  <DateTime iso={entry.at} /> · <strong className="text-stone-900">{entry.action === "created" ? "Added" : "Changed"}</strong> by{" "}
+                  <DateTime iso={entry.at} /> · <strong className="text-stone-900">{ACTION_LABELS[entry.action] ?? "Changed"}</strong> by{" "}
                   <Who actor={entry.actor} />
                 </p>
+                {entry.stay && entry.action.startsWith("stay_") ? (
+                  <p className="mt-1 text-sm">
+                    {entry.stay.outcome
+                      ? `${OUTCOME_LABELS[entry.stay.outcome.type]}${entry.stay.outcome.subtype ? ` (${entry.stay.outcome.subtype})` : ""}`
+                      : `${INTAKE_LABELS[entry.stay.intake.type]}${entry.stay.intake.subtype ? ` (${entry.stay.intake.subtype})` : ""}`}
+                  </p>
+                ) : null}
                 <ul className="mt-1 space-y-0.5">
                   {fieldChanges(entry).map((change) => (
                     <li key={change.field}>

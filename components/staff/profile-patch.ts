@@ -26,6 +26,7 @@ export function profilePatch(
     if (value !== undefined && value !== (organization.address?.[field] ?? null)) Object.assign(address, { [field]: value });
   }
   if (Object.keys(address).length > 0) patch.address = address;
+  if (values.timeZone !== undefined && values.timeZone !== organization.timeZone) patch.timeZone = values.timeZone;
   if (mode === "exact") {
     if (values.location && !same(values.location, organization.location)) patch.location = values.location;
   } else if (base.mode === "exact" || organization.location === null) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { ApiClientError } from "@/lib/site/api-client";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Photo } from "@/lib/pets/schemas";
 
 // One photo upload from the staff pages, as multipart/form-data (the API's

@@ -3,7 +3,7 @@
 import { useEffect } from "react";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ApiClientError, callApi, linkCursor } from "@/lib/site/api-client";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Import, ImportIssue, ImportSummary } from "@/lib/imports/schemas";
 
 // The import page's calls: sending a file (multipart, so by fetch rather
@@ -20,7 +20,7 @@ export interface ImportRequest {
   file: File;
   dryRun: boolean;
   format?: string;
-  mapping?: Record<string, string | string[]>;
+  mapping?: Record<string, string | string[] | Record<string, Record<string, string>>>;
   missing?: "keep" | "adopted";
 }
 

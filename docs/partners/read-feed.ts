@@ -3,9 +3,13 @@
 // the last one the next time (after a restart, a deploy, a week offline).
 export interface PetstoreEvent {
   id: string;
-  type: "pet.created" | "pet.updated";
+  type: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
   createdAt: string;
-  data: { pet: { id: number; name: string; categoryId: number; status: string; version: number }; previous?: Record<string, unknown> };
+  data: {
+    pet: { id: number; name: string; categoryId: number; status: string; version: number };
+    previous?: Record<string, unknown>;
+    stay?: { id: number; intake: { at: string; type: string; subtype: string | null }; outcome: { at: string; type: string; subtype: string | null } | null };
+  };
 }
 
 export async function catchUp(baseUrl: string, apiKey: string, lastSeen: string | undefined, handle: (event: PetstoreEvent) => Promise<void>) {

@@ -10,10 +10,14 @@ import { generateTypes } from "../../scripts/openapi-types";
 import { createKey } from "../helpers";
 
 // What a partner does with /v1/openapi.json: generate a client and call the
-// API through it. Two generators, the common ones: @hey-api/openapi-ts with
-// its zod plugin validating every request and every answer, and
-// openapi-typescript (the site's own, with its documented recipe for files)
-// under openapi-fetch. For each, the client is generated from the document
+// API through it. Three generators, the common ones: @hey-api/openapi-ts with
+// its zod plugin validating every request and every answer, openapi-typescript
+// (the site's own, with its documented recipe for files) under openapi-fetch,
+// and orval 8 (its `fetch` client, its `zod` schemas validating every request
+// and answer; it builds multipart forms and the import's JSON mapping field
+// from the document alone, and would send no body at all for an operation
+// offering several media types, which is why the photo upload documents one).
+// For each, the client is generated from the document
 // the server serves, the calling code (e2e/clients/) is type-checked against
 // it, and then run: every public operation must go through, the photo upload
 // included (as a Blob: the multipart form's file, and for openapi-fetch the
@@ -44,8 +48,8 @@ function runScript(file: string, cwd: string, env: Record<string, string>): Prom
   });
 }
 
-test("every public operation through two generated clients, uploads included, with hey-api's validation on", async ({ request, baseURL }, testInfo) => {
-  test.setTimeout(240_000);
+test("every public operation through three generated clients, uploads included, with hey-api's and orval's validation on", async ({ request, baseURL }, testInfo) => {
+  test.setTimeout(360_000);
   const dir = testInfo.outputPath("clients");
   fs.mkdirSync(dir, { recursive: true });
 
@@ -74,7 +78,20 @@ test("every public operation through two generated clients, uploads included, wi
   // defaultNonNullable off, as docs/api.md advises: else openapi-typescript makes every field with a
   // default (a new animal's sex, an application's otherAnimals) required in request bodies too.
   fs.writeFileSync(path.join(dir, "openapi-typescript.ts"), await generateTypes(document, { defaultNonNullable: false }));
-  for (const file of ["shared.ts", "hey-api-calls.ts", "openapi-fetch-calls.ts"]) fs.copyFileSync(path.join(ROOT, "e2e", "clients", file), path.join(dir, file));
+  // orval, from its command line with a config a partner would write: the fetch client (its base URL the
+  // server's) and the zod schemas, each one file.
+  fs.writeFileSync(
+    path.join(dir, "orval.config.mjs"),
+    `export default ${JSON.stringify({
+      client: { input: { target: "./openapi.json" }, output: { target: "./orval/client.ts", client: "fetch", mode: "single", baseUrl: `${baseURL}/v1`, prettier: false } },
+      zod: { input: { target: "./openapi.json" }, output: { target: "./orval/zod.ts", client: "zod", mode: "single", prettier: false } },
+    })};\n`,
+  );
+  const orval = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "orval", "dist", "bin", "orval.mjs"), "--config", "orval.config.mjs"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  expect(orval.status, `${orval.stdout}${orval.stderr}`).toBe(0);
+  // "Generated without a warning": orval prints its warnings and errors on standard error.
+  expect(orval.stderr.trim(), orval.stderr).toBe("");
+  for (const file of ["shared.ts", "hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"]) fs.copyFileSync(path.join(ROOT, "e2e", "clients", file), path.join(dir, file));
 
   // The calling code type-checks against what was generated (a photo is a Blob to both).
   fs.writeFileSync(
@@ -91,10 +108,10 @@ test("every public operation through two generated clients, uploads included, wi
         noEmit: true,
         skipLibCheck: true,
       },
-      include: ["*.ts", "hey-api/**/*.ts"],
+      include: ["*.ts", "hey-api/**/*.ts", "orval/**/*.ts"],
     }),
   );
-  const typecheck = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir], { encoding: "utf8", timeout: 120_000 });
+  const typecheck = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--strict"], { encoding: "utf8", timeout: 180_000 });
   expect(typecheck.status, `${typecheck.stdout}${typecheck.stderr}`).toBe(0);
 
   // A receiver for the webhook operations (the suite's server allows 127.0.0.1: WEBHOOK_ALLOW_PRIVATE).
@@ -109,7 +126,7 @@ test("every public operation through two generated clients, uploads included, wi
   const platformKey = createKey("generated clients, platform", "--platform", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,organizations:manage");
 
   try {
-    for (const caller of ["hey-api-calls.ts", "openapi-fetch-calls.ts"]) {
+    for (const caller of ["hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"]) {
       // Not spawnSync: the receiver answers from this process's event loop while the caller runs.
       const run = await runScript(path.join(dir, caller), dir, {
         PETSTORE_API: `${baseURL}/v1`,

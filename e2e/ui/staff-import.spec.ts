@@ -32,7 +32,7 @@ test("staff import a Petfinder file (preview, rejected row, import, progress, re
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByText("Format: Petfinder")).toBeVisible();
   await expect(preview.getByRole("row", { name: /Maple.*New animal/ })).toBeVisible();
-  await expect(preview.getByText(/Line 4 \(Type\): "Horse" is not a species/)).toBeVisible();
+  await expect(preview.getByText(/Line 4 \(Type\), refused: "Horse" is not a species/)).toBeVisible();
   // The report comes from its own route; the list of past imports carries counts only.
   expect(reportReads.length).toBeGreaterThan(0);
   expect(await page.evaluate(() => performance.getEntriesByType("resource").some((e) => /\/v1\/imports\/\d+\/issues/.test(e.name)))).toBe(true);
@@ -81,10 +81,10 @@ test("a long report is read a page at a time (Show more), and stays within a pho
   await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "unicorns.csv", mimeType: "text/csv", buffer: Buffer.from([petfinderHeader, ...rows].join("\n") + "\n") });
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByText("Format: Petfinder")).toBeVisible();
-  await expect(preview.getByRole("heading", { name: /Rows that cannot be imported.*\(130 in all\)/ })).toBeVisible();
+  await expect(preview.getByRole("heading", { name: /Rows refused, and rows imported with a warning.*\(130 in all\)/ })).toBeVisible();
   const items = preview.getByRole("listitem");
   await expect(items).toHaveCount(100);
-  await expect(items.first()).toHaveText(/^Line 2 \(Type\): "Unicornx{33}…" is not a species/);
+  await expect(items.first()).toHaveText(/^Line 2 \(Type\), refused: "Unicornx{33}…" is not a species/);
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   await preview.getByRole("button", { name: "Show more" }).click();
@@ -93,4 +93,35 @@ test("a long report is read a page at a time (Show more), and stays within a pho
   await expect(items.last()).toHaveText(/^Line 131 \(Type\)/);
   await expectNoHorizontalScroll(page);
   await page.setViewportSize({ width: 1280, height: 720 });
+});
+
+test("a shelter's history: the dry run lists the words it could not read, the value map pasted beside the columns takes them", async ({ page, context, baseURL }) => {
+  const { account } = createShelterWithStaff();
+  await signInAsStaff(context, baseURL!, account);
+  await page.goto("/staff/import");
+  await expect(page.getByText("No imports yet.")).toBeVisible();
+  const stamp = Date.now().toString(36);
+  const history = ["Ref,Pet name,Kind,In,In type,Out,Out type", `H-${stamp}-1,Clover,Cat,1/5/2021,OWNER SURRENDER,1/20/2021,ADOPTION`, `H-${stamp}-2,,Cat,2/1/2021,STRAY,,`].join("\n") + "\n";
+  await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "history.csv", mimeType: "text/csv", buffer: Buffer.from(history) });
+  await expect(page.getByRole("heading", { name: "2. Match your columns to our fields" })).toBeVisible();
+  await page.getByLabel("ID (your software's)").selectOption("Ref");
+  await page.getByLabel("Name (required)").selectOption("Pet name");
+  await page.getByLabel("Species (required)").selectOption("Kind");
+  for (const [field, column] of [["intakeDate", "In"], ["intakeType", "In type"], ["outcomeDate", "Out"], ["outcomeType", "Out type"]] as const) {
+    await page.getByLabel(field, { exact: true }).selectOption(column);
+  }
+  await page.getByRole("button", { name: "Preview with these columns" }).click();
+  const preview = page.getByRole("region", { name: "Preview" });
+  await expect(preview.getByRole("heading", { name: "Words we could not read" })).toBeVisible();
+  await expect(preview.getByText("“OWNER SURRENDER” (1)")).toBeVisible();
+  await expect(preview.getByText(/Line 3 \(Pet name\), imported with a warning: is empty: the animal is named by its ID/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Import 1 animal" })).toBeVisible();
+
+  await page.getByLabel("Your words in ours (optional)").fill('{ "intakeType": { "owner surrender": "relinquishedByOwner" } }');
+  await page.getByRole("button", { name: "Preview with these columns" }).click();
+  await expect(page.getByRole("button", { name: "Import 2 animals" })).toBeVisible();
+  await expect(preview.getByRole("heading", { name: "Words we could not read" })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole("button", { name: "Import 2 animals" }).click();
+  await expect(page.getByRole("region", { name: "Import" }).getByText("Imported: 2 new, 0 changed, 0 unchanged, 0 rejected.")).toBeVisible();
 });

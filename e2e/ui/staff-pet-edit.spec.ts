@@ -57,9 +57,12 @@ test("marks an animal adopted: the page shows it at once, the browse list after,
   expect(patches[0]!.headers()["content-type"]).toBe("application/merge-patch+json");
   expect(patches[0]!.postDataJSON()).toEqual({ status: "sold" }); // only what changed
 
-  await expect(historyItems(page)).toHaveCount(2);
-  await expect(historyItems(page).first()).toContainText("Changed by staff demo@petstore.test");
-  await expect(historyItems(page).first()).toContainText("Status: Available → Sold");
+  // The sale and the end of its stay with an adoption (lib/stays): two records of one change, newest first.
+  await expect(historyItems(page)).toHaveCount(3);
+  await expect(historyItems(page).first()).toContainText("Outcome recorded by staff demo@petstore.test");
+  await expect(historyItems(page).first()).toContainText("Adoption");
+  await expect(historyItems(page).nth(1)).toContainText("Changed by staff demo@petstore.test");
+  await expect(historyItems(page).nth(1)).toContainText("Status: Available → Sold");
 
   // The browse list (client-side navigation, cached pages included) shows it
   // sold: gone from the Available animals the page opens on, among the Sold.

@@ -212,7 +212,7 @@ async function sendOne(id: bigint, now: Date, base: string): Promise<boolean> {
       for (const { pet_id } of waiting) {
         if (pets.length >= ANIMALS_PER_EMAIL) break;
         const row = await findPetById(Number(pet_id));
-        if (row?.status === "available") pets.push(toPet(row, view));
+        if (row?.status === "available" && row.inCare) pets.push(toPet(row, view));
       }
       const more = waiting.length - pets.length - (await countUnavailable(waiting.map((w) => w.pet_id)));
       await tx.$executeRaw`UPDATE alert_matches SET sent_at = ${now} WHERE alert_id = ${id} AND pet_id = ANY(${waiting.map((w) => w.pet_id)}::bigint[])`;
@@ -227,7 +227,7 @@ async function sendOne(id: bigint, now: Date, base: string): Promise<boolean> {
 }
 
 async function countUnavailable(ids: bigint[]): Promise<number> {
-  return db().pet.count({ where: { id: { in: ids }, status: { not: "available" } } });
+  return db().pet.count({ where: { id: { in: ids }, OR: [{ status: { not: "available" } }, { inCare: false }] } });
 }
 
 async function shelterNames(ids: number[]): Promise<Map<number, string>> {

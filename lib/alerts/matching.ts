@@ -11,7 +11,7 @@ import { isoDay } from "@/lib/pets/age";
 // the mark, in one transaction under an advisory lock, so several instances
 // match each event exactly once. Nothing of this runs in a request: the
 // background work of every instance asks for it after each commit that
-// announces events (lib/jobs/runner.ts) and once a second.
+// announces events (lib/worker/runner.ts) and once a second.
 //
 // An animal "arrives" when it is created available, or becomes available
 // again (its event's `previous` holds another status). It is matched as it
@@ -56,7 +56,7 @@ export function alertAreaHolds(a: string, point: Prisma.Sql): Prisma.Sql {
 function petsNowSql(today: string): Prisma.Sql {
   return Prisma.sql`SELECT p.id, p.category_id, p.sex, p.size, pet_age_group(p.birth_date, ${today}::date) AS age_group,
            COALESCE(p.good_with_mask, 0)::smallint AS good_with_mask, p.search_name, o.earth_point, r.arrived_at
-      FROM arrivals r JOIN pets p ON p.id = r.pet_id AND p.status = 'available' JOIN organizations o ON o.id = p.organization_id`;
+      FROM arrivals r JOIN pets p ON p.id = r.pet_id AND p.status = 'available' AND p.in_care JOIN organizations o ON o.id = p.organization_id`;
 }
 
 /**

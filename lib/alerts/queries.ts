@@ -125,16 +125,6 @@ export async function categoryName(id: bigint): Promise<string | null> {
   return (await db().category.findUnique({ where: { id }, select: { name: true } }))?.name ?? null;
 }
 
-/** Whether PostgreSQL knows this time zone (Intl and PostgreSQL's tz data can differ); the sender reads it with AT TIME ZONE. */
-export async function databaseKnowsTimeZone(tz: string): Promise<boolean> {
-  try {
-    await db().$queryRaw`SELECT now() AT TIME ZONE ${tz} AS t`;
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Unconfirmed alerts created before `before` go (their link was never opened). */
 export async function deleteUnconfirmedBefore(before: Date): Promise<number> {
   return db().$executeRaw`DELETE FROM alerts WHERE status = 'unconfirmed' AND created_at < ${before}`;

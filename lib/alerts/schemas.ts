@@ -2,6 +2,7 @@ import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
 import { EMAIL_MAX, honeypotSchema } from "@/lib/applications/schemas";
 import { nearSchema, withinSchema } from "@/lib/organizations/geo";
+import { ianaTimeZoneSchema } from "@/lib/organizations/schemas";
 import { GOOD_WITH } from "@/lib/pets/profile";
 import { ageGroupSchema, idSchema, petSexSchema, petSizeSchema, searchSchema } from "@/lib/pets/schemas";
 
@@ -20,25 +21,11 @@ export type AlertStatus = (typeof ALERT_STATUSES)[number];
 /** At most this many alerts per email address (409 too_many_alerts beyond). */
 export const ALERTS_PER_EMAIL = 10;
 
-/**
- * An IANA time zone name ("Europe/Paris", "UTC"). Offsets ("+01:00") are
- * refused although Intl may take them: PostgreSQL reads such strings as
- * POSIX zones, with the sign the other way round.
- */
-export const timeZoneSchema = z
-  .string({ error: () => "must be an IANA time zone name, e.g. America/Chicago" })
-  .trim()
-  .max(64, "must be at most 64 characters")
-  .refine((tz) => {
-    if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(tz)) return false;
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an IANA time zone name, e.g. America/Chicago")
-  .meta({ description: "The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.", example: "America/Chicago" });
+/** The adopter's time zone: an IANA name (lib/organizations/schemas.ts says which), for the daily digest. */
+export const timeZoneSchema = ianaTimeZoneSchema.meta({
+  description: "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
+  example: "America/Chicago",
+});
 
 /** A string the list's own schema accepts, kept as given (the alert's page shows it back as it was typed). */
 function asListGives(schema: z.ZodType, what: string) {
@@ -67,10 +54,10 @@ export const alertFilterFields = {
   q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
   near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
     .optional()
-    .meta({ description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
+    .meta({ pattern: nearSchema.meta()?.pattern as string, description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
   within: asListGives(withinSchema, "a distance such as 25mi")
     .optional()
-    .meta({ description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
+    .meta({ pattern: withinSchema.meta()?.pattern as string, maxLength: withinSchema.meta()?.maxLength as number, description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
 };
 
 export const alertFiltersSchema = z
@@ -92,7 +79,7 @@ export const newAlertSchema = z
       .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
       .pipe(z.email("must be an email address, like name@example.org"))
       .transform((s) => s.toLowerCase())
-      .meta({ description: "Where the matches go (and first the confirmation); compared without regard to case.", example: "sam@example.org" }),
+      .meta({ format: "email", maxLength: EMAIL_MAX, description: "Where the matches go (and first the confirmation); compared without regard to case.", example: "sam@example.org" }),
     frequency: z.enum(ALERT_FREQUENCIES, { error: () => "must be hourly or daily" }).meta({ description: "`hourly`: as they arrive, at most one email an hour; `daily`: one digest at 08:00 in `timeZone`." }),
     timeZone: timeZoneSchema.default("UTC"),
     filters: alertFiltersSchema.default({}),

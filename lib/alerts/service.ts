@@ -4,13 +4,14 @@ import { translatorFor } from "@/lib/i18n/translator";
 import { categoryLabel } from "@/lib/i18n/words";
 import type { Locale } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
-import { addressRateKey } from "@/lib/http/client";
+import { ApiError } from "@/lib/core/errors";
+import { addressRateKey } from "@/lib/core/client";
 import { inboxOf } from "@/lib/mail/inbox";
 import { sealToken } from "@/lib/mail/sealed-token";
 import { categoryExists } from "@/lib/pets/queries";
 import { nearSchema, withinSchema, WITHIN_DEFAULT } from "@/lib/organizations/geo";
 import { resolveNear } from "@/lib/organizations/zip";
+import { databaseKnowsTimeZone } from "@/lib/organizations/queries";
 import { AGE_LABELS, SEX_LABELS, SIZE_LABELS, type GoodWithKind } from "@/lib/pets/profile";
 import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import * as queries from "@/lib/alerts/queries";
@@ -101,7 +102,7 @@ export async function createAlert(input: NewAlert, context: CreateContext): Prom
       { field: "filters.categoryId", issue: "does not name an existing category" },
     ]);
   }
-  if (!(await queries.databaseKnowsTimeZone(input.timeZone))) {
+  if (!(await databaseKnowsTimeZone(input.timeZone))) {
     throw new ApiError(400, "invalid_body", "The request body is invalid.", [{ field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" }]);
   }
   const inbox = inboxOf(input.email);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
-import { characterCount, idSchema, petStatusSchema } from "@/lib/pets/schemas";
+import { idSchema, petStatusSchema } from "@/lib/pets/schemas";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
 // sends, what the applicant's private page and staff read, and the steps
@@ -25,13 +25,19 @@ export const DECISION_MESSAGE_MAX = 1000;
 /** Storable plain text: no NUL, no unpaired surrogates (as the animals' text fields). */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
+// Lengths as zod constraints (checked after trimming), not refinements: the generator states them as
+// minLength/maxLength, which a refinement never reaches. zod 4 counts characters (code points), as
+// JSON Schema and the database's varchar do (tests/api/document-boundaries.test.ts probes with one).
 const text = (max: number, required: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? required : "must be text") })
     .trim()
-    .refine((s) => s.length > 0, required)
-    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
+    .min(1, required)
+    .max(max, `must be at most ${max} characters`)
     .refine(storable, "must not contain NUL or unpaired surrogate characters");
+
+/** What the phone fields accept (after trimming), stated to the document as it is checked. */
+export const PHONE_PATTERN = /^[0-9+()\-. /]{5,}$/;
 
 /** A field people never see (the forms that mail a typed address): bots fill every field they find. */
 export const honeypotSchema = z.string().max(0, "must be left empty").optional().meta({ description: "Leave out (a honeypot: any value is refused)." });
@@ -45,17 +51,17 @@ export const applicationInputSchema = z
       .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
       .pipe(z.email("must be an email address, like name@example.org"))
       .transform((s) => s.toLowerCase())
-      .meta({ description: "Where the shelter answers; compared without regard to case.", example: "sam@example.org" }),
+      .meta({ format: "email", maxLength: EMAIL_MAX, description: "Where the shelter answers; compared without regard to case.", example: "sam@example.org" }),
     phone: z
       .string({ error: () => "must be text" })
       .trim()
       .max(PHONE_MAX, `must be at most ${PHONE_MAX} characters`)
-      .refine((s) => s === "" || /^[0-9+()\-. /]{5,}$/.test(s), "must be a phone number (digits, spaces, + ( ) - .)")
+      .refine((s) => s === "" || PHONE_PATTERN.test(s), "must be a phone number (digits, spaces, + ( ) - .)")
       .transform((s) => s || null)
       .nullable()
       .optional()
       .transform((s) => s ?? null)
-      .meta({ description: "Optional.", example: "+44 20 7946 0000" }),
+      .meta({ pattern: `^$|${PHONE_PATTERN.source}`, maxLength: PHONE_MAX, description: "Optional: digits, spaces and + ( ) - . (at least 5).", example: "+44 20 7946 0000" }),
     home: z.enum(HOMES, { error: () => `must be one of ${HOMES.join(", ")}` }).meta({ description: "The applicant's home.", example: "house" }),
     otherAnimals: z
       .string({ error: () => "must be text" })

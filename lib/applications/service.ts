@@ -3,10 +3,10 @@ import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor } from "@/lib/audit/schemas";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { adoptionInProgress, changePet } from "@/lib/pets/service";
 import type { PetStatus } from "@/lib/pets/schemas";
-import { addressRateKey } from "@/lib/http/client";
+import { addressRateKey } from "@/lib/core/client";
 import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
@@ -118,8 +118,9 @@ export async function submitApplication(
   input: NewApplication,
   context: SubmitContext,
 ): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
-  const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true } });
-  if (!pet) throw noSuchAnimal(petId);
+  const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true, inCare: true } });
+  // An animal out of care (lib/stays) is on no public list: not there for an applicant either.
+  if (!pet || !pet.inCare) throw noSuchAnimal(petId);
   if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
   await spendApplyBudget(context, input.email);
   // Twice at most: an open application found by the insert may be closed
@@ -143,7 +144,7 @@ async function insertApplication(petId: number, input: NewApplication, context: 
     // Shared lock: an approval (which locks the row for update) cannot
     // turn the animal pending between this check and the insert.
     const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
-      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} FOR SHARE`;
+      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} AND in_care FOR SHARE`;
     if (!pet) throw noSuchAnimal(petId);
     if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
     const row = await tx.adoptionApplication.create({

@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { AuditAction } from "@/lib/audit/schemas";
 
 // Data access for the audit trail: insert and read, nothing else. The table
 // refuses UPDATE and DELETE by trigger, so nothing here could rewrite history.
@@ -7,7 +8,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export interface AuditRow {
   id: bigint;
   petId: bigint;
-  action: "created" | "updated";
+  action: AuditAction;
   version: number;
   actorKind: "api_key" | "staff";
   actorId: bigint;
@@ -15,6 +16,7 @@ export interface AuditRow {
   requestId: string;
   before: Prisma.JsonValue;
   after: Prisma.JsonValue;
+  stay?: Prisma.JsonValue;
   createdAt: Date;
 }
 
@@ -29,12 +31,13 @@ const auditColumns = {
   requestId: true,
   before: true,
   after: true,
+  stay: true,
   createdAt: true,
 } as const;
 
 export async function insertAuditRecord(
   tx: Prisma.TransactionClient,
-  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after"> & { before: Prisma.InputJsonObject | null; after: Prisma.InputJsonObject },
+  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after" | "stay"> & { before: Prisma.InputJsonObject | null; after: Prisma.InputJsonObject; stay?: Prisma.InputJsonObject },
 ): Promise<void> {
   await tx.petAudit.create({
     data: { ...record, before: record.before ?? undefined },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
+import { LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // The audit trail's shapes: who changed an animal, when, in which request,
 // and its fields before and after. Staff read it (GET
@@ -15,30 +15,15 @@ export interface WriteContext {
   requestId: string;
 }
 
-export const AUDIT_ACTIONS = ["created", "updated"] as const;
+/** created/updated, and the changes of an animal's stays (lib/stays): a new intake, an outcome, a correction. */
+export const AUDIT_ACTIONS = ["created", "updated", "stay_started", "stay_ended", "stay_corrected"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const historyActorSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("api_key"), id: z.number().int(), name: z.string().meta({ description: "The key's name when the change was made." }) }),
   z.object({ kind: z.literal("staff"), id: z.number().int(), email: z.string().meta({ description: "The staff account's email when the change was made." }) }),
 ]);
 export type HistoryActor = z.infer<typeof historyActorSchema>;
-
-export const historyEntrySchema = z
-  .object({
-    id: z.number().int(),
-    action: z.enum(AUDIT_ACTIONS),
-    at: z.string().meta({ format: "date-time" }),
-    /** The animal's version after the change. */
-    version: z.number().int(),
-    requestId: z.string(),
-    actor: historyActorSchema,
-    /** The changed fields' previous values; null for a creation. */
-    before: petFieldsSchema.partial().nullable(),
-    /** The whole animal after the change. */
-    after: petSchema,
-  })
-  .meta({ id: "PetHistoryEntry" });
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const HISTORY_LIMIT_DEFAULT = 50;
 

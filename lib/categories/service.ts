@@ -1,8 +1,8 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { breedsOf } from "@/lib/listings/vocabulary/breeds";
 import { categoryVocabulary } from "@/lib/listings/vocabulary/colors";
 import { listedKindOf } from "@/lib/listings/vocabulary/kinds";
-import type { CategoryBreed } from "@/lib/listings/vocabulary/schemas";
+import type { CategoryBreed } from "@/lib/pets/schemas/vocabulary";
 import { findCategories } from "@/lib/pets/queries";
 import type { Category } from "@/lib/pets/schemas";
 

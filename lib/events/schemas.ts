@@ -1,13 +1,16 @@
 import { z } from "zod";
+import { staySchema } from "@/lib/stays/schemas";
 import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the
 // OpenAPI document and the site's generated types.
 
-export const PET_EVENT_TYPES = ["pet.created", "pet.updated"] as const;
+export const PET_EVENT_TYPES = ["pet.created", "pet.updated", "pet.stay.started", "pet.stay.ended"] as const;
 export type PetEventType = (typeof PET_EVENT_TYPES)[number];
-export const petEventTypeSchema = z.enum(PET_EVENT_TYPES).meta({ id: "EventType", description: "What happened: an animal was added, or changed." });
+export const petEventTypeSchema = z
+  .enum(PET_EVENT_TYPES)
+  .meta({ id: "EventType", description: "What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome)." });
 
 /** `evt_` and the event's position in the feed. Events are numbered in commit order (docs/decisions/005). */
 export const EVENT_ID_PATTERN = /^evt_([1-9][0-9]{0,15})$/;
@@ -18,15 +21,24 @@ const eventIdSchema = z
   .regex(EVENT_ID_PATTERN)
   .meta({ description: "The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).", example: "evt_42" });
 
+/** The changed fields' values before a change: a component of its own, so that both event types reference it. */
+const petPreviousSchema = petFieldsSchema
+  .partial()
+  .meta({ id: "PetPreviousFields", description: "The changed fields' values before the change (`pet.updated` and the stays' events); the others are left out." });
+
+// `pet` and `previous` carry no .meta() of their own: a description there would make the generator copy
+// Pet into every event type instead of referencing it (13 near-duplicate types in a partner's client).
 export const petEventDataSchema = z
   .object({
-    pet: petSchema.meta({ description: "The animal after the change, with the `version` its ETag carries." }),
-    previous: petFieldsSchema
-      .partial()
-      .optional()
-      .meta({ description: "The changed fields' values before the change (`pet.updated` only)." }),
+    pet: petSchema,
+    previous: petPreviousSchema.optional(),
+    stay: staySchema.optional(),
   })
-  .meta({ id: "PetEventData" });
+  .meta({
+    id: "PetEventData",
+    description:
+      "`pet`: the animal after the change, with the `version` its ETag carries. `previous` (`pet.updated` and the stays' events): the changed fields' values before it. `stay`: the stay after the change, in `pet.stay.started` and `pet.stay.ended`, and in a `pet.updated` that corrected a stay or whose change of status ended or reopened one.",
+  });
 export type PetEventData = z.infer<typeof petEventDataSchema>;
 
 const eventBase = {
@@ -43,8 +55,23 @@ export const petUpdatedEventSchema = z
   .object({ ...eventBase, type: z.literal("pet.updated"), data: petEventDataSchema.required({ previous: true }) })
   .meta({ id: "PetUpdatedEvent", description: "An animal changed: any of its fields, or its photos (added, removed or reordered)." });
 
+export const petStayStartedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.stay.started"), data: petEventDataSchema.required({ previous: true, stay: true }) })
+  .meta({
+    id: "PetStayStartedEvent",
+    description: "An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`.",
+  });
+
+export const petStayEndedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.stay.ended"), data: petEventDataSchema.required({ previous: true, stay: true }) })
+  .meta({
+    id: "PetStayEndedEvent",
+    description:
+      "A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list).",
+  });
+
 export const eventSchema = z
-  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema])
+  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema, petStayStartedEventSchema, petStayEndedEventSchema])
   .meta({ id: "Event", description: "One change to an animal. Never names who made it." });
 export type PetEvent = z.infer<typeof eventSchema>;
 

@@ -1,8 +1,9 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/events/queries";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { PetField } from "@/lib/pets/schemas";
+import type { Stay } from "@/lib/stays/schemas";
 import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
 import { forbidden, type Tenancy } from "@/lib/organizations/tenancy";
 
@@ -18,7 +19,7 @@ import { forbidden, type Tenancy } from "@/lib/organizations/tenancy";
  * every Pet (ageGroup on the day of the answer, photo URLs on `view`'s origin).
  */
 export function toEvent(row: queries.EventRow, view: PetView): PetEvent {
-  const data = row.data as unknown as { pet: StoredPet; previous?: Partial<Record<PetField, unknown>> };
+  const data = row.data as unknown as { pet: StoredPet; previous?: Partial<Record<PetField, unknown>>; stay?: Stay };
   const organizationId = Number(row.organizationId);
   return {
     id: eventIdOf(row.position),
@@ -26,7 +27,11 @@ export function toEvent(row: queries.EventRow, view: PetView): PetEvent {
     organizationId,
     createdAt: row.createdAt.toISOString(),
     // Records written before organisations existed lack it in the animal: the event's own says where it was.
-    data: { pet: presentPet(withOrganization(data.pet, organizationId), view), ...(data.previous ? { previous: presentFields(data.previous, view) } : {}) },
+    data: {
+      pet: presentPet(withOrganization(data.pet, organizationId), view),
+      ...(data.previous ? { previous: presentFields(data.previous, view) } : {}),
+      ...(data.stay ? { stay: data.stay } : {}),
+    },
   } as PetEvent;
 }
 

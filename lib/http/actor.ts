@@ -1,6 +1,6 @@
 import type { Actor, WriteContext } from "@/lib/audit/schemas";
 import type { Caller } from "@/lib/http/auth";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { Tenancy } from "@/lib/organizations/tenancy";
 
 // Who a request that changes something acts as, for the audit trail and for
@@ -33,4 +33,15 @@ export function ownerKeyId(caller: Caller): bigint {
 export function staffOf(caller: Caller): { id: bigint; email: string } {
   if (caller.kind === "session" && caller.staff) return caller.staff;
   throw new ApiError(403, "forbidden", "Only signed-in staff can do this.");
+}
+
+/**
+ * Whose animals out of care (lib/stays) the caller may still read, by id:
+ * staff their own organisation's (a platform admin every one's). Keys and
+ * adopters never: an animal that left is off every public list and feed.
+ */
+export function outOfCareScope(caller: Caller): number | "all" | undefined {
+  if (caller.kind !== "session" || !caller.staff) return undefined;
+  if (caller.tenancy.kind === "platform") return "all";
+  return caller.tenancy.kind === "organization" ? caller.tenancy.organizationId : undefined;
 }

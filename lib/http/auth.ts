@@ -1,48 +1,24 @@
-import { addressRateKey, clientAddress, ownOrigins } from "@/lib/http/client";
-import { readSessionCookie } from "@/lib/http/cookies";
-import { ApiError } from "@/lib/http/errors";
-import { PLAN_LIMITS, type Limits, type Plan } from "@/lib/keys/plans";
+import { addressRateKey, clientAddress, ownOrigins } from "@/lib/core/client";
+import { readSessionCookie } from "@/lib/core/cookies";
+import { ApiError } from "@/lib/core/errors";
+import { PLAN_LIMITS } from "@/lib/keys/plans";
 import type { Scope } from "@/lib/keys/schemas";
 import { authenticateKey } from "@/lib/keys/service";
-import { organizationTenancy, PLATFORM, PUBLIC, type Tenancy } from "@/lib/organizations/tenancy";
-import { findSession, type StaffIdentity } from "@/lib/sessions/service";
+import { organizationTenancy, PLATFORM, PUBLIC } from "@/lib/organizations/tenancy";
+import { STAFF_SCOPES, type Caller } from "@/lib/sessions/caller";
+import { findSession } from "@/lib/sessions/service";
 
 // Who is calling. One function resolves every request to a Caller; the
 // wrapper then rate-limits by `rateKey` and checks scopes, whatever kind of
 // caller it is: an API key (third parties), a browser session (the site's
 // own pages, adopters and staff), or nobody (counted by client address).
-
-interface CallerBase {
-  /** The identity counters are kept for: a key, a session, or a client address. */
-  rateKey: string;
-  scopes: Scope[];
-  plan: Plan;
-  limits: Limits;
-  /**
-   * Budgets counted as well, shared with other callers: an anonymous
-   * session's client address, so that dropping the cookie buys at most the
-   * address's ceiling. `policy` prefixes their names in the RateLimit headers.
-   */
-  sharedBudgets?: { rateKey: string; limits: Limits; policy: string }[];
-  /** Whose private data it may see and change (lib/organizations/tenancy.ts). */
-  tenancy: Tenancy;
-}
-
-export type Caller =
-  | (CallerBase & { kind: "key"; keyId: bigint; bannedUntil: Date | null })
-  | (CallerBase & { kind: "session"; sessionId: string; staff: StaffIdentity | null })
-  | (CallerBase & {
-      kind: "anonymous";
-      /** Why there is no principal: nothing was presented, or it did not check out. */
-      credential: "missing" | "invalid";
-      address: string;
-    });
+// The Caller type and the staff's scopes live in lib/sessions/caller.ts, below
+// the domains that take a Caller; re-exported here for the routes.
+export { STAFF_SCOPES, type Caller };
 
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
 /** Adopters read, and apply to adopt (no account: the application's private link is theirs). */
 const ADOPTER_SCOPES: Scope[] = ["pets:read", "applications:write"];
-/** organizations:manage: their own organisation's profile (a platform admin: every organisation, and new ones). */
-export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage", "records:read", "records:write"];
 /** What all anonymous browser sessions of one client address may send together: ten times the Free figures. */
 export const ADDRESS_CEILING = { perMinute: PLAN_LIMITS.free.perMinute * 10, perDay: PLAN_LIMITS.free.perDay * 10 };
 
@@ -114,7 +90,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * cookie-authenticated unsafe request must prove it comes from our own pages:
  * its Origin (which browsers always send on such requests and pages cannot
  * forge) must be one of ours: the origin the client addressed, not the
- * framework's idea of our host (lib/http/client.ts). Bearer callers need no
+ * framework's idea of our host (lib/core/client.ts). Bearer callers need no
  * such check: no browser attaches a bearer header by itself. `always` extends
  * it to callers without a session (sign-in and sign-out: login CSRF).
  */

@@ -1,4 +1,4 @@
-import { ApiError, ClientClosedRequest } from "@/lib/http/errors";
+import { ApiError, ClientClosedRequest } from "@/lib/core/errors";
 
 /** Bodies over this size are refused (413) before they are read to the end. */
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
-import { ApiError, ClientClosedRequest } from "@/lib/http/errors";
+import { ApiError, ClientClosedRequest } from "@/lib/core/errors";
 
 // A multipart/form-data form with one file (field `file`) and a few text
 // fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`), a
@@ -15,6 +15,8 @@ export interface FormUpload {
   file: Buffer;
   /** The file name the client gave, if any (shown in lists only; never used as a path). */
   fileName: string | null;
+  /** The file part's declared Content-Type, if any (for messages only: what a file is gets decided by reading it). */
+  fileType: string | null;
   /** The text fields, as sent. */
   fields: Record<string, string>;
 }
@@ -74,12 +76,14 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
     const fields: Record<string, string> = Object.create(null) as Record<string, string>;
     let pending: Promise<void> = Promise.resolve();
 
-    parser.on("file", (field, stream, filename) => {
+    let fileType: string | null = null;
+    parser.on("file", (field, stream, filename, _encoding, mimeType) => {
       if (field !== "file") {
         stream.resume();
         return;
       }
       fileName = filename ? filename.slice(0, 255) : null;
+      fileType = mimeType ? mimeType.slice(0, 100) : null;
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("limit", () => fail(limits.tooLarge()));
@@ -105,7 +109,7 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
         if (settled) return;
         if (!file?.length) return fail((limits.missingFile ?? missingFormFile)());
         settled = true;
-        resolve({ file, fileName, fields: { ...fields } });
+        resolve({ file, fileName, fileType, fields: { ...fields } });
       });
     });
     // The body streams from the client's connection: an error here is the client going away mid-upload (499, not our 400).

@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import { now as clockNow } from "@/lib/clock";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
-import { clientUrl, hstsHeader } from "@/lib/http/client";
+import { clientUrl, hstsHeader } from "@/lib/core/client";
 import { readJsonBody } from "@/lib/http/body";
 import { applyRateLimit } from "@/lib/http/rate-limit";
-import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/http/errors";
+import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/core/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
 import { enforceTenant, tenantKind, type TenantKind, type TenantRule } from "@/lib/http/tenant";
 import { COMMON_HEADERS, CORS_HEADERS, DEPRECATION, deprecationHeaders, preflightHeaders, requestIdOf } from "@/lib/http/headers";
@@ -54,7 +54,7 @@ export interface ApiContext<P, Q, B> {
   caller: Caller;
   requestId: string;
   now: Date;
-  /** This request's URL as the client addressed it (lib/http/client.ts). */
+  /** This request's URL as the client addressed it (lib/core/client.ts). */
   url: URL;
 }
 

@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ApiResult } from "@/lib/http/handler";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { fingerprint, runOnce, type StoredResponse } from "@/lib/idempotency/service";
 
 // The HTTP side of Idempotency-Key: reading the header, and answering a

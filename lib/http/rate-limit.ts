@@ -1,6 +1,6 @@
 import { env } from "@/lib/env";
 import type { Caller } from "@/lib/http/auth";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { banApiKey } from "@/lib/keys/service";
 import { metrics } from "@/lib/metrics";
 import { logger } from "@/lib/log";

@@ -1,5 +1,5 @@
 import type { Caller } from "@/lib/http/auth";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { organizationOfImport } from "@/lib/imports/queries";
 import * as owners from "@/lib/organizations/queries";
 import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/tenancy";

@@ -2,7 +2,7 @@ import "server-only";
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { getLocale } from "next-intl/server";
-import { PATHNAME_HEADER } from "@/lib/http/socket-address";
+import { PATHNAME_HEADER } from "@/lib/core/socket-address";
 import { DEFAULT_LOCALE, isLocale, LOCALES, localePath, ORIGIN_HEADER, type Locale } from "@/lib/i18n/locales";
 
 /** The page's language (from proxy.ts's header, through next-intl). */

@@ -1,6 +1,6 @@
 import { DEFAULT_LOCALE, isLocale } from "@/lib/i18n/locales";
 import { wholeNumber } from "@/lib/i18n/numbers";
-import { KM_PER_MILE } from "@/lib/organizations/units";
+import { KM_PER_MILE } from "@/lib/core/units";
 
 // The fixed words of data, in the page's language. `t` is next-intl's
 // translator for the "Words" namespace (useTranslations or getTranslations:

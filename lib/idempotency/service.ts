@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { runInBackground } from "@/lib/background";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/idempotency/queries";
 
 // Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header): a caller

@@ -31,10 +31,15 @@ function canonical(value: unknown): string {
 }
 
 function zodIssues(line: number, error: z.ZodError): ImportIssue[] {
-  return error.issues.map((issue) => ({ line, field: issue.path.length ? issue.path.join(".") : null, message: issue.message }));
+  return error.issues.map((issue) => ({ line, field: issue.path.length ? issue.path.join(".") : null, message: issue.message, result: "refused" as const }));
 }
 
-function rejected(row: ImportedRow, issues: ImportIssue[], petId: number | null = null): PlannedRow {
+/** The row's own errors (what its reader found), as the report's refusals. */
+export function refusals(row: ImportedRow): ImportIssue[] {
+  return row.errors.map((e) => ({ line: e.line, field: e.field, message: e.message, result: "refused" as const }));
+}
+
+export function rejected(row: ImportedRow, issues: ImportIssue[], petId: number | null = null): PlannedRow {
   return { row, action: "reject", petId, issues };
 }
 
@@ -42,7 +47,7 @@ function rejected(row: ImportedRow, issues: ImportIssue[], petId: number | null 
  * The row's fields in our words, validated as an API patch would be: what
  * the file says, nothing more (a column the file lacks is left alone).
  */
-function wanted(row: ImportedRow, existing: boolean): { ok: true; fields: PetPatch } | { ok: false; issues: ImportIssue[] } {
+export function wanted(row: ImportedRow, existing: boolean): { ok: true; fields: PetPatch } | { ok: false; issues: ImportIssue[] } {
   const fields: Record<string, unknown> = { ...row.fields };
   // The sites' own colour names may hold commas ("Tricolor (Brown, Black, & White)"),
   // which our colours cannot (a comma separates them in filters): kept, as slashes.
@@ -54,7 +59,7 @@ function wanted(row: ImportedRow, existing: boolean): { ok: true; fields: PetPat
 }
 
 /** The fields of `fields` whose value differs from the animal's (goodWith and the fee by their parts). */
-function differences(fields: PetPatch, pet: Pet): PetPatch | null {
+export function differences(fields: PetPatch, pet: Pet): PetPatch | null {
   const patch: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
@@ -77,10 +82,10 @@ function differences(fields: PetPatch, pet: Pet): PetPatch | null {
  * so an id given twice is refused the second time.
  */
 export function planRow(row: ImportedRow, existing: ReadonlyMap<string, Pet>, seen: Map<string, number>): PlannedRow {
-  if (row.errors.length) return rejected(row, row.errors.map((e) => ({ line: e.line, field: e.field, message: e.message })));
+  if (row.errors.length) return rejected(row, refusals(row));
   if (row.externalId !== null) {
     const earlier = seen.get(row.externalId);
-    if (earlier !== undefined) return rejected(row, [{ line: row.line, field: null, message: `has the ID ${quoteCell(row.externalId)}, which line ${earlier} already has: each animal once per file` }]);
+    if (earlier !== undefined) return rejected(row, [{ line: row.line, field: null, message: `has the ID ${quoteCell(row.externalId)}, which line ${earlier} already has: each animal once per file`, result: "refused" }]);
     seen.set(row.externalId, row.line);
   }
   const pet = row.externalId === null ? undefined : existing.get(row.externalId);

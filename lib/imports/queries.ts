@@ -2,9 +2,9 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
-import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, MissingPolicy } from "@/lib/imports/schemas";
+import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, UnknownWords } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 
 // Data access for imports: the row per file, its job, its run's lease, its
 // progress, and its report (import_issues, appended as the job goes).
@@ -27,7 +27,7 @@ export const IMPORT_SUMMARY_SELECT = {
   finishedAt: true,
 } as const;
 
-export const IMPORT_SELECT = { ...IMPORT_SUMMARY_SELECT, mapping: true, preview: true } as const;
+export const IMPORT_SELECT = { ...IMPORT_SUMMARY_SELECT, mapping: true, preview: true, unknownWords: true } as const;
 
 export type ImportSummaryRow = Prisma.ImportGetPayload<{ select: typeof IMPORT_SUMMARY_SELECT }>;
 export type ImportRow = Prisma.ImportGetPayload<{ select: typeof IMPORT_SELECT }>;
@@ -105,13 +105,14 @@ export async function findImports(organizationId: number | undefined, before: nu
 }
 
 /** A page of an import's report, in the order the job found its entries. */
-export async function findIssues(importId: number, afterId: number | undefined, take: number): Promise<{ id: bigint; line: number; field: string | null; message: string }[]> {
-  return db().importIssue.findMany({
+export async function findIssues(importId: number, afterId: number | undefined, take: number): Promise<{ id: bigint; line: number; field: string | null; message: string; result: IssueResult }[]> {
+  const rows = await db().importIssue.findMany({
     where: { importId: BigInt(importId), ...(afterId !== undefined ? { id: { gt: BigInt(afterId) } } : {}) },
     orderBy: { id: "asc" },
     take,
-    select: { id: true, line: true, field: true, message: true },
+    select: { id: true, line: true, field: true, message: true, result: true },
   });
+  return rows.map((row) => ({ ...row, result: row.result as IssueResult }));
 }
 
 export async function organizationOfImport(id: number): Promise<bigint | undefined> {
@@ -191,6 +192,8 @@ export interface Progress {
   preview?: ImportPreviewRow[];
   /** The report's new entries since the last save: appended, never rewritten. */
   issues: ImportIssue[];
+  /** Written only when given (known once the rows are read). */
+  unknownWords?: UnknownWords;
   finished?: boolean;
 }
 
@@ -209,13 +212,14 @@ export async function saveProgress(id: number, owner: string, progress: Progress
         counts: progress.counts as unknown as Prisma.InputJsonValue,
         photos: progress.photos as unknown as Prisma.InputJsonValue,
         ...(progress.preview ? { preview: progress.preview as unknown as Prisma.InputJsonValue } : {}),
+        ...(progress.unknownWords ? { unknownWords: progress.unknownWords as unknown as Prisma.InputJsonValue } : {}),
         ...(progress.issues.length ? { issueCount: { increment: progress.issues.length } } : {}),
         ...(progress.finished ? { finishedAt: now(), file: null, leaseOwner: null, leaseExpiresAt: null } : {}),
       },
     });
     if (count === 0) throw new LeaseLostError(id);
     if (progress.issues.length) {
-      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({ importId: BigInt(id), line: issue.line, field: issue.field, message: issue.message })) });
+      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({ importId: BigInt(id), line: issue.line, field: issue.field, message: issue.message, result: issue.result })) });
     }
   });
 }
@@ -253,7 +257,7 @@ export async function deleteReportsBefore(cutoff: Date): Promise<number> {
       ), gone AS (
         DELETE FROM import_issues WHERE import_id IN (SELECT id FROM due)
       )
-      UPDATE imports SET preview = '[]', report_deleted_at = now() WHERE id IN (SELECT id FROM due)`;
+      UPDATE imports SET preview = '[]', unknown_words = '{}', report_deleted_at = now() WHERE id IN (SELECT id FROM due)`;
     total += swept;
     if (swept < SWEEP_IMPORTS) return total;
   }

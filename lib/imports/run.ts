@@ -2,18 +2,21 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Actor } from "@/lib/audit/schemas";
 import { now } from "@/lib/clock";
-import { applicationName } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { applicationName, db } from "@/lib/db";
+import { ApiError } from "@/lib/core/errors";
+import { planAnimal, type AnimalPlan, type FileStay, type StayColumns } from "@/lib/imports/history";
 import { planRow, type PlannedRow } from "@/lib/imports/plan";
+import { startOfDay } from "@/lib/imports/stay-times";
+import { findStaysOf, insertStays, isStayConflict, organizationZone, setInCare, updateStays } from "@/lib/imports/stays";
 import * as queries from "@/lib/imports/queries";
-import { PHOTO_FETCH_ALLOWANCE, type ImportIssue, type ImportPreviewRow, type MissingPolicy } from "@/lib/imports/schemas";
+import { PHOTO_FETCH_ALLOWANCE, UNKNOWN_WORDS_MAX, type ImportIssue, type ImportPreviewRow, type MissingPolicy, type UnknownWords } from "@/lib/imports/schemas";
 import { clipText, quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
-import type { GenericMapping } from "@/lib/listings/formats/generic";
+import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
 import { readListingFile } from "@/lib/listings/formats/read";
 import { listingRowReader } from "@/lib/listings/formats/registry";
 import type { ImportedRow, ListingRecord } from "@/lib/listings/formats/types";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 import { logger } from "@/lib/log";
 import type { Tenancy } from "@/lib/organizations/tenancy";
@@ -89,6 +92,12 @@ interface State {
   /** Entries found since the last save, and how many the report holds in all. */
   pending: ImportIssue[];
   issueTotal: number;
+  /** The file's words we could not read (saved with the next progress once known). */
+  unknownWords?: UnknownWords;
+  /** Rows not yet planned: the report keeps room for each to be refused, so warnings never crowd a refusal out. */
+  rowsLeft: number;
+  /** Warnings of imported rows not kept for want of that room (said at the end). */
+  warningsLeftOut: number;
   previewDirty: boolean;
   context: { actor: Actor; requestId: string; tenancy: Tenancy };
   view: PetView;
@@ -127,6 +136,7 @@ async function save(state: State, end?: { status: "done" | "failed" }): Promise<
     counts: { ...state.progress.counts },
     photos: { ...state.progress.photos },
     ...(state.previewDirty ? { preview: state.progress.preview } : {}),
+    ...(state.unknownWords ? { unknownWords: state.unknownWords } : {}),
     issues,
     finished: end !== undefined,
   });
@@ -135,57 +145,119 @@ async function save(state: State, end?: { status: "done" | "failed" }): Promise<
 
 function reject(planned: PlannedRow, message: string, field: string | null = null): void {
   planned.action = "reject";
-  planned.issues = [{ line: planned.row.line, field, message }];
+  planned.issues = [{ line: planned.row.line, field, message, result: "refused" }];
 }
 
 const auditActor = (actor: Actor) => ({ kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null });
 
-/** Creates the chunk's new animals in one statement; one by one when that fails (an externalId taken meanwhile), so one row cannot fail the others. */
-async function createAll(state: State, planned: PlannedRow[]): Promise<void> {
-  const creates = planned.filter((p) => p.action === "create");
+/** What a chunk does to one animal: its rows, the stays to write, and whether it leaves care (lib/imports/history.ts). */
+type Plan = AnimalPlan;
+
+/** The rows of a plan that are kept (not refused). */
+const keptRows = (plan: Plan) => plan.rows.filter((p) => p.action !== "reject");
+
+function rejectPlan(plan: Plan, message: string, field: string | null = null): void {
+  for (const p of keptRows(plan)) reject(p, message, field);
+  plan.profile = null;
+}
+
+/**
+ * Creates the chunk's new animals in one statement, with their stays, in
+ * one transaction; one by one when that fails (an externalId taken
+ * meanwhile), so one animal cannot fail the others.
+ */
+async function createAll(state: State, plans: Plan[]): Promise<void> {
+  const creates = plans.filter((plan) => plan.profile?.action === "create");
   if (!creates.length) return;
-  const item = (p: PlannedRow): PetToCreate => ({ pet: { ...p.create!, organizationId: state.organizationId }, actor: auditActor(state.context.actor), requestId: state.context.requestId });
-  const take = (p: PlannedRow, row: { id: bigint } | null) => {
-    if (row) p.petId = Number(row.id);
-    else reject(p, "names a category that no longer exists", "species");
+  // firstStay null: the import writes every new animal's stays itself (plan.insert), the file's or a default one.
+  const item = (plan: Plan): PetToCreate => ({ pet: { ...plan.profile!.create!, organizationId: state.organizationId, firstStay: null }, actor: auditActor(state.context.actor), requestId: state.context.requestId });
+  const write = (batch: Plan[]) =>
+    db().$transaction(
+      async (tx) => {
+        const rows = await createPetsWithRecords(batch.map(item), tx);
+        const stays: { petId: number; stay: FileStay }[] = [];
+        const out: number[] = [];
+        batch.forEach((plan, i) => {
+          const row = rows[i];
+          if (!row) return;
+          stays.push(...plan.insert.map((stay) => ({ petId: Number(row.id), stay })));
+          if (plan.inCare === false) out.push(Number(row.id));
+        });
+        await insertStays(tx, state.organizationId, stays);
+        await setInCare(tx, out, false);
+        return rows;
+      },
+      { timeout: 60_000 },
+    );
+  const take = (plan: Plan, row: { id: bigint } | null) => {
+    if (row) for (const p of keptRows(plan)) p.petId = Number(row.id);
+    else rejectPlan(plan, "names a category that no longer exists", "species");
   };
   try {
-    const rows = await createPetsWithRecords(creates.map(item));
-    creates.forEach((p, i) => take(p, rows[i]!));
+    const rows = await write(creates);
+    creates.forEach((plan, i) => take(plan, rows[i]!));
   } catch (error) {
-    if (creates.length === 1 && !isExternalIdTaken(error)) throw error;
-    for (const p of creates) {
+    if (creates.length === 1 && !isExternalIdTaken(error) && !isStayConflict(error)) throw error;
+    for (const plan of creates) {
       try {
-        take(p, (await createPetsWithRecords([item(p)]))[0]!);
+        take(plan, (await write([plan]))[0]!);
       } catch (one) {
-        if (!isExternalIdTaken(one)) throw one;
-        reject(p, `${quoteCell(p.row.externalId ?? "")} became another animal's ID while the file was imported; import the file again to update it`, null);
+        if (isStayConflict(one)) rejectPlan(plan, "its stays were refused by the database (they overlap, or two are open): send the file again");
+        else if (!isExternalIdTaken(one)) throw one;
+        else rejectPlan(plan, `${quoteCell(plan.profile!.row.externalId ?? "")} became another animal's ID while the file was imported; import the file again to update it`);
       }
     }
   }
 }
 
-async function updateAll(state: State, planned: PlannedRow[]): Promise<void> {
-  for (const p of planned) {
-    if (p.action !== "update") continue;
+/** Known animals: their changed stays (and whether they are in care) in one transaction each, then their profile through the one write path. */
+async function updateAll(state: State, plans: Plan[]): Promise<void> {
+  for (const plan of plans) {
+    const profile = plan.profile;
+    if (!profile || profile.action === "create" || profile.petId === null) continue;
+    const petId = profile.petId;
+    if (plan.insert.length || plan.update.length || plan.inCare !== null) {
+      try {
+        await db().$transaction(async (tx) => {
+          await updateStays(tx, plan.update);
+          await insertStays(
+            tx,
+            state.organizationId,
+            plan.insert.map((stay) => ({ petId, stay })),
+          );
+          if (plan.inCare !== null) await setInCare(tx, [petId], plan.inCare);
+        });
+      } catch (error) {
+        if (!isStayConflict(error)) throw error;
+        rejectPlan(plan, "the animal's stays changed while the file was imported, and the file's now overlap them: send the file again");
+        continue;
+      }
+    }
+    if (!profile.patch) continue;
     try {
-      await updatePet(p.petId!, p.patch!, { ...state.context, view: state.view });
+      await updatePet(petId, profile.patch, { ...state.context, view: state.view });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      reject(p, error.message, error.details?.[0]?.field ?? null);
+      reject(profile, error.message, error.details?.[0]?.field ?? null);
     }
   }
 }
 
-function tally(state: State, planned: PlannedRow[]): void {
+function tally(state: State, plans: Plan[]): void {
   const { counts, preview } = state.progress;
-  for (const p of planned) {
+  for (const p of plans.flatMap((plan) => plan.rows).sort((a, b) => a.row.line - b.row.line)) {
     if (p.action === "create") counts.created++;
     else if (p.action === "update") counts.updated++;
     else if (p.action === "unchanged") counts.unchanged++;
+    else counts.rejected++;
+    state.rowsLeft--;
+    if (p.action === "reject") addIssues(state, p.issues);
     else {
-      counts.rejected++;
-      addIssues(state, p.issues);
+      const warnings: ImportIssue[] = [...p.row.warnings.map((w) => ({ line: w.line, field: w.field, message: w.message, result: "importedWithWarning" as const })), ...p.issues];
+      // One entry kept back for the count of those left out.
+      const room = Math.max(0, ISSUES_MAX - 1 - state.issueTotal - state.rowsLeft);
+      addIssues(state, warnings.slice(0, room));
+      state.warningsLeftOut += Math.max(0, warnings.length - room);
     }
     if (preview.length < PREVIEW_ROWS) {
       preview.push(previewOf(p));
@@ -194,27 +266,134 @@ function tally(state: State, planned: PlannedRow[]): void {
   }
 }
 
-async function runRows(state: State, records: readonly ListingRecord[], read: (record: ListingRecord) => ImportedRow, options: RunOptions): Promise<{ planned: PlannedRow[]; rows: ImportedRow[] }> {
+/** A generic file whose mapping has stay columns: each row is a stay, the rows of one externalId one animal's (issue 42). */
+interface HistoryMode {
+  columns: StayColumns;
+}
+
+function historyMode(mapping: GenericMapping | null): HistoryMode | null {
+  if (!mapping || !STAY_FIELDS.some((field) => mapping[field]) || typeof mapping.intakeDate !== "string") return null;
+  const column = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
+  return { columns: { intakeDate: mapping.intakeDate, intakeType: column(mapping.intakeType), outcomeDate: column(mapping.outcomeDate), outcomeType: column(mapping.outcomeType) } };
+}
+
+/** The file's words we could not read, by field, most frequent first. */
+function unknownWordsOf(rows: readonly ImportedRow[]): UnknownWords {
+  const byField = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    for (const { field, word } of row.unknownWords ?? []) {
+      const words = byField.get(field) ?? new Map<string, number>();
+      const shown = clipText(word, 100);
+      words.set(shown, (words.get(shown) ?? 0) + 1);
+      byField.set(field, words);
+    }
+  }
+  return Object.fromEntries(
+    [...byField].map(([field, words]) => [
+      field,
+      [...words]
+        .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+        .slice(0, UNKNOWN_WORDS_MAX)
+        .map(([word, count]) => ({ word, count })),
+    ]),
+  );
+}
+
+/**
+ * A new animal of a file without stay columns: one stay, from its intake
+ * date (that day in the organisation's zone) or now, ended by an adoption
+ * now when the file says it was adopted (decision 023).
+ */
+function firstStay(p: PlannedRow, zone: string, at: Date): FileStay {
+  const day = p.create?.intakeDate;
+  const from = day ? startOfDay(day, zone) : at;
+  const intakeAt = from > at ? at : from;
+  const adopted = p.create?.status === "sold";
+  return { intakeAt, intakeType: "otherIntake", intakeSubtype: null, outcomeAt: adopted ? at : null, outcomeType: adopted ? "adoption" : null, outcomeSubtype: null };
+}
+
+/** Rows read a chunk at a time before any is planned (a history's animal may have rows anywhere in the file). */
+const READ_CHUNK = 1_000;
+
+async function runRows(
+  state: State,
+  records: readonly ListingRecord[],
+  read: (record: ListingRecord) => ImportedRow,
+  options: RunOptions,
+  history: HistoryMode | null,
+): Promise<{ planned: PlannedRow[]; rows: ImportedRow[] }> {
+  const rows: ImportedRow[] = [];
+  for (let start = 0; start < records.length; start += READ_CHUNK) {
+    if (options.load) await yieldToRequests(options.load, { maxMs: YIELD_MAX_MS, signal: options.signal });
+    rows.push(...records.slice(start, start + READ_CHUNK).map(read));
+  }
+  state.unknownWords = unknownWordsOf(rows);
+  const zone = await organizationZone(state.organizationId);
+  // One animal's rows together: a history's by externalId (in the order of its first row); otherwise each row alone.
+  let units: ImportedRow[][];
+  if (history) {
+    const byId = new Map<string, ImportedRow[]>();
+    units = [];
+    for (const row of rows) {
+      if (row.externalId === null) units.push([row]);
+      else {
+        const unit = byId.get(row.externalId);
+        if (unit) unit.push(row);
+        else {
+          const fresh = [row];
+          byId.set(row.externalId, fresh);
+          units.push(fresh);
+        }
+      }
+    }
+  } else units = rows.map((row) => [row]);
+
   const seen = new Map<string, number>();
   const all: PlannedRow[] = [];
-  const rows: ImportedRow[] = [];
-  for (let start = 0; start < records.length; start += CHUNK) {
+  for (let next = 0; next < units.length; ) {
+    const chunk: ImportedRow[][] = [];
+    for (let size = 0; next < units.length && (size === 0 || size + units[next]!.length <= CHUNK); next++) {
+      chunk.push(units[next]!);
+      size += units[next]!.length;
+    }
     if (options.load) await yieldToRequests(options.load, { maxMs: YIELD_MAX_MS, signal: options.signal });
     if (state.lease.aborted) throw new queries.LeaseLostError(state.id);
     const began = performance.now();
-    const chunk = records.slice(start, start + CHUNK).map(read);
-    rows.push(...chunk);
-    const ids = [...new Set(chunk.flatMap((r) => (r.externalId === null ? [] : [r.externalId])))];
+    const chunkRows = chunk.flat();
+    const ids = [...new Set(chunkRows.flatMap((r) => (r.externalId === null ? [] : [r.externalId])))];
     const existing = new Map<string, Pet>((await findPetsByExternalIds(state.organizationId, ids)).map((row) => [row.externalId!, toPet(row, state.view)]));
-    const planned = chunk.map((row) => planRow(row, existing, seen));
+    const at = now();
+    let plans: Plan[];
+    if (history) {
+      const recorded = await findStaysOf([...existing.values()].map((pet) => pet.id));
+      plans = chunk.map((unit) => {
+        const pet = unit[0]!.externalId === null ? undefined : existing.get(unit[0]!.externalId);
+        const known = pet && recorded.get(pet.id);
+        const plan = planAnimal(unit, pet && known ? { pet, inCare: known.inCare, stays: known.stays } : undefined, history.columns, zone, at);
+        // The animal's photos are its profile's (its latest row's): fetched once.
+        for (const p of plan.rows) {
+          if (p !== plan.profile) {
+            p.row.photoUrls = [];
+            p.row.photosLeftOut = 0;
+          }
+        }
+        return plan;
+      });
+    } else {
+      plans = chunk.map(([row]) => {
+        const p = planRow(row!, existing, seen);
+        const kept = p.action !== "reject";
+        return { rows: [p], profile: kept ? p : null, insert: p.action === "create" ? [firstStay(p, zone, at)] : [], update: [], inCare: null };
+      });
+    }
     if (!state.dryRun) {
       // Nothing is written under a lease another run has taken over (this process stalled past its expiry).
       if (!(await queries.renewLease(state.id, state.owner))) throw new queries.LeaseLostError(state.id);
-      await createAll(state, planned);
-      await updateAll(state, planned);
+      await createAll(state, plans);
+      await updateAll(state, plans);
     }
-    tally(state, planned);
-    all.push(...planned);
+    tally(state, plans);
+    all.push(...plans.flatMap((plan) => plan.rows));
     await save(state);
     await sleep((performance.now() - began) * REST);
   }
@@ -236,7 +415,7 @@ async function markAbsent(state: State, rows: ImportedRow[]): Promise<void> {
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       // Line 0: not a row of the file, an animal it leaves out.
-      addIssues(state, [{ line: 0, field: "status", message: `Animal ${pet.id} (${quoteCell(pet.externalId ?? "")}) was not marked adopted: ${error.message}` }]);
+      addIssues(state, [{ line: 0, field: "status", message: `Animal ${pet.id} (${quoteCell(pet.externalId ?? "")}) was not marked adopted: ${error.message}`, result: "refused" }]);
     }
   }
 }
@@ -260,7 +439,7 @@ async function photoTasks(state: State, planned: PlannedRow[], options: RunOptio
   const { photos } = state.progress;
   const skip = (line: number, n: number, why: string) => {
     photos.skipped += n;
-    addIssues(state, [{ line, field: "photo", message: `${photoWord(n)} left out: ${why}` }]);
+    addIssues(state, [{ line, field: "photo", message: `${photoWord(n)} left out: ${why}`, result: "importedWithWarning" }]);
   };
   const withPhotos = planned.filter((p) => p.action !== "reject" && (p.row.photoUrls.length || p.row.photosLeftOut));
   const held = await photoSources(withPhotos.flatMap((p) => (p.petId === null ? [] : [p.petId])));
@@ -310,7 +489,7 @@ async function runPhotos(state: State, planned: PlannedRow[], options: RunOption
           // Whatever went wrong with one photo (the address, the server, the image), the animal stays imported.
           photos.failed++;
           const reason = error instanceof Error ? error.message : String(error);
-          addIssues(state, [{ line: task.line, field: "photo", message: `${quoteCell(task.url, 100)}: ${reason}` }]);
+          addIssues(state, [{ line: task.line, field: "photo", message: `${quoteCell(task.url, 100)}: ${reason}`, result: "importedWithWarning" }]);
         }
         if (++done % 10 === 0) await save(state);
       }
@@ -370,6 +549,8 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     pending: [],
     issueTotal: row.issueCount,
     previewDirty: true,
+    rowsLeft: 0,
+    warningsLeftOut: 0,
     context: {
       actor: row.actorKind === "staff" ? { kind: "staff", id: Number(row.actorId), email: row.actorName ?? "" } : { kind: "api_key", id: Number(row.actorId) },
       requestId: `import-${id}`,
@@ -383,7 +564,7 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
       state.progress.counts = row.counts as unknown as queries.Progress["counts"];
       state.progress.photos = { ...queries.EMPTY_PHOTOS, ...(row.photos as object) };
       state.previewDirty = false;
-      addIssues(state, [{ line: 0, field: null, message: "The import stopped after its rows (the server restarted while it fetched photos). Import the file again to fetch the photos not stored." }]);
+      addIssues(state, [{ line: 0, field: null, message: "The import stopped after its rows (the server restarted while it fetched photos). Import the file again to fetch the photos not stored.", result: "refused" }]);
       await save(state, { status: "failed" });
       return;
     }
@@ -393,7 +574,18 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     const file = await readListingFile(row.file, { format: row.format as ListingFormatName });
     const read = listingRowReader(file, { categories, mapping: (row.mapping as GenericMapping | null) ?? undefined });
     counts.rows = file.records.length;
-    const { planned, rows } = await runRows(state, file.records, read, options);
+    state.rowsLeft = file.records.length;
+    const { planned, rows } = await runRows(state, file.records, read, options, row.format === "generic" ? historyMode(row.mapping as GenericMapping | null) : null);
+    if (state.warningsLeftOut) {
+      addIssues(state, [
+        {
+          line: 0,
+          field: null,
+          message: `${state.warningsLeftOut.toLocaleString("en-US")} more warnings of imported rows are not listed: a report keeps ${ISSUES_MAX.toLocaleString("en-US")} entries, with room for every refused row first.`,
+          result: "importedWithWarning",
+        },
+      ]);
+    }
     // The rows are in memory and done: the file is not needed any more.
     await queries.dropFile(id, owner);
     if ((row.missing as MissingPolicy) === "adopted") await markAbsent(state, rows);
@@ -404,10 +596,10 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
       logger().warn({ importId: id }, "an import's run lost its lease to another run: it stops writing");
       return;
     }
-    if (error instanceof ListingFileError) addIssues(state, [{ line: error.line ?? 0, field: null, message: error.message }]);
+    if (error instanceof ListingFileError) addIssues(state, [{ line: error.line ?? 0, field: null, message: error.message, result: "refused" }]);
     else {
       logger().error({ err: error, importId: id }, "an import failed");
-      addIssues(state, [{ line: 0, field: null, message: "The import stopped on an error on our side; the rows counted above were imported. Import the file again to finish it." }]);
+      addIssues(state, [{ line: 0, field: null, message: "The import stopped on an error on our side; the rows counted above were imported. Import the file again to finish it.", result: "refused" }]);
     }
     await save(state, { status: "failed" }).catch((saving: unknown) => logger().error({ err: saving, importId: id }, "an import's failure could not be saved"));
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { genericMappingSchema } from "@/lib/listings/formats/generic";
-import { LISTING_FORMATS } from "@/lib/listings/sites";
+import { LISTING_FORMATS } from "@/lib/core/listing-sites";
 import { idSchema, queryInteger } from "@/lib/pets/schemas";
 
 // The import's shapes: what POST /v1/imports takes (multipart fields beside
@@ -50,7 +50,10 @@ export const importUploadSchema = z
     format: importFormatSchema.optional().meta({ description: "Found from the file when left out (a file with a mapping is generic)." }),
     dryRun: z.boolean().optional().meta({ description: "Report what the import would do, and change nothing. Default false." }),
     missing: z.enum(MISSING_POLICIES).optional().meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
-    mapping: z.string().optional().meta({ description: "For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used." }),
+    // Sent as a text field holding JSON; the operation's `encoding` says so (lib/openapi/imports.ts).
+    // No .meta() here: a description on the wrapper would make the generator copy the schema inline
+    // instead of referencing ImportMapping (the operation's description says what the field is for).
+    mapping: genericMappingSchema.optional(),
     organizationId: idSchema.optional().meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
   })
   .meta({ id: "ImportUpload" });
@@ -80,13 +83,20 @@ export const importPhotoCountsSchema = z
   .meta({ id: "ImportPhotoCounts" });
 export type ImportPhotoCounts = z.infer<typeof importPhotoCountsSchema>;
 
+export const ISSUE_RESULTS = ["refused", "importedWithWarning"] as const;
+export type IssueResult = (typeof ISSUE_RESULTS)[number];
+
 export const importIssueSchema = z
   .object({
     line: z.number().int().meta({ description: "The file's line the row starts on (1 is the first line); 0 for the import as a whole." }),
     field: z.string().nullable().meta({ description: "The file's column, when the problem is one cell's; `photo` for a photo not stored." }),
     message: z.string().meta({ description: "What is wrong, quoting at most the first 40 characters of a value." }),
+    result: z.enum(ISSUE_RESULTS).meta({
+      description:
+        "What became of the row: `refused` (not imported; for line 0, the import as a whole or an animal it could not change), or `importedWithWarning` (its animal or stay was imported, and something was read loosely or left out: a nameless animal named by its ID, a photo not stored).",
+    }),
   })
-  .meta({ id: "ImportIssue", description: "One entry of an import's report: a rejected row, or a photo not stored." });
+  .meta({ id: "ImportIssue", description: "One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them)." });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
 export const IMPORT_ACTIONS = ["create", "update", "unchanged", "reject"] as const;
@@ -130,7 +140,7 @@ export const importSummarySchema = z
     finishedAt: z.string().nullable().meta({ format: "date-time" }),
     counts: importCountsSchema,
     photos: importPhotoCountsSchema,
-    issues: z.number().int().meta({ description: "Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues." }),
+    issues: z.number().int().meta({ description: "Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues." }),
     reportExpiresAt: z
       .string()
       .nullable()
@@ -139,9 +149,24 @@ export const importSummarySchema = z
   .meta({ id: "ImportSummary", description: "An import as the list shows it: what it was asked to do, where it is, and its counts." });
 export type ImportSummary = z.infer<typeof importSummarySchema>;
 
+/** Words listed per field in an import's unknownWords, the most frequent first (a free-text column mapped by mistake would have thousands). */
+export const UNKNOWN_WORDS_MAX = 200;
+
+export const unknownWordsSchema = z
+  .record(z.string(), z.array(z.object({ word: z.string(), count: z.number().int() })))
+  .meta({
+    id: "ImportUnknownWords",
+    description: `The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's \`values\`, with how many rows have it, the most frequent first (at most ${UNKNOWN_WORDS_MAX} a field). Add them to \`values\` and send the file again: a dry run shows this first.`,
+    example: { intakeType: [{ word: "WELFARE SEIZED", count: 108 }], outcomeType: [{ word: "HOMEFIRST", count: 803 }] },
+  });
+export type UnknownWords = z.infer<typeof unknownWordsSchema>;
+
 export const importSchema = importSummarySchema
   .extend({
-    mapping: z.record(z.string(), z.unknown()).nullable().meta({ description: "The generic file's mapping; null for a site's format." }),
+    // The generic file's mapping; null for a site's format. A union, not .nullable() nor .meta(): either
+    // would make the generator copy ImportMapping or state it as an object that is also null.
+    mapping: z.union([genericMappingSchema, z.null()]),
+    unknownWords: unknownWordsSchema,
     preview: z.array(importPreviewRowSchema).meta({ description: "The first 20 rows as they are (or would be) saved; empty once the report is deleted." }),
   })
   .meta({

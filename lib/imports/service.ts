@@ -1,7 +1,7 @@
 import type { WriteContext } from "@/lib/audit/schemas";
 import { now } from "@/lib/clock";
-import { ApiError, validationError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/http/pagination";
+import { ApiError, validationError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
 import * as queries from "@/lib/imports/queries";
 import {
   importFormSchema,
@@ -14,12 +14,13 @@ import {
   type ImportSummary,
   type ListImportIssuesQuery,
   type ListImportsQuery,
+  type UnknownWords,
 } from "@/lib/imports/schemas";
 import { ListingFileError, MAX_FILE_BYTES } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { inspectListingFile } from "@/lib/listings/formats/read";
 import { listingRowReader } from "@/lib/listings/formats/registry";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import { findCategories } from "@/lib/pets/queries";
@@ -80,6 +81,7 @@ export function presentImport(row: queries.ImportRow): Import {
     ...presentSummary(row),
     mapping: (row.mapping as Record<string, unknown> | null) ?? null,
     preview: reportGone(row) ? [] : (row.preview as unknown as ImportPreviewRow[]),
+    unknownWords: reportGone(row) ? {} : (row.unknownWords as unknown as UnknownWords),
   };
 }
 
@@ -196,7 +198,7 @@ export async function listImportIssues(id: number, organizationId: number | unde
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    issues: page.map(({ line, field, message }) => ({ line, field, message })),
+    issues: page.map(({ line, field, message, result }) => ({ line, field, message, result })),
     ...(rows.length > query.limit && last ? { next: encodeCursor({ d: "after", id: Number(last.id) }) } : {}),
   };
 }

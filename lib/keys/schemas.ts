@@ -27,8 +27,32 @@ export type Scope = (typeof SCOPES)[number];
  * an organisation's key changes its own organisation's profile.
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
-/** records:read / records:write: an organisation's stays (intakes and outcomes) and its monthly report (issue 42). */
+/** records:read / records:write: the organisation's records of its animals' stays (intakes and outcomes, issue 42). */
 export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
+
+/**
+ * What each key scope lets a key do, in a few words. KEY_SCOPES (the list the API checks) is the one
+ * list every other list derives from: the CLI's `keys create --help`, the staff keys page and the
+ * OpenAPI document's bearerAuth. A scope added to KEY_SCOPES shows everywhere by itself, by its name
+ * alone until it has a line here.
+ */
+export const KEY_SCOPE_DESCRIPTIONS: Partial<Record<string, string>> = {
+  "pets:read": "Read animals",
+  "pets:write": "Add animals",
+  "webhooks:manage": "Register webhooks",
+  "applications:write": "Forward adoption applications",
+  "organizations:manage": "Edit the shelter's profile",
+  "listings:manage": "Manage listing-site uploads",
+  "records:read": "Read stays and the monthly report",
+  "records:write": "Record intakes and outcomes",
+};
+
+/** A scope as people read it: "Read animals (pets:read)", or the scope's name when it has no description. */
+export function describeKeyScope(scope: string): string {
+  const description = KEY_SCOPE_DESCRIPTIONS[scope];
+  return description ? `${description} (${scope})` : scope;
+}
 
 export const planSchema = z.enum(PLANS);
 export const scopeSchema = z.enum(KEY_SCOPES);

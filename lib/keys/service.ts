@@ -1,6 +1,6 @@
 import { runInBackground } from "@/lib/background";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { LIVE_KEYS_PER_ORGANIZATION, ORGANIZATION_PLANS, limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
 import * as queries from "@/lib/keys/queries";
 import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { MAIL_KINDS } from "@/lib/mail/kinds";
+import { MAIL_KINDS } from "@/lib/core/mail-kinds";
 import { MailError, sendMail, type MailKind } from "@/lib/mail/mailer";
 import { metrics } from "@/lib/metrics";
 import { testMailServer } from "@/tests/mail-server";

@@ -1,13 +1,13 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { env } from "@/lib/env";
-import type { MailKind } from "@/lib/mail/kinds";
+import type { MailKind } from "@/lib/core/mail-kinds";
 import { metrics } from "@/lib/metrics";
 
 // Outgoing email, when SMTP_URL is set (nodemailer). Only background jobs
-// send (lib/jobs/tasks.ts), never a request: a slow or failing mail server
+// send (lib/worker/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
-export type { MailKind } from "@/lib/mail/kinds";
+export type { MailKind } from "@/lib/core/mail-kinds";
 
 export interface Mail {
   kind: MailKind;

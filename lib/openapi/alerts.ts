@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { alertCreatedSchema, alertPatchSchema, alertTokenParamsSchema, alertUnsubscribedSchema, alertViewSchema, newAlertSchema } from "@/lib/alerts/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/builders";
 
 // Alerts in the contract: creating one (the site's "Email me new matches",
 // or a listing site forwarding an adopter's wish: scope applications:write)

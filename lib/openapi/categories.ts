@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/builders";
 import { categoryIdParamsSchema } from "@/lib/categories/schemas";
-import { categoryBreedsSchema } from "@/lib/listings/vocabulary/schemas";
+import { categoryBreedsSchema } from "@/lib/pets/schemas/vocabulary";
 import { categoriesSchema } from "@/lib/pets/schemas";
 
 // Categories in the contract: the list (with each category's colours and

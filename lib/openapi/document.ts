@@ -1,10 +1,9 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { env } from "@/lib/env";
-import { errorSchema, type ErrorCode } from "@/lib/http/errors";
 import { DEPRECATION } from "@/lib/http/headers";
-import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { IDEMPOTENCY_KEY_MAX } from "@/lib/http/idempotency";
+import { COMMON_HEADERS, commonErrors, errorResponse, ETAG, header } from "@/lib/openapi/builders";
 import { registerFeedAndWebhooks } from "@/lib/openapi/feed-and-webhooks";
 import { registerListingSites } from "@/lib/openapi/listing-sites";
 import { applicationCreatedSchema, applicationInputSchema } from "@/lib/applications/schemas";
@@ -13,6 +12,7 @@ import { registerAlerts } from "@/lib/openapi/alerts";
 import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
+import { registerStays } from "@/lib/openapi/stays";
 import { registerReports } from "@/lib/openapi/reports";
 import {
   listPetsQuerySchema,
@@ -24,86 +24,33 @@ import {
   photoParamsSchema,
   photoPatchSchema,
   photoSchema,
+  photoAltSchema,
   photoUploadQuerySchema,
   PHOTOS_MAX,
 } from "@/lib/pets/schemas";
 import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
-import { MAX_PHOTO_PIXELS, PHOTO_FORMATS } from "@/lib/photos/limits";
+import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
+import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.
 
-export const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
+/** The photo form as the document states it (built once: a component's id is registered once). */
+const photoUploadFormSchema = z
+  .object({
+    file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
+    alt: photoAltSchema.optional(),
+  })
+  .meta({ id: "PhotoUpload", description: "A photo and its alt text (the image as the body itself takes `?alt=` instead)." });
 
-export const RATE_LIMIT_HEADERS = {
-  "X-RateLimit-Limit": header("The request limit of the window closest to exhaustion.", { type: "integer" }),
-  "X-RateLimit-Remaining": header("Requests remaining in that window.", { type: "integer" }),
-  "X-RateLimit-Reset": header("Unix time (seconds) at which that window resets.", { type: "integer" }),
-  "RateLimit-Policy": header('IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`.'),
-  RateLimit: header('IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`.'),
-};
-export const COMMON_HEADERS = {
-  ...RATE_LIMIT_HEADERS,
-  "X-Request-Id": header("Identifier of this request; quote it when reporting a problem."),
-};
 const DEPRECATION_HEADERS = {
   Deprecation: header("RFC 9745: this operation is deprecated (since the given unix time)."),
   Sunset: header(`RFC 8594: the operation is removed at ${DEPRECATION.sunset.toUTCString()}.`),
   Link: header('Points to the replacement, the list filtered by this id: `</v1/pets?id=12>; rel="successor-version"`.'),
 };
-const ETAG = { ETag: header('The animal\'s version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`.') };
 const REPLAYED = {
   "Idempotent-Replayed": header("`true` when this is the stored response of an earlier request with the same `Idempotency-Key` (no new animal was created)."),
 };
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "The request is invalid: `details` names each offending field.",
-  401: "API key missing or invalid.",
-  403: "The API key lacks the scope this operation needs, or what it names belongs to another organisation.",
-  404: "Not found.",
-  405: "Method not allowed on this path (see the `Allow` header).",
-  410: "The operation has been removed (past its sunset).",
-  413: `Request body larger than ${MAX_BODY_BYTES / 1024} KiB.`,
-  409: "A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response.",
-  412: "`If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version.",
-  415: "Request body is not `application/json`.",
-  422: "The `Idempotency-Key` was already used (within 24 hours, by the same caller) with a different request body.",
-  429: "Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds.",
-  503: "Temporarily unavailable; retry after `Retry-After` seconds.",
-  500: "Unexpected error; nothing internal is disclosed. Quote X-Request-Id.",
-};
-
-/** Errors that say "wait, then retry": they carry Retry-After. */
-const WAIT_AND_RETRY = new Set<ErrorCode>(["idempotency_in_progress", "delivery_in_progress", "import_in_progress", "rate_limited", "key_temporarily_banned", "service_unavailable"]);
-
-export function errorResponse(
-  status: number,
-  codes: ErrorCode[],
-  extraHeaders: Record<string, ReturnType<typeof header>> = {},
-  /** Instead of the status's usual description. */
-  description?: string,
-): ResponseConfig {
-  const headers: Record<string, ReturnType<typeof header>> = { ...COMMON_HEADERS, ...extraHeaders };
-  if (status === 401) headers["WWW-Authenticate"] = header("`Bearer` challenge.");
-  if (codes.some((code) => WAIT_AND_RETRY.has(code))) headers["Retry-After"] = header("Seconds to wait before retrying.", { type: "integer" });
-  if (status === 412) Object.assign(headers, ETAG);
-  if (status === 405) headers.Allow = header("The methods this path supports.");
-  return {
-    description: `${description ?? ERROR_DESCRIPTIONS[status] ?? "Error."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
-    headers,
-    content: { "application/json": { schema: errorSchema } },
-  };
-}
-
-export function commonErrors(extraHeaders = {}): Record<number, ResponseConfig> {
-  return {
-    401: errorResponse(401, ["unauthorized"], extraHeaders),
-    403: errorResponse(403, ["forbidden"], extraHeaders),
-    429: errorResponse(429, ["rate_limited", "key_temporarily_banned"], extraHeaders),
-    500: errorResponse(500, ["internal_error"], extraHeaders),
-    503: errorResponse(503, ["service_unavailable"], extraHeaders),
-  };
-}
 
 /**
  * The contract. "partner": what API keys can call, served at /v1/openapi.json.
@@ -115,7 +62,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   const bearer = registry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
-    description: "Send your API key as `Authorization: Bearer <API_KEY>`. Keys look like `pk_live_` + 32 letters and digits.",
+    description: `Send your API key as \`Authorization: Bearer <API_KEY>\`. Keys look like \`pk_live_\` + 32 letters and digits. A key holds some of these scopes; each operation names the one it needs: ${KEY_SCOPES.map((scope) => `\`${scope}\``).join(", ")}.`,
+    // The same list, for tools: what each scope allows.
+    "x-scopes": Object.fromEntries(KEY_SCOPES.map((scope) => [scope, KEY_SCOPE_DESCRIPTIONS[scope] ?? scope])),
   });
   const security = [{ [bearer.name]: [] }];
 
@@ -249,9 +198,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
-        ["adoption_in_progress", "external_id_taken"],
+        ["adoption_in_progress", "external_id_taken", "stay_ended"],
         {},
-        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed.",
+        "`adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed.",
       ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
@@ -260,17 +209,22 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
     },
   });
 
-  // Bytes are a string of format binary beside their contentMediaType (OpenAPI 3.1 allows both): the
-  // common generators make a file (Blob) of `format: binary` only, and type or validate the rest as text.
-  const imageBody = { type: "string", format: "binary", contentMediaType: "image/*", description: "The image itself." } as const;
+  // One documented request body, the form: generators that cannot choose between several media types
+  // (orval) otherwise build a call that sends neither. The image as the body itself is still taken
+  // (curl --data-binary) and stated in prose and in `x-raw-image-body` (docs/decisions/024-photo-upload-contract.md).
+  const rawTypes = PHOTO_MEDIA_TYPES.join(", ");
   registry.registerPath({
     method: "post",
     path: "/pets/{petId}/photos",
     operationId: "addPetPhoto",
     summary: "Add a photo",
-    description: `Send a ${PHOTO_FORMATS.join(", ").replace(/, ([^,]*)$/, " or $1")} photo, either as the \`file\` field of a \`multipart/form-data\` form (with an optional \`alt\` field), or as the request body itself with its \`Content-Type\` (and \`?alt=\`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most ${PHOTOS_MAX} photos per animal; the first is the cover (reorder with \`PATCH /pets/{petId}\` and \`photoOrder\`). The animal's version increases (\`ETag\`); \`If-Match\` is honoured. Limits: ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
+    description: `Send a ${PHOTO_FORMATS.join(", ").replace(/, ([^,]*)$/, " or $1")} photo as the \`file\` field of a \`multipart/form-data\` form, with an optional \`alt\` field. The image may also be sent as the request body itself, with its own \`Content-Type\` (${rawTypes}, or \`application/octet-stream\`) and \`?alt=\` (see \`x-raw-image-body\`): \`curl --data-binary @rex.jpg -H 'Content-Type: image/jpeg'\`. What the file is gets decided by decoding it, never by its name or declared type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most ${PHOTOS_MAX} photos per animal; the first is the cover (reorder with \`PATCH /pets/{petId}\` and \`photoOrder\`). The animal's version increases (\`ETag\`); \`If-Match\` is honoured. Limits: ${MAX_UPLOAD_BYTES / 1024 / 1024} MB, ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.`,
     tags: ["pets"],
     security,
+    "x-raw-image-body": {
+      description: "The image as the whole request body instead of the form, its alt text in `?alt=`.",
+      contentTypes: [...PHOTO_MEDIA_TYPES, "application/octet-stream"],
+    },
     request: {
       params: petIdParamsSchema,
       query: photoUploadQuerySchema,
@@ -279,15 +233,9 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         required: true,
         content: {
           "multipart/form-data": {
-            schema: z.object({
-              file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: "The photo." }),
-              alt: z.string().optional().meta({ description: "Text describing the photo, up to 300 characters." }),
-            }),
+            schema: photoUploadFormSchema,
+            encoding: { file: { contentType: `${rawTypes}, application/octet-stream` } },
           },
-          "image/jpeg": { schema: imageBody },
-          "image/png": { schema: imageBody },
-          "image/webp": { schema: imageBody },
-          "image/avif": { schema: imageBody },
         },
       },
     },
@@ -302,7 +250,12 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       409: errorResponse(409, ["too_many_photos"], {}, `The animal already has ${PHOTOS_MAX} photos.`),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
-      415: errorResponse(415, ["unsupported_media_type"], {}, `The file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it).`),
+      415: errorResponse(
+        415,
+        ["unsupported_media_type"],
+        {},
+        `The body is neither a \`multipart/form-data\` form nor an image (${rawTypes}, \`application/octet-stream\`), or the file is not a ${PHOTO_FORMATS.join(", ")} image (decided by decoding it). The message names the content type received and the ones accepted.`,
+      ),
       422: errorResponse(
         422,
         ["image_too_large"],
@@ -384,6 +337,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerFeedAndWebhooks(registry, security);
   registerListingSites(registry, security);
   registerImports(registry, security);
+  registerStays(registry, security);
   registerReports(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
@@ -412,6 +366,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
       { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
+      { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       { name: "reports", description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),

@@ -1,7 +1,16 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { EVENT_RETENTION_DAYS, eventsSchema, listEventsQuerySchema, petCreatedEventSchema, petUpdatedEventSchema, testEventSchema } from "@/lib/events/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import {
+  EVENT_RETENTION_DAYS,
+  eventsSchema,
+  listEventsQuerySchema,
+  petCreatedEventSchema,
+  petStayEndedEventSchema,
+  petStayStartedEventSchema,
+  petUpdatedEventSchema,
+  testEventSchema,
+} from "@/lib/events/schemas";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import {
   WEBHOOKS_PER_KEY,
   createdWebhookSchema,
@@ -193,12 +202,14 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
   for (const [name, schema, description] of [
     ["pet.created", petCreatedEventSchema, "An animal was added."],
     ["pet.updated", petUpdatedEventSchema, "An animal changed: its status (an adoption!), name or category. `data.previous` holds the old values."],
+    ["pet.stay.started", petStayStartedEventSchema, "A stay of an animal started: a new intake (the animal is back in care, `available`). `data.stay` is the stay."],
+    ["pet.stay.ended", petStayEndedEventSchema, "A stay of an animal ended: `data.stay.outcome` says how (adoption: the animal is `sold`; anything else: out of care, off every public list)."],
     ["webhook.test", testEventSchema, "Sent when you call `POST /webhooks/{webhookId}/test`."],
   ] as const) {
     registry.registerWebhook({
       method: "post",
       path: name,
-      operationId: `${name.replace(".", "-")}-event`,
+      operationId: `${name.replaceAll(".", "-")}-event`,
       summary: name,
       description: `${description} The body is the event exactly as \`GET /events\` returns it.`,
       tags: ["webhooks"],

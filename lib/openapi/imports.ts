@@ -13,7 +13,7 @@ import {
 } from "@/lib/imports/schemas";
 import { MAX_CELL_BYTES, MAX_FILE_BYTES, MAX_FILE_COLUMNS, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import { PHOTOS_MAX } from "@/lib/pets/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 
 // Imports in the contract: a shelter's listing file (Petfinder, Adopt-a-Pet,
 // RescueGroups, or any CSV with a mapping) sent once, run in the background,
@@ -28,10 +28,16 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
     path: "/imports",
     operationId: "createImport",
     summary: "Import a listing file of animals",
-    description: `Send the file as the \`file\` field of a \`multipart/form-data\` form. The file's shape, format (found from its columns unless \`format\` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the \`Location\` until \`status\` is \`done\`. Each row is matched to the organisation's animals by \`externalId\` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the ${PHOTOS_MAX} photos an animal holds, ${PHOTO_FETCH_ALLOWANCE.perImport.toLocaleString("en-US")} per import and ${PHOTO_FETCH_ALLOWANCE.perDay.toLocaleString("en-US")} per organisation a day); one that fails is counted and listed, and its animal is imported anyway. \`dryRun\` reports what the import would do and changes nothing. An organisation runs one import (or dry run) at a time: another sent meanwhile is \`409 import_in_progress\`. ${LIMITS}`,
+    description: `Send the file as the \`file\` field of a \`multipart/form-data\` form. The file's shape, format (found from its columns unless \`format\` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the \`Location\` until \`status\` is \`done\`. Each row is matched to the organisation's animals by \`externalId\` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the ${PHOTOS_MAX} photos an animal holds, ${PHOTO_FETCH_ALLOWANCE.perImport.toLocaleString("en-US")} per import and ${PHOTO_FETCH_ALLOWANCE.perDay.toLocaleString("en-US")} per organisation a day); one that fails is counted and listed, and its animal is imported anyway. \`dryRun\` reports what the import would do and changes nothing. \`mapping\` (an \`ImportMapping\` sent as a text field of JSON, as the \`encoding\` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's \`mapping\` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is \`409 import_in_progress\`. ${LIMITS}`,
     tags: ["imports"],
     security,
-    request: { body: { required: true, content: { "multipart/form-data": { schema: importUploadSchema } } } },
+    request: {
+      body: {
+        required: true,
+        // The mapping is an object sent as one text field of JSON: `encoding` tells generators to serialise it so.
+        content: { "multipart/form-data": { schema: importUploadSchema, encoding: { mapping: { contentType: "application/json" }, file: { contentType: "text/csv, application/octet-stream" } } } },
+      },
+    },
     responses: {
       202: { description: "The import, queued.", headers: { ...COMMON_HEADERS, Location: header("URL of the import: poll it.") }, content: json },
       400: errorResponse(

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import {
   CONNECTION_TEST_BUDGETS,
   LISTING_SITES_PER_ORGANIZATION,

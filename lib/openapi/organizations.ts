@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import {
   listOrganizationsQuerySchema,
   newOrganizationSchema,

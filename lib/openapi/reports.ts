@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
 import { MONTHS_MAX, monthlyReportQuerySchema, monthlyReportSchema } from "@/lib/reports/schemas";
 

@@ -8,10 +8,11 @@ import {
   tokenParamsSchema,
   transitionSchema,
 } from "@/lib/applications/schemas";
-import { historyEntrySchema, historyQuerySchema } from "@/lib/audit/schemas";
+import { historyQuerySchema } from "@/lib/audit/schemas";
+import { historyEntrySchema } from "@/lib/pets/schemas/history";
 import { dashboardSchema } from "@/lib/dashboard/schemas";
 import { apiKeySummarySchema, keyIdParamsSchema, newApiKeySchema } from "@/lib/keys/schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/document";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
 import { sessionInfoSchema, signInSchema } from "@/lib/staff/schemas";
 import { keyWebhookParamsSchema, staffWebhookSchema, staffWebhooksSchema } from "@/lib/webhooks/schemas";

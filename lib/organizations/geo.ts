@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { KM_PER_MILE } from "@/lib/organizations/units";
+import { KM_PER_MILE } from "@/lib/core/units";
 
 // Places and distances. A place is a point (lat, lng) on a sphere of the
 // Earth's mean radius; distances are great-circle, in kilometres on the wire.
@@ -13,7 +13,7 @@ import { KM_PER_MILE } from "@/lib/organizations/units";
 /** The Earth's mean radius (IUGG), in metres: geo_point() in the migration uses the same. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
-export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/organizations/units";
+export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/core/units";
 
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;
@@ -63,6 +63,11 @@ export type NearInput = { kind: "point"; lat: number; lng: number } | { kind: "z
 const ZIP = /^([0-9]{5})(?:-[0-9]{4})?$/;
 const DECIMAL = "[+-]?(?:[0-9]+(?:\\.[0-9]*)?|\\.[0-9]+)";
 const POINT = new RegExp(`^\\s*(${DECIMAL})\\s*,\\s*(${DECIMAL})\\s*$`);
+/** What `near` accepts, as the document states it (the ranges of a point are checked after). */
+const NEAR_PATTERN = `^\\s*(?:[0-9]{5}(?:-[0-9]{4})?|${DECIMAL}\\s*,\\s*${DECIMAL})\\s*$`;
+/** What `within` accepts, as the document states it (its range is checked after, in km). */
+const WITHIN_PATTERN = /^\s*([0-9]{1,4}(?:\.[0-9]{1,3})?)\s*(km|mi)\s*$/i;
+const WITHIN_LENGTH_MAX = 24;
 
 /**
  * `near`: "41.88,-87.62" (latitude first, as maps show it) or a US ZIP code
@@ -97,6 +102,7 @@ export const nearSchema = z
   })
   .meta({
     type: "string",
+    pattern: NEAR_PATTERN,
     description:
       "Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0.",
     example: "60601",
@@ -107,7 +113,7 @@ export const withinSchema = z
   .string()
   .transform((raw, ctx) => {
     // At most 4 digits before the point and 3 after: a figure, not a denormal of 300 zeros.
-    const match = raw.length <= 24 ? /^\s*([0-9]{1,4}(?:\.[0-9]{1,3})?)\s*(km|mi)\s*$/i.exec(raw) : null;
+    const match = raw.length <= WITHIN_LENGTH_MAX ? WITHIN_PATTERN.exec(raw) : null;
     if (!match) {
       ctx.addIssue({ code: "custom", message: `must be a distance with its unit, km or mi, with at most 3 decimals (e.g. 25mi or 40km); got "${raw.slice(0, 40)}"` });
       return z.NEVER;
@@ -127,6 +133,9 @@ export const withinSchema = z
   })
   .meta({
     type: "string",
+    // JSON Schema's patterns have no flags: the unit's letters in either case, spelled out.
+    pattern: "^\\s*[0-9]{1,4}(?:\\.[0-9]{1,3})?\\s*(?:[Kk][Mm]|[Mm][Ii])\\s*$",
+    maxLength: WITHIN_LENGTH_MAX,
     description: `How far from \`near\`: a number (at most 3 decimals) and a unit, \`km\` or \`mi\` (e.g. \`25mi\`); default \`${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}\`, at least \`${WITHIN_MIN_KM}km\`, at most \`${WITHIN_MAX.km}km\` / \`${WITHIN_MAX.mi}mi\`. Only with \`near\`.`,
     example: "25mi",
   });
@@ -145,3 +154,13 @@ export interface NearSearch {
   /** Chord (metres) of withinKm: the database's bound. */
   maxChord: number;
 }
+
+/** Where a near search stands: the search point, and how far it reaches (lib/pets/queries/near.ts walks organisations by it). */
+export interface NearWalk {
+  /** The search point's coordinates. */
+  lat: number;
+  lng: number;
+  /** The search radius as a chord (metres). */
+  maxChord: number;
+}
+

@@ -1,7 +1,7 @@
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { readQuery } from "@/lib/replicas";
-import type { NearWalk } from "@/lib/pets/queries";
+import type { NearWalk } from "@/lib/organizations/geo";
 
 // Data access for organisations: no HTTP, no rules.
 
@@ -19,13 +19,15 @@ export interface OrganizationRow {
   country: string | null;
   lat: number | null;
   lng: number | null;
+  /** IANA: where the shelter's calendar is (its records' days, its monthly report). */
+  timeZone: string;
   createdAt: Date;
   /** The chord to the search point (metres), in a near search. */
   chord?: number;
 }
 
 const COLUMNS = Prisma.sql`o.id, o.name, o.slug, o.email, o.phone, o.website, o.street, o.city, o.region, o.postcode, o.country,
-  o.lat, o.lng, o.created_at AS "createdAt"`;
+  o.lat, o.lng, o.time_zone AS "timeZone", o.created_at AS "createdAt"`;
 
 type Raw = Omit<OrganizationRow, "id"> & { id: string };
 const fromRaw = (r: Raw): OrganizationRow => ({ ...r, id: BigInt(r.id) });
@@ -129,9 +131,9 @@ export async function findOrganizationsNear(
 
 export async function insertOrganization(fields: OrganizationFields): Promise<OrganizationRow> {
   const rows = await query<Raw>(Prisma.sql`
-    INSERT INTO organizations AS o (name, slug, email, phone, website, street, city, region, postcode, country, lat, lng)
+    INSERT INTO organizations AS o (name, slug, email, phone, website, street, city, region, postcode, country, lat, lng, time_zone)
     VALUES (${fields.name}, ${fields.slug}, ${fields.email}, ${fields.phone}, ${fields.website}, ${fields.street}, ${fields.city},
-            ${fields.region}, ${fields.postcode}, ${fields.country}, ${fields.lat}::float8, ${fields.lng}::float8)
+            ${fields.region}, ${fields.postcode}, ${fields.country}, ${fields.lat}::float8, ${fields.lng}::float8, ${fields.timeZone})
     RETURNING ${COLUMNS}`);
   return fromRaw(rows[0]!);
 }
@@ -143,7 +145,7 @@ export async function updateOrganization(id: number, fields: OrganizationFields,
     UPDATE organizations AS o SET name = ${fields.name}, slug = ${fields.slug}, email = ${fields.email}, phone = ${fields.phone},
            website = ${fields.website}, street = ${fields.street}, city = ${fields.city}, region = ${fields.region},
            postcode = ${fields.postcode}, country = ${fields.country}, lat = ${fields.lat}::float8, lng = ${fields.lng}::float8,
-           updated_at = now()
+           time_zone = ${fields.timeZone}, updated_at = now()
      WHERE o.id = ${BigInt(id)} AND (${caller}::bigint IS NULL OR o.id = ${caller}::bigint)
     RETURNING ${COLUMNS}`);
   return rows[0] ? fromRaw(rows[0]) : null;
@@ -190,4 +192,14 @@ export async function organizationOfListingSite(id: number): Promise<bigint | un
 export async function organizationExists(id: number): Promise<boolean> {
   const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM organizations WHERE id = ${BigInt(id)}`);
   return rows.length > 0;
+}
+
+/** Whether PostgreSQL knows this time zone (Intl and PostgreSQL's tz data can differ); the sender reads it with AT TIME ZONE. */
+export async function databaseKnowsTimeZone(tz: string): Promise<boolean> {
+  try {
+    await db().$queryRaw`SELECT now() AT TIME ZONE ${tz} AS t`;
+    return true;
+  } catch {
+    return false;
+  }
 }

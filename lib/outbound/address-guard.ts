@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
-import { expandIpv6 } from "@/lib/http/client";
+import { expandIpv6 } from "@/lib/core/client";
 import { logger } from "@/lib/log";
 
 // Where any outbound connection may go (SSRF): webhooks, and the photos an
@@ -173,6 +173,9 @@ const defaultResolve = (host: string) => lookup(host, { all: true, verbatim: tru
  */
 export async function checkOutboundTarget(raw: string, options: GuardOptions): Promise<CheckedTarget> {
   const refusalText = options.refusal ?? "webhooks are only sent to public addresses";
+  // A host name that looks like a host to a pattern but not to the URL parser ("ftp.shelter.101": a
+  // numeric last label is read as IPv4) is refused as one that cannot be reached, not thrown as a 500.
+  if (!URL.canParse(raw)) throw new OutboundUrlError("unresolvable", "The address cannot be read as a URL: its host is not a valid host name.");
   const url = new URL(raw);
   if (url.protocol !== "https:" && !((options.allowPrivate || options.allowHttp) && url.protocol === "http:")) {
     throw new OutboundUrlError("scheme", "The URL must use https.");

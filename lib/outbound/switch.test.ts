@@ -19,6 +19,12 @@ describe("the outbound switch", () => {
     expect(allow({ WEBHOOK_ALLOW_PRIVATE: "false", OUTBOUND_ALLOW_PRIVATE: "yes" })).toBe(true);
   });
 
+  it("refuses a host the URL parser cannot read (a numeric last label) as unreachable, not with a TypeError", async () => {
+    // The listing sites' host pattern takes "members.petfinder.101"; the URL parser reads its last label as IPv4 and throws.
+    await expect(checkOutboundTarget("https://members.petfinder.101/", { allowPrivate: false })).rejects.toMatchObject({ reason: "unresolvable" });
+    await expect(checkOutboundTarget("https://members.petfinder.101/", { allowPrivate: false })).rejects.toBeInstanceOf(OutboundUrlError);
+  });
+
   it("decides what the guard allows: loopback refused when off, allowed when on; link-local never", async () => {
     await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({}) })).rejects.toBeInstanceOf(OutboundUrlError);
     await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({ OUTBOUND_ALLOW_PRIVATE: "1" }) })).resolves.toMatchObject({ address: "127.0.0.1" });

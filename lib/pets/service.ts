@@ -1,16 +1,21 @@
 import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { weakTag } from "@/lib/http/conditional";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/http/pagination";
+import { weakTag } from "@/lib/core/conditional";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/core/pagination";
 import { kmOfChord, roundKm } from "@/lib/organizations/geo";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import { resolveNear } from "@/lib/organizations/zip";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
-import { listHistory, recordChange, type HistoryPage } from "@/lib/audit/service";
+import { recordChange } from "@/lib/audit/service";
+import { listHistory, type HistoryPage } from "@/lib/pets/history";
 import * as queries from "@/lib/pets/queries";
+import { now as clockNow } from "@/lib/clock";
+import { followStatus } from "@/lib/stays/rules";
+import { stayTimeOf, type Stay } from "@/lib/stays/schemas";
+import { midnightIn } from "@/lib/stays/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
 import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
@@ -37,7 +42,8 @@ export interface PetPage {
   etag: string;
 }
 
-export async function listPets(query: ListPetsQuery, view: PetView): Promise<PetPage> {
+/** `outOfCareOf`: whose animals out of care a look-up by id may also return (lib/http/actor.ts outOfCareScope); lists never hold them. */
+export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?: number | "all"): Promise<PetPage> {
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const filters: queries.PetFilter = {
     status: query.status,
@@ -54,6 +60,7 @@ export async function listPets(query: ListPetsQuery, view: PetView): Promise<Pet
     spayedNeutered: query.spayedNeutered,
     coatLengths: query.coatLength,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
+    outOfCareOf,
   };
   if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
   if (cursor?.k !== undefined) throw invalidCursorFor("a search near a place: keep its `near`");
@@ -153,14 +160,29 @@ function unknownCategory(id: number): ApiError {
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
-export async function createPet(input: NewPet, context: WriteContext & { tenancy: Tenancy }, view: PetView, tx?: Prisma.TransactionClient): Promise<Pet> {
+export async function createPet(
+  input: NewPet,
+  context: WriteContext & { tenancy: Tenancy },
+  view: PetView,
+  tx?: Prisma.TransactionClient,
+  options: CreateOptions = {},
+): Promise<Pet> {
   const { actor } = context;
   // Where the animal goes: the caller's own organisation, or the one a
   // platform caller names (which must exist: the statement would drop it).
   const organizationId = organizationForCreate(context.tenancy, input.organizationId);
   if (context.tenancy.kind === "platform" && !(await organizationExists(organizationId))) throw unknownOrganization(organizationId);
+  // Adding an animal opens its first stay (docs/decisions/023), unless the caller brings the stays itself.
+  const firstStay =
+    options.stays === "provided"
+      ? null
+      : {
+          at: input.intake?.at ? await firstIntakeAt(organizationId, input.intake.at) : null,
+          type: input.intake?.type ?? ("otherIntake" as const),
+          subtype: input.intake?.subtype ?? null,
+        };
   const row = await queries
-    .createPetWithRecords(tx, { ...input, organizationId }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
+    .createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
     .catch(async (error: unknown) => {
       throw queries.isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
     });
@@ -169,6 +191,31 @@ export async function createPet(input: NewPet, context: WriteContext & { tenancy
   if (!row) throw unknownCategory(input.categoryId);
   return toPet(row, view);
 }
+
+export interface CreateOptions {
+  /**
+   * "provided": the caller writes the animal's stays itself (an import of a
+   * shelter's history, which keeps every stay): no first stay is opened.
+   */
+  stays?: "provided";
+}
+
+/** The given intake time of a new animal: never in the future; a day is midnight in the organisation's zone. */
+async function firstIntakeAt(organizationId: number, text: string): Promise<Date> {
+  const now = clockNow();
+  const at = stayTimeOf(text);
+  if ("instant" in at) {
+    if (at.instant > now) throw intakeInFuture(`now is ${now.toISOString()}`);
+    return at.instant;
+  }
+  const local = await midnightIn(organizationId, at.day);
+  if (!local) throw unknownOrganization(organizationId);
+  if (at.day > local.today) throw intakeInFuture(`today is ${local.today} in the organisation's time zone`);
+  return local.at > now ? now : local.at;
+}
+
+const intakeInFuture = (what: string) =>
+  new ApiError(400, "invalid_body", `The request body is invalid. intake.at: must not be in the future (${what}).`, [{ field: "intake.at", issue: `must not be in the future (${what})` }]);
 
 /**
  * Another animal of the organisation has this externalId: the unique index
@@ -253,6 +300,8 @@ function reorderedPhotos(current: StoredPet["photos"], order: number[]): StoredP
 export interface AppliedChange {
   before: Partial<Record<PetField, unknown>>;
   columns?: queries.PetColumnChanges;
+  /** A change of the animal's stays (lib/pets/stays.ts): its record's action and the stay after it. Its status then follows the stay, not the other way round. */
+  stayChange?: { action: "stay_started" | "stay_ended" | "stay_corrected"; stay: Stay };
 }
 
 /**
@@ -280,7 +329,16 @@ export async function changePet(
     const updated = await queries.updatePetIfVersion(tx, id, expected, change.columns ?? {});
     if (!updated) throw preconditionFailed(was.version);
     const pet = storedPet(updated);
-    await recordChange(tx, { action: "updated", pet, before: change.before }, options);
+    if (change.stayChange) {
+      await recordChange(tx, { action: change.stayChange.action, pet, before: change.before, stay: change.stayChange.stay }, options);
+      return pet;
+    }
+    // A change of status moves the stays with it (docs/decisions/023): sold
+    // ends the open stay with an adoption (its own record, so the feed says
+    // pet.stay.ended too, at the same version); leaving sold undoes it.
+    const followed = change.columns?.status !== undefined ? await followStatus(tx, id, was.status, pet.status, clockNow()) : {};
+    await recordChange(tx, { action: "updated", pet, before: change.before, stay: followed.reopened ?? followed.ended }, options);
+    if (followed.ended) await recordChange(tx, { action: "stay_ended", pet, before: {}, stay: followed.ended }, options);
     return pet;
   });
 }
@@ -428,9 +486,12 @@ export async function listPetHistory(id: number, query: HistoryQuery, view: PetV
   return listHistory(id, query, view, Number(pet.organizationId));
 }
 
-export async function findPet(id: number, view: PetView): Promise<Pet | null> {
+/** One animal; one out of care (lib/stays) only for `outOfCareOf` (its organisation's staff: lib/http/actor.ts outOfCareScope). */
+export async function findPet(id: number, view: PetView, outOfCareOf?: number | "all"): Promise<Pet | null> {
   const row = await queries.findPetById(id);
-  return row ? toPet(row, view) : null;
+  if (!row) return null;
+  if (!row.inCare && outOfCareOf !== "all" && outOfCareOf !== Number(row.organizationId)) return null;
+  return toPet(row, view);
 }
 
 export { presentFields };

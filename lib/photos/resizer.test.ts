@@ -3,7 +3,7 @@ import fs from "node:fs";
 import sharp from "sharp";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { env, resetEnvCache } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { processPhoto } from "@/lib/photos/process";
 import { resize, resizerStatus } from "@/lib/photos/resizer";
 

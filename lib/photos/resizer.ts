@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { onShutdown } from "@/lib/lifecycle";
 import { logger } from "@/lib/log";
 import type { ResizeReply, ResizeRequest, ResizerLimits } from "@/lib/photos/resizer-process";

@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/lib/http/errors";
+import { isDatabaseUnavailable } from "@/lib/core/errors";
 import { logger } from "@/lib/log";
 import { readPhotoFile } from "@/lib/photos/service";
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { logger } from "@/lib/log";
 import { processPhoto } from "@/lib/photos/process";
 import * as queries from "@/lib/photos/queries";
@@ -31,13 +31,13 @@ export interface PhotoChange {
 }
 
 /** Adds a photo as the animal's last (the first one added becomes the cover). */
-export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null; sourceUrl?: string }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
+export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null; sourceUrl?: string; contentType?: string | null }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
   // Refused before any CPU is spent on the image (and again by changePet's lock).
   const existing = await findPetById(petId);
   if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound(petId);
   if (existing.photos.length >= PHOTOS_MAX) throw tooManyPhotos();
 
-  const processed = await processPhoto(upload.bytes);
+  const processed = await processPhoto(upload.bytes, upload.contentType);
   const store = await photoStore();
   const keys = processed.variants.map((v) => v.key);
   let photoId = 0;

@@ -1,6 +1,6 @@
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { PhotoStore, StoredFile } from "@/lib/photos/store";
+import type { PhotoStore, StoredFile } from "@/lib/photos/store-interface";
 
 // The default photo store: files in PostgreSQL (photo_files). Every instance
 // sees them at once, a database backup holds them, and a file is written in

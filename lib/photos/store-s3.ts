@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { Env } from "@/lib/env";
-import type { PhotoStore, StoredFile } from "@/lib/photos/store";
+import type { PhotoStore, StoredFile } from "@/lib/photos/store-interface";
 
 // Photo files in any S3-compatible object store (AWS S3, MinIO, R2, Ceph),
 // for deployments that outgrow keeping them in PostgreSQL (PHOTO_STORE=s3).
@@ -30,7 +30,7 @@ export function s3ConfigFromEnv(env: Env): S3StoreConfig {
   };
 }
 
-/** A failure to reach the store, in the form lib/http/errors.ts answers 503 for. */
+/** A failure to reach the store, in the form lib/core/errors.ts answers 503 for. */
 function unreachable(error: unknown): Error {
   const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
   const status = e.$metadata?.httpStatusCode;

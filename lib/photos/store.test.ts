@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
-import { isDatabaseUnavailable } from "@/lib/http/errors";
+import { isDatabaseUnavailable } from "@/lib/core/errors";
 import { postgresPhotoStore } from "@/lib/photos/store-postgres";
 import { s3ConfigFromEnv, s3PhotoStore } from "@/lib/photos/store-s3";
 import { freePort } from "@/scripts/database";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { inboxOf } from "@/lib/mail/inbox";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 import { windowAt, type WindowName } from "@/lib/rate-limit/windows";

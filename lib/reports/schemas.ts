@@ -5,23 +5,9 @@ import { z } from "zod";
 // count at the start and end of each month, and the live release rate
 // (issue 42, docs/decisions/025). Read from the stays (lib/stays, decision 023).
 
-/** The matrix's intake categories, in its order (the enum IntakeType of migration 20261203000000). */
-export const INTAKE_TYPES = ["stray", "relinquishedByOwner", "ownerIntendedEuthanasia", "transferredIn", "otherIntake"] as const;
-/** The matrix's outcome categories, in its order: the first five are live outcomes. */
-export const OUTCOME_TYPES = [
-  "adoption",
-  "returnedToOwner",
-  "transferredOut",
-  "returnedToField",
-  "otherLiveOutcome",
-  "diedInCare",
-  "lostInCare",
-  "shelterEuthanasia",
-  "ownerIntendedEuthanasia",
-] as const;
-export type IntakeType = (typeof INTAKE_TYPES)[number];
-export type OutcomeType = (typeof OUTCOME_TYPES)[number];
-export const LIVE_OUTCOMES: readonly OutcomeType[] = ["adoption", "returnedToOwner", "transferredOut", "returnedToField", "otherLiveOutcome"];
+// The matrix's categories and which outcomes are live: the stays' (the database's enums), listed once.
+export { INTAKE_TYPES, LIVE_OUTCOMES, OUTCOME_TYPES, type IntakeType, type OutcomeType } from "@/lib/stays/schemas";
+import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
 
 export const SPECIES = ["dog", "cat", "other"] as const;
 export type Species = (typeof SPECIES)[number];

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/reports/queries";
 import {
   INTAKE_TYPES,

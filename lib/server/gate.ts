@@ -1,6 +1,6 @@
 import type http from "node:http";
 import type { Duplex } from "node:stream";
-import { ApiError, errorBody } from "@/lib/http/errors";
+import { ApiError, errorBody } from "@/lib/core/errors";
 import { COMMON_HEADERS, corsHeaders, requestIdOf } from "@/lib/http/headers";
 
 // What the HTTP server (scripts/server.ts) refuses before Next sees a

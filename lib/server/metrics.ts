@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import { env } from "@/lib/env";
-import { routeTemplate } from "@/lib/http/route-template";
+import { routeTemplate } from "@/lib/server/route-template";
 import { logger } from "@/lib/log";
 import { CONTENT_TYPE, instanceExposition, metrics } from "@/lib/metrics";
 

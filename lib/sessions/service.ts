@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { runInBackground } from "@/lib/background";
 import { db } from "@/lib/db";
 import { hashToken } from "@/lib/keys/tokens";
+import type { StaffIdentity } from "@/lib/staff/schemas";
 import { isAnonymousToken, mintAnonymousToken, verifyAnonymousToken } from "@/lib/sessions/anonymous";
 
 // Browser sessions. Adopters' are stateless signed tokens
@@ -12,17 +13,12 @@ import { isAnonymousToken, mintAnonymousToken, verifyAnonymousToken } from "@/li
 
 export const STAFF_TTL_MS = 12 * 3600_000;
 
+// Defined with the staff schemas (the staff service reads it too); re-exported for the session's readers.
+export type { StaffIdentity };
+
 export type SessionRecord =
   | { kind: "anonymous"; id: string; staff: null; expiresAt: Date }
   | { kind: "staff"; id: string; staff: StaffIdentity; expiresAt: Date };
-
-/** A signed-in staff member: who, and whose data they see (an organisation's, or every one's for a platform admin). */
-export interface StaffIdentity {
-  id: bigint;
-  email: string;
-  organizationId: bigint | null;
-  platformAdmin: boolean;
-}
 
 export async function createStaffSession(staffUserId: bigint, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");

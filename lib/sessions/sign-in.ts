@@ -1,7 +1,7 @@
-import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/http/cookies";
-import { STAFF_SCOPES, type Caller } from "@/lib/http/auth";
-import { clientAddress } from "@/lib/http/client";
-import { ApiError } from "@/lib/http/errors";
+import { clearedSessionCookie, readSessionCookie, sessionCookie } from "@/lib/core/cookies";
+import { STAFF_SCOPES, type Caller } from "@/lib/sessions/caller";
+import { clientAddress } from "@/lib/core/client";
+import { ApiError } from "@/lib/core/errors";
 import { createStaffSession, deleteSession } from "@/lib/sessions/service";
 import { checkCredentials } from "@/lib/staff/service";
 import { throttled } from "@/lib/staff/throttle";

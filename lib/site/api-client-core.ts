@@ -1,7 +1,9 @@
 "use client";
 
-import type { ErrorDetail } from "@/lib/http/errors";
+import { ApiClientError, networkError, type ApiResponse } from "@/lib/site/api-error";
 import type { Api, FetchResult } from "@/lib/site/typed-client";
+
+export { ApiClientError, networkError, type ApiResponse };
 
 // What a page needs of lib/site/api-client.ts before anything goes wrong:
 // the error type, the call, and the Link header's cursors. It is apart from
@@ -14,31 +16,6 @@ import type { Api, FetchResult } from "@/lib/site/typed-client";
 // first call, not with the page: pages render from data fetched on the
 // server, and the browse page's first load stays inside its JavaScript
 // budget (e2e/ui/page-weight.spec.ts) without openapi-fetch's 3 kB.
-
-export class ApiClientError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly details: ErrorDetail[] = [],
-    /** Seconds to wait, from Retry-After (429, 503). */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-    this.name = "ApiClientError";
-  }
-}
-
-export interface ApiResponse<T> {
-  data: T;
-  headers: Headers;
-  status: number;
-}
-
-/** A request that never got an answer: the network, or the client's own code failing to load. */
-export function networkError(): ApiClientError {
-  return new ApiClientError(0, "network_error", "Could not reach the server. Check your connection and try again.");
-}
 
 /**
  * Makes one typed call and unwraps it: the data with the headers, or an

@@ -1,5 +1,5 @@
-import { clientOriginOf } from "@/lib/http/client";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { clientOriginOf } from "@/lib/core/client";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 
 // Server-rendered pages call the very same /v1 route handlers the browser
 // and partners call (same auth, limits, validation), in-process: the first

@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Import a listing file of animals
-         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. `mapping` (an `ImportMapping` sent as a text field of JSON, as the `encoding` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's `mapping` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
          */
         post: operations["createImport"];
         delete?: never;
@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Add a photo
-         * @description Send a JPEG, PNG, WebP or AVIF photo, either as the `file` field of a `multipart/form-data` form (with an optional `alt` field), or as the request body itself with its `Content-Type` (and `?alt=`). What the file is gets decided by decoding it, never by its name or type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most 10 photos per animal; the first is the cover (reorder with `PATCH /pets/{petId}` and `photoOrder`). The animal's version increases (`ETag`); `If-Match` is honoured. Limits: 15 MB, 40 megapixels.
+         * @description Send a JPEG, PNG, WebP or AVIF photo as the `file` field of a `multipart/form-data` form, with an optional `alt` field. The image may also be sent as the request body itself, with its own `Content-Type` (image/jpeg, image/png, image/webp, image/avif, or `application/octet-stream`) and `?alt=` (see `x-raw-image-body`): `curl --data-binary @rex.jpg -H 'Content-Type: image/jpeg'`. What the file is gets decided by decoding it, never by its name or declared type. It is oriented by its EXIF data, stripped of all metadata (GPS positions included), and resized once to WebP at about 320, 640 and 1280 pixels wide (never enlarged). At most 10 photos per animal; the first is the cover (reorder with `PATCH /pets/{petId}` and `photoOrder`). The animal's version increases (`ETag`); `If-Match` is honoured. Limits: 15 MB, 40 megapixels.
          */
         post: operations["addPetPhoto"];
         delete?: never;
@@ -758,6 +758,70 @@ export interface paths {
         head?: never;
         /** Change a photo's alt text */
         patch: operations["updatePetPhoto"];
+        trace?: never;
+    };
+    "/pets/{petId}/stays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An animal's stays
+         * @description Every stay of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
+         */
+        get: operations["listStays"];
+        put?: never;
+        /**
+         * Record a new intake
+         * @description Opens a stay: the animal is back in care and `available` (a return after an adoption is `relinquishedByOwner`). `at` is an RFC 3339 time or a date (midnight of that day in the organisation's `timeZone`), now when left out, never in the future, and not inside another stay. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.started`.
+         */
+        post: operations["createStay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pets/{petId}/stays/{stayId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct a stay
+         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care). Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
+         */
+        patch: operations["correctStay"];
+        trace?: never;
+    };
+    "/pets/{petId}/stays/{stayId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record an outcome
+         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays. `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
+         */
+        post: operations["endStay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/reports/monthly": {
@@ -982,6 +1046,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "pet.stay.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pet.stay.ended
+         * @description A stay of an animal ended: `data.stay.outcome` says how (adoption: the animal is `sold`; anything else: out of care, off every public list). The body is the event exactly as `GET /events` returns it.
+         */
+        post: operations["pet-stay-ended-event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pet.stay.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pet.stay.started
+         * @description A stay of an animal started: a new intake (the animal is back in care, `available`). `data.stay` is the stay. The body is the event exactly as `GET /events` returns it.
+         */
+        post: operations["pet-stay-started-event"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "pet.updated": {
         parameters: {
             query?: never;
@@ -1030,7 +1134,7 @@ export interface components {
             /** @example Chicago */
             city: string;
             /**
-             * @description ISO 3166-1 alpha-2 country code.
+             * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
              * @example US
              */
             country: string;
@@ -1057,7 +1161,7 @@ export interface components {
             /** @example Chicago */
             city?: string;
             /**
-             * @description ISO 3166-1 alpha-2 country code.
+             * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
              * @example US
              */
             country?: string;
@@ -1348,7 +1452,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -1375,14 +1479,14 @@ export interface components {
             issue: string;
         };
         /** @description One change to an animal. Never names who made it. */
-        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"];
+        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetStayStartedEvent"] | components["schemas"]["PetStayEndedEvent"];
         /** @description Events, oldest first. */
         Events: components["schemas"]["Event"][];
         /**
-         * @description What happened: an animal was added, or changed.
+         * @description What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome).
          * @enum {string}
          */
-        EventType: "pet.created" | "pet.updated";
+        EventType: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
         /** @description How the animal gets on with children, dogs and cats: true, false, or null when not known. */
         GoodWith: {
             /** @description Gets on with cats: true, false, or null when not known. */
@@ -1421,12 +1525,9 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
-            /** @description The generic file's mapping; null for a site's format. */
-            mapping: {
-                [key: string]: unknown;
-            } | null;
+            mapping: components["schemas"]["ImportMapping"] | null;
             /** @enum {string} */
             missing: "keep" | "adopted";
             /**
@@ -1449,6 +1550,7 @@ export interface components {
              * @enum {string}
              */
             status: "queued" | "running" | "done" | "failed";
+            unknownWords: components["schemas"]["ImportUnknownWords"];
         };
         ImportCounts: {
             /** @description Animals absent from the file marked sold (`missing=adopted`). */
@@ -1465,7 +1567,7 @@ export interface components {
          * @enum {string}
          */
         ImportFormat: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-        /** @description One entry of an import's report: a rejected row, or a photo not stored. */
+        /** @description One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them). */
         ImportIssue: {
             /** @description The file's column, when the problem is one cell's; `photo` for a photo not stored. */
             field: string | null;
@@ -1473,8 +1575,72 @@ export interface components {
             line: number;
             /** @description What is wrong, quoting at most the first 40 characters of a value. */
             message: string;
+            /**
+             * @description What became of the row: `refused` (not imported; for line 0, the import as a whole or an animal it could not change), or `importedWithWarning` (its animal or stay was imported, and something was read loosely or left out: a nameless animal named by its ID, a photo not stored).
+             * @enum {string}
+             */
+            result: "refused" | "importedWithWarning";
         };
         ImportIssues: components["schemas"]["ImportIssue"][];
+        /**
+         * @description For a generic CSV file: which of its columns (by header name) holds each of our fields. `name` and `species` are required; `colors`, `tags` and `photoUrls` may name several columns. Without `externalId`, every row is a new animal. With the stay columns (`intakeType`, `intakeSubtype`, `outcomeDate`, `outcomeType`, `outcomeSubtype`, which need `intakeDate`), each row is one stay and rows with the same `externalId` are the stays of one animal; dates are M/D/YYYY, YYYY-MM-DD (that day in the organisation's time zone) or RFC 3339. `values` translates the file's words of closed-vocabulary fields into ours.
+         * @example {
+         *       "externalId": "Animal ID",
+         *       "name": "Name",
+         *       "species": "Species",
+         *       "breed": "Breed",
+         *       "intakeDate": "Intake Date",
+         *       "intakeType": "Intake Type",
+         *       "outcomeDate": "Outcome Date",
+         *       "outcomeType": "Outcome Type",
+         *       "values": {
+         *         "intakeType": {
+         *           "OWNER SURRENDER": "relinquishedByOwner"
+         *         },
+         *         "outcomeType": {
+         *           "EUTHANASIA": "shelterEuthanasia"
+         *         }
+         *       }
+         *     }
+         */
+        ImportMapping: {
+            adoptionFee?: string;
+            adoptionFeeCurrency?: string;
+            adoptionFeeWaived?: string;
+            ageGroup?: string;
+            birthDate?: string;
+            breed?: string;
+            coatLength?: string;
+            colors?: string | string[];
+            declawed?: string;
+            description?: string;
+            externalId?: string;
+            goodWithCats?: string;
+            goodWithChildren?: string;
+            goodWithDogs?: string;
+            houseTrained?: string;
+            intakeDate?: string;
+            intakeSubtype?: string;
+            intakeType?: string;
+            mixedBreed?: string;
+            name: string;
+            outcomeDate?: string;
+            outcomeSubtype?: string;
+            outcomeType?: string;
+            photoUrls?: string | string[];
+            secondaryBreed?: string;
+            sex?: string;
+            shotsCurrent?: string;
+            size?: string;
+            spayedNeutered?: string;
+            specialNeeds?: string;
+            specialNeedsNotes?: string;
+            species: string;
+            status?: string;
+            tags?: string | string[];
+            values?: components["schemas"]["ImportValues"];
+            videoUrl?: string;
+        };
         ImportPhotoCounts: {
             failed: number;
             /** @description Photo addresses to fetch (those fetched before for the same animal are not). */
@@ -1515,7 +1681,7 @@ export interface components {
              * @example 1
              */
             id: number;
-            /** @description Entries in the report (rejected rows, photos not stored): read them from GET /imports/{importId}/issues. */
+            /** @description Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues. */
             issues: number;
             /** @enum {string} */
             missing: "keep" | "adopted";
@@ -1538,6 +1704,29 @@ export interface components {
              */
             status: "queued" | "running" | "done" | "failed";
         };
+        /**
+         * @description The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's `values`, with how many rows have it, the most frequent first (at most 200 a field). Add them to `values` and send the file again: a dry run shows this first.
+         * @example {
+         *       "intakeType": [
+         *         {
+         *           "word": "WELFARE SEIZED",
+         *           "count": 108
+         *         }
+         *       ],
+         *       "outcomeType": [
+         *         {
+         *           "word": "HOMEFIRST",
+         *           "count": 803
+         *         }
+         *       ]
+         *     }
+         */
+        ImportUnknownWords: {
+            [key: string]: {
+                count: number;
+                word: string;
+            }[];
+        };
         ImportUpload: {
             /** @description Report what the import would do, and change nothing. Default false. */
             dryRun?: boolean;
@@ -1551,8 +1740,7 @@ export interface components {
              * @enum {string}
              */
             format?: "petfinder" | "adoptapet" | "rescuegroups" | "generic";
-            /** @description For a generic CSV: a JSON ImportMapping (our field -> their column). Left out, the organisation's last one is used. */
-            mapping?: string;
+            mapping?: components["schemas"]["ImportMapping"];
             /**
              * @description `adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`.
              * @enum {string}
@@ -1565,6 +1753,107 @@ export interface components {
              */
             organizationId?: number;
         };
+        /** @description For each field with a closed vocabulary, the file's words in ours: `{ "intakeType": { "OWNER SURRENDER": "relinquishedByOwner" } }`. A file's word is matched trimmed, ignoring case and inner spacing; one of our own words needs no entry. A row with a word neither ours nor mapped is refused, and the import's `unknownWords` lists each such word with its count. Species map to a category's name. */
+        ImportValues: {
+            adoptionFeeWaived?: {
+                [key: string]: string;
+            };
+            ageGroup?: {
+                [key: string]: string;
+            };
+            coatLength?: {
+                [key: string]: string;
+            };
+            declawed?: {
+                [key: string]: string;
+            };
+            goodWithCats?: {
+                [key: string]: string;
+            };
+            goodWithChildren?: {
+                [key: string]: string;
+            };
+            goodWithDogs?: {
+                [key: string]: string;
+            };
+            houseTrained?: {
+                [key: string]: string;
+            };
+            intakeType?: {
+                [key: string]: string;
+            };
+            mixedBreed?: {
+                [key: string]: string;
+            };
+            outcomeType?: {
+                [key: string]: string;
+            };
+            sex?: {
+                [key: string]: string;
+            };
+            shotsCurrent?: {
+                [key: string]: string;
+            };
+            size?: {
+                [key: string]: string;
+            };
+            spayedNeutered?: {
+                [key: string]: string;
+            };
+            specialNeeds?: {
+                [key: string]: string;
+            };
+            species?: {
+                [key: string]: string;
+            };
+            status?: {
+                [key: string]: string;
+            };
+        };
+        Intake: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T14:30:00.000Z
+             */
+            at: string;
+            /** @example null */
+            subtype: string | null;
+            type: components["schemas"]["IntakeType"];
+        };
+        /** @description How and when the animal came in. `at` is now when left out. */
+        IntakeInput: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type: components["schemas"]["IntakeType"];
+        };
+        /** @description The intake's fields to correct. */
+        IntakePatch: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type?: components["schemas"]["IntakeType"];
+        };
+        /**
+         * @description How the animal came in, in the Basic Data Matrix's categories (returns of adopted animals are `relinquishedByOwner`).
+         * @example stray
+         * @enum {string}
+         */
+        IntakeType: "stray" | "relinquishedByOwner" | "ownerIntendedEuthanasia" | "transferredIn" | "otherIntake";
         ListingConnectionTest: {
             /** @description Names in the account's root folder. */
             entries: string[];
@@ -1585,7 +1874,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
@@ -1703,7 +1992,7 @@ export interface components {
         /** @description The fields to change; a new password replaces the old one. Changing `host`, `port`, `secure` or `username` (to a value other than the current one) needs `password` in the same request: the stored one is never sent to another server or account (400 `password_required`). */
         ListingSitePatch: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string | null;
@@ -1720,7 +2009,7 @@ export interface components {
              */
             password?: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @example 21
              */
             port?: number;
@@ -1795,6 +2084,7 @@ export interface components {
              */
             consent: true;
             /**
+             * Format: email
              * @description Where the matches go (and first the confirmation); compared without regard to case.
              * @example sam@example.org
              */
@@ -1812,7 +2102,8 @@ export interface components {
              */
             locale?: "en" | "es";
             /**
-             * @description The adopter's time zone (IANA), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
+             * Format: iana-time-zone
+             * @description The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.
              * @default UTC
              * @example America/Chicago
              */
@@ -1828,6 +2119,7 @@ export interface components {
              */
             consent: true;
             /**
+             * Format: email
              * @description Where the shelter answers; compared without regard to case.
              * @example sam@example.org
              */
@@ -1861,7 +2153,7 @@ export interface components {
              */
             otherAnimals: string;
             /**
-             * @description Optional.
+             * @description Optional: digits, spaces and + ( ) - . (at least 5).
              * @example +44 20 7946 0000
              */
             phone?: string | null;
@@ -1871,7 +2163,7 @@ export interface components {
         /** @description An organisation's FTP account on a listing site. Unknown fields are refused. */
         NewListingSite: {
             /**
-             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.
+             * @description Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.
              * @example CA1234
              */
             accountId?: string;
@@ -1893,7 +2185,7 @@ export interface components {
              */
             password: string;
             /**
-             * @description The FTP control port.
+             * @description The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.
              * @default 21
              * @example 21
              */
@@ -1914,6 +2206,7 @@ export interface components {
         NewOrganization: {
             address: components["schemas"]["AddressInput"];
             /**
+             * Format: email
              * @default null
              * @example adopt@lakeshore.example
              */
@@ -1931,6 +2224,7 @@ export interface components {
              */
             name: string;
             /**
+             * @description Digits, spaces and + ( ) - . (at least 5).
              * @default null
              * @example +1 312 555 0100
              */
@@ -1941,7 +2235,15 @@ export interface components {
              */
             slug?: string;
             /**
+             * Format: iana-time-zone
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @default UTC
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
+             * @description An http(s) address whose host has a dot.
              * @default null
              * @example https://lakeshore.example
              */
@@ -2031,6 +2333,20 @@ export interface components {
              * @default null
              */
             houseTrained: boolean | null;
+            /** @description How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now. */
+            intake?: {
+                /**
+                 * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+                 * @example 2026-11-28T14:30:00Z
+                 */
+                at?: string;
+                /**
+                 * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+                 * @example Found on Main St
+                 */
+                subtype?: string | null;
+                type: components["schemas"]["IntakeType"];
+            };
             /**
              * Format: date
              * @description The day the animal came to the shelter (YYYY-MM-DD), not in the future; null when not known.
@@ -2125,6 +2441,10 @@ export interface components {
              */
             videoUrl: string | null;
         };
+        /** @description A new intake: the animal is back in care and `available`. Refused (409 `stay_open`) while a stay is open. */
+        NewStay: {
+            intake: components["schemas"]["IntakeInput"];
+        };
         /** @description Registers an endpoint. Unknown fields are refused. */
         NewWebhookEndpoint: {
             /**
@@ -2133,7 +2453,7 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The event types to deliver: one or both.
+             * @description The event types to deliver: one or more.
              * @example [
              *       "pet.created",
              *       "pet.updated"
@@ -2154,7 +2474,7 @@ export interface components {
                 /** @example Chicago */
                 city: string;
                 /**
-                 * @description ISO 3166-1 alpha-2 country code.
+                 * @description An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).
                  * @example US
                  */
                 country: string;
@@ -2206,6 +2526,11 @@ export interface components {
              */
             slug: string;
             /**
+             * @description The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.
+             * @example America/Chicago
+             */
+            timeZone: string;
+            /**
              * Format: uri
              * @example https://lakeshore.example
              */
@@ -2214,7 +2539,10 @@ export interface components {
         /** @description The fields to change; the others keep their values. */
         OrganizationPatch: {
             address?: components["schemas"]["AddressPatch"];
-            /** @example adopt@lakeshore.example */
+            /**
+             * Format: email
+             * @example adopt@lakeshore.example
+             */
             email?: string | null;
             /** @description The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none). */
             location?: {
@@ -2228,7 +2556,10 @@ export interface components {
              * @example Lakeshore Animal Rescue
              */
             name?: string;
-            /** @example +1 312 555 0100 */
+            /**
+             * @description Digits, spaces and + ( ) - . (at least 5).
+             * @example +1 312 555 0100
+             */
             phone?: string | null;
             /**
              * @description URL-safe and unique: the shelter's page is `/shelters/<slug>`.
@@ -2236,12 +2567,64 @@ export interface components {
              */
             slug?: string;
             /**
+             * Format: iana-time-zone
+             * @description The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.
+             * @example America/Chicago
+             */
+            timeZone?: string;
+            /**
              * Format: uri
+             * @description An http(s) address whose host has a dot.
              * @example https://lakeshore.example
              */
             website?: string | null;
         };
         Organizations: components["schemas"]["Organization"][];
+        /** @description Null while the stay is open (the animal is in care). */
+        Outcome: {
+            /**
+             * Format: date-time
+             * @example 2026-11-28T14:30:00.000Z
+             */
+            at: string;
+            /** @example null */
+            subtype: string | null;
+            type: components["schemas"]["OutcomeType"];
+        } | null;
+        /** @description How and when the stay ended. `at` is now when left out; not before the intake. */
+        OutcomeInput: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type: components["schemas"]["OutcomeType"];
+        };
+        /** @description The outcome's fields to correct (the stay must have ended: record an outcome with POST …/outcome). */
+        OutcomePatch: {
+            /**
+             * @description An RFC 3339 time (`2026-11-28T14:30:00-06:00`) or a date (`2026-11-28`: midnight of that day in the organisation's `timeZone`). Never in the future; now when left out.
+             * @example 2026-11-28T14:30:00Z
+             */
+            at?: string;
+            /**
+             * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
+             * @example Found on Main St
+             */
+            subtype?: string | null;
+            type?: components["schemas"]["OutcomeType"];
+        };
+        /**
+         * @description How the stay ended, in the Basic Data Matrix's categories. Live: adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome. `adoption` makes the animal `sold`; any other takes it out of care (off every public list).
+         * @example adoption
+         * @enum {string}
+         */
+        OutcomeType: "adoption" | "returnedToOwner" | "transferredOut" | "returnedToField" | "otherLiveOutcome" | "diedInCare" | "lostInCare" | "shelterEuthanasia" | "ownerIntendedEuthanasia";
         /** @description An animal as returned. */
         Pet: {
             /** @description The adoption fee; null when not known. */
@@ -2393,148 +2776,8 @@ export interface components {
              */
             createdAt: string;
             data: {
-                /** @description The animal after the change, with the `version` its ETag carries. */
-                pet: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
-                     * @example young
-                     * @enum {string|null}
-                     */
-                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate: string | null;
-                    /** @example Labrador mix */
-                    breed: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description: string | null;
-                    /**
-                     * @description Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.
-                     * @example 12.4
-                     */
-                    distanceKm?: number;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId: string | null;
-                    goodWith: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained: boolean | null;
-                    /**
-                     * Format: int64
-                     * @description Unique identifier assigned by the service on creation.
-                     * @example 1
-                     */
-                    id: number;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name: string;
-                    /**
-                     * Format: int64
-                     * @description The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact.
-                     * @example 1
-                     */
-                    organizationId: number;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed: string | null;
-                    sex: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent: boolean | null;
-                    size: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes: string | null;
-                    status: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags: string[];
-                    /**
-                     * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
-                     * @example 1
-                     */
-                    version: number;
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl: string | null;
-                };
+                pet: components["schemas"]["Pet"];
+                stay?: components["schemas"]["Stay"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -2555,7 +2798,7 @@ export interface components {
         };
         PetHistoryEntry: {
             /** @enum {string} */
-            action: "created" | "updated";
+            action: "created" | "updated" | "stay_started" | "stay_ended" | "stay_corrected";
             actor: {
                 id: number;
                 /** @enum {string} */
@@ -2687,6 +2930,13 @@ export interface components {
             } | null;
             id: number;
             requestId: string;
+            /** @description The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one). */
+            stay?: {
+                /** @example 7 */
+                id: number;
+                intake: components["schemas"]["Intake"];
+                outcome: components["schemas"]["Outcome"];
+            };
             version: number;
         };
         /** @description The fields to change; the others keep their values. At least one field; no others. */
@@ -2829,6 +3079,120 @@ export interface components {
              */
             videoUrl?: string | null;
         };
+        /** @description The changed fields' values before the change (`pet.updated` and the stays' events); the others are left out. */
+        PetPreviousFields: {
+            /** @description The adoption fee; null when not known. */
+            adoptionFee?: {
+                /**
+                 * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
+                 * @example 15000
+                 */
+                amountCents: number;
+                /**
+                 * @description ISO 4217 currency code.
+                 * @example USD
+                 */
+                currency: string;
+                /**
+                 * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
+                 * @example false
+                 */
+                waived: boolean;
+            } | null;
+            /**
+             * Format: date
+             * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
+             * @example 2024-03-15
+             */
+            birthDate?: string | null;
+            /** @example Labrador mix */
+            breed?: string | null;
+            /**
+             * Format: int64
+             * @description Identifier of the category the animal belongs to.
+             * @example 1
+             */
+            categoryId?: number;
+            /**
+             * @description The coat's length; null when not known.
+             * @example short
+             * @enum {string|null}
+             */
+            coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
+            /**
+             * @description Up to 3 colours, the main one first; empty when not known.
+             * @example [
+             *       "Black",
+             *       "White"
+             *     ]
+             */
+            colors?: string[];
+            /** @description Declawed (cats): true, false, or null when not known. */
+            declawed?: boolean | null;
+            /** @description Plain text with line breaks; never HTML. */
+            description?: string | null;
+            /**
+             * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
+             * @example A123
+             */
+            externalId?: string | null;
+            goodWith?: components["schemas"]["GoodWith"];
+            /** @description House-trained (or litter-trained): true, false, or null when not known. */
+            houseTrained?: boolean | null;
+            /**
+             * Format: date
+             * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
+             * @example 2026-10-02
+             */
+            intakeDate?: string | null;
+            /**
+             * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
+             * @example true
+             */
+            listOnOtherSites?: boolean;
+            /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
+            mixedBreed?: boolean | null;
+            /**
+             * @description The animal's name.
+             * @example Biscuit
+             */
+            name?: string;
+            /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
+            photos?: components["schemas"]["Photo"][];
+            /**
+             * @description The second breed of a mix; null when none or not known.
+             * @example Border collie
+             */
+            secondaryBreed?: string | null;
+            sex?: components["schemas"]["PetSex"];
+            /** @description Vaccinations up to date: true, false, or null when not known. */
+            shotsCurrent?: boolean | null;
+            size?: components["schemas"]["PetSize"];
+            /** @description Spayed or neutered: true, false, or null when not known. */
+            spayedNeutered?: boolean | null;
+            /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
+            specialNeeds?: boolean | null;
+            /**
+             * @description What the special needs are; null when nothing is said.
+             * @example Needs a daily thyroid pill.
+             */
+            specialNeedsNotes?: string | null;
+            status?: components["schemas"]["PetStatus"];
+            /**
+             * @description Words describing the animal (up to 10); empty when none.
+             * @example [
+             *       "Playful",
+             *       "Loves car rides"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uri
+             * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
+             * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
+             */
+            videoUrl?: string | null;
+        };
         /** @description A JSON array of Pet objects. */
         Pets: components["schemas"]["Pet"][];
         /**
@@ -2849,6 +3213,66 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
+        /** @description A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). */
+        PetStayEndedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
+                stay: components["schemas"]["Stay"];
+            };
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.stay.ended";
+        };
+        /** @description An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`. */
+        PetStayStartedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
+                stay: components["schemas"]["Stay"];
+            };
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.stay.started";
+        };
         /** @description An animal changed: any of its fields, or its photos (added, removed or reordered). */
         PetUpdatedEvent: {
             /**
@@ -2858,262 +3282,9 @@ export interface components {
              */
             createdAt: string;
             data: {
-                /** @description The animal after the change, with the `version` its ETag carries. */
-                pet: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * @description Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date.
-                     * @example young
-                     * @enum {string|null}
-                     */
-                    ageGroup: "baby" | "young" | "adult" | "senior" | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate: string | null;
-                    /** @example Labrador mix */
-                    breed: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description: string | null;
-                    /**
-                     * @description Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.
-                     * @example 12.4
-                     */
-                    distanceKm?: number;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId: string | null;
-                    goodWith: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained: boolean | null;
-                    /**
-                     * Format: int64
-                     * @description Unique identifier assigned by the service on creation.
-                     * @example 1
-                     */
-                    id: number;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name: string;
-                    /**
-                     * Format: int64
-                     * @description The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact.
-                     * @example 1
-                     */
-                    organizationId: number;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed: string | null;
-                    sex: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent: boolean | null;
-                    size: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes: string | null;
-                    status: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags: string[];
-                    /**
-                     * @description Increases with every change. The animal's ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.
-                     * @example 1
-                     */
-                    version: number;
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl: string | null;
-                };
-                /** @description The changed fields' values before the change (`pet.updated` only). */
-                previous: {
-                    /** @description The adoption fee; null when not known. */
-                    adoptionFee?: {
-                        /**
-                         * @description The fee in the currency's minor unit (cents: 15000 is 150.00 US dollars; for a currency without one, such as JPY, the whole amount), 0 to 10000000.
-                         * @example 15000
-                         */
-                        amountCents: number;
-                        /**
-                         * @description ISO 4217 currency code.
-                         * @example USD
-                         */
-                        currency: string;
-                        /**
-                         * @description The fee is waived (a promotion, a sponsor): the animal goes home free.
-                         * @example false
-                         */
-                        waived: boolean;
-                    } | null;
-                    /**
-                     * Format: date
-                     * @description Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.
-                     * @example 2024-03-15
-                     */
-                    birthDate?: string | null;
-                    /** @example Labrador mix */
-                    breed?: string | null;
-                    /**
-                     * Format: int64
-                     * @description Identifier of the category the animal belongs to.
-                     * @example 1
-                     */
-                    categoryId?: number;
-                    /**
-                     * @description The coat's length; null when not known.
-                     * @example short
-                     * @enum {string|null}
-                     */
-                    coatLength?: "hairless" | "short" | "medium" | "long" | "wire" | "curly" | null;
-                    /**
-                     * @description Up to 3 colours, the main one first; empty when not known.
-                     * @example [
-                     *       "Black",
-                     *       "White"
-                     *     ]
-                     */
-                    colors?: string[];
-                    /** @description Declawed (cats): true, false, or null when not known. */
-                    declawed?: boolean | null;
-                    /** @description Plain text with line breaks; never HTML. */
-                    description?: string | null;
-                    /**
-                     * @description The shelter's own identifier for the animal, unique within its organisation; null when it has none.
-                     * @example A123
-                     */
-                    externalId?: string | null;
-                    goodWith?: components["schemas"]["GoodWith"];
-                    /** @description House-trained (or litter-trained): true, false, or null when not known. */
-                    houseTrained?: boolean | null;
-                    /**
-                     * Format: date
-                     * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.
-                     * @example 2026-10-02
-                     */
-                    intakeDate?: string | null;
-                    /**
-                     * @description Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.
-                     * @example true
-                     */
-                    listOnOtherSites?: boolean;
-                    /** @description A mix of breeds (rather than a purebred): true, false, or null when not known. */
-                    mixedBreed?: boolean | null;
-                    /**
-                     * @description The animal's name.
-                     * @example Biscuit
-                     */
-                    name?: string;
-                    /** @description The animal's photos in order: the first is the cover. Empty when there are none. */
-                    photos?: components["schemas"]["Photo"][];
-                    /**
-                     * @description The second breed of a mix; null when none or not known.
-                     * @example Border collie
-                     */
-                    secondaryBreed?: string | null;
-                    sex?: components["schemas"]["PetSex"];
-                    /** @description Vaccinations up to date: true, false, or null when not known. */
-                    shotsCurrent?: boolean | null;
-                    size?: components["schemas"]["PetSize"];
-                    /** @description Spayed or neutered: true, false, or null when not known. */
-                    spayedNeutered?: boolean | null;
-                    /** @description Has special needs (medical or behavioural; `specialNeedsNotes` says which): true, false, or null when not known. */
-                    specialNeeds?: boolean | null;
-                    /**
-                     * @description What the special needs are; null when nothing is said.
-                     * @example Needs a daily thyroid pill.
-                     */
-                    specialNeedsNotes?: string | null;
-                    status?: components["schemas"]["PetStatus"];
-                    /**
-                     * @description Words describing the animal (up to 10); empty when none.
-                     * @example [
-                     *       "Playful",
-                     *       "Loves car rides"
-                     *     ]
-                     */
-                    tags?: string[];
-                    /**
-                     * Format: uri
-                     * @description A YouTube or Vimeo address of a video of the animal; null when there is none.
-                     * @example https://www.youtube.com/watch?v=dQw4w9WgXcQ
-                     */
-                    videoUrl?: string | null;
-                };
+                pet: components["schemas"]["Pet"];
+                previous: components["schemas"]["PetPreviousFields"];
+                stay?: components["schemas"]["Stay"];
             };
             /**
              * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
@@ -3177,6 +3348,19 @@ export interface components {
              * @example Biscuit asleep on a blue blanket
              */
             alt: string | null;
+        };
+        /** @description A photo and its alt text (the image as the body itself takes `?alt=` instead). */
+        PhotoUpload: {
+            /**
+             * @description Text describing the photo for people who cannot see it, up to 300 characters.
+             * @example Biscuit asleep on a blue blanket
+             */
+            alt?: string;
+            /**
+             * Format: binary
+             * @description The photo: JPEG, PNG, WebP, AVIF.
+             */
+            file: Blob;
         };
         ReportAgeCounts: {
             /** @description Five months old or more on the day (by the animal's birth date). */
@@ -3245,6 +3429,7 @@ export interface components {
             scopes: string[];
         };
         SignIn: {
+            /** Format: email */
             email: string;
             password: string;
         };
@@ -3282,6 +3467,20 @@ export interface components {
             url: string;
         };
         StaffWebhookEndpoints: components["schemas"]["StaffWebhookEndpoint"][];
+        /** @description One stay of an animal at its shelter, from intake to outcome. */
+        Stay: {
+            /** @example 7 */
+            id: number;
+            intake: components["schemas"]["Intake"];
+            outcome: components["schemas"]["Outcome"];
+        };
+        /** @description A correction: a date, type or subtype of the intake or the outcome. The others keep their values. */
+        StayPatch: {
+            intake?: components["schemas"]["IntakePatch"];
+            outcome?: components["schemas"]["OutcomePatch"];
+        };
+        /** @description An animal's stays, oldest first. */
+        Stays: components["schemas"]["Stay"][];
         WebhookAttempt: {
             /**
              * Format: date-time
@@ -3369,7 +3568,7 @@ export interface components {
             /** @description `false` pauses deliveries; `true` resumes them (for events from then on) and clears the failure record. */
             enabled?: boolean;
             /**
-             * @description The event types to deliver: one or both.
+             * @description The event types to deliver: one or more.
              * @example [
              *       "pet.created",
              *       "pet.updated"
@@ -6309,7 +6508,7 @@ export interface operations {
                 /** @description Only events of these organisations (comma-separated ids, at most 100). An organisation's key reads its own organisation's events whether or not it says so, and may not name another. */
                 organizationId?: number[];
                 /** @description Only events of this type. */
-                type?: "pet.created" | "pet.updated";
+                type?: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
             };
             header?: never;
             path?: never;
@@ -12310,7 +12509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`. */
+            /** @description `adoption_in_progress`: the patch changes `status` while an adoption application for the animal is approved: its status then follows that adoption (completed: sold; cancelled: available). `external_id_taken`: another animal of the organisation already has the `externalId` sent. `stay_ended`: `status: sold` for an animal out of care (its last stay ended other than by adoption): record a new intake first. Nothing was changed. Codes: `adoption_in_progress`, `external_id_taken`, `stay_ended`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -12910,19 +13109,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "image/avif": Blob;
-                "image/jpeg": Blob;
-                "image/png": Blob;
-                "image/webp": Blob;
-                "multipart/form-data": {
-                    /** @description Text describing the photo, up to 300 characters. */
-                    alt?: string;
-                    /**
-                     * Format: binary
-                     * @description The photo.
-                     */
-                    file: Blob;
-                };
+                "multipart/form-data": components["schemas"]["PhotoUpload"];
             };
         };
         responses: {
@@ -13102,7 +13289,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The file is not a JPEG, PNG, WebP, AVIF image (decided by decoding it). Codes: `unsupported_media_type`. */
+            /** @description The body is neither a `multipart/form-data` form nor an image (image/jpeg, image/png, image/webp, image/avif, `application/octet-stream`), or the file is not a JPEG, PNG, WebP, AVIF image (decided by decoding it). The message names the content type received and the ones accepted. Codes: `unsupported_media_type`. */
             415: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -13541,6 +13728,1049 @@ export interface operations {
             };
             /** @description Not found. Codes: `not_found`. */
             404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStays: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stays, oldest first. */
+            200: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stays"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewStay"];
+            };
+        };
+        responses: {
+            /** @description The new stay. */
+            201: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description URL of the stay. */
+                    Location?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The body is invalid, or `intake.at` is in the future (`details` names the field). Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A stay is still open (`stay_open`: record its outcome first), or the intake falls inside another stay (`stay_overlap`: the message names both stays' dates). Codes: `stay_open`, `stay_overlap`, `adoption_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    correctStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the stay. */
+                stayId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StayPatch"];
+            };
+        };
+        responses: {
+            /** @description The stay, corrected. */
+            200: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An outcome was corrected on a stay that has none (`stay_open`), or the new dates meet another stay (`stay_overlap`, both named). Codes: `stay_open`, `stay_overlap`, `adoption_in_progress`. */
+            409: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `If-Match` does not match the animal's current version: someone changed it since you read it. The `ETag` header gives the current version. Codes: `precondition_failed`. */
+            412: {
+                headers: {
+                    /** @description The animal's version as a strong entity tag, e.g. `"3"` (its `version` field in quotes). Send it back in `If-Match`. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body larger than 64 KiB. Codes: `payload_too_large`. */
+            413: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body is not `application/json`. Codes: `unsupported_media_type`. */
+            415: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded (`rate_limited`), or the key is temporarily banned for continuing while limited (`key_temporarily_banned`). Wait `Retry-After` seconds. Codes: `rate_limited`, `key_temporarily_banned`. */
+            429: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unexpected error; nothing internal is disclosed. Quote X-Request-Id. Codes: `internal_error`. */
+            500: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Temporarily unavailable; retry after `Retry-After` seconds. Codes: `service_unavailable`. */
+            503: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endStay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Only if the animal is at this version (`"3"`); 412 otherwise. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description Identifier of the animal. */
+                petId: number;
+                /** @description Identifier of the stay. */
+                stayId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutcomeInput"];
+            };
+        };
+        responses: {
+            /** @description The stay, ended. */
+            200: {
+                headers: {
+                    /** @description The animal's version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal. */
+                    ETag?: string;
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Stay"];
+                };
+            };
+            /** @description The body is invalid, `at` is in the future, or before the intake (the message names both dates). Codes: `invalid_path`, `invalid_json`, `invalid_body`. */
+            400: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing or invalid. Codes: `unauthorized`. */
+            401: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description `Bearer` challenge. */
+                    "WWW-Authenticate"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            403: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found. Codes: `not_found`. */
+            404: {
+                headers: {
+                    /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
+                    RateLimit?: string;
+                    /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description The request limit of the window closest to exhaustion. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests remaining in that window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which that window resets. */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Identifier of this request; quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The stay has already ended (`stay_ended`: correct it with PATCH instead), or an adoption is approved and its application decides the animal's status. Codes: `stay_ended`, `adoption_in_progress`. */
+            409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
@@ -16275,6 +17505,78 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PetCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else (or no answer) is retried with the same `webhook-id`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: we disable the endpoint and stop sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "pet-stay-ended-event": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry of it. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description `v1,` + base64 HMAC-SHA256, keyed with your secret (base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`. Several space-separated signatures after a rotation: one valid is enough. Verify with the `standardwebhooks` package. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed. Refuse ones far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetStayEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx within 10 seconds acknowledges the event. Anything else (or no answer) is retried with the same `webhook-id`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: we disable the endpoint and stop sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "pet-stay-started-event": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry of it. Deduplicate on it. */
+                "webhook-id": string;
+                /** @description `v1,` + base64 HMAC-SHA256, keyed with your secret (base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`. Several space-separated signatures after a rotation: one valid is enough. Verify with the `standardwebhooks` package. */
+                "webhook-signature": string;
+                /** @description Unix seconds when this attempt was signed. Refuse ones far from now (replays). */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PetStayStartedEvent"];
             };
         };
         responses: {

@@ -1,8 +1,8 @@
 "use client";
 
 import createClient from "openapi-fetch";
-import type { ErrorBody } from "@/lib/http/errors";
-import { ApiClientError, networkError, type ApiResponse } from "@/lib/site/api-client-core";
+import type { ErrorBody } from "@/lib/core/errors";
+import { ApiClientError, networkError, type ApiResponse } from "@/lib/site/api-error";
 import type { paths } from "@/lib/site/openapi-types";
 
 // The openapi-fetch client typed by the types generated from the OpenAPI

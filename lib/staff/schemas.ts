@@ -4,7 +4,9 @@ export const emailSchema = z
   .string({ error: "is required" })
   .trim()
   .toLowerCase()
-  .pipe(z.email("must be an email address").max(254, "must be at most 254 characters"));
+  .pipe(z.email("must be an email address").max(254, "must be at most 254 characters"))
+  // The piped check's format and length, stated on the input the document shows.
+  .meta({ format: "email", maxLength: 254 });
 
 export const newPasswordSchema = z
   .string({ error: "is required" })
@@ -35,3 +37,11 @@ export const sessionInfoSchema = z
   })
   .meta({ id: "SessionInfo" });
 export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** A signed-in staff member: who, and whose data they see (an organisation's, or every one's for a platform admin). */
+export interface StaffIdentity {
+  id: bigint;
+  email: string;
+  organizationId: bigint | null;
+  platformAdmin: boolean;
+}

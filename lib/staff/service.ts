@@ -1,9 +1,9 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { NewStaff } from "@/lib/staff/schemas";
 import { DEMO_STAFF } from "@/lib/staff/demo";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/staff/password";
-import type { StaffIdentity } from "@/lib/sessions/service";
+import type { StaffIdentity } from "@/lib/staff/schemas";
 
 /** Whose data an account sees: one organisation's, or (a platform admin, who runs the service) every one's. */
 export type StaffRole = { organizationId: number } | { platformAdmin: true };

@@ -3,8 +3,8 @@ import { appSecret } from "@/lib/app-secret";
 import { runInBackground } from "@/lib/background";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { addressRateKey } from "@/lib/http/client";
-import { ApiError } from "@/lib/http/errors";
+import { addressRateKey } from "@/lib/core/client";
+import { ApiError } from "@/lib/core/errors";
 
 // Staff sign-in is throttled per account and client address, and per
 // client address, with growing lock-outs: guessing costs the guesser, not

@@ -5,7 +5,7 @@ import { env } from "@/lib/env";
 import { toEvent } from "@/lib/events/service";
 import { petView } from "@/lib/pets/present";
 import { logger } from "@/lib/log";
-import { decryptSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, tryDecryptSecret } from "@/lib/core/secrets";
 import { metrics } from "@/lib/metrics";
 import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/failure";
 import * as queries from "@/lib/webhooks/queries";

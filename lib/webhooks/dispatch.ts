@@ -1,7 +1,7 @@
 import { query } from "@/lib/db";
 import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { deliveryJobsSql } from "@/lib/jobs/tasks";
+import { deliveryJobsSql } from "@/lib/jobs/queue";
 import * as queries from "@/lib/webhooks/queries";
 
 // From the feed to deliveries. Events are drained from the events table

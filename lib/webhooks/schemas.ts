@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerId } from "@/lib/http/path-id";
+import { integerId } from "@/lib/core/path-id";
 import { PET_EVENT_TYPES, petEventTypeSchema } from "@/lib/events/schemas";
 import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 
@@ -34,7 +34,7 @@ const eventsSchema = z
   .array(petEventTypeSchema, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types") })
   .min(1, `must name at least one of ${PET_EVENT_TYPES.join(", ")}`)
   .transform((types) => PET_EVENT_TYPES.filter((t) => types.includes(t)))
-  .meta({ description: "The event types to deliver: one or both.", example: ["pet.created", "pet.updated"], uniqueItems: true });
+  .meta({ description: "The event types to deliver: one or more.", example: ["pet.created", "pet.updated"], uniqueItems: true });
 
 const descriptionSchema = z
   .string()

@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { applicationName, db } from "@/lib/db";
 import { newestPosition } from "@/lib/events/queries";
 import { eventIdOf, type TestEvent } from "@/lib/events/schemas";
-import { ApiError } from "@/lib/http/errors";
-import { decodeCursor, encodeCursor } from "@/lib/http/pagination";
+import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import { attemptDelivery, signingSecrets } from "@/lib/webhooks/delivery";
 import { disableEndpoint } from "@/lib/webhooks/failure";
 import * as queries from "@/lib/webhooks/queries";
@@ -19,7 +19,7 @@ import {
   type WebhookEndpoint,
   type WebhookPatch,
 } from "@/lib/webhooks/schemas";
-import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, encryptSecret, generateSecret, tryDecryptSecret } from "@/lib/core/secrets";
 import { logger } from "@/lib/log";
 import { resealListingPasswords } from "@/lib/listings/uploads/password";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
@@ -252,7 +252,7 @@ export async function disableWebhookByStaff(keyId: number, id: number, staffEmai
  * After a SESSION_SECRET rotation: re-encrypts every signing secret still
  * sealed under the previous one, and the listing sites' FTP passwords
  * (lib/listings/uploads/password.ts: a key of their own, the same rotation),
- * run at start by every instance (lib/jobs/runner.ts); cheap when there is
+ * run at start by every instance (lib/worker/runner.ts); cheap when there is
  * nothing to do. Returns how many rows were sealed again.
  */
 export async function resealStaleSecrets(): Promise<number> {

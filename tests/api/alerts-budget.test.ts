@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ALERT_BUDGETS, alertKeyCounter } from "@/lib/alerts/service";
 import { now, setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 import { countersFor } from "@/lib/rate-limit/store";
 import { windowAt } from "@/lib/rate-limit/windows";

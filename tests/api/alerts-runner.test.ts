@@ -2,7 +2,7 @@ import { testMailServer } from "@/tests/mail-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { resetEnvCache } from "@/lib/env";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { call, newKey, newOrganization } from "./helpers";
 import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 

@@ -5,7 +5,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { ADDRESS_CEILING } from "@/lib/http/auth";
-import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/core/socket-address";
 import { mintAnonymousToken, verifyAnonymousToken } from "@/lib/sessions/anonymous";
 import { ensureBrowserSession } from "@/lib/sessions/service";
 import { call, expectApiError, expectJson } from "./helpers";

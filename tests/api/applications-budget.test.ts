@@ -5,7 +5,7 @@ import { now, setClock } from "@/lib/clock";
 import { counterStore } from "@/lib/rate-limit/shared-store";
 import { countersFor } from "@/lib/rate-limit/store";
 import { windowAt } from "@/lib/rate-limit/windows";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { ORIGIN, call, enableRateLimit, expectApiError, newKey, seedPets } from "./helpers";
 

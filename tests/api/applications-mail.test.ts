@@ -10,7 +10,7 @@ import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { openToken, sealToken, sendApplicationDigest } from "@/lib/applications/mail";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // The applicant's emails through a real SMTP server in this process

@@ -11,7 +11,7 @@ import { db, disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { PetEvent } from "@/lib/events/schemas";
 import { setCounterStore } from "@/lib/http/rate-limit";
-import { QUEUE_SCHEMA, taskList } from "@/lib/jobs/tasks";
+import { QUEUE_SCHEMA, taskList } from "@/lib/worker/tasks";
 import { stopKeyCache } from "@/lib/keys/cache";
 import type { Pet } from "@/lib/pets/schemas";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
@@ -119,7 +119,7 @@ async function deliveryJobs(options: { runnableNow?: boolean } = {}): Promise<nu
   return row!.n;
 }
 
-/** Runs every queued delivery job once, with the task an instance runs (lib/jobs/tasks.ts), then returns. */
+/** Runs every queued delivery job once, with the task an instance runs (lib/worker/tasks.ts), then returns. */
 async function runDeliveryJobs(url: string): Promise<void> {
   const shutdown = new AbortController();
   // Never saturated: the job does not wait for quieter CPUs (lib/jobs/yield.ts).

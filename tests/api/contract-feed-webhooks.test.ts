@@ -59,7 +59,7 @@ describe("the document", () => {
   });
 
   it("describes the events we POST in its webhooks section, with the Standard Webhooks headers", () => {
-    expect(Object.keys(doc.webhooks).sort()).toEqual(["pet.created", "pet.updated", "webhook.test"]);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["pet.created", "pet.stay.ended", "pet.stay.started", "pet.updated", "webhook.test"]);
     for (const hook of Object.values(doc.webhooks)) {
       expect(hook.post.parameters.filter((p) => p.in === "header").map((p) => [p.name, p.required])).toEqual([
         ["webhook-id", true],
@@ -67,6 +67,18 @@ describe("the document", () => {
         ["webhook-signature", true],
       ]);
     }
+  });
+
+  it("events reference Pet (and the previous values' one component) instead of copying them", () => {
+    const schemas = (doc as unknown as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } }).components.schemas;
+    const json = JSON.stringify(doc);
+    // Pet's own description appears once: in Pet. A copy would carry it too.
+    const petDescription = JSON.stringify((schemas.Pet as { description?: string }).description);
+    expect(json.split(petDescription).length - 1).toBe(1);
+    for (const name of ["PetCreatedEvent", "PetUpdatedEvent"]) {
+      expect((schemas[name]!.properties!.data as { properties: Record<string, unknown> }).properties.pet).toEqual({ $ref: "#/components/schemas/Pet" });
+    }
+    expect((schemas.PetUpdatedEvent!.properties!.data as { properties: Record<string, unknown> }).properties.previous).toEqual({ $ref: "#/components/schemas/PetPreviousFields" });
   });
 
   it("leaves the site's own endpoints out of the partner contract", () => {

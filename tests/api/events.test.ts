@@ -82,8 +82,11 @@ describe("events are written with the change", () => {
     const res = await patch(pet.id, { status: "sold", name: "Rex" });
     const updated = await expectJson<Pet>(res);
     const events = await readAll(since);
+    // A sale also ends the animal's stay with its adoption (lib/stays): announced at the same version.
+    const stay = { id: expect.any(Number), intake: expect.objectContaining({ type: "otherIntake" }), outcome: expect.objectContaining({ type: "adoption" }) };
     expect(events).toEqual([
-      { id: expect.any(String), type: "pet.updated", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" } } },
+      { id: expect.any(String), type: "pet.updated", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" }, stay } },
+      { id: expect.any(String), type: "pet.stay.ended", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: {}, stay } },
     ]);
     expect(events[0]!.data.pet.version).toBe(2);
     expect(res.headers.get("etag")).toBe(`"${events[0]!.data.pet.version}"`);
@@ -313,7 +316,8 @@ describe("order under concurrent writers", () => {
       orderBy: { position: "asc" },
       select: { position: true },
     });
-    expect(committed).toHaveLength(20 * 8 + 20 * 4 + 5 * 8);
+    // Creates, updates, each sale's pet.stay.ended (20 writers × 2 sales), slow creates.
+    expect(committed).toHaveLength(20 * 8 + 20 * 4 + 20 * 2 + 5 * 8);
     expect(polls).toBeGreaterThan(10);
     // What the reader saw is exactly what committed, once each, in order.
     expect(seen).toEqual(committed.map((r) => `evt_${r.position}`));

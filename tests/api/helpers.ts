@@ -13,7 +13,7 @@ import { now } from "@/lib/clock";
 import { findPetById } from "@/lib/pets/queries";
 import { petView, toPet } from "@/lib/pets/present";
 import type { CoatLength, GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
-import { sessionCookieName } from "@/lib/http/cookies";
+import { sessionCookieName } from "@/lib/core/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { createStaff, type StaffRole } from "@/lib/staff/service";
 

@@ -29,8 +29,8 @@ describe("cli import", () => {
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(0);
 
     const real = cli("import", file, "--org", "cli-rescue");
-    expect(real.stdout).toContain("line 6 (Type): \"Horse\" is not a species");
-    expect(real.stdout).toContain("line 7 (AnimalName): is empty: every animal needs a name");
+    expect(real.stdout).toContain("line 6 (Type) refused: \"Horse\" is not a species");
+    expect(real.stdout).toContain("line 7 (AnimalName) refused: is empty: every animal needs a name");
     expect(real.stdout).toContain("Imported: 4 created, 0 updated, 0 unchanged, 2 rejected");
     expect(real.status, real.stderr).toBe(1);
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(4);
@@ -70,7 +70,7 @@ describe("cli import and the terminal", () => {
     const cells: Record<string, string> = { ID: "E-1", AnimalName: "Rex", Type: "\u001b[2J\u001b]0;owned\u0007\u009b31mDog\u202e" };
     const file = tempFile("escapes.csv", `${PETFINDER_COLUMNS.join(",")}\n${PETFINDER_COLUMNS.map((c) => `"${cells[c] ?? ""}"`).join(",")}\n`);
     const run = cli("import", file, "--org", String(org));
-    expect(run.stdout).toContain("line 2 (Type): ");
+    expect(run.stdout).toContain("line 2 (Type) refused: ");
     const terminalControls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/u;
     expect(run.stdout).not.toMatch(terminalControls);
     expect(run.stderr).not.toMatch(terminalControls);

@@ -6,7 +6,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import * as queries from "@/lib/imports/queries";
 import { ImportBusyError, runImport } from "@/lib/imports/run";
-import { CRONTAB, taskList } from "@/lib/jobs/tasks";
+import { CRONTAB, taskList } from "@/lib/worker/tasks";
 import { REPORT_RETENTION_DAYS, type Import, type ImportIssue, type ImportSummary } from "@/lib/imports/schemas";
 import { readCsv } from "@/lib/listings/formats/csv";
 import { MAX_CELL_BYTES, MAX_FILE_COLUMNS } from "@/lib/listings/formats/errors";

@@ -44,8 +44,13 @@ export async function runImportJobs(options: RunOptions = NO_DNS): Promise<numbe
   return jobs.length;
 }
 
-/** An import as GET /v1/imports/{id} shows it, with its whole report (every page of GET /v1/imports/{id}/issues) as `errors`. */
-export type ImportReport = Import & { errors: ImportIssue[] };
+/**
+ * An import as GET /v1/imports/{id} shows it, with its whole report (every
+ * page of GET /v1/imports/{id}/issues) as `report`, and as `errors` the
+ * entries about refused rows and photos not stored, without their `result`
+ * (what the report held before rows imported with a warning were in it).
+ */
+export type ImportReport = Import & { errors: Omit<ImportIssue, "result">[]; report: ImportIssue[] };
 
 /** Posts a file (202), runs its job, and answers the finished import and its report. */
 export async function importFile(who: Who, file: Buffer | string, fields: Record<string, string> = {}, options: RunOptions = NO_DNS): Promise<ImportReport> {
@@ -57,7 +62,9 @@ export async function importFile(who: Who, file: Buffer | string, fields: Record
 export async function readImport(who: Who, id: number): Promise<ImportReport> {
   const { GET } = await import("@/app/v1/imports/[importId]/route");
   const found = await expectJson<Import>(await call(GET, `/v1/imports/${id}`, { key: who.key, headers: who.headers, params: { importId: String(id) } }));
-  return { ...found, errors: await readIssues(who, id) };
+  const report = await readIssues(who, id);
+  const errors = report.filter((e) => e.result === "refused" || e.field === "photo").map(({ line, field, message }) => ({ line, field, message }));
+  return { ...found, errors, report };
 }
 
 /** Every page of an import's report, following the Link header. */

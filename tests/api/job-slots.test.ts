@@ -7,7 +7,7 @@ import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { Import } from "@/lib/imports/schemas";
-import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type BackgroundWork } from "@/lib/jobs/runner";
+import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type BackgroundWork } from "@/lib/worker/runner";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { metrics } from "@/lib/metrics";
 import type { Pet } from "@/lib/pets/schemas";

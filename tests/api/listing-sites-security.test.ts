@@ -20,7 +20,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { runUpload } from "@/lib/listings/uploads/run";
 import type { ListingSiteHistoryEntry, ListingSiteView, ListingUpload } from "@/lib/listings/uploads/schemas";
 import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
-import { decryptSecret, encryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret, encryptSecret } from "@/lib/core/secrets";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
 import { allowPrivateWebhooks, call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";

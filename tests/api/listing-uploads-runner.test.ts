@@ -4,7 +4,7 @@ import { POST as startUploadRoute } from "@/app/v1/listing-sites/[siteId]/upload
 import { PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
 import { allowPrivateWebhooks, call, expectJson, FIRST_ORG, staffSession, type StaffSession } from "./helpers";
 

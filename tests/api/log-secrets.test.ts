@@ -9,7 +9,7 @@ import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
 import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { startBackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork } from "@/lib/worker/runner";
 import { openToken } from "@/lib/mail/sealed-token";
 import * as petQueries from "@/lib/pets/queries";
 import { createStaff } from "@/lib/staff/service";

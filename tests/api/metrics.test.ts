@@ -11,7 +11,7 @@ import { applicationName, db, poolShare, query } from "@/lib/db";
 import { env, resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { setCounterStore } from "@/lib/http/rate-limit";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";

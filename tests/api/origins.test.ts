@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as openapiGET } from "@/app/v1/openapi.json/route";
 import { GET as listGET, POST as createPOST } from "@/app/v1/pets/route";
 import { DELETE as signOutDELETE, POST as signInPOST } from "@/app/v1/session/route";
-import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER as SOCKET } from "@/lib/core/socket-address";
 import { createStaff } from "@/lib/staff/service";
 import { configurableEnv } from "../env";
 import { call, expectApiError, expectJson, newKey, seedPets } from "./helpers";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as history } from "@/app/v1/pets/[petId]/history/route";
 import { PATCH } from "@/app/v1/pets/[petId]/route";
 import { POST } from "@/app/v1/pets/route";
-import type { HistoryEntry } from "@/lib/audit/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
@@ -61,12 +61,15 @@ describe("what is recorded", () => {
     const renamed = await patchAs(pet.id, { name: "Rosie Posie" }, { key });
 
     const entries = await expectJson<HistoryEntry[]>(await readHistory(pet.id));
+    // Sold ends the animal's stay with an adoption: a record of its own at the same version (pet.stay.ended).
     expect(entries.map((e) => [e.action, e.version])).toEqual([
       ["updated", 3],
+      ["stay_ended", 2],
       ["updated", 2],
       ["created", 1],
     ]);
-    expect(entries[1]).toMatchObject({
+    expect(entries[1]).toMatchObject({ requestId: sold.requestId, stay: { outcome: { type: "adoption" } } });
+    expect(entries[2]).toMatchObject({
       actor: { kind: "staff", id: staff.staffId, email: "keeper@petstore.test" },
       requestId: sold.requestId,
       before: { status: "available" }, // only what changed: the name was sent unchanged
@@ -98,12 +101,13 @@ describe("what is recorded", () => {
     const { pet } = await createByKey({ name: "Busy", categoryId: 1 });
     for (const status of ["pending", "available", "pending", "sold"]) await patchAs(pet.id, { status }, { key });
     const first = await readHistory(pet.id, { headers: staff.headers }, "?limit=2");
-    expect((await expectJson<HistoryEntry[]>(first)).map((e) => e.version)).toEqual([5, 4]);
+    // The sale's two records (the change, and its stay ending with an adoption) share version 5.
+    expect((await expectJson<HistoryEntry[]>(first)).map((e) => e.version)).toEqual([5, 5]);
     const next = parseLink(first.headers.get("link")).next!;
     const second = await call(history, next, { params: { petId: String(pet.id) }, headers: staff.headers });
-    expect((await expectJson<HistoryEntry[]>(second)).map((e) => e.version)).toEqual([3, 2]);
+    expect((await expectJson<HistoryEntry[]>(second)).map((e) => e.version)).toEqual([4, 3]);
     const third = await call(history, parseLink(second.headers.get("link")).next!, { params: { petId: String(pet.id) }, headers: staff.headers });
-    expect((await expectJson<HistoryEntry[]>(third)).map((e) => e.version)).toEqual([1]);
+    expect((await expectJson<HistoryEntry[]>(third)).map((e) => e.version)).toEqual([2, 1]);
     expect(third.headers.get("link")).toBeNull();
   });
 });

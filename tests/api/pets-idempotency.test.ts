@@ -257,7 +257,7 @@ describe("concurrent duplicates", () => {
 /** Another browser session of the same staff account. */
 async function sessionOf(session: StaffSession): Promise<StaffSession> {
   const { createStaffSession } = await import("@/lib/sessions/service");
-  const { sessionCookieName } = await import("@/lib/http/cookies");
+  const { sessionCookieName } = await import("@/lib/core/cookies");
   const { token } = await createStaffSession(BigInt(session.staffId), new Date());
   return { ...session, headers: { ...session.headers, cookie: `${sessionCookieName()}=${token}` } };
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listOrganizations } from "@/app/v1/organizations/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import { encodeCursor } from "@/lib/http/pagination";
+import { encodeCursor } from "@/lib/core/pagination";
 import { chordOfKm, haversineKm, KM_PER_MILE, type LatLng } from "@/lib/organizations/geo";
 import { lookUpZip } from "@/lib/organizations/zip";
 import type { Pet } from "@/lib/pets/schemas";

@@ -106,6 +106,21 @@ describe("refusals, each in the Error shape", () => {
     expect(body.message).toMatch(/JPEG, PNG, WebP or AVIF/);
   });
 
+  it("a body that is neither the form nor an image ([object Object] as text/plain): 415 naming the type received and the ones accepted", async () => {
+    const pet = await fresh();
+    const body = await expectApiError(await upload(pet.id, "[object Object]", { headers: { "content-type": "text/plain;charset=UTF-8" } }), 415, "unsupported_media_type");
+    expect(body.message).toContain('"text/plain;charset=UTF-8"');
+    expect(body.message).toContain("multipart/form-data");
+    expect(body.message).toContain("image/jpeg, image/png, image/webp, image/avif or application/octet-stream");
+  });
+
+  it("a form's file that is not an image: 415 naming the type its part declared", async () => {
+    const pet = await fresh();
+    const body = await expectApiError(await upload(pet.id, multipart(Buffer.from("just text"), "notes.txt", "text/plain")), 415, "unsupported_media_type");
+    expect(body.message).toContain('declared as "text/plain"');
+    expect(body.message).toMatch(/JPEG, PNG, WebP or AVIF/);
+  });
+
   it("a GIF: 415", async () => {
     const pet = await fresh();
     await expectApiError(await upload(pet.id, new Uint8Array(await image(50, 50).gif().toBuffer())), 415, "unsupported_media_type");

@@ -6,7 +6,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { setCounterStore } from "@/lib/http/rate-limit";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { call, newKey } from "./helpers";
 

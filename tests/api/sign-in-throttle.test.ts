@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as signInPOST } from "@/app/v1/session/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { SOCKET_ADDRESS_HEADER } from "@/lib/http/socket-address";
+import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import * as password from "@/lib/staff/password";
 import { createStaff } from "@/lib/staff/service";
 import { ACCOUNT_RULE, listLockouts, unlock } from "@/lib/staff/throttle";

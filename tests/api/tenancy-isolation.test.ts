@@ -85,6 +85,7 @@ const PUBLIC: Record<string, string> = {
 // The first organisation's things, and another organisation's callers.
 let home: {
   pet: number;
+  stay: number;
   photo: number;
   application: number;
   key: number;
@@ -130,8 +131,11 @@ beforeAll(async () => {
     data: { organizationId: BigInt(FIRST_ORG), format: "petfinder", encoding: "utf-8", dryRun: true, missing: "keep", counts: {}, photos: {}, actorKind: "api_key", actorId: BigInt(key.id) },
     select: { id: true },
   });
+  // The animal's stay (seeded animals have none: the create path opens it).
+  const stay = await db().petStay.create({ data: { petId: BigInt(pet!.id), organizationId: BigInt(FIRST_ORG), intakeAt: new Date("2026-01-01T00:00:00Z"), intakeType: "stray" }, select: { id: true } });
   home = {
     pet: pet!.id,
+    stay: Number(stay.id),
     photo: Number(photo.id),
     application,
     key: key.id,
@@ -145,14 +149,14 @@ beforeAll(async () => {
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
-  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read"], "foreign key", { plan: "pro" }, org);
+  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"], "foreign key", { plan: "pro" }, org);
   foreign = { org, key: foreignKey.key, staff: await staffSession(undefined, { organizationId: org }), pet: foreignPet!.id };
 });
 
 /** What a refused write must leave as it was. */
 async function footprint() {
-  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports] = await Promise.all([
-    db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true } }),
+  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays] = await Promise.all([
+    db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true, inCare: true } }),
     db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
     db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
     db().webhookEndpoint.findUniqueOrThrow({ where: { id: BigInt(home.webhook) }, select: { enabled: true, url: true, secret: true } }),
@@ -163,8 +167,9 @@ async function footprint() {
     db().listingSite.findUniqueOrThrow({ where: { id: BigInt(home.listingSite) }, select: { enabled: true, host: true, password: true, username: true } }),
     db().listingUpload.count(),
     db().import.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
+    db().petStay.findMany({ where: { petId: BigInt(home.pet) }, orderBy: { id: "asc" } }),
   ]);
-  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports };
+  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays };
 }
 
 type Caller = { key?: string; headers?: Record<string, string> };
@@ -186,6 +191,16 @@ const ids = (body: unknown) => (body as { id: number | string }[]).map((x) => x.
 const PRIVATE: Record<string, Row> = {
   "PATCH /v1/pets/{petId}": { request: () => ({ path: `/v1/pets/${home.pet}`, params: { petId: String(home.pet) }, json: { name: "Taken" } }) },
   "GET /v1/pets/{petId}/history": { request: () => ({ path: `/v1/pets/${home.pet}/history`, params: { petId: String(home.pet) } }) },
+  "GET /v1/pets/{petId}/stays": { request: () => ({ path: `/v1/pets/${home.pet}/stays`, params: { petId: String(home.pet) } }) },
+  "POST /v1/pets/{petId}/stays": {
+    request: () => ({ path: `/v1/pets/${home.pet}/stays`, params: { petId: String(home.pet) }, json: { intake: { type: "stray" } } }),
+  },
+  "POST /v1/pets/{petId}/stays/{stayId}/outcome": {
+    request: () => ({ path: `/v1/pets/${home.pet}/stays/${home.stay}/outcome`, params: { petId: String(home.pet), stayId: String(home.stay) }, json: { type: "transferredOut" } }),
+  },
+  "PATCH /v1/pets/{petId}/stays/{stayId}": {
+    request: () => ({ path: `/v1/pets/${home.pet}/stays/${home.stay}`, params: { petId: String(home.pet), stayId: String(home.stay) }, json: { intake: { type: "stray" } } }),
+  },
   "POST /v1/pets/{petId}/photos": {
     request: () => ({ path: `/v1/pets/${home.pet}/photos`, params: { petId: String(home.pet) }, body: new Uint8Array([0xff, 0xd8, 0xff]), headers: { "content-type": "image/jpeg" } }),
   },
@@ -358,7 +373,7 @@ describe("a path that names nothing is 404 at once, before the body is read", ()
         .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
         .sort(),
     );
-    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read"];
+    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"];
     for (const route of owned) {
       const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
       const url = route.route.replace(/\{\w+\}/g, "987654321");

@@ -7,7 +7,7 @@ import { POST as createOrganizationRoute } from "@/app/v1/organizations/route";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { RouteDeclaration } from "@/lib/http/handler";
-import { lenientObjects } from "@/lib/http/unknown-fields";
+import { lenientObjects } from "@/lib/core/unknown-fields";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { call, expectApiError, newKey, seedPets, type RouteHandler } from "./helpers";
 

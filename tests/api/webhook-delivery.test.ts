@@ -9,9 +9,9 @@ import { GET as deliveriesRoute } from "@/app/v1/webhooks/[webhookId]/deliveries
 import { POST as retryRoute } from "@/app/v1/webhooks/[webhookId]/deliveries/[deliveryId]/retry/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { encryptSecret, generateSecret } from "@/lib/webhooks/secrets";
+import { encryptSecret, generateSecret } from "@/lib/core/secrets";
 import type { PetEvent } from "@/lib/events/schemas";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import type { Pet } from "@/lib/pets/schemas";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";

@@ -3,7 +3,7 @@ import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { POST as rotateRoute } from "@/app/v1/webhooks/[webhookId]/rotate-secret/route";
 import { POST as testRoute } from "@/app/v1/webhooks/[webhookId]/test/route";
-import { startBackgroundWork, type BackgroundWork } from "@/lib/jobs/runner";
+import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { captureLogLines } from "@/tests/log-capture";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { call, expectJson, newKey, allowPrivateWebhooks } from "./helpers";

@@ -10,7 +10,7 @@ import { POST as staffDisableRoute } from "@/app/v1/keys/[keyId]/webhooks/[webho
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { WebhookEndpoint } from "@/lib/webhooks/schemas";
-import { decryptSecret } from "@/lib/webhooks/secrets";
+import { decryptSecret } from "@/lib/core/secrets";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { call, expectApiError, expectJson, newKey, staffSession, type CallOptions, type StaffSession, allowPrivateWebhooks } from "./helpers";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { sessionCookieName } from "@/lib/http/cookies";
+import { sessionCookieName } from "@/lib/core/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { staffSession } from "../api/helpers";
 import { configurableEnv } from "../env";

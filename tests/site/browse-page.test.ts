@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { InitialBrowse } from "@/components/pets/browse-query";
 import { db } from "@/lib/db";
-import { sessionCookieName } from "@/lib/http/cookies";
+import { sessionCookieName } from "@/lib/core/cookies";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { newOrganization, seedPets } from "../api/helpers";
 

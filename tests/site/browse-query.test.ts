@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeProfileFilters } from "@/components/pets/browse-empty-state";
 import { activeFilterCount, browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, withoutFilters } from "@/components/pets/browse-query";
-import { milesAway } from "@/lib/organizations/units";
+import { milesAway } from "@/lib/core/units";
 import { petsApiPath } from "@/components/pets/pets-api-query";
 import { translator } from "../i18n";
 

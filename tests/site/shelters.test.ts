@@ -5,7 +5,7 @@ import { linkCursor, nearProblem, parseSheltersQuery, sheltersApiPath, sheltersH
 import { profilePatch } from "@/components/staff/profile-patch";
 import { setClock } from "@/lib/clock";
 import { translatorFor } from "@/lib/i18n/translator";
-import { sessionCookieName } from "@/lib/http/cookies";
+import { sessionCookieName } from "@/lib/core/cookies";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import type { Organization } from "@/lib/organizations/schemas";
 import { forgetShelterCount, manyShelters } from "@/lib/site/shelter-count";
@@ -92,6 +92,7 @@ const organization: Organization = {
   website: null,
   address: { street: "1 Main St", city: "Chicago", region: "IL", postcode: "60601", country: "US" },
   location: { lat: 41.9, lng: -87.65 },
+  timeZone: "America/Chicago",
   createdAt: "2026-11-26T00:00:00.000Z",
 };
 const unchanged = { name: "Lakeshore Rescue", email: null, phone: "+1 312 555 0100", website: null, address: { ...organization.address! }, location: { lat: 41.9, lng: -87.65 } };

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { withApi } from "@/lib/http/handler";
 
 // Any other path under /v1 - 404 in the API's error shape, not an HTML page

@@ -1,6 +1,6 @@
 import { newAlertSchema } from "@/lib/alerts/schemas";
 import { createAlert } from "@/lib/alerts/service";
-import { clientAddress } from "@/lib/http/client";
+import { clientAddress } from "@/lib/core/client";
 import { otherMethods, withApi } from "@/lib/http/handler";
 
 // POST /v1/alerts - "Email me new matches": an alert for the browse page's filters, sent a confirmation email first (double opt-in)

@@ -1,5 +1,5 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { linkHeader, withParam } from "@/lib/http/pagination";
+import { linkHeader, withParam } from "@/lib/core/pagination";
 import { listEventsQuerySchema } from "@/lib/events/schemas";
 import { listEvents } from "@/lib/events/service";
 import { petView } from "@/lib/pets/present";

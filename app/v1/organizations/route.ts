@@ -1,5 +1,5 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { listOrganizationsQuerySchema, newOrganizationSchema } from "@/lib/organizations/schemas";
 import { createOrganization, listOrganizations } from "@/lib/organizations/service";
 

@@ -1,20 +1,21 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { actorKey, writeContext } from "@/lib/http/actor";
-import { ifNoneMatchMatches } from "@/lib/http/conditional";
+import { actorKey, outOfCareScope, writeContext } from "@/lib/http/actor";
+import { ifNoneMatchMatches } from "@/lib/core/conditional";
 import { idempotently } from "@/lib/http/idempotency";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { idempotentNewPet, listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
-export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request }) => {
+export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request, caller }) => {
   const view = petView(now, url.origin);
-  let page = await listPets(query, view);
+  const outOfCare = outOfCareScope(caller);
+  let page = await listPets(query, view, outOfCare);
   // A tag the replica's page does not match may be newer than the replica: ask the primary before answering with an older page.
   if (readsFromReplica() && request.headers.has("if-none-match") && !ifNoneMatchMatches(request, page.etag)) {
-    page = await withReadPolicy({ primary: true }, () => listPets(query, view));
+    page = await withReadPolicy({ primary: true }, () => listPets(query, view, outOfCare));
   }
   const { pets, cursors, etag } = page;
   const link = linkHeader({

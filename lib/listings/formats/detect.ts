@@ -5,7 +5,7 @@ import { quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { RESCUEGROUPS_COLUMNS } from "@/lib/listings/formats/rescuegroups";
-import type { ListingFormatName, ListingSite } from "@/lib/listings/sites";
+import type { ListingFormatName, ListingSite } from "@/lib/core/listing-sites";
 
 // Which format a file is in, from its first row: a site's header row (names
 // compared ignoring case, spaces and punctuation), or for Adopt-a-Pet's

@@ -7,7 +7,7 @@ import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { inspectListingFile, readListingFile, recordValue } from "@/lib/listings/formats/read";
 import { parseListingFile } from "@/lib/listings/formats/registry";
 import type { ImportedFields, ImportedRow } from "@/lib/listings/formats/types";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 
 // Reading the sample files (tests/fixtures/listings/, written by hand from
 // the sites' public descriptions) into our words, exactly; then encodings,
@@ -133,6 +133,7 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
       row(6, "PF-1003", "Horse", { ...PF, name: "Biscuit", breed: "Quarterhorse", sex: "male", size: "xlarge", description: "Gentle giant.", status: "available" }, {
         ageGroup: "adult",
         errors: [noCategory(6, "Type", "Horse")],
+        unknownWords: [{ field: "species", word: "Horse" }],
         warnings: [unknownBreed(6, "PrimaryBreed", "Quarterhorse")],
       }),
       row(7, "PF-1004", "Cat", { ...PF, categoryId: 2, breed: "Siamese", sex: "female", size: "small", status: "available" }, {
@@ -209,6 +210,7 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
       row(5, "AAP-11", "Horse", { ...AAP, name: "Dakota", breed: "Quarter Horse", mixedBreed: false, sex: "female", status: "available", coatLength: null }, {
         ageGroup: "adult",
         errors: [noCategory(5, "Animal", "Horse")],
+        unknownWords: [{ field: "species", word: "Horse" }],
         warnings: [unknownBreed(5, "Breed", "Quarter Horse")],
       }),
     ],
@@ -329,14 +331,19 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
         colors: ["Gray / Blue / Silver"],
         adoptionFee: { amountCents: 0, currency: "USD", waived: false },
       }, { statusAction: "adopted" }),
-      row(5, "G-3", "Rabbit", { categoryId: 3, status: "available", sex: "female", birthDate: null, breed: "Rex", description: null, goodWith: unknownGoodWith, colors: [], adoptionFee: null }, {
-        errors: [{ line: 5, field: "Name", message: "is empty: every animal needs a name" }],
+      // A generic row without a name is the animal named by its ID (issue 42).
+      row(5, "G-3", "Rabbit", { categoryId: 3, name: "G-3", status: "available", sex: "female", birthDate: null, breed: "Rex", description: null, goodWith: unknownGoodWith, colors: [], adoptionFee: null }, {
+        warnings: [{ line: 5, field: "Name", message: 'is empty: the animal is named by its ID "G-3"' }],
       }),
       row(6, "G-4", "rabbit", { categoryId: 3, name: "Hopper", breed: "Rex", description: null, goodWith: { dogs: null, cats: null }, colors: [], adoptionFee: null }, {
         errors: [
           { line: 6, field: "Sex", message: '"Q" is not female or male' },
           { line: 6, field: "Birthday", message: '"2024-02-30" is not a date (YYYY-MM-DD or MM/DD/YYYY)' },
           { line: 6, field: "Kids?", message: '"maybe" is not yes or no' },
+        ],
+        unknownWords: [
+          { field: "sex", word: "Q" },
+          { field: "goodWithChildren", word: "maybe" },
         ],
       }),
     ],

@@ -3,7 +3,7 @@ import { decodeListingFile, type ListingEncoding } from "@/lib/listings/formats/
 import { detectLayout, type Layout } from "@/lib/listings/formats/detect";
 import { ListingFileError, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import type { ColumnIndex, ListingRecord } from "@/lib/listings/formats/types";
-import type { ListingFormatName } from "@/lib/listings/sites";
+import type { ListingFormatName } from "@/lib/core/listing-sites";
 
 // A listing file from its bytes: decoded (UTF-8, with or without BOM, else
 // Windows-1252), its shape checked in one pass (at most 200 values a row and

@@ -5,7 +5,7 @@ import { readListingFile, type ListingFile } from "@/lib/listings/formats/read";
 import { rescuegroups } from "@/lib/listings/formats/rescuegroups";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, WriteOptions, WrittenRow } from "@/lib/listings/formats/types";
-import type { ListingFormatName, ListingSite } from "@/lib/listings/sites";
+import type { ListingFormatName, ListingSite } from "@/lib/core/listing-sites";
 
 // The formats by name, and the two whole-file operations the uploads and the
 // import are built on.
@@ -42,7 +42,7 @@ export function listingRowReader(file: Pick<ListingFile, "format" | "columns">, 
   const context: ReadContext = { categories: options.categories };
   if (file.format === "generic") {
     if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");
-    const generic = genericFormat(options.mapping, file.columns);
+    const generic = genericFormat(options.mapping, file.columns, options.categories);
     return (record) => generic.fromRow(record, context);
   }
   const format = SITE_FORMATS[file.format];

@@ -7,7 +7,7 @@ import { LISTED_KINDS, listedKindOf, type ListedKind } from "@/lib/listings/voca
 import { genericFormat, GENERIC_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
 import { parseListingFile, writeListingFile } from "@/lib/listings/formats/registry";
 import type { ImportedFields, ImportedRow, ListingAnimal, WriteOptions } from "@/lib/listings/formats/types";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 import { PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
 import { AGE_GROUPS } from "@/lib/pets/age";
 

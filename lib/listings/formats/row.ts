@@ -1,7 +1,7 @@
 import { matchBreed, siteBreed, unknownBreed } from "@/lib/listings/vocabulary/breeds";
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { kindOfSpecies, matchCategory } from "@/lib/listings/vocabulary/species";
-import { SITE_NAMES, type ListingSite } from "@/lib/listings/sites";
+import { SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
 import { PHOTOS_MAX } from "@/lib/pets/schemas";
 import { oneLine, quoteCell } from "@/lib/listings/formats/cells";
 import type {
@@ -116,7 +116,12 @@ export function writeRow(spec: SiteFormatSpec, animal: ListingAnimal, options: W
   return { rowId, cells, warnings, photos: state.photos };
 }
 
-export type ReadSpec = Pick<SiteFormatSpec, "readable" | "idColumns" | "speciesColumn" | "nameColumn">;
+export type ReadSpec = Pick<SiteFormatSpec, "readable" | "idColumns" | "speciesColumn" | "nameColumn"> & {
+  /** A generic mapping's `values`: the file's word in a column, in our words (the cell itself when it is not mapped). */
+  translate?: (column: string, cell: string) => string;
+  /** A row without a name is the animal named by its ID, with a warning (the generic import; issue 42), not a refused row. */
+  namelessById?: boolean;
+};
 
 export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadContext): ImportedRow {
   const row: ImportedRow = {
@@ -140,10 +145,11 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
     error: (field, message) => void row.errors.push({ line: record.line, field, message }),
     warn: (field, message) => void row.warnings.push({ line: record.line, field, message }),
   };
-  const cell = (name: string) => {
+  const raw = (name: string) => {
     const at = record.index.get(name);
     return at === undefined ? "" : (record.cells[at] ?? "").trim();
   };
+  const cell = spec.translate ? (name: string) => spec.translate!(name, raw(name)) : raw;
 
   if (record.cellCount !== record.expectedCellCount) {
     state.error(null, `has ${record.cellCount} values where the file's rows have ${record.expectedCellCount}: a value is missing, or a comma in it is not quoted`);
@@ -162,13 +168,20 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   else {
     const category = matchCategory(species, context.categories);
     if (category) row.fields.categoryId = category.id;
-    else state.error(spec.speciesColumn, `${quoteCell(species)} is not a species we have a category for (${context.categories.map((c) => c.name).join(", ")})`);
+    else {
+      state.error(spec.speciesColumn, `${quoteCell(species)} is not a species we have a category for (${context.categories.map((c) => c.name).join(", ")})`);
+      (row.unknownWords ??= []).push({ field: "species", word: species });
+    }
     state.kind = (category && listedKindOf(category.name)) ?? kindOfSpecies(species);
   }
 
   const name = cell(spec.nameColumn);
-  if (!name) state.error(spec.nameColumn, "is empty: every animal needs a name");
-  else row.fields.name = name;
+  if (name) row.fields.name = name;
+  else if (spec.namelessById && row.externalId) {
+    // An animal without a name is still an animal: a shelter's export leaves strays unnamed.
+    row.fields.name = row.externalId;
+    state.warn(spec.nameColumn, `is empty: the animal is named by its ID ${quoteCell(row.externalId)}`);
+  } else state.error(spec.nameColumn, "is empty: every animal needs a name");
 
   for (const column of spec.readable) {
     if (column.read && record.index.has(column.name)) column.read(cell(column.name), state);

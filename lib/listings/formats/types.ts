@@ -122,6 +122,29 @@ export type ImportedFields = Partial<Omit<ListingFields, "goodWith">> & { goodWi
 
 export type StatusAction = "adopted" | "delete";
 
+/**
+ * A generic file's stay columns as read (issue 42): each cell trimmed, the
+ * types already in our words (a word neither ours nor mapped is an error of
+ * the row). The times stay the file's text: the import reads them in the
+ * organisation's time zone (lib/imports/stay-times.ts).
+ */
+export interface RowStay {
+  intakeDate: string | null;
+  intakeType: string | null;
+  intakeSubtype: string | null;
+  outcomeDate: string | null;
+  outcomeType: string | null;
+  outcomeSubtype: string | null;
+}
+
+/** A closed-vocabulary word a row used that is neither ours nor in the mapping's values (the dry run lists them). */
+export interface UnknownWord {
+  /** Our field (`species`, `sex`, `intakeType`…). */
+  field: string;
+  /** The file's word, trimmed. */
+  word: string;
+}
+
 export interface ImportedRow {
   line: number;
   /** The file's ID column; null when the file has none (a generic file mapped without one). */
@@ -141,6 +164,10 @@ export interface ImportedRow {
   errors: RowIssue[];
   /** Imported, but something was left out or read loosely. */
   warnings: RowIssue[];
+  /** The stay the row describes, when the mapping has stay columns (a generic file). */
+  stay?: RowStay;
+  /** Words of closed-vocabulary fields we could not read (each also an error of the row). */
+  unknownWords?: UnknownWord[];
 }
 
 /** A column's position by its name: one per file, shared by its records. */

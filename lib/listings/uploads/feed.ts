@@ -1,8 +1,8 @@
 import { setBounded } from "@/lib/bounded-map";
 import { query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/http/errors";
-import type { ListingSite } from "@/lib/listings/sites";
+import { ApiError } from "@/lib/core/errors";
+import type { ListingSite } from "@/lib/core/listing-sites";
 import { buildSnapshot, etagOfBytes } from "@/lib/listings/uploads/snapshot";
 import { isoDay } from "@/lib/pets/age";
 import { petView } from "@/lib/pets/present";

@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { appSecrets } from "@/lib/app-secret";
 import { db } from "@/lib/db";
 import { logger } from "@/lib/log";
-import { decryptSecret as openWebhookSeal } from "@/lib/webhooks/secrets";
+import { decryptSecret as openWebhookSeal } from "@/lib/core/secrets";
 
 // Listing sites' FTP passwords at rest. An upload must send the password, so
 // it is stored sealed (AES-256-GCM), not hashed, under a key of its own:

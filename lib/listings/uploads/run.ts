@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { db, query } from "@/lib/db";
 import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 import { describeFtpError, openFtp, type FtpSession } from "@/lib/listings/uploads/ftp";
 import { RETRY_DELAYS_SECONDS, uploadJobSql, type UploadJob } from "@/lib/listings/uploads/jobs";
 import { buildSnapshot, type Snapshot } from "@/lib/listings/uploads/snapshot";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { historyActorSchema } from "@/lib/audit/schemas";
-import { integerId } from "@/lib/http/path-id";
-import { LISTING_SITES, type ListingSite } from "@/lib/listings/sites";
+import { integerId } from "@/lib/core/path-id";
+import { LISTING_SITES, type ListingSite } from "@/lib/core/listing-sites";
 import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
 
 // The shapes of listing sites (an organisation's FTP account on Petfinder,
@@ -52,7 +52,11 @@ const hostSchema = z
   .regex(/^(\[[0-9a-f:.]+\]|[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?(\.[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?)*)$/, "must be a host name or an IP address, without scheme or path")
   .meta({ description: "The FTP server. Defaults to the site's own (Petfinder members.petfinder.com, Adopt-a-Pet autoupload.adoptapet.com, RescueGroups ftp.rescuegroups.org). Must resolve to public addresses only.", example: "members.petfinder.com" });
 
-const portSchema = z.number().int().min(1, "must be at least 1").max(65535, "must be at most 65535").meta({ description: "The FTP control port.", example: 21 });
+const portSchema = z.number().int().min(1, "must be at least 1").max(65535, "must be at most 65535").meta({
+  // A rule on two fields, which a JSON Schema for each cannot hold: said here (tests/api/document-boundaries.test.ts lists it).
+  description: "The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.",
+  example: 21,
+});
 const secureSchema = z.boolean().meta({ description: "Explicit FTPS (AUTH TLS) with a verified certificate." });
 const usernameSchema = z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters").meta({ description: "The FTP user name the site gave the shelter.", example: "ca1234" });
 const passwordSchema = z
@@ -66,7 +70,10 @@ const accountIdSchema = z
   .min(1, "must not be blank")
   .max(100, "must be at most 100 characters")
   .regex(/^[A-Za-z0-9._-]+$/, "must be letters, digits, '.', '_' or '-' (it names a file on the server)")
-  .meta({ description: "Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row). Not used by Adopt-a-Pet.", example: "CA1234" });
+  .meta({
+  description: "Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.",
+  example: "CA1234",
+});
 const enabledSchema = z.boolean().meta({ description: "Whether changes and the daily run upload to it. A switched-off site keeps its settings and log." });
 
 export const newListingSiteSchema = z

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { adoptapetImportConfig } from "@/lib/listings/formats/adoptapet";
 import { writeListingFile, type WrittenFile } from "@/lib/listings/formats/registry";
 import type { ListingAnimal } from "@/lib/listings/formats/types";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 import { ageGroupOf, isoDay } from "@/lib/pets/age";
 import { photoUrl, petView } from "@/lib/pets/present";
 import type { PetStatus } from "@/lib/pets/schemas";
@@ -54,7 +54,8 @@ const day = (value: Date | null) => (value ? isoDay(value) : null);
 /** The organisation's animals a site lists, oldest first (a stable order: the same animals give the same bytes). */
 export async function listedAnimals(organizationId: number, site: ListingSite, now: Date): Promise<{ animals: ListingAnimal[]; keys: Map<string, string> }> {
   const rows = await db().pet.findMany({
-    where: { organizationId: BigInt(organizationId), listOnOtherSites: true, status: { in: LISTED_STATUSES[site] } },
+    // Out of care (lib/stays): off the sites, from the next file on.
+    where: { organizationId: BigInt(organizationId), listOnOtherSites: true, inCare: true, status: { in: LISTED_STATUSES[site] } },
     include: { category: { select: { name: true } }, photos: { orderBy: [{ position: "asc" }, { id: "asc" }] } },
     orderBy: { id: "asc" },
   });

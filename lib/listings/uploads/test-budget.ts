@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { ApiError } from "@/lib/http/errors";
-import type { Caller } from "@/lib/http/auth";
+import { ApiError } from "@/lib/core/errors";
+import type { Caller } from "@/lib/sessions/caller";
 import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
 import { logger } from "@/lib/log";
 import { counterStore } from "@/lib/rate-limit/shared-store";

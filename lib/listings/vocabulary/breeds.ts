@@ -9,7 +9,7 @@ import {
 import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
 import type { ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 
 /** One breed of a kind: our name (Petfinder's) and each site's. */
 export interface Breed {

@@ -1,7 +1,7 @@
 import { ADOPTAPET_SPECIES, PETFINDER_TYPES, SPECIES_ALIASES } from "@/lib/listings/vocabulary/data";
 import { LISTED_KINDS, listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
-import type { ListingSite } from "@/lib/listings/sites";
+import type { ListingSite } from "@/lib/core/listing-sites";
 
 /** A site's species (type) name for a kind. RescueGroups takes Petfinder's (as ASM3 sends them). */
 export function siteSpecies(kind: ListedKind, site: ListingSite): string {

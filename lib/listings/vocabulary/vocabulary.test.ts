@@ -5,7 +5,7 @@ import { ADOPTAPET_BREED_MAP, ADOPTAPET_BREED_MAP_MORE, PETFINDER_BREEDS } from 
 import { LISTED_KINDS, listedKindOf } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
 import { kindOfSpecies, matchCategory, siteSpecies } from "@/lib/listings/vocabulary/species";
-import { LISTING_SITES } from "@/lib/listings/sites";
+import { LISTING_SITES } from "@/lib/core/listing-sites";
 
 // The listing sites' words and how names typed by people or found in files
 // are matched to them: case, accents, punctuation and spacing do not count;

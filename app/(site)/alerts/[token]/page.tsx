@@ -8,7 +8,7 @@ import { pageLocale } from "@/lib/i18n/server";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { GET as alertGET } from "@/app/v1/alerts/[token]/route";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import { serverApi } from "@/lib/site/server-api";
 import { AlertManager } from "@/components/alerts/alert-manager";
 import type { AlertView } from "@/components/alerts/alerts-api";

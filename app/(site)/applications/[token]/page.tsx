@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { GET as applicationLinkGET } from "@/app/v1/application-links/[token]/route";
 import type { ApplicationStatus } from "@/lib/applications/schemas";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import { serverApi } from "@/lib/site/server-api";
 import { ApplicationStatusView } from "@/components/adopt/application-status";
 import { PetLoadFailed } from "@/components/pets/pet-load-failed";

@@ -5,7 +5,7 @@ import { cache } from "react";
 import { GET as categoriesGET } from "@/app/v1/categories/route";
 import { GET as organizationGET } from "@/app/v1/organizations/[organizationId]/route";
 import { GET as listPetsGET } from "@/app/v1/pets/route";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { serverApi } from "@/lib/site/server-api";

@@ -19,7 +19,7 @@ import { PagerLinks } from "@/components/shelters/pager-links";
 import { ShelterContact } from "@/components/shelters/shelter-contact";
 import { placeLine } from "@/components/shelters/shelter-format";
 import { linkCursor } from "@/components/shelters/shelters-query";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { Category, Pet } from "@/lib/pets/schemas";
 import { plainError } from "@/lib/site/plain-error";

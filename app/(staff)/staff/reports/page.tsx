@@ -6,7 +6,7 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { LengthOfStay, MonthTable, ReportChart } from "@/components/staff/report-view";
 import { StaffOnly } from "@/components/staff/staff-only";
 import { inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
-import type { ErrorBody } from "@/lib/http/errors";
+import type { ErrorBody } from "@/lib/core/errors";
 import type { MonthlyReport } from "@/lib/reports/schemas";
 import { serverApi } from "@/lib/site/server-api";
 

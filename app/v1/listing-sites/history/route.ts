@@ -1,5 +1,5 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { listingSiteHistoryQuerySchema } from "@/lib/listings/uploads/schemas";
 import { listSiteHistory } from "@/lib/listings/uploads/service";
 

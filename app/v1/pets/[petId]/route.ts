@@ -1,6 +1,6 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/http/conditional";
+import { outOfCareScope, writeContext } from "@/lib/http/actor";
+import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/core/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
@@ -11,14 +11,16 @@ import { petOwner } from "@/lib/http/tenant";
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
 export const GET = withApi(
   { scope: "pets:read", tenant: "public", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
-  async ({ params, now, url, request }) => {
+  async ({ params, now, url, request, caller }) => {
     const view = petView(now, url.origin);
-    let pet = await findPet(params.petId, view);
+    // An animal out of care is its staff's only (docs/decisions/023).
+    const outOfCare = outOfCareScope(caller);
+    let pet = await findPet(params.petId, view, outOfCare);
     // As the list does: a tag the replica's copy does not match (or an animal
     // the replica does not have yet) may be newer than the replica, so the
     // primary answers; nobody gets an older version than one they hold.
     if (readsFromReplica() && request.headers.has("if-none-match") && !(pet && ifNoneMatchMatches(request, etagOf(pet.version)))) {
-      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view));
+      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view, outOfCare));
     }
     if (!pet) throw notFound(params.petId);
     return { body: pet, headers: { ETag: etagOf(pet.version) } };

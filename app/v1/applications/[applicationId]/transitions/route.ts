@@ -1,7 +1,7 @@
 import { applicationIdParamsSchema, transitionSchema } from "@/lib/applications/schemas";
 import { transitionApplication } from "@/lib/applications/service";
 import { staffOf } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/http/conditional";
+import { ifMatchVersions } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { applicationOwner } from "@/lib/http/tenant";
 

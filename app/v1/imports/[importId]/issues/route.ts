@@ -1,5 +1,5 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { importOwner } from "@/lib/http/tenant";
 import { importIdParamsSchema, listImportIssuesQuerySchema } from "@/lib/imports/schemas";
 import { listImportIssues } from "@/lib/imports/service";

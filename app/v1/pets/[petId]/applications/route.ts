@@ -1,7 +1,7 @@
 import { applicationInputSchema } from "@/lib/applications/schemas";
 import { submitApplication } from "@/lib/applications/service";
 import { env } from "@/lib/env";
-import { clientAddress } from "@/lib/http/client";
+import { clientAddress } from "@/lib/core/client";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
 

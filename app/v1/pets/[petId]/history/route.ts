@@ -1,6 +1,6 @@
 import { historyQuerySchema } from "@/lib/audit/schemas";
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
 import { petView } from "@/lib/pets/present";
 import { listPetHistory } from "@/lib/pets/service";

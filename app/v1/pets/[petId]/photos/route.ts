@@ -1,11 +1,11 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/http/conditional";
-import { validationError } from "@/lib/http/errors";
+import { ifMatchVersions } from "@/lib/core/conditional";
+import { validationError } from "@/lib/core/errors";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { readPhotoUpload } from "@/lib/http/upload";
 import { addPhoto } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
-import { petIdParamsSchema, photoAltSchema, photoUploadQuerySchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema, photoUploadQuerySchema } from "@/lib/pets/schemas";
 import { etagOf } from "@/lib/pets/service";
 import { petOwner } from "@/lib/http/tenant";
 
@@ -14,11 +14,12 @@ export const POST = withApi(
   { scope: "pets:write", tenant: petOwner, params: petIdParamsSchema, query: photoUploadQuerySchema },
   async ({ params, query, request, caller, requestId, now, url }) => {
     const upload = await readPhotoUpload(request);
-    const alt = upload.alt === undefined ? (query.alt ?? null) : photoAltSchema.safeParse(upload.alt);
+    // The form's field parsed as an object, so that a refusal names `alt` as the query's does.
+    const alt = upload.alt === undefined ? (query.alt ?? null) : photoUploadQuerySchema.safeParse({ alt: upload.alt });
     if (alt && typeof alt === "object" && !alt.success) throw validationError("invalid_body", alt.error);
     const { photo, pet } = await addPhoto(
       params.petId,
-      { bytes: upload.bytes, alt: alt && typeof alt === "object" ? alt.data : alt },
+      { bytes: upload.bytes, contentType: upload.contentType, alt: alt && typeof alt === "object" ? (alt.data.alt ?? null) : alt },
       { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) },
     );
     return { status: 201, body: photo, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${photo.id}`, url).toString() } };

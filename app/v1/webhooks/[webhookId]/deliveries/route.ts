@@ -1,6 +1,6 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { ownerKeyId } from "@/lib/http/actor";
-import { linkHeader, withCursor } from "@/lib/http/pagination";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { listDeliveriesQuerySchema, webhookIdParamsSchema } from "@/lib/webhooks/schemas";
 import { listDeliveries } from "@/lib/webhooks/service";
 

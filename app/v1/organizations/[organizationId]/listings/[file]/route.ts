@@ -1,5 +1,5 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
-import { ifNoneMatchMatches } from "@/lib/http/conditional";
+import { ifNoneMatchMatches } from "@/lib/core/conditional";
 import { listingFeedParamsSchema } from "@/lib/listings/uploads/schemas";
 import { listingFeed } from "@/lib/listings/uploads/feed";
 

@@ -1,5 +1,5 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/http/conditional";
+import { ifMatchVersions } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { deletePhoto, updatePhotoAlt } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";

@@ -1,0 +1,184 @@
+"use client";
+
+// Before any schema is built (see the file).
+import "@/lib/zod-jitless";
+import { useId, useState, type FormEvent } from "react";
+import { DateTime } from "@/components/staff/date-time";
+import { FormAlert } from "@/components/staff/form-alert";
+import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
+import { useNewIntake, usePetStays, useRecordOutcome } from "@/components/staff/use-pet-stays";
+import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
+import { INTAKE_TYPES, OUTCOME_TYPES, SUBTYPE_MAX, type IntakeType, type OutcomeType, type Stay } from "@/lib/stays/schemas";
+
+/** Today in the browser's calendar, as a date input holds it. */
+function today(): string {
+  const now = new Date();
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+}
+
+/**
+ * What `at` to send for the date picked: nothing for today (the server's
+ * now, so an outcome today is never before an intake earlier today), else
+ * the day (midnight of it in the shelter's time zone).
+ */
+const atOf = (day: string) => (day === "" || day === today() ? undefined : day);
+
+function problemOf(error: unknown): string {
+  if (error instanceof ApiClientError && error.details?.length) return `${error.message} ${error.details.map((d) => `${d.field}: ${d.issue}`).join("; ")}`;
+  return describeError(error);
+}
+
+/**
+ * The animal's stays at the shelter (staff only, below its profile): each
+ * intake and outcome, and the one step that comes next: recording the open
+ * stay's outcome, or a new intake when the animal has left.
+ */
+export function PetStays({ petId, petName }: { petId: number; petName: string }) {
+  const stays = usePetStays(petId);
+  const open = stays.data?.find((s) => s.outcome === null);
+  return (
+    <section aria-labelledby="pet-stays-heading" className={`${panelClass} space-y-4`}>
+      <h2 id="pet-stays-heading" className="text-lg font-semibold">
+        Stays
+      </h2>
+      {stays.isPending ? (
+        <p role="status" className="text-stone-700">
+          Loading the stays…
+        </p>
+      ) : stays.isError ? (
+        <FormAlert>
+          Could not load the stays. {describeError(stays.error)}{" "}
+          <button type="button" onClick={() => void stays.refetch()} className={secondaryButtonClass}>
+            Try again
+          </button>
+        </FormAlert>
+      ) : (
+        <>
+          {stays.data.length === 0 ? (
+            <p className="text-stone-700">No stay is recorded for {petName}.</p>
+          ) : (
+            <ol aria-label={`Stays of ${petName}, oldest first`} className="divide-y divide-stone-200">
+              {stays.data.map((stay) => (
+                <StayItem key={stay.id} stay={stay} />
+              ))}
+            </ol>
+          )}
+          {open ? <OutcomeForm petId={petId} stay={open} /> : <IntakeForm petId={petId} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+function StayItem({ stay }: { stay: Stay }) {
+  return (
+    <li className="py-2 first:pt-0 last:pb-0" data-stay={stay.id}>
+      <p>
+        <span className="font-semibold">In:</span> <DateTime iso={stay.intake.at} /> · {INTAKE_LABELS[stay.intake.type]}
+        {stay.intake.subtype ? <span className="text-stone-700"> ({stay.intake.subtype})</span> : null}
+      </p>
+      <p>
+        <span className="font-semibold">Out:</span>{" "}
+        {stay.outcome ? (
+          <>
+            <DateTime iso={stay.outcome.at} /> · {OUTCOME_LABELS[stay.outcome.type]}
+            {stay.outcome.subtype ? <span className="text-stone-700"> ({stay.outcome.subtype})</span> : null}
+          </>
+        ) : (
+          <span className="text-emerald-900">still in care</span>
+        )}
+      </p>
+    </li>
+  );
+}
+
+/** Type, date and the shelter's own word: the three questions of an intake or an outcome. */
+function StepFields<T extends string>({ types, labels, type, setType, day, setDay, subtype, setSubtype }: {
+  types: readonly T[];
+  labels: Record<T, string>;
+  type: T;
+  setType: (t: T) => void;
+  day: string;
+  setDay: (d: string) => void;
+  subtype: string;
+  setSubtype: (s: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="grid gap-3 sm:grid-cols-3">
+      <div>
+        <label htmlFor={`${id}-type`} className={labelClass}>
+          Type
+        </label>
+        <select id={`${id}-type`} value={type} onChange={(e) => setType(e.target.value as T)} className={inputClass(false)}>
+          {types.map((t) => (
+            <option key={t} value={t}>
+              {labels[t]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={`${id}-date`} className={labelClass}>
+          Date
+        </label>
+        <input id={`${id}-date`} type="date" value={day} max={today()} onChange={(e) => setDay(e.target.value)} className={inputClass(false)} />
+      </div>
+      <div>
+        <label htmlFor={`${id}-subtype`} className={labelClass}>
+          Details
+        </label>
+        <input id={`${id}-subtype`} type="text" value={subtype} maxLength={SUBTYPE_MAX} onChange={(e) => setSubtype(e.target.value)} className={inputClass(false)} />
+      </div>
+    </div>
+  );
+}
+
+function OutcomeForm({ petId, stay }: { petId: number; stay: Stay }) {
+  const record = useRecordOutcome(petId);
+  const [type, setType] = useState<OutcomeType>("adoption");
+  const [day, setDay] = useState(today);
+  const [subtype, setSubtype] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    record.mutate({ stayId: stay.id, outcome: { type, at: atOf(day), subtype: subtype.trim() || undefined } }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
+  };
+  return (
+    <form onSubmit={submit} aria-label="Record outcome" className="space-y-3 border-t border-stone-200 pt-4">
+      <h3 className="font-semibold">Record outcome</h3>
+      <p className={hintClass}>How the stay ended. An adoption makes the animal sold; any other outcome takes it off every public list (staff still see it here).</p>
+      <StepFields types={OUTCOME_TYPES} labels={OUTCOME_LABELS} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      <button type="submit" disabled={record.isPending} className={primaryButtonClass}>
+        {record.isPending ? "Recording…" : "Record outcome"}
+      </button>
+    </form>
+  );
+}
+
+function IntakeForm({ petId }: { petId: number }) {
+  const intake = useNewIntake(petId);
+  const [type, setType] = useState<IntakeType>("relinquishedByOwner");
+  const [day, setDay] = useState(today);
+  const [subtype, setSubtype] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setProblem(null);
+    intake.mutate({ type, at: atOf(day), subtype: subtype.trim() || undefined }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
+  };
+  return (
+    <form onSubmit={submit} aria-label="New intake" className="space-y-3 border-t border-stone-200 pt-4">
+      <h3 className="font-semibold">New intake</h3>
+      <p className={hintClass}>The animal came back (a return after an adoption is “Relinquished by owner”): it is in care and available again.</p>
+      <StepFields types={INTAKE_TYPES} labels={INTAKE_LABELS} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
+      {problem ? <FormAlert>{problem}</FormAlert> : null}
+      <button type="submit" disabled={intake.isPending} className={primaryButtonClass}>
+        {intake.isPending ? "Recording…" : "Record intake"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,63 @@
+import { expect, test, type Page } from "@playwright/test";
+import { bearer, createKey } from "../helpers";
+import type { ApiPet } from "./site-helpers";
+import { expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+
+// Staff keep an animal's records on its page (/pets/[id]): the Stays panel
+// lists its stays, records the open stay's outcome and, once it has left, a
+// new intake, each in a few clicks; the rest of the page follows.
+
+let key: string;
+test.beforeAll(() => {
+  key = createKey("e2e stays partner", "--plan", "business");
+});
+
+test.beforeEach(async ({ context, baseURL }) => {
+  await signInAsStaff(context, baseURL!);
+});
+
+const panel = (page: Page) => page.getByRole("region", { name: "Stays" });
+const items = (page: Page) => panel(page).getByRole("list", { name: /^Stays of / }).locator(":scope > li");
+
+test("records an outcome, then a new intake, and sees the stays listed", async ({ page }) => {
+  const name = uniqueName("Stayer");
+  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1, intake: { type: "stray", subtype: "Found on Elm St" } } });
+  expect(res.status()).toBe(201);
+  const pet = (await res.json()) as ApiPet;
+
+  await page.goto(`/pets/${pet.id}`);
+  await expect(items(page)).toHaveCount(1);
+  await expect(items(page).first()).toContainText("Stray");
+  await expect(items(page).first()).toContainText("Found on Elm St");
+  await expect(items(page).first()).toContainText("still in care");
+
+  // Record outcome: type, date (today by default), the shelter's word.
+  const outcome = panel(page).getByRole("form", { name: "Record outcome" });
+  await outcome.getByLabel("Type").selectOption("transferredOut");
+  await outcome.getByLabel("Details").fill("To County Humane");
+  await outcome.getByRole("button", { name: "Record outcome" }).click();
+  await expect(items(page).first()).toContainText("Transferred out");
+  await expect(items(page).first()).toContainText("To County Humane");
+  await expect(items(page).first()).not.toContainText("still in care");
+
+  // Out of care: adopters no longer find it.
+  const publicList = await page.request.get(`/v1/pets?id=${pet.id}`, { headers: bearer(key) });
+  expect(((await publicList.json()) as ApiPet[]).map((p) => p.id)).toEqual([]);
+
+  // It came back: a new intake, in a few clicks.
+  const intake = panel(page).getByRole("form", { name: "New intake" });
+  await intake.getByLabel("Type").selectOption("transferredIn");
+  await intake.getByRole("button", { name: "Record intake" }).click();
+  await expect(items(page)).toHaveCount(2);
+  await expect(items(page).nth(1)).toContainText("Transferred in");
+  await expect(items(page).nth(1)).toContainText("still in care");
+  await expect(panel(page).getByRole("form", { name: "Record outcome" })).toBeVisible();
+  // The history says what happened.
+  const history = page.getByRole("list", { name: "Changes, newest first" }).locator(":scope > li");
+  await expect(history.first()).toContainText("New intake recorded");
+  await expect(history.nth(1)).toContainText("Outcome recorded");
+
+  const back = await page.request.get(`/v1/pets?id=${pet.id}`, { headers: bearer(key) });
+  expect(((await back.json()) as ApiPet[]).map((p) => p.id)).toEqual([pet.id]);
+  await expectNoSeriousA11yViolations(page);
+});

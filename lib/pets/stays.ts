@@ -1,0 +1,169 @@
+import { now as clockNow } from "@/lib/clock";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { ApiError } from "@/lib/core/errors";
+import { adoptionInProgress, changePet, notFound, type UpdateOptions } from "@/lib/pets/service";
+import { approvedApplicationOf, findPetById } from "@/lib/pets/queries";
+import type { StoredPet } from "@/lib/pets/present";
+import type { PetField, PetStatus } from "@/lib/pets/schemas";
+import * as queries from "@/lib/stays/queries";
+import { outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
+import { stayTimeOf, type IntakeInput, type OutcomeInput, type OutcomeType, type Stay, type StayPatch } from "@/lib/stays/schemas";
+
+// Changing an animal's stays (issue 42, docs/decisions/023). Here, in the
+// pets, because a stay change is a change of the animal: lib/stays below holds
+// the stays' shapes, rules and rows, which the pets' own write path uses too
+// (a sale ends the open stay). Every change
+// goes through changePet (lib/pets/service.ts): one transaction with the
+// animal's row locked (and so its stays: every writer of them takes that
+// lock first), If-Match honoured, the version bumped, the audit record
+// written with the stay, and the event announced from it at commit
+// (pet.stay.started, pet.stay.ended; a correction is pet.updated). What
+// follows for the animal is written in the same transaction:
+//   - a new intake: in care again, `available`;
+//   - an outcome `adoption`: `sold` (in care: adopted animals stay listed as sold);
+//   - any other outcome: out of care (off every public list), status as it was
+//     unless it was sold (then `available`: it was not adopted);
+//   - a correction of the last stay's outcome type re-derives both.
+// The database refuses what would break the stays' shape whatever the path;
+// the checks here come first only to name both dates in the answer.
+
+export interface StayResult {
+  stay: Stay;
+  pet: StoredPet;
+}
+
+/** An animal's stays, oldest first. The route has checked the caller may see the animal. */
+export async function listStays(petId: number): Promise<Stay[]> {
+  const rows = await queries.findStays(petId);
+  if (!rows.length && !(await findPetById(petId))) throw notFound(petId);
+  return rows.map(toStay);
+}
+
+function noSuchStay(petId: number, stayId: number): ApiError {
+  return new ApiError(404, "not_found", `Animal ${petId} has no stay with id ${stayId}.`);
+}
+
+function inFuture(field: string, what: string): ApiError {
+  return new ApiError(400, "invalid_body", `The request body is invalid. ${field}: must not be in the future (${what}).`, [{ field, issue: `must not be in the future (${what})` }]);
+}
+
+/** A StayTime as an instant: a day is midnight in the organisation's zone. Never in the future. */
+async function resolveTime(tx: Prisma.TransactionClient, organizationId: number, time: string | undefined, field: string, now: Date): Promise<Date> {
+  if (time === undefined) return now;
+  const parsed = stayTimeOf(time);
+  if ("instant" in parsed) {
+    if (parsed.instant.getTime() > now.getTime()) throw inFuture(field, `now is ${now.toISOString()}`);
+    return parsed.instant;
+  }
+  const local = await queries.midnightIn(organizationId, parsed.day, tx);
+  if (!local) throw new Error(`stays: organisation ${organizationId} not found`);
+  if (parsed.day > local.today) throw inFuture(field, `today is ${local.today} in the organisation's time zone`);
+  return local.at > now ? now : local.at;
+}
+
+/** What an animal's status and care become when its last stay ends with `outcome` (null: open). */
+function derived(outcome: OutcomeType | null, status: PetStatus): { status: PetStatus; inCare: boolean } {
+  if (outcome === null) return { status: status === "sold" ? "available" : status, inCare: true };
+  if (outcome === "adoption") return { status: "sold", inCare: true };
+  return { status: status === "sold" ? "available" : status, inCare: false };
+}
+
+/** Sets status and in_care as derived; the status's old value for the record when it changes. */
+async function follow(tx: Prisma.TransactionClient, was: StoredPet, want: { status: PetStatus; inCare: boolean }) {
+  await queries.setInCare(tx, was.id, want.inCare);
+  if (want.status === was.status) return { before: {}, columns: {} };
+  // The status an approved adoption holds is not changed by anything but that adoption (as PATCH refuses).
+  const approved = await approvedApplicationOf(tx, was.id);
+  if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
+  return { before: { status: was.status } as Partial<Record<PetField, unknown>>, columns: { status: want.status } };
+}
+
+function mapConstraint(error: unknown, field: string): never {
+  const which = queries.stayConstraintOf(error);
+  if (which === "overlap") throw new ApiError(409, "stay_overlap", "The stay would overlap another stay of the animal: an animal's stays never overlap.", [{ field, issue: "overlaps another stay" }]);
+  if (which === "one_open") throw new ApiError(409, "stay_open", "The animal already has an open stay: record its outcome first.", [{ field, issue: "another stay is open" }]);
+  if (which === "order") throw new ApiError(400, "invalid_body", "The outcome would be before the intake.", [{ field, issue: "must not be before the intake" }]);
+  throw error;
+}
+
+/** POST /v1/pets/{id}/stays: a new intake (409 stay_open while one is open). */
+export async function openStay(petId: number, intake: IntakeInput, options: UpdateOptions): Promise<StayResult> {
+  let stay: Stay | undefined;
+  const pet = await changePet(petId, options, async (tx, was) => {
+    const open = await queries.findOpenStay(tx, petId);
+    if (open) {
+      throw new ApiError(409, "stay_open", `Stay ${open.id}, since ${open.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${open.id}/outcome) before a new intake.`);
+    }
+    const at = await resolveTime(tx, was.organizationId, intake.at, "intake.at", clockNow());
+    const other = await queries.findOverlapping(tx, petId, at, null);
+    if (other) throw overlapping("intake.at", { from: at, to: null }, other);
+    const row = await queries
+      .insertStay(tx, { petId, organizationId: was.organizationId, intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null })
+      .catch((e: unknown) => mapConstraint(e, "intake.at"));
+    stay = toStay(row);
+    const { before, columns } = await follow(tx, was, derived(null, was.status));
+    return { before, columns, stayChange: { action: "stay_started", stay } };
+  });
+  return { stay: stay!, pet };
+}
+
+/** POST /v1/pets/{id}/stays/{stayId}/outcome: ends the stay (409 stay_ended when it has ended). */
+export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions): Promise<StayResult> {
+  let stay: Stay | undefined;
+  const pet = await changePet(petId, options, async (tx, was) => {
+    const row = await queries.findStay(tx, petId, stayId);
+    if (!row) throw noSuchStay(petId, stayId);
+    if (row.outcomeAt) {
+      throw new ApiError(409, "stay_ended", `Stay ${stayId} already ended on ${row.outcomeAt.toISOString()} (${row.outcomeType}). Correct it with PATCH /v1/pets/${petId}/stays/${stayId}, or record a new intake.`);
+    }
+    const at = await resolveTime(tx, was.organizationId, outcome.at, "at", clockNow());
+    if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
+    const updated = await queries.updateStay(tx, row.id, { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null }).catch((e: unknown) => mapConstraint(e, "at"));
+    stay = toStay(updated);
+    // The open stay is always the last: the animal follows its outcome.
+    const { before, columns } = await follow(tx, was, derived(outcome.type, was.status));
+    return { before, columns, stayChange: { action: "stay_ended", stay } };
+  });
+  return { stay: stay!, pet };
+}
+
+/**
+ * PATCH /v1/pets/{id}/stays/{stayId}: corrects a date, type or subtype. The
+ * stay must keep its shape (no overlap, outcome not before intake: 409/400
+ * naming both dates); correcting the last stay's outcome type re-derives the
+ * animal's status and whether it is in care.
+ */
+export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions): Promise<StayResult> {
+  let stay: Stay | undefined;
+  const pet = await changePet(petId, options, async (tx, was) => {
+    const row = await queries.findStay(tx, petId, stayId);
+    if (!row) throw noSuchStay(petId, stayId);
+    if (patch.outcome && !row.outcomeAt) {
+      throw new ApiError(409, "stay_open", `Stay ${stayId} has not ended, so it has no outcome to correct: record one with POST /v1/pets/${petId}/stays/${stayId}/outcome.`);
+    }
+    const now = clockNow();
+    const columns: queries.StayColumns = {};
+    if (patch.intake?.at !== undefined) columns.intakeAt = await resolveTime(tx, was.organizationId, patch.intake.at, "intake.at", now);
+    if (patch.intake?.type !== undefined) columns.intakeType = patch.intake.type;
+    if (patch.intake?.subtype !== undefined) columns.intakeSubtype = patch.intake.subtype;
+    if (patch.outcome?.at !== undefined) columns.outcomeAt = await resolveTime(tx, was.organizationId, patch.outcome.at, "outcome.at", now);
+    if (patch.outcome?.type !== undefined) columns.outcomeType = patch.outcome.type;
+    if (patch.outcome?.subtype !== undefined) columns.outcomeSubtype = patch.outcome.subtype;
+
+    const from = columns.intakeAt ?? row.intakeAt;
+    const to = columns.outcomeAt !== undefined ? columns.outcomeAt : row.outcomeAt;
+    const field = patch.outcome?.at !== undefined ? "outcome.at" : "intake.at";
+    if (to && to < from) throw outcomeBeforeIntake(field, from, to);
+    if (columns.intakeAt !== undefined || columns.outcomeAt !== undefined) {
+      const other = await queries.findOverlapping(tx, petId, from, to, row.id);
+      if (other) throw overlapping(field, { from, to }, other);
+    }
+    const updated = await queries.updateStay(tx, row.id, columns).catch((e: unknown) => mapConstraint(e, field));
+    stay = toStay(updated);
+    // Only the last stay speaks for the animal now.
+    const last = await queries.findLastStay(tx, petId);
+    const follows = last?.id === row.id ? await follow(tx, was, derived(updated.outcomeType, was.status)) : { before: {}, columns: {} };
+    return { ...follows, stayChange: { action: "stay_corrected", stay } };
+  });
+  return { stay: stay!, pet };
+}

@@ -1,0 +1,111 @@
+import type { TaskList } from "graphile-worker";
+import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
+import type { AlertMailJob } from "@/lib/alerts/queries";
+import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
+import { anonymiseExpiredApplications } from "@/lib/applications/retention";
+import { now } from "@/lib/clock";
+import { sweepEvents } from "@/lib/events/service";
+import { isoDay } from "@/lib/pets/age";
+import { refreshAgeGroups } from "@/lib/pets/queries";
+import { runImport } from "@/lib/imports/run";
+import { sweepImportReports } from "@/lib/imports/service";
+import { attemptDeliveries } from "@/lib/webhooks/delivery";
+import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
+import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
+import type { UploadJob } from "@/lib/listings/uploads/jobs";
+import { runUpload } from "@/lib/listings/uploads/run";
+import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
+
+// Every background job, registered in this one list, and the schedule of the
+// periodic ones. They run on graphile-worker (docs/decisions/006), started by
+// lib/worker/runner.ts in every app instance. A job is idempotent: it may run
+// twice after a crash (the delivery's lease makes the second a no-op, and
+// receivers dedupe on webhook-id).
+
+export { QUEUE_SCHEMA };
+
+export interface TaskContext {
+  /** This process's application_name: who holds a delivery's lease. */
+  owner: string;
+  /** Aborted when the process stops: in-flight attempts are handed back. */
+  signal: AbortSignal;
+  /** How busy this process is with requests: deliveries wait (a bounded time) while it is saturated. */
+  load: UtilisationSource;
+}
+
+export function taskList(context: TaskContext): TaskList {
+  const tasks: Record<(typeof TASK_NAMES)[number], TaskList[string]> = {
+    // One attempt of each of a few webhook deliveries (their schedule lives in webhook_deliveries).
+    "deliver-webhooks": async (payload) => {
+      const { deliveryIds } = payload as { deliveryIds: string[] };
+      await yieldToRequests(context.load, { signal: context.signal });
+      await attemptDeliveries(deliveryIds.map(BigInt), context);
+    },
+    // Events (and their deliveries) older than 30 days.
+    "sweep-events": async () => {
+      await sweepEvents(new Date());
+    },
+    // Stored age groups moved on to today (the list's age filter is exact
+    // without it, but re-checks more animals the longer it has not run).
+    "refresh-age-groups": async () => {
+      await refreshAgeGroups(isoDay(new Date()));
+    },
+    // An email to an applicant (queued with the change it reports; retried on failure).
+    "application-mail": async (payload) => {
+      await sendApplicationMail(payload as MailJob);
+    },
+    // The morning email of new applications, to staff who opted in.
+    "application-digest": async () => {
+      await sendApplicationDigest(new Date());
+    },
+    // Closed applications past the retention period lose their personal data.
+    "anonymise-applications": async () => {
+      await anonymiseExpiredApplications(new Date());
+    },
+    // An alert's own email: its confirmation, or the renewal question.
+    "alert-mail": async (payload) => {
+      await sendAlertMail(payload as AlertMailJob);
+    },
+    // Every alert with an email due (matches are found by the runner from the feed: lib/alerts/matching.ts).
+    "send-alerts": async () => {
+      await sendDueAlerts(now());
+    },
+    // Unconfirmed alerts after 7 days; the renewal question after 12 months untouched, and deletion 30 days later.
+    "expire-alerts": async () => {
+      await expireAlerts(now());
+    },
+    // One upload of one listing site (queued per site, so never two at once: lib/listings/uploads/jobs.ts).
+    "listing-upload": async (payload) => {
+      await runUpload(payload as UploadJob);
+    },
+    // Every enabled listing site's full daily upload.
+    "listing-daily": async () => {
+      await queueDailyUploads();
+    },
+    // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
+    "run-import": async (payload) => {
+      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
+    },
+    // Import reports 90 days after their import finished (the imports stay listed with their counts).
+    "sweep-import-reports": async () => {
+      await sweepImportReports(now());
+    },
+  };
+  return tasks;
+}
+
+/** graphile-worker runs each slot once across all instances (times in UTC). */
+export const CRONTAB = [
+  "17 * * * * sweep-events",
+  // Hourly: the first run after midnight moves the groups on; the others find nothing to do (an index lookup).
+  "1 * * * * refresh-age-groups",
+  "23 3 * * * anonymise-applications",
+  "0 7 * * * application-digest",
+  // Alerts' emails are due at any minute (a daily digest is at 08:00 in each alert's own time zone).
+  "* * * * * send-alerts",
+  "41 * * * * expire-alerts",
+  // Organisations keep no time zone: the daily full upload to listing sites is at 03:00 UTC.
+  "0 3 * * * listing-daily",
+  // Reports are gone for readers from their 90th day on; their rows are deleted within the hour.
+  "29 * * * * sweep-import-reports",
+].join("\n");

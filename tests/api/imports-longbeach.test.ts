@@ -1,0 +1,288 @@
+import fs from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { newKey, newOrganization } from "./helpers";
+import { importFile, type ImportReport } from "./imports-helpers";
+
+// Issue 42's acceptance: the City of Long Beach's public intake and outcome
+// export (16,985 stays of 16,606 cats, 2017-2023), byte for byte, imported
+// in one go with the documented value map (docs/examples/longbeach-mapping.json),
+// then every month's intakes and outcomes by type, species and age counted
+// twice: from the file's own rows (a small CSV reader of this test's, not the
+// importer; the rows the import refused left out) and from pet_stays in SQL.
+// The comparison takes a "month -> counts" map from either side, so the
+// database side can become the monthly report's answer.
+
+const FILE = gunzipSync(fs.readFileSync(path.join(process.cwd(), "tests", "fixtures", "shelters", "longbeach-intakes-and-outcomes.csv.gz")));
+const MAPPING_TEXT = fs.readFileSync(path.join(process.cwd(), "docs", "examples", "longbeach-mapping.json"), "utf8");
+const MAPPING = JSON.parse(MAPPING_TEXT) as { values: { intakeType: Record<string, string>; outcomeType: Record<string, string> } };
+
+type Age = "adult" | "juvenile" | "unknownAge";
+/** "intake stray cat juvenile" -> count, for one month. */
+export type MonthCounts = Map<string, Map<string, number>>;
+
+function add(months: MonthCounts, month: string, key: string, n = 1): void {
+  const counts = months.get(month) ?? new Map<string, number>();
+  counts.set(key, (counts.get(key) ?? 0) + n);
+  months.set(month, counts);
+}
+
+/** Every difference between two sides, as readable lines (none when they agree). */
+export function compareMonths(expected: MonthCounts, actual: MonthCounts): string[] {
+  const differences: string[] = [];
+  for (const month of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
+    const e = expected.get(month) ?? new Map<string, number>();
+    const a = actual.get(month) ?? new Map<string, number>();
+    for (const key of [...new Set([...e.keys(), ...a.keys()])].sort()) {
+      if ((e.get(key) ?? 0) !== (a.get(key) ?? 0)) differences.push(`${month} ${key}: file ${e.get(key) ?? 0}, database ${a.get(key) ?? 0}`);
+    }
+  }
+  return differences;
+}
+
+/** The monthly report's answer (GET /v1/organizations/{id}/reports/monthly, issue 42's shape) as the same map: for when the database side becomes the report. */
+export function fromMonthlyReport(report: {
+  months: { month: string; species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> }[];
+}): MonthCounts {
+  const months: MonthCounts = new Map();
+  for (const { month, species } of report.months) {
+    for (const [kind, s] of Object.entries(species)) {
+      for (const [side, byType] of [["intake", s.intakes], ["outcome", s.outcomes]] as const) {
+        for (const [type, ages] of Object.entries(byType)) {
+          for (const [age, n] of Object.entries(ages)) if (n) add(months, month, `${side} ${type} ${kind} ${age}`, n);
+        }
+      }
+    }
+  }
+  return months;
+}
+
+/** RFC 4180 records with the line each starts on (quoted commas and line breaks, CRLF, a BOM). */
+function csvRecords(text: string): { line: number; cells: string[] }[] {
+  const records: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  const body = text.replace(/^\uFEFF/, "");
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (quoted) {
+      if (c === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else {
+        if (c === "\n") line++;
+        cell += c;
+      }
+    } else if (c === '"') quoted = true;
+    else if (c === ",") {
+      cells.push(cell);
+      cell = "";
+    }
+    else if (c === "\r") continue;
+    else if (c === "\n") {
+      cells.push(cell);
+      records.push({ line: start, cells });
+      cells = [];
+      cell = "";
+      line++;
+      start = line;
+    } else cell += c;
+  }
+  if (cell !== "" || cells.length) records.push({ line: start, cells: [...cells, cell] });
+  return records;
+}
+
+/** M/D/YYYY as YYYY-MM-DD. */
+function isoDay(us: string): string {
+  const [m, d, y] = us.split("/");
+  return `${y}-${m!.padStart(2, "0")}-${d!.padStart(2, "0")}`;
+}
+
+/** Juvenile: the day is earlier than five calendar months after the birth date (issue 42). */
+function ageOn(day: string, birth: string | null): Age {
+  if (!birth) return "unknownAge";
+  const [y, m, d] = birth.split("-").map(Number) as [number, number, number];
+  const months = m - 1 + 5;
+  const year = y + Math.floor(months / 12);
+  const month = (months % 12) + 1;
+  // The 31st plus five months where that month is shorter: its last day (as PostgreSQL's date + interval does).
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  const fiveMonths = `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
+  return day < fiveMonths ? "juvenile" : "adult";
+}
+
+/** The file's side: every row the import kept, counted by its own cells and the map's words. */
+function countFile(refusedLines: Set<number>): MonthCounts {
+  const [header, ...rows] = csvRecords(FILE.toString("utf8"));
+  const col = (name: string) => header!.cells.indexOf(name);
+  const [type, dob, intakeDate, intakeType, outcomeDate, outcomeType] = ["Animal Type", "DOB", "Intake Date", "Intake Type", "Outcome Date", "Outcome Type"].map(col) as number[];
+  const ours = (words: Record<string, string>, word: string) => words[word] ?? word.toLowerCase();
+  const months: MonthCounts = new Map();
+  for (const { line, cells } of rows) {
+    if (refusedLines.has(line)) continue;
+    const species = cells[type!] === "CAT" ? "cat" : cells[type!] === "DOG" ? "dog" : "other";
+    const birth = cells[dob!] ? isoDay(cells[dob!]!) : null;
+    const intake = isoDay(cells[intakeDate!]!);
+    add(months, intake.slice(0, 7), `intake ${ours(MAPPING.values.intakeType, cells[intakeType!]!)} ${species} ${ageOn(intake, birth)}`);
+    if (cells[outcomeDate!]) {
+      const outcome = isoDay(cells[outcomeDate!]!);
+      add(months, outcome.slice(0, 7), `outcome ${ours(MAPPING.values.outcomeType, cells[outcomeType!]!)} ${species} ${ageOn(outcome, birth)}`);
+    }
+  }
+  return months;
+}
+
+/** The database's side: the organisation's stays, by the shelter's days (intake_on, outcome_on). */
+async function countDatabase(organizationId: number): Promise<MonthCounts> {
+  const rows = await db().$queryRaw<{ month: string; key: string; n: number }[]>`
+    WITH s AS (
+      SELECT st.*, p.birth_date,
+             CASE WHEN c.name = 'Dogs' THEN 'dog' WHEN c.name = 'Cats' THEN 'cat' ELSE 'other' END AS species
+        FROM pet_stays st JOIN pets p ON p.id = st.pet_id JOIN categories c ON c.id = p.category_id
+       WHERE st.organization_id = ${BigInt(organizationId)}
+    )
+    SELECT to_char(intake_on, 'YYYY-MM') AS month,
+           'intake ' || intake_type || ' ' || species || ' ' ||
+           CASE WHEN birth_date IS NULL THEN 'unknownAge' WHEN intake_on < birth_date + interval '5 months' THEN 'juvenile' ELSE 'adult' END AS key,
+           count(*)::int AS n
+      FROM s GROUP BY 1, 2
+    UNION ALL
+    SELECT to_char(outcome_on, 'YYYY-MM'),
+           'outcome ' || outcome_type || ' ' || species || ' ' ||
+           CASE WHEN birth_date IS NULL THEN 'unknownAge' WHEN outcome_on < birth_date + interval '5 months' THEN 'juvenile' ELSE 'adult' END,
+           count(*)::int
+      FROM s WHERE outcome_on IS NOT NULL GROUP BY 1, 2`;
+  const months: MonthCounts = new Map();
+  for (const r of rows) add(months, r.month, r.key, r.n);
+  return months;
+}
+
+const state = () => db().$queryRaw<{ versions: number; audits: number; events: number; stays: number; changed: Date | null }[]>`
+  SELECT (SELECT COALESCE(sum(version), 0)::int FROM pets WHERE organization_id = ${BigInt(organization)}) AS versions,
+         (SELECT count(*)::int FROM pet_audit a JOIN pets p ON p.id = a.pet_id WHERE p.organization_id = ${BigInt(organization)}) AS audits,
+         (SELECT count(*)::int FROM events) AS events,
+         (SELECT count(*)::int FROM pet_stays WHERE organization_id = ${BigInt(organization)}) AS stays,
+         (SELECT max(updated_at) FROM pet_stays WHERE organization_id = ${BigInt(organization)}) AS changed`;
+
+let organization: number;
+let key: string;
+let real: ImportReport;
+
+beforeAll(async () => {
+  organization = await newOrganization({ name: "Long Beach Animal Care Services" });
+  await db().$executeRaw`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = ${BigInt(organization)}`;
+  ({ key } = await newKey(["pets:read", "pets:write"], "long-beach", { plan: "pro" }, organization));
+}, 60_000);
+
+describe("Long Beach's whole file", () => {
+  it("a dry run reads every word with the map and refuses only what cannot be a stay; the real run does what it said, in one go", async () => {
+    const dry = await importFile({ key }, FILE, { mapping: MAPPING_TEXT, dryRun: "true" });
+    expect(dry).toMatchObject({ status: "done", dryRun: true, unknownWords: {} });
+    expect(dry.counts.rows).toBe(16_985);
+    // One row has an outcome date without a type; eleven stays overlap the animal's previous one (README of the data).
+    const refused = dry.report.filter((e) => e.result === "refused");
+    expect(refused).toContainEqual({ line: expect.any(Number), field: "Outcome Type", message: "is empty, but the row has an outcome date: an outcome has a type", result: "refused" });
+    expect(refused.filter((e) => e.message.includes("overlaps the stay from")).length).toBeGreaterThanOrEqual(1);
+    for (const entry of refused.filter((e) => e.message.includes("overlaps"))) expect(entry.message).toMatch(/\d{4}-\d{2}-\d{2} to .*overlaps the stay from \d{4}-\d{2}-\d{2} to .* on line \d+/);
+    // Nameless cats are imported under their ID, with a warning each.
+    expect(dry.report.filter((e) => e.result === "importedWithWarning" && e.field === "Animal Name").length).toBe(7_331);
+
+    const began = performance.now();
+    real = await importFile({ key }, FILE, { mapping: MAPPING_TEXT });
+    const seconds = (performance.now() - began) / 1000;
+    console.info(`Long Beach: ${real.counts.rows} rows imported in ${seconds.toFixed(1)} s`, real.counts);
+    expect(real).toMatchObject({ status: "done", counts: { ...dry.counts } });
+    expect(real.report.map((e) => [e.line, e.result, e.message])).toEqual(dry.report.map((e) => [e.line, e.result, e.message]));
+    expect(real.counts.created + real.counts.rejected).toBe(16_985);
+
+    console.info(real.report.filter((e) => e.result === "refused").map((e) => `line ${e.line} (${e.field ?? "row"}): ${e.message}`).join("\n"));
+    // Every cat with a row kept is there once (16,606 in the file, less those whose every row was refused).
+    const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
+    const keptCats = new Set(csvRecords(FILE.toString("utf8")).slice(1).filter((r) => !refusedLines.has(r.line)).map((r) => r.cells[0]));
+    expect(keptCats.size).toBeGreaterThan(16_600);
+    const { animals } = (await db().$queryRaw<{ animals: number }[]>`SELECT count(*)::int AS animals FROM pets WHERE organization_id = ${BigInt(organization)}`)[0]!;
+    expect(animals).toBe(keptCats.size);
+    const { stays } = (await state())[0]!;
+    expect(stays).toBe(real.counts.created);
+    const soda = await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organization), externalId: "A635322" }, select: { name: true, status: true } });
+    expect(soda).toEqual({ name: "*SODA POP", status: "sold" });
+    // A birth date in 2031 is refused as the API would refuse it.
+    expect(refused).toContainEqual({ line: 495, field: "birthDate", message: "must not be in the future", result: "refused" });
+  }, 1_200_000);
+
+  it("every month's intakes and outcomes by type, species and age agree with the file's rows", async () => {
+    const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
+    const file = countFile(refusedLines);
+    const database = await countDatabase(organization);
+    expect(file.size).toBeGreaterThan(70);
+    expect(compareMonths(file, database)).toEqual([]);
+    // The report's shape reads into the same map (the lead switches the database side to it).
+    const asReport = {
+      months: [...database].map(([month, counts]) => {
+        const species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> = {};
+        for (const [key, n] of counts) {
+          const [side, type, kind, age] = key.split(" ") as ["intake" | "outcome", string, string, Age];
+          const s = (species[kind] ??= { intakes: {}, outcomes: {} });
+          const byType = side === "intake" ? s.intakes : s.outcomes;
+          (byType[type] ??= { adult: 0, juvenile: 0, unknownAge: 0 })[age] = n;
+        }
+        return { month, species };
+      }),
+    };
+    expect(compareMonths(file, fromMonthlyReport(asReport))).toEqual([]);
+    // The comparison can fail: one stay less is seen.
+    const short = await countDatabase(organization);
+    add(short, "2019-10", "intake stray cat juvenile", -1);
+    expect(compareMonths(file, short)).toHaveLength(1);
+  }, 120_000);
+
+  it("status and in_care follow each cat's last stay (decision 023)", async () => {
+    const rows = await db().$queryRaw<{ last: string | null; status: string; in_care: boolean; n: number }[]>`
+      SELECT last.outcome_type::text AS last, p.status::text AS status, p.in_care, count(*)::int AS n
+        FROM pets p CROSS JOIN LATERAL (SELECT outcome_type FROM pet_stays s WHERE s.pet_id = p.id ORDER BY intake_at DESC, outcome_at DESC NULLS FIRST LIMIT 1) last
+       WHERE p.organization_id = ${BigInt(organization)} GROUP BY 1, 2, 3`;
+    for (const r of rows) {
+      if (r.last === "adoption") expect([r.status, r.in_care]).toEqual(["sold", true]);
+      else if (r.last === null) expect([r.status, r.in_care]).toEqual(["available", true]);
+      else expect([r.last, r.status, r.in_care]).toEqual([r.last, "available", false]);
+    }
+    expect(rows.find((r) => r.last === "shelterEuthanasia")?.n).toBeGreaterThan(1000);
+  });
+
+  it("the same file again changes nothing (no version, audit record, event or stay); a changed row changes only its stay", async () => {
+    const before = (await state())[0]!;
+    const again = await importFile({ key }, FILE, { mapping: MAPPING_TEXT });
+    expect(again.counts).toMatchObject({ created: 0, updated: 0, unchanged: real.counts.created, rejected: real.counts.rejected });
+    expect((await state())[0]).toEqual(before);
+
+    // An earlier stay (not the last) of a cat with several: its outcome changed in the file from RESCUE to RETURN TO OWNER.
+    const text = FILE.toString("utf8");
+    const records = csvRecords(text).slice(1);
+    const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
+    const latest = new Map<string, string>();
+    for (const r of records) {
+      const day = isoDay(r.cells[8]!);
+      if (!refusedLines.has(r.line) && day > (latest.get(r.cells[0]!) ?? "")) latest.set(r.cells[0]!, day);
+    }
+    const target = records.find((r) => !refusedLines.has(r.line) && r.cells[16] === "RESCUE" && isoDay(r.cells[8]!) < latest.get(r.cells[0]!)!)!;
+    const lines = text.split("\r\n");
+    lines[target.line - 1] = lines[target.line - 1]!.replace(",RESCUE,", ",RETURN TO OWNER,");
+    const pet = await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organization), externalId: target.cells[0]! }, select: { id: true, version: true } });
+    const changed = await importFile({ key }, Buffer.from(lines.join("\r\n"), "utf8"), { mapping: MAPPING_TEXT });
+    expect(changed.counts).toMatchObject({ created: 0, updated: 1, rejected: real.counts.rejected });
+    expect(changed.preview.length).toBeGreaterThan(0);
+    const after = (await state())[0]!;
+    expect({ ...after, changed: null }).toEqual({ ...before, changed: null });
+    expect(after.changed!.getTime()).toBeGreaterThan(before.changed!.getTime());
+    const stays = await db().petStay.findMany({ where: { petId: pet.id }, orderBy: { intakeAt: "asc" }, select: { intakeOn: true, outcomeType: true } });
+    expect(stays.find((s) => s.intakeOn.toISOString().slice(0, 10) === isoDay(target.cells[8]!))?.outcomeType).toBe("returnedToOwner");
+    // Only the stay: the animal keeps its version (no audit record, no event).
+    expect((await db().pet.findUniqueOrThrow({ where: { id: pet.id }, select: { version: true } })).version).toBe(pet.version);
+  }, 1_200_000);
+});
