@@ -3,6 +3,7 @@
 // largest source files. `npm run lint:layers` enforces; this measures.
 //   npm run layers:report            (the working tree)
 //   npm run layers:report -- --list  (and every violation)
+import "./require-node";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
