@@ -3,6 +3,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
+import { organizationReport } from "@/lib/reports/service";
 import { newKey, newOrganization } from "./helpers";
 import { importFile, type ImportReport } from "./imports-helpers";
 
@@ -11,9 +12,8 @@ import { importFile, type ImportReport } from "./imports-helpers";
 // in one go with the documented value map (docs/examples/longbeach-mapping.json),
 // then every month's intakes and outcomes by type, species and age counted
 // twice: from the file's own rows (a small CSV reader of this test's, not the
-// importer; the rows the import refused left out) and from pet_stays in SQL.
-// The comparison takes a "month -> counts" map from either side, so the
-// database side can become the monthly report's answer.
+// importer; the rows the import refused left out) and by the monthly report
+// (lib/reports), each read into a "month -> counts" map and compared.
 
 const FILE = gunzipSync(fs.readFileSync(path.join(process.cwd(), "tests", "fixtures", "shelters", "longbeach-intakes-and-outcomes.csv.gz")));
 const MAPPING_TEXT = fs.readFileSync(path.join(process.cwd(), "docs", "examples", "longbeach-mapping.json"), "utf8");
@@ -60,6 +60,13 @@ export function fromMonthlyReport(report: {
 }
 
 /** RFC 4180 records with the line each starts on (quoted commas and line breaks, CRLF, a BOM). */
+/** How many calendar months from one YYYY-MM to another, both included. */
+function monthsBetween(from: string, to: string): number {
+  const [fy, fm] = from.split("-").map(Number) as [number, number];
+  const [ty, tm] = to.split("-").map(Number) as [number, number];
+  return (ty - fy) * 12 + (tm - fm) + 1;
+}
+
 function csvRecords(text: string): { line: number; cells: string[] }[] {
   const records: { line: number; cells: string[] }[] = [];
   let cells: string[] = [];
@@ -138,31 +145,6 @@ function countFile(refusedLines: Set<number>): MonthCounts {
   return months;
 }
 
-/** The database's side: the organisation's stays, by the shelter's days (intake_on, outcome_on). */
-async function countDatabase(organizationId: number): Promise<MonthCounts> {
-  const rows = await db().$queryRaw<{ month: string; key: string; n: number }[]>`
-    WITH s AS (
-      SELECT st.*, p.birth_date,
-             CASE WHEN c.name = 'Dogs' THEN 'dog' WHEN c.name = 'Cats' THEN 'cat' ELSE 'other' END AS species
-        FROM pet_stays st JOIN pets p ON p.id = st.pet_id JOIN categories c ON c.id = p.category_id
-       WHERE st.organization_id = ${BigInt(organizationId)}
-    )
-    SELECT to_char(intake_on, 'YYYY-MM') AS month,
-           'intake ' || intake_type || ' ' || species || ' ' ||
-           CASE WHEN birth_date IS NULL THEN 'unknownAge' WHEN intake_on < birth_date + interval '5 months' THEN 'juvenile' ELSE 'adult' END AS key,
-           count(*)::int AS n
-      FROM s GROUP BY 1, 2
-    UNION ALL
-    SELECT to_char(outcome_on, 'YYYY-MM'),
-           'outcome ' || outcome_type || ' ' || species || ' ' ||
-           CASE WHEN birth_date IS NULL THEN 'unknownAge' WHEN outcome_on < birth_date + interval '5 months' THEN 'juvenile' ELSE 'adult' END,
-           count(*)::int
-      FROM s WHERE outcome_on IS NOT NULL GROUP BY 1, 2`;
-  const months: MonthCounts = new Map();
-  for (const r of rows) add(months, r.month, r.key, r.n);
-  return months;
-}
-
 const state = () => db().$queryRaw<{ versions: number; audits: number; events: number; stays: number; changed: Date | null }[]>`
   SELECT (SELECT COALESCE(sum(version), 0)::int FROM pets WHERE organization_id = ${BigInt(organization)}) AS versions,
          (SELECT count(*)::int FROM pet_audit a JOIN pets p ON p.id = a.pet_id WHERE p.organization_id = ${BigInt(organization)}) AS audits,
@@ -219,25 +201,24 @@ describe("Long Beach's whole file", () => {
   it("every month's intakes and outcomes by type, species and age agree with the file's rows", async () => {
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
     const file = countFile(refusedLines);
-    const database = await countDatabase(organization);
+    // The report's side: the monthly report itself (GET /v1/organizations/{id}/reports/monthly's
+    // service), over every month the file has, read into the same map.
+    const fileMonths = [...file.keys()].sort();
+    const report = await organizationReport(organization, { from: fileMonths[0]!, to: fileMonths.at(-1)! }, new Date());
+    expect(report.months).toHaveLength(monthsBetween(fileMonths[0]!, fileMonths.at(-1)!));
+    const database = fromMonthlyReport(report);
     expect(file.size).toBeGreaterThan(70);
     expect(compareMonths(file, database)).toEqual([]);
-    // The report's shape reads into the same map (the lead switches the database side to it).
-    const asReport = {
-      months: [...database].map(([month, counts]) => {
-        const species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> = {};
-        for (const [key, n] of counts) {
-          const [side, type, kind, age] = key.split(" ") as ["intake" | "outcome", string, string, Age];
-          const s = (species[kind] ??= { intakes: {}, outcomes: {} });
-          const byType = side === "intake" ? s.intakes : s.outcomes;
-          (byType[type] ??= { adult: 0, juvenile: 0, unknownAge: 0 })[age] = n;
-        }
-        return { month, species };
-      }),
-    };
-    expect(compareMonths(file, fromMonthlyReport(asReport))).toEqual([]);
+    // Every month holds together: what was there at its start, plus its intakes, less its outcomes, is there at its end.
+    for (const m of report.months) {
+      for (const s of Object.values(m.species)) {
+        const sum = (byType: Record<string, { adult: number; juvenile: number; unknownAge: number }>) =>
+          Object.values(byType).reduce((n, a) => n + a.adult + a.juvenile + a.unknownAge, 0);
+        expect(s.endingCount).toBe(s.beginningCount + sum(s.intakes) - sum(s.outcomes));
+      }
+    }
     // The comparison can fail: one stay less is seen.
-    const short = await countDatabase(organization);
+    const short = fromMonthlyReport(report);
     add(short, "2019-10", "intake stray cat juvenile", -1);
     expect(compareMonths(file, short)).toHaveLength(1);
   }, 120_000);
