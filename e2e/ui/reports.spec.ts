@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 import { cli } from "../helpers";
 import { createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
@@ -8,27 +7,8 @@ import { createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolat
 // figures are exactly this test's), after an outcome is recorded: the
 // month's table, the chart and its table, the CSV download, on a phone.
 //
-// The outcome is written into the stays as the stays API records it (the
-// open stay ended, or, where no stay was opened for the animal, a whole
-// stay); once the stays work is merged this goes through the staff pages'
-// outcome form instead.
-
-async function recordOutcome(petId: number, organizationId: number, type: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(
-      `WITH ended AS (
-         UPDATE pet_stays SET outcome_at = clock_timestamp(), outcome_type = $3::"OutcomeType" WHERE pet_id = $1 AND outcome_at IS NULL RETURNING id
-       )
-       INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, outcome_at, outcome_type)
-       SELECT $1, $2, clock_timestamp() - interval '1 second', 'stray', clock_timestamp(), $3::"OutcomeType" WHERE NOT EXISTS (SELECT 1 FROM ended)`,
-      [petId, organizationId, type],
-    );
-  } finally {
-    await client.end();
-  }
-}
+// The outcome is recorded as staff record it: on the animal's page, in the
+// Stays panel's "Record outcome" form.
 
 test("a recorded outcome shows in the month's table and the chart, and the CSV downloads; it reads on a phone", async ({ browser, baseURL }) => {
   const created = cli("orgs", "create", "--name", uniqueName("Report Shelter"), "--city", "Juneau", "--region", "AK", "--postcode", "99801", "--json");
@@ -39,12 +19,17 @@ test("a recorded outcome shows in the month's table and the chart, and the CSV d
   await signInAsStaff(context, baseURL!, account);
   const page = await context.newPage();
 
-  // An animal (a dog, no birth date) taken in and transferred out this month.
+  // An animal (a dog, no birth date) taken in as a stray, then transferred out this month on its page.
   const origin = new URL(baseURL!).origin;
-  const added = await page.request.post("/v1/pets", { headers: { Origin: origin }, data: { name: uniqueName("Report dog"), categoryId: 1 } });
+  const added = await page.request.post("/v1/pets", { headers: { Origin: origin }, data: { name: uniqueName("Report dog"), categoryId: 1, intake: { type: "stray" } } });
   expect(added.status(), await added.text()).toBe(201);
   const pet = (await added.json()) as { id: number };
-  await recordOutcome(pet.id, organizationId, "transferredOut");
+  await page.goto(`/pets/${pet.id}`);
+  const stays = page.getByRole("region", { name: "Stays" });
+  const outcome = stays.getByRole("form", { name: "Record outcome" });
+  await outcome.getByLabel("Type").selectOption("transferredOut");
+  await outcome.getByRole("button", { name: "Record outcome" }).click();
+  await expect(stays.getByRole("list", { name: /^Stays of / }).locator(":scope > li").first()).toContainText("Transferred out");
 
   await page.goto("/staff");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();
