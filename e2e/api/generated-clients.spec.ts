@@ -122,8 +122,8 @@ test("every public operation through three generated clients, uploads included, 
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const photo = path.join(dir, "card.png");
   fs.writeFileSync(photo, await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer());
-  const key = createKey("generated clients", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage");
-  const platformKey = createKey("generated clients, platform", "--platform", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,organizations:manage");
+  const key = createKey("generated clients", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage,records:read,records:write");
+  const platformKey = createKey("generated clients, platform", "--platform", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,organizations:manage,records:read");
 
   try {
     for (const caller of ["hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"]) {

@@ -117,4 +117,22 @@ await step("deleteListingSite", async () => (await sdk.deleteListingSite({ ...t,
 const feed = await step("getListingFeed", async () => (await sdk.getListingFeed({ ...t, path: { organizationId: pet.organizationId, file: "petfinder.csv" }, parseAs: "text" })).data);
 if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Petfinder feed lacks its header row");
 
+
+// An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
+const stayer = (await sdk.createPet({ ...t, body: { name: `Hey API stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } })).data;
+const stays = await step("listStays", async () => (await sdk.listStays({ ...t, path: { petId: stayer.id } })).data);
+const byStay = { path: { petId: stayer.id, stayId: stays[0]!.id } };
+const ended = await step("endStay", async () => (await sdk.endStay({ ...t, ...byStay, body: { type: "transferredOut" } })).data);
+if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
+await step("correctStay", async () => (await sdk.correctStay({ ...t, ...byStay, body: { outcome: { subtype: "To County Humane" } } })).data);
+await step("createStay", async () => (await sdk.createStay({ ...t, path: { petId: stayer.id }, body: { intake: { type: "relinquishedByOwner" } } })).data);
+// The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
+const month = new Date().toISOString().slice(0, 7);
+const monthly = await step("getMonthlyReport", async () => (await sdk.getMonthlyReport({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month } })).data);
+if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
+const csv = await step("getMonthlyReportCsv", async () => (await sdk.getMonthlyReportCsv({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month }, parseAs: "text" })).data);
+if (!String(csv).includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
+await step("getNetworkMonthlyReport", async () => (await sdk.getNetworkMonthlyReport({ ...t, client: platform, query: { from: month, to: month } })).data);
+await step("getNetworkMonthlyReportCsv", async () => (await sdk.getNetworkMonthlyReportCsv({ ...t, client: platform, query: { from: month, to: month }, parseAs: "text" })).data);
+
 report();

@@ -149,4 +149,23 @@ const feed = await step("getListingFeed", async () =>
 );
 if (!feed.startsWith("orgID, animalID")) throw new Error("the RescueGroups feed lacks its header row");
 
+
+// An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
+const stayer = ok(await client.POST("/pets", { body: { name: `openapi-fetch stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } }));
+const stays = await step("listStays", async () => ok(await client.GET("/pets/{petId}/stays", { params: { path: { petId: stayer.id } } })));
+const byStay = { params: { path: { petId: stayer.id, stayId: stays[0]!.id } } };
+const ended = await step("endStay", async () => ok(await client.POST("/pets/{petId}/stays/{stayId}/outcome", { ...byStay, body: { type: "transferredOut" } })));
+if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
+await step("correctStay", async () => ok(await client.PATCH("/pets/{petId}/stays/{stayId}", { ...byStay, body: { outcome: { subtype: "To County Humane" } } })));
+await step("createStay", async () => ok(await client.POST("/pets/{petId}/stays", { params: { path: { petId: stayer.id } }, body: { intake: { type: "relinquishedByOwner" } } })));
+// The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
+const month = new Date().toISOString().slice(0, 7);
+const byOrganization = { params: { path: { organizationId: stayer.organizationId }, query: { from: month, to: month } } };
+const monthly = await step("getMonthlyReport", async () => ok(await client.GET("/organizations/{organizationId}/reports/monthly", byOrganization)));
+if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
+const csv = await step("getMonthlyReportCsv", async () => ok(await client.GET("/organizations/{organizationId}/reports/monthly.csv", { ...byOrganization, parseAs: "text" })));
+if (!csv.includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
+await step("getNetworkMonthlyReport", async () => ok(await platform.GET("/reports/monthly", { params: { query: { from: month, to: month } } })));
+await step("getNetworkMonthlyReportCsv", async () => ok(await platform.GET("/reports/monthly.csv", { params: { query: { from: month, to: month } }, parseAs: "text" })));
+
 report();

@@ -144,4 +144,22 @@ await step("deleteListingSite", () => ok(sdk.deleteListingSite(listingSite.id, a
 const feed = await step("getListingFeed", () => ok(sdk.getListingFeed(pet.organizationId, "petfinder.csv", auth()), schemas.GetListingFeedResponse));
 if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Petfinder feed lacks its header row");
 
+
+// An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
+const stayer = await ok(sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } }), auth()), schemas.CreatePetResponse);
+const stays = await step("listStays", () => ok(sdk.listStays(stayer.id, auth()), schemas.ListStaysResponse));
+const ended = await step("endStay", () => ok(sdk.endStay(stayer.id, stays[0]!.id, valid(schemas.EndStayBody, { type: "transferredOut" }), auth()), schemas.EndStayResponse));
+if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
+await step("correctStay", () => ok(sdk.correctStay(stayer.id, stays[0]!.id, valid(schemas.CorrectStayBody, { outcome: { subtype: "To County Humane" } }), auth()), schemas.CorrectStayResponse));
+await step("createStay", () => ok(sdk.createStay(stayer.id, valid(schemas.CreateStayBody, { intake: { type: "relinquishedByOwner" } }), auth()), schemas.CreateStayResponse));
+// The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
+const month = new Date().toISOString().slice(0, 7);
+const range = { from: month, to: month };
+const monthly = await step("getMonthlyReport", () => ok(sdk.getMonthlyReport(stayer.organizationId, valid(schemas.GetMonthlyReportQueryParams, range), auth()), schemas.GetMonthlyReportResponse));
+if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
+const csv = await step("getMonthlyReportCsv", () => ok(sdk.getMonthlyReportCsv(stayer.organizationId, valid(schemas.GetMonthlyReportCsvQueryParams, range), auth()), schemas.GetMonthlyReportCsvResponse));
+if (!String(csv).includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
+await step("getNetworkMonthlyReport", () => ok(sdk.getNetworkMonthlyReport(valid(schemas.GetNetworkMonthlyReportQueryParams, range), auth(platformKey)), schemas.GetNetworkMonthlyReportResponse));
+await step("getNetworkMonthlyReportCsv", () => ok(sdk.getNetworkMonthlyReportCsv(valid(schemas.GetNetworkMonthlyReportCsvQueryParams, range), auth(platformKey)), schemas.GetNetworkMonthlyReportCsvResponse));
+
 report();
