@@ -32,7 +32,8 @@ test("/docs is the API reference, rendered from the OpenAPI document", async ({ 
   await expect(page.locator("section#listEvents")).toContainText("after (query");
   await expect(page.getByRole("heading", { name: "Webhooks: the requests we send you" })).toBeVisible();
   for (const name of Object.keys(doc.webhooks as Record<string, unknown>)) {
-    const section = page.locator(`section#${name.replace(".", "-")}-event`);
+    // The id is the event's operationId: every dot a dash (pet.stay.started -> pet-stay-started-event).
+    const section = page.locator(`section#${name.replaceAll(".", "-")}-event`);
     await expect(section.getByRole("heading", { level: 3 })).toContainText(name);
     await expect(section).toContainText("webhook-signature (header");
   }
