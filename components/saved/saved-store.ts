@@ -73,14 +73,7 @@ export function useSaved(): SavedAnimal[] {
 }
 
 /** False on the server and while hydrating, true once the browser's own list is shown. */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noSubscription,
-    () => true,
-    () => false,
-  );
-}
-const noSubscription = () => () => {};
+export { useHydrated } from "@/components/use-hydrated";
 
 export function toggleSavedAnimal(pet: { id: number; name: string }): void {
   write(toggleSaved(snapshot(), pet, new Date()));

@@ -17,6 +17,7 @@ import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
+import { useHydrated } from "@/components/use-hydrated";
 import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
 import { NAME_MAX, listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
 
@@ -81,6 +82,8 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
     reset,
     formState: { errors, isSubmitting },
   } = form;
+  // Until React runs, a click would submit the form natively (a GET with every field in the address).
+  const hydrated = useHydrated();
 
   const create = useMutation({
     mutationFn: async (pet: NewPet): Promise<Pet> => (await callApi((api) => api.POST("/pets", { body: pet }))).data,
@@ -219,7 +222,7 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
         <QueuedPhotos queued={photos} onChange={setPhotos} />
 
-        <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>
+        <button type="submit" disabled={isSubmitting || !hydrated} className={primaryButtonClass}>
           {isSubmitting ? "Adding…" : "Add animal"}
         </button>
       </form>
