@@ -13,17 +13,10 @@ export const INTAKE_LABELS: Record<(typeof INTAKE_TYPES)[number], string> = {
   transferredIn: "Transferred in",
   otherIntake: "Other intakes",
 };
-export const OUTCOME_LABELS: Record<(typeof OUTCOME_TYPES)[number], string> = {
-  adoption: "Adoption",
-  returnedToOwner: "Returned to owner",
-  transferredOut: "Transferred out",
-  returnedToField: "Returned to field",
-  otherLiveOutcome: "Other live outcome",
-  diedInCare: "Died in care",
-  lostInCare: "Lost in care",
-  shelterEuthanasia: "Shelter euthanasia",
-  ownerIntendedEuthanasia: "Owner-intended euthanasia",
-};
+// The outcomes' names are the staff pages' own; the intakes above keep the matrix's row names
+// ("Stray/at large"), which differ from the pages' ("Stray").
+export { OUTCOME_LABELS } from "@/lib/stays/labels";
+import { OUTCOME_LABELS } from "@/lib/stays/labels";
 export const SPECIES_LABELS: Record<Species, string> = { dog: "Dogs", cat: "Cats", other: "Other" };
 export const AGE_LABELS: Record<Age, string> = { adult: "Adult", juvenile: "Up to 5 months", unknownAge: "Age unknown" };
 
