@@ -13,9 +13,9 @@ import { recordChange } from "@/lib/audit/service";
 import { listHistory, type HistoryPage } from "@/lib/pets/history";
 import * as queries from "@/lib/pets/queries";
 import { now as clockNow } from "@/lib/clock";
-import { followStatus } from "@/lib/stays/rules";
+import { followStatus, toStay } from "@/lib/stays/rules";
 import { stayTimeOf, type Stay } from "@/lib/stays/schemas";
-import { midnightIn } from "@/lib/stays/queries";
+import { midnightIn, type StayRow, type StayWrite } from "@/lib/stays/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
 import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
@@ -300,46 +300,82 @@ function reorderedPhotos(current: StoredPet["photos"], order: number[]): StoredP
 export interface AppliedChange {
   before: Partial<Record<PetField, unknown>>;
   columns?: queries.PetColumnChanges;
-  /** A change of the animal's stays (lib/pets/stays.ts): its record's action and the stay after it. Its status then follows the stay, not the other way round. */
-  stayChange?: { action: "stay_started" | "stay_ended" | "stay_corrected"; stay: Stay };
+  /** Whether the animal is in care after the change (a stay's outcome decides it); as it was when absent. */
+  inCare?: boolean;
+  /**
+   * A change of the animal's stays (lib/pets/stays.ts), written in the same
+   * statement as the animal's update: its record's action, the write, and
+   * what the database refusing it (overlap, a second open stay) means for
+   * the caller. The animal's status then follows the stay, not the other way round.
+   */
+  stayChange?: { action: "stay_started" | "stay_ended" | "stay_corrected"; write: StayWrite; refused: (error: unknown) => never };
+}
+
+/** What a change's rules know of the animal besides its fields, read with it under its lock. */
+export interface ChangeContext {
+  /** Its latest stay: the open one, if any (only the latest can be open). */
+  lastStay: StayRow | null;
+  /** Its approved adoption application, which holds its status. */
+  approvedApplication: bigint | null;
+  inCare: boolean;
 }
 
 /**
  * The one way an animal changes, whatever changes it (a patch, a photo added
- * or removed): in one transaction, the row is locked, If-Match is checked,
- * `apply` makes the change (null: nothing to change), the version is bumped
- * and the audit record written, from which the commit writes the
- * pet.updated event. Returns the animal after the change.
+ * or removed, a stay recorded): in one transaction, the row is locked (and
+ * read with its latest stay and approved application), If-Match is checked,
+ * `apply` works out the change (null: nothing to change), and one statement
+ * writes it: the columns, the version bumped, and the stay that goes with it
+ * (its own, or the one a sale ends). Then the audit record, from which the
+ * commit writes the event. Returns the animal after the change.
  */
 export async function changePet(
   id: number,
   options: UpdateOptions,
-  apply: (tx: Prisma.TransactionClient, was: StoredPet) => Promise<AppliedChange | null>,
+  apply: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<AppliedChange | null>,
 ): Promise<StoredPet> {
+  return (await changePetAndStay(id, options, apply)).pet;
+}
+
+/** changePet, with the stay the change wrote (null: none). */
+export async function changePetAndStay(
+  id: number,
+  options: UpdateOptions,
+  apply: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<AppliedChange | null>,
+): Promise<{ pet: StoredPet; stay: Stay | null }> {
   return db().$transaction(async (tx) => {
     // Locked until the commit: the record's "before" is exactly the row
     // this change replaces, and no other writer can slip in after the check.
     const current = await queries.lockPetForUpdate(tx, id, organizationScope(options.tenancy));
     if (!current) throw notFound(id);
-    const was = storedPet(current);
+    const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
-    const change = await apply(tx, was);
-    if (!change) return was;
-    const updated = await queries.updatePetIfVersion(tx, id, expected, change.columns ?? {});
-    if (!updated) throw preconditionFailed(was.version);
-    const pet = storedPet(updated);
-    if (change.stayChange) {
-      await recordChange(tx, { action: change.stayChange.action, pet, before: change.before, stay: change.stayChange.stay }, options);
-      return pet;
-    }
+    const context: ChangeContext = { lastStay: current.lastStay, approvedApplication: current.approvedApplication, inCare: current.row.inCare };
+    const change = await apply(tx, was, context);
+    if (!change) return { pet: was, stay: null };
     // A change of status moves the stays with it (docs/decisions/023): sold
     // ends the open stay with an adoption (its own record, so the feed says
     // pet.stay.ended too, at the same version); leaving sold undoes it.
-    const followed = change.columns?.status !== undefined ? await followStatus(tx, id, was.status, pet.status, clockNow()) : {};
-    await recordChange(tx, { action: "updated", pet, before: change.before, stay: followed.reopened ?? followed.ended }, options);
-    if (followed.ended) await recordChange(tx, { action: "stay_ended", pet, before: {}, stay: followed.ended }, options);
-    return pet;
+    const status = change.columns?.status;
+    const followed = !change.stayChange && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
+    const inCare = change.inCare ?? followed?.inCare;
+    const written = await queries
+      .updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
+        inCare: inCare === context.inCare ? undefined : inCare,
+        stay: change.stayChange?.write ?? followed?.write,
+      })
+      .catch((error: unknown) => (change.stayChange ? change.stayChange.refused(error) : Promise.reject(error)));
+    if (!written) throw preconditionFailed(was.version);
+    const pet = storedPet(written.row);
+    const stay = written.stay ? toStay(written.stay) : null;
+    if (change.stayChange) {
+      await recordChange(tx, { action: change.stayChange.action, pet, before: change.before, stay: stay ?? undefined }, options);
+      return { pet, stay };
+    }
+    await recordChange(tx, { action: "updated", pet, before: change.before, stay: stay ?? undefined }, options);
+    if (followed?.action === "ended") await recordChange(tx, { action: "stay_ended", pet, before: {}, stay: stay ?? undefined }, options);
+    return { pet, stay };
   });
 }
 
@@ -416,15 +452,12 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
 
 /** Any patch, in changePet's locked transaction (status under the adoption check, category checked, photos reordered). */
 function updateLocked(id: number, patch: PetPatch, options: UpdateOptions): Promise<StoredPet> {
-  return changePet(id, options, async (tx, was) => {
+  return changePet(id, options, async (tx, was, { approvedApplication }) => {
     const change = patchChange(patch, was);
     if (!change) return null;
     const { before, columns, photos } = change;
-    if (columns.status !== undefined) {
-      // Under the animal's lock, which approvals take too (changePet).
-      const approved = await queries.approvedApplicationOf(tx, id);
-      if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
-    }
+    // Read under the animal's lock, which approvals take too (changePet).
+    if (columns.status !== undefined && approvedApplication !== null) throw adoptionInProgress(was.name, approvedApplication, "change_status");
     if (columns.categoryId !== undefined && !(await queries.categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
     if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
     return { before, columns };

@@ -1,8 +1,8 @@
 import { now as clockNow } from "@/lib/clock";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/core/errors";
-import { adoptionInProgress, changePet, notFound, type UpdateOptions } from "@/lib/pets/service";
-import { approvedApplicationOf, findPetById } from "@/lib/pets/queries";
+import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
+import { findPetById } from "@/lib/pets/queries";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField, PetStatus } from "@/lib/pets/schemas";
 import * as queries from "@/lib/stays/queries";
@@ -17,8 +17,9 @@ import { stayTimeOf, type IntakeInput, type OutcomeInput, type OutcomeType, type
 // animal's row locked (and so its stays: every writer of them takes that
 // lock first), If-Match honoured, the version bumped, the audit record
 // written with the stay, and the event announced from it at commit
-// (pet.stay.started, pet.stay.ended; a correction is pet.updated). What
-// follows for the animal is written in the same transaction:
+// (pet.stay.started, pet.stay.ended; a correction is pet.updated). The
+// stay is written in the same statement as the animal's own update, with
+// what follows for the animal:
 //   - a new intake: in care again, `available`;
 //   - an outcome `adoption`: `sold` (in care: adopted animals stay listed as sold);
 //   - any other outcome: out of care (off every public list), status as it was
@@ -68,61 +69,75 @@ function derived(outcome: OutcomeType | null, status: PetStatus): { status: PetS
   return { status: status === "sold" ? "available" : status, inCare: false };
 }
 
-/** Sets status and in_care as derived; the status's old value for the record when it changes. */
-async function follow(tx: Prisma.TransactionClient, was: StoredPet, want: { status: PetStatus; inCare: boolean }) {
-  await queries.setInCare(tx, was.id, want.inCare);
-  if (want.status === was.status) return { before: {}, columns: {} };
+/** The animal's change as derived: in care or not, and its status with the status's old value for the record when it changes. */
+function follow(was: StoredPet, context: ChangeContext, want: { status: PetStatus; inCare: boolean }) {
+  if (want.status === was.status) return { before: {}, columns: {}, inCare: want.inCare };
   // The status an approved adoption holds is not changed by anything but that adoption (as PATCH refuses).
-  const approved = await approvedApplicationOf(tx, was.id);
-  if (approved !== null) throw adoptionInProgress(was.name, approved, "change_status");
-  return { before: { status: was.status } as Partial<Record<PetField, unknown>>, columns: { status: want.status } };
+  if (context.approvedApplication !== null) throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
+  return { before: { status: was.status } as Partial<Record<PetField, unknown>>, columns: { status: want.status }, inCare: want.inCare };
 }
 
-function mapConstraint(error: unknown, field: string): never {
-  const which = queries.stayConstraintOf(error);
-  if (which === "overlap") throw new ApiError(409, "stay_overlap", "The stay would overlap another stay of the animal: an animal's stays never overlap.", [{ field, issue: "overlaps another stay" }]);
-  if (which === "one_open") throw new ApiError(409, "stay_open", "The animal already has an open stay: record its outcome first.", [{ field, issue: "another stay is open" }]);
-  if (which === "order") throw new ApiError(400, "invalid_body", "The outcome would be before the intake.", [{ field, issue: "must not be before the intake" }]);
-  throw error;
+/** What the database refusing a stay's write means (its constraints hold whatever the path), for the request's `field`. */
+function refusedAs(field: string) {
+  return (error: unknown): never => {
+    const which = queries.stayConstraintOf(error);
+    if (which === "overlap") throw new ApiError(409, "stay_overlap", "The stay would overlap another stay of the animal: an animal's stays never overlap.", [{ field, issue: "overlaps another stay" }]);
+    if (which === "one_open") throw new ApiError(409, "stay_open", "The animal already has an open stay: record its outcome first.", [{ field, issue: "another stay is open" }]);
+    if (which === "order") throw new ApiError(400, "invalid_body", "The outcome would be before the intake.", [{ field, issue: "must not be before the intake" }]);
+    throw error;
+  };
+}
+
+/** The stay `stayId` of the animal: its latest (read with it under the lock), or another, looked up. */
+async function stayOf(tx: Prisma.TransactionClient, petId: number, stayId: number, context: ChangeContext): Promise<queries.StayRow> {
+  const row = context.lastStay && Number(context.lastStay.id) === stayId ? context.lastStay : await queries.findStay(tx, petId, stayId);
+  if (!row) throw noSuchStay(petId, stayId);
+  return row;
 }
 
 /** POST /v1/pets/{id}/stays: a new intake (409 stay_open while one is open). */
 export async function openStay(petId: number, intake: IntakeInput, options: UpdateOptions): Promise<StayResult> {
-  let stay: Stay | undefined;
-  const pet = await changePet(petId, options, async (tx, was) => {
-    const open = await queries.findOpenStay(tx, petId);
-    if (open) {
-      throw new ApiError(409, "stay_open", `Stay ${open.id}, since ${open.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${open.id}/outcome) before a new intake.`);
+  const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
+    const last = context.lastStay;
+    if (last && !last.outcomeAt) {
+      throw new ApiError(409, "stay_open", `Stay ${last.id}, since ${last.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${last.id}/outcome) before a new intake.`);
     }
     const at = await resolveTime(tx, was.organizationId, intake.at, "intake.at", clockNow());
-    const other = await queries.findOverlapping(tx, petId, at, null);
-    if (other) throw overlapping("intake.at", { from: at, to: null }, other);
-    const row = await queries
-      .insertStay(tx, { petId, organizationId: was.organizationId, intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null })
-      .catch((e: unknown) => mapConstraint(e, "intake.at"));
-    stay = toStay(row);
-    const { before, columns } = await follow(tx, was, derived(null, was.status));
-    return { before, columns, stayChange: { action: "stay_started", stay } };
+    // Every stay has ended by the latest one's outcome: an intake from then on meets none, without a look.
+    if (last && at < last.outcomeAt!) {
+      const other = await queries.findOverlapping(tx, petId, at, null);
+      if (other) throw overlapping("intake.at", { from: at, to: null }, other);
+    }
+    return {
+      ...follow(was, context, derived(null, was.status)),
+      stayChange: {
+        action: "stay_started",
+        write: { kind: "open", intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null },
+        refused: refusedAs("intake.at"),
+      },
+    };
   });
   return { stay: stay!, pet };
 }
 
 /** POST /v1/pets/{id}/stays/{stayId}/outcome: ends the stay (409 stay_ended when it has ended). */
 export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions): Promise<StayResult> {
-  let stay: Stay | undefined;
-  const pet = await changePet(petId, options, async (tx, was) => {
-    const row = await queries.findStay(tx, petId, stayId);
-    if (!row) throw noSuchStay(petId, stayId);
+  const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
+    const row = await stayOf(tx, petId, stayId, context);
     if (row.outcomeAt) {
       throw new ApiError(409, "stay_ended", `Stay ${stayId} already ended on ${row.outcomeAt.toISOString()} (${row.outcomeType}). Correct it with PATCH /v1/pets/${petId}/stays/${stayId}, or record a new intake.`);
     }
     const at = await resolveTime(tx, was.organizationId, outcome.at, "at", clockNow());
     if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
-    const updated = await queries.updateStay(tx, row.id, { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null }).catch((e: unknown) => mapConstraint(e, "at"));
-    stay = toStay(updated);
     // The open stay is always the last: the animal follows its outcome.
-    const { before, columns } = await follow(tx, was, derived(outcome.type, was.status));
-    return { before, columns, stayChange: { action: "stay_ended", stay } };
+    return {
+      ...follow(was, context, derived(outcome.type, was.status)),
+      stayChange: {
+        action: "stay_ended",
+        write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null } },
+        refused: refusedAs("at"),
+      },
+    };
   });
   return { stay: stay!, pet };
 }
@@ -134,10 +149,8 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
  * animal's status and whether it is in care.
  */
 export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions): Promise<StayResult> {
-  let stay: Stay | undefined;
-  const pet = await changePet(petId, options, async (tx, was) => {
-    const row = await queries.findStay(tx, petId, stayId);
-    if (!row) throw noSuchStay(petId, stayId);
+  const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
+    const row = await stayOf(tx, petId, stayId, context);
     if (patch.outcome && !row.outcomeAt) {
       throw new ApiError(409, "stay_open", `Stay ${stayId} has not ended, so it has no outcome to correct: record one with POST /v1/pets/${petId}/stays/${stayId}/outcome.`);
     }
@@ -158,12 +171,10 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
       const other = await queries.findOverlapping(tx, petId, from, to, row.id);
       if (other) throw overlapping(field, { from, to }, other);
     }
-    const updated = await queries.updateStay(tx, row.id, columns).catch((e: unknown) => mapConstraint(e, field));
-    stay = toStay(updated);
-    // Only the last stay speaks for the animal now.
-    const last = await queries.findLastStay(tx, petId);
-    const follows = last?.id === row.id ? await follow(tx, was, derived(updated.outcomeType, was.status)) : { before: {}, columns: {} };
-    return { ...follows, stayChange: { action: "stay_corrected", stay } };
+    // Only the last stay speaks for the animal (stays never overlap, so a correction cannot change which is last).
+    const isLast = context.lastStay?.id === row.id;
+    const follows = isLast ? follow(was, context, derived(columns.outcomeType ?? row.outcomeType, was.status)) : { before: {}, columns: {} };
+    return { ...follows, stayChange: { action: "stay_corrected", write: { kind: "change", id: row.id, columns }, refused: refusedAs(field) } };
   });
   return { stay: stay!, pet };
 }

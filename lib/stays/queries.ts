@@ -42,16 +42,6 @@ export async function findStay(tx: Db, petId: number, stayId: number): Promise<S
   return tx.petStay.findFirst({ where: { id: BigInt(stayId), petId: BigInt(petId) }, select: STAY_SELECT });
 }
 
-/** The open stay, if any (at most one: the partial unique index). */
-export async function findOpenStay(tx: Db, petId: number): Promise<StayRow | null> {
-  return tx.petStay.findFirst({ where: { petId: BigInt(petId), outcomeAt: null }, select: STAY_SELECT });
-}
-
-/** The latest stay (by intake): the one whose outcome decides the animal's status and whether it is in care. */
-export async function findLastStay(tx: Db, petId: number): Promise<StayRow | null> {
-  return tx.petStay.findFirst({ where: { petId: BigInt(petId) }, orderBy: [{ intakeAt: "desc" }, { id: "desc" }], select: STAY_SELECT });
-}
-
 /** Another stay of the animal whose [intake, outcome) meets this range: what the exclusion constraint would refuse. */
 export async function findOverlapping(tx: Db, petId: number, from: Date, to: Date | null, except?: bigint): Promise<StayRow | null> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
@@ -62,20 +52,72 @@ export async function findOverlapping(tx: Db, petId: number, from: Date, to: Dat
   return rows[0] ? tx.petStay.findUnique({ where: { id: rows[0].id }, select: STAY_SELECT }) : null;
 }
 
-export async function insertStay(
-  tx: Db,
-  stay: { petId: number; organizationId: number; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null },
-): Promise<StayRow> {
-  return tx.petStay.create({
-    data: { petId: BigInt(stay.petId), organizationId: BigInt(stay.organizationId), intakeAt: stay.intakeAt, intakeType: stay.intakeType, intakeSubtype: stay.intakeSubtype },
-    select: STAY_SELECT,
-  });
-}
-
 export type StayColumns = Partial<Pick<StayRow, "intakeAt" | "intakeType" | "intakeSubtype" | "outcomeAt" | "outcomeType" | "outcomeSubtype">>;
 
-export async function updateStay(tx: Db, id: bigint, columns: StayColumns): Promise<StayRow> {
-  return tx.petStay.update({ where: { id }, data: { ...columns, updatedAt: new Date() }, select: STAY_SELECT });
+/**
+ * A write of one stay made in the same statement as its animal's own update
+ * (lib/pets/queries/writes.ts updatePetIfVersion), so recording an outcome or
+ * an intake costs the animal's change no round trip of its own: a new stay
+ * (its intake), or a change of one of the animal's stays (an outcome, a
+ * correction, an adoption taken back).
+ */
+export type StayWrite =
+  | { kind: "open"; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null }
+  | { kind: "change"; id: bigint; columns: StayColumns };
+
+/** A stay's columns under `alias`, named "stay.<field>" (stayOfRow reads them back). */
+export function stayColumnsOf(alias: string): Prisma.Sql {
+  const a = Prisma.raw(alias);
+  return Prisma.sql`${a}.id AS "stay.id", ${a}.pet_id AS "stay.petId", ${a}.organization_id AS "stay.organizationId",
+    ${a}.intake_at AS "stay.intakeAt", ${a}.intake_type::text AS "stay.intakeType", ${a}.intake_subtype AS "stay.intakeSubtype",
+    ${a}.outcome_at AS "stay.outcomeAt", ${a}.outcome_type::text AS "stay.outcomeType", ${a}.outcome_subtype AS "stay.outcomeSubtype"`;
+}
+
+/** What stayColumnsOf selected, as a row's "stay.*" columns. */
+export type StayColumnsRaw = { [K in keyof StayRow as `stay.${K}`]: K extends "id" | "petId" | "organizationId" ? bigint | string | null : StayRow[K] | null };
+
+/** The stay stayColumnsOf selected (null: none, a LEFT JOIN that found nothing). */
+export function stayOfRow(row: StayColumnsRaw): StayRow | null {
+  if (row["stay.id"] === null) return null;
+  return {
+    id: BigInt(row["stay.id"]),
+    petId: BigInt(row["stay.petId"]!),
+    organizationId: BigInt(row["stay.organizationId"]!),
+    intakeAt: row["stay.intakeAt"]!,
+    intakeType: row["stay.intakeType"]!,
+    intakeSubtype: row["stay.intakeSubtype"],
+    outcomeAt: row["stay.outcomeAt"],
+    outcomeType: row["stay.outcomeType"],
+    outcomeSubtype: row["stay.outcomeSubtype"],
+  };
+}
+
+/** The animal's latest stay (by intake) as a lateral join on `pets p`, under `alias`: read with the animal, under its lock. */
+export function lastStayJoin(alias: string): Prisma.Sql {
+  return Prisma.sql`LEFT JOIN LATERAL (SELECT * FROM pet_stays s WHERE s.pet_id = p.id ORDER BY s.intake_at DESC, s.id DESC LIMIT 1) ${Prisma.raw(alias)} ON true`;
+}
+
+/**
+ * The body of a CTE that makes `write` for the animal the statement's CTE
+ * `pet` returns (none when the animal's update found no row: the stay is
+ * written only with it), returning the stay's columns (stayColumnsOf).
+ */
+export function stayWriteSql(write: StayWrite): Prisma.Sql {
+  if (write.kind === "open") {
+    return Prisma.sql`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype)
+      SELECT pet.id, pet.organization_id, ${write.intakeAt}::timestamptz, ${write.intakeType}::"IntakeType", ${write.intakeSubtype}::text FROM pet
+      RETURNING *`;
+  }
+  const c = write.columns;
+  const sets: Prisma.Sql[] = [];
+  if (c.intakeAt !== undefined) sets.push(Prisma.sql`intake_at = ${c.intakeAt}::timestamptz`);
+  if (c.intakeType !== undefined) sets.push(Prisma.sql`intake_type = ${c.intakeType}::"IntakeType"`);
+  if (c.intakeSubtype !== undefined) sets.push(Prisma.sql`intake_subtype = ${c.intakeSubtype}::text`);
+  if (c.outcomeAt !== undefined) sets.push(Prisma.sql`outcome_at = ${c.outcomeAt}::timestamptz`);
+  if (c.outcomeType !== undefined) sets.push(Prisma.sql`outcome_type = ${c.outcomeType}::"OutcomeType"`);
+  if (c.outcomeSubtype !== undefined) sets.push(Prisma.sql`outcome_subtype = ${c.outcomeSubtype}::text`);
+  sets.push(Prisma.sql`updated_at = now()`);
+  return Prisma.sql`UPDATE pet_stays s SET ${Prisma.join(sets, ", ")} FROM pet WHERE s.id = ${write.id} AND s.pet_id = pet.id RETURNING s.*`;
 }
 
 /** Midnight of `day` in the organisation's time zone, and now there (the day's "future" check needs the zone). */
@@ -84,16 +126,6 @@ export async function midnightIn(organizationId: number, day: string, client: Db
     SELECT (${day}::date::timestamp AT TIME ZONE time_zone) AS at, to_char(now() AT TIME ZONE time_zone, 'YYYY-MM-DD') AS today
       FROM organizations WHERE id = ${BigInt(organizationId)}`;
   return rows[0] ?? null;
-}
-
-/** The animal's in-care flag and status, as a stay's outcome leaves them (the pets row is locked by the caller). */
-export async function setInCare(tx: Db, petId: number, inCare: boolean): Promise<void> {
-  await tx.$executeRaw`UPDATE pets SET in_care = ${inCare} WHERE id = ${BigInt(petId)} AND in_care IS DISTINCT FROM ${inCare}`;
-}
-
-export async function inCareOf(tx: Db, petId: number): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ in_care: boolean }[]>`SELECT in_care FROM pets WHERE id = ${BigInt(petId)}`;
-  return rows[0]?.in_care ?? true;
 }
 
 /** Which constraint of pet_stays a database error is, if any. */

@@ -3,9 +3,9 @@ import * as queries from "@/lib/stays/queries";
 import type { Stay } from "@/lib/stays/schemas";
 
 // What a stay means for its animal, and what an animal's status means for its
-// stays (docs/decisions/023), as steps inside the transaction of a change to
-// the animal (lib/pets/service.ts changePet holds the animal's row locked).
-// No imports of the pets service: it calls these.
+// stays (docs/decisions/023), worked out from the animal as read under its
+// lock (lib/pets/service.ts changePet), and written with its update. No
+// imports of the pets service: it calls these.
 
 /** A stay as the API (and the audit record, and its event) shows it. */
 export function toStay(row: queries.StayRow): Stay {
@@ -16,42 +16,46 @@ export function toStay(row: queries.StayRow): Stay {
   };
 }
 
-/** What a change of status did to the stays: the stay it ended with an adoption, or the one whose adoption it undid. */
-export interface StatusFollowed {
-  ended?: Stay;
-  reopened?: Stay;
+/**
+ * What a change of status does to the stays: the stay it ends with an
+ * adoption, or the one whose adoption it takes back (then the animal is in
+ * care again). Written in the animal's own update (lib/pets/service.ts).
+ */
+export interface StatusFollows {
+  action: "ended" | "reopened";
+  write: queries.StayWrite;
+  inCare?: boolean;
 }
 
 /**
- * An animal's status changed (by hand, by the adoption workflow, by an
+ * An animal's status changes (by hand, by the adoption workflow, by an
  * import): its stays follow. Becoming `sold` ends the open stay with
  * `adoption` at that moment. Leaving `sold` by hand is a correction: the
  * adoption it undoes is taken back, so the stay it ended is open again (a
  * return after an adoption is a new intake instead: POST …/stays). With no
  * open stay to end (an import that brought its own stays) or no adoption to
- * undo, the stays stay as they are; an animal out of care cannot become
- * sold (409 stay_ended: a new intake first).
+ * undo, the stays stay as they are (null); an animal out of care cannot
+ * become sold (409 stay_ended: a new intake first). `lastStay` and `inCare`
+ * are the animal's as read under its lock.
  */
-export async function followStatus(tx: queries.Db, petId: number, from: string, to: string, at: Date): Promise<StatusFollowed> {
+export function followStatus(animal: { lastStay: queries.StayRow | null; inCare: boolean }, from: string, to: string, at: Date): StatusFollows | null {
+  const last = animal.lastStay;
   if (to === "sold" && from !== "sold") {
-    const open = await queries.findOpenStay(tx, petId);
-    if (!open) {
+    if (!last || last.outcomeAt) {
       // Out of care, it left some other way: an adoption now would contradict its records.
-      if (!(await queries.inCareOf(tx, petId))) {
+      if (!animal.inCare) {
         throw new ApiError(409, "stay_ended", "The animal is out of care: its last stay ended other than by adoption. Record a new intake (POST …/stays) before it can be adopted.");
       }
-      return {};
+      return null;
     }
-    const outcomeAt = at < open.intakeAt ? open.intakeAt : at;
-    return { ended: toStay(await queries.updateStay(tx, open.id, { outcomeAt, outcomeType: "adoption", outcomeSubtype: null })) };
+    const outcomeAt = at < last.intakeAt ? last.intakeAt : at;
+    return { action: "ended", write: { kind: "change", id: last.id, columns: { outcomeAt, outcomeType: "adoption", outcomeSubtype: null } } };
   }
   if (from === "sold" && to !== "sold") {
-    const last = await queries.findLastStay(tx, petId);
-    if (!last || last.outcomeType !== "adoption") return {};
-    await queries.setInCare(tx, petId, true);
-    return { reopened: toStay(await queries.updateStay(tx, last.id, { outcomeAt: null, outcomeType: null, outcomeSubtype: null })) };
+    if (!last || last.outcomeType !== "adoption") return null;
+    return { action: "reopened", inCare: true, write: { kind: "change", id: last.id, columns: { outcomeAt: null, outcomeType: null, outcomeSubtype: null } } };
   }
-  return {};
+  return null;
 }
 
 const day = (d: Date) => d.toISOString();

@@ -42,12 +42,6 @@ export async function categoryExists(id: number, client: Db = db()): Promise<boo
   return (await client.category.findUnique({ where: { id: BigInt(id) }, select: { id: true } })) !== null;
 }
 
-/** The id of the animal's approved adoption application, if it has one (at most one: a unique index). */
-export async function approvedApplicationOf(tx: Prisma.TransactionClient, petId: number): Promise<bigint | null> {
-  const [row] = await tx.$queryRaw<{ id: bigint }[]>`SELECT id FROM adoption_applications WHERE pet_id = ${BigInt(petId)} AND state = 'approved' LIMIT 1`;
-  return row?.id ?? null;
-}
-
 /** An organisation's animals with these externalIds, from the primary (an import compares the file with them before writing). */
 export async function findPetsByExternalIds(organizationId: number, externalIds: string[]): Promise<PetRow[]> {
   if (!externalIds.length) return [];

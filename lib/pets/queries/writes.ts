@@ -3,6 +3,7 @@ import { query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
 import type { IntakeType } from "@/lib/stays/schemas";
+import { lastStayJoin, stayColumnsOf, stayOfRow, stayWriteSql, type StayColumnsRaw, type StayRow, type StayWrite } from "@/lib/stays/queries";
 import { type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
 import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
@@ -205,19 +206,45 @@ export async function createPetWithRecords(tx: Prisma.TransactionClient | undefi
   return result;
 }
 
+/** An animal read under its lock (lockPetForUpdate), with what its change's rules need to know of it. */
+export interface LockedPet {
+  row: PetRow;
+  /** Its latest stay (by intake): the open one, if any, since only the latest can be open. */
+  lastStay: StayRow | null;
+  /** Its approved adoption application, if any (at most one: a unique index). */
+  approvedApplication: bigint | null;
+}
+
 /**
  * The row as it is now, locked until the transaction ends, so that the
  * "before" of its audit record is exactly what the update replaced. Only an
  * animal of `organizationId` (undefined: of any, for a platform caller): the
- * tenancy check and the lock are one statement.
+ * tenancy check and the lock are one statement. The read after it brings
+ * the animal's latest stay and approved application along, so the rules of
+ * a change (a sale ends the open stay, an approved adoption holds the
+ * status) cost no round trip of their own.
  */
-export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number, organizationId: number | undefined): Promise<PetRow | null> {
-  // Locked first (FOR UPDATE cannot sit beside the photos' aggregate), then read whole.
+export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number, organizationId: number | undefined): Promise<LockedPet | null> {
+  // Locked first, then read in a statement of its own: a statement that waits
+  // for the lock reads the other tables (photos, stays) as they were before
+  // it waited, and FOR UPDATE cannot sit beside the photos' aggregate anyway.
   const org = organizationId === undefined ? null : BigInt(organizationId);
   const locked = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM pets WHERE id = ${BigInt(id)} AND (${org}::bigint IS NULL OR organization_id = ${org}::bigint) FOR UPDATE`;
   if (!locked.length) return null;
-  return readPet(tx, id);
+  const rows = await tx.$queryRaw<(RawPetRow & StayColumnsRaw & { approvedApplication: bigint | null })[]>(Prisma.sql`
+    SELECT ${PET_COLUMNS}, ${stayColumnsOf("ls")},
+           (SELECT a.id FROM adoption_applications a WHERE a.pet_id = p.id AND a.state = 'approved' LIMIT 1) AS "approvedApplication"
+      FROM pets p ${PHOTOS_JOIN} ${lastStayJoin("ls")} WHERE p.id = ${BigInt(id)}`);
+  const row = rows[0];
+  if (!row) return null;
+  return { row: petOfRow(row), lastStay: stayOfRow(row), approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication) };
+}
+
+/** The animal's own columns of a row that also holds a stay's ("stay.*") or other columns. */
+function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
+  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && k !== "approvedApplication"));
+  return fromRaw(own as RawPetRow);
 }
 
 /** One animal with its photos, inside a transaction (which sees its own changes). */
@@ -226,12 +253,7 @@ export async function readPet(tx: Prisma.TransactionClient, id: number): Promise
   return rows[0] ? fromRaw(rows[0]) : null;
 }
 
-/**
- * Applies the changes and bumps the version, only if the version is still one
- * of `versions` (If-Match): the condition is part of the UPDATE itself, so no
- * other writer can slip in between a check and the write. null when it no
- * longer matches (or the row is gone).
- */
+/** The animal's columns a change writes (only those given). */
 export type PetColumnChanges = {
   name?: string;
   categoryId?: number;
@@ -244,33 +266,40 @@ export type PetColumnChanges = {
   goodWith?: { children: boolean | null; dogs: boolean | null; cats: boolean | null };
 } & Partial<ListingValues>;
 
-/** The columns the Prisma update writes for the changes (only those given). */
-function columnData(changes: PetColumnChanges): Prisma.PetUncheckedUpdateManyInput {
-  const day = (d: string | null) => (d === null ? null : new Date(`${d}T00:00:00Z`));
-  const copied = ["name", "status", "sex", "size", "breed", "description", "externalId", "secondaryBreed", "mixedBreed", "colors", "coatLength",
-    "spayedNeutered", "houseTrained", "declawed", "shotsCurrent", "specialNeeds", "specialNeedsNotes", "videoUrl", "tags", "listOnOtherSites"] as const;
-  const data: Prisma.PetUncheckedUpdateManyInput = Object.fromEntries(copied.filter((f) => changes[f] !== undefined).map((f) => [f, changes[f]]));
-  if (changes.categoryId !== undefined) data.categoryId = BigInt(changes.categoryId);
-  if (changes.birthDate !== undefined) data.birthDate = day(changes.birthDate);
-  if (changes.intakeDate !== undefined) data.intakeDate = day(changes.intakeDate);
-  if (changes.goodWith !== undefined) Object.assign(data, { goodWithChildren: changes.goodWith.children, goodWithDogs: changes.goodWith.dogs, goodWithCats: changes.goodWith.cats });
-  if (changes.adoptionFee !== undefined) {
-    const fee = changes.adoptionFee;
-    Object.assign(data, { adoptionFeeCents: fee?.amountCents ?? null, adoptionFeeCurrency: fee?.currency ?? null, adoptionFeeWaived: fee?.waived ?? null });
-  }
-  return data;
+/** An animal's update as updatePetIfVersion wrote it: the animal after it, and the stay written with it. */
+export interface WrittenChange {
+  row: PetRow;
+  stay: StayRow | null;
 }
 
-export async function updatePetIfVersion(tx: Prisma.TransactionClient, id: number, versions: number[], changes: PetColumnChanges): Promise<PetRow | null> {
-  const updated = await tx.pet.updateManyAndReturn({
-    where: { id: BigInt(id), version: { in: versions } },
-    data: {
-      ...columnData(changes),
-      version: { increment: 1 },
-    },
-    select: { id: true },
-  });
-  return updated.length ? readPet(tx, id) : null;
+/**
+ * One statement: the animal's columns changed and its version bumped (only
+ * if the version is still one of `versions`), whether it is in care set, and
+ * the stay written with it (its new intake, its outcome); the animal read
+ * back with its photos. Null when the version no longer matches (or the row
+ * is gone), and then no stay is written either.
+ */
+export async function updatePetIfVersion(
+  tx: Prisma.TransactionClient,
+  id: number,
+  versions: number[],
+  changes: PetColumnChanges,
+  also: { inCare?: boolean; stay?: StayWrite } = {},
+): Promise<WrittenChange | null> {
+  const sets = [...columnSets(changes), Prisma.sql`version = version + 1`];
+  if (changes.status !== undefined) sets.unshift(Prisma.sql`status = ${changes.status}::"PetStatus"`);
+  if (changes.categoryId !== undefined) sets.unshift(Prisma.sql`category_id = ${BigInt(changes.categoryId)}::bigint`);
+  if (also.inCare !== undefined) sets.push(Prisma.sql`in_care = ${also.inCare}::boolean`);
+  const stay = also.stay;
+  const rows = await tx.$queryRaw<(RawPetRow & StayColumnsRaw)[]>(Prisma.sql`
+    WITH pet AS (
+      UPDATE pets SET ${Prisma.join(sets, ", ")} WHERE id = ${BigInt(id)} AND version = ANY(${versions}::int[]) RETURNING *
+    )${stay ? Prisma.sql`, stay AS (${stayWriteSql(stay)})` : Prisma.empty}
+    SELECT ${PET_COLUMNS}${stay ? Prisma.sql`, ${stayColumnsOf("s")}` : Prisma.empty}
+      FROM pet p ${PHOTOS_JOIN} ${stay ? Prisma.sql`LEFT JOIN stay s ON true` : Prisma.empty}`);
+  const row = rows[0];
+  if (!row) return null;
+  return { row: petOfRow(row), stay: stay ? stayOfRow(row) : null };
 }
 
 /**
@@ -289,7 +318,7 @@ export function readForChangeSql(id: number, organizationId: number | undefined)
   return Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ${BigInt(id)} AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)`;
 }
 
-/** Each changeable column as SQL, with the type PostgreSQL needs for its parameter. */
+/** Each changeable column but status and category (updatePetIfVersion adds them) as SQL, with the type PostgreSQL needs for its parameter. */
 function columnSets(changes: PetColumnChanges): Prisma.Sql[] {
   const sets: Prisma.Sql[] = [];
   const set = (column: string, value: unknown, type: string) => sets.push(Prisma.sql`${Prisma.raw(column)} = ${value}::${Prisma.raw(type)}`);
