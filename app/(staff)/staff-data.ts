@@ -41,3 +41,6 @@ export async function placedAtZip(organization: Organization): Promise<boolean> 
   const res = await serverApi<Organization[]>(listOrganizations, `/v1/organizations?id=${organization.id}&near=${zip}&within=0.1km`);
   return res.status === 200 && res.body.length === 1;
 }
+
+/** A page's search parameter as one non-empty string (a repeated or empty one: none). */
+export const oneParam = (v: string | string[] | undefined): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);

@@ -44,6 +44,17 @@ test("records an outcome, then a new intake, and sees the stays listed", async (
   const publicList = await page.request.get(`/v1/pets?id=${pet.id}`, { headers: bearer(key) });
   expect(((await publicList.json()) as ApiPet[]).map((p) => p.id)).toEqual([]);
 
+  // Staff find it among the animals out of care (from the menu), and open it from there.
+  await page.getByRole("link", { name: "Out of care", exact: true }).click();
+  await expect(page).toHaveURL(/\/staff\/pets$/);
+  await page.getByRole("searchbox", { name: "Name" }).fill(name);
+  await page.getByRole("button", { name: "Search" }).click();
+  const found = page.getByRole("table", { name: /Animals out of care/ }).getByRole("link", { name });
+  await expect(found).toHaveCount(1);
+  await expectNoSeriousA11yViolations(page);
+  await found.click();
+  await expect(page).toHaveURL(new RegExp(`/pets/${pet.id}$`));
+
   // It came back: a new intake, in a few clicks.
   const intake = panel(page).getByRole("form", { name: "New intake" });
   await intake.getByLabel("Type").selectOption("transferredIn");
@@ -59,5 +70,8 @@ test("records an outcome, then a new intake, and sees the stays listed", async (
 
   const back = await page.request.get(`/v1/pets?id=${pet.id}`, { headers: bearer(key) });
   expect(((await back.json()) as ApiPet[]).map((p) => p.id)).toEqual([pet.id]);
+  // In care again: no longer among those out of care.
+  await page.goto(`/staff/pets?q=${encodeURIComponent(name)}`);
+  await expect(page.getByText(`No animal out of care is called “${name}”.`)).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 });

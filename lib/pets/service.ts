@@ -42,8 +42,15 @@ export interface PetPage {
   etag: string;
 }
 
-/** `outOfCareOf`: whose animals out of care a look-up by id may also return (lib/http/actor.ts outOfCareScope); lists never hold them. */
+/**
+ * `outOfCareOf`: whose animals out of care (lib/http/actor.ts outOfCareScope)
+ * a look-up by id may also return, and `inCare=false` lists instead of those
+ * in care; nobody else's list ever holds them.
+ */
 export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?: number | "all"): Promise<PetPage> {
+  if (query.inCare === false && outOfCareOf === undefined) {
+    throw new ApiError(403, "forbidden", "Only an organisation's signed-in staff can list its animals out of care (inCare=false).");
+  }
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const filters: queries.PetFilter = {
     status: query.status,
@@ -61,6 +68,7 @@ export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?
     coatLengths: query.coatLength,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
     outOfCareOf,
+    onlyOutOfCare: query.inCare === false,
   };
   if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
   if (cursor?.k !== undefined) throw invalidCursorFor("a search near a place: keep its `near`");

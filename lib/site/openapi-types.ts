@@ -11640,6 +11640,8 @@ export interface operations {
                 houseTrained?: boolean;
                 /** @description Only these animals (comma-separated ids, at most 100), e.g. `12,15`. With one id this is the successor of the deprecated `GET /pets/{petId}`: an empty array means no such animal. */
                 id?: number[];
+                /** @description `false`: only the animals out of care (their last stay ended other than by adoption: transferred out, returned to their owner…), for the organisation's signed-in staff, a platform admin's every organisation's; anyone else `403`. Without it (or `true`), lists hold the animals in care only. */
+                inCare?: boolean;
                 /** @description Maximum number of animals returned (1 to 100). */
                 limit?: number;
                 /** @description Search near a place: a US ZIP code (`60601`; ZIP+4 counts by its first five digits) or `latitude,longitude` in decimal degrees (`41.88,-87.62`, anywhere on Earth). Results are then nearest first, each with `distanceKm`. ZIP code centres: GeoNames (geonames.org), CC BY 4.0. */

@@ -117,6 +117,27 @@ describe("an outcome other than adoption", () => {
   });
 });
 
+describe("finding the animals that left (?inCare=false)", () => {
+  it("lists its organisation's animals out of care to its staff (a platform admin: everyone's), none in care; 403 to keys, adopters and partners alike", async () => {
+    // Ranger left in the test above; Keeper is still in care.
+    const outOfCare = async (headers: Record<string, string>, path = "/v1/pets?inCare=false") =>
+      (await expectJson<Pet[]>(await call(listPets, path, { headers }))).map((p) => p.id);
+    expect(await outOfCare(staff.headers)).toEqual([ranger.id]);
+    expect(await outOfCare(staff.headers, "/v1/pets?inCare=false&q=ranger")).toEqual([ranger.id]);
+    expect(await outOfCare(staff.headers, "/v1/pets?inCare=false&q=keeper")).toEqual([]);
+    expect(await outOfCare(staff.headers, "/v1/pets?inCare=true&organizationId=" + org)).toEqual([keeper.id]);
+    // Another organisation's staff see none of it; a platform admin sees it among everyone's.
+    expect(await outOfCare((await staffSession()).headers)).not.toContain(ranger.id);
+    const admin = await staffSession(undefined, { platformAdmin: true });
+    const everyone = await outOfCare(admin.headers, `/v1/pets?inCare=false&limit=100`);
+    expect(everyone).toContain(ranger.id);
+    expect(everyone).not.toContain(keeper.id);
+    // Keys never: not the shelter's own (records:read lets it read stays, not list what left), nor adopters' or partners'.
+    for (const key of [shelterKey, reader, platform]) await expectApiError(await call(listPets, "/v1/pets?inCare=false", { key }), 403, "forbidden");
+    await expectApiError(await call(listPets, "/v1/pets?inCare=maybe", { key: reader }), 400, "invalid_query");
+  });
+});
+
 describe("alerts", () => {
   it("an animal that left before the matcher saw its arrival is matched to no alert; one still in care is", async () => {
     const { matchAlerts } = await import("@/lib/alerts/matching");

@@ -33,6 +33,8 @@ export interface PetFilter {
    * ("all"). Every other read, and every list, holds animals in care only.
    */
   outOfCareOf?: number | "all";
+  /** Only the animals out of care, of `outOfCareOf` (`?inCare=false`: staff finding an animal that left, to take it in again). */
+  onlyOutOfCare?: boolean;
 }
 
 export interface PetPageQuery extends PetFilter {
@@ -88,6 +90,10 @@ export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessT
 }
 
 function inCareCondition(f: PetFilter): Prisma.Sql {
+  if (f.onlyOutOfCare) {
+    if (f.outOfCareOf === undefined) throw new Error("pets: a list out of care needs whose (outOfCareOf)");
+    return f.outOfCareOf === "all" ? Prisma.sql`NOT in_care` : Prisma.sql`(NOT in_care AND organization_id = ${BigInt(f.outOfCareOf)})`;
+  }
   if (f.ids && f.outOfCareOf === "all") return Prisma.sql`TRUE`;
   if (f.ids && f.outOfCareOf !== undefined) return Prisma.sql`(in_care OR organization_id = ${BigInt(f.outOfCareOf)})`;
   return Prisma.sql`in_care`;

@@ -89,6 +89,13 @@ export const listPetsQuerySchema = z.object({
   houseTrained: queryBoolean().optional().meta({ description: "`true`: only animals known to be house-trained (`false`: known not to be). Unknown answers match neither.", example: true }),
   specialNeeds: queryBoolean().optional().meta({ description: "`true`: only animals known to have special needs; `false`: only those known not to. Unknown answers match neither.", example: false }),
   spayedNeutered: queryBoolean().optional().meta({ description: "`true`: only animals known to be spayed or neutered; `false`: known not to be. Unknown answers match neither.", example: true }),
+  inCare: queryBoolean()
+    .optional()
+    .meta({
+      description:
+        "`false`: only the animals out of care (their last stay ended other than by adoption: transferred out, returned to their owner…), for the organisation's signed-in staff, a platform admin's every organisation's; anyone else `403`. Without it (or `true`), lists hold the animals in care only.",
+      example: false,
+    }),
   coatLength: choiceList(COAT_LENGTHS).optional().meta({ description: "Only animals with these coat lengths (any of them), e.g. `short,long`.", example: ["short", "long"] }),
   cursor: z
     .string()

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { currentSession } from "@/app/(staff)/staff-data";
+import { currentSession, oneParam } from "@/app/(staff)/staff-data";
 import { GET as organizationReportRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
 import { GET as networkReportRoute } from "@/app/v1/reports/monthly/route";
 import { FormAlert } from "@/components/staff/form-alert";
@@ -13,8 +13,6 @@ import { serverApi } from "@/lib/site/server-api";
 export const metadata: Metadata = { title: "Reports" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-const one = (v: string | string[] | undefined) => (typeof v === "string" && v !== "" ? v : undefined);
 
 // /staff/reports?from=YYYY-MM&to=YYYY-MM&month=YYYY-MM - the monthly numbers
 // shelters report to Shelter Animals Count: a chart of intakes and outcomes
@@ -42,7 +40,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
     );
   }
 
-  const [from, to, chosen] = [one(params.from), one(params.to), one(params.month)];
+  const [from, to, chosen] = [oneParam(params.from), oneParam(params.to), oneParam(params.month)];
   const query = new URLSearchParams({ ...(from ? { from } : {}), ...(to ? { to } : {}) }).toString();
   const organizationId = session.platformAdmin ? null : session.organizationId;
   const base = organizationId === null ? "/v1/reports/monthly" : `/v1/organizations/${organizationId}/reports/monthly`;
