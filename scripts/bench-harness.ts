@@ -41,9 +41,7 @@ export async function benchEnvironment(name = process.env.BENCH_DATABASE ?? "pet
   run(path.join(BIN, "prisma"), ["migrate", "deploy"], env);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
   if (pets > 0) await seedUniform(url, pets);
-  // BENCH_BUILD=0 keeps the production build in .next as it is (a second case right after the first).
-  if (process.env.BENCH_BUILD !== "0" || !fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) run(path.join(BIN, "next"), ["build"], env);
-  else console.error("  BENCH_BUILD=0: using the production build in .next as it is");
+  productionBuild(env);
   // Limits far above what a run can send: the limiter does all its work
   // (count, compare, headers) without ever refusing.
   const keyOut = cliOut(["keys", "create", "--name", "bench", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
@@ -58,6 +56,12 @@ export async function benchEnvironment(name = process.env.BENCH_DATABASE ?? "pet
       await server.stop();
     },
   };
+}
+
+/** A production build in .next; BENCH_BUILD=0 keeps the one there as it is (a second case right after the first). */
+export function productionBuild(env: NodeJS.ProcessEnv): void {
+  if (process.env.BENCH_BUILD !== "0" || !fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) run(path.join(BIN, "next"), ["build"], env);
+  else console.error("  BENCH_BUILD=0: using the production build in .next as it is");
 }
 
 async function seedUniform(url: string, count: number): Promise<void> {
