@@ -135,50 +135,74 @@ function StepFields<T extends string>({ types, labels, type, setType, day, setDa
   );
 }
 
-function OutcomeForm({ petId, stay }: { petId: number; stay: Stay }) {
-  const record = useRecordOutcome(petId);
-  const [type, setType] = useState<OutcomeType>("adoption");
+/** What a step form sends: its type, its date as the API takes it, the shelter's word if any. */
+type Step<T extends string> = { type: T; at: ReturnType<typeof atOf>; subtype?: string };
+
+/**
+ * A form of the three questions (StepFields) that sends them: an outcome of
+ * the open stay, or a new intake. Its problem is shown under the fields; the
+ * shelter's word is cleared once recorded.
+ */
+function StepForm<T extends string>({ name, hint, types, labels, initial, button, pending, send }: {
+  name: string;
+  hint: string;
+  types: readonly T[];
+  labels: Record<T, string>;
+  initial: T;
+  button: string;
+  pending: boolean;
+  send: (step: Step<T>, done: { onError: (error: unknown) => void; onSuccess: () => void }) => void;
+}) {
+  const [type, setType] = useState<T>(initial);
   const [day, setDay] = useState(today);
   const [subtype, setSubtype] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    record.mutate({ stayId: stay.id, outcome: { type, at: atOf(day), subtype: subtype.trim() || undefined } }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
+    send({ type, at: atOf(day), subtype: subtype.trim() || undefined }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
   };
   return (
-    <form onSubmit={submit} aria-label="Record outcome" className="space-y-3 border-t border-stone-200 pt-4">
-      <h3 className="font-semibold">Record outcome</h3>
-      <p className={hintClass}>How the stay ended. An adoption makes the animal sold; any other outcome takes it off every public list (staff still see it here).</p>
-      <StepFields types={OUTCOME_TYPES} labels={OUTCOME_LABELS} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
+    <form onSubmit={submit} aria-label={name} className="space-y-3 border-t border-stone-200 pt-4">
+      <h3 className="font-semibold">{name}</h3>
+      <p className={hintClass}>{hint}</p>
+      <StepFields types={types} labels={labels} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
       {problem ? <FormAlert>{problem}</FormAlert> : null}
-      <button type="submit" disabled={record.isPending} className={primaryButtonClass}>
-        {record.isPending ? "Recording…" : "Record outcome"}
+      <button type="submit" disabled={pending} className={primaryButtonClass}>
+        {pending ? "Recording…" : button}
       </button>
     </form>
   );
 }
 
+function OutcomeForm({ petId, stay }: { petId: number; stay: Stay }) {
+  const record = useRecordOutcome(petId);
+  return (
+    <StepForm<OutcomeType>
+      name="Record outcome"
+      hint="How the stay ended. An adoption makes the animal sold; any other outcome takes it off every public list (staff still see it here)."
+      types={OUTCOME_TYPES}
+      labels={OUTCOME_LABELS}
+      initial="adoption"
+      button="Record outcome"
+      pending={record.isPending}
+      send={(outcome, done) => record.mutate({ stayId: stay.id, outcome }, done)}
+    />
+  );
+}
+
 function IntakeForm({ petId }: { petId: number }) {
   const intake = useNewIntake(petId);
-  const [type, setType] = useState<IntakeType>("relinquishedByOwner");
-  const [day, setDay] = useState(today);
-  const [subtype, setSubtype] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    setProblem(null);
-    intake.mutate({ type, at: atOf(day), subtype: subtype.trim() || undefined }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
-  };
   return (
-    <form onSubmit={submit} aria-label="New intake" className="space-y-3 border-t border-stone-200 pt-4">
-      <h3 className="font-semibold">New intake</h3>
-      <p className={hintClass}>The animal came back (a return after an adoption is “Relinquished by owner”): it is in care and available again.</p>
-      <StepFields types={INTAKE_TYPES} labels={INTAKE_LABELS} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
-      {problem ? <FormAlert>{problem}</FormAlert> : null}
-      <button type="submit" disabled={intake.isPending} className={primaryButtonClass}>
-        {intake.isPending ? "Recording…" : "Record intake"}
-      </button>
-    </form>
+    <StepForm<IntakeType>
+      name="New intake"
+      hint="The animal came back (a return after an adoption is “Relinquished by owner”): it is in care and available again."
+      types={INTAKE_TYPES}
+      labels={INTAKE_LABELS}
+      initial="relinquishedByOwner"
+      button="Record intake"
+      pending={intake.isPending}
+      send={(step, done) => intake.mutate(step, done)}
+    />
   );
 }

@@ -14,3 +14,13 @@ export function StaffOnly({ next, doing }: { next: string; doing: string }) {
     </div>
   );
 }
+
+/** A staff page as a visitor not signed in as staff sees it: the page's introduction, then the offer to sign in. */
+export function StaffOnlyPage({ intro, next, doing }: { intro: React.ReactNode; next: string; doing: string }) {
+  return (
+    <div className="space-y-6">
+      {intro}
+      <StaffOnly next={next} doing={doing} />
+    </div>
+  );
+}

@@ -3,7 +3,7 @@ import { currentSession, organizationForStaff, placedAtZip } from "@/app/(staff)
 import { FormAlert } from "@/components/staff/form-alert";
 import { OrganizationPreview } from "@/components/staff/organization-preview";
 import { OrganizationProfileForm } from "@/components/staff/organization-profile-form";
-import { StaffOnly } from "@/components/staff/staff-only";
+import { StaffOnlyPage } from "@/components/staff/staff-only";
 import { linkClass, panelClass } from "@/components/staff/styles";
 import { countryChoices } from "@/lib/site/countries";
 
@@ -24,12 +24,7 @@ export default async function OrganizationProfilePage({ searchParams }: { search
     </div>
   );
   if (session?.kind !== "staff") {
-    return (
-      <div className="space-y-6">
-        {intro}
-        <StaffOnly next="/staff/organization" doing="edit your shelter's profile" />
-      </div>
-    );
+    return <StaffOnlyPage intro={intro} next="/staff/organization" doing="edit your shelter's profile" />;
   }
   const asked = typeof params.id === "string" && /^[0-9]{1,15}$/.test(params.id) ? Number(params.id) : undefined;
   const id = session.platformAdmin ? asked : (session.organizationId ?? undefined);

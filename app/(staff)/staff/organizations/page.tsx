@@ -7,7 +7,7 @@ import { linkCursor } from "@/components/shelters/shelters-query";
 import { FormAlert } from "@/components/staff/form-alert";
 import { NewOrganizationForm } from "@/components/staff/new-organization-form";
 import { OrganizationsTable } from "@/components/staff/organizations-table";
-import { StaffOnly } from "@/components/staff/staff-only";
+import { StaffOnlyPage } from "@/components/staff/staff-only";
 import { linkClass, panelClass } from "@/components/staff/styles";
 import type { Organization } from "@/lib/organizations/schemas";
 import { countryChoices } from "@/lib/site/countries";
@@ -30,12 +30,7 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
     </div>
   );
   if (session?.kind !== "staff") {
-    return (
-      <div className="space-y-6">
-        {intro}
-        <StaffOnly next="/staff/organizations" doing="manage organisations" />
-      </div>
-    );
+    return <StaffOnlyPage intro={intro} next="/staff/organizations" doing="manage organisations" />;
   }
   if (!session.platformAdmin) {
     return (

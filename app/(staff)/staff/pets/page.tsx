@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
 import { categoriesForStaff, currentSession, oneParam } from "@/app/(staff)/staff-data";
 import { GET as listPetsRoute } from "@/app/v1/pets/route";
+import { PageTransitionProvider } from "@/components/shelters/page-transition";
+import { PagerLinks } from "@/components/shelters/pager-links";
+import { linkCursor } from "@/components/shelters/shelters-query";
 import { FormAlert } from "@/components/staff/form-alert";
-import { StaffOnly } from "@/components/staff/staff-only";
+import { StaffOnlyPage } from "@/components/staff/staff-only";
 import { inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import type { Pet } from "@/lib/pets/schemas";
 import { serverApi } from "@/lib/site/server-api";
@@ -11,19 +14,12 @@ export const metadata: Metadata = { title: "Out of care" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** The `cursor` of the Link header's rel="next" URL, if there is another page. */
-function nextCursor(link: string | null): string | undefined {
-  const next = link?.split(",").find((part) => /rel="next"/.test(part));
-  const url = next?.match(/<([^>]+)>/)?.[1];
-  return url ? (new URL(url).searchParams.get("cursor") ?? undefined) : undefined;
-}
-
 // /staff/pets?q=…&cursor=… - the animals out of care: their last stay ended
 // other than by adoption (transferred out, returned to their owner…), so no
 // list adopters or partners see holds them. Staff find one here to read its
 // records or take it in again (its page's Stays panel). Drawn on the server
-// from GET /v1/pets?inCare=false, newest first, 50 a page; the search is a
-// plain GET form, so the page ships no script of its own.
+// from GET /v1/pets?inCare=false, newest first, 50 a page, paged with the
+// shelters' pager links; the search is a plain GET form.
 export default async function OutOfCarePage({ searchParams }: { searchParams: SearchParams }) {
   const [session, params] = await Promise.all([currentSession(), searchParams]);
   const intro = (
@@ -36,12 +32,7 @@ export default async function OutOfCarePage({ searchParams }: { searchParams: Se
     </div>
   );
   if (session?.kind !== "staff") {
-    return (
-      <div className="space-y-6">
-        {intro}
-        <StaffOnly next="/staff/pets" doing="see the animals out of care" />
-      </div>
-    );
+    return <StaffOnlyPage intro={intro} next="/staff/pets" doing="see the animals out of care" />;
   }
 
   const [q, cursor] = [oneParam(params.q), oneParam(params.cursor)];
@@ -78,7 +69,11 @@ export default async function OutOfCarePage({ searchParams }: { searchParams: Se
   }
 
   const pets = res.body;
-  const older = nextCursor(res.headers.get("link"));
+  const href = (rel: "prev" | "next") => {
+    const cursor = linkCursor(res.headers.get("link"), rel);
+    return cursor === undefined ? undefined : `/staff/pets?${new URLSearchParams({ ...(q ? { q } : {}), cursor }).toString()}`;
+  };
+  const [prevHref, nextHref] = [href("prev"), href("next")];
   return (
     <div className="space-y-6">
       {intro}
@@ -122,10 +117,10 @@ export default async function OutOfCarePage({ searchParams }: { searchParams: Se
           </table>
         </div>
       )}
-      {older ? (
-        <a href={`/staff/pets?${new URLSearchParams({ ...(q ? { q } : {}), cursor: older }).toString()}`} className={linkClass}>
-          Older animals
-        </a>
+      {prevHref || nextHref ? (
+        <PageTransitionProvider>
+          <PagerLinks prevHref={prevHref} nextHref={nextHref} />
+        </PageTransitionProvider>
       ) : null}
     </div>
   );

@@ -4,7 +4,7 @@ import { GET as organizationReportRoute } from "@/app/v1/organizations/[organiza
 import { GET as networkReportRoute } from "@/app/v1/reports/monthly/route";
 import { FormAlert } from "@/components/staff/form-alert";
 import { LengthOfStay, MonthTable, ReportChart } from "@/components/staff/report-view";
-import { StaffOnly } from "@/components/staff/staff-only";
+import { StaffOnlyPage } from "@/components/staff/staff-only";
 import { inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { MonthlyReport } from "@/lib/reports/schemas";
@@ -32,12 +32,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
     </div>
   );
   if (session?.kind !== "staff") {
-    return (
-      <div className="space-y-6">
-        {intro}
-        <StaffOnly next="/staff/reports" doing="see the reports" />
-      </div>
-    );
+    return <StaffOnlyPage intro={intro} next="/staff/reports" doing="see the reports" />;
   }
 
   const [from, to, chosen] = [oneParam(params.from), oneParam(params.to), oneParam(params.month)];
