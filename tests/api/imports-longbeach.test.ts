@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { organizationReport } from "@/lib/reports/service";
 import { newKey, newOrganization } from "./helpers";
 import { importFile, type ImportReport } from "./imports-helpers";
+import { add, compareMonths, countFile, csvRecords, fromMonthlyReport, isoDay, monthsBetween, shelterFile } from "./shelter-exports";
 
 // Issue 42's acceptance: the City of Long Beach's public intake and outcome
 // export (16,985 stays of 16,606 cats, 2017-2023), byte for byte, imported
@@ -15,135 +15,9 @@ import { importFile, type ImportReport } from "./imports-helpers";
 // importer; the rows the import refused left out) and by the monthly report
 // (lib/reports), each read into a "month -> counts" map and compared.
 
-const FILE = gunzipSync(fs.readFileSync(path.join(process.cwd(), "tests", "fixtures", "shelters", "longbeach-intakes-and-outcomes.csv.gz")));
+const FILE = shelterFile("longbeach-intakes-and-outcomes");
 const MAPPING_TEXT = fs.readFileSync(path.join(process.cwd(), "docs", "examples", "longbeach-mapping.json"), "utf8");
 const MAPPING = JSON.parse(MAPPING_TEXT) as { values: { intakeType: Record<string, string>; outcomeType: Record<string, string> } };
-
-type Age = "adult" | "juvenile" | "unknownAge";
-/** "intake stray cat juvenile" -> count, for one month. */
-export type MonthCounts = Map<string, Map<string, number>>;
-
-function add(months: MonthCounts, month: string, key: string, n = 1): void {
-  const counts = months.get(month) ?? new Map<string, number>();
-  counts.set(key, (counts.get(key) ?? 0) + n);
-  months.set(month, counts);
-}
-
-/** Every difference between two sides, as readable lines (none when they agree). */
-export function compareMonths(expected: MonthCounts, actual: MonthCounts): string[] {
-  const differences: string[] = [];
-  for (const month of [...new Set([...expected.keys(), ...actual.keys()])].sort()) {
-    const e = expected.get(month) ?? new Map<string, number>();
-    const a = actual.get(month) ?? new Map<string, number>();
-    for (const key of [...new Set([...e.keys(), ...a.keys()])].sort()) {
-      if ((e.get(key) ?? 0) !== (a.get(key) ?? 0)) differences.push(`${month} ${key}: file ${e.get(key) ?? 0}, database ${a.get(key) ?? 0}`);
-    }
-  }
-  return differences;
-}
-
-/** The monthly report's answer (GET /v1/organizations/{id}/reports/monthly, issue 42's shape) as the same map: for when the database side becomes the report. */
-export function fromMonthlyReport(report: {
-  months: { month: string; species: Record<string, { intakes: Record<string, Record<Age, number>>; outcomes: Record<string, Record<Age, number>> }> }[];
-}): MonthCounts {
-  const months: MonthCounts = new Map();
-  for (const { month, species } of report.months) {
-    for (const [kind, s] of Object.entries(species)) {
-      for (const [side, byType] of [["intake", s.intakes], ["outcome", s.outcomes]] as const) {
-        for (const [type, ages] of Object.entries(byType)) {
-          for (const [age, n] of Object.entries(ages)) if (n) add(months, month, `${side} ${type} ${kind} ${age}`, n);
-        }
-      }
-    }
-  }
-  return months;
-}
-
-/** RFC 4180 records with the line each starts on (quoted commas and line breaks, CRLF, a BOM). */
-/** How many calendar months from one YYYY-MM to another, both included. */
-function monthsBetween(from: string, to: string): number {
-  const [fy, fm] = from.split("-").map(Number) as [number, number];
-  const [ty, tm] = to.split("-").map(Number) as [number, number];
-  return (ty - fy) * 12 + (tm - fm) + 1;
-}
-
-function csvRecords(text: string): { line: number; cells: string[] }[] {
-  const records: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = "";
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  const body = text.replace(/^\uFEFF/, "");
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i]!;
-    if (quoted) {
-      if (c === '"' && body[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === "\n") line++;
-        cell += c;
-      }
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      cells.push(cell);
-      cell = "";
-    }
-    else if (c === "\r") continue;
-    else if (c === "\n") {
-      cells.push(cell);
-      records.push({ line: start, cells });
-      cells = [];
-      cell = "";
-      line++;
-      start = line;
-    } else cell += c;
-  }
-  if (cell !== "" || cells.length) records.push({ line: start, cells: [...cells, cell] });
-  return records;
-}
-
-/** M/D/YYYY as YYYY-MM-DD. */
-function isoDay(us: string): string {
-  const [m, d, y] = us.split("/");
-  return `${y}-${m!.padStart(2, "0")}-${d!.padStart(2, "0")}`;
-}
-
-/** Juvenile: the day is earlier than five calendar months after the birth date (issue 42). */
-function ageOn(day: string, birth: string | null): Age {
-  if (!birth) return "unknownAge";
-  const [y, m, d] = birth.split("-").map(Number) as [number, number, number];
-  const months = m - 1 + 5;
-  const year = y + Math.floor(months / 12);
-  const month = (months % 12) + 1;
-  // The 31st plus five months where that month is shorter: its last day (as PostgreSQL's date + interval does).
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  const fiveMonths = `${year}-${String(month).padStart(2, "0")}-${String(Math.min(d, last)).padStart(2, "0")}`;
-  return day < fiveMonths ? "juvenile" : "adult";
-}
-
-/** The file's side: every row the import kept, counted by its own cells and the map's words. */
-function countFile(refusedLines: Set<number>): MonthCounts {
-  const [header, ...rows] = csvRecords(FILE.toString("utf8"));
-  const col = (name: string) => header!.cells.indexOf(name);
-  const [type, dob, intakeDate, intakeType, outcomeDate, outcomeType] = ["Animal Type", "DOB", "Intake Date", "Intake Type", "Outcome Date", "Outcome Type"].map(col) as number[];
-  const ours = (words: Record<string, string>, word: string) => words[word] ?? word.toLowerCase();
-  const months: MonthCounts = new Map();
-  for (const { line, cells } of rows) {
-    if (refusedLines.has(line)) continue;
-    const species = cells[type!] === "CAT" ? "cat" : cells[type!] === "DOG" ? "dog" : "other";
-    const birth = cells[dob!] ? isoDay(cells[dob!]!) : null;
-    const intake = isoDay(cells[intakeDate!]!);
-    add(months, intake.slice(0, 7), `intake ${ours(MAPPING.values.intakeType, cells[intakeType!]!)} ${species} ${ageOn(intake, birth)}`);
-    if (cells[outcomeDate!]) {
-      const outcome = isoDay(cells[outcomeDate!]!);
-      add(months, outcome.slice(0, 7), `outcome ${ours(MAPPING.values.outcomeType, cells[outcomeType!]!)} ${species} ${ageOn(outcome, birth)}`);
-    }
-  }
-  return months;
-}
 
 const state = () => db().$queryRaw<{ versions: number; audits: number; events: number; stays: number; changed: Date | null }[]>`
   SELECT (SELECT COALESCE(sum(version), 0)::int FROM pets WHERE organization_id = ${BigInt(organization)}) AS versions,
@@ -200,7 +74,7 @@ describe("Long Beach's whole file", () => {
 
   it("every month's intakes and outcomes by type, species and age agree with the file's rows", async () => {
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
-    const file = countFile(refusedLines);
+    const file = countFile(FILE, { species: "Animal Type", birthDate: "DOB", intakeDate: "Intake Date", intakeType: "Intake Type", outcomeDate: "Outcome Date", outcomeType: "Outcome Type" }, MAPPING.values, refusedLines);
     // The report's side: the monthly report itself (GET /v1/organizations/{id}/reports/monthly's
     // service), over every month the file has, read into the same map.
     const fileMonths = [...file.keys()].sort();
