@@ -14,7 +14,7 @@ const LAYERS = [
     name: "domains",
     what: "one folder per capability (schemas, queries, service), each importing core and the domains before it",
     units: [
-      "organizations", "keys", "staff", "sessions", "idempotency", "stays", "audit", "pets", "events", "photos", "saved",
+      "organizations", "keys", "staff", "sessions", "visibility", "idempotency", "stays", "audit", "pets", "events", "photos", "saved",
       "listings", "categories", "webhooks", "imports", "applications", "alerts", "people", "reports", "dashboard",
     ],
   },

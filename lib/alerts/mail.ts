@@ -15,6 +15,7 @@ import { describeFilters } from "@/lib/alerts/service";
 import type { AlertFilters } from "@/lib/alerts/schemas";
 import type { AlertMailJob } from "@/lib/alerts/queries";
 import * as queries from "@/lib/alerts/queries";
+import { animalsCondition, mayReadAnimal, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // Alerts' emails, all sent by jobs, never in a request:
 //   - the confirmation (job 'alert-mail', queued with the alert),
@@ -212,7 +213,8 @@ async function sendOne(id: bigint, now: Date, base: string): Promise<boolean> {
       for (const { pet_id } of waiting) {
         if (pets.length >= ANIMALS_PER_EMAIL) break;
         const row = await findPetById(Number(pet_id));
-        if (row?.status === "available" && row.inCare) pets.push(toPet(row, view));
+        // An alert is mail to the public: it shows what the public may see.
+        if (row?.status === "available" && mayReadAnimal(THE_PUBLIC, row)) pets.push(toPet(row, view));
       }
       const more = waiting.length - pets.length - (await countUnavailable(waiting.map((w) => w.pet_id)));
       await tx.$executeRaw`UPDATE alert_matches SET sent_at = ${now} WHERE alert_id = ${id} AND pet_id = ANY(${waiting.map((w) => w.pet_id)}::bigint[])`;
@@ -227,7 +229,9 @@ async function sendOne(id: bigint, now: Date, base: string): Promise<boolean> {
 }
 
 async function countUnavailable(ids: bigint[]): Promise<number> {
-  return db().pet.count({ where: { id: { in: ids }, OR: [{ status: { not: "available" } }, { inCare: false }] } });
+  const [row] = await db().$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM pets WHERE id = ANY (${ids}::bigint[]) AND NOT (status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed")})`;
+  return row?.n ?? 0;
 }
 
 async function shelterNames(ids: number[]): Promise<Map<number, string>> {

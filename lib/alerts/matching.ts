@@ -3,6 +3,7 @@ import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { isoDay } from "@/lib/pets/age";
+import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // From the change feed to alert matches, as webhook dispatch goes from the
 // feed to deliveries (lib/webhooks/dispatch.ts): one statement reads the
@@ -56,7 +57,7 @@ export function alertAreaHolds(a: string, point: Prisma.Sql): Prisma.Sql {
 function petsNowSql(today: string): Prisma.Sql {
   return Prisma.sql`SELECT p.id, p.category_id, p.sex, p.size, pet_age_group(p.birth_date, ${today}::date) AS age_group,
            COALESCE(p.good_with_mask, 0)::smallint AS good_with_mask, p.search_name, o.earth_point, r.arrived_at
-      FROM arrivals r JOIN pets p ON p.id = r.pet_id AND p.status = 'available' AND p.in_care JOIN organizations o ON o.id = p.organization_id`;
+      FROM arrivals r JOIN pets p ON p.id = r.pet_id AND p.status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed", "p")} JOIN organizations o ON o.id = p.organization_id`;
 }
 
 /**

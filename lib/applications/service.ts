@@ -13,6 +13,7 @@ import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
+import { animalsCondition, mayReadAnimal, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // Adoption applications: an adopter applies for an available animal; staff
 // review, approve (the animal becomes pending, in the same transaction),
@@ -118,9 +119,9 @@ export async function submitApplication(
   input: NewApplication,
   context: SubmitContext,
 ): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
-  const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true, inCare: true } });
-  // An animal out of care (lib/stays) is on no public list: not there for an applicant either.
-  if (!pet || !pet.inCare) throw noSuchAnimal(petId);
+  const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true, inCare: true, organizationId: true } });
+  // An applicant is the public: an animal out of care is not there for them (lib/visibility).
+  if (!pet || !mayReadAnimal(THE_PUBLIC, pet)) throw noSuchAnimal(petId);
   if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
   await spendApplyBudget(context, input.email);
   // Twice at most: an open application found by the insert may be closed
@@ -144,7 +145,7 @@ async function insertApplication(petId: number, input: NewApplication, context: 
     // Shared lock: an approval (which locks the row for update) cannot
     // turn the animal pending between this check and the insert.
     const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
-      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} AND in_care FOR SHARE`;
+      SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} AND ${animalsCondition(THE_PUBLIC, "listed")} FOR SHARE`;
     if (!pet) throw noSuchAnimal(petId);
     if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
     const row = await tx.adoptionApplication.create({

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { alertAreaHolds, alertFiltersMatch } from "@/lib/alerts/matching";
+import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // Data access for the dashboard: counts, and the intakes and adoptions the
 // stays record (issue 42: one source with the monthly report). An intake is
@@ -18,9 +19,9 @@ export interface StatusCount {
   n: number;
 }
 
-/** The animals in care (lib/stays: those that left other than by adoption are not the shelter's to count), by status. */
+/** The animals listed (in care: lib/visibility; those that left other than by adoption are not the shelter's to count), by status. */
 export async function animalsByStatus(organizationId?: number): Promise<StatusCount[]> {
-  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets WHERE in_care ${ofOrganization(Prisma.sql`organization_id`, organizationId)} GROUP BY status`;
+  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets WHERE ${animalsCondition(THE_PUBLIC, "listed")} ${ofOrganization(Prisma.sql`organization_id`, organizationId)} GROUP BY status`;
 }
 
 export interface ApplicationCounts {
@@ -139,7 +140,7 @@ export async function alertsWaitingFor(
     )
     SELECT g.shown AS filters, a.category_id, g.people,
            (SELECT count(*)::int FROM pets p JOIN organizations o ON o.id = p.organization_id
-             WHERE p.status = 'available' AND p.in_care AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)
+             WHERE p.status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed", "p")} AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)
                -- The group's alerts share these columns, so its first stands for all; no name search.
                AND ${alertFiltersMatch("a", "p", { search: false })}
                AND EXISTS (SELECT 1 FROM scope s WHERE s.shown = g.shown AND ${alertAreaHolds("s", Prisma.sql`o.earth_point`)})) AS available

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // Data access for the change feed. Events are written when a change commits,
 // from its audit record (a deferred trigger, migration 20261124000000), with
@@ -8,6 +8,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 export interface EventRow {
   position: bigint;
   type: string;
+  /** How readers without the organisation's records see it; null: not at all (lib/visibility/policy.ts). */
+  publicType: string | null;
   organizationId: bigint;
   data: Prisma.JsonValue;
   createdAt: Date;
@@ -15,24 +17,19 @@ export interface EventRow {
 
 export type Mark = "swept" | "dispatched";
 
-/** Up to `take` committed events after `after`, oldest first; of these organisations only, when given. */
-export async function findEventsAfter(after: bigint, take: number, type?: string, organizationIds?: number[]): Promise<EventRow[]> {
-  const rows = await db().event.findMany({
-    where: {
-      position: { gt: after },
-      ...(type ? { type } : {}),
-      ...(organizationIds ? { organizationId: { in: organizationIds.map(BigInt) } } : {}),
-    },
-    orderBy: { position: "asc" },
-    take,
-    select: { position: true, type: true, organizationId: true, data: true, createdAt: true },
-  });
-  return rows as EventRow[];
-}
-
-export async function findEventByPosition(position: bigint): Promise<EventRow | null> {
-  const row = await db().event.findUnique({ where: { position }, select: { position: true, type: true, organizationId: true, data: true, createdAt: true } });
-  return row as EventRow | null;
+/**
+ * Up to `take` committed events after `after`, oldest first, that match
+ * `seen` (the reader's condition from lib/visibility/policy.ts
+ * feedCondition); of these organisations only, when given.
+ */
+export async function findEventsAfter(after: bigint, take: number, seen: Prisma.Sql, organizationIds?: number[]): Promise<EventRow[]> {
+  const organizations = organizationIds ? Prisma.sql`AND organization_id = ANY (${organizationIds.map(BigInt)}::bigint[])` : Prisma.empty;
+  return db().$queryRaw<EventRow[]>`
+    SELECT position, type, public_type AS "publicType", organization_id AS "organizationId", data, created_at AS "createdAt"
+      FROM events
+     WHERE position > ${after} AND ${seen} ${organizations}
+     ORDER BY position
+     LIMIT ${take}`;
 }
 
 /** The last position handed out (committed or not): no event id above it exists. */

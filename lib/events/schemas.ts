@@ -6,11 +6,16 @@ import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSch
 // delivery carries (the very same JSON), in one place for the handlers, the
 // OpenAPI document and the site's generated types.
 
-export const PET_EVENT_TYPES = ["pet.created", "pet.updated", "pet.stay.started", "pet.stay.ended"] as const;
+// pet.stay.*: the organisation's records, read by its staff and its keys with
+// records:read. pet.listed / pet.unlisted: what every other reader is told
+// when an animal comes into care or leaves it (lib/visibility/policy.ts).
+export const PET_EVENT_TYPES = ["pet.created", "pet.updated", "pet.stay.started", "pet.stay.ended", "pet.listed", "pet.unlisted"] as const;
 export type PetEventType = (typeof PET_EVENT_TYPES)[number];
-export const petEventTypeSchema = z
-  .enum(PET_EVENT_TYPES)
-  .meta({ id: "EventType", description: "What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome)." });
+export const petEventTypeSchema = z.enum(PET_EVENT_TYPES).meta({
+  id: "EventType",
+  description:
+    "What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome), for readers of the organisation's records; an animal is listed again, or no longer listed, for every other reader.",
+});
 
 /** `evt_` and the event's position in the feed. Events are numbered in commit order (docs/decisions/005). */
 export const EVENT_ID_PATTERN = /^evt_([1-9][0-9]{0,15})$/;
@@ -59,7 +64,8 @@ export const petStayStartedEventSchema = z
   .object({ ...eventBase, type: z.literal("pet.stay.started"), data: petEventDataSchema.required({ previous: true, stay: true }) })
   .meta({
     id: "PetStayStartedEvent",
-    description: "An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`.",
+    description:
+      "An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`. A record: only the organisation's staff and its keys with records:read are sent it (others get `pet.listed`, or `pet.updated` for an adopted animal that came back).",
   });
 
 export const petStayEndedEventSchema = z
@@ -67,13 +73,41 @@ export const petStayEndedEventSchema = z
   .meta({
     id: "PetStayEndedEvent",
     description:
-      "A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list).",
+      "A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). A record: only the organisation's staff and its keys with records:read are sent it (others get `pet.updated` for an adoption, `pet.unlisted` for any other outcome).",
+  });
+
+export const petListedEventSchema = z
+  .object({ ...eventBase, type: z.literal("pet.listed"), data: petEventDataSchema.pick({ pet: true }) })
+  .meta({
+    id: "PetListedEvent",
+    description:
+      "An animal is listed again: it came back into care. Sent to readers that do not read the organisation's records (who were sent `pet.unlisted` when it left, and nothing while it was away), with the animal as it is now: add it to your copy.",
+  });
+
+export const petUnlistedEventSchema = z
+  .object({
+    ...eventBase,
+    type: z.literal("pet.unlisted"),
+    data: z
+      .object({
+        pet: z
+          .object({ id: idSchema.meta({ description: "The animal that is no longer listed." }), organizationId: idSchema })
+          .meta({ id: "UnlistedPet", description: "Only who the animal is: why it left is the organisation's record." }),
+      })
+      .meta({ id: "PetUnlistedEventData" }),
+  })
+  .meta({
+    id: "PetUnlistedEvent",
+    description:
+      "An animal is no longer listed: it left the organisation's care (any way but adoption, which is a `pet.updated` to `sold`). Sent to readers that do not read the organisation's records, in place of the outcome: remove it from your copy. Nothing more is sent about it until a `pet.listed`.",
   });
 
 export const eventSchema = z
-  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema, petStayStartedEventSchema, petStayEndedEventSchema])
+  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema, petStayStartedEventSchema, petStayEndedEventSchema, petListedEventSchema, petUnlistedEventSchema])
   .meta({ id: "Event", description: "One change to an animal. Never names who made it." });
 export type PetEvent = z.infer<typeof eventSchema>;
+/** An event that carries the whole animal: every type but `pet.unlisted`. */
+export type PetChangeEvent = Exclude<PetEvent, { type: "pet.unlisted" }>;
 
 export const eventsSchema = z.array(eventSchema).meta({ id: "Events", description: "Events, oldest first." });
 

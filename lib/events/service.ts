@@ -5,7 +5,8 @@ import { presentFields, presentPet, withOrganization, type PetView, type StoredP
 import type { PetField } from "@/lib/pets/schemas";
 import type { Stay } from "@/lib/stays/schemas";
 import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
-import { forbidden, type Tenancy } from "@/lib/organizations/tenancy";
+import { forbidden } from "@/lib/organizations/tenancy";
+import { assertMayReadFeed, feedCondition, feedPageView, type FeedView, type Viewer } from "@/lib/visibility/policy";
 
 // The change feed. Every change to an animal writes its audit record, and
 // its commit writes the event from that record (a deferred trigger on
@@ -17,22 +18,23 @@ import { forbidden, type Tenancy } from "@/lib/organizations/tenancy";
  * An event as the feed serves it and webhooks deliver it: the one rendering
  * both use. The animal is kept as its audit record holds it, and shown like
  * every Pet (ageGroup on the day of the answer, photo URLs on `view`'s origin).
+ * `seen` is how the reader sees the event's organisation (lib/visibility/policy.ts
+ * feedViewOf): as written, or as the public sees it (its public type, never a
+ * stay; null when the public is shown nothing of it).
  */
-export function toEvent(row: queries.EventRow, view: PetView): PetEvent {
+export function toEvent(row: queries.EventRow, view: PetView, seen: FeedView): PetEvent | null {
   const data = row.data as unknown as { pet: StoredPet; previous?: Partial<Record<PetField, unknown>>; stay?: Stay };
   const organizationId = Number(row.organizationId);
-  return {
-    id: eventIdOf(row.position),
-    type: row.type,
-    organizationId,
-    createdAt: row.createdAt.toISOString(),
-    // Records written before organisations existed lack it in the animal: the event's own says where it was.
-    data: {
-      pet: presentPet(withOrganization(data.pet, organizationId), view),
-      ...(data.previous ? { previous: presentFields(data.previous, view) } : {}),
-      ...(data.stay ? { stay: data.stay } : {}),
-    },
-  } as PetEvent;
+  const type = seen === "records" ? row.type : row.publicType;
+  if (type === null) return null;
+  const base = { id: eventIdOf(row.position), type, organizationId, createdAt: row.createdAt.toISOString() };
+  if (type === "pet.unlisted") return { ...base, data: { pet: { id: Number(data.pet.id), organizationId } } } as PetEvent;
+  // Records written before organisations existed lack it in the animal: the event's own says where it was.
+  const pet = presentPet(withOrganization(data.pet, organizationId), view);
+  if (type === "pet.created" || type === "pet.listed") return { ...base, data: { pet } } as PetEvent;
+  const previous = presentFields(data.previous ?? {}, view);
+  if (seen === "listing") return { ...base, data: { pet, previous } } as PetEvent;
+  return { ...base, data: { pet, ...(data.previous ? { previous } : {}), ...(data.stay ? { stay: data.stay } : {}) } } as PetEvent;
 }
 
 export interface EventPage {
@@ -50,21 +52,22 @@ export function cursorExpired(after: bigint, sweptThrough: bigint): ApiError {
 }
 
 /**
- * Whose events a caller reads: an organisation's key or staff only its own
- * organisation's (naming another is refused); anyone else every one's, or
- * those it names. Animals are public, so the feed holds nothing private:
- * the limit is the tenancy's promise that a shelter's key sees its shelter.
+ * Whose events a viewer reads: an organisation's key or staff only its own
+ * organisation's (naming another is refused); a platform's every one's, or
+ * those it names. What it sees of each is the policy's (lib/visibility).
  */
-function feedOrganizations(tenancy: Tenancy, asked: number[] | undefined): number[] | undefined {
-  if (tenancy.kind !== "organization") return asked;
-  const own = tenancy.organizationId;
+function feedOrganizations(viewer: Viewer, asked: number[] | undefined): number[] | undefined {
+  if (viewer.tenancy.kind !== "organization") return asked;
+  const own = viewer.tenancy.organizationId;
   if (asked && asked.some((id) => id !== own)) throw forbidden(`Your key or account reads only organisation ${own}'s events.`);
   return [own];
 }
 
-/** A page of the feed, oldest first, after the given event. */
-export async function listEvents(query: ListEventsQuery, view: PetView, tenancy: Tenancy): Promise<EventPage> {
-  const organizations = feedOrganizations(tenancy, query.organizationId);
+/** A page of the feed, oldest first, after the given event, as this viewer sees it. */
+export async function listEvents(query: ListEventsQuery, view: PetView, viewer: Viewer): Promise<EventPage> {
+  assertMayReadFeed(viewer);
+  const organizations = feedOrganizations(viewer, query.organizationId);
+  const seen = feedPageView(viewer);
   const after = query.after ?? 0n;
   if (query.after !== undefined) {
     const [swept, issued] = await Promise.all([queries.readMark("swept"), queries.lastIssuedPosition()]);
@@ -76,15 +79,9 @@ export async function listEvents(query: ListEventsQuery, view: PetView, tenancy:
       ]);
     }
   }
-  const rows = await queries.findEventsAfter(after, query.limit + 1, query.type, organizations);
-  const events = rows.slice(0, query.limit).map((row) => toEvent(row, view));
+  const rows = await queries.findEventsAfter(after, query.limit + 1, feedCondition(seen, query.type), organizations);
+  const events = rows.slice(0, query.limit).map((row) => toEvent(row, view, seen)!);
   return { events, ...(rows.length > query.limit ? { next: events.at(-1)!.id } : {}) };
-}
-
-/** One committed event, as the feed would serve it. */
-export async function findEvent(position: bigint, view: PetView): Promise<PetEvent | null> {
-  const row = await queries.findEventByPosition(position);
-  return row ? toEvent(row, view) : null;
 }
 
 const SWEEP_BATCH = 5_000;

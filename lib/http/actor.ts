@@ -34,14 +34,3 @@ export function staffOf(caller: Caller): { id: bigint; email: string } {
   if (caller.kind === "session" && caller.staff) return caller.staff;
   throw new ApiError(403, "forbidden", "Only signed-in staff can do this.");
 }
-
-/**
- * Whose animals out of care (lib/stays) the caller may still read, by id:
- * staff their own organisation's (a platform admin every one's). Keys and
- * adopters never: an animal that left is off every public list and feed.
- */
-export function outOfCareScope(caller: Caller): number | "all" | undefined {
-  if (caller.kind !== "session" || !caller.staff) return undefined;
-  if (caller.tenancy.kind === "platform") return "all";
-  return caller.tenancy.kind === "organization" ? caller.tenancy.organizationId : undefined;
-}

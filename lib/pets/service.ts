@@ -19,6 +19,7 @@ import { midnightIn, type StayRow, type StayWrite } from "@/lib/stays/queries";
 import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
 import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { mayReadAnimal, outOfCareRefused, recordsOf, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -43,14 +44,12 @@ export interface PetPage {
 }
 
 /**
- * `outOfCareOf`: whose animals out of care (lib/http/actor.ts outOfCareScope)
- * a look-up by id may also return, and `inCare=false` lists instead of those
- * in care; nobody else's list ever holds them.
+ * A page of animals as `viewer` may see them (lib/visibility/policy.ts):
+ * those in care, and with `inCare=false` those out of care whose records it
+ * reads; a look-up by ids also returns those.
  */
-export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?: number | "all"): Promise<PetPage> {
-  if (query.inCare === false && outOfCareOf === undefined) {
-    throw new ApiError(403, "forbidden", "Only an organisation's signed-in staff can list its animals out of care (inCare=false).");
-  }
+export async function listPets(query: ListPetsQuery, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<PetPage> {
+  if (query.inCare === false && recordsOf(viewer) === null) throw outOfCareRefused();
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const filters: queries.PetFilter = {
     status: query.status,
@@ -67,7 +66,7 @@ export async function listPets(query: ListPetsQuery, view: PetView, outOfCareOf?
     spayedNeutered: query.spayedNeutered,
     coatLengths: query.coatLength,
     ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
-    outOfCareOf,
+    viewer,
     onlyOutOfCare: query.inCare === false,
   };
   if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
@@ -527,11 +526,10 @@ export async function listPetHistory(id: number, query: HistoryQuery, view: PetV
   return listHistory(id, query, view, Number(pet.organizationId));
 }
 
-/** One animal; one out of care (lib/stays) only for `outOfCareOf` (its organisation's staff: lib/http/actor.ts outOfCareScope). */
-export async function findPet(id: number, view: PetView, outOfCareOf?: number | "all"): Promise<Pet | null> {
+/** One animal, if `viewer` may see it (one out of care is its organisation's record: lib/visibility/policy.ts). */
+export async function findPet(id: number, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<Pet | null> {
   const row = await queries.findPetById(id);
-  if (!row) return null;
-  if (!row.inCare && outOfCareOf !== "all" && outOfCareOf !== Number(row.organizationId)) return null;
+  if (!row || !mayReadAnimal(viewer, row)) return null;
   return toPet(row, view);
 }
 

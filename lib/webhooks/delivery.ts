@@ -11,6 +11,7 @@ import { disableEndpoint, disableReasonFor, noteAttempt } from "@/lib/webhooks/f
 import * as queries from "@/lib/webhooks/queries";
 import { sendWebhook, type AttemptOutcome } from "@/lib/webhooks/send";
 import { signDelivery } from "@/lib/webhooks/signature";
+import { feedViewOf, keyViewer } from "@/lib/visibility/policy";
 
 // Attempts of deliveries, wherever they run (a queue worker on any instance,
 // or a retry asked for through the API): take the deliveries' lease, sign
@@ -86,8 +87,16 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
     await db().$transaction((tx) => queries.settleDelivery(tx, claim.id, token, { status: "cancelled", attempts: claim.attempts, nextAttemptAt: null }));
     return { result: "cancelled", log };
   }
+  // What the key is sent is decided now, by its scopes now (they may have
+  // changed since the event was dispatched): nothing when the policy shows it
+  // nothing of the event, or something the endpoint no longer subscribes to.
   // No request to take an origin from: photo URLs follow PHOTO_BASE_URL or PUBLIC_BASE_URL (root-relative without either).
-  const event = toEvent({ position: claim.eventPosition, ...claim.event }, petView(new Date()));
+  const seen = feedViewOf(keyViewer(claim.key), claim.event.organizationId);
+  const event = toEvent({ position: claim.eventPosition, ...claim.event }, petView(new Date()), seen);
+  if (!event || !claim.subscribed.includes(event.type)) {
+    await db().$transaction((tx) => queries.settleDelivery(tx, claim.id, token, { status: "cancelled", attempts: claim.attempts, nextAttemptAt: null }));
+    return { result: "cancelled", log: { ...log, withheld: true } };
+  }
   const body = JSON.stringify(event);
   const at = new Date();
   let secrets: string[];

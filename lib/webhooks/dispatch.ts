@@ -3,6 +3,7 @@ import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { deliveryJobsSql } from "@/lib/jobs/queue";
 import * as queries from "@/lib/webhooks/queries";
+import { deliveredTypeSql } from "@/lib/visibility/policy";
 
 // From the feed to deliveries. Events are drained from the events table
 // rather than enqueued by the write path, so a change costs its writer one
@@ -37,14 +38,17 @@ async function dispatchBatch(): Promise<DispatchResult> {
   // together, and the next dispatch makes them again (the feed still has
   // the events).
   const [row] = await query<{ locked: boolean; events: number; deliveries: number; listening: boolean }>(Prisma.sql`
-    WITH ${feedBatchSql("dispatched", Prisma.sql`e.position, e.type, e.organization_id`, BATCH, { relaxedCommit: true })}, created AS (
+    WITH ${feedBatchSql("dispatched", Prisma.sql`e.position, e.type, e.public_type, e.organization_id`, BATCH, { relaxedCommit: true })}, created AS (
       INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type, next_attempt_at, enqueued_at)
-      SELECT w.id, b.position, b.type, now(), now()
+      SELECT w.id, b.position, s.type, now(), now()
         FROM batch b
-        JOIN webhook_endpoints w ON w.enabled AND b.type = ANY (w.events) AND b.position > w.start_after
+        JOIN webhook_endpoints w ON w.enabled AND b.position > w.start_after
         -- An organisation's key hears its own organisation's events; a platform key every one's.
         JOIN api_keys k ON k.id = w.api_key_id AND k.revoked_at IS NULL
                        AND (k.organization_id IS NULL OR k.organization_id = b.organization_id)
+        -- What the key is sent of the event: the policy's (lib/visibility), decided again at delivery.
+       CROSS JOIN LATERAL (SELECT ${deliveredTypeSql("k", "b")} AS type) s
+       WHERE s.type = ANY (w.events)
        ORDER BY b.position, w.id
       ON CONFLICT (event_position, endpoint_id) DO NOTHING
       RETURNING id

@@ -1,5 +1,6 @@
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import type { Scope } from "@/lib/keys/schemas";
 
 // Data access for webhook endpoints, deliveries and attempts. No HTTP, no
 // rules; ids are bigint here and numbers above.
@@ -127,8 +128,12 @@ export interface ClaimedDelivery extends EndpointSecrets {
   url: string;
   enabled: boolean;
   keyRevoked: boolean;
+  /** The key's scopes and organisation now: what it is sent is decided at delivery (lib/visibility/policy.ts). */
+  key: { scopes: Scope[]; organizationId: bigint | null };
+  /** The event types the endpoint subscribes to now. */
+  subscribed: string[];
   /** Null when the event is gone (swept). */
-  event: { type: string; organizationId: bigint; data: Prisma.JsonValue; createdAt: Date } | null;
+  event: { type: string; publicType: string | null; organizationId: bigint; data: Prisma.JsonValue; createdAt: Date } | null;
 }
 
 /** How long a claimed attempt may take before another process may take the delivery over (the attempt itself times out at 10 s). */
@@ -155,7 +160,11 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
     previousSecret: string | null;
     previousSecretExpiresAt: Date | null;
     keyRevoked: boolean;
+    keyScopes: Scope[];
+    keyOrganizationId: string | null;
+    subscribed: string[];
     eventType: string | null;
+    eventPublicType: string | null;
     eventOrganizationId: string | null;
     eventData: Prisma.JsonValue;
     eventCreatedAt: Date | null;
@@ -172,18 +181,22 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
     )
     SELECT c.id, c.endpoint_id AS "endpointId", c.event_position AS "eventPosition", c.attempts,
            e.url, e.enabled, e.secret, e.previous_secret AS "previousSecret", e.previous_secret_expires_at AS "previousSecretExpiresAt",
-           (k.revoked_at IS NOT NULL) AS "keyRevoked",
-           ev.type AS "eventType", ev.organization_id AS "eventOrganizationId", ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
+           (k.revoked_at IS NOT NULL) AS "keyRevoked", k.scopes AS "keyScopes", k.organization_id AS "keyOrganizationId", e.events AS subscribed,
+           ev.type AS "eventType", ev.public_type AS "eventPublicType", ev.organization_id AS "eventOrganizationId", ev.data AS "eventData", ev.created_at AS "eventCreatedAt"
       FROM claimed c
       JOIN webhook_endpoints e ON e.id = c.endpoint_id
       JOIN api_keys k ON k.id = e.api_key_id
       LEFT JOIN events ev ON ev.position = c.event_position`);
-  return rows.map(({ id, endpointId, eventPosition, eventType, eventOrganizationId, eventData, eventCreatedAt, ...rest }) => ({
+  return rows.map(({ id, endpointId, eventPosition, eventType, eventPublicType, eventOrganizationId, eventData, eventCreatedAt, keyScopes, keyOrganizationId, ...rest }) => ({
     ...rest,
     id: BigInt(id),
     endpointId: BigInt(endpointId),
     eventPosition: BigInt(eventPosition),
-    event: eventType && eventCreatedAt ? { type: eventType, organizationId: BigInt(eventOrganizationId!), data: eventData, createdAt: eventCreatedAt } : null,
+    key: { scopes: keyScopes, organizationId: keyOrganizationId === null ? null : BigInt(keyOrganizationId) },
+    event:
+      eventType && eventCreatedAt
+        ? { type: eventType, publicType: eventPublicType, organizationId: BigInt(eventOrganizationId!), data: eventData, createdAt: eventCreatedAt }
+        : null,
   }));
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { applicationName, db } from "@/lib/db";
 import { newestPosition } from "@/lib/events/queries";
 import { eventIdOf, type TestEvent } from "@/lib/events/schemas";
+import { assertMaySubscribe, type Viewer } from "@/lib/visibility/policy";
 import { ApiError } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import { attemptDelivery, signingSecrets } from "@/lib/webhooks/delivery";
@@ -63,7 +64,9 @@ async function assertDeliverable(url: string): Promise<void> {
   }
 }
 
-export async function createWebhook(keyId: bigint, input: NewWebhook): Promise<WebhookEndpoint & { secret: string }> {
+/** `viewer`: the key registering it; what it may subscribe to is the policy's (the stays' events are records). */
+export async function createWebhook(keyId: bigint, input: NewWebhook, viewer: Viewer): Promise<WebhookEndpoint & { secret: string }> {
+  assertMaySubscribe(viewer, input.events);
   await assertDeliverable(input.url);
   const secret = generateSecret();
   const row = await db().$transaction(async (tx) => {
@@ -98,7 +101,8 @@ export async function getWebhook(keyId: bigint, id: number): Promise<WebhookEndp
   return toEndpoint(await ownEndpointOrThrow(keyId, id));
 }
 
-export async function updateWebhook(keyId: bigint, id: number, patch: WebhookPatch): Promise<WebhookEndpoint> {
+export async function updateWebhook(keyId: bigint, id: number, patch: WebhookPatch, viewer: Viewer): Promise<WebhookEndpoint> {
+  if (patch.events !== undefined) assertMaySubscribe(viewer, patch.events);
   const current = await ownEndpointOrThrow(keyId, id);
   if (patch.url !== undefined && patch.url !== current.url) await assertDeliverable(patch.url);
   return db().$transaction(async (tx) => {

@@ -9,7 +9,7 @@ import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db, disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import type { PetEvent } from "@/lib/events/schemas";
+import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { setCounterStore } from "@/lib/http/rate-limit";
 import { QUEUE_SCHEMA, taskList } from "@/lib/worker/tasks";
 import { stopKeyCache } from "@/lib/keys/cache";

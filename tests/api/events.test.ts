@@ -6,7 +6,7 @@ import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
 import { POST as createRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import type { PetEvent } from "@/lib/events/schemas";
+import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { sweepEvents } from "@/lib/events/service";
 import type { Pet } from "@/lib/pets/schemas";
 import { call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";

@@ -4,7 +4,7 @@ import { GET as getOrganization, PATCH as patchOrganization } from "@/app/v1/org
 import { GET as listOrganizations, POST as createOrganization } from "@/app/v1/organizations/route";
 import { POST as createPet } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import type { PetEvent } from "@/lib/events/schemas";
+import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { Pet } from "@/lib/pets/schemas";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";

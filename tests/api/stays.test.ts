@@ -10,7 +10,7 @@ import { GET as listStaysRoute, POST as openRoute } from "@/app/v1/pets/[petId]/
 import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
 import type { HistoryEntry } from "@/lib/pets/schemas";
 import { db } from "@/lib/db";
-import type { PetEvent } from "@/lib/events/schemas";
+import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { createPet } from "@/lib/pets/service";
 import { petView } from "@/lib/pets/present";
 import { newPetSchema, type Pet } from "@/lib/pets/schemas";

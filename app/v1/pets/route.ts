@@ -1,5 +1,6 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { actorKey, outOfCareScope, writeContext } from "@/lib/http/actor";
+import { actorKey, writeContext } from "@/lib/http/actor";
+import { viewerOf } from "@/lib/visibility/policy";
 import { ifNoneMatchMatches } from "@/lib/core/conditional";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
@@ -11,11 +12,11 @@ import { createPet, etagOf, listPets } from "@/lib/pets/service";
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
 export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request, caller }) => {
   const view = petView(now, url.origin);
-  const outOfCare = outOfCareScope(caller);
-  let page = await listPets(query, view, outOfCare);
+  const viewer = viewerOf(caller);
+  let page = await listPets(query, view, viewer);
   // A tag the replica's page does not match may be newer than the replica: ask the primary before answering with an older page.
   if (readsFromReplica() && request.headers.has("if-none-match") && !ifNoneMatchMatches(request, page.etag)) {
-    page = await withReadPolicy({ primary: true }, () => listPets(query, view, outOfCare));
+    page = await withReadPolicy({ primary: true }, () => listPets(query, view, viewer));
   }
   const { pets, cursors, etag } = page;
   const link = linkHeader({

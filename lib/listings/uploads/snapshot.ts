@@ -8,6 +8,7 @@ import { ageGroupOf, isoDay } from "@/lib/pets/age";
 import { photoUrl, petView } from "@/lib/pets/present";
 import type { PetStatus } from "@/lib/pets/schemas";
 import { adoptionFeeOf } from "@/lib/pets/adoption-fee";
+import { listedWhere } from "@/lib/visibility/policy";
 
 // What a site is sent: a full snapshot of the organisation's listed animals
 // in the site's own format (lib/listings/formats), with the files around it
@@ -54,8 +55,8 @@ const day = (value: Date | null) => (value ? isoDay(value) : null);
 /** The organisation's animals a site lists, oldest first (a stable order: the same animals give the same bytes). */
 export async function listedAnimals(organizationId: number, site: ListingSite, now: Date): Promise<{ animals: ListingAnimal[]; keys: Map<string, string> }> {
   const rows = await db().pet.findMany({
-    // Out of care (lib/stays): off the sites, from the next file on.
-    where: { organizationId: BigInt(organizationId), listOnOtherSites: true, inCare: true, status: { in: LISTED_STATUSES[site] } },
+    // The public's animals (lib/visibility): out of care, off the sites from the next file on.
+    where: { organizationId: BigInt(organizationId), listOnOtherSites: true, ...listedWhere(), status: { in: LISTED_STATUSES[site] } },
     include: { category: { select: { name: true } }, photos: { orderBy: [{ position: "asc" }, { id: "asc" }] } },
     orderBy: { id: "asc" },
   });

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
 import { type CoatLength, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { animalsCondition, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
 
 // A list's filters as SQL: the conditions, and the branches a page walks (one per status or category).
 
@@ -28,12 +29,12 @@ export interface PetFilter {
   /** Any of these coat lengths. */
   coatLengths?: CoatLength[];
   /**
-   * Whose animals out of care (lib/stays) a look-up by id may also return:
-   * its organisation's staff (an organisation's id) or a platform admin
-   * ("all"). Every other read, and every list, holds animals in care only.
+   * Who reads: which animals the list may hold is theirs to know
+   * (lib/visibility/policy.ts animalsCondition). Without one, the public's:
+   * animals in care only.
    */
-  outOfCareOf?: number | "all";
-  /** Only the animals out of care, of `outOfCareOf` (`?inCare=false`: staff finding an animal that left, to take it in again). */
+  viewer?: Viewer;
+  /** Only the animals out of care whose records the viewer reads (`?inCare=false`: staff finding an animal that left, to take it in again). */
   onlyOutOfCare?: boolean;
 }
 
@@ -66,9 +67,9 @@ export function sqlWhere(f: PetFilter & { idGreaterThan?: number; idLessThan?: n
 
 /** The filters that are one condition each (the "any of" ones are branches: filterBranches). */
 export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessThan?: number }): Prisma.Sql[] {
-  // Animals out of care are on no list (docs/decisions/023); the page
-  // indexes hold only those in care (migration 20261203100100), so this is
-  // part of every index walk, not a filter after it.
+  // Animals out of care are on no public list (docs/decisions/023, 027); the
+  // page indexes hold only those in care (migration 20261203100100), so this
+  // is part of every index walk, not a filter after it.
   const conditions: Prisma.Sql[] = [inCareCondition(f)];
   if (f.search !== undefined) {
     conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
@@ -90,13 +91,7 @@ export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessT
 }
 
 function inCareCondition(f: PetFilter): Prisma.Sql {
-  if (f.onlyOutOfCare) {
-    if (f.outOfCareOf === undefined) throw new Error("pets: a list out of care needs whose (outOfCareOf)");
-    return f.outOfCareOf === "all" ? Prisma.sql`NOT in_care` : Prisma.sql`(NOT in_care AND organization_id = ${BigInt(f.outOfCareOf)})`;
-  }
-  if (f.ids && f.outOfCareOf === "all") return Prisma.sql`TRUE`;
-  if (f.ids && f.outOfCareOf !== undefined) return Prisma.sql`(in_care OR organization_id = ${BigInt(f.outOfCareOf)})`;
-  return Prisma.sql`in_care`;
+  return animalsCondition(f.viewer ?? THE_PUBLIC, f.onlyOutOfCare ? "out-of-care" : f.ids ? "by-id" : "listed");
 }
 
 const SEX_LITERAL: Record<PetSex, Prisma.Sql> = {

@@ -4,6 +4,7 @@ import { readQuery, readsFromReplica } from "@/lib/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { LIMIT_MAX } from "@/lib/pets/schemas";
 import { type Db, type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // Animals and categories by id, by the shelters' own ids; an approved application.
 
@@ -55,7 +56,7 @@ export async function findPetsByExternalIds(organizationId: number, externalIds:
 export async function findAvailableAbsent(organizationId: number, present: string[]): Promise<{ id: number; externalId: string }[]> {
   const rows = await query<{ id: string; external_id: string }>(
     Prisma.sql`SELECT id, external_id FROM pets
-                WHERE organization_id = ${BigInt(organizationId)} AND status = 'available' AND in_care AND external_id IS NOT NULL
+                WHERE organization_id = ${BigInt(organizationId)} AND status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed")} AND external_id IS NOT NULL
                   AND NOT (external_id = ANY(${present}::text[]))
                 ORDER BY id`,
   );

@@ -1,5 +1,6 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
-import { outOfCareScope, writeContext } from "@/lib/http/actor";
+import { writeContext } from "@/lib/http/actor";
+import { viewerOf } from "@/lib/visibility/policy";
 import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/core/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
@@ -13,14 +14,14 @@ export const GET = withApi(
   { scope: "pets:read", tenant: "public", params: petIdParamsSchema, deprecated: true, successor: (params) => petSuccessor(params.petId) },
   async ({ params, now, url, request, caller }) => {
     const view = petView(now, url.origin);
-    // An animal out of care is its staff's only (docs/decisions/023).
-    const outOfCare = outOfCareScope(caller);
-    let pet = await findPet(params.petId, view, outOfCare);
+    // An animal out of care is its organisation's record (lib/visibility).
+    const viewer = viewerOf(caller);
+    let pet = await findPet(params.petId, view, viewer);
     // As the list does: a tag the replica's copy does not match (or an animal
     // the replica does not have yet) may be newer than the replica, so the
     // primary answers; nobody gets an older version than one they hold.
     if (readsFromReplica() && request.headers.has("if-none-match") && !(pet && ifNoneMatchMatches(request, etagOf(pet.version)))) {
-      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view, outOfCare));
+      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view, viewer));
     }
     if (!pet) throw notFound(params.petId);
     return { body: pet, headers: { ETag: etagOf(pet.version) } };
