@@ -118,7 +118,7 @@ describe("an outcome other than adoption", () => {
 });
 
 describe("finding the animals that left (?inCare=false)", () => {
-  it("lists its organisation's animals out of care to its staff (a platform admin: everyone's), none in care; 403 to keys, adopters and partners alike", async () => {
+  it("lists its organisation's animals out of care to its staff and its keys with records:read (a platform admin: everyone's), none in care; 403 to adopters and partners", async () => {
     // Ranger left in the test above; Keeper is still in care.
     const outOfCare = async (headers: Record<string, string>, path = "/v1/pets?inCare=false") =>
       (await expectJson<Pet[]>(await call(listPets, path, { headers }))).map((p) => p.id);
@@ -132,8 +132,9 @@ describe("finding the animals that left (?inCare=false)", () => {
     const everyone = await outOfCare(admin.headers, `/v1/pets?inCare=false&limit=100`);
     expect(everyone).toContain(ranger.id);
     expect(everyone).not.toContain(keeper.id);
-    // Keys never: not the shelter's own (records:read lets it read stays, not list what left), nor adopters' or partners'.
-    for (const key of [shelterKey, reader, platform]) await expectApiError(await call(listPets, "/v1/pets?inCare=false", { key }), 403, "forbidden");
+    // Keys: the shelter's own with records:read (an animal out of care is the organisation's record, docs/decisions/027); never adopters' or partners'.
+    expect((await expectJson<Pet[]>(await call(listPets, "/v1/pets?inCare=false", { key: shelterKey }))).map((p) => p.id)).toEqual([ranger.id]);
+    for (const key of [reader, platform]) await expectApiError(await call(listPets, "/v1/pets?inCare=false", { key }), 403, "forbidden");
     await expectApiError(await call(listPets, "/v1/pets?inCare=maybe", { key: reader }), 400, "invalid_query");
   });
 });

@@ -1,11 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { RouteDeclaration } from "@/lib/http/handler";
 import type { Scope } from "@/lib/keys/schemas";
 import { LIVE_KEYS_PER_ORGANIZATION } from "@/lib/keys/plans";
-import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type RouteHandler, type StaffSession } from "./helpers";
+import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
+import { allRoutes, type Found } from "./route-list";
 
 // Tenancy, held over every route. Each /v1 route file is read from the disk
 // and each of its methods checked against this table: public routes are
@@ -16,42 +14,6 @@ import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, s
 // key's own) with nothing changed, or (lists) show none of it. A route
 // added later is in neither list and fails the first test; one declared
 // wrongly fails its row.
-
-const V1 = path.join(process.cwd(), "app", "v1");
-const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-
-interface Found {
-  route: string;
-  method: (typeof METHODS)[number];
-  handler: RouteHandler & { declared?: RouteDeclaration & { refusesMethod?: boolean } };
-}
-
-function routeFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return routeFiles(full);
-    return entry.name === "route.ts" ? [full] : [];
-  });
-}
-
-/** "/v1/pets/{petId}" from app/v1/pets/[petId]/route.ts. */
-function template(file: string): string {
-  const rel = path.relative(path.join(process.cwd(), "app"), path.dirname(file));
-  return `/${rel.split(path.sep).map((part) => part.replace(/^\[\[?\.{0,3}([^\]]+)\]?\]$/, "{$1}")).join("/")}`;
-}
-
-async function allRoutes(): Promise<Found[]> {
-  const found: Found[] = [];
-  for (const file of routeFiles(V1)) {
-    const mod = (await import(file)) as Record<string, Found["handler"]>;
-    for (const method of METHODS) {
-      const handler = mod[method];
-      if (!handler || handler.declared?.refusesMethod) continue;
-      found.push({ route: template(file), method, handler });
-    }
-  }
-  return found;
-}
 
 /** Routes anyone with the scope may call whatever organisation the data is of, and why. */
 const PUBLIC: Record<string, string> = {

@@ -37,7 +37,9 @@ WITH marked AS (
 )
 UPDATE events e
    SET public_type = CASE
-         WHEN p.listed_before AND p.listed_after THEN CASE WHEN p.type IN ('pet.stay.started', 'pet.stay.ended') THEN 'pet.updated' ELSE p.type END
+         WHEN p.listed_before AND p.listed_after THEN CASE
+           WHEN e.data ? 'stay' AND COALESCE(e.data -> 'previous', '{}'::jsonb) = '{}'::jsonb THEN NULL
+           WHEN p.type IN ('pet.stay.started', 'pet.stay.ended') THEN 'pet.updated' ELSE p.type END
          WHEN p.listed_after THEN CASE WHEN p.type = 'pet.created' THEN 'pet.created' ELSE 'pet.listed' END
          WHEN p.listed_before THEN 'pet.unlisted'
        END
@@ -68,8 +70,13 @@ BEGIN
   now_listed := COALESCE(now_listed, false);
   was_listed := CASE WHEN written = 'pet.created' THEN false ELSE COALESCE(kept, true) END;
   shown := CASE
-      -- Listed before and after: the change as it is, a stay's event as the animal's change it made.
-      WHEN was_listed AND now_listed THEN CASE WHEN written IN ('pet.stay.started', 'pet.stay.ended') THEN 'pet.updated' ELSE written END
+      -- Listed before and after: a change of the records alone (a stay that
+      -- changed none of the animal's fields: the outcome of a sale already
+      -- announced by its pet.updated, a correction) is not shown; a stay's
+      -- change that changed the animal (its status) is shown as that change.
+      WHEN was_listed AND now_listed THEN CASE
+        WHEN NEW."stay" IS NOT NULL AND (NEW."before" IS NULL OR jsonb_typeof(NEW."before") = 'null' OR NEW."before" = '{}'::jsonb) THEN NULL
+        WHEN written IN ('pet.stay.started', 'pet.stay.ended') THEN 'pet.updated' ELSE written END
       WHEN now_listed THEN CASE WHEN written = 'pet.created' THEN 'pet.created' ELSE 'pet.listed' END
       WHEN was_listed THEN 'pet.unlisted'
     END;
