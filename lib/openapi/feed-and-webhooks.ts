@@ -51,7 +51,7 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/events",
     operationId: "listEvents",
     summary: "Read the change feed",
-    description: `Every create and update of an animal, oldest first, each once. Keep the \`id\` of the last event you processed and pass it as \`after\` next time: you get every later event exactly once and in order, even while many changes commit at once. Events are kept ${EVENT_RETENTION_DAYS} days; an \`after\` older than that answers 410 \`cursor_expired\` (start again without it, and reconcile with \`GET /pets\`).`,
+    description: `Every create and update of an animal, oldest first, each once, as your key may see it. The stays' events (\`pet.stay.started\`, \`pet.stay.ended\`) are the organisation's records: its staff and its keys with \`records:read\` get them (and every change of an animal out of care); every other key gets, in their place, one \`pet.unlisted\` when an animal leaves care (no reason), nothing while it is out of care, and a \`pet.listed\` when it is back, so a copy kept from the feed holds exactly the animals listed. For API keys (and signed-in staff): an adopter's browser session gets 403. Keep the \`id\` of the last event you processed and pass it as \`after\` next time: you get every later event exactly once and in order, even while many changes commit at once. Events are kept ${EVENT_RETENTION_DAYS} days; an \`after\` older than that answers 410 \`cursor_expired\` (start again without it, and reconcile with \`GET /pets\`).`,
     tags: ["events"],
     security,
     request: { query: listEventsQuerySchema },
@@ -78,7 +78,7 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/webhooks",
     operationId: "createWebhook",
     summary: "Register a webhook endpoint",
-    description: `We POST each event of the chosen types, committed from now on, to \`url\`, signed per Standard Webhooks with the \`secret\` in this answer (shown only here). A 2xx within 10 seconds acknowledges; anything else is retried with backoff for about three days. A 410 answer, or three days of failures, disables the endpoint. The URL must be \`https\` and its host public. At most ${WEBHOOKS_PER_KEY} endpoints per key.`,
+    description: `We POST each event of the chosen types, committed from now on, to \`url\`, signed per Standard Webhooks with the \`secret\` in this answer (shown only here). Subscribing to \`pet.stay.started\` or \`pet.stay.ended\` needs \`records:read\` (403 otherwise); what each delivery carries is decided when it is sent, by the key's scopes then (a key that lost \`records:read\` is sent what any other key is, or nothing). A 2xx within 10 seconds acknowledges; anything else is retried with backoff for about three days. A 410 answer, or three days of failures, disables the endpoint. The URL must be \`https\` and its host public. At most ${WEBHOOKS_PER_KEY} endpoints per key.`,
     ...manage,
     request: { body: { required: true, content: json(newWebhookSchema) } },
     responses: {

@@ -242,7 +242,7 @@ export interface paths {
         };
         /**
          * Read the change feed
-         * @description Every create and update of an animal, oldest first, each once. Keep the `id` of the last event you processed and pass it as `after` next time: you get every later event exactly once and in order, even while many changes commit at once. Events are kept 30 days; an `after` older than that answers 410 `cursor_expired` (start again without it, and reconcile with `GET /pets`).
+         * @description Every create and update of an animal, oldest first, each once, as your key may see it. The stays' events (`pet.stay.started`, `pet.stay.ended`) are the organisation's records: its staff and its keys with `records:read` get them (and every change of an animal out of care); every other key gets, in their place, one `pet.unlisted` when an animal leaves care (no reason), nothing while it is out of care, and a `pet.listed` when it is back, so a copy kept from the feed holds exactly the animals listed. For API keys (and signed-in staff): an adopter's browser session gets 403. Keep the `id` of the last event you processed and pass it as `after` next time: you get every later event exactly once and in order, even while many changes commit at once. Events are kept 30 days; an `after` older than that answers 410 `cursor_expired` (start again without it, and reconcile with `GET /pets`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -910,7 +910,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description We POST each event of the chosen types, committed from now on, to `url`, signed per Standard Webhooks with the `secret` in this answer (shown only here). A 2xx within 10 seconds acknowledges; anything else is retried with backoff for about three days. A 410 answer, or three days of failures, disables the endpoint. The URL must be `https` and its host public. At most 10 endpoints per key.
+         * @description We POST each event of the chosen types, committed from now on, to `url`, signed per Standard Webhooks with the `secret` in this answer (shown only here). Subscribing to `pet.stay.started` or `pet.stay.ended` needs `records:read` (403 otherwise); what each delivery carries is decided when it is sent, by the key's scopes then (a key that lost `records:read` is sent what any other key is, or nothing). A 2xx within 10 seconds acknowledges; anything else is retried with backoff for about three days. A 410 answer, or three days of failures, disables the endpoint. The URL must be `https` and its host public. At most 10 endpoints per key.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1479,14 +1479,14 @@ export interface components {
             issue: string;
         };
         /** @description One change to an animal. Never names who made it. */
-        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetStayStartedEvent"] | components["schemas"]["PetStayEndedEvent"];
+        Event: components["schemas"]["PetCreatedEvent"] | components["schemas"]["PetUpdatedEvent"] | components["schemas"]["PetStayStartedEvent"] | components["schemas"]["PetStayEndedEvent"] | components["schemas"]["PetListedEvent"] | components["schemas"]["PetUnlistedEvent"];
         /** @description Events, oldest first. */
         Events: components["schemas"]["Event"][];
         /**
-         * @description What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome).
+         * @description What happened: an animal was added, or changed; a stay of an animal started (an intake) or ended (an outcome), for readers of the organisation's records; an animal is listed again, or no longer listed, for every other reader.
          * @enum {string}
          */
-        EventType: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
+        EventType: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended" | "pet.listed" | "pet.unlisted";
         /** @description How the animal gets on with children, dogs and cats: true, false, or null when not known. */
         GoodWith: {
             /** @description Gets on with cats: true, false, or null when not known. */
@@ -2453,10 +2453,12 @@ export interface components {
              */
             description?: string;
             /**
-             * @description The event types to deliver: one or more.
+             * @description The event types to deliver: one or more. A copy of what is listed needs `pet.created`, `pet.updated`, `pet.listed` and `pet.unlisted`; the stays' events need `records:read`.
              * @example [
              *       "pet.created",
-             *       "pet.updated"
+             *       "pet.updated",
+             *       "pet.listed",
+             *       "pet.unlisted"
              *     ]
              */
             events: components["schemas"]["EventType"][];
@@ -2939,6 +2941,34 @@ export interface components {
             };
             version: number;
         };
+        /** @description An animal is listed again: it came back into care. Sent to readers that do not read the organisation's records (who were sent `pet.unlisted` when it left, and nothing while it was away), with the animal as it is now: add it to your copy. */
+        PetListedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: {
+                pet: components["schemas"]["Pet"];
+            };
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.listed";
+        };
         /** @description The fields to change; the others keep their values. At least one field; no others. */
         PetPatch: {
             /** @description The parts of the fee to change (a merge); null makes the fee unknown. */
@@ -3213,7 +3243,7 @@ export interface components {
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";
-        /** @description A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). */
+        /** @description A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). A record: only the organisation's staff and its keys with records:read are sent it (others get `pet.updated` for an adoption, `pet.unlisted` for any other outcome). */
         PetStayEndedEvent: {
             /**
              * Format: date-time
@@ -3243,7 +3273,7 @@ export interface components {
              */
             type: "pet.stay.ended";
         };
-        /** @description An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`. */
+        /** @description An animal came in again (a new intake, POST /v1/pets/{petId}/stays): back in care and `available`. An animal's first stay is announced by its `pet.created`. A record: only the organisation's staff and its keys with records:read are sent it (others get `pet.listed`, or `pet.updated` for an adopted animal that came back). */
         PetStayStartedEvent: {
             /**
              * Format: date-time
@@ -3272,6 +3302,35 @@ export interface components {
              * @enum {string}
              */
             type: "pet.stay.started";
+        };
+        /** @description An animal is no longer listed: it left the organisation's care (any way but adoption, which is a `pet.updated` to `sold`). Sent to readers that do not read the organisation's records, in place of the outcome: remove it from your copy. Nothing more is sent about it until a `pet.listed`. */
+        PetUnlistedEvent: {
+            /**
+             * Format: date-time
+             * @description When the change committed.
+             * @example 2026-11-23T10:15:30.123Z
+             */
+            createdAt: string;
+            data: components["schemas"]["PetUnlistedEventData"];
+            /**
+             * @description The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).
+             * @example evt_42
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.
+             * @example 1
+             */
+            organizationId: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "pet.unlisted";
+        };
+        PetUnlistedEventData: {
+            pet: components["schemas"]["UnlistedPet"];
         };
         /** @description An animal changed: any of its fields, or its photos (added, removed or reordered). */
         PetUpdatedEvent: {
@@ -3481,6 +3540,20 @@ export interface components {
         };
         /** @description An animal's stays, oldest first. */
         Stays: components["schemas"]["Stay"][];
+        /** @description Only who the animal is: why it left is the organisation's record. */
+        UnlistedPet: {
+            /**
+             * Format: int64
+             * @description The animal that is no longer listed.
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int64
+             * @example 1
+             */
+            organizationId: number;
+        };
         WebhookAttempt: {
             /**
              * Format: date-time
@@ -3568,10 +3641,12 @@ export interface components {
             /** @description `false` pauses deliveries; `true` resumes them (for events from then on) and clears the failure record. */
             enabled?: boolean;
             /**
-             * @description The event types to deliver: one or more.
+             * @description The event types to deliver: one or more. A copy of what is listed needs `pet.created`, `pet.updated`, `pet.listed` and `pet.unlisted`; the stays' events need `records:read`.
              * @example [
              *       "pet.created",
-             *       "pet.updated"
+             *       "pet.updated",
+             *       "pet.listed",
+             *       "pet.unlisted"
              *     ]
              */
             events?: components["schemas"]["EventType"][];
@@ -6508,7 +6583,7 @@ export interface operations {
                 /** @description Only events of these organisations (comma-separated ids, at most 100). An organisation's key reads its own organisation's events whether or not it says so, and may not name another. */
                 organizationId?: number[];
                 /** @description Only events of this type. */
-                type?: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended";
+                type?: "pet.created" | "pet.updated" | "pet.stay.started" | "pet.stay.ended" | "pet.listed" | "pet.unlisted";
             };
             header?: never;
             path?: never;

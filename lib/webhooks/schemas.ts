@@ -34,7 +34,11 @@ const eventsSchema = z
   .array(petEventTypeSchema, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types") })
   .min(1, `must name at least one of ${PET_EVENT_TYPES.join(", ")}`)
   .transform((types) => PET_EVENT_TYPES.filter((t) => types.includes(t)))
-  .meta({ description: "The event types to deliver: one or more.", example: ["pet.created", "pet.updated"], uniqueItems: true });
+  .meta({
+    description: "The event types to deliver: one or more. A copy of what is listed needs `pet.created`, `pet.updated`, `pet.listed` and `pet.unlisted`; the stays' events need `records:read`.",
+    example: ["pet.created", "pet.updated", "pet.listed", "pet.unlisted"],
+    uniqueItems: true,
+  });
 
 const descriptionSchema = z
   .string()
