@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import type { Scope } from "@/lib/keys/schemas";
 import { LIVE_KEYS_PER_ORGANIZATION } from "@/lib/keys/plans";
 import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
-import { allRoutes, type Found } from "./route-list";
+import { allRoutes } from "./route-list";
 
 // Tenancy, held over every route. Each /v1 route file is read from the disk
 // and each of its methods checked against this table: public routes are
