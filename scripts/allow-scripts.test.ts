@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // npm runs a dependency's install script only when package.json's allowScripts
-// approves it (README, "Install scripts"). Every package in the lockfile that
+// approves it (docs/dependencies.md, "Install scripts"). Every package in the lockfile that
 // has one must be decided, approved or denied, so `npm ci` never warns and
 // CI's --strict-allow-scripts never fails on a dependency added without a
 // decision. This reads the lockfile, so it fails at once, on any platform,

@@ -8,8 +8,8 @@ import { catchUp, type PetstoreEvent } from "../../docs/partners/read-feed";
 import { webhookReceiver } from "../../docs/partners/verify-webhook";
 import { bearer, createKey } from "../helpers";
 
-// The README's "For partners" snippets, run as they are printed (the README
-// quotes docs/partners/*.ts, checked below) against the running server.
+// docs/partners.md's snippets, run as they are printed (it quotes
+// docs/partners/*.ts, checked below) against the running server.
 
 let api: string;
 let key: string;
@@ -19,11 +19,11 @@ test.beforeAll(({ baseURL }) => {
   key = createKey("e2e partner snippets", "--plan", "business", "--scopes", "pets:read,pets:write,webhooks:manage");
 });
 
-test("the README quotes every snippet exactly", () => {
-  const readme = fs.readFileSync("README.md", "utf8");
+test("docs/partners.md quotes every snippet exactly", () => {
+  const guide = fs.readFileSync("docs/partners.md", "utf8");
   for (const file of fs.readdirSync("docs/partners")) {
     const code = fs.readFileSync(`docs/partners/${file}`, "utf8").trimEnd();
-    expect(readme, `README.md quotes docs/partners/${file}`).toContain(`\`\`\`ts\n${code}\n\`\`\``);
+    expect(guide, `docs/partners.md quotes docs/partners/${file}`).toContain(`\`\`\`ts\n${code}\n\`\`\``);
   }
 });
 
