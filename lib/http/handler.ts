@@ -3,7 +3,7 @@ import { now as clockNow } from "@/lib/clock";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
 import { clientUrl, hstsHeader } from "@/lib/core/client";
 import { readJsonBody } from "@/lib/http/body";
-import { applyRateLimit } from "@/lib/http/rate-limit";
+import { applyRateLimit, knownAllowed } from "@/lib/http/rate-limit";
 import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/core/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
 import { enforceTenant, tenantKind, type TenantKind, type TenantRule } from "@/lib/http/tenant";
@@ -12,7 +12,8 @@ import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
 
 // The one wrapper every /v1 handler goes through. In order:
-//   resolve the caller -> rate limit -> sunset -> authenticate/authorise
+//   resolve the caller -> rate limit (a read whose answer is known to be
+//   allowed runs beside it: lib/http/rate-limit.ts knownAllowed) -> sunset -> authenticate/authorise
 //   -> validate the path -> tenancy (whose data: lib/http/tenant.ts)
 //   -> validate query, body -> run -> render (errors included)
 // Every response, error or not, leaves through the end of `withApi`, so every
@@ -139,6 +140,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       caller = await resolveCaller(request, now);
       const who = caller;
 
+      // Asked before this request's own hit is in flight (it counts as one coming).
+      const alongside = SAFE_METHODS.has(request.method) && knownAllowed(who, now);
       // Every request counts, whatever its answer; the headers go on every response.
       const limited = applyRateLimit(who, now).then((limit) => {
         Object.assign(headers, limit.headers);
@@ -179,20 +182,23 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       };
 
       let result: ApiResult;
-      if (SAFE_METHODS.has(request.method)) {
-        // A read changes nothing, so it runs while the counter is hit (two
-        // round trips at once instead of one after the other); the limiter's
-        // verdict still decides the answer.
+      if (alongside) {
+        // A read changes nothing, so when the limiter's answer is known to be
+        // "allowed" it runs while the counter is hit (two round trips at once
+        // instead of one after the other); the verdict still decides the answer.
         const [verdict, outcome] = await Promise.allSettled([limited, run()]);
         if (verdict.status === "rejected") throw verdict.reason;
         if (outcome.status === "rejected") throw outcome.reason;
         result = outcome.value;
       } else {
-        // A write waits for the limiter: nothing may change for a refused request.
+        // A write waits for the limiter: nothing may change for a refused
+        // request. So does a read by a banned key, by a caller known to be over
+        // a limit, or by one this process has not heard of today: a refused
+        // request costs no work (a ten-year report, a near search).
         await limited;
         result = await run();
         // The caller reads its own change next, from the primary, on any instance.
-        if ((result.status ?? 200) < 400) await noteWrite(who.rateKey, now);
+        if (!SAFE_METHODS.has(request.method) && (result.status ?? 200) < 400) await noteWrite(who.rateKey, now);
       }
       status = result.status ?? 200;
       payload = result.body;
