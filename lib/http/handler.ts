@@ -3,6 +3,7 @@ import { now as clockNow } from "@/lib/clock";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
 import { clientUrl, hstsHeader } from "@/lib/core/client";
 import { readJsonBody } from "@/lib/http/body";
+import { readQuery } from "@/lib/http/query";
 import { applyRateLimit, knownAllowed } from "@/lib/http/rate-limit";
 import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/core/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
@@ -72,23 +73,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-
-function searchParamsObject(url: URL): Record<string, string> {
-  // No prototype: "constructor", "__proto__" and "toString" are plain keys
-  // here (a `key in {}` check would call ?constructor=1 "given twice").
-  const out = Object.create(null) as Record<string, string>;
-  const repeated: string[] = [];
-  for (const [key, value] of url.searchParams) {
-    if (Object.hasOwn(out, key)) repeated.push(key);
-    out[key] = value;
-  }
-  if (repeated.length) {
-    throw new ApiError(400, "invalid_query", `Query parameter "${repeated[0]}" is given more than once.`, [
-      ...new Set(repeated),
-    ].map((field) => ({ field, issue: "must be given at most once" })));
-  }
-  return out;
-}
 
 function parseWith<S extends AnySchema>(schema: S, input: unknown, code: "invalid_path" | "invalid_query" | "invalid_body"): z.infer<S> {
   const result = schema.safeParse(input);
@@ -161,7 +145,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         // naming nothing is 404 now, not once the body has arrived (by then
         // another organisation may have created that id).
         await enforceTenant(options.tenant, who, params as Out<P>);
-        const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
+        const query = options.query ? parseWith(options.query, readQuery(url), "invalid_query") : undefined;
         const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
 
         // Where its reads may go (lib/replicas.ts): a replica only for a read
