@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GET as listPetsRoute } from "@/app/v1/pets/route";
-import { GET as networkReportRoute } from "@/app/v1/reports/monthly/route";
+import { GET as reportRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { setCounterStore } from "@/lib/http/rate-limit";
@@ -39,19 +39,21 @@ async function statementsDuring(send: () => Promise<Response>): Promise<{ res: R
 const limiterOrAuth = (sql: string) => /rate_limit_counters|api_keys/.test(sql);
 const work = (statements: string[]) => statements.filter((sql) => !limiterOrAuth(sql));
 
-const TEN_YEARS = "/v1/reports/monthly?from=2020-01&to=2029-12";
+const TEN_YEARS = "/v1/organizations/1/reports/monthly?from=2020-01&to=2029-12";
+/** The path's parameters, as the router would hand them: the organisation of the report's path. */
+const paramsOf = (path: string) => (path.startsWith("/v1/organizations/") ? { organizationId: path.split("/")[3]! } : undefined);
 const NEAR = "/v1/pets?near=41.88,-87.63&within=100km&limit=100";
 
 describe("a banned key costs no work", () => {
-  it("GET /v1/reports/monthly (ten years) and GET /v1/pets?near=: 429 key_temporarily_banned with the rate-limit headers, and not one statement beyond the limiter's and the key's", async () => {
+  it("GET /v1/organizations/{id}/reports/monthly (ten years) and GET /v1/pets?near=: 429 key_temporarily_banned with the rate-limit headers, and not one statement beyond the limiter's and the key's", async () => {
     const now = pin("2030-04-02T09:10:20.000Z");
-    const reports = await newKey(["records:read"], "banned platform key", { plan: "pro" }, null);
+    const reports = await newKey(["records:read"], "banned shelter key", { plan: "pro" });
     const near = await newKey(["pets:read"], "banned partner key", { plan: "pro" });
     const until = new Date(now.getTime() + 10 * 60_000);
     await db().apiKey.updateMany({ where: { id: { in: [BigInt(reports.id), BigInt(near.id)] } }, data: { bannedUntil: until } });
 
-    for (const [key, path, route] of [[reports.key, TEN_YEARS, networkReportRoute], [near.key, NEAR, listPetsRoute]] as const) {
-      const { res, statements } = await statementsDuring(() => call(route, path, { key }));
+    for (const [key, path, route] of [[reports.key, TEN_YEARS, reportRoute], [near.key, NEAR, listPetsRoute]] as const) {
+      const { res, statements } = await statementsDuring(() => call(route, path, { key, params: paramsOf(path) }));
       await expectApiError(res, 429, "key_temporarily_banned");
       expect(int(res, "Retry-After")).toBe(600);
       expect(int(res, "X-RateLimit-Remaining")).toBe(0);
@@ -65,18 +67,18 @@ describe("a banned key costs no work", () => {
 describe("a key known to be over its limit costs no work", () => {
   it("past its per-minute figure, the ten-year report and the near search are 429 rate_limited without a statement of their own; the allowed ones before did the work", async () => {
     pin("2030-04-02T09:20:10.000Z");
-    const { key: reportsKey } = await newKey(["records:read"], "limited platform key", { plan: "enterprise", perMinute: 2, perDay: 100 }, null);
+    const { key: reportsKey } = await newKey(["records:read"], "limited shelter key", { plan: "enterprise", perMinute: 2, perDay: 100 });
     const { key: nearKey } = await enterprise(2, 100, "limited partner key");
 
-    for (const [key, path, route] of [[reportsKey, TEN_YEARS, networkReportRoute], [nearKey, NEAR, listPetsRoute]] as const) {
+    for (const [key, path, route] of [[reportsKey, TEN_YEARS, reportRoute], [nearKey, NEAR, listPetsRoute]] as const) {
       for (let i = 0; i < 2; i++) {
-        const { res, statements } = await statementsDuring(() => call(route, path, { key }));
+        const { res, statements } = await statementsDuring(() => call(route, path, { key, params: paramsOf(path) }));
         expect(res.status, path).toBe(200);
         expect(work(statements).length, `${path}: an allowed request does its work`).toBeGreaterThan(0);
       }
       // The 3rd and 4th of the minute are over the limit (the 5th would ban the key).
       for (let i = 0; i < 2; i++) {
-        const { res, statements } = await statementsDuring(() => call(route, path, { key }));
+        const { res, statements } = await statementsDuring(() => call(route, path, { key, params: paramsOf(path) }));
         await expectApiError(res, 429, "rate_limited");
         expect(int(res, "Retry-After")).toBe(50);
         expect(int(res, "X-RateLimit-Limit")).toBe(2);
