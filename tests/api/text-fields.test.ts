@@ -6,6 +6,7 @@ import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { readJsonBody } from "@/lib/http/body";
+import { readFormUpload } from "@/lib/http/form-upload";
 import { readQuery } from "@/lib/http/query";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import type { Pet } from "@/lib/pets/schemas";
@@ -66,6 +67,21 @@ describe("the reproductions", () => {
     // A % that encodes nothing is a plain character, and real UTF-8 is text.
     expect((await call(listPets, "/v1/pets?q=100%", { key })).status).toBe(200);
     expect((await call(listPets, `/v1/pets?q=${encodeURIComponent("Zoë 🐶")}`, { key })).status).toBe(200);
+  });
+});
+
+describe("a form's text fields (a photo's alt, an import's options)", () => {
+  it("a NUL in a field is 400 invalid_body naming it; the same form without it is read", async () => {
+    const form = (alt: string) => {
+      const data = new FormData();
+      data.set("file", new Blob([Buffer.from("bytes")], { type: "image/jpeg" }), "rex.jpg");
+      data.set("alt", alt);
+      return new Request("http://localhost/v1/pets/1/photos", { method: "POST", body: data });
+    };
+    const limits = { maxFileBytes: 1_000, tooLarge: () => new ApiError(413, "payload_too_large", "too large"), fields: ["alt"] };
+    const error = await refusal(() => readFormUpload(form("Asleep\u0000"), limits));
+    expect([error.status, error.code, error.details]).toEqual([400, "invalid_body", [{ field: "alt", issue: ISSUE }]]);
+    expect((await readFormUpload(form("Asleep on a blanket"), limits)).fields).toEqual({ alt: "Asleep on a blanket" });
   });
 });
 
