@@ -8,12 +8,14 @@ import { ApiError, type ErrorDetail } from "@/lib/core/errors";
 // schema (lib/http/body.ts, the query in lib/http/query.ts, form fields in
 // lib/http/form-upload.ts), so no field can be forgotten, now or later.
 
-/** The words of every schema's own refine of the same rule (lib/pets/schemas/fields.ts `storable`, …). */
-const ISSUE = "must not contain NUL or unpaired surrogate characters";
+/** Plain text that can be stored as given: no NUL (PostgreSQL cannot hold it), no unpaired surrogate (not storable as UTF-8). Schemas refine with it too (their words: STORABLE_ISSUE), for the site's forms. */
+export const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
+
+export const STORABLE_ISSUE = "must not contain NUL or unpaired surrogate characters";
 
 /** What is wrong with a text, or null when it may be kept as it is. */
 export function textProblem(text: string): string | null {
-  return text.includes("\u0000") || !text.isWellFormed() ? ISSUE : null;
+  return storable(text) ? null : STORABLE_ISSUE;
 }
 
 /** How many refused texts an answer names. */
