@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
 import { idSchema, petStatusSchema } from "@/lib/pets/schemas";
+import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
 // sends, what the applicant's private page and staff read, and the steps
@@ -22,8 +23,6 @@ export const OTHER_ANIMALS_MAX = 500;
 export const MESSAGE_MAX = 2000;
 export const DECISION_MESSAGE_MAX = 1000;
 
-/** Storable plain text: no NUL, no unpaired surrogates (as the animals' text fields). */
-const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
 // Lengths as zod constraints (checked after trimming), not refinements: the generator states them as
 // minLength/maxLength, which a refinement never reaches. zod 4 counts characters (code points), as
@@ -34,7 +33,7 @@ const text = (max: number, required: string) =>
     .trim()
     .min(1, required)
     .max(max, `must be at most ${max} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters");
+    .refine(storable, STORABLE_ISSUE);
 
 /** What the phone fields accept (after trimming), stated to the document as it is checked. */
 export const PHONE_PATTERN = /^[0-9+()\-. /]{5,}$/;
@@ -67,7 +66,7 @@ export const applicationInputSchema = z
       .string({ error: () => "must be text" })
       .trim()
       .max(OTHER_ANIMALS_MAX, `must be at most ${OTHER_ANIMALS_MAX} characters`)
-      .refine(storable, "must not contain NUL or unpaired surrogate characters")
+      .refine(storable, STORABLE_ISSUE)
       .default("")
       .meta({ description: 'Other animals at home ("none" or empty when there are none).', example: "One elderly cat" }),
     message: text(MESSAGE_MAX, "is required").meta({ description: `Why this animal? Up to ${MESSAGE_MAX} characters of plain text.`, example: "We have a garden and work from home." }),
@@ -159,7 +158,7 @@ export const transitionSchema = z.strictObject({
     .string()
     .trim()
     .max(DECISION_MESSAGE_MAX, `must be at most ${DECISION_MESSAGE_MAX} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters")
+    .refine(storable, STORABLE_ISSUE)
     .optional()
     .transform((s) => s || null),
   /**

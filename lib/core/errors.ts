@@ -113,6 +113,9 @@ export class ClientClosedRequest extends Error {
 /** nginx's "client closed request": not a status any client sees, only logs and metrics. */
 export const CLIENT_CLOSED_REQUEST = 499;
 
+/** How many unknown fields an answer names; the others are counted, one detail per object. */
+export const UNKNOWN_FIELDS_NAMED = 5;
+
 /** zod's own words for an unknown key (`Unrecognized key: "x"`), replaced by ours when a schema gave none of its own. */
 const ZOD_UNRECOGNIZED = /^Unrecognized keys?:/;
 
@@ -122,16 +125,27 @@ const ZOD_UNRECOGNIZED = /^Unrecognized keys?:/;
  * field name the known one it most likely meant (lib/core/unknown-fields.ts).
  */
 export function zodDetails(error: z.ZodError, schema?: z.ZodType): ErrorDetail[] {
-  return error.issues.flatMap((issue) =>
+  // Unknown fields are named up to UNKNOWN_FIELDS_NAMED in the whole answer and the rest counted: a body of
+  // thousands of made-up keys gets a short answer, and the look-up of the field each one meant (a walk of
+  // the schema) runs for the named ones only.
+  let named = 0;
+  return error.issues.flatMap((issue) => {
+    if (issue.code !== "unrecognized_keys") return [{ field: issue.path.map(String).join("."), issue: issue.message }];
     // A strict object's unknown fields: one detail naming each, not one for the whole object.
-    issue.code === "unrecognized_keys"
-      ? issue.keys.map((key) => {
-          const meant = schema ? meantField(schema, issue.path, key) : null;
-          const what = ZOD_UNRECOGNIZED.test(issue.message) ? "is not a known field" : issue.message;
-          return { field: [...issue.path, key].map(String).join("."), issue: meant ? `${what}: did you mean ${meant}?` : what };
-        })
-      : [{ field: issue.path.map(String).join("."), issue: issue.message }],
-  );
+    const what = ZOD_UNRECOGNIZED.test(issue.message) ? "is not a known field" : issue.message;
+    const shown = issue.keys.slice(0, Math.max(0, UNKNOWN_FIELDS_NAMED - named));
+    named += shown.length;
+    const details = shown.map((key) => {
+      const meant = schema ? meantField(schema, issue.path, key) : null;
+      return { field: [...issue.path, key].map(String).join("."), issue: meant ? `${what}: did you mean ${meant}?` : what };
+    });
+    const rest = issue.keys.length - shown.length;
+    if (rest > 0) {
+      const where = issue.path.length ? ` in ${issue.path.map(String).join(".")}` : "";
+      details.push({ field: issue.path.map(String).join("."), issue: `and ${rest} more field${rest === 1 ? "" : "s"}${where} that ${rest === 1 ? "is" : "are"} not known` });
+    }
+    return details;
+  });
 }
 
 export function validationError(code: "invalid_body" | "invalid_query" | "invalid_path", error: z.ZodError, schema?: z.ZodType): ApiError {

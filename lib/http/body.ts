@@ -1,4 +1,5 @@
 import { ApiError, ClientClosedRequest } from "@/lib/core/errors";
+import { textError, textProblems } from "@/lib/core/text";
 
 /** Bodies over this size are refused (413) before they are read to the end. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -43,11 +44,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw invalid("it is not UTF-8 text");
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw invalid(error instanceof SyntaxError ? error.message : "it could not be parsed");
   }
+  // Every text of every body, before its schema: no NUL, no lone surrogate (lib/core/text.ts).
+  const problems = textProblems(value);
+  if (problems.length) throw textError("invalid_body", problems);
+  return value;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Readable } from "node:stream";
 import { Busboy } from "@fastify/busboy";
 import { ApiError, ClientClosedRequest } from "@/lib/core/errors";
+import { textError, textProblem } from "@/lib/core/text";
 
 // A multipart/form-data form with one file (field `file`) and a few text
 // fields: an import's upload (`curl -F file=@pets.csv -F dryRun=true`), a
@@ -101,6 +102,9 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
       }
       if (valueTruncated) return fail(limits.fieldTooLong?.(field) ?? new ApiError(400, "invalid_body", `The field ${field} is too long.`, [{ field, issue: "is too long" }]));
       if (Object.hasOwn(fields, field)) return fail(new ApiError(400, "invalid_body", `The field ${field} is given more than once.`, [{ field, issue: "must be given at most once" }]));
+      // The rule of every request's text (lib/core/text.ts); the decoder already made bad UTF-8 U+FFFD.
+      const problem = textProblem(value);
+      if (problem) return fail(textError("invalid_body", [{ field, issue: problem }]));
       fields[field] = value;
     });
     parser.on("error", () => fail(new ApiError(400, "invalid_body", "The multipart/form-data body is malformed.")));

@@ -3,7 +3,8 @@ import { now as clockNow } from "@/lib/clock";
 import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
 import { clientUrl, hstsHeader } from "@/lib/core/client";
 import { readJsonBody } from "@/lib/http/body";
-import { applyRateLimit } from "@/lib/http/rate-limit";
+import { readQuery } from "@/lib/http/query";
+import { applyRateLimit, knownAllowed } from "@/lib/http/rate-limit";
 import { ApiError, CLIENT_CLOSED_REQUEST, ClientClosedRequest, errorBody, toApiError, validationError } from "@/lib/core/errors";
 import { noteWrite, withReadPolicy, wroteRecently } from "@/lib/replicas";
 import { enforceTenant, tenantKind, type TenantKind, type TenantRule } from "@/lib/http/tenant";
@@ -12,7 +13,8 @@ import type { Scope } from "@/lib/keys/schemas";
 import { logger } from "@/lib/log";
 
 // The one wrapper every /v1 handler goes through. In order:
-//   resolve the caller -> rate limit -> sunset -> authenticate/authorise
+//   resolve the caller -> rate limit (a read whose answer is known to be
+//   allowed runs beside it: lib/http/rate-limit.ts knownAllowed) -> sunset -> authenticate/authorise
 //   -> validate the path -> tenancy (whose data: lib/http/tenant.ts)
 //   -> validate query, body -> run -> render (errors included)
 // Every response, error or not, leaves through the end of `withApi`, so every
@@ -72,23 +74,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 
-function searchParamsObject(url: URL): Record<string, string> {
-  // No prototype: "constructor", "__proto__" and "toString" are plain keys
-  // here (a `key in {}` check would call ?constructor=1 "given twice").
-  const out = Object.create(null) as Record<string, string>;
-  const repeated: string[] = [];
-  for (const [key, value] of url.searchParams) {
-    if (Object.hasOwn(out, key)) repeated.push(key);
-    out[key] = value;
-  }
-  if (repeated.length) {
-    throw new ApiError(400, "invalid_query", `Query parameter "${repeated[0]}" is given more than once.`, [
-      ...new Set(repeated),
-    ].map((field) => ({ field, issue: "must be given at most once" })));
-  }
-  return out;
-}
-
 function parseWith<S extends AnySchema>(schema: S, input: unknown, code: "invalid_path" | "invalid_query" | "invalid_body"): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(code, result.error, schema);
@@ -139,6 +124,8 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       caller = await resolveCaller(request, now);
       const who = caller;
 
+      // Asked before this request's own hit is in flight (it counts as one coming).
+      const alongside = SAFE_METHODS.has(request.method) && knownAllowed(who, now);
       // Every request counts, whatever its answer; the headers go on every response.
       const limited = applyRateLimit(who, now).then((limit) => {
         Object.assign(headers, limit.headers);
@@ -158,7 +145,7 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
         // naming nothing is 404 now, not once the body has arrived (by then
         // another organisation may have created that id).
         await enforceTenant(options.tenant, who, params as Out<P>);
-        const query = options.query ? parseWith(options.query, searchParamsObject(url), "invalid_query") : undefined;
+        const query = options.query ? parseWith(options.query, readQuery(url), "invalid_query") : undefined;
         const body = options.body ? parseWith(options.body, await readJsonBody(request), "invalid_body") : undefined;
 
         // Where its reads may go (lib/replicas.ts): a replica only for a read
@@ -179,20 +166,23 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
       };
 
       let result: ApiResult;
-      if (SAFE_METHODS.has(request.method)) {
-        // A read changes nothing, so it runs while the counter is hit (two
-        // round trips at once instead of one after the other); the limiter's
-        // verdict still decides the answer.
+      if (alongside) {
+        // A read changes nothing, so when the limiter's answer is known to be
+        // "allowed" it runs while the counter is hit (two round trips at once
+        // instead of one after the other); the verdict still decides the answer.
         const [verdict, outcome] = await Promise.allSettled([limited, run()]);
         if (verdict.status === "rejected") throw verdict.reason;
         if (outcome.status === "rejected") throw outcome.reason;
         result = outcome.value;
       } else {
-        // A write waits for the limiter: nothing may change for a refused request.
+        // A write waits for the limiter: nothing may change for a refused
+        // request. So does a read by a banned key, by a caller known to be over
+        // a limit, or by one this process has not heard of today: a refused
+        // request costs no work (a ten-year report, a near search).
         await limited;
         result = await run();
         // The caller reads its own change next, from the primary, on any instance.
-        if ((result.status ?? 200) < 400) await noteWrite(who.rateKey, now);
+        if (!SAFE_METHODS.has(request.method) && (result.status ?? 200) < 400) await noteWrite(who.rateKey, now);
       }
       status = result.status ?? 200;
       payload = result.body;

@@ -5,6 +5,7 @@ import { banApiKey } from "@/lib/keys/service";
 import { metrics } from "@/lib/metrics";
 import { logger } from "@/lib/log";
 import { counterStore } from "@/lib/rate-limit/shared-store";
+import { hitsAnswered, hitsSent, knownWithinLimits } from "@/lib/rate-limit/known-counts";
 import { CounterStoreUnavailable } from "@/lib/rate-limit/store";
 import { windowAt, type Window } from "@/lib/rate-limit/windows";
 
@@ -56,6 +57,19 @@ function describe(states: WindowState[], bind: WindowState, now: Date, remaining
   };
 }
 
+/**
+ * Whether this caller's next hit is known to be allowed (lib/rate-limit/known-counts.ts): not a banned key,
+ * and every budget it counts against heard of today with room left for its hits in flight and this one.
+ * Only then may a read run while its hit is counted: a banned key, a caller known to be over a limit, and
+ * one this process has not heard of today wait for the limiter's answer, so a refused request does no work.
+ */
+export function knownAllowed(caller: Caller, now: Date): boolean {
+  if (!env().RATE_LIMIT_ENABLED) return true;
+  if (caller.kind === "key" && caller.bannedUntil !== null && caller.bannedUntil > now) return false;
+  const budgets = [{ rateKey: caller.rateKey, limits: caller.limits }, ...(caller.sharedBudgets ?? [])];
+  return knownWithinLimits(budgets, { minute: windowAt("minute", now), day: windowAt("day", now) });
+}
+
 export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLimitOutcome> {
   if (!env().RATE_LIMIT_ENABLED) return { headers: {} };
   const windows = [windowAt("minute", now), windowAt("day", now)];
@@ -63,10 +77,14 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
   // address ceiling): every counter in one round trip.
   const budgets = [{ rateKey: caller.rateKey, limits: caller.limits, policy: "" }, ...(caller.sharedBudgets ?? [])];
   const counters = budgets.flatMap((b) => windows.map((window) => ({ rateKey: b.rateKey, window, budget: b })));
+  const rateKeys = budgets.map((b) => b.rateKey);
   let counts: number[];
+  hitsSent(rateKeys);
   try {
     counts = await counterStore().hit(counters);
+    hitsAnswered(rateKeys, counters.map(({ rateKey, window }, i) => ({ rateKey, window, hits: counts[i]! })));
   } catch (error) {
+    hitsAnswered(rateKeys);
     logger().error({ err: error instanceof CounterStoreUnavailable ? error.cause : error }, "rate-limit store unavailable");
     throw new ApiError(503, "service_unavailable", "The service is temporarily unavailable. Please retry shortly.", undefined, {
       "Retry-After": "5",

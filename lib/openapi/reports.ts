@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
-import { MONTHS_MAX, monthlyReportQuerySchema, monthlyReportSchema } from "@/lib/reports/schemas";
+import { MONTHS_MAX, monthlyReportQuerySchema, monthlyReportSchema, NETWORK_MONTHS_MAX, networkReportQuerySchema } from "@/lib/reports/schemas";
 
 // The monthly report in the contract (issue 42): one organisation's, as JSON
 // and as CSV in the Basic Data Matrix's layout, and the network's (platform).
@@ -65,20 +65,21 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     },
   });
 
+  const networkInvalidQuery = errorResponse(400, ["invalid_query"], {}, `\`from\` or \`to\` is not a month written YYYY-MM, \`to\` is before \`from\`, or the range is longer than ${NETWORK_MONTHS_MAX} months (the whole network's report reads every shelter's stays of the range: a longer one would run past the statement timeout; ask for it a year at a time): \`details\` names the parameter.`);
   const platformOnly = errorResponse(403, ["forbidden"], {}, "Only platform keys with `records:read` and platform admins read the network's report.");
   registry.registerPath({
     method: "get",
     path: "/reports/monthly",
     operationId: "getNetworkMonthlyReport",
     summary: "The whole network's monthly report",
-    description: `Every organisation's report summed (platform keys with \`records:read\` and platform admins). \`organizationId\` and \`timeZone\` are null: each shelter's months are its own zone's. The default range ends with UTC's current month.\n\n${RULES}`,
+    description: `Every organisation's report summed (platform keys with \`records:read\` and platform admins). \`organizationId\` and \`timeZone\` are null: each shelter's months are its own zone's. The default range ends with UTC's current month. At most ${NETWORK_MONTHS_MAX} months per request (an organisation's report: ${MONTHS_MAX}): ask for a longer span a year at a time.\n\n${RULES}`,
     tags: ["reports"],
     security,
-    request: { query: monthlyReportQuerySchema },
+    request: { query: networkReportQuerySchema },
     responses: {
       200: { description: "Every month of the range, oldest first.", headers: COMMON_HEADERS, content: { "application/json": { schema: monthlyReportSchema } } },
       ...commonErrors(),
-      400: invalidQuery,
+      400: networkInvalidQuery,
       403: platformOnly,
     },
   });
@@ -91,11 +92,11 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     description: `The same as \`getNetworkMonthlyReport\`, in the matrix's layout. ${CSV_LAYOUT}`,
     tags: ["reports"],
     security,
-    request: { query: monthlyReportQuerySchema },
+    request: { query: networkReportQuerySchema },
     responses: {
       200: { description: "The report (UTF-8 CSV).", headers: csvHeaders("monthly-report-network-2021-01_2021-12.csv"), content: { "text/csv": { schema: z.string() } } },
       ...commonErrors(),
-      400: invalidQuery,
+      400: networkInvalidQuery,
       403: platformOnly,
     },
   });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nearSchema, withinNeedsNear, withinSchema } from "@/lib/organizations/geo";
 import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/core/schemas";
+import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 
 // Organisations: the shelters and rescues animals are at. The one source of
 // their shapes: requests are parsed, answers typed, the OpenAPI document and
@@ -19,8 +20,6 @@ export const COUNTRY_CODES = (
 ).split(" ");
 const COUNTRIES = new Set(COUNTRY_CODES);
 
-/** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates. */
-const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
 // Lengths as zod constraints (after trimming), so that the document states them; zod 4 counts
 // characters (code points), as JSON Schema and the database do.
@@ -30,7 +29,7 @@ const text = (max: number) =>
     .trim()
     .min(1, "must not be blank")
     .max(max, `must be at most ${max} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters");
+    .refine(storable, STORABLE_ISSUE);
 
 /** Optional text: null (or omitted) when unknown; blank is refused rather than stored. */
 const optionalText = (max: number) => text(max).nullable();

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
 import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
+import { forgetKnownCounts } from "@/lib/rate-limit/known-counts";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { countersFor, type CounterStore } from "@/lib/rate-limit/store";
@@ -41,6 +42,8 @@ export async function deploymentNamespace(): Promise<string> {
 /** Test hook: use another store (or go back to the configured one with undefined). */
 export async function setCounterStore(store: CounterStore | undefined): Promise<void> {
   const previous = globalStore.petstoreCounterStore;
+  // Another store holds other counts: what this process heard from the last one no longer says anything.
+  forgetKnownCounts();
   const unwrap = (s: CounterStore | undefined) => (s instanceof CoalescingCounterStore ? s.inner : s);
   // Installed stores are coalesced too, so tests exercise what production runs.
   globalStore.petstoreCounterStore = store && !(store instanceof CoalescingCounterStore) ? new CoalescingCounterStore(store) : store;

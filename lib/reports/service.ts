@@ -4,6 +4,7 @@ import {
   INTAKE_TYPES,
   LIVE_OUTCOMES,
   MONTHS_MAX,
+  NETWORK_MONTHS_MAX,
   OUTCOME_TYPES,
   SPECIES,
   monthIndex,
@@ -28,13 +29,13 @@ export function currentMonth(now: Date, timeZone: string): string {
 }
 
 /** The range asked for, with its defaults: up to the current month, twelve months long. */
-export function monthRange(query: MonthlyReportQuery, now: Date, timeZone: string): { from: string; to: string } {
+export function monthRange(query: MonthlyReportQuery, now: Date, timeZone: string, max = MONTHS_MAX): { from: string; to: string } {
   const to = query.to ?? (query.from ? monthOf(Math.min(monthIndex(query.from) + 11, monthIndex(currentMonth(now, timeZone)))) : currentMonth(now, timeZone));
   const from = query.from ?? monthOf(monthIndex(to) - 11);
   // The schema refuses a range given whole; this only guards the defaults' mix (a from after this month, alone).
   const span = monthIndex(to) - monthIndex(from) + 1;
-  if (span < 1 || span > MONTHS_MAX) {
-    throw new ApiError(400, "invalid_query", `The query parameters are invalid. to: must be from ${from} to ${MONTHS_MAX} months later.`, [
+  if (span < 1 || span > max) {
+    throw new ApiError(400, "invalid_query", `The query parameters are invalid. to: must be from ${from} to ${max} months later.`, [
       { field: "to", issue: `must be given with a from after the current month (${to})` },
     ]);
   }
@@ -109,6 +110,6 @@ export async function organizationReport(organizationId: number, query: MonthlyR
 
 /** Every organisation summed (platform admins): each shelter's months are its own zone's; the default range ends in UTC's current month. */
 export async function networkReport(query: MonthlyReportQuery, now: Date): Promise<MonthlyReport> {
-  const { from, to } = monthRange(query, now, "UTC");
+  const { from, to } = monthRange(query, now, "UTC", NETWORK_MONTHS_MAX);
   return build(undefined, null, from, to);
 }

@@ -833,7 +833,7 @@ export interface paths {
         };
         /**
          * The whole network's monthly report
-         * @description Every organisation's report summed (platform keys with `records:read` and platform admins). `organizationId` and `timeZone` are null: each shelter's months are its own zone's. The default range ends with UTC's current month.
+         * @description Every organisation's report summed (platform keys with `records:read` and platform admins). `organizationId` and `timeZone` are null: each shelter's months are its own zone's. The default range ends with UTC's current month. At most 12 months per request (an organisation's report: 120): ask for a longer span a year at a time.
          *
          *     Months are calendar months in the organisation's time zone (`timeZone`); a stay counts in the month of its intake's day (intakes) and of its outcome's day (outcomes), those days taken in that zone when the stay was recorded; a date given without a time is that day, never shifted.
          *
@@ -15004,9 +15004,9 @@ export interface operations {
     getNetworkMonthlyReport: {
         parameters: {
             query?: {
-                /** @description The first month (YYYY-MM), in the organisation's time zone. Default: eleven months before `to`. */
+                /** @description The first month (YYYY-MM), in each organisation's own time zone. Default: eleven months before `to`. */
                 from?: string;
-                /** @description The last month (YYYY-MM), included. Default: the current month. At most 120 months from `from`. */
+                /** @description The last month (YYYY-MM), included. Default: the current month. At most 12 months from `from`. */
                 to?: string;
             };
             header?: never;
@@ -15036,7 +15036,7 @@ export interface operations {
                     "application/json": components["schemas"]["MonthlyReport"];
                 };
             };
-            /** @description `from` or `to` is not a month written YYYY-MM, `to` is before `from`, or the range is longer than 120 months: `details` names the parameter. Codes: `invalid_query`, `invalid_path`. */
+            /** @description `from` or `to` is not a month written YYYY-MM, `to` is before `from`, or the range is longer than 12 months (the whole network's report reads every shelter's stays of the range: a longer one would run past the statement timeout; ask for it a year at a time): `details` names the parameter. Codes: `invalid_query`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -15173,9 +15173,9 @@ export interface operations {
     getNetworkMonthlyReportCsv: {
         parameters: {
             query?: {
-                /** @description The first month (YYYY-MM), in the organisation's time zone. Default: eleven months before `to`. */
+                /** @description The first month (YYYY-MM), in each organisation's own time zone. Default: eleven months before `to`. */
                 from?: string;
-                /** @description The last month (YYYY-MM), included. Default: the current month. At most 120 months from `from`. */
+                /** @description The last month (YYYY-MM), included. Default: the current month. At most 12 months from `from`. */
                 to?: string;
             };
             header?: never;
@@ -15209,7 +15209,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description `from` or `to` is not a month written YYYY-MM, `to` is before `from`, or the range is longer than 120 months: `details` names the parameter. Codes: `invalid_query`, `invalid_path`. */
+            /** @description `from` or `to` is not a month written YYYY-MM, `to` is before `from`, or the range is longer than 12 months (the whole network's report reads every shelter's stays of the range: a longer one would run past the statement timeout; ask for it a year at a time): `details` names the parameter. Codes: `invalid_query`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as monthlyRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
 import { GET as monthlyCsvRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly.csv/route";
+import { GET as networkCsvRoute } from "@/app/v1/reports/monthly.csv/route";
 import { GET as networkRoute } from "@/app/v1/reports/monthly/route";
 import { db } from "@/lib/db";
 import { INTAKE_TYPES, OUTCOME_TYPES, SPECIES, type AgeCounts, type MonthlyReport, type SpeciesReport } from "@/lib/reports/schemas";
@@ -228,6 +229,23 @@ describe("the request", () => {
     }
     // 120 months exactly is fine.
     expect((await report(org, key, "from=2011-02&to=2021-01")).months).toHaveLength(120);
+  });
+
+  it("the whole network's report takes at most 12 months (issue 48: ten years ran past the statement timeout, answered 503): 13 are 400 naming to, JSON and CSV alike; an organisation's still takes 120", async () => {
+    const { key } = await newKey(["records:read"], "platform", { plan: "pro" }, null);
+    for (const [route, path] of [[networkRoute, "/v1/reports/monthly"], [networkCsvRoute, "/v1/reports/monthly.csv"]] as const) {
+      for (const q of ["from=2020-01&to=2021-01", "from=2011-02&to=2021-01"]) {
+        const res = await call(route, `${path}?${q}`, { key });
+        const body = await expectApiError(res, 400, "invalid_query");
+        expect(res.headers.get("Retry-After"), q).toBeNull();
+        expect(body.details, q).toEqual([{ field: "to", issue: expect.stringMatching(/^must be at most 12 months from from \(20[12][01]-0[12]\) for the whole network's report \(an organisation's: 120\): this range has (13|120)$/) }]);
+      }
+      expect((await call(route, `${path}?from=2020-01&to=2020-12`, { key })).status).toBe(200);
+    }
+    // A from alone takes the eleven months after it, within the year.
+    expect((await expectJson<MonthlyReport>(await call(networkRoute, "/v1/reports/monthly?from=2020-01", { key }))).months).toHaveLength(12);
+    const { org, key: shelterKey } = await shelter("UTC");
+    expect((await report(org, shelterKey, "from=2011-02&to=2021-01")).months).toHaveLength(120);
   });
 
   it("defaults to the twelve months up to the current one", async () => {

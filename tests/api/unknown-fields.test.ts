@@ -1,13 +1,15 @@
 import fs from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { POST as createOrganizationRoute } from "@/app/v1/organizations/route";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { RouteDeclaration } from "@/lib/http/handler";
-import { lenientObjects } from "@/lib/core/unknown-fields";
+import { UNKNOWN_FIELDS_NAMED, validationError } from "@/lib/core/errors";
+import { lenientObjects, meantField } from "@/lib/core/unknown-fields";
+import { newPetSchema } from "@/lib/pets/schemas";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { call, expectApiError, newKey, seedPets, type RouteHandler } from "./helpers";
 
@@ -16,6 +18,12 @@ import { call, expectApiError, newKey, seedPets, type RouteHandler } from "./hel
 // each (and the field it most likely meant, when a flat spelling of a nested
 // one was sent), never a 201 that dropped them. Each route file is read from
 // the disk, so a route added later is held to it too.
+
+// The look-up of the field an unknown one meant walks the schema: counted, to show it runs for the named fields only.
+vi.mock("@/lib/core/unknown-fields", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("@/lib/core/unknown-fields")>();
+  return { ...actual, meantField: vi.fn(actual.meantField) };
+});
 
 const V1 = path.join(process.cwd(), "app", "v1");
 const METHODS = ["POST", "PUT", "PATCH", "DELETE", "GET"] as const;
@@ -139,5 +147,37 @@ describe("other bodies", () => {
     expect(nested.details?.map((d) => d.field)).toEqual(["location.altitude"]);
     const flat = await expectApiError(await create({ address: { city: "Leeds", country: "GB" }, locationLat: 53.8 }), 400, "invalid_body");
     expect(flat.details).toContainEqual({ field: "locationLat", issue: "is not a known field: did you mean location.lat?" });
+  });
+});
+
+describe("a body of thousands of unknown fields (issue 48)", () => {
+  const manyFields = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x${i.toString(36)}`, 0]));
+
+  it("10,000 unknown fields: the first five are named, the rest counted in one detail, and the schema is walked for the five only", () => {
+    vi.mocked(meantField).mockClear();
+    const result = newPetSchema.safeParse({ name: "Many", categoryId: 1, ...manyFields(10_000) });
+    expect(result.success).toBe(false);
+    const error = validationError("invalid_body", result.error!, newPetSchema);
+    expect(UNKNOWN_FIELDS_NAMED).toBe(5);
+    expect(error.details).toEqual([
+      ...["x0", "x1", "x2", "x3", "x4"].map((field) => ({ field, issue: "is not a known field" })),
+      { field: "", issue: "and 9995 more fields that are not known" },
+    ]);
+    expect(error.message).toBe("The request body is invalid. x0: is not a known field");
+    expect(vi.mocked(meantField)).toHaveBeenCalledTimes(5);
+  });
+
+  it("over HTTP (as many as fit in a body: 5,000, top-level and nested): 400 with five named and the others counted per object; nothing is created", async () => {
+    const { key } = await newKey(["pets:read", "pets:write"]);
+    const before = await db().pet.count();
+    const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Many", categoryId: 1, ...manyFields(3_000), goodWith: { children: true, ...manyFields(2_000) } } });
+    const body = await expectApiError(res, 400, "invalid_body");
+    // zod reports the nested object first: its first five are named, then each object's rest is counted.
+    expect(body.details).toEqual([
+      ...["x0", "x1", "x2", "x3", "x4"].map((field) => ({ field: `goodWith.${field}`, issue: "is not one of children, dogs, cats" })),
+      { field: "goodWith", issue: "and 1995 more fields in goodWith that are not known" },
+      { field: "", issue: "and 3000 more fields that are not known" },
+    ]);
+    expect(await db().pet.count()).toBe(before);
   });
 });

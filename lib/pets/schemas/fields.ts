@@ -6,6 +6,7 @@ import { PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
 import { parseVideoUrl, VIDEO_URL_MAX, VIDEO_URL_RULE } from "@/lib/pets/video";
 import { coatLengthSchema } from "@/lib/pets/schemas/vocabulary";
 import { characterCount } from "@/lib/core/schemas";
+import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 
 // An animal's fields one by one: status, name, the profile, the listing sites'
 // words, the adoption fee, the video (lib/pets/schemas.ts gathers every part).
@@ -42,7 +43,7 @@ export const petNameSchema = z
   .refine((s) => characterCount(s) <= NAME_MAX, `must be at most ${NAME_MAX} characters`)
   // PostgreSQL text cannot hold NUL, and a lone surrogate cannot be stored
   // as UTF-8: both would be silently changed, so they are refused instead.
-  .refine((s) => !s.includes("\u0000") && s.isWellFormed(), "must not contain NUL or unpaired surrogate characters")
+  .refine(storable, STORABLE_ISSUE)
   .refine((s) => !looksLikeFormula(s), FORMULA_RULE)
   .meta({
     description: "The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).",
@@ -77,8 +78,6 @@ export const PHOTOS_MAX = 10;
 /** The earliest birth date accepted: a tortoise may be old, a typo in the year should not pass. */
 export const BIRTH_DATE_MIN = "1900-01-01";
 
-/** Plain text stored as given: no NUL (PostgreSQL cannot hold it) and no unpaired surrogates (not storable as UTF-8). */
-export const storable = (s: string) => !s.includes("\u0000") && s.isWellFormed();
 
 /**
  * A free-text field that may be null ("unknown"); blank text is refused rather than silently stored.
@@ -90,7 +89,7 @@ export const optionalText = (max: number, what: string, kind: "text" | "word" = 
     .trim()
     .refine((s) => s.length > 0, `must not be blank (send null when ${what} is unknown)`)
     .refine((s) => characterCount(s) <= max, `must be at most ${max} characters`)
-    .refine(storable, "must not contain NUL or unpaired surrogate characters")
+    .refine(storable, STORABLE_ISSUE)
     .refine((s) => kind === "text" || !looksLikeFormula(s), FORMULA_RULE)
     .nullable();
 

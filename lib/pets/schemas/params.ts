@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ALT_MAX, storable } from "@/lib/pets/schemas/fields";
+import { STORABLE_ISSUE, storable } from "@/lib/core/text";
+import { ALT_MAX } from "@/lib/pets/schemas/fields";
 import { characterCount, queryInteger } from "@/lib/core/schemas";
 
 // Path parameters (an animal, a photo) and the photo upload's and edit's inputs.
@@ -18,7 +19,7 @@ export const photoAltSchema = z
   .string()
   .trim()
   .refine((s) => characterCount(s) <= ALT_MAX, `must be at most ${ALT_MAX} characters`)
-  .refine(storable, "must not contain NUL or unpaired surrogate characters")
+  .refine(storable, STORABLE_ISSUE)
   .transform((s) => s || null)
   .meta({ description: `Text describing the photo for people who cannot see it, up to ${ALT_MAX} characters.`, maxLength: ALT_MAX, example: "Biscuit asleep on a blue blanket" });
 

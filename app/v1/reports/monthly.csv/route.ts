@@ -1,10 +1,10 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { monthlyReportCsv } from "@/lib/reports/csv";
-import { monthlyReportQuerySchema } from "@/lib/reports/schemas";
+import { networkReportQuerySchema } from "@/lib/reports/schemas";
 import { networkReport } from "@/lib/reports/service";
 
 // GET /v1/reports/monthly.csv - the network's report as CSV in the matrix's layout (platform admins and platform keys)
-export const GET = withApi({ scope: "records:read", tenant: "platform", query: monthlyReportQuerySchema }, async ({ query, now }) => {
+export const GET = withApi({ scope: "records:read", tenant: "platform", query: networkReportQuerySchema }, async ({ query, now }) => {
   const report = await networkReport(query, now);
   return {
     raw: new TextEncoder().encode(monthlyReportCsv(report)),

@@ -1,9 +1,9 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
-import { monthlyReportQuerySchema } from "@/lib/reports/schemas";
+import { networkReportQuerySchema } from "@/lib/reports/schemas";
 import { networkReport } from "@/lib/reports/service";
 
 // GET /v1/reports/monthly - the same for the whole network, every organisation summed (platform admins and platform keys)
-export const GET = withApi({ scope: "records:read", tenant: "platform", query: monthlyReportQuerySchema }, async ({ query, now }) => ({
+export const GET = withApi({ scope: "records:read", tenant: "platform", query: networkReportQuerySchema }, async ({ query, now }) => ({
   body: await networkReport(query, now),
   headers: { "Cache-Control": "private, no-store" },
 }));
