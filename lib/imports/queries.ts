@@ -2,7 +2,7 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
-import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, UnknownWords } from "@/lib/imports/schemas";
+import type { ImportCounts, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, ReportEntry, UnknownWords } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/core/listing-sites";
 
@@ -104,13 +104,17 @@ export async function findImports(organizationId: number | undefined, before: nu
   });
 }
 
-/** A page of an import's report, in the order the job found its entries. */
-export async function findIssues(importId: number, afterId: number | undefined, take: number): Promise<{ id: bigint; line: number; field: string | null; message: string; result: IssueResult }[]> {
+/** A page of an import's report, in the order the job found its entries (`recordsMessage`: the message for a reader of the records, when it differs). */
+export async function findIssues(
+  importId: number,
+  afterId: number | undefined,
+  take: number,
+): Promise<{ id: bigint; line: number; field: string | null; message: string; recordsMessage: string | null; result: IssueResult }[]> {
   const rows = await db().importIssue.findMany({
     where: { importId: BigInt(importId), ...(afterId !== undefined ? { id: { gt: BigInt(afterId) } } : {}) },
     orderBy: { id: "asc" },
     take,
-    select: { id: true, line: true, field: true, message: true, result: true },
+    select: { id: true, line: true, field: true, message: true, recordsMessage: true, result: true },
   });
   return rows.map((row) => ({ ...row, result: row.result as IssueResult }));
 }
@@ -191,7 +195,7 @@ export interface Progress {
   /** Written only when given (it changes in the first chunks only). */
   preview?: ImportPreviewRow[];
   /** The report's new entries since the last save: appended, never rewritten. */
-  issues: ImportIssue[];
+  issues: ReportEntry[];
   /** Written only when given (known once the rows are read). */
   unknownWords?: UnknownWords;
   finished?: boolean;
@@ -219,7 +223,14 @@ export async function saveProgress(id: number, owner: string, progress: Progress
     });
     if (count === 0) throw new LeaseLostError(id);
     if (progress.issues.length) {
-      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({ importId: BigInt(id), line: issue.line, field: issue.field, message: issue.message, result: issue.result })) });
+      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({
+          importId: BigInt(id),
+          line: issue.line,
+          field: issue.field,
+          message: issue.message,
+          recordsMessage: issue.withRecords ?? null,
+          result: issue.result,
+        })) });
     }
   });
 }
