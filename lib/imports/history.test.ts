@@ -121,10 +121,13 @@ describe("an animal already here", () => {
     expect(plan.profile?.patch).toBeUndefined();
   });
 
-  it("a stay of the file overlapping one recorded here (not in the file) is refused", () => {
+  it("a stay of the file overlapping one recorded here (not in the file) is refused; the recorded stay's dates only in the message for readers of the records", () => {
     const here: RecordedStay = { id: 200, intakeAt: new Date("2021-06-01T07:00:00Z"), intakeType: "stray", intakeSubtype: null, outcomeAt: null, outcomeType: null, outcomeSubtype: null };
     const plan = planAnimal([...rows(), row(4, { intakeDate: "7/1/2021", outcomeDate: "7/3/2021", outcomeType: "adoption" })], { pet, inCare: true, stays: [...recorded, here] }, COLUMNS, ZONE, NOW);
-    expect(refusals(plan)).toEqual([[4, "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time"]]);
+    expect(refusals(plan)).toEqual([[4, "its stay (2021-07-01 to 2021-07-03) overlaps a stay of the animal recorded here: an animal is in one stay at a time"]]);
+    expect(plan.rows.find((p) => p.action === "reject")!.issues[0]).toMatchObject({
+      withRecords: "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time",
+    });
     // Its last stay is the open one recorded here: available again.
     expect(plan.profile?.patch).toMatchObject({ status: "available" });
   });

@@ -81,6 +81,8 @@ export interface RunOptions {
   guard?: Partial<GuardOptions>;
   limits?: FetchLimits;
   photoAllowance?: { perImport: number; perDay: number };
+  /** For tests: called once a chunk is planned, before it is written (another writer's change in between). */
+  beforeWrites?: () => Promise<void>;
 }
 
 interface State {
@@ -427,6 +429,7 @@ async function runRows(
     if (!state.dryRun) {
       // Nothing is written under a lease another run has taken over (this process stalled past its expiry).
       if (!(await queries.renewLease(state.id, state.owner))) throw new queries.LeaseLostError(state.id);
+      await options.beforeWrites?.();
       await createAll(state, plans);
       await updateAll(state, plans, history, zone, at);
     }

@@ -33,7 +33,7 @@ let real: ImportReport;
 beforeAll(async () => {
   organization = await newOrganization({ name: "Long Beach Animal Care Services" });
   await db().$executeRaw`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = ${BigInt(organization)}`;
-  ({ key } = await newKey(["pets:read", "pets:write"], "long-beach", { plan: "pro" }, organization));
+  ({ key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "long-beach", { plan: "pro" }, organization));
 }, 60_000);
 
 describe("Long Beach's whole file", () => {
