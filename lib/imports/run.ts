@@ -63,8 +63,8 @@ const PHOTO_CONCURRENCY = 4;
 const ISSUES_MAX = 25_000;
 /** The longest one entry's message may be (each quotes at most 40 characters of a value). */
 const MESSAGE_MAX = 500;
-/** The lease is renewed this often (it lasts queries.LEASE_SECONDS). */
-const RENEW_MS = (queries.LEASE_SECONDS * 1000) / 4;
+/** The lease is renewed this often (it lasts queries.leaseSeconds()). */
+const renewMs = () => (queries.leaseSeconds() * 1000) / 4;
 
 export class ImportBusyError extends Error {
   constructor(id: number) {
@@ -549,7 +549,7 @@ function holdLease(id: number, owner: string): { signal: AbortSignal; release():
       // The database away for a moment: the next renewal tries again (the lease outlasts three misses).
       () => {},
     );
-  }, RENEW_MS);
+  }, renewMs());
   timer.unref();
   return { signal: lost.signal, release: () => clearInterval(timer) };
 }
