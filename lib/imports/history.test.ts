@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planAnimal, type RecordedStay } from "@/lib/imports/history";
+import { planAnimal, planAnimalInSteps, type RecordedStay } from "@/lib/imports/history";
 import type { ImportedRow, RowStay } from "@/lib/listings/formats/types";
 import type { Pet } from "@/lib/pets/schemas";
 
@@ -130,5 +130,33 @@ describe("an animal already here", () => {
     });
     // Its last stay is the open one recorded here: available again.
     expect(plan.profile?.patch).toMatchObject({ status: "available" });
+  });
+});
+
+describe("a big unit (issue 48)", () => {
+  const day = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  const many = (n: number) => Array.from({ length: n }, (_, i) => row(i + 2, { intakeDate: day(2 * i), outcomeDate: day(2 * i + 1), outcomeType: "returnedToOwner" }));
+
+  it("is read a step at a time with a pause between (and one before its plan), and plans as the whole does", async () => {
+    let pauses = 0;
+    const stepped = await planAnimalInSteps(many(250), undefined, COLUMNS, ZONE, NOW, 100, async () => void pauses++);
+    expect(pauses).toBe(3);
+    expect(stepped).toEqual(planAnimal(many(250), undefined, COLUMNS, ZONE, NOW));
+    expect(stepped.insert).toHaveLength(250);
+  });
+
+  it("a unit no bigger than a step is planned without a pause", async () => {
+    let pauses = 0;
+    await planAnimalInSteps(many(100), undefined, COLUMNS, ZONE, NOW, 100, async () => void pauses++);
+    expect(pauses).toBe(0);
+  });
+
+  it("against as many recorded stays: each file row meets the recorded stays in one walk, the overlapping one named", () => {
+    const recorded: RecordedStay[] = planAnimal(many(400), undefined, COLUMNS, ZONE, NOW).insert.map((stay, i) => ({ ...stay, id: i + 1 }));
+    // The file moves every intake by half a day: no recorded stay is the file's, each row overlaps the recorded one of its days.
+    const shifted = many(400).map((r) => ({ ...r, stay: { ...r.stay!, intakeDate: `${r.stay!.intakeDate}T12:00:00Z` } }));
+    const plan = planAnimal(shifted, { pet: { id: 9, status: "available" } as unknown as Pet, inCare: false, stays: recorded }, COLUMNS, ZONE, NOW);
+    expect(plan.rows.every((p) => p.action === "reject")).toBe(true);
+    expect(plan.rows[399]!.issues[0]).toMatchObject({ withRecords: expect.stringContaining(`overlaps the animal's stay from ${day(798)}`) });
   });
 });
