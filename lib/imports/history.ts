@@ -65,10 +65,21 @@ const endOf = (s: Pick<FileStay, "outcomeAt">) => s.outcomeAt?.getTime() ?? END;
 const overlaps = (a: FileStay, b: FileStay) => a.intakeAt.getTime() < endOf(b) && b.intakeAt.getTime() < endOf(a) && endOf(a) > a.intakeAt.getTime() && endOf(b) > b.intakeAt.getTime();
 
 /** A stay's dates as the report names them: the file's days (or times), "open" without an outcome. */
+const spanFormats = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+
 function span(s: FileStay, zone: string): string {
+  let formats = spanFormats.get(zone);
+  if (!formats) {
+    formats = {
+      day: new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }),
+      time: new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    };
+    spanFormats.set(zone, formats);
+  }
+  const { day: dayFormat, time: timeFormat } = formats;
   const day = (d: Date) => {
-    const local = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
-    const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d);
+    const local = dayFormat.format(d);
+    const time = timeFormat.format(d);
     return time === "00:00" ? local : `${local} ${time}`;
   };
   return `${day(s.intakeAt)} to ${s.outcomeAt ? day(s.outcomeAt) : "now (no outcome)"}`;
@@ -224,7 +235,7 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   const walls = others.filter((s) => endOf(s) > s.intakeAt.getTime());
   let wall = 0;
 
-  const kept: { row: ImportedRow; stay: FileStay }[] = [];
+  let kept: { row: ImportedRow; stay: FileStay }[] = [];
   const drop = (c: { row: ImportedRow }, message: string, withRecords?: string) => {
     planned.set(c.row, rejected(c.row, [{ ...refuse(c.row, null, message), ...(withRecords ? { withRecords } : {}) }], pet?.id ?? null));
     matched.delete(c.row);
@@ -262,16 +273,15 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   let excess = recorded.length + added - STAYS_PER_ANIMAL_MAX;
   if (excess > 0) {
     const would = recorded.length + added;
-    for (const k of [...kept]) {
+    const left = new Set<ImportedRow>();
+    for (const k of kept) {
       if (excess <= 0) break;
       if (matched.has(k.row)) continue;
-      drop(
-        k,
-        `its stay (${span(k.stay, zone)}) is left out: an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays, and with the file's it would have ${would}; the oldest new stays are refused`,
-      );
-      kept.splice(kept.indexOf(k), 1);
+      drop(k, `its stay (${span(k.stay, zone)}) is left out: an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays, and with the file's it would have ${would}; the oldest new stays are refused`);
+      left.add(k.row);
       excess--;
     }
+    kept = kept.filter((k) => !left.has(k.row));
   }
   if (!kept.length) return { rows: rows.map((r) => planned.get(r)!), profile: null, insert: [], update: [], inCare: null };
 

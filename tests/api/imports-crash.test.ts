@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { recoverStalledImports } from "@/lib/imports/recovery";
+import { recoverStalledUploads } from "@/lib/listings/uploads/recovery";
 import type { Import } from "@/lib/imports/schemas";
 import { expectJson, newKey, newOrganization } from "./helpers";
 import { postImport, readIssues } from "./imports-helpers";
@@ -47,7 +48,7 @@ const jobOf = async (id: number) =>
 
 const MAPPING = JSON.stringify({ externalId: "ID", name: "Name", species: "Kind" });
 
-describe("a process killed during an import", () => {
+describe("a process killed during long work", () => {
   it("its import runs again in another worker once the lease is out and the recovery has passed, and finishes: each animal once", async () => {
     const org = await newOrganization({ name: "Crash Rescue" });
     const { key } = await newKey(["pets:read", "pets:write"], "crash", { plan: "pro" }, org);
@@ -110,5 +111,32 @@ describe("a process killed during an import", () => {
     expect((await importRow(queued.id)).status).toBe("failed");
     expect(await readIssues({ key }, queued.id)).toEqual([{ line: 0, field: null, message: expect.stringContaining("The import stopped without finishing"), result: "refused" }]);
     expect((await postImport({ key }, "ID,Name,Kind\r\nX-2,Bay,DOG\r\n", { mapping: MAPPING })).status).toBe(202);
+  });
+
+  it("a listing upload left running past its deadline: its dead worker's job is let go, and an upload nothing will run again is marked failed", async () => {
+    const org = await newOrganization({ name: "Upload Rescue" });
+    const site = await db().listingSite.create({ data: { organizationId: BigInt(org), site: "petfinder", host: "ftp.example.org", username: "shelter", password: "sealed" }, select: { id: true } });
+    const longAgo = new Date(Date.now() - 2 * 3_600_000);
+    const orphan = await db().listingUpload.create({ data: { siteId: site.id, reason: "change", startedAt: longAgo }, select: { id: true } });
+    const waiting = await db().listingUpload.create({ data: { siteId: site.id, reason: "manual", startedAt: longAgo }, select: { id: true } });
+    const recent = await db().listingUpload.create({ data: { siteId: site.id, reason: "change" }, select: { id: true } });
+    // The manual upload's job, taken two hours ago by a worker whose process is gone.
+    await db().$executeRaw`SELECT graphile_worker.add_job('listing-upload', json_build_object('siteId', ${String(site.id)}::text, 'reason', 'manual', 'uploadId', ${String(waiting.id)}::text),
+                                  queue_name := ${`long-work-org-${org}`}, job_key := ${`listing-manual-${site.id}`})`;
+    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE key = ${`listing-manual-${site.id}`}`;
+    await db().$executeRaw`UPDATE graphile_worker._private_job_queues SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE queue_name = ${`long-work-org-${org}`}`;
+
+    expect(await recoverStalledUploads()).toEqual({ unlocked: 1, failed: 1 });
+    const outcomes = await db().listingUpload.findMany({ where: { siteId: site.id }, orderBy: { id: "asc" }, select: { id: true, outcome: true, error: true } });
+    expect(outcomes).toEqual([
+      { id: orphan.id, outcome: "failed", error: expect.stringContaining("The upload stopped without an outcome") },
+      // Its job runs it again, now that the dead worker's lock is gone.
+      { id: waiting.id, outcome: "running", error: null },
+      { id: recent.id, outcome: "running", error: null },
+    ]);
+    const [job] = await db().$queryRaw<{ locked_by: string | null; queue_locked_by: string | null }[]>`
+      SELECT j.locked_by, q.locked_by AS queue_locked_by FROM graphile_worker._private_jobs j JOIN graphile_worker._private_job_queues q ON q.id = j.job_queue_id
+       WHERE j.key = ${`listing-manual-${site.id}`}`;
+    expect(job).toEqual({ locked_by: null, queue_locked_by: null });
   });
 });
