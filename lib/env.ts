@@ -160,6 +160,13 @@ const envSchema = z.object({
    */
   LISTINGS_UPLOAD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /**
+   * Seconds an import's run holds its lease without renewing it (it renews
+   * every quarter of this): after a crash, the import is taken over or marked
+   * failed this long after its process stopped, plus at most a minute (the
+   * recover-long-work job, lib/imports/recovery.ts). Tests shorten it.
+   */
+  IMPORT_LEASE_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
+  /**
    * The same switch for every outbound connection (webhooks, and the photos
    * an import fetches by URL): its current name. Unset: WEBHOOK_ALLOW_PRIVATE
    * decides (lib/outbound/switch.ts); set, it wins.

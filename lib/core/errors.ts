@@ -49,6 +49,7 @@ export const ERROR_CODES = [
   "stay_open",
   "stay_ended",
   "stay_overlap",
+  "too_many_stays",
   "too_many_alerts",
   "too_many_keys",
   "not_confirmed",

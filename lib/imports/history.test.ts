@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planAnimal, type RecordedStay } from "@/lib/imports/history";
+import { planAnimal, planAnimalInSteps, type RecordedStay } from "@/lib/imports/history";
 import type { ImportedRow, RowStay } from "@/lib/listings/formats/types";
 import type { Pet } from "@/lib/pets/schemas";
 
@@ -121,11 +121,42 @@ describe("an animal already here", () => {
     expect(plan.profile?.patch).toBeUndefined();
   });
 
-  it("a stay of the file overlapping one recorded here (not in the file) is refused", () => {
+  it("a stay of the file overlapping one recorded here (not in the file) is refused; the recorded stay's dates only in the message for readers of the records", () => {
     const here: RecordedStay = { id: 200, intakeAt: new Date("2021-06-01T07:00:00Z"), intakeType: "stray", intakeSubtype: null, outcomeAt: null, outcomeType: null, outcomeSubtype: null };
     const plan = planAnimal([...rows(), row(4, { intakeDate: "7/1/2021", outcomeDate: "7/3/2021", outcomeType: "adoption" })], { pet, inCare: true, stays: [...recorded, here] }, COLUMNS, ZONE, NOW);
-    expect(refusals(plan)).toEqual([[4, "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time"]]);
+    expect(refusals(plan)).toEqual([[4, "its stay (2021-07-01 to 2021-07-03) overlaps a stay of the animal recorded here: an animal is in one stay at a time"]]);
+    expect(plan.rows.find((p) => p.action === "reject")!.issues[0]).toMatchObject({
+      withRecords: "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time",
+    });
     // Its last stay is the open one recorded here: available again.
     expect(plan.profile?.patch).toMatchObject({ status: "available" });
+  });
+});
+
+describe("a big unit (issue 48)", () => {
+  const day = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+  const many = (n: number) => Array.from({ length: n }, (_, i) => row(i + 2, { intakeDate: day(2 * i), outcomeDate: day(2 * i + 1), outcomeType: "returnedToOwner" }));
+
+  it("is read a step at a time with a pause between (and one before its plan), and plans as the whole does", async () => {
+    let pauses = 0;
+    const stepped = await planAnimalInSteps(many(250), undefined, COLUMNS, ZONE, NOW, 100, async () => void pauses++);
+    expect(pauses).toBe(3);
+    expect(stepped).toEqual(planAnimal(many(250), undefined, COLUMNS, ZONE, NOW));
+    expect(stepped.insert).toHaveLength(250);
+  });
+
+  it("a unit no bigger than a step is planned without a pause", async () => {
+    let pauses = 0;
+    await planAnimalInSteps(many(100), undefined, COLUMNS, ZONE, NOW, 100, async () => void pauses++);
+    expect(pauses).toBe(0);
+  });
+
+  it("against as many recorded stays: each file row meets the recorded stays in one walk, the overlapping one named", () => {
+    const recorded: RecordedStay[] = planAnimal(many(400), undefined, COLUMNS, ZONE, NOW).insert.map((stay, i) => ({ ...stay, id: i + 1 }));
+    // The file moves every intake by half a day: no recorded stay is the file's, each row overlaps the recorded one of its days.
+    const shifted = many(400).map((r) => ({ ...r, stay: { ...r.stay!, intakeDate: `${r.stay!.intakeDate}T12:00:00Z` } }));
+    const plan = planAnimal(shifted, { pet: { id: 9, status: "available" } as unknown as Pet, inCare: false, stays: recorded }, COLUMNS, ZONE, NOW);
+    expect(plan.rows.every((p) => p.action === "reject")).toBe(true);
+    expect(plan.rows[399]!.issues[0]).toMatchObject({ withRecords: expect.stringContaining(`overlaps the animal's stay from ${day(798)}`) });
   });
 });

@@ -1,9 +1,12 @@
 import { differences, refusals, rejected, wanted, type PlannedRow } from "@/lib/imports/plan";
-import type { ImportIssue } from "@/lib/imports/schemas";
+import type { ImportIssue, ReportEntry } from "@/lib/imports/schemas";
 import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times";
+import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
 import type { ImportedRow } from "@/lib/listings/formats/types";
 import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
 import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas";
+import { afterLastStay } from "@/lib/stays/rules";
+import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 
 // A shelter's history in a generic file (issue 42): each row is one stay of
 // an animal (intake, and outcome once it left), the rows with the same
@@ -25,6 +28,13 @@ export interface FileStay {
 /** A stay already recorded for the animal (pet_stays). */
 export interface RecordedStay extends FileStay {
   id: number;
+}
+
+/** A generic file whose mapping has stay columns is a history: each row a stay, the rows of one externalId one animal's. Null: not a history. */
+export function historyColumns(mapping: GenericMapping | null | undefined): StayColumns | null {
+  if (!mapping || !STAY_FIELDS.some((field) => mapping[field]) || typeof mapping.intakeDate !== "string") return null;
+  const column = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
+  return { intakeDate: mapping.intakeDate, intakeType: column(mapping.intakeType), outcomeDate: column(mapping.outcomeDate), outcomeType: column(mapping.outcomeType) };
 }
 
 /** The file's columns, named in the report's entries. */
@@ -55,10 +65,21 @@ const endOf = (s: Pick<FileStay, "outcomeAt">) => s.outcomeAt?.getTime() ?? END;
 const overlaps = (a: FileStay, b: FileStay) => a.intakeAt.getTime() < endOf(b) && b.intakeAt.getTime() < endOf(a) && endOf(a) > a.intakeAt.getTime() && endOf(b) > b.intakeAt.getTime();
 
 /** A stay's dates as the report names them: the file's days (or times), "open" without an outcome. */
+const spanFormats = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+
 function span(s: FileStay, zone: string): string {
+  let formats = spanFormats.get(zone);
+  if (!formats) {
+    formats = {
+      day: new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }),
+      time: new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    };
+    spanFormats.set(zone, formats);
+  }
+  const { day: dayFormat, time: timeFormat } = formats;
   const day = (d: Date) => {
-    const local = new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
-    const time = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(d);
+    const local = dayFormat.format(d);
+    const time = timeFormat.format(d);
     return time === "00:00" ? local : `${local} ${time}`;
   };
   return `${day(s.intakeAt)} to ${s.outcomeAt ? day(s.outcomeAt) : "now (no outcome)"}`;
@@ -112,6 +133,34 @@ function byIntake(a: { stay: FileStay; row: ImportedRow }, b: { stay: FileStay; 
   return a.stay.intakeAt.getTime() - b.stay.intakeAt.getTime() || endOf(a.stay) - endOf(b.stay) || a.row.line - b.row.line;
 }
 
+const laterStay = (a: FileStay, b: FileStay) => a.intakeAt.getTime() - b.intakeAt.getTime() || endOf(a) - endOf(b);
+
+/** What reading an animal's rows found: the rows refused for their own errors, and the stays of the others. */
+interface ReadRows {
+  planned: Map<ImportedRow, HistoryRow>;
+  candidates: { row: ImportedRow; stay: FileStay }[];
+}
+
+type Existing = { pet: Pet; inCare: boolean; stays: readonly RecordedStay[] } | undefined;
+
+/** The per-row work of planAnimal (each row's fields and stay read and checked), for `rows` into `into`. */
+function readRows(rows: readonly ImportedRow[], pet: Pet | undefined, columns: StayColumns, zone: string, now: Date, into: ReadRows): void {
+  for (const row of rows) {
+    if (row.errors.length) {
+      into.planned.set(row, rejected(row, refusals(row), pet?.id ?? null));
+      continue;
+    }
+    const fields = wanted(row, pet !== undefined);
+    if (!fields.ok) {
+      into.planned.set(row, rejected(row, fields.issues.map((i) => ({ ...i, result: "refused" as const })), pet?.id ?? null));
+      continue;
+    }
+    const stay = readStay(row, columns, zone, now);
+    if ("message" in stay) into.planned.set(row, rejected(row, [stay], pet?.id ?? null));
+    else into.candidates.push({ row, stay });
+  }
+}
+
 /**
  * One animal's rows (file order), against the animal (when it exists) and
  * its recorded stays. A row is refused for its own errors, a stay that
@@ -119,51 +168,90 @@ function byIntake(a: { stay: FileStay; row: ImportedRow }, b: { stay: FileStay; 
  * the later one is refused, the others still import), or an open stay that
  * is not the last. A recorded stay is the file's when it has the same
  * intake time: it is updated when the row changed, left alone otherwise,
- * so the same file twice changes nothing.
+ * so the same file twice changes nothing. An outcome recorded here is never
+ * taken back by a row without one (the file was written before it). Past
+ * STAYS_PER_ANIMAL_MAX stays, the file's oldest new ones are refused.
+ * Linear in rows and stays (after sorting them): a unit of any size costs
+ * no more than its rows.
  */
-export function planAnimal(rows: readonly ImportedRow[], existing: { pet: Pet; inCare: boolean; stays: readonly RecordedStay[] } | undefined, columns: StayColumns, zone: string, now: Date): AnimalPlan {
-  const pet = existing?.pet;
-  const recorded = existing?.stays ?? [];
-  const planned = new Map<ImportedRow, HistoryRow>();
-  const candidates: { row: ImportedRow; stay: FileStay }[] = [];
-  for (const row of rows) {
-    if (row.errors.length) {
-      planned.set(row, rejected(row, refusals(row), pet?.id ?? null));
-      continue;
-    }
-    const fields = wanted(row, pet !== undefined);
-    if (!fields.ok) {
-      planned.set(row, rejected(row, fields.issues.map((i) => ({ ...i, result: "refused" as const })), pet?.id ?? null));
-      continue;
-    }
-    const stay = readStay(row, columns, zone, now);
-    if ("message" in stay) planned.set(row, rejected(row, [stay], pet?.id ?? null));
-    else candidates.push({ row, stay });
+export function planAnimal(rows: readonly ImportedRow[], existing: Existing, columns: StayColumns, zone: string, now: Date): AnimalPlan {
+  const read: ReadRows = { planned: new Map(), candidates: [] };
+  readRows(rows, existing?.pet, columns, zone, now, read);
+  return planRead(rows, read, existing, zone);
+}
+
+/**
+ * planAnimal for a big unit (an animal with thousands of rows): its rows
+ * read `step` at a time, with `pause` (the job's yield to requests) between,
+ * so no one animal holds the process for long.
+ */
+export async function planAnimalInSteps(rows: readonly ImportedRow[], existing: Existing, columns: StayColumns, zone: string, now: Date, step: number, pause: () => Promise<void>): Promise<AnimalPlan> {
+  const read: ReadRows = { planned: new Map(), candidates: [] };
+  for (let start = 0; start < rows.length; start += step) {
+    if (start > 0) await pause();
+    readRows(rows.slice(start, start + step), existing?.pet, columns, zone, now, read);
   }
+  if (rows.length > step) await pause();
+  return planRead(rows, read, existing, zone);
+}
+
+function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRows, existing: Existing, zone: string): AnimalPlan {
+  const pet = existing?.pet;
+  const recorded = [...(existing?.stays ?? [])].sort(laterStay);
   candidates.sort(byIntake);
 
   // The recorded stays the file's rows are (same intake time, in order), and the others, which the file must not overlap.
   const byIntakeTime = new Map<number, RecordedStay[]>();
-  for (const s of [...recorded].sort((a, b) => a.intakeAt.getTime() - b.intakeAt.getTime() || endOf(a) - endOf(b))) {
-    byIntakeTime.set(s.intakeAt.getTime(), [...(byIntakeTime.get(s.intakeAt.getTime()) ?? []), s]);
+  for (const s of recorded) {
+    const same = byIntakeTime.get(s.intakeAt.getTime());
+    if (same) same.push(s);
+    else byIntakeTime.set(s.intakeAt.getTime(), [s]);
   }
   const matched = new Map<ImportedRow, RecordedStay>();
+  const warnings = new Map<ImportedRow, ReportEntry[]>();
   for (const c of candidates) {
-    const same = byIntakeTime.get(c.stay.intakeAt.getTime());
-    const first = same?.shift();
-    if (first) matched.set(c.row, first);
+    const first = byIntakeTime.get(c.stay.intakeAt.getTime())?.shift();
+    if (!first) continue;
+    matched.set(c.row, first);
+    // An outcome recorded here is newer than a file that has none for the stay: kept.
+    if (first.outcomeAt !== null && c.stay.outcomeAt === null) {
+      c.stay = { ...c.stay, outcomeAt: first.outcomeAt, outcomeType: first.outcomeType, outcomeSubtype: first.outcomeSubtype };
+      warnings.set(c.row, [
+        {
+          line: c.row.line,
+          field: null,
+          message: "has no outcome, but the stay's outcome is recorded here: the recorded outcome is kept",
+          withRecords: `has no outcome, but the stay's outcome is recorded here (${first.outcomeType}, ${span(first, zone)}): the recorded outcome is kept`,
+          result: "importedWithWarning",
+        },
+      ]);
+    }
   }
-  const others = [...byIntakeTime.values()].flat();
+  const matchedIds = new Set([...matched.values()].map((s) => s.id));
+  const others = recorded.filter((s) => !matchedIds.has(s.id));
+  // Recorded stays never overlap one another (the database's constraint), so
+  // sorted by intake they are sorted by end too (a zero-length stay overlaps
+  // nothing and is left out): the candidates, by intake, walk them once.
+  const walls = others.filter((s) => endOf(s) > s.intakeAt.getTime());
+  let wall = 0;
 
-  const kept: { row: ImportedRow; stay: FileStay }[] = [];
-  const drop = (c: { row: ImportedRow }, message: string) => {
-    planned.set(c.row, rejected(c.row, [refuse(c.row, null, message)], pet?.id ?? null));
+  let kept: { row: ImportedRow; stay: FileStay }[] = [];
+  const drop = (c: { row: ImportedRow }, message: string, withRecords?: string) => {
+    planned.set(c.row, rejected(c.row, [{ ...refuse(c.row, null, message), ...(withRecords ? { withRecords } : {}) }], pet?.id ?? null));
     matched.delete(c.row);
+    warnings.delete(c.row);
   };
   for (const c of candidates) {
-    const recordedOverlap = others.find((o) => overlaps(o, c.stay));
+    const from = c.stay.intakeAt.getTime();
+    while (wall < walls.length && endOf(walls[wall]!) <= from) wall++;
+    const next = walls[wall];
+    const recordedOverlap = next && next.intakeAt.getTime() < endOf(c.stay) && endOf(c.stay) > from ? next : undefined;
     if (recordedOverlap) {
-      drop(c, `its stay (${span(c.stay, zone)}) overlaps the animal's stay from ${span(recordedOverlap, zone)}, recorded here: an animal is in one stay at a time`);
+      drop(
+        c,
+        `its stay (${span(c.stay, zone)}) overlaps a stay of the animal recorded here: an animal is in one stay at a time`,
+        `its stay (${span(c.stay, zone)}) overlaps the animal's stay from ${span(recordedOverlap, zone)}, recorded here: an animal is in one stay at a time`,
+      );
       continue;
     }
     let last = kept.at(-1);
@@ -179,29 +267,53 @@ export function planAnimal(rows: readonly ImportedRow[], existing: { pet: Pet; i
     }
     kept.push(c);
   }
+
+  // The cap of stays per animal: the file's oldest new stays past it are refused (the latest say where the animal is now).
+  const added = kept.filter((k) => !matched.has(k.row)).length;
+  let excess = recorded.length + added - STAYS_PER_ANIMAL_MAX;
+  if (excess > 0) {
+    const would = recorded.length + added;
+    const left = new Set<ImportedRow>();
+    for (const k of kept) {
+      if (excess <= 0) break;
+      if (matched.has(k.row)) continue;
+      drop(k, `its stay (${span(k.stay, zone)}) is left out: an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays, and with the file's it would have ${would}; the oldest new stays are refused`);
+      left.add(k.row);
+      excess--;
+    }
+    kept = kept.filter((k) => !left.has(k.row));
+  }
   if (!kept.length) return { rows: rows.map((r) => planned.get(r)!), profile: null, insert: [], update: [], inCare: null };
 
   // The animal's last stay, whether it comes from the file or was recorded here after the file's.
-  const lastOfAll = [...kept.map((k) => k.stay), ...others].sort((a, b) => a.intakeAt.getTime() - b.intakeAt.getTime() || endOf(a) - endOf(b)).at(-1)!;
+  let lastOfAll: FileStay = kept.at(-1)!.stay;
+  let lastRecorded = false;
+  for (const o of others) {
+    if (laterStay(o, lastOfAll) > 0) {
+      lastOfAll = o;
+      lastRecorded = true;
+    }
+  }
   const profileRow = kept.at(-1)!.row;
   const fields = wanted(profileRow, pet !== undefined);
   if (!fields.ok) throw new Error("a row that was valid is no longer");
   const patchFields: PetPatch = { ...fields.fields };
-  const warnings: ImportIssue[] = [];
-  // Decision 023: the status follows from the last stay (an adoption is `sold`; an open stay is available unless the file says pending).
-  if (lastOfAll.outcomeType === "adoption") patchFields.status = "sold";
-  else if (lastOfAll.outcomeAt === null) {
-    if (patchFields.status === "sold") {
-      warnings.push({ line: profileRow.line, field: null, message: "says the animal was adopted, but its last stay has no outcome: kept available", result: "importedWithWarning" });
-      patchFields.status = "available";
-    } else if (!patchFields.status && (!pet || pet.status === "sold")) patchFields.status = "available";
-  } else if (!patchFields.status && !pet) patchFields.status = "available";
-  else if (patchFields.status === "sold") {
-    warnings.push({ line: profileRow.line, field: null, message: `says the animal was adopted, but its last stay ended with ${lastOfAll.outcomeType}: not marked adopted`, result: "importedWithWarning" });
-    delete patchFields.status;
-    if (!pet) patchFields.status = "available";
+  const profileWarnings: ReportEntry[] = [...(warnings.get(profileRow) ?? [])];
+  // Decision 023, the one rule (lib/stays/rules.ts): the status and care follow from the last stay.
+  const lastOutcome = lastOfAll.outcomeAt === null ? null : lastOfAll.outcomeType;
+  const follows = afterLastStay(lastOutcome, patchFields.status ?? pet?.status ?? "available");
+  if (patchFields.status === "sold" && follows.status !== "sold") {
+    const why = lastOutcome === null ? "its last stay has no outcome: kept available" : "its last stay ended otherwise: not marked adopted";
+    profileWarnings.push({
+      line: profileRow.line,
+      field: null,
+      message: `says the animal was adopted, but ${lastRecorded && lastOutcome !== null ? "its last stay, recorded here, ended otherwise: not marked adopted" : lastOutcome === null ? why : `its last stay ended with ${lastOutcome}: not marked adopted`}`,
+      ...(lastRecorded && lastOutcome !== null ? { withRecords: `says the animal was adopted, but its last stay, recorded here, ended with ${lastOutcome}: not marked adopted` } : {}),
+      result: "importedWithWarning",
+    });
   }
-  const inCareWanted = lastOfAll.outcomeAt === null || lastOfAll.outcomeType === "adoption";
+  patchFields.status = follows.status;
+  const inCareWanted = follows.inCare;
 
   const insert: FileStay[] = [];
   const update: { id: number; stay: FileStay }[] = [];
@@ -213,6 +325,7 @@ export function planAnimal(rows: readonly ImportedRow[], existing: { pet: Pet; i
     else continue;
     changedRows.add(k.row);
   }
+  const issuesOf = (row: ImportedRow): ReportEntry[] => (row === profileRow ? profileWarnings : (warnings.get(row) ?? []));
 
   if (!pet) {
     const created = newPetSchema.safeParse({ ...patchFields, externalId: profileRow.externalId });
@@ -222,7 +335,7 @@ export function planAnimal(rows: readonly ImportedRow[], existing: { pet: Pet; i
     }
     for (const k of kept) {
       const isProfile = k.row === profileRow;
-      planned.set(k.row, { row: k.row, action: "create", petId: null, ...(isProfile ? { create: created.data } : {}), stay: k.stay, issues: isProfile ? warnings : [] });
+      planned.set(k.row, { row: k.row, action: "create", petId: null, ...(isProfile ? { create: created.data } : {}), stay: k.stay, issues: issuesOf(k.row) });
     }
     return { rows: rows.map((r) => planned.get(r)!), profile: planned.get(profileRow)!, insert, update, inCare: inCareWanted ? null : false };
   }
@@ -238,7 +351,7 @@ export function planAnimal(rows: readonly ImportedRow[], existing: { pet: Pet; i
       petId: pet.id,
       ...(isProfile && patch ? { patch } : {}),
       stay: k.stay,
-      issues: isProfile ? warnings : [],
+      issues: issuesOf(k.row),
     });
   }
   return { rows: rows.map((r) => planned.get(r)!), profile: planned.get(profileRow)!, insert, update, inCare };

@@ -1,8 +1,9 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
-import type { ImportCounts, ImportIssue, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, UnknownWords } from "@/lib/imports/schemas";
+import type { ImportCounts, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, ReportEntry, UnknownWords } from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/core/listing-sites";
 
@@ -104,13 +105,17 @@ export async function findImports(organizationId: number | undefined, before: nu
   });
 }
 
-/** A page of an import's report, in the order the job found its entries. */
-export async function findIssues(importId: number, afterId: number | undefined, take: number): Promise<{ id: bigint; line: number; field: string | null; message: string; result: IssueResult }[]> {
+/** A page of an import's report, in the order the job found its entries (`recordsMessage`: the message for a reader of the records, when it differs). */
+export async function findIssues(
+  importId: number,
+  afterId: number | undefined,
+  take: number,
+): Promise<{ id: bigint; line: number; field: string | null; message: string; recordsMessage: string | null; result: IssueResult }[]> {
   const rows = await db().importIssue.findMany({
     where: { importId: BigInt(importId), ...(afterId !== undefined ? { id: { gt: BigInt(afterId) } } : {}) },
     orderBy: { id: "asc" },
     take,
-    select: { id: true, line: true, field: true, message: true, result: true },
+    select: { id: true, line: true, field: true, message: true, recordsMessage: true, result: true },
   });
   return rows.map((row) => ({ ...row, result: row.result as IssueResult }));
 }
@@ -150,8 +155,10 @@ export async function resetReport(id: number, owner: string): Promise<void> {
   });
 }
 
-/** How long a run's lease lasts without being renewed: a runner that died lets another take the import over after this. */
-export const LEASE_SECONDS = 60;
+/** How long a run's lease lasts without being renewed (IMPORT_LEASE_SECONDS): a runner that died lets another take the import over after this. */
+export function leaseSeconds(): number {
+  return env().IMPORT_LEASE_SECONDS;
+}
 
 /**
  * Takes the import's lease for `owner` (one run in one process) and marks
@@ -163,16 +170,16 @@ export const LEASE_SECONDS = 60;
 export async function claimImport(id: number, owner: string): Promise<boolean> {
   const claimed = await db().$executeRaw`
     UPDATE imports SET status = 'running', started_at = COALESCE(started_at, now()),
-                       lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${LEASE_SECONDS})
+                       lease_owner = ${owner}, lease_expires_at = now() + make_interval(secs => ${leaseSeconds()})
      WHERE id = ${BigInt(id)} AND status IN ('queued', 'running')
        AND (lease_owner IS NULL OR lease_owner = ${owner} OR lease_expires_at < now())`;
   return claimed > 0;
 }
 
-/** Keeps the lease another LEASE_SECONDS; false when `owner` no longer holds it (it expired and another run took it). */
+/** Keeps the lease another leaseSeconds(); false when `owner` no longer holds it (it expired and another run took it). */
 export async function renewLease(id: number, owner: string): Promise<boolean> {
   const renewed = await db().$executeRaw`
-    UPDATE imports SET lease_expires_at = now() + make_interval(secs => ${LEASE_SECONDS})
+    UPDATE imports SET lease_expires_at = now() + make_interval(secs => ${leaseSeconds()})
      WHERE id = ${BigInt(id)} AND lease_owner = ${owner} AND status = 'running'`;
   return renewed > 0;
 }
@@ -191,7 +198,7 @@ export interface Progress {
   /** Written only when given (it changes in the first chunks only). */
   preview?: ImportPreviewRow[];
   /** The report's new entries since the last save: appended, never rewritten. */
-  issues: ImportIssue[];
+  issues: ReportEntry[];
   /** Written only when given (known once the rows are read). */
   unknownWords?: UnknownWords;
   finished?: boolean;
@@ -219,7 +226,14 @@ export async function saveProgress(id: number, owner: string, progress: Progress
     });
     if (count === 0) throw new LeaseLostError(id);
     if (progress.issues.length) {
-      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({ importId: BigInt(id), line: issue.line, field: issue.field, message: issue.message, result: issue.result })) });
+      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({
+          importId: BigInt(id),
+          line: issue.line,
+          field: issue.field,
+          message: issue.message,
+          recordsMessage: issue.withRecords ?? null,
+          result: issue.result,
+        })) });
     }
   });
 }
@@ -261,4 +275,59 @@ export async function deleteReportsBefore(cutoff: Date): Promise<number> {
     total += swept;
     if (swept < SWEEP_IMPORTS) return total;
   }
+}
+
+/** An import whose run stopped without an end (lib/imports/recovery.ts), with the state of its job. */
+export interface StalledImport {
+  id: bigint;
+  /** Its job, locked by the run that let the lease expire: that worker's id (its process is gone or stalled). */
+  lockedBy: string | null;
+  jobId: bigint | null;
+  /** No job, or one that failed for good: nothing will run it again. */
+  noRetry: boolean;
+}
+
+/**
+ * Imports left active with nothing running them: running with an expired
+ * lease (its process was killed or stalled past the lease), or queued or
+ * running with a job that is gone or has used its attempts. A job locked
+ * after the lease expired is a live worker's that is taking the import over:
+ * left alone.
+ */
+export async function findStalledImports(): Promise<StalledImport[]> {
+  const Q = Prisma.raw(QUEUE_SCHEMA);
+  return db().$queryRaw<StalledImport[]>`
+    SELECT i.id, j.id AS "jobId",
+           CASE WHEN j.locked_at IS NOT NULL AND j.locked_at < i.lease_expires_at THEN j.locked_by END AS "lockedBy",
+           (j.id IS NULL OR j.attempts >= j.max_attempts) AS "noRetry"
+      FROM imports i LEFT JOIN ${Q}._private_jobs j ON j.key = 'import-' || i.id::text
+     WHERE i.status IN ('queued', 'running')
+       AND (i.lease_expires_at IS NULL OR i.lease_expires_at < now())
+       AND ((i.status = 'running' AND i.lease_expires_at IS NOT NULL AND (j.locked_at IS NULL OR j.locked_at < i.lease_expires_at))
+            OR j.id IS NULL OR (j.attempts >= j.max_attempts AND j.locked_at IS NULL))`;
+}
+
+/** Lets go of the jobs (and the organisation's queue of long work) a dead worker holds, so a live one takes them at once. */
+export async function unlockWorker(workerId: string): Promise<void> {
+  await db().$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.force_unlock_workers(ARRAY[${workerId}]::text[])`;
+}
+
+/** A job waiting out its retry's back-off (an ImportBusyError while the dead run's lease held): due now. */
+export async function runJobNow(jobId: bigint): Promise<void> {
+  await db().$executeRaw`SELECT ${Prisma.raw(QUEUE_SCHEMA)}.reschedule_jobs(ARRAY[${jobId}]::bigint[], run_at := now())`;
+}
+
+/**
+ * Ends a stalled import as failed, with `message` as its report's last
+ * entry; false when it is no longer stalled (a run took it meanwhile).
+ */
+export async function failStalled(id: bigint, message: string): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.import.updateMany({
+      where: { id, status: { in: ACTIVE }, OR: [{ leaseExpiresAt: null }, { leaseExpiresAt: { lt: now() } }] },
+      data: { status: "failed", finishedAt: now(), file: null, leaseOwner: null, leaseExpiresAt: null, issueCount: { increment: 1 } },
+    });
+    if (count) await tx.importIssue.create({ data: { importId: id, line: 0, field: null, message, result: "refused" } });
+    return count > 0;
+  });
 }

@@ -4,15 +4,15 @@ import type { Actor } from "@/lib/audit/schemas";
 import { now } from "@/lib/clock";
 import { applicationName, db } from "@/lib/db";
 import { ApiError } from "@/lib/core/errors";
-import { planAnimal, type AnimalPlan, type FileStay, type StayColumns } from "@/lib/imports/history";
+import { historyColumns, planAnimal, planAnimalInSteps, type AnimalPlan, type FileStay, type StayColumns } from "@/lib/imports/history";
 import { planRow, type PlannedRow } from "@/lib/imports/plan";
 import { startOfDay } from "@/lib/imports/stay-times";
-import { findStaysOf, insertStays, isStayConflict, organizationZone, setInCare, updateStays } from "@/lib/imports/stays";
+import { findStaysOf, insertStays, isStayConflict, organizationZone, updateStays } from "@/lib/imports/stays";
 import * as queries from "@/lib/imports/queries";
-import { PHOTO_FETCH_ALLOWANCE, UNKNOWN_WORDS_MAX, type ImportIssue, type ImportPreviewRow, type MissingPolicy, type UnknownWords } from "@/lib/imports/schemas";
+import { PHOTO_FETCH_ALLOWANCE, UNKNOWN_WORDS_MAX, type ImportIssue, type ImportPreviewRow, type MissingPolicy, type ReportEntry, type UnknownWords } from "@/lib/imports/schemas";
 import { clipText, quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
-import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
+import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { readListingFile } from "@/lib/listings/formats/read";
 import { listingRowReader } from "@/lib/listings/formats/registry";
 import type { ImportedRow, ListingRecord } from "@/lib/listings/formats/types";
@@ -25,17 +25,19 @@ import type { GuardOptions } from "@/lib/outbound/address-guard";
 import { outboundAllowPrivate } from "@/lib/outbound/switch";
 import { photoSources } from "@/lib/photos/queries";
 import { addPhoto } from "@/lib/photos/service";
-import { petView, toPet, type PetView } from "@/lib/pets/present";
+import { petView, presentPet, toPet, type PetView } from "@/lib/pets/present";
 import { createPetsWithRecords, findCategories, findAvailableAbsent, findPetsByExternalIds, isExternalIdTaken, type PetToCreate } from "@/lib/pets/queries";
 import { PHOTOS_MAX, type Pet } from "@/lib/pets/schemas";
-import { updatePet } from "@/lib/pets/service";
+import { changeWithStays, updatePet } from "@/lib/pets/service";
 
 // The background job of an import: the file's rows, then its photos.
 // Rows are planned a chunk at a time against the organisation's animals
 // (lib/imports/plan.ts) and, unless it is a dry run, applied through the one
 // write path: new animals in one statement per chunk (the statement every
-// create uses: version, audit record, change-feed event, webhooks), changes
-// through updatePet. The audit records' request id names the import
+// create uses: version, audit record, change-feed event, webhooks), with
+// their stays in the same transaction; changes through updatePet, and a
+// history's changes of an animal (its stays, care and profile) as one change
+// of it, planned again under its lock (changeWithStays). The audit records' request id names the import
 // (`import-<id>`). After each chunk the counts are saved and the report's new
 // entries appended (never the whole report again), so GET /v1/imports/{id}
 // shows it moving. One run at a time holds the import's lease (the CLI and a
@@ -61,8 +63,8 @@ const PHOTO_CONCURRENCY = 4;
 const ISSUES_MAX = 25_000;
 /** The longest one entry's message may be (each quotes at most 40 characters of a value). */
 const MESSAGE_MAX = 500;
-/** The lease is renewed this often (it lasts queries.LEASE_SECONDS). */
-const RENEW_MS = (queries.LEASE_SECONDS * 1000) / 4;
+/** The lease is renewed this often (it lasts queries.leaseSeconds()). */
+const renewMs = () => (queries.leaseSeconds() * 1000) / 4;
 
 export class ImportBusyError extends Error {
   constructor(id: number) {
@@ -79,6 +81,8 @@ export interface RunOptions {
   guard?: Partial<GuardOptions>;
   limits?: FetchLimits;
   photoAllowance?: { perImport: number; perDay: number };
+  /** For tests: called once a chunk is planned, before it is written (another writer's change in between). */
+  beforeWrites?: () => Promise<void>;
 }
 
 interface State {
@@ -90,7 +94,7 @@ interface State {
   lease: AbortSignal;
   progress: { status: "running"; counts: queries.Progress["counts"]; photos: queries.Progress["photos"]; preview: ImportPreviewRow[] };
   /** Entries found since the last save, and how many the report holds in all. */
-  pending: ImportIssue[];
+  pending: ReportEntry[];
   issueTotal: number;
   /** The file's words we could not read (saved with the next progress once known). */
   unknownWords?: UnknownWords;
@@ -118,10 +122,15 @@ function previewOf(planned: PlannedRow): ImportPreviewRow {
   };
 }
 
-function addIssues(state: State, issues: ImportIssue[]): void {
+function addIssues(state: State, issues: ReportEntry[]): void {
   const room = ISSUES_MAX - state.issueTotal;
   if (room <= 0) return;
-  const kept = issues.slice(0, room).map((issue) => ({ ...issue, field: issue.field && clipText(issue.field, 200), message: clipText(issue.message, MESSAGE_MAX) }));
+  const kept = issues.slice(0, room).map((issue) => ({
+    ...issue,
+    field: issue.field && clipText(issue.field, 200),
+    message: clipText(issue.message, MESSAGE_MAX),
+    ...(issue.withRecords ? { withRecords: clipText(issue.withRecords, MESSAGE_MAX) } : {}),
+  }));
   state.pending.push(...kept);
   state.issueTotal += kept.length;
 }
@@ -170,21 +179,22 @@ async function createAll(state: State, plans: Plan[]): Promise<void> {
   const creates = plans.filter((plan) => plan.profile?.action === "create");
   if (!creates.length) return;
   // firstStay null: the import writes every new animal's stays itself (plan.insert), the file's or a default one.
-  const item = (plan: Plan): PetToCreate => ({ pet: { ...plan.profile!.create!, organizationId: state.organizationId, firstStay: null }, actor: auditActor(state.context.actor), requestId: state.context.requestId });
+  // Created as the stays leave it (out of care when the last ended other than by adoption): its creation commits, and is announced, in its final state.
+  const item = (plan: Plan): PetToCreate => ({
+    pet: { ...plan.profile!.create!, organizationId: state.organizationId, firstStay: null, inCare: plan.inCare !== false },
+    actor: auditActor(state.context.actor),
+    requestId: state.context.requestId,
+  });
   const write = (batch: Plan[]) =>
     db().$transaction(
       async (tx) => {
         const rows = await createPetsWithRecords(batch.map(item), tx);
         const stays: { petId: number; stay: FileStay }[] = [];
-        const out: number[] = [];
         batch.forEach((plan, i) => {
           const row = rows[i];
-          if (!row) return;
-          stays.push(...plan.insert.map((stay) => ({ petId: Number(row.id), stay })));
-          if (plan.inCare === false) out.push(Number(row.id));
+          if (row) stays.push(...plan.insert.map((stay) => ({ petId: Number(row.id), stay })));
         });
         await insertStays(tx, state.organizationId, stays);
-        await setInCare(tx, out, false);
         return rows;
       },
       { timeout: 60_000 },
@@ -210,35 +220,54 @@ async function createAll(state: State, plans: Plan[]): Promise<void> {
   }
 }
 
-/** Known animals: their changed stays (and whether they are in care) in one transaction each, then their profile through the one write path. */
-async function updateAll(state: State, plans: Plan[]): Promise<void> {
+/**
+ * Known animals. A listing file's row: its profile through updatePet. A
+ * history's animal: its stays, care and profile as one change of the animal
+ * (changeWithStays: its lock, version, audit record, event), planned again
+ * from the animal and its stays as read under the lock, so a change staff
+ * made since the chunk was planned is neither overwritten nor undone; what
+ * the lock's plan refuses (a status an approved adoption holds) refuses the
+ * whole change, and nothing of it is recorded.
+ */
+async function updateAll(state: State, plans: Plan[], history: HistoryMode | null, zone: string, at: Date): Promise<void> {
   for (const plan of plans) {
     const profile = plan.profile;
     if (!profile || profile.action === "create" || profile.petId === null) continue;
     const petId = profile.petId;
-    if (plan.insert.length || plan.update.length || plan.inCare !== null) {
+    if (!history) {
+      if (!profile.patch) continue;
       try {
-        await db().$transaction(async (tx) => {
-          await updateStays(tx, plan.update);
-          await insertStays(
-            tx,
-            state.organizationId,
-            plan.insert.map((stay) => ({ petId, stay })),
-          );
-          if (plan.inCare !== null) await setInCare(tx, [petId], plan.inCare);
-        });
+        await updatePet(petId, profile.patch, { ...state.context, view: state.view });
       } catch (error) {
-        if (!isStayConflict(error)) throw error;
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        reject(profile, error.message, error.details?.[0]?.field ?? null);
+      }
+      continue;
+    }
+    if (!plan.insert.length && !plan.update.length && plan.inCare === null && !profile.patch) continue;
+    const unit = plan.rows.map((p) => p.row);
+    try {
+      await changeWithStays(petId, state.context, async (tx, was, context) => {
+        const recorded = (await findStaysOf([petId], tx)).get(petId)?.stays ?? [];
+        const locked = planAnimal(unit, { pet: presentPet(was, state.view), inCare: context.inCare, stays: recorded }, history.columns, zone, at);
+        // The report says what the lock's plan did.
+        Object.assign(plan, locked);
+        if (!locked.profile) return null;
+        await updateStays(tx, locked.update);
+        await insertStays(
+          tx,
+          state.organizationId,
+          locked.insert.map((stay) => ({ petId, stay })),
+        );
+        return { patch: locked.profile.patch ?? null, inCare: locked.inCare, wroteStays: locked.insert.length + locked.update.length > 0 };
+      });
+    } catch (error) {
+      if (isStayConflict(error)) {
         rejectPlan(plan, "the animal's stays changed while the file was imported, and the file's now overlap them: send the file again");
         continue;
       }
-    }
-    if (!profile.patch) continue;
-    try {
-      await updatePet(petId, profile.patch, { ...state.context, view: state.view });
-    } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      reject(profile, error.message, error.details?.[0]?.field ?? null);
+      rejectPlan(plan, error.message, error.details?.[0]?.field ?? null);
     }
   }
 }
@@ -272,9 +301,8 @@ interface HistoryMode {
 }
 
 function historyMode(mapping: GenericMapping | null): HistoryMode | null {
-  if (!mapping || !STAY_FIELDS.some((field) => mapping[field]) || typeof mapping.intakeDate !== "string") return null;
-  const column = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
-  return { columns: { intakeDate: mapping.intakeDate, intakeType: column(mapping.intakeType), outcomeDate: column(mapping.outcomeDate), outcomeType: column(mapping.outcomeType) } };
+  const columns = historyColumns(mapping);
+  return columns && { columns };
 }
 
 /** The file's words we could not read, by field, most frequent first. */
@@ -310,6 +338,12 @@ function firstStay(p: PlannedRow, zone: string, at: Date): FileStay {
   const intakeAt = from > at ? at : from;
   const adopted = p.create?.status === "sold";
   return { intakeAt, intakeType: "otherIntake", intakeSubtype: null, outcomeAt: adopted ? at : null, outcomeType: adopted ? "adoption" : null, outcomeSubtype: null };
+}
+
+/** A turn for the requests beside the job: a wait while the process is saturated (lib/jobs/yield.ts), else one turn of the event loop. */
+async function pause(options: RunOptions): Promise<void> {
+  if (options.load) await yieldToRequests(options.load, { maxMs: YIELD_MAX_MS, signal: options.signal });
+  else await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 /** Rows read a chunk at a time before any is planned (a history's animal may have rows anywhere in the file). */
@@ -366,10 +400,16 @@ async function runRows(
     let plans: Plan[];
     if (history) {
       const recorded = await findStaysOf([...existing.values()].map((pet) => pet.id));
-      plans = chunk.map((unit) => {
+      plans = [];
+      for (const unit of chunk) {
         const pet = unit[0]!.externalId === null ? undefined : existing.get(unit[0]!.externalId);
         const known = pet && recorded.get(pet.id);
-        const plan = planAnimal(unit, pet && known ? { pet, inCare: known.inCare, stays: known.stays } : undefined, history.columns, zone, at);
+        const animal = pet && known ? { pet, inCare: known.inCare, stays: known.stays } : undefined;
+        // One animal's rows past a chunk are read a chunk at a time, yielding to requests between (and resting as between chunks).
+        const plan =
+          unit.length > CHUNK
+            ? await planAnimalInSteps(unit, animal, history.columns, zone, at, CHUNK, () => pause(options))
+            : planAnimal(unit, animal, history.columns, zone, at);
         // The animal's photos are its profile's (its latest row's): fetched once.
         for (const p of plan.rows) {
           if (p !== plan.profile) {
@@ -377,8 +417,8 @@ async function runRows(
             p.row.photosLeftOut = 0;
           }
         }
-        return plan;
-      });
+        plans.push(plan);
+      }
     } else {
       plans = chunk.map(([row]) => {
         const p = planRow(row!, existing, seen);
@@ -389,8 +429,9 @@ async function runRows(
     if (!state.dryRun) {
       // Nothing is written under a lease another run has taken over (this process stalled past its expiry).
       if (!(await queries.renewLease(state.id, state.owner))) throw new queries.LeaseLostError(state.id);
+      await options.beforeWrites?.();
       await createAll(state, plans);
-      await updateAll(state, plans);
+      await updateAll(state, plans, history, zone, at);
     }
     tally(state, plans);
     all.push(...plans.flatMap((plan) => plan.rows));
@@ -508,7 +549,7 @@ function holdLease(id: number, owner: string): { signal: AbortSignal; release():
       // The database away for a moment: the next renewal tries again (the lease outlasts three misses).
       () => {},
     );
-  }, RENEW_MS);
+  }, renewMs());
   timer.unref();
   return { signal: lost.signal, release: () => clearInterval(timer) };
 }

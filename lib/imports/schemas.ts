@@ -99,6 +99,14 @@ export const importIssueSchema = z
   .meta({ id: "ImportIssue", description: "One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them)." });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
+/**
+ * A report entry as the job keeps it: `withRecords` is its message for a
+ * reader who may read the animal's records (records:read: the dates and
+ * outcomes of stays recorded here); every other reader gets `message`, which
+ * says what conflicts without them (issue 48).
+ */
+export type ReportEntry = ImportIssue & { withRecords?: string };
+
 export const IMPORT_ACTIONS = ["create", "update", "unchanged", "reject"] as const;
 export type ImportAction = (typeof IMPORT_ACTIONS)[number];
 

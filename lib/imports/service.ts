@@ -19,6 +19,8 @@ import {
 import { ListingFileError, MAX_FILE_BYTES } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import { inspectListingFile } from "@/lib/listings/formats/read";
+import { historyColumns } from "@/lib/imports/history";
+import type { Scope } from "@/lib/keys/schemas";
 import { listingRowReader } from "@/lib/listings/formats/registry";
 import type { ListingFormatName } from "@/lib/core/listing-sites";
 import { organizationExists } from "@/lib/organizations/queries";
@@ -95,10 +97,11 @@ export interface ImportUpload {
  * Checks the file (its format found, or checked against the one named; a
  * generic one's mapping given or remembered) and queues its import.
  */
-export async function createImport(upload: ImportUpload, context: WriteContext & { tenancy: Tenancy }): Promise<Import> {
+export async function createImport(upload: ImportUpload, context: WriteContext & { tenancy: Tenancy; scopes: readonly Scope[] }): Promise<Import> {
   const form = importFormSchema.safeParse(upload.fields);
   if (!form.success) throw validationError("invalid_body", form.error);
   const { format, dryRun, missing, organizationId: requested } = form.data;
+  mayWriteStays(form.data.mapping, context.scopes);
   const organizationId = organizationForCreate(context.tenancy, requested, "import");
   if (context.tenancy.kind === "platform" && !(await organizationExists(organizationId))) throw unknownOrganization(organizationId);
   if (upload.file.length > MAX_FILE_BYTES) throw fileTooLarge();
@@ -134,6 +137,8 @@ export async function createImport(upload: ImportUpload, context: WriteContext &
       return parse(mapping, "generic");
     });
   }
+  // A remembered mapping may be a history's too.
+  mayWriteStays(mapping, context.scopes);
   const actor = context.actor;
   const inserted = await queries.insertImport({
     organizationId,
@@ -149,6 +154,21 @@ export async function createImport(upload: ImportUpload, context: WriteContext &
   });
   if ("active" in inserted) throw importInProgress(inserted.active);
   return presentImport(inserted.created);
+}
+
+/**
+ * A history (a mapping with stay columns) records intakes and outcomes,
+ * euthanasia among them, rewrites recorded ones and takes animals out of
+ * care: writing stays needs records:write, as POST /v1/pets/{id}/stays does,
+ * for its dry run too (the plan of that write). Refused before any work.
+ */
+function mayWriteStays(mapping: GenericMapping | undefined, scopes: readonly Scope[]): void {
+  if (!historyColumns(mapping) || scopes.includes("records:write")) return;
+  throw new ApiError(
+    403,
+    "forbidden",
+    'A history import (a mapping with stay columns) records the animals\' stays, which needs the "records:write" scope; this caller lacks it. Import the file without its stay columns, or with a key that holds the scope.',
+  );
 }
 
 /**
@@ -186,7 +206,13 @@ export async function listImports(query: ListImportsQuery, organizationId: numbe
  * 410 once the report is deleted (REPORT_RETENTION_DAYS after the import
  * finished); the import itself stays.
  */
-export async function listImportIssues(id: number, organizationId: number | undefined, query: ListImportIssuesQuery): Promise<{ issues: ImportIssue[]; next?: string }> {
+export async function listImportIssues(
+  id: number,
+  organizationId: number | undefined,
+  query: ListImportIssuesQuery,
+  /** records:read: the entries name the recorded stays' dates and outcomes they conflict with; without it, only that they do (issue 48). */
+  readsRecords: boolean,
+): Promise<{ issues: ImportIssue[]; next?: string }> {
   const row = await queries.findImport(id, organizationId);
   if (!row) throw noSuchImport(id);
   if (reportGone(row)) {
@@ -198,7 +224,7 @@ export async function listImportIssues(id: number, organizationId: number | unde
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    issues: page.map(({ line, field, message, result }) => ({ line, field, message, result })),
+    issues: page.map(({ line, field, message, recordsMessage, result }) => ({ line, field, message: (readsRecords && recordsMessage) || message, result })),
     ...(rows.length > query.limit && last ? { next: encodeCursor({ d: "after", id: Number(last.id) }) } : {}),
   };
 }

@@ -38,11 +38,17 @@ export function readStayTime(cell: string): StayTime | null | undefined {
   return undefined;
 }
 
+/** One formatter a zone: making one costs far more than using it, and a history file reads a date or two a row. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /** How far `zone`'s clock is ahead of UTC at `instant`, in ms. */
 function offsetAt(zone: string, instant: number): number {
-  const parts = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(
-    new Date(instant),
-  );
+  let clock = clocks.get(zone);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    clocks.set(zone, clock);
+  }
+  const parts = clock.formatToParts(new Date(instant));
   const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return Date.UTC(n("year"), n("month") - 1, n("day"), n("hour"), n("minute"), n("second")) - Math.floor(instant / 1000) * 1000;
 }

@@ -4,8 +4,9 @@ import type { FileStay, RecordedStay } from "@/lib/imports/history";
 import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
 
 // The import's own writes of stays (issue 42): an imported history is
-// written as the file says it, a chunk of animals a statement, inside the
-// transaction that creates the animals. The database's constraints
+// written as the file says it, a chunk of new animals a statement, inside the
+// transaction that creates them; an existing animal's in the transaction of
+// its change, under its lock (lib/pets/service.ts changeWithStays). The database's constraints
 // (decision 023) still hold every row: overlaps, a second open stay, an
 // outcome before its intake. lib/stays owns the rules of stays recorded one
 // at a time (their audit records and events); a history brought in is not
@@ -20,14 +21,14 @@ export async function organizationZone(organizationId: number): Promise<string> 
   return rows[0]?.time_zone ?? "UTC";
 }
 
-/** The animals' recorded stays (oldest first) and whether each is in care, by animal id. */
-export async function findStaysOf(petIds: number[]): Promise<Map<number, { inCare: boolean; stays: RecordedStay[] }>> {
+/** The animals' recorded stays (oldest first) and whether each is in care, by animal id (`client`: a transaction that holds their locks). */
+export async function findStaysOf(petIds: number[], client: Client = db()): Promise<Map<number, { inCare: boolean; stays: RecordedStay[] }>> {
   const found = new Map<number, { inCare: boolean; stays: RecordedStay[] }>();
   if (!petIds.length) return found;
   const ids = petIds.map(BigInt);
-  const pets = await db().$queryRaw<{ id: bigint; in_care: boolean }[]>`SELECT id, in_care FROM pets WHERE id = ANY(${ids}::bigint[])`;
+  const pets = await client.$queryRaw<{ id: bigint; in_care: boolean }[]>`SELECT id, in_care FROM pets WHERE id = ANY(${ids}::bigint[])`;
   for (const p of pets) found.set(Number(p.id), { inCare: p.in_care, stays: [] });
-  const stays = await db().$queryRaw<
+  const stays = await client.$queryRaw<
     { id: bigint; pet_id: bigint; intake_at: Date; intake_type: IntakeType; intake_subtype: string | null; outcome_at: Date | null; outcome_type: OutcomeType | null; outcome_subtype: string | null }[]
   >`SELECT id, pet_id, intake_at, intake_type::text AS intake_type, intake_subtype, outcome_at, outcome_type::text AS outcome_type, outcome_subtype
       FROM pet_stays WHERE pet_id = ANY(${ids}::bigint[]) ORDER BY pet_id, intake_at, id`;
@@ -65,12 +66,6 @@ export async function updateStays(client: Client, updates: { id: number; stay: F
                            outcome_at = ${stay.outcomeAt}, outcome_type = ${stay.outcomeType}::"OutcomeType", outcome_subtype = ${stay.outcomeSubtype}, updated_at = now()
        WHERE id = ${BigInt(id)}`;
   }
-}
-
-/** Decision 023: an animal whose last stay ended other than by adoption is out of care (off every public list), kept for staff. */
-export async function setInCare(client: Client, petIds: number[], inCare: boolean): Promise<void> {
-  if (!petIds.length) return;
-  await client.$executeRaw`UPDATE pets SET in_care = ${inCare} WHERE id = ANY(${petIds.map(BigInt)}::bigint[]) AND in_care <> ${inCare}`;
 }
 
 /** The stays' constraints (decision 023) refused a write: another writer changed the animal's stays between the plan and the write. */

@@ -13,6 +13,7 @@ import {
 } from "@/lib/imports/schemas";
 import { MAX_CELL_BYTES, MAX_FILE_BYTES, MAX_FILE_COLUMNS, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
 import { PHOTOS_MAX } from "@/lib/pets/schemas";
+import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 
 // Imports in the contract: a shelter's listing file (Petfinder, Adopt-a-Pet,
@@ -28,7 +29,7 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
     path: "/imports",
     operationId: "createImport",
     summary: "Import a listing file of animals",
-    description: `Send the file as the \`file\` field of a \`multipart/form-data\` form. The file's shape, format (found from its columns unless \`format\` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the \`Location\` until \`status\` is \`done\`. Each row is matched to the organisation's animals by \`externalId\` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the ${PHOTOS_MAX} photos an animal holds, ${PHOTO_FETCH_ALLOWANCE.perImport.toLocaleString("en-US")} per import and ${PHOTO_FETCH_ALLOWANCE.perDay.toLocaleString("en-US")} per organisation a day); one that fails is counted and listed, and its animal is imported anyway. \`dryRun\` reports what the import would do and changes nothing. \`mapping\` (an \`ImportMapping\` sent as a text field of JSON, as the \`encoding\` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's \`mapping\` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is \`409 import_in_progress\`. ${LIMITS}`,
+    description: `Send the file as the \`file\` field of a \`multipart/form-data\` form. The file's shape, format (found from its columns unless \`format\` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the \`Location\` until \`status\` is \`done\`. Each row is matched to the organisation's animals by \`externalId\` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the ${PHOTOS_MAX} photos an animal holds, ${PHOTO_FETCH_ALLOWANCE.perImport.toLocaleString("en-US")} per import and ${PHOTO_FETCH_ALLOWANCE.perDay.toLocaleString("en-US")} per organisation a day); one that fails is counted and listed, and its animal is imported anyway. \`dryRun\` reports what the import would do and changes nothing. \`mapping\` (an \`ImportMapping\` sent as a text field of JSON, as the \`encoding\` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's \`mapping\` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is \`409 import_in_progress\`. A history (a mapping with stay columns) records the animals' stays: it needs \`records:write\` besides \`pets:write\`, for a dry run too (\`403 forbidden\` naming the scope, before anything is read); each known animal's stays, care and profile change as one change of the animal (one version, audit record and event), planned again under its lock, and an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays (the file's oldest new ones past them are refused, each in the report). ${LIMITS}`,
     tags: ["imports"],
     security,
     request: {
@@ -49,6 +50,7 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
       409: errorResponse(409, ["import_in_progress"], {}, "Another import of the organisation (a dry run too) is queued or running; the message names it. Send the file again when it has finished."),
       413: errorResponse(413, ["payload_too_large", "too_many_rows"], {}, `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows.`),
       ...commonErrors(),
+      403: errorResponse(403, ["forbidden"], {}, "The caller lacks `pets:write`, or a history's `records:write` (the message names the scope)."),
     },
   });
   registry.registerPath({
@@ -87,7 +89,7 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
     path: "/imports/{importId}/issues",
     operationId: "listImportIssues",
     summary: "An import's report: its rejected rows and the photos not stored, a page at a time",
-    description: `In the order the job found them (by line, then the photos). Page with \`limit\` (1 to ${ISSUES_PAGE_MAX}, default 100) and the opaque \`cursor\` from the \`Link\` header (\`rel="next"\` while there are more). Each message quotes at most the first 40 characters of a value. Read it while the import runs: entries are added as it goes. The report is kept ${REPORT_RETENTION_DAYS} days after the import finished (\`reportExpiresAt\`), then deleted: 410.`,
+    description: `In the order the job found them (by line, then the photos). Page with \`limit\` (1 to ${ISSUES_PAGE_MAX}, default 100) and the opaque \`cursor\` from the \`Link\` header (\`rel="next"\` while there are more). Each message quotes at most the first 40 characters of a value. An entry about a stay recorded here (a history's row that overlaps it, an outcome kept) names that stay's dates and outcome only to a caller with \`records:read\`; others read that there is a conflict, without them. Read it while the import runs: entries are added as it goes. The report is kept ${REPORT_RETENTION_DAYS} days after the import finished (\`reportExpiresAt\`), then deleted: 410.`,
     tags: ["imports"],
     security,
     request: { params: importIdParamsSchema, query: listImportIssuesQuerySchema },

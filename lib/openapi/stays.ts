@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
-import { newStaySchema, outcomeInputSchema, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
+import { newStaySchema, outcomeInputSchema, STAYS_PER_ANIMAL_MAX, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
 
 // An animal's stays in the contract (issue 42, docs/decisions/023): the
 // shelter's records of how each animal came in and how it left, for its
@@ -38,7 +38,7 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     path: "/pets/{petId}/stays",
     operationId: "createStay",
     summary: "Record a new intake",
-    description: `Opens a stay: the animal is back in care and \`available\` (a return after an adoption is \`relinquishedByOwner\`). \`at\` is an RFC 3339 time or a date (midnight of that day in the organisation's \`timeZone\`), now when left out, never in the future, and not inside another stay. Scope \`records:write\`. ${OWNERS} Announced as \`pet.stay.started\`.`,
+    description: `Opens a stay: the animal is back in care and \`available\` (a return after an adoption is \`relinquishedByOwner\`). \`at\` is an RFC 3339 time or a date (midnight of that day in the organisation's \`timeZone\`), now when left out, never in the future, and not inside another stay. An animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays (409 \`too_many_stays\` past them). Scope \`records:write\`. ${OWNERS} Announced as \`pet.stay.started\`.`,
     tags: ["stays"],
     security,
     request: { params: petIdParamsSchema, headers: ifMatch(), body: { required: true, content: { "application/json": { schema: newStaySchema } } } },
@@ -46,7 +46,12 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
       201: { description: "The new stay.", headers: { ...COMMON_HEADERS, ...etag(), Location: header("URL of the stay.") }, content: { "application/json": { schema: staySchema } } },
       400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"], {}, "The body is invalid, or `intake.at` is in the future (`details` names the field)."),
       404: errorResponse(404, ["not_found"]),
-      409: errorResponse(409, ["stay_open", "stay_overlap", "adoption_in_progress"], {}, "A stay is still open (`stay_open`: record its outcome first), or the intake falls inside another stay (`stay_overlap`: the message names both stays' dates)."),
+      409: errorResponse(
+        409,
+        ["stay_open", "stay_overlap", "too_many_stays", "adoption_in_progress"],
+        {},
+        `A stay is still open (\`stay_open\`: record its outcome first), the intake falls inside another stay (\`stay_overlap\`: the message names both stays' dates), or the animal has its ${STAYS_PER_ANIMAL_MAX} stays already (\`too_many_stays\`).`,
+      ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),

@@ -316,6 +316,12 @@ export interface AppliedChange {
    * the caller. The animal's status then follows the stay, not the other way round.
    */
   stayChange?: { action: "stay_started" | "stay_ended" | "stay_corrected"; write: StayWrite; refused: (error: unknown) => never };
+  /**
+   * The change wrote the animal's stays itself, in this transaction under
+   * the lock (a history import: changeWithStays), so its status does not
+   * move them again (no followStatus).
+   */
+  staysWritten?: true;
 }
 
 /** What a change's rules know of the animal besides its fields, read with it under its lock. */
@@ -325,6 +331,8 @@ export interface ChangeContext {
   /** Its approved adoption application, which holds its status. */
   approvedApplication: bigint | null;
   inCare: boolean;
+  /** How many stays it has. */
+  stayCount: number;
 }
 
 /**
@@ -358,14 +366,14 @@ export async function changePetAndStay(
     const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
-    const context: ChangeContext = { lastStay: current.lastStay, approvedApplication: current.approvedApplication, inCare: current.row.inCare };
+    const context: ChangeContext = { lastStay: current.lastStay, approvedApplication: current.approvedApplication, inCare: current.row.inCare, stayCount: current.stayCount };
     const change = await apply(tx, was, context);
     if (!change) return { pet: was, stay: null };
     // A change of status moves the stays with it (docs/decisions/023): sold
     // ends the open stay with an adoption (its own record, so the feed says
     // pet.stay.ended too, at the same version); leaving sold undoes it.
     const status = change.columns?.status;
-    const followed = !change.stayChange && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
+    const followed = !change.stayChange && !change.staysWritten && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
     const inCare = change.inCare ?? followed?.inCare;
     const written = await queries
       .updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
@@ -455,6 +463,41 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
     if (updated) return storedPet(updated);
   }
   return updateLocked(id, patch, options);
+}
+
+/** What changeWithStays's `plan` worked out under the lock: the profile's patch, whether the animal is in care after it, whether it wrote stays. */
+export interface StaysAndProfile {
+  patch: PetPatch | null;
+  inCare: boolean | null;
+  wroteStays: boolean;
+}
+
+/**
+ * A change of an animal's stays, care and profile as one change of the
+ * animal (a history import of an existing animal, issue 48): in changePet's
+ * transaction, under the animal's lock, `plan` reads the stays, works the
+ * change out from the animal as locked, and writes the stays; then the
+ * profile is patched, `in_care` set and the version bumped in one statement
+ * with its audit record (and so its event), as every change. A status the
+ * patch changes under an approved adoption is refused (409
+ * adoption_in_progress, as PATCH) and the whole change with it: nothing of
+ * it is recorded. Null from `plan`: nothing to change.
+ */
+export async function changeWithStays(
+  id: number,
+  options: UpdateOptions,
+  plan: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<StaysAndProfile | null>,
+): Promise<StoredPet> {
+  return changePet(id, options, async (tx, was, context) => {
+    const planned = await plan(tx, was, context);
+    if (!planned) return null;
+    const change = planned.patch ? patchChange(planned.patch, was) : null;
+    if (change?.columns.status !== undefined && context.approvedApplication !== null) throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
+    if (change?.columns.categoryId !== undefined && !(await queries.categoryExists(change.columns.categoryId, tx))) throw unknownCategory(change.columns.categoryId);
+    const inCare = planned.inCare ?? undefined;
+    if (!change && inCare === undefined && !planned.wroteStays) return null;
+    return { before: change?.before ?? {}, columns: change?.columns ?? {}, inCare, staysWritten: true };
+  });
 }
 
 /** Any patch, in changePet's locked transaction (status under the adoption check, category checked, photos reordered). */

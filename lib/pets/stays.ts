@@ -6,8 +6,8 @@ import { findPetById } from "@/lib/pets/queries";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField, PetStatus } from "@/lib/pets/schemas";
 import * as queries from "@/lib/stays/queries";
-import { outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
-import { stayTimeOf, type IntakeInput, type OutcomeInput, type OutcomeType, type Stay, type StayPatch } from "@/lib/stays/schemas";
+import { afterLastStay, outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
+import { STAYS_PER_ANIMAL_MAX, stayTimeOf, type IntakeInput, type OutcomeInput, type Stay, type StayPatch } from "@/lib/stays/schemas";
 
 // Changing an animal's stays (issue 42, docs/decisions/023). Here, in the
 // pets, because a stay change is a change of the animal: lib/stays below holds
@@ -62,13 +62,6 @@ async function resolveTime(tx: Prisma.TransactionClient, organizationId: number,
   return local.at > now ? now : local.at;
 }
 
-/** What an animal's status and care become when its last stay ends with `outcome` (null: open). */
-function derived(outcome: OutcomeType | null, status: PetStatus): { status: PetStatus; inCare: boolean } {
-  if (outcome === null) return { status: status === "sold" ? "available" : status, inCare: true };
-  if (outcome === "adoption") return { status: "sold", inCare: true };
-  return { status: status === "sold" ? "available" : status, inCare: false };
-}
-
 /** The animal's change as derived: in care or not, and its status with the status's old value for the record when it changes. */
 function follow(was: StoredPet, context: ChangeContext, want: { status: PetStatus; inCare: boolean }) {
   if (want.status === was.status) return { before: {}, columns: {}, inCare: want.inCare };
@@ -102,6 +95,9 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
     if (last && !last.outcomeAt) {
       throw new ApiError(409, "stay_open", `Stay ${last.id}, since ${last.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${last.id}/outcome) before a new intake.`);
     }
+    if (context.stayCount >= STAYS_PER_ANIMAL_MAX) {
+      throw new ApiError(409, "too_many_stays", `Animal ${petId} has ${context.stayCount} stays, the most an animal keeps (${STAYS_PER_ANIMAL_MAX}): no new intake can be recorded.`);
+    }
     const at = await resolveTime(tx, was.organizationId, intake.at, "intake.at", clockNow());
     // Every stay has ended by the latest one's outcome: an intake from then on meets none, without a look.
     if (last && at < last.outcomeAt!) {
@@ -109,7 +105,7 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
       if (other) throw overlapping("intake.at", { from: at, to: null }, other);
     }
     return {
-      ...follow(was, context, derived(null, was.status)),
+      ...follow(was, context, afterLastStay(null, was.status)),
       stayChange: {
         action: "stay_started",
         write: { kind: "open", intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null },
@@ -131,7 +127,7 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
     if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
     // The open stay is always the last: the animal follows its outcome.
     return {
-      ...follow(was, context, derived(outcome.type, was.status)),
+      ...follow(was, context, afterLastStay(outcome.type, was.status)),
       stayChange: {
         action: "stay_ended",
         write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null } },
@@ -173,7 +169,7 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
     }
     // Only the last stay speaks for the animal (stays never overlap, so a correction cannot change which is last).
     const isLast = context.lastStay?.id === row.id;
-    const follows = isLast ? follow(was, context, derived(columns.outcomeType ?? row.outcomeType, was.status)) : { before: {}, columns: {} };
+    const follows = isLast ? follow(was, context, afterLastStay(columns.outcomeType ?? row.outcomeType, was.status)) : { before: {}, columns: {} };
     return { ...follows, stayChange: { action: "stay_corrected", write: { kind: "change", id: row.id, columns }, refused: refusedAs(field) } };
   });
   return { stay: stay!, pet };

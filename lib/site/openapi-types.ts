@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Import a listing file of animals
-         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. `mapping` (an `ImportMapping` sent as a text field of JSON, as the `encoding` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's `mapping` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
+         * @description Send the file as the `file` field of a `multipart/form-data` form. The file's shape, format (found from its columns unless `format` says; UTF-8 with or without BOM, or Windows-1252) and rows are checked at once, and its rows are then imported in the background: poll the `Location` until `status` is `done`. Each row is matched to the organisation's animals by `externalId` (the file's ID column): new ones are created, known ones changed only where the file differs (the same file twice changes nothing), every change with its audit record, change-feed event and webhooks. A row without a name, or whose species has no category, is rejected with its line and the reason; the others still import. Photos named by URL are fetched afterwards (public addresses only; at most 15 MB, 10 s and 3 redirects each; at most the 10 photos an animal holds, 2,000 per import and 5,000 per organisation a day); one that fails is counted and listed, and its animal is imported anyway. `dryRun` reports what the import would do and changes nothing. `mapping` (an `ImportMapping` sent as a text field of JSON, as the `encoding` says) tells which columns of a generic CSV hold which fields; left out, the organisation's last one is used. The import's `mapping` is the one used (null for a site's format). An organisation runs one import (or dry run) at a time: another sent meanwhile is `409 import_in_progress`. A history (a mapping with stay columns) records the animals' stays: it needs `records:write` besides `pets:write`, for a dry run too (`403 forbidden` naming the scope, before anything is read); each known animal's stays, care and profile change as one change of the animal (one version, audit record and event), planned again under its lock, and an animal keeps at most 500 stays (the file's oldest new ones past them are refused, each in the report). At most 10 MB, 20,000 rows, 200 values a row and 64 KB a value.
          */
         post: operations["createImport"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface paths {
         };
         /**
          * An import's report: its rejected rows and the photos not stored, a page at a time
-         * @description In the order the job found them (by line, then the photos). Page with `limit` (1 to 500, default 100) and the opaque `cursor` from the `Link` header (`rel="next"` while there are more). Each message quotes at most the first 40 characters of a value. Read it while the import runs: entries are added as it goes. The report is kept 90 days after the import finished (`reportExpiresAt`), then deleted: 410.
+         * @description In the order the job found them (by line, then the photos). Page with `limit` (1 to 500, default 100) and the opaque `cursor` from the `Link` header (`rel="next"` while there are more). Each message quotes at most the first 40 characters of a value. An entry about a stay recorded here (a history's row that overlaps it, an outcome kept) names that stay's dates and outcome only to a caller with `records:read`; others read that there is a conflict, without them. Read it while the import runs: entries are added as it goes. The report is kept 90 days after the import finished (`reportExpiresAt`), then deleted: 410.
          */
         get: operations["listImportIssues"];
         put?: never;
@@ -775,7 +775,7 @@ export interface paths {
         put?: never;
         /**
          * Record a new intake
-         * @description Opens a stay: the animal is back in care and `available` (a return after an adoption is `relinquishedByOwner`). `at` is an RFC 3339 time or a date (midnight of that day in the organisation's `timeZone`), now when left out, never in the future, and not inside another stay. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.started`.
+         * @description Opens a stay: the animal is back in care and `available` (a return after an adoption is `relinquishedByOwner`). `at` is an RFC 3339 time or a date (midnight of that day in the organisation's `timeZone`), now when left out, never in the future, and not inside another stay. An animal keeps at most 500 stays (409 `too_many_stays` past them). Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.started`.
          */
         post: operations["createStay"];
         delete?: never;
@@ -1452,7 +1452,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_stays" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -7019,7 +7019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The API key lacks the scope this operation needs, or what it names belongs to another organisation. Codes: `forbidden`. */
+            /** @description The caller lacks `pets:write`, or a history's `records:write` (the message names the scope). Codes: `forbidden`. */
             403: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -14276,7 +14276,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A stay is still open (`stay_open`: record its outcome first), or the intake falls inside another stay (`stay_overlap`: the message names both stays' dates). Codes: `stay_open`, `stay_overlap`, `adoption_in_progress`. */
+            /** @description A stay is still open (`stay_open`: record its outcome first), the intake falls inside another stay (`stay_overlap`: the message names both stays' dates), or the animal has its 500 stays already (`too_many_stays`). Codes: `stay_open`, `stay_overlap`, `too_many_stays`, `adoption_in_progress`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

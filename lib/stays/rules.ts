@@ -1,11 +1,28 @@
 import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/stays/queries";
-import type { Stay } from "@/lib/stays/schemas";
+import type { OutcomeType, Stay } from "@/lib/stays/schemas";
 
 // What a stay means for its animal, and what an animal's status means for its
 // stays (docs/decisions/023), worked out from the animal as read under its
 // lock (lib/pets/service.ts changePet), and written with its update. No
 // imports of the pets service: it calls these.
+
+/** An animal's status, as the stays' rules see it (lib/pets/schemas PetStatus, which lies above). */
+type Status = "available" | "pending" | "sold";
+
+/**
+ * Decision 023, written once: what an animal's status and care become when
+ * its last stay ends with `outcome` (null: the stay is open). An adoption
+ * sells it (adopted animals stay listed, as sold); any other outcome takes it
+ * out of care, its status as it was unless it was sold (it was not adopted);
+ * an open stay (a new intake) brings it back, in care and not sold. The
+ * stays' service (lib/pets/stays.ts) and the history import
+ * (lib/imports/history.ts) both ask this.
+ */
+export function afterLastStay<S extends Status>(outcome: OutcomeType | null, status: S): { status: S | "available" | "sold"; inCare: boolean } {
+  if (outcome === "adoption") return { status: "sold", inCare: true };
+  return { status: status === "sold" ? "available" : status, inCare: outcome === null };
+}
 
 /** A stay as the API (and the audit record, and its event) shows it. */
 export function toStay(row: queries.StayRow): Stay {

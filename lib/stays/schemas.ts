@@ -27,6 +27,16 @@ export const outcomeTypeSchema = z.enum(OUTCOME_TYPES).meta({
 
 export const SUBTYPE_MAX = 100;
 
+/**
+ * The most stays one animal keeps (issue 48). A shelter's real histories
+ * hold a few per animal (Long Beach's busiest has 9); the bound keeps every
+ * reader and writer of one animal's stays (a history import's plan, the
+ * animal's page) a bounded piece of work, whatever a file holds. A new
+ * intake past it is refused (409 too_many_stays); an import refuses the
+ * file's oldest new stays past it, each with a report entry.
+ */
+export const STAYS_PER_ANIMAL_MAX = 500;
+
 /** When something happened: an instant, or a day of the organisation's calendar (midnight there). */
 export type StayTime = { instant: Date } | { day: string };
 

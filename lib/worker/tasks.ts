@@ -9,6 +9,8 @@ import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
 import { runImport } from "@/lib/imports/run";
 import { sweepImportReports } from "@/lib/imports/service";
+import { recoverStalledImports } from "@/lib/imports/recovery";
+import { recoverStalledUploads } from "@/lib/listings/uploads/recovery";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
@@ -90,6 +92,11 @@ export function taskList(context: TaskContext): TaskList {
     "sweep-import-reports": async () => {
       await sweepImportReports(now());
     },
+    // Long work a stopped process left (issue 48): imports and uploads resumed, or marked failed (lib/imports/recovery.ts).
+    "recover-long-work": async () => {
+      await recoverStalledImports();
+      await recoverStalledUploads();
+    },
   };
   return tasks;
 }
@@ -108,4 +115,6 @@ export const CRONTAB = [
   "0 3 * * * listing-daily",
   // Reports are gone for readers from their 90th day on; their rows are deleted within the hour.
   "29 * * * * sweep-import-reports",
+  // Every minute: an import whose run's lease expired (its process killed) runs again or is marked failed within a minute of it.
+  "* * * * * recover-long-work",
 ].join("\n");

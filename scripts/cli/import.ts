@@ -2,6 +2,7 @@ import path from "node:path";
 import { Command } from "commander";
 import { printable } from "@/lib/terminal";
 import { organizationId, withDatabase } from "./shared";
+import { STAFF_SCOPES } from "@/lib/sessions/caller";
 
 export const importCommand = new Command("import")
   .description("Import a listing file (Petfinder, Adopt-a-Pet, RescueGroups, or a CSV with --mapping) into an organisation, as POST /v1/imports does; exits 1 when rows were rejected.")
@@ -44,7 +45,8 @@ export const importCommand = new Command("import")
       if (opts.mapping) fields.mapping = fs.readFileSync(opts.mapping, "utf8");
       const created = await createImport(
         { file: bytes, fileName: path.basename(file), fields },
-        { actor: { kind: "staff", id: Number(actor.id), email: actor.email }, requestId: `cli-import`, tenancy: { kind: "organization", organizationId: org } },
+        // A staff member's import: staff hold every staff scope, records:write (a history) among them.
+        { actor: { kind: "staff", id: Number(actor.id), email: actor.email }, requestId: `cli-import`, tenancy: { kind: "organization", organizationId: org }, scopes: STAFF_SCOPES },
       ).catch((error: unknown) => {
         if (!(error instanceof ApiError)) throw error;
         const detail = error.details?.map((d) => `${d.field}: ${d.issue}`).join("; ");
@@ -88,7 +90,7 @@ export const importCommand = new Command("import")
       const report = await getImport(created.id, org);
       const c = report.counts;
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-        const page = await listImportIssues(created.id, org, { limit: 500, cursor });
+        const page = await listImportIssues(created.id, org, { limit: 500, cursor }, STAFF_SCOPES.includes("records:read"));
         for (const e of page.issues) say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}${e.result === "refused" ? " refused" : " imported, warning"}: ${e.message}`);
         cursor = page.next;
       }

@@ -13,7 +13,7 @@ let key: string;
 beforeAll(async () => {
   organization = await newOrganization({ name: "History Rescue" });
   await db().$executeRaw`UPDATE organizations SET time_zone = 'America/Chicago' WHERE id = ${BigInt(organization)}`;
-  ({ key } = await newKey(["pets:read", "pets:write"], "history", { plan: "pro" }, organization));
+  ({ key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "history", { plan: "pro" }, organization));
 });
 
 const FILE = [

@@ -27,7 +27,7 @@ let key: string;
 beforeAll(async () => {
   organization = await newOrganization({ name: "Sonoma County Animal Services" });
   await db().$executeRaw`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = ${BigInt(organization)}`;
-  ({ key } = await newKey(["pets:read", "pets:write"], "sonoma", { plan: "pro" }, organization));
+  ({ key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "sonoma", { plan: "pro" }, organization));
 }, 60_000);
 
 describe("Sonoma County's whole file", () => {

@@ -12,10 +12,10 @@ export const GET = withApi({ scope: "pets:write", tenant: "caller", query: listI
   return { body: imports, headers: { "Cache-Control": "no-store", ...(next ? { "X-Next-Before": String(next) } : {}) } };
 });
 
-// POST /v1/imports - import a listing file (multipart: file, format, dryRun, missing, mapping, organizationId); runs in the background
+// POST /v1/imports - import a listing file (multipart: file, format, dryRun, missing, mapping, organizationId); runs in the background (a history, with stay columns: records:write too)
 export const POST = withApi({ scope: "pets:write", tenant: "caller" }, async ({ request, caller, requestId, url }) => {
   const upload = await readFormUpload(request, { maxFileBytes: MAX_FILE_BYTES, tooLarge: fileTooLarge, fields: IMPORT_FORM_FIELDS });
-  const created = await createImport(upload, writeContext(caller, requestId));
+  const created = await createImport(upload, { ...writeContext(caller, requestId), scopes: caller.scopes });
   return { status: 202, body: created, headers: { Location: new URL(`${url.pathname}/${created.id}`, url).toString(), "Cache-Control": "no-store" } };
 });
 

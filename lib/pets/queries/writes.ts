@@ -37,6 +37,12 @@ export type NewPetFields = {
    * that writes the stays itself, an import).
    */
   firstStay?: { at: Date | null; type: IntakeType; subtype: string | null } | null;
+  /**
+   * False: created out of care (a history import of an animal whose last
+   * stay ended other than by adoption), so the animal is never in care, not
+   * even between its creation and its stays in the same transaction.
+   */
+  inCare?: boolean;
 } & ListingValues;
 
 /** The listing sites' fields as the API takes them (the fee as one object). */
@@ -85,7 +91,7 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
              i.intake_date, i.video_url, ARRAY(SELECT jsonb_array_elements_text(i.tags)) AS tags, i.list_on_other_sites,
              i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
              COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id,
-             i.open_stay, i.stay_type, i.stay_subtype,
+             i.open_stay, i.stay_type, i.stay_subtype, i.in_care,
              -- The first stay's intake: as given, else the intake date's midnight in the shelter's zone, else now.
              COALESCE(i.stay_at, CASE WHEN i.intake_date IS NOT NULL AND i.intake_date <= (now() AT TIME ZONE o.time_zone)::date
                                       THEN i.intake_date::timestamp AT TIME ZONE o.time_zone END, now()) AS stay_at
@@ -110,20 +116,21 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
                     ${items.map((i) => BigInt(i.actor.id))}::bigint[], ${items.map((i) => i.actor.name ?? "")}::text[],
                     ${items.map((i) => i.requestId)}::text[],
                     ${pets.map((p) => p.firstStay !== null)}::boolean[], ${pets.map((p) => p.firstStay?.at ?? null)}::timestamptz[],
-                    ${pets.map((p) => p.firstStay?.type ?? "otherIntake")}::text[], ${pets.map((p) => p.firstStay?.subtype ?? null)}::text[])
+                    ${pets.map((p) => p.firstStay?.type ?? "otherIntake")}::text[], ${pets.map((p) => p.firstStay?.subtype ?? null)}::text[],
+                    ${pets.map((p) => p.inCare ?? true)}::boolean[])
              WITH ORDINALITY AS i(name, category_id, organization_id, status, sex, size, birth_date, breed, description,
                                   good_with_children, good_with_dogs, good_with_cats,
                                   external_id, secondary_breed, mixed_breed, colors, coat_length, spayed_neutered, house_trained,
                                   declawed, shots_current, special_needs, special_needs_notes, adoption_fee_cents,
                                   adoption_fee_currency, adoption_fee_waived, intake_date, video_url, tags, list_on_other_sites,
-                                  actor_kind, actor_id, actor_name, request_id, open_stay, stay_at, stay_type, stay_subtype, ord)
+                                  actor_kind, actor_id, actor_name, request_id, open_stay, stay_at, stay_type, stay_subtype, in_care, ord)
         JOIN categories c ON c.id = i.category_id
         JOIN organizations o ON o.id = i.organization_id
     ), pet AS (
       INSERT INTO pets (id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats,
-                        ${LISTING_COLUMN_LIST})
+                        in_care, ${LISTING_COLUMN_LIST})
       SELECT id, name, category_id, organization_id, status, sex, size, birth_date, breed, description, good_with_children, good_with_dogs, good_with_cats,
-             ${LISTING_COLUMN_LIST}
+             in_care, ${LISTING_COLUMN_LIST}
         FROM input ORDER BY ord
       RETURNING *
     ), shown AS (
@@ -213,6 +220,8 @@ export interface LockedPet {
   lastStay: StayRow | null;
   /** Its approved adoption application, if any (at most one: a unique index). */
   approvedApplication: bigint | null;
+  /** How many stays it has (a new intake past STAYS_PER_ANIMAL_MAX is refused). */
+  stayCount: number;
 }
 
 /**
@@ -232,18 +241,19 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
   const locked = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM pets WHERE id = ${BigInt(id)} AND (${org}::bigint IS NULL OR organization_id = ${org}::bigint) FOR UPDATE`;
   if (!locked.length) return null;
-  const rows = await tx.$queryRaw<(RawPetRow & StayColumnsRaw & { approvedApplication: bigint | null })[]>(Prisma.sql`
+  const rows = await tx.$queryRaw<(RawPetRow & StayColumnsRaw & { approvedApplication: bigint | null; stayCount: number })[]>(Prisma.sql`
     SELECT ${PET_COLUMNS}, ${stayColumnsOf("ls")},
-           (SELECT a.id FROM adoption_applications a WHERE a.pet_id = p.id AND a.state = 'approved' LIMIT 1) AS "approvedApplication"
+           (SELECT a.id FROM adoption_applications a WHERE a.pet_id = p.id AND a.state = 'approved' LIMIT 1) AS "approvedApplication",
+           (SELECT count(*)::int FROM pet_stays st WHERE st.pet_id = p.id) AS "stayCount"
       FROM pets p ${PHOTOS_JOIN} ${lastStayJoin("ls")} WHERE p.id = ${BigInt(id)}`);
   const row = rows[0];
   if (!row) return null;
-  return { row: petOfRow(row), lastStay: stayOfRow(row), approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication) };
+  return { row: petOfRow(row), lastStay: stayOfRow(row), approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication), stayCount: Number(row.stayCount) };
 }
 
 /** The animal's own columns of a row that also holds a stay's ("stay.*") or other columns. */
 function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
-  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && k !== "approvedApplication"));
+  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && k !== "approvedApplication" && k !== "stayCount"));
   return fromRaw(own as RawPetRow);
 }
 

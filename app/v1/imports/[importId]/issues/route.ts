@@ -9,7 +9,7 @@ import { organizationScope } from "@/lib/organizations/tenancy";
 export const GET = withApi(
   { scope: "pets:write", tenant: importOwner, params: importIdParamsSchema, query: listImportIssuesQuerySchema },
   async ({ params, query, caller, url }) => {
-    const { issues, next } = await listImportIssues(params.importId, organizationScope(caller.tenancy), query);
+    const { issues, next } = await listImportIssues(params.importId, organizationScope(caller.tenancy), query, caller.scopes.includes("records:read"));
     return { body: issues, headers: { "Cache-Control": "no-store", Link: linkHeader({ next: next && withCursor(url, next) }) } };
   },
 );
