@@ -10,17 +10,21 @@ import { buttonClass } from "@/components/pets/styles";
 // it, and a phone's first page (its JavaScript budget,
 // e2e/ui/page-weight.spec.ts) needs only the button. Unreachable, it says so
 // beside the button, as the alert's form does.
-const FilterSheetDialog = lazy(() =>
-  import("@/components/pets/filter-sheet-dialog").catch(() => ({
-    FilterSheetDialog: function FilterSheetUnreachable() {
-      const common = useTranslations("Common");
-      return (
-        <p role="alert" className="text-sm text-red-900">
-          {common("genericError")}
-        </p>
-      );
-    },
-  })).then((m) => ({ default: m.FilterSheetDialog })),
+type DialogProps = React.ComponentProps<(typeof import("@/components/pets/filter-sheet-dialog"))["FilterSheetDialog"]>;
+const FilterSheetDialog = lazy<React.ComponentType<DialogProps>>(() =>
+  import("@/components/pets/filter-sheet-dialog").then(
+    (m) => ({ default: m.FilterSheetDialog }),
+    () => ({
+      default: function FilterSheetUnreachable() {
+        const common = useTranslations("Common");
+        return (
+          <p role="alert" className="text-sm text-red-900">
+            {common("genericError")}
+          </p>
+        );
+      },
+    }),
+  ),
 );
 
 /** The id of the button that opens the sheet: the page's no-JavaScript style hides it (pet-browser.tsx). */
