@@ -1,5 +1,5 @@
 import type { BrowseQuery } from "@/components/pets/browse-query";
-import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { AGE_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile-labels";
 import { DEFAULT_WITHIN_MI } from "@/lib/core/units";
 import type { AgeGroup } from "@/lib/pets/age";
 import type { GoodWithKind, PetSize } from "@/lib/pets/profile";

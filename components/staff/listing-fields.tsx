@@ -7,7 +7,8 @@ import { FormField } from "@/components/staff/form-field";
 import { textOrNull, today } from "@/components/staff/pet-fields";
 import { hintClass, labelClass } from "@/components/staff/styles";
 import { WordListInput } from "@/components/staff/word-list-input";
-import { COAT_LABELS, COAT_LENGTHS, LISTING_LABELS, PROFILE_ANSWERS, type ProfileAnswer } from "@/lib/pets/profile";
+import { COAT_LENGTHS, PROFILE_ANSWERS, type ProfileAnswer } from "@/lib/pets/profile";
+import { COAT_LABELS, LISTING_LABELS } from "@/lib/pets/profile-labels";
 import { BIRTH_DATE_MIN, BREED_MAX, COLORS_MAX, EXTERNAL_ID_MAX, SPECIAL_NEEDS_NOTES_MAX, TAGS_MAX, TAG_MAX, type NewPetInput } from "@/lib/pets/schemas";
 
 // The profile in the listing sites' words, on the add and edit forms alike:

@@ -5,7 +5,8 @@ import { FormField } from "@/components/staff/form-field";
 import { AnswerSelect } from "@/components/staff/answer-select";
 import { textOrNull, today } from "@/components/staff/pet-fields";
 import { hintClass, labelClass } from "@/components/staff/styles";
-import { GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
+import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
+import { GOOD_WITH_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile-labels";
 import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX, PET_SEXES, type NewPetInput } from "@/lib/pets/schemas";
 
 // The profile part of the add and edit forms: one component, so both ask

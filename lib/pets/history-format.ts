@@ -1,7 +1,7 @@
 import type { HistoryActor } from "@/lib/audit/schemas";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { formatAmount } from "@/lib/pets/adoption-fee";
-import { LISTING_LABELS } from "@/lib/pets/profile";
+import { LISTING_LABELS } from "@/lib/pets/profile-labels";
 import { PET_FIELDS, type PetField } from "@/lib/pets/schemas";
 
 // History entries in words, for the CLI and the staff page alike. Plain
