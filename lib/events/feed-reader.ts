@@ -22,9 +22,16 @@ export type FeedReader = keyof typeof FEED_READERS;
  * holds the lock (then `lock.locked` is false). `relaxedCommit`: the
  * statement's commit does not wait for the disk, for readers whose work a
  * crash may forget together with the mark (the feed still has the events,
- * and the next run does it again).
+ * and the next run does it again). `unless`: a condition on nothing but
+ * other tables under which the reader has nothing to do; then the batch is
+ * empty without reading an event (PostgreSQL tests it once, before the scan).
  */
-export function feedBatchSql(reader: FeedReader, columns: Prisma.Sql, limit: number, { relaxedCommit = false } = {}): Prisma.Sql {
+export function feedBatchSql(
+  reader: FeedReader,
+  columns: Prisma.Sql,
+  limit: number,
+  { relaxedCommit = false, unless }: { relaxedCommit?: boolean; unless?: Prisma.Sql } = {},
+): Prisma.Sql {
   const lock = Prisma.raw(String(FEED_READERS[reader].lock));
   const commitMode = relaxedCommit ? Prisma.sql`, set_config('synchronous_commit', 'off', true) AS commit_mode` : Prisma.empty;
   return Prisma.sql`lock AS (
@@ -32,15 +39,19 @@ export function feedBatchSql(reader: FeedReader, columns: Prisma.Sql, limit: num
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = ${Prisma.raw(`'${reader}'`)}), 0) AS position FROM lock WHERE locked
     ), batch AS (
-      SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${limit}
+      SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ${unless ? Prisma.sql`AND NOT (${unless})` : Prisma.empty} ORDER BY e.position LIMIT ${limit}
     )`;
 }
 
-/** `advanced`: the CTE that moves the reader's mark to the end of `batch` (never back). */
-export function advanceMarkSql(reader: FeedReader): Prisma.Sql {
+/**
+ * `advanced`: the CTE that moves the reader's mark to the end of `batch` (never back), or of
+ * `alsoTo` (a query of `position`s: those a reader passed over without reading them).
+ */
+export function advanceMarkSql(reader: FeedReader, alsoTo?: Prisma.Sql): Prisma.Sql {
+  const positions = alsoTo ? Prisma.sql`(SELECT position FROM batch UNION ALL ${alsoTo}) p` : Prisma.sql`batch`;
   return Prisma.sql`advanced AS (
       INSERT INTO event_marks (name, position)
-      SELECT ${Prisma.raw(`'${reader}'`)}, max(position) FROM batch HAVING count(*) > 0
+      SELECT ${Prisma.raw(`'${reader}'`)}, max(position) FROM ${positions} HAVING count(*) > 0
       ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
     )`;
 }
