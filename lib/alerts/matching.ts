@@ -120,10 +120,7 @@ async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
       // As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
       // With no active alert the batch is empty (a one-time filter: no event is read) and the mark moves to the last position instead.
       feedBatchSql("matched", Prisma.sql`e.position, e.type, e.pet_id, e.data, e.created_at`, BATCH, { relaxedCommit: true, unless: NO_ACTIVE_ALERT })
-    }, skipped AS (
-      SELECT e.position, e.position - mark.position AS passed FROM mark, LATERAL (SELECT position FROM events ORDER BY position DESC LIMIT 1) e
-       WHERE ${NO_ACTIVE_ALERT} AND e.position > mark.position
-    ), arrivals AS (
+    }, arrivals AS (
       SELECT b.pet_id, min(b.created_at) AS arrived_at FROM batch b WHERE ${ARRIVAL} GROUP BY b.pet_id
     ), pets_now AS (
       ${petsNowSql(isoDay(now))}
@@ -134,7 +131,7 @@ async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
       SELECT alert_id, pet_id, ${now} FROM found
       ON CONFLICT (alert_id, pet_id) DO UPDATE SET queued_at = EXCLUDED.queued_at, sent_at = NULL WHERE alert_matches.sent_at IS NOT NULL
       RETURNING alert_id
-    ), ${advanceMarkSql("matched", Prisma.sql`SELECT position FROM skipped`)}
+    ), ${advanceMarkSql("matched", { skipped: true })}
     SELECT (SELECT locked FROM lock) AS locked,
            (SELECT count(*)::int FROM batch) AS events,
            COALESCE((SELECT passed::int FROM skipped), 0) AS skipped,
