@@ -114,8 +114,8 @@ export interface MatchResult {
  * the next minute's run. A match already waiting stays as it is; one sent
  * before (the animal left and came back) waits again.
  */
-async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
-  const [row] = await query<{ locked: boolean; events: number; skipped: number; matches: number }>(Prisma.sql`
+function matchBatchSql(now: Date): Prisma.Sql {
+  return Prisma.sql`
     WITH ${
       // As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
       // With no active alert the batch is empty (a one-time filter: no event is read) and the mark moves to the last position instead.
@@ -137,7 +137,11 @@ async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
            COALESCE((SELECT passed::int FROM skipped), 0) AS skipped,
            (SELECT count(*)::int FROM created) AS matches,
            (SELECT count(${Prisma.raw(QUEUE_SCHEMA)}.add_job('send-alerts', '{}'::json, job_key := 'send-alerts', max_attempts := 3))
-              FROM (SELECT 1 FROM created LIMIT 1) AS any_match) AS queued`);
+              FROM (SELECT 1 FROM created LIMIT 1) AS any_match) AS queued`;
+}
+
+async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
+  const [row] = await query<{ locked: boolean; events: number; skipped: number; matches: number }>(matchBatchSql(now));
   if (!row?.locked) return { busy: true, events: 0, skipped: 0, matches: 0 };
   return { busy: false, events: row.events, skipped: row.skipped, matches: row.matches };
 }
