@@ -329,12 +329,18 @@ export async function main(): Promise<void> {
       void lockWaits(lockClient, DATABASE).then((w) => waits[i]!.push(w), () => {});
     }, MEMORY_EVERY_MS);
     let lastReport = 0;
+    // Non-2xx answers by kind and status ("update one (description) 409"): what they were, not only how many.
+    const refused = new Map<string, number>();
     const result = await load(SECONDS, (kind, status, ms) => {
       const t = thirds[third()]!;
       t.answers++;
       t.byKind[kind]!++;
       t.latencies.push(ms);
-      if (status < 200 || status > 299) t.non2xx++;
+      if (status < 200 || status > 299) {
+        t.non2xx++;
+        const name = `${kind} ${status}`;
+        refused.set(name, (refused.get(name) ?? 0) + 1);
+      }
       const elapsed = (performance.now() - started) / 1000;
       if (elapsed - lastReport >= 30) {
         lastReport = elapsed;
@@ -449,6 +455,7 @@ export async function main(): Promise<void> {
         .sort((x, y) => y["dead row versions"] - x["dead row versions"] || y.updates - x.updates)
         .slice(0, 10),
     );
+    if (refused.size) console.log(`Non-2xx answers: ${[...refused].map(([k, n]) => `${k}: ${n}`).join(", ")}`);
     console.log(
       `Verdict: throughput of the last third ${rpsRatio.toFixed(2)}× the first's (target ≥ ${TARGET_RATIO}×) ${rpsRatio >= TARGET_RATIO ? "MET" : "MISSED"}; ` +
         `p99 ${p99Ratio.toFixed(2)}× (target ≤ ${TARGET_P99_RATIO}×) ${p99Ratio <= TARGET_P99_RATIO ? "MET" : "MISSED"}; ` +
