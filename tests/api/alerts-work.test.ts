@@ -85,5 +85,5 @@ describe("a run is bounded", () => {
     const matched = await db().alertMatch.findMany({ select: { petId: true }, orderBy: { petId: "asc" } });
     expect(matched.map((m) => m.petId)).toEqual(pets);
     expect(first.matches + second.matches).toBe(pets.length);
-  });
+  }, 60_000);
 });
