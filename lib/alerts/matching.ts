@@ -10,8 +10,8 @@ import { isoDay } from "@/lib/pets/age";
 // active alert each arriving animal matches, inserts the matches and moves
 // the mark, in one transaction under an advisory lock, so several instances
 // match each event exactly once. Nothing of this runs in a request: the
-// background work of every instance asks for it after each commit that
-// announces events (lib/worker/runner.ts) and once a second.
+// background work of every instance asks for it after a commit that
+// announces events and once a second, at most once a second (lib/worker/runner.ts).
 //
 // An animal "arrives" when it is created available, or becomes available
 // again (its event's `previous` holds another status). It is matched as it
