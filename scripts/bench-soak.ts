@@ -13,11 +13,25 @@
  *   4  GET  /v1/pets?id=<3 ids>                                 look-ups by id
  *   3  POST /v1/pets                                            a create
  *   3  PATCH /v1/pets/<one animal>                              an update of the same animal, every time
- * for BENCH_SOAK_SECONDS (300). (Kinds of their own, not every connection
+ * for BENCH_SOAK_SECONDS (540: nine minutes, issue 51's soak). (Kinds of their own, not every connection
  * taking turns: the updates of one animal wait for each other on its row,
  * and would otherwise hold every connection to their pace.) BENCH_SOAK_UPDATE says what the update
  * changes: `description` (the default: no indexed column, so it can be a
  * HOT update), `name` (the name search's index changes too), or `status`.
+ *
+ * Before the mix and after it, each kind alone (10 connections, 8 s:
+ * BENCH_SOAK_ALONE_SECONDS, BENCH_SOAK_ALONE_CONNECTIONS): throughput and
+ * median of each, after against before, so a kind whose own cost grew shows
+ * apart from the others' (BENCH_SOAK_SECONDS=180 gives the "before and after
+ * three minutes of the mix" of issue 51). Through the run, every 2 s, the
+ * writers waiting on the feed's commit-order lock (pg_advisory_xact_lock(7411, 1),
+ * decision 005) and on anything else, from pg_locks.
+ *
+ * BENCH_SOAK_AUTOVACUUM: `off` (the default: every table's autovacuum is
+ * switched off, as CI's and this machine's clusters run) or `on` (the tables
+ * keep the server's own setting: run it on a server with autovacuum on, as
+ * production runs, e.g. the embedded one: DATABASE_URL unset, EMBEDDED_PG_DIR
+ * and EMBEDDED_PG_PORT naming a cluster of its own).
  *
  * Reported: throughput (all kinds, and each) and p99 of the first and last
  * thirds and their ratios (target: throughput of the last third ≥ 0.85× the
@@ -39,13 +53,17 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { benchEnvironment, profileArgs, startServer, stopServer } from "./bench-harness";
 
-const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 540);
+const ALONE_SECONDS = Number(process.env.BENCH_SOAK_ALONE_SECONDS ?? 8);
+const ALONE_CONNECTIONS = Number(process.env.BENCH_SOAK_ALONE_CONNECTIONS ?? 10);
+const AUTOVACUUM = (process.env.BENCH_SOAK_AUTOVACUUM ?? "off") as "on" | "off";
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const PETS = Number(process.env.BENCH_PETS ?? 10_000);
 const PORT = Number(process.env.BENCH_PORT ?? 3250);
 const UPDATE = (process.env.BENCH_SOAK_UPDATE ?? "description") as "description" | "name" | "status";
 const TARGET_RATIO = 0.85;
-const DATABASE = "petstore_bench_soak";
+const TARGET_P99_RATIO = 1.5;
+const DATABASE = process.env.BENCH_DATABASE ?? "petstore_bench_soak";
 /** How often the server's memory is read. */
 const MEMORY_EVERY_MS = 2_000;
 
@@ -176,6 +194,28 @@ const p99 = (xs: number[]) => {
   const s = Float64Array.from(xs).sort();
   return s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]!;
 };
+const median = (xs: number[]) => {
+  if (!xs.length) return 0;
+  const s = Float64Array.from(xs).sort();
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/**
+ * Backends of `database` waiting for a lock right now: on the feed's
+ * commit-order lock (advisory (7411, 1): classid 7411, objid 1, objsubid 2
+ * for the two-key form) and on anything else (a row, a transaction id).
+ */
+async function lockWaits(client: pg.Client, database: string): Promise<{ feed: number; other: number }> {
+  const { rows } = await client.query<{ feed: number; other: number }>(
+    `SELECT count(*) FILTER (WHERE l.locktype = 'advisory' AND l.classid = 7411 AND l.objid = 1 AND l.objsubid = 2)::int AS feed,
+            count(*) FILTER (WHERE NOT (l.locktype = 'advisory' AND l.classid = 7411 AND l.objid = 1 AND l.objsubid = 2))::int AS other
+       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE NOT l.granted AND a.datname = $1`,
+    [database],
+  );
+  return rows[0]!;
+}
+
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 export async function main(): Promise<void> {
@@ -186,9 +226,13 @@ export async function main(): Promise<void> {
   try {
     await client.connect();
     const autovacuum = (await client.query<{ setting: string }>("SELECT setting FROM pg_settings WHERE name = 'autovacuum'")).rows[0]!.setting;
-    // Never vacuumed during the run, whatever the server's own setting: what CI's database does.
-    const { rows: tables } = await client.query<{ name: string }>("SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public'");
-    for (const t of tables) await client.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = off, toast.autovacuum_enabled = off)`);
+    // `off`: never vacuumed during the run, whatever the server's own setting: what CI's database does.
+    if (AUTOVACUUM === "off") {
+      const { rows: tables } = await client.query<{ name: string }>("SELECT quote_ident(relname) AS name FROM pg_stat_user_tables WHERE schemaname = 'public'");
+      for (const t of tables) await client.query(`ALTER TABLE ${t.name} SET (autovacuum_enabled = off, toast.autovacuum_enabled = off)`);
+    } else if (autovacuum !== "on") {
+      console.error("  BENCH_SOAK_AUTOVACUUM=on, but this server runs without autovacuum: nothing will vacuum (use a server with it on)");
+    }
     const { rows: hot } = await client.query<{ id: string }>("SELECT id FROM pets ORDER BY id DESC LIMIT 1");
     const hotId = hot[0]!.id;
     const { rows: categories } = await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id");
@@ -220,6 +264,22 @@ export async function main(): Promise<void> {
       { name: `update one (${UPDATE})`, share: 3, request: { method: "PATCH", path: `/v1/pets/${hotId}`, setupRequest: (req) => ({ ...req, body: updateBody() }) } },
     ];
     const shares = kinds.reduce((a, k) => a + k.share, 0);
+    // Each kind on its own, one after another: its throughput and median with nothing else running.
+    const alone = async () => {
+      const out: Record<string, { rps: number; median: number; non2xx: number }> = {};
+      for (const kind of kinds) {
+        const latencies: number[] = [];
+        const result = await new Promise<autocannon.Result>((resolve, reject) => {
+          const instance = autocannon(
+            { url: `http://127.0.0.1:${PORT}`, headers, requests: [kind.request], connections: ALONE_CONNECTIONS, duration: ALONE_SECONDS },
+            (error, r) => (error ? reject(error) : resolve(r)),
+          );
+          instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+        });
+        out[kind.name] = { rps: result.requests.total / ALONE_SECONDS, median: median(latencies), non2xx: result.non2xx + result.errors };
+      }
+      return out;
+    };
     const load = async (seconds: number, onAnswer?: (kind: string, status: number, ms: number) => void) => {
       const results = await Promise.all(
         kinds.map(
@@ -242,6 +302,8 @@ export async function main(): Promise<void> {
 
     // Warm up (routes compiled, pools filled, JIT), then the counters' starting point.
     await load(5);
+    console.error(`  each kind alone (${ALONE_CONNECTIONS} connections, ${ALONE_SECONDS} s each), before the mix`);
+    const aloneBefore = await alone();
     const probe = { category: Number(categories[0]!.id), hotId, ids: [1, Math.floor(maxId / 2), maxId] };
     const workBefore = await databaseWork(client, probe);
     const before = await tableStats(client);
@@ -251,6 +313,9 @@ export async function main(): Promise<void> {
     const memory: number[][] = [[], [], []];
     const loadAverage: number[][] = [[], [], []];
     const cpu: { server: number; postgres: number }[][] = [[], [], []];
+    const waits: { feed: number; other: number }[][] = [[], [], []];
+    const lockClient = new pg.Client({ connectionString: url });
+    await lockClient.connect();
     const started = performance.now();
     const third = () => Math.min(2, Math.floor((performance.now() - started) / ((SECONDS * 1000) / 3)));
     // Every process the server ran: a worker that died and was replaced shows as a new one.
@@ -260,14 +325,22 @@ export async function main(): Promise<void> {
       memory[third()]!.push(serverRss(serverPid));
       loadAverage[third()]!.push(os.loadavg()[0]!);
       cpu[third()]!.push(cpuTicks(processTree(serverPid), DATABASE));
+      const i = third();
+      void lockWaits(lockClient, DATABASE).then((w) => waits[i]!.push(w), () => {});
     }, MEMORY_EVERY_MS);
     let lastReport = 0;
+    // Non-2xx answers by kind and status ("update one (description) 409"): what they were, not only how many.
+    const refused = new Map<string, number>();
     const result = await load(SECONDS, (kind, status, ms) => {
       const t = thirds[third()]!;
       t.answers++;
       t.byKind[kind]!++;
       t.latencies.push(ms);
-      if (status < 200 || status > 299) t.non2xx++;
+      if (status < 200 || status > 299) {
+        t.non2xx++;
+        const name = `${kind} ${status}`;
+        refused.set(name, (refused.get(name) ?? 0) + 1);
+      }
       const elapsed = (performance.now() - started) / 1000;
       if (elapsed - lastReport >= 30) {
         lastReport = elapsed;
@@ -275,6 +348,9 @@ export async function main(): Promise<void> {
       }
     });
     clearInterval(sampler);
+    console.error(`  each kind alone, after ${SECONDS} s of the mix`);
+    const aloneAfter = await alone();
+    await lockClient.end().catch(() => {});
     const thirdSeconds = SECONDS / 3;
     const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
     const rss = memory.map(mean);
@@ -303,7 +379,7 @@ export async function main(): Promise<void> {
     const hotUpdates = after.hot - before.hot;
     const rpsRatio = rps[2]! / rps[0]!;
     console.log(
-      `\nPetstore soak: ${SECONDS} s, ${CONNECTIONS} connections shared among list, filtered list, name search, look-up by id, create, update of one animal (${UPDATE}); ${PETS} animals to start; production build; autovacuum off for every table (the server's own setting: ${autovacuum})\n`,
+      `\nPetstore soak: ${SECONDS} s, ${CONNECTIONS} connections shared among list, filtered list, name search, look-up by id, create, update of one animal (${UPDATE}); ${PETS} animals to start; production build; ${AUTOVACUUM === "off" ? "autovacuum off for every table" : "autovacuum as the server runs it"} (the server's own setting: ${autovacuum})\n`,
     );
     console.table(
       thirds.map((t, i) => ({
@@ -316,6 +392,9 @@ export async function main(): Promise<void> {
         // CPU per answer, between the third's first and last samples: the server's processes, and the backends of the bench's database.
         "server CPU ms/answer": perAnswer(i, "server"),
         "PostgreSQL CPU ms/answer": perAnswer(i, "postgres"),
+        // Sampled every 2 s: backends waiting on the feed's commit-order lock, and on any other lock.
+        "waiting on feed lock (mean)": mean(waits[i]!.map((w) => w.feed)).toFixed(2),
+        "waiting on other locks (mean)": mean(waits[i]!.map((w) => w.other)).toFixed(2),
       })),
     );
     console.table(
@@ -327,10 +406,25 @@ export async function main(): Promise<void> {
         "last/first": (thirds[2]!.byKind[k.name]! / Math.max(thirds[0]!.byKind[k.name]!, 1)).toFixed(2),
       })),
     );
+    console.table(
+      kinds.map((k) => {
+        const b = aloneBefore[k.name]!;
+        const a = aloneAfter[k.name]!;
+        return {
+          "alone": k.name,
+          "before req/s": Math.round(b.rps),
+          "after req/s": Math.round(a.rps),
+          "after/before": (a.rps / Math.max(b.rps, 1)).toFixed(2),
+          "median ms before → after": `${b.median} → ${a.median}`,
+          "non-2xx": b.non2xx + a.non2xx,
+        };
+      }),
+    );
+    const p99Ratio = p99s[2]! / Math.max(p99s[0]!, 1);
     console.table([
       {
         "throughput last/first": rpsRatio.toFixed(2),
-        "p99 last/first": (p99s[2]! / Math.max(p99s[0]!, 1)).toFixed(2),
+        "p99 last/first": p99Ratio.toFixed(2),
         "memory last/first": rss[0] ? (rss[2]! / rss[0]).toFixed(2) : "n/a",
         "server processes (all seen)": seen.size,
         errors: result.errors,
@@ -361,8 +455,10 @@ export async function main(): Promise<void> {
         .sort((x, y) => y["dead row versions"] - x["dead row versions"] || y.updates - x.updates)
         .slice(0, 10),
     );
+    if (refused.size) console.log(`Non-2xx answers: ${[...refused].map(([k, n]) => `${k}: ${n}`).join(", ")}`);
     console.log(
       `Verdict: throughput of the last third ${rpsRatio.toFixed(2)}× the first's (target ≥ ${TARGET_RATIO}×) ${rpsRatio >= TARGET_RATIO ? "MET" : "MISSED"}; ` +
+        `p99 ${p99Ratio.toFixed(2)}× (target ≤ ${TARGET_P99_RATIO}×) ${p99Ratio <= TARGET_P99_RATIO ? "MET" : "MISSED"}; ` +
         `${result.errors + result.timeouts + result.non2xx === 0 ? "every request answered 2xx" : `${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`}`,
     );
   } finally {

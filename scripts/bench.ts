@@ -33,7 +33,10 @@
  * `npm run bench -- --reports`: the monthly report, a shelter's year at 100,000 stays and the network's month at 5,000,000,
  *   and what writing a stay costs an animal's change (scripts/bench-reports.ts).
  * `npm run bench -- --soak` (or `soak`): minutes of a mixed load on a never-vacuumed database: throughput, p99 and memory
- *   of the last third against the first, HOT updates and dead row versions (scripts/bench-soak.ts; BENCH_SOAK_SECONDS=300).
+ *   of the last third against the first, each kind alone before and after, lock waits, HOT updates and dead row versions
+ *   (scripts/bench-soak.ts; BENCH_SOAK_SECONDS=540, BENCH_SOAK_AUTOVACUUM=off|on).
+ * `npm run bench -- --history`: an edit of an animal with 100,000 edits, 1,000 stays, in a feed of 5,000,000 events, against
+ *   one of a fresh animal (scripts/bench-history.ts).
  */
 import "./require-node";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -304,6 +307,12 @@ async function main(): Promise<void> {
   if (args.includes("--soak") || args.includes("soak")) {
     const { main: soakBench } = await import("./bench-soak");
     await soakBench();
+    return;
+  }
+  // An edit of an animal with a long history against one without (scripts/bench-history.ts).
+  if (args.includes("--history")) {
+    const { main: historyBench } = await import("./bench-history");
+    await historyBench();
     return;
   }
   await apiBench();

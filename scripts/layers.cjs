@@ -7,7 +7,7 @@ const LAYERS = [
     what: "primitives: environment, clock, log, errors, ids, paging, db, metrics registry, enqueueing, and technical services that know no domain",
     units: [
       "env", "terminal", "zod-jitless", "clock", "lifecycle", "log", "background", "batch", "bounded-map", "pg-client",
-      "app-secret", "core", "db", "jobs", "metrics", "outbound", "mail", "rate-limit", "replicas", "pictures", "i18n",
+      "app-secret", "core", "db", "db-statistics", "jobs", "metrics", "outbound", "mail", "rate-limit", "replicas", "pictures", "i18n",
     ],
   },
   {

@@ -11,8 +11,8 @@ import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 // active alert each arriving animal matches, inserts the matches and moves
 // the mark, in one transaction under an advisory lock, so several instances
 // match each event exactly once. Nothing of this runs in a request: the
-// background work of every instance asks for it after each commit that
-// announces events (lib/worker/runner.ts) and once a second.
+// background work of every instance asks for it after a commit that
+// announces events and once a second, at most once a second (lib/worker/runner.ts).
 //
 // An animal "arrives" when it is created available, or becomes available
 // again (its event's `previous` holds another status). It is matched as it
@@ -24,8 +24,20 @@ import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 // the box, then the exact radius), those without by their category's btree
 // index (the animal's category, or none). Everything else is a filter on
 // those few rows. docs/decisions/014-alerts.md has the figures.
+//
+// A run costs what there is to match, not what the traffic is (issue 51,
+// docs/decisions/026): with no active alert anywhere, nothing can match, so
+// the statement reads no event and only moves the mark to the feed's end
+// (events are announced in commit order, so every position below the last
+// visible one is settled); and a run reads at most MAX_BATCHES_PER_RUN
+// batches, saying when more wait, so the runner asks again after its gap
+// instead of one run chasing a busy feed for as long as writes keep coming.
 
 const BATCH = 200;
+/** Batches one run reads at most (BATCH events each); `more` says the rest wait for the next run. */
+export const MAX_BATCHES_PER_RUN = 5;
+/** True when no alert is active: then no event can match, whatever it is. */
+const NO_ACTIVE_ALERT = Prisma.sql`NOT EXISTS (SELECT 1 FROM alerts WHERE status = 'active')`;
 
 /**
  * The conditions on an alert `a` for an animal `p` (pets_now's columns); the
@@ -87,8 +99,13 @@ const ARRIVAL = Prisma.sql`b.data -> 'pet' ->> 'status' = 'available'
 export interface MatchResult {
   /** Another process holds the matcher's lock (it will see the same events). */
   busy: boolean;
+  /** Events read and matched. */
   events: number;
+  /** Events passed over unread, since no alert was active. */
+  skipped: number;
   matches: number;
+  /** The run stopped at MAX_BATCHES_PER_RUN with events still waiting. */
+  more: boolean;
 }
 
 /**
@@ -98,11 +115,12 @@ export interface MatchResult {
  * the next minute's run. A match already waiting stays as it is; one sent
  * before (the animal left and came back) waits again.
  */
-async function matchBatch(now: Date): Promise<MatchResult> {
-  const [row] = await query<{ locked: boolean; events: number; matches: number }>(Prisma.sql`
+function matchBatchSql(now: Date): Prisma.Sql {
+  return Prisma.sql`
     WITH ${
       // As dispatch's: the commit need not wait for the disk (a crash forgets matches and mark together; the feed still has the events).
-      feedBatchSql("matched", Prisma.sql`e.position, e.type, e.pet_id, e.data, e.created_at`, BATCH, { relaxedCommit: true })
+      // With no active alert the batch is empty (a one-time filter: no event is read) and the mark moves to the last position instead.
+      feedBatchSql("matched", Prisma.sql`e.position, e.type, e.pet_id, e.data, e.created_at`, BATCH, { relaxedCommit: true, unless: NO_ACTIVE_ALERT })
     }, arrivals AS (
       SELECT b.pet_id, min(b.created_at) AS arrived_at FROM batch b WHERE ${ARRIVAL} GROUP BY b.pet_id
     ), pets_now AS (
@@ -114,25 +132,32 @@ async function matchBatch(now: Date): Promise<MatchResult> {
       SELECT alert_id, pet_id, ${now} FROM found
       ON CONFLICT (alert_id, pet_id) DO UPDATE SET queued_at = EXCLUDED.queued_at, sent_at = NULL WHERE alert_matches.sent_at IS NOT NULL
       RETURNING alert_id
-    ), ${advanceMarkSql("matched")}
+    ), ${advanceMarkSql("matched", { skipped: true })}
     SELECT (SELECT locked FROM lock) AS locked,
            (SELECT count(*)::int FROM batch) AS events,
+           COALESCE((SELECT passed::int FROM skipped), 0) AS skipped,
            (SELECT count(*)::int FROM created) AS matches,
            (SELECT count(${Prisma.raw(QUEUE_SCHEMA)}.add_job('send-alerts', '{}'::json, job_key := 'send-alerts', max_attempts := 3))
-              FROM (SELECT 1 FROM created LIMIT 1) AS any_match) AS queued`);
-  if (!row?.locked) return { busy: true, events: 0, matches: 0 };
-  return { busy: false, events: row.events, matches: row.matches };
+              FROM (SELECT 1 FROM created LIMIT 1) AS any_match) AS queued`;
 }
 
-/** Matches every event not yet matched, in batches. */
+async function matchBatch(now: Date): Promise<Omit<MatchResult, "more">> {
+  const [row] = await query<{ locked: boolean; events: number; skipped: number; matches: number }>(matchBatchSql(now));
+  if (!row?.locked) return { busy: true, events: 0, skipped: 0, matches: 0 };
+  return { busy: false, events: row.events, skipped: row.skipped, matches: row.matches };
+}
+
+/** Matches the events not yet matched, in batches, MAX_BATCHES_PER_RUN at most (`more` when some wait). */
 export async function matchAlerts(now = new Date()): Promise<MatchResult> {
-  const total: MatchResult = { busy: false, events: 0, matches: 0 };
-  for (;;) {
+  const total: MatchResult = { busy: false, events: 0, skipped: 0, matches: 0, more: false };
+  for (let batches = 1; ; batches++) {
     const result = await matchBatch(now);
     total.busy ||= result.busy;
     total.events += result.events;
+    total.skipped += result.skipped;
     total.matches += result.matches;
     if (result.busy || result.events < BATCH) return total;
+    if (batches >= MAX_BATCHES_PER_RUN) return { ...total, more: true };
   }
 }
 

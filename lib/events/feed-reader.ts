@@ -22,9 +22,21 @@ export type FeedReader = keyof typeof FEED_READERS;
  * holds the lock (then `lock.locked` is false). `relaxedCommit`: the
  * statement's commit does not wait for the disk, for readers whose work a
  * crash may forget together with the mark (the feed still has the events,
- * and the next run does it again).
+ * and the next run does it again). `unless`: a condition on nothing but
+ * other tables under which the reader has nothing to do (no active alert,
+ * no enabled listing site); then the batch is empty without reading an
+ * event (PostgreSQL tests it once, before the scan), and `skipped` holds the
+ * feed's last position and how many positions lie between it and the mark
+ * (`passed`): advanceMarkSql(reader, { skipped: true }) moves the mark
+ * there. Every position below the last one visible is settled (positions
+ * are given in commit order), so nothing that commits later is passed over.
  */
-export function feedBatchSql(reader: FeedReader, columns: Prisma.Sql, limit: number, { relaxedCommit = false } = {}): Prisma.Sql {
+export function feedBatchSql(
+  reader: FeedReader,
+  columns: Prisma.Sql,
+  limit: number,
+  { relaxedCommit = false, unless }: { relaxedCommit?: boolean; unless?: Prisma.Sql } = {},
+): Prisma.Sql {
   const lock = Prisma.raw(String(FEED_READERS[reader].lock));
   const commitMode = relaxedCommit ? Prisma.sql`, set_config('synchronous_commit', 'off', true) AS commit_mode` : Prisma.empty;
   return Prisma.sql`lock AS (
@@ -32,15 +44,27 @@ export function feedBatchSql(reader: FeedReader, columns: Prisma.Sql, limit: num
     ), mark AS (
       SELECT COALESCE((SELECT position FROM event_marks WHERE name = ${Prisma.raw(`'${reader}'`)}), 0) AS position FROM lock WHERE locked
     ), batch AS (
-      SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ORDER BY e.position LIMIT ${limit}
-    )`;
+      SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ${unless ? Prisma.sql`AND NOT (${unless})` : Prisma.empty} ORDER BY e.position LIMIT ${limit}
+    )${
+      unless
+        ? Prisma.sql`, skipped AS (
+      SELECT e.position, e.position - mark.position AS passed
+        FROM mark, LATERAL (SELECT position FROM events ORDER BY position DESC LIMIT 1) e
+       WHERE (${unless}) AND e.position > mark.position
+    )`
+        : Prisma.empty
+    }`;
 }
 
-/** `advanced`: the CTE that moves the reader's mark to the end of `batch` (never back). */
-export function advanceMarkSql(reader: FeedReader): Prisma.Sql {
+/**
+ * `advanced`: the CTE that moves the reader's mark to the end of `batch` (never back), or to
+ * `skipped`'s position (`skipped: true`, for a batch read with `unless`).
+ */
+export function advanceMarkSql(reader: FeedReader, { skipped = false } = {}): Prisma.Sql {
+  const positions = skipped ? Prisma.sql`(SELECT position FROM batch UNION ALL SELECT position FROM skipped) p` : Prisma.sql`batch`;
   return Prisma.sql`advanced AS (
       INSERT INTO event_marks (name, position)
-      SELECT ${Prisma.raw(`'${reader}'`)}, max(position) FROM batch HAVING count(*) > 0
+      SELECT ${Prisma.raw(`'${reader}'`)}, max(position) FROM ${positions} HAVING count(*) > 0
       ON CONFLICT (name) DO UPDATE SET position = GREATEST(event_marks.position, EXCLUDED.position)
     )`;
 }

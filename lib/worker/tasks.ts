@@ -4,6 +4,7 @@ import type { AlertMailJob } from "@/lib/alerts/queries";
 import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
 import { now } from "@/lib/clock";
+import { analyzeGrownTables } from "@/lib/db-statistics";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries";
@@ -88,6 +89,10 @@ export function taskList(context: TaskContext): TaskList {
     "run-import": async (payload) => {
       await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
     },
+    // The planner's statistics of tables grown since their last ANALYZE, where autovacuum does not keep them (docs/decisions/026).
+    "analyze-grown-tables": async () => {
+      await analyzeGrownTables();
+    },
     // Import reports 90 days after their import finished (the imports stay listed with their counts).
     "sweep-import-reports": async () => {
       await sweepImportReports(now());
@@ -117,4 +122,6 @@ export const CRONTAB = [
   "29 * * * * sweep-import-reports",
   // Every minute: an import whose run's lease expired (its process killed) runs again or is marked failed within a minute of it.
   "* * * * * recover-long-work",
+  // Statistics for the planner where autovacuum does not keep them: a table grown by a tenth since its last ANALYZE.
+  "* * * * * analyze-grown-tables",
 ].join("\n");

@@ -16,6 +16,8 @@ import { uploadJobSql } from "@/lib/listings/uploads/jobs";
 // every change of that quiet period (lib/listings/uploads/jobs.ts).
 
 const BATCH = 500;
+/** With no enabled site anywhere, no change concerns one: the feed is passed over unread (docs/decisions/026). */
+const NO_ENABLED_SITE = Prisma.sql`NOT EXISTS (SELECT 1 FROM listing_sites WHERE enabled)`;
 
 /** Whether the animal (as an event keeps it, `pet`) is on the listing sites. */
 const listed = (pet: Prisma.Sql) =>
@@ -24,32 +26,36 @@ const listed = (pet: Prisma.Sql) =>
 export interface ScheduleResult {
   busy: boolean;
   events: number;
+  /** Events passed over unread, since no listing site was enabled. */
+  skipped: number;
   uploads: number;
 }
 
 async function scheduleBatch(delaySeconds: number): Promise<ScheduleResult> {
-  const [row] = await query<{ locked: boolean; events: number; uploads: number }>(Prisma.sql`
-    WITH ${feedBatchSql("listings", Prisma.sql`e.position, e.organization_id, e.data::jsonb AS data`, BATCH)}, concerned AS (
+  const [row] = await query<{ locked: boolean; events: number; skipped: number; uploads: number }>(Prisma.sql`
+    WITH ${feedBatchSql("listings", Prisma.sql`e.position, e.organization_id, e.data::jsonb AS data`, BATCH, { unless: NO_ENABLED_SITE })}, concerned AS (
       SELECT DISTINCT organization_id FROM batch
        WHERE ${listed(Prisma.sql`data->'pet'`)} OR ${listed(Prisma.sql`(data->'pet') || COALESCE(data->'previous', '{}'::jsonb)`)}
     ), sites AS (
       SELECT s.id FROM listing_sites s JOIN concerned c ON c.organization_id = s.organization_id WHERE s.enabled
     ), queued AS (
       SELECT ${uploadJobSql(Prisma.sql`sites.id`, { reason: "change", delaySeconds, key: "change" })} AS job FROM sites
-    ), ${advanceMarkSql("listings")}
-    SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM batch) AS events, (SELECT count(*)::int FROM queued) AS uploads`);
-  if (!row?.locked) return { busy: true, events: 0, uploads: 0 };
-  return { busy: false, events: row.events, uploads: row.uploads };
+    ), ${advanceMarkSql("listings", { skipped: true })}
+    SELECT (SELECT locked FROM lock) AS locked, (SELECT count(*)::int FROM batch) AS events,
+           COALESCE((SELECT passed::int FROM skipped), 0) AS skipped, (SELECT count(*)::int FROM queued) AS uploads`);
+  if (!row?.locked) return { busy: true, events: 0, skipped: 0, uploads: 0 };
+  return { busy: false, events: row.events, skipped: row.skipped, uploads: row.uploads };
 }
 
 /** Queues the uploads every change not yet seen calls for. */
 export async function scheduleListingUploads(): Promise<ScheduleResult> {
   const delay = env().LISTINGS_DELAY_SECONDS;
-  const total: ScheduleResult = { busy: false, events: 0, uploads: 0 };
+  const total: ScheduleResult = { busy: false, events: 0, skipped: 0, uploads: 0 };
   for (;;) {
     const result = await scheduleBatch(delay);
     total.busy ||= result.busy;
     total.events += result.events;
+    total.skipped += result.skipped;
     total.uploads += result.uploads;
     if (result.busy || result.events < BATCH) return total;
   }
