@@ -4,6 +4,7 @@ import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times
 import type { ImportedRow } from "@/lib/listings/formats/types";
 import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
 import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas";
+import { staysMeet } from "@/lib/stays/rules";
 
 // A shelter's history in a generic file (issue 42): each row is one stay of
 // an animal (intake, and outcome once it left), the rows with the same
@@ -51,8 +52,8 @@ export type HistoryRow = PlannedRow & { stay?: FileStay };
 
 const END = Number.POSITIVE_INFINITY;
 const endOf = (s: Pick<FileStay, "outcomeAt">) => s.outcomeAt?.getTime() ?? END;
-/** Half-open ranges, as the database's pet_stays_no_overlap: an intake on the day of the last outcome is no overlap. */
-const overlaps = (a: FileStay, b: FileStay) => a.intakeAt.getTime() < endOf(b) && b.intakeAt.getTime() < endOf(a) && endOf(a) > a.intakeAt.getTime() && endOf(b) > b.intakeAt.getTime();
+/** As the database's pet_stays_no_overlap (lib/stays/rules.ts): an intake on the day of the last outcome is no overlap; a stay of no length stands at another's edge, never inside it. */
+const overlaps = staysMeet;
 
 /** A stay's dates as the report names them: the file's days (or times), "open" without an outcome. */
 function span(s: FileStay, zone: string): string {

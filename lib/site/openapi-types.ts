@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * An animal's stays
-         * @description Every stay of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
+         * @description The stays of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Paged as every list is: `limit` (default 20, at most 100) and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when later stays exist; `rel="prev"` when earlier ones do). The latest stay, the one open while the animal is in care, is on the last page. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
          */
         get: operations["listStays"];
         put?: never;
@@ -3479,7 +3479,7 @@ export interface components {
             intake?: components["schemas"]["IntakePatch"];
             outcome?: components["schemas"]["OutcomePatch"];
         };
-        /** @description An animal's stays, oldest first. */
+        /** @description A page of an animal's stays, oldest first. */
         Stays: components["schemas"]["Stay"][];
         WebhookAttempt: {
             /**
@@ -13885,7 +13885,12 @@ export interface operations {
     };
     listStays: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
+                cursor?: string;
+                /** @description Maximum number of stays returned (1 to 100). */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description Identifier of the animal. */
@@ -13895,9 +13900,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stays, oldest first. */
+            /** @description A page of the stays, oldest first. */
             200: {
                 headers: {
+                    /** @description RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`, `rel="prev"`. */
+                    Link?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
@@ -13916,7 +13923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Stays"];
                 };
             };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`. */
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_query`, `invalid_cursor`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
