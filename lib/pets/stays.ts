@@ -1,4 +1,5 @@
 import { now as clockNow } from "@/lib/clock";
+import type { WriteContext } from "@/lib/audit/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
@@ -104,6 +105,37 @@ function derived(outcome: OutcomeType | null, status: PetStatus): { status: PetS
   return { status: status === "sold" ? "available" : status, inCare: false };
 }
 
+/**
+ * What an animal leaving the shelter other than by adoption does beyond the
+ * animal: its open and approved applications are closed, their applicants
+ * told (lib/applications closeApplicationsOfAnimalLeavingCare). The
+ * applications lie above the pets (docs/architecture.md), so the routes that
+ * record outcomes and corrections hand it in; every caller must. It runs in
+ * the change's transaction, under the animal's lock, and says whether it
+ * cancelled the approved application, whose adoption held the status.
+ */
+export type LeavingCare = (tx: Prisma.TransactionClient, petId: number, context: WriteContext) => Promise<{ approvedCancelled: boolean }>;
+
+/**
+ * `follow`, for a change that may take the animal out of care: then its
+ * applications are closed first (leavingCare), and an animal pending on the
+ * approved one that was cancelled is `available` again, as cancelling it
+ * makes it.
+ */
+async function followLeaving(
+  tx: Prisma.TransactionClient,
+  was: StoredPet,
+  context: ChangeContext,
+  want: { status: PetStatus; inCare: boolean },
+  leavingCare: LeavingCare,
+  options: UpdateOptions,
+) {
+  if (!context.inCare || want.inCare) return follow(was, context, want);
+  const { approvedCancelled } = await leavingCare(tx, was.id, { actor: options.actor, requestId: options.requestId });
+  if (!approvedCancelled && context.approvedApplication === null) return follow(was, context, want);
+  return follow(was, { ...context, approvedApplication: null }, { ...want, status: want.status === "pending" ? "available" : want.status });
+}
+
 /** The animal's change as derived: in care or not, and its status with the status's old value for the record when it changes. */
 function follow(was: StoredPet, context: ChangeContext, want: { status: PetStatus; inCare: boolean }) {
   if (want.status === was.status) return { before: {}, columns: {}, inCare: want.inCare };
@@ -177,7 +209,7 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
 }
 
 /** POST /v1/pets/{id}/stays/{stayId}/outcome: ends the stay (409 stay_ended when it has ended). */
-export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions): Promise<StayResult> {
+export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions, leavingCare: LeavingCare): Promise<StayResult> {
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (row.outcomeAt) {
@@ -187,7 +219,7 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
     if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
     // The open stay is always the last: the animal follows its outcome.
     return {
-      ...follow(was, context, derived(outcome.type, was.status)),
+      ...(await followLeaving(tx, was, context, derived(outcome.type, was.status), leavingCare, options)),
       stayChange: {
         action: "stay_ended",
         write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null } },
@@ -204,7 +236,7 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
  * naming both dates); correcting the last stay's outcome type re-derives the
  * animal's status and whether it is in care.
  */
-export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions): Promise<StayResult> {
+export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions, leavingCare: LeavingCare): Promise<StayResult> {
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (patch.outcome && !row.outcomeAt) {
@@ -231,7 +263,7 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
     // change which one that is (a stay moved past the last, the last moved
     // back before another): the animal follows the latest as it will be.
     const latest = await latestAfter(tx, petId, context.lastStay, row, { from, to, outcomeType: to ? (columns.outcomeType ?? row.outcomeType) : null });
-    const follows = latest ? follow(was, context, derived(latest.outcomeType, was.status)) : { before: {}, columns: {} };
+    const follows = latest ? await followLeaving(tx, was, context, derived(latest.outcomeType, was.status), leavingCare, options) : { before: {}, columns: {} };
     return { ...follows, stayChange: { action: "stay_corrected", write: { kind: "change", id: row.id, columns }, refused: refusedAs(field) } };
   });
   return { stay: stay!, pet };
