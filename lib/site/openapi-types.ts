@@ -799,7 +799,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a stay
-         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care). Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
+         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care, its open and approved applications cancelled), and so does a correction of dates that changes which stay is the latest: the animal follows its latest stay. A stay of no length stands at another's start or end, never inside it or after the open stay. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
          */
         patch: operations["correctStay"];
         trace?: never;
@@ -815,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Record an outcome
-         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays. `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
+         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays, and cancels its open and approved applications (each applicant emailed that the animal is no longer available; an animal pending on the approved one is `available` again). `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
          */
         post: operations["endStay"];
         delete?: never;
