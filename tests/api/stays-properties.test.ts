@@ -121,3 +121,46 @@ describe("the animal and its latest stay always agree", () => {
     );
   }, 600_000);
 });
+
+describe("the cases the property found, by hand", () => {
+  const at = (day: number) => new Date(BASE + day * 86_400_000).toISOString();
+  const newAnimal = async (name: string) =>
+    createPet(newPetSchema.parse({ name, categoryId: 1, intake: { at: at(0), type: "stray" } }), options, petView(new Date(), ORIGIN));
+  const idsOf = async (petId: number) => (await staysOf(petId)).map((s) => Number(s.id));
+
+  it("a stay of no length inside another, after the open one, or at the instant of another is refused (409 stay_overlap), and the database refuses it whatever path writes", async () => {
+    const pet = await newAnimal("Blink");
+    const [first] = await idsOf(pet.id);
+    await endStay(pet.id, first!, { at: at(0), type: "returnedToOwner" }, options, closeApplicationsOfAnimalLeavingCare);
+    // Back the same day, at the same instant: a stay of no length, then one that begins there.
+    const second = (await openStay(pet.id, { at: at(0), type: "stray" }, options)).stay.id;
+    await endStay(pet.id, second, { at: at(4), type: "transferredOut" }, options, closeApplicationsOfAnimalLeavingCare);
+    const third = (await openStay(pet.id, { at: at(5), type: "transferredIn" }, options)).stay.id;
+    const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
+    // Inside the second stay; after the open one; at the instant of the first.
+    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(2) }, outcome: { at: at(2) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
+    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(6) }, outcome: { at: at(6) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
+    const stay = { petId: BigInt(pet.id), organizationId: BigInt(pet.organizationId), intakeType: "stray" as const, outcomeType: "diedInCare" as const };
+    for (const day of [0, 2, 6]) {
+      await expect(db().petStay.create({ data: { ...stay, intakeAt: new Date(at(day)), outcomeAt: new Date(at(day)) } }), `day ${day}`).rejects.toThrow(/pet_stays_no_overlap/);
+    }
+    expect(await idsOf(pet.id)).toEqual([first, second, third]);
+    await checkAgrees(pet.id, "after the refusals");
+  });
+
+  it("a correction that moves an earlier stay past the last one: the animal follows it (sold, then out of care); moved back, sold again", async () => {
+    const pet = await newAnimal("Mover");
+    const [first] = await idsOf(pet.id);
+    await endStay(pet.id, first!, { at: at(1), type: "transferredOut" }, options, closeApplicationsOfAnimalLeavingCare);
+    const second = (await openStay(pet.id, { at: at(2), type: "transferredIn" }, options)).stay.id;
+    await endStay(pet.id, second, { at: at(3), type: "adoption" }, options, closeApplicationsOfAnimalLeavingCare);
+    await checkAgrees(pet.id, "sold");
+    await correctStay(pet.id, first!, { intake: { at: at(4) }, outcome: { at: at(5) } }, options, closeApplicationsOfAnimalLeavingCare);
+    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({ status: "available", inCare: false });
+    expect(await idsOf(pet.id)).toEqual([second, first]);
+    await checkAgrees(pet.id, "moved past");
+    await correctStay(pet.id, first!, { intake: { at: at(0) }, outcome: { at: at(1) } }, options, closeApplicationsOfAnimalLeavingCare);
+    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({ status: "sold", inCare: true });
+    await checkAgrees(pet.id, "moved back");
+  });
+});
