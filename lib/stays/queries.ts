@@ -36,10 +36,11 @@ const STAY_SELECT = {
 /**
  * Where a stay stands among its animal's stays, oldest first: by intake, a
  * stay of no length (in and out at one instant) before one that begins at
- * that instant, then by id. The exclusion constraint (migration
- * 20261204000000) lets no two stays of an animal share the first two, so
- * this is the order of the animal's time line, and the latest in it is the
- * one that speaks for the animal (lastStayJoin orders the same way).
+ * that instant, then by id. The exclusion constraints (migration
+ * 20261204120000) let no stay lie inside a lasting one, and only stays of no
+ * length share an instant, so this is the order of the animal's time line,
+ * and the latest in it is the one that speaks for the animal (lastStayJoin
+ * orders the same way).
  */
 export interface StayPosition {
   intakeAt: Date;
@@ -99,12 +100,13 @@ export async function findStay(tx: Db, petId: number, stayId: number): Promise<S
   return tx.petStay.findFirst({ where: { id: BigInt(stayId), petId: BigInt(petId) }, select: STAY_SELECT });
 }
 
-/** Another stay of the animal this span meets (pet_stay_span: the instant of a stay of no length, else its open interval): what the exclusion constraint would refuse. */
+/** Another stay of the animal this span meets (pet_stay_span: the instant of a stay of no length, else its open interval; two of no length never meet): what the exclusion constraints would refuse. */
 export async function findOverlapping(tx: Db, petId: number, from: Date, to: Date | null, except?: bigint): Promise<StayRow | null> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM pet_stays
      WHERE pet_id = ${BigInt(petId)} AND (${except ?? null}::bigint IS NULL OR id <> ${except ?? null}::bigint)
        AND pet_stay_span(intake_at, outcome_at) && pet_stay_span(${from}::timestamptz, ${to}::timestamptz)
+       AND pet_stay_lasts(intake_at, outcome_at) + pet_stay_lasts(${from}::timestamptz, ${to}::timestamptz) > 0
      ORDER BY intake_at LIMIT 1`;
   return rows[0] ? tx.petStay.findUnique({ where: { id: rows[0].id }, select: STAY_SELECT }) : null;
 }
@@ -188,7 +190,7 @@ export async function midnightIn(organizationId: number, day: string, client: Db
 /** Which constraint of pet_stays a database error is, if any. */
 export function stayConstraintOf(error: unknown): "overlap" | "one_open" | "order" | null {
   const text = `${(error as { message?: string })?.message ?? ""} ${JSON.stringify((error as { meta?: unknown })?.meta ?? {})} ${String((error as { cause?: unknown })?.cause ?? "")}`;
-  if (text.includes("pet_stays_no_overlap")) return "overlap";
+  if (text.includes("pet_stays_no_overlap") || text.includes("pet_stays_no_instant_inside")) return "overlap";
   if (text.includes("pet_stays_one_open_key")) return "one_open";
   if (text.includes("pet_stays_outcome_after_intake")) return "order";
   return null;

@@ -15,8 +15,8 @@ import { FIRST_ORG, ORIGIN, staffSession } from "./helpers";
 // sequences through the real service and database; after every step, what
 // the database holds is checked:
 //   - the stays are one time line: each ended before the next began (a stay
-//     of no length stands at an edge, never inside another), no two at one
-//     position, so at most one is open and it is the latest;
+//     of no length stands at an edge, never inside another), so at most one
+//     is open and it is the latest;
 //   - status `sold` exactly when the latest stay ended with an adoption;
 //   - out of care exactly when it ended with any other outcome.
 // A step may be refused (a 4xx ApiError: an overlap, a stay already ended,
@@ -73,8 +73,9 @@ async function checkAgrees(petId: number, trail: string): Promise<void> {
     const after = stays[i]!;
     expect(before.outcomeAt, `only the latest stay may be open\n${shown}`).not.toBeNull();
     expect(before.outcomeAt!.getTime(), `a stay ends before the next begins (no overlap, none inside another)\n${shown}`).toBeLessThanOrEqual(after.intakeAt.getTime());
+    // Only stays of no length share an instant (then ordered by id); a lasting stay begins after them.
     const lasts = (s: Row) => s.outcomeAt?.getTime() !== s.intakeAt.getTime();
-    expect(before.intakeAt.getTime() === after.intakeAt.getTime() && lasts(before) === lasts(after), `two stays at one position\n${shown}`).toBe(false);
+    expect(before.intakeAt.getTime() === after.intakeAt.getTime() && lasts(before), `a lasting stay shares its intake with a later one\n${shown}`).toBe(false);
   }
   const latest = stays.at(-1);
   expect(latest, shown).toBeDefined();
@@ -128,7 +129,7 @@ describe("the cases the property found, by hand", () => {
     createPet(newPetSchema.parse({ name, categoryId: 1, intake: { at: at(0), type: "stray" } }), options, petView(new Date(), ORIGIN));
   const idsOf = async (petId: number) => (await staysOf(petId)).map((s) => Number(s.id));
 
-  it("a stay of no length inside another, after the open one, or at the instant of another is refused (409 stay_overlap), and the database refuses it whatever path writes", async () => {
+  it("a stay of no length inside another or after the open one is refused (409 stay_overlap), and the database refuses it whatever path writes; at another's edge, or with another of no length at one instant, it stands", async () => {
     const pet = await newAnimal("Blink");
     const [first] = await idsOf(pet.id);
     await endStay(pet.id, first!, { at: at(0), type: "returnedToOwner" }, options, closeApplicationsOfAnimalLeavingCare);
@@ -137,15 +138,19 @@ describe("the cases the property found, by hand", () => {
     await endStay(pet.id, second, { at: at(4), type: "transferredOut" }, options, closeApplicationsOfAnimalLeavingCare);
     const third = (await openStay(pet.id, { at: at(5), type: "transferredIn" }, options)).stay.id;
     const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
-    // Inside the second stay; after the open one; at the instant of the first.
+    // Inside the second stay; after the open one.
     expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(2) }, outcome: { at: at(2) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
     expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(6) }, outcome: { at: at(6) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
     const stay = { petId: BigInt(pet.id), organizationId: BigInt(pet.organizationId), intakeType: "stray" as const, outcomeType: "diedInCare" as const };
-    for (const day of [0, 2, 6]) {
-      await expect(db().petStay.create({ data: { ...stay, intakeAt: new Date(at(day)), outcomeAt: new Date(at(day)) } }), `day ${day}`).rejects.toThrow(/pet_stays_no_overlap/);
+    for (const day of [2, 6]) {
+      await expect(db().petStay.create({ data: { ...stay, intakeAt: new Date(at(day)), outcomeAt: new Date(at(day)) } }), `day ${day}`).rejects.toThrow(/pet_stays_no_instant_inside/);
     }
     expect(await idsOf(pet.id)).toEqual([first, second, third]);
     await checkAgrees(pet.id, "after the refusals");
+    // At the second stay's end, and beside the first at its instant (in and out twice that day): they stand, ordered by id.
+    const atEnd = await db().petStay.create({ data: { ...stay, intakeAt: new Date(at(4)), outcomeAt: new Date(at(4)) }, select: { id: true } });
+    const twice = await db().petStay.create({ data: { ...stay, intakeAt: new Date(at(0)), outcomeAt: new Date(at(0)) }, select: { id: true } });
+    expect(await idsOf(pet.id)).toEqual([first, Number(twice.id), second, Number(atEnd.id), third]);
   });
 
   it("a correction that moves an earlier stay past the last one: the animal follows it (sold, then out of care); moved back, sold again", async () => {

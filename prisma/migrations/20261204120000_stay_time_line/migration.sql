@@ -9,14 +9,15 @@
 -- latest and a sale left it open.
 --
 -- Now a stay of no length is its instant, [t, t], and a stay that lasts is
--- its open interval (intake_at, outcome_at): two lasting stays still meet
--- exactly when their half-open ranges did (a re-intake at the instant of the
--- last outcome is no overlap), a stay of no length may stand at the edge of
--- another (the day it came in, or the day it left) but not inside it, and
--- two of no length not at one instant. No two stays of an animal then share
--- an intake and a length, and ordering by (intake_at, lasts, id) is the time
--- line (lib/stays/queries.ts StayPosition). An open stay, (intake_at, ∞),
--- leaves nothing after it: it is always the latest.
+-- its open interval (intake_at, outcome_at):
+--   - pet_stays_no_overlap: two lasting stays never meet, exactly as before
+--     (a re-intake at the instant of the last outcome is no overlap);
+--   - pet_stays_no_instant_inside: a stay of no length never lies inside a
+--     lasting one (open or not); it may stand at its start or its end.
+-- Stays of no length at one instant (an animal in and out twice on one day,
+-- dates without times) may stand together: they are ordered by id. Ordering
+-- by (intake_at, lasts, id) is then the time line (lib/stays/queries.ts
+-- StayPosition), and nothing comes after an open stay: it is the latest.
 --
 -- Data that breaks the new rule makes this migration stop with PostgreSQL's
 -- own message, naming both stays' keys: correct one of them, then migrate.
@@ -26,6 +27,15 @@ CREATE FUNCTION pet_stay_span(intake_at timestamptz, outcome_at timestamptz) RET
   SELECT CASE WHEN outcome_at = intake_at THEN tstzrange(intake_at, outcome_at, '[]') ELSE tstzrange(intake_at, outcome_at, '()') END
 $$;
 
+-- 1 for a stay that lasts (or is open), 0 for one of no length.
+CREATE FUNCTION pet_stay_lasts(intake_at timestamptz, outcome_at timestamptz) RETURNS integer
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN outcome_at = intake_at THEN 0 ELSE 1 END
+$$;
+
 ALTER TABLE "pet_stays"
   DROP CONSTRAINT "pet_stays_no_overlap",
-  ADD CONSTRAINT "pet_stays_no_overlap" EXCLUDE USING gist ("pet_id" WITH =, pet_stay_span("intake_at", "outcome_at") WITH &&);
+  ADD CONSTRAINT "pet_stays_no_overlap" EXCLUDE USING gist ("pet_id" WITH =, pet_stay_span("intake_at", "outcome_at") WITH &&)
+    WHERE ("outcome_at" IS DISTINCT FROM "intake_at"),
+  ADD CONSTRAINT "pet_stays_no_instant_inside" EXCLUDE USING gist
+    ("pet_id" WITH =, pet_stay_span("intake_at", "outcome_at") WITH &&, pet_stay_lasts("intake_at", "outcome_at") WITH <>);
