@@ -193,6 +193,7 @@ export async function main(): Promise<void> {
     const { organizationReport, networkReport } = await import("@/lib/reports/service");
     const { updatePet } = await import("@/lib/pets/service");
     const { endStay, openStay } = await import("@/lib/pets/stays");
+    const { closeApplicationsOfAnimalLeavingCare } = await import("@/lib/applications/service");
     const { disconnectDb } = await import("@/lib/db");
     const now = new Date("2026-06-15T12:00:00Z");
 
@@ -251,7 +252,7 @@ export async function main(): Promise<void> {
       }
       const stayId = openStayOf.get(id);
       if (stayId !== undefined) {
-        await endStay(id, stayId, { type: "transferredOut" }, options);
+        await endStay(id, stayId, { type: "transferredOut" }, options, closeApplicationsOfAnimalLeavingCare);
         openStayOf.set(id, undefined);
       } else {
         openStayOf.set(id, (await openStay(id, { type: "stray" }, options)).stay.id);

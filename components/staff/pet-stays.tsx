@@ -36,7 +36,9 @@ function problemOf(error: unknown): string {
  */
 export function PetStays({ petId, petName }: { petId: number; petName: string }) {
   const stays = usePetStays(petId);
-  const open = stays.data?.find((s) => s.outcome === null);
+  const all = stays.data?.pages.flatMap((page) => page.stays) ?? [];
+  // The open stay is the latest, on the last page: the next step is offered once that page is shown.
+  const open = all.find((s) => s.outcome === null);
   return (
     <section aria-labelledby="pet-stays-heading" className={`${panelClass} space-y-4`}>
       <h2 id="pet-stays-heading" className="text-lg font-semibold">
@@ -55,16 +57,27 @@ export function PetStays({ petId, petName }: { petId: number; petName: string })
         </FormAlert>
       ) : (
         <>
-          {stays.data.length === 0 ? (
+          {all.length === 0 ? (
             <p className="text-stone-700">No stay is recorded for {petName}.</p>
           ) : (
             <ol aria-label={`Stays of ${petName}, oldest first`} className="divide-y divide-stone-200">
-              {stays.data.map((stay) => (
+              {all.map((stay) => (
                 <StayItem key={stay.id} stay={stay} />
               ))}
             </ol>
           )}
-          {open ? <OutcomeForm petId={petId} stay={open} /> : <IntakeForm petId={petId} />}
+          {stays.hasNextPage ? (
+            <p>
+              <button type="button" onClick={() => void stays.fetchNextPage()} disabled={stays.isFetchingNextPage} className={secondaryButtonClass}>
+                {stays.isFetchingNextPage ? "Loading later stays…" : "Show later stays"}
+              </button>{" "}
+              <span className={hintClass}>The next step (an outcome or a new intake) is recorded below the latest stay.</span>
+            </p>
+          ) : open ? (
+            <OutcomeForm petId={petId} stay={open} />
+          ) : (
+            <IntakeForm petId={petId} />
+          )}
         </>
       )}
     </section>

@@ -1,18 +1,28 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { petQueryKey } from "@/components/pets/use-pet";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { callApi } from "@/lib/site/api-client";
+import { callApi, linkCursor } from "@/lib/site/api-client";
 import type { IntakeInput, OutcomeInput, Stay } from "@/lib/stays/schemas";
 
 export const petStaysQueryKey = (id: number) => ["pet", id, "stays"] as const;
 
-/** The animal's stays, oldest first (staff, records:read). */
+/** How many stays a page of the panel shows (the list's largest page). */
+export const STAYS_PAGE_SIZE = 100;
+
+/** The animal's stays, oldest first (staff, records:read), a page at a time: the list is paged (`rel="next"` for later stays). */
 export function usePetStays(id: number) {
-  return useQuery({
+  return useInfiniteQuery({
     queryKey: petStaysQueryKey(id),
-    queryFn: async ({ signal }): Promise<Stay[]> => (await callApi((api) => api.GET("/pets/{petId}/stays", { params: { path: { petId: id } }, signal }))).data,
+    queryFn: async ({ pageParam, signal }): Promise<{ stays: Stay[]; next: string | undefined }> => {
+      const res = await callApi((api) =>
+        api.GET("/pets/{petId}/stays", { params: { path: { petId: id }, query: { limit: STAYS_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } }, signal }),
+      );
+      return { stays: res.data, next: linkCursor(res.headers.get("link"), "next") };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
   });
 }
 

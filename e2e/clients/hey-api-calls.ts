@@ -120,7 +120,7 @@ if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Pet
 
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
 const stayer = (await sdk.createPet({ ...t, body: { name: `Hey API stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } })).data;
-const stays = await step("listStays", async () => (await sdk.listStays({ ...t, path: { petId: stayer.id } })).data);
+const stays = await step("listStays", async () => (await sdk.listStays({ ...t, path: { petId: stayer.id }, query: { limit: 10 } })).data);
 const byStay = { path: { petId: stayer.id, stayId: stays[0]!.id } };
 const ended = await step("endStay", async () => (await sdk.endStay({ ...t, ...byStay, body: { type: "transferredOut" } })).data);
 if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);

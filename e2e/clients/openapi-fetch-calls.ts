@@ -152,7 +152,7 @@ if (!feed.startsWith("orgID, animalID")) throw new Error("the RescueGroups feed 
 
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
 const stayer = ok(await client.POST("/pets", { body: { name: `openapi-fetch stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } }));
-const stays = await step("listStays", async () => ok(await client.GET("/pets/{petId}/stays", { params: { path: { petId: stayer.id } } })));
+const stays = await step("listStays", async () => ok(await client.GET("/pets/{petId}/stays", { params: { path: { petId: stayer.id }, query: { limit: 10 } } })));
 const byStay = { params: { path: { petId: stayer.id, stayId: stays[0]!.id } } };
 const ended = await step("endStay", async () => ok(await client.POST("/pets/{petId}/stays/{stayId}/outcome", { ...byStay, body: { type: "transferredOut" } })));
 if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);

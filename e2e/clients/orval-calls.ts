@@ -147,7 +147,7 @@ if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Pet
 
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
 const stayer = await ok(sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } }), auth()), schemas.CreatePetResponse);
-const stays = await step("listStays", () => ok(sdk.listStays(stayer.id, auth()), schemas.ListStaysResponse));
+const stays = await step("listStays", () => ok(sdk.listStays(stayer.id, valid(schemas.ListStaysQueryParams, { limit: 10 }), auth()), schemas.ListStaysResponse));
 const ended = await step("endStay", () => ok(sdk.endStay(stayer.id, stays[0]!.id, valid(schemas.EndStayBody, { type: "transferredOut" }), auth()), schemas.EndStayResponse));
 if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
 await step("correctStay", () => ok(sdk.correctStay(stayer.id, stays[0]!.id, valid(schemas.CorrectStayBody, { outcome: { subtype: "To County Humane" } }), auth()), schemas.CorrectStayResponse));

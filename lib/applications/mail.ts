@@ -28,11 +28,15 @@ import { mailLocale, translatorFor } from "@/lib/i18n/translator";
 // Sealing lives in lib/mail/sealed-token.ts (alerts seal theirs the same way); re-exported for existing callers.
 export { openToken, sealToken } from "@/lib/mail/sealed-token";
 
-export type MailKind = "received" | "decision" | "link";
+export type MailKind = "received" | "decision" | "link" | "unavailable";
 
 export interface MailJob {
   applicationId: string;
-  /** What the email is about: the application received, a decision on it, or its private link again (the applicant applied again). */
+  /**
+   * What the email is about: the application received, a decision on it, its
+   * private link again (the applicant applied again), or the application
+   * closed because the animal left the shelter (issue 48).
+   */
   kind: MailKind;
   /** The private link's token, sealed (confirmations and links again). */
   sealedToken?: string;
@@ -118,6 +122,16 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
         "",
         t("signature"),
       ].join("\n"),
+    });
+    return;
+  }
+  if (job.kind === "unavailable") {
+    // Not why it left (a transfer, a death): that is the shelter's record, not the applicant's news.
+    await sendMail({
+      kind: "application_decision",
+      to: row.email,
+      subject: t("unavailableSubject", { pet }),
+      text: [greeting, "", t("unavailableText", { pet }), "", t("decisionFooter", { id: String(row.id) }), "", t("signature")].join("\n"),
     });
     return;
   }

@@ -150,6 +150,13 @@ export const APPLICATION_MOVES: Record<ApplicationState, readonly ApplicationSte
   completed: [],
   cancelled: [],
 };
+/**
+ * The one move no one asks for: when the animal leaves the shelter other than
+ * by adoption (an outcome of its stay), its applications in these states are
+ * cancelled, as they can never be completed (closeApplicationsOfAnimalLeavingCare).
+ */
+export const CLOSED_WHEN_ANIMAL_LEAVES = OPEN_STATES;
+
 export const transitionSchema = z.strictObject({
   to: z.enum(STAFF_TARGETS, { error: () => `must be one of ${STAFF_TARGETS.join(", ")}` }),
   /** On completed: decline the animal's other open applications with this message. */

@@ -2,14 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { Actor } from "@/lib/audit/schemas";
+import type { Actor, WriteContext } from "@/lib/audit/schemas";
 import { ApiError } from "@/lib/core/errors";
 import { adoptionInProgress, changePet } from "@/lib/pets/service";
 import type { PetStatus } from "@/lib/pets/schemas";
 import { addressRateKey } from "@/lib/core/client";
 import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
-import { APPLICATION_MOVES, OPEN_STATES } from "@/lib/applications/schemas";
+import { APPLICATION_MOVES, CLOSED_WHEN_ANIMAL_LEAVES, OPEN_STATES } from "@/lib/applications/schemas";
 import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
@@ -347,6 +347,31 @@ export async function getApplication(id: number, organizationId: number | undefi
   });
   if (!row) throw noSuchApplication(id);
   return toApplication(row);
+}
+
+/**
+ * The animal left the shelter other than by adoption (an outcome recorded,
+ * or a correction that makes one its latest stay): none of its open or
+ * approved applications can be completed now, so each is cancelled
+ * (CLOSED_WHEN_ANIMAL_LEAVES) and its applicant told, in their language, that
+ * the animal is no longer available (from a job, as every applicant's email).
+ * lib/pets/stays.ts runs this in the outcome's transaction, under the
+ * animal's lock: the pets lie below the applications, so their routes hand
+ * it in. Says whether the approved application, whose adoption held the
+ * animal's status, was among them.
+ */
+export async function closeApplicationsOfAnimalLeavingCare(tx: Prisma.TransactionClient, petId: number, context: WriteContext): Promise<{ approvedCancelled: boolean }> {
+  const closed = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
+    UPDATE adoption_applications AS a SET state = 'cancelled', updated_at = now()
+      FROM (SELECT id, state FROM adoption_applications WHERE pet_id = ${BigInt(petId)}
+             AND state::text IN (${Prisma.join([...CLOSED_WHEN_ANIMAL_LEAVES])}) ORDER BY id FOR UPDATE) AS before
+     WHERE a.id = before.id RETURNING a.id, before.state`;
+  const actor: ApplicationActor = context.actor.kind === "staff" ? { kind: "staff", id: context.actor.id, email: context.actor.email } : { kind: "api_key", id: context.actor.id };
+  for (const application of closed) {
+    await recordStep(tx, application.id, application.state, "cancelled", actor, context.requestId);
+    await queueApplicationMail(tx, { applicationId: String(application.id), kind: "unavailable" });
+  }
+  return { approvedCancelled: closed.some((a) => a.state === "approved") };
 }
 
 /** What the animal becomes when an application takes this step. */

@@ -5,7 +5,7 @@ import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic
 import type { ImportedRow } from "@/lib/listings/formats/types";
 import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
 import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas";
-import { afterLastStay } from "@/lib/stays/rules";
+import { afterLastStay, staysMeet } from "@/lib/stays/rules";
 import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 
 // A shelter's history in a generic file (issue 42): each row is one stay of
@@ -61,8 +61,8 @@ export type HistoryRow = PlannedRow & { stay?: FileStay };
 
 const END = Number.POSITIVE_INFINITY;
 const endOf = (s: Pick<FileStay, "outcomeAt">) => s.outcomeAt?.getTime() ?? END;
-/** Half-open ranges, as the database's pet_stays_no_overlap: an intake on the day of the last outcome is no overlap. */
-const overlaps = (a: FileStay, b: FileStay) => a.intakeAt.getTime() < endOf(b) && b.intakeAt.getTime() < endOf(a) && endOf(a) > a.intakeAt.getTime() && endOf(b) > b.intakeAt.getTime();
+/** As the database's pet_stays_no_overlap (lib/stays/rules.ts): an intake on the day of the last outcome is no overlap; a stay of no length stands at another's edge, never inside it. */
+const overlaps = staysMeet;
 
 /** A stay's dates as the report names them: the file's days (or times), "open" without an outcome. */
 const spanFormats = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();

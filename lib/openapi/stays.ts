@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { petIdParamsSchema } from "@/lib/pets/schemas";
-import { newStaySchema, outcomeInputSchema, STAYS_PER_ANIMAL_MAX, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
+import { listStaysQuerySchema, newStaySchema, outcomeInputSchema, STAYS_PER_ANIMAL_MAX, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
 
 // An animal's stays in the contract (issue 42, docs/decisions/023): the
 // shelter's records of how each animal came in and how it left, for its
@@ -21,13 +21,17 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     path: "/pets/{petId}/stays",
     operationId: "listStays",
     summary: "An animal's stays",
-    description: `Every stay of the animal at its shelter, oldest first: its intake (\`at\`, \`type\`, \`subtype\`) and, once it ended, its outcome. Scope \`records:read\`. ${OWNERS} Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.`,
+    description: `The stays of the animal at its shelter, oldest first: its intake (\`at\`, \`type\`, \`subtype\`) and, once it ended, its outcome. Paged as every list is: \`limit\` (default 20, at most 100) and the opaque \`cursor\` from the \`Link\` header (\`rel="next"\` is present exactly when later stays exist; \`rel="prev"\` when earlier ones do). The latest stay, the one open while the animal is in care, is on the last page. Scope \`records:read\`. ${OWNERS} Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.`,
     tags: ["stays"],
     security,
-    request: { params: petIdParamsSchema },
+    request: { params: petIdParamsSchema, query: listStaysQuerySchema },
     responses: {
-      200: { description: "The stays, oldest first.", headers: COMMON_HEADERS, content: { "application/json": { schema: staysSchema } } },
-      400: errorResponse(400, ["invalid_path"]),
+      200: {
+        description: "A page of the stays, oldest first.",
+        headers: { ...COMMON_HEADERS, Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`, `rel="prev"`.') },
+        content: { "application/json": { schema: staysSchema } },
+      },
+      400: errorResponse(400, ["invalid_path", "invalid_query", "invalid_cursor"]),
       404: errorResponse(404, ["not_found"]),
       ...commonErrors(),
     },
@@ -64,7 +68,7 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     path: "/pets/{petId}/stays/{stayId}/outcome",
     operationId: "endStay",
     summary: "Record an outcome",
-    description: `Ends the stay. \`adoption\` makes the animal \`sold\`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays. \`at\` as for an intake, not before the stay's intake. Scope \`records:write\`. ${OWNERS} Announced as \`pet.stay.ended\`.`,
+    description: `Ends the stay. \`adoption\` makes the animal \`sold\`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays, and cancels its open and approved applications (each applicant emailed that the animal is no longer available; an animal pending on the approved one is \`available\` again). \`at\` as for an intake, not before the stay's intake. Scope \`records:write\`. ${OWNERS} Announced as \`pet.stay.ended\`.`,
     tags: ["stays"],
     security,
     request: { params: stayParamsSchema, headers: ifMatch(), body: { required: true, content: { "application/json": { schema: outcomeInputSchema } } } },
@@ -85,7 +89,7 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     path: "/pets/{petId}/stays/{stayId}",
     operationId: "correctStay",
     summary: "Correct a stay",
-    description: `Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 \`stay_overlap\`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: \`sold\`; another outcome: out of care). Scope \`records:write\`. ${OWNERS} Announced as \`pet.updated\` with \`data.stay\`.`,
+    description: `Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 \`stay_overlap\`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: \`sold\`; another outcome: out of care, its open and approved applications cancelled), and so does a correction of dates that changes which stay is the latest: the animal follows its latest stay. A stay of no length stands at another's start or end, never inside it or after the open stay. Scope \`records:write\`. ${OWNERS} Announced as \`pet.updated\` with \`data.stay\`.`,
     tags: ["stays"],
     security,
     request: { params: stayParamsSchema, headers: ifMatch(), body: { required: true, content: { "application/json": { schema: stayPatchSchema } } } },

@@ -1,13 +1,15 @@
 import { now as clockNow } from "@/lib/clock";
+import type { WriteContext } from "@/lib/audit/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/core/errors";
+import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
 import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
 import { findPetById } from "@/lib/pets/queries";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField, PetStatus } from "@/lib/pets/schemas";
 import * as queries from "@/lib/stays/queries";
 import { afterLastStay, outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
-import { STAYS_PER_ANIMAL_MAX, stayTimeOf, type IntakeInput, type OutcomeInput, type Stay, type StayPatch } from "@/lib/stays/schemas";
+import { STAYS_PER_ANIMAL_MAX, stayTimeOf, type IntakeInput, type ListStaysQuery, type OutcomeInput, type OutcomeType, type Stay, type StayPatch } from "@/lib/stays/schemas";
 
 // Changing an animal's stays (issue 42, docs/decisions/023). Here, in the
 // pets, because a stay change is a change of the animal: lib/stays below holds
@@ -33,11 +35,45 @@ export interface StayResult {
   pet: StoredPet;
 }
 
-/** An animal's stays, oldest first. The route has checked the caller may see the animal. */
-export async function listStays(petId: number): Promise<Stay[]> {
-  const rows = await queries.findStays(petId);
-  if (!rows.length && !(await findPetById(petId))) throw notFound(petId);
-  return rows.map(toStay);
+export interface StayPage {
+  stays: Stay[];
+  /** Cursors for the neighbouring pages; absent when there is no such page. */
+  cursors: { next?: string; prev?: string };
+}
+
+/** A cursor's position among the stays: its intake (`s`), whether the stay lasts (`k`: 1, or 0 for in and out at one instant), its id. */
+function positionOfCursor(raw: string): { d: "after" | "before"; at: queries.StayPosition } {
+  const cursor = decodeCursor(raw);
+  const intakeAt = cursor.s === undefined ? new Date(Number.NaN) : new Date(cursor.s);
+  if (Number.isNaN(intakeAt.getTime()) || (cursor.k !== 0 && cursor.k !== 1)) throw invalidCursorFor("another list, not an animal's stays");
+  return { d: cursor.d, at: { intakeAt, lasts: cursor.k === 1, id: BigInt(cursor.id) } };
+}
+
+const cursorAt = (d: "after" | "before", at: queries.StayPosition) => encodeCursor({ d, s: at.intakeAt.toISOString(), k: at.lasts ? 1 : 0, id: Number(at.id) });
+
+/**
+ * A page of an animal's stays, oldest first (queries.StayPosition's order),
+ * paged by cursor as every list is (GET /v1/pets: `limit`, `rel="next"` and
+ * `rel="prev"`). The route has checked the caller may see the animal.
+ */
+export async function listStays(petId: number, query: ListStaysQuery): Promise<StayPage> {
+  const cursor = query.cursor === undefined ? undefined : positionOfCursor(query.cursor);
+  const backwards = cursor?.d === "before";
+  const { rows, otherSide } = await queries.findStayPage(petId, { after: cursor?.d === "after" ? cursor.at : undefined, before: backwards ? cursor.at : undefined, take: query.limit + 1 });
+  if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound(petId);
+  const moreAhead = rows.length > query.limit;
+  const page = rows.slice(0, query.limit);
+  if (backwards) page.reverse();
+  const hasNext = backwards ? otherSide : moreAhead;
+  const hasPrev = backwards ? moreAhead : cursor !== undefined && otherSide;
+  // On an empty page the cursor's own position is the boundary (one id past
+  // it, so the neighbour page holds the stay the cursor names), as in GET /v1/pets.
+  const first = page[0] ? queries.positionOf(page[0]) : cursor && { ...cursor.at, id: cursor.at.id + 1n };
+  const last = page.at(-1) ? queries.positionOf(page.at(-1)!) : cursor && { ...cursor.at, id: cursor.at.id > 0n ? cursor.at.id - 1n : 0n };
+  const cursors: StayPage["cursors"] = {};
+  if (hasNext && last) cursors.next = cursorAt("after", last);
+  if (hasPrev && first) cursors.prev = cursorAt("before", first);
+  return { stays: page.map(toStay), cursors };
 }
 
 function noSuchStay(petId: number, stayId: number): ApiError {
@@ -60,6 +96,37 @@ async function resolveTime(tx: Prisma.TransactionClient, organizationId: number,
   if (!local) throw new Error(`stays: organisation ${organizationId} not found`);
   if (parsed.day > local.today) throw inFuture(field, `today is ${local.today} in the organisation's time zone`);
   return local.at > now ? now : local.at;
+}
+
+/**
+ * What an animal leaving the shelter other than by adoption does beyond the
+ * animal: its open and approved applications are closed, their applicants
+ * told (lib/applications closeApplicationsOfAnimalLeavingCare). The
+ * applications lie above the pets (docs/architecture.md), so the routes that
+ * record outcomes and corrections hand it in; every caller must. It runs in
+ * the change's transaction, under the animal's lock, and says whether it
+ * cancelled the approved application, whose adoption held the status.
+ */
+export type LeavingCare = (tx: Prisma.TransactionClient, petId: number, context: WriteContext) => Promise<{ approvedCancelled: boolean }>;
+
+/**
+ * `follow`, for a change that may take the animal out of care: then its
+ * applications are closed first (leavingCare), and an animal pending on the
+ * approved one that was cancelled is `available` again, as cancelling it
+ * makes it.
+ */
+async function followLeaving(
+  tx: Prisma.TransactionClient,
+  was: StoredPet,
+  context: ChangeContext,
+  want: { status: PetStatus; inCare: boolean },
+  leavingCare: LeavingCare,
+  options: UpdateOptions,
+) {
+  if (!context.inCare || want.inCare) return follow(was, context, want);
+  const { approvedCancelled } = await leavingCare(tx, was.id, { actor: options.actor, requestId: options.requestId });
+  if (!approvedCancelled && context.approvedApplication === null) return follow(was, context, want);
+  return follow(was, { ...context, approvedApplication: null }, { ...want, status: want.status === "pending" ? "available" : want.status });
 }
 
 /** The animal's change as derived: in care or not, and its status with the status's old value for the record when it changes. */
@@ -86,6 +153,27 @@ async function stayOf(tx: Prisma.TransactionClient, petId: number, stayId: numbe
   const row = context.lastStay && Number(context.lastStay.id) === stayId ? context.lastStay : await queries.findStay(tx, petId, stayId);
   if (!row) throw noSuchStay(petId, stayId);
   return row;
+}
+
+/**
+ * The animal's latest stay once `row` is corrected to `now` (its span and
+ * outcome), when the correction concerns it: `row` itself, or the stay that
+ * becomes the latest as `row` moves back; null when the latest is another
+ * stay and stays so (then nothing follows for the animal). Checked for
+ * overlaps first: the stays are one time line (queries.StayPosition).
+ */
+async function latestAfter(
+  tx: Prisma.TransactionClient,
+  petId: number,
+  last: queries.StayRow | null,
+  row: queries.StayRow,
+  now: { from: Date; to: Date | null; outcomeType: OutcomeType | null },
+): Promise<{ outcomeType: OutcomeType | null } | null> {
+  const moved = queries.positionOf({ intakeAt: now.from, outcomeAt: now.to, id: row.id });
+  if (last && last.id !== row.id) return queries.isAfter(moved, queries.positionOf(last)) ? now : null;
+  const datesChanged = now.from.getTime() !== row.intakeAt.getTime() || (now.to?.getTime() ?? null) !== (row.outcomeAt?.getTime() ?? null);
+  const other = datesChanged ? await queries.findLatestStayBut(tx, petId, row.id) : null;
+  return other && queries.isAfter(queries.positionOf(other), moved) ? { outcomeType: other.outcomeAt ? other.outcomeType : null } : now;
 }
 
 /** POST /v1/pets/{id}/stays: a new intake (409 stay_open while one is open). */
@@ -117,7 +205,7 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
 }
 
 /** POST /v1/pets/{id}/stays/{stayId}/outcome: ends the stay (409 stay_ended when it has ended). */
-export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions): Promise<StayResult> {
+export async function endStay(petId: number, stayId: number, outcome: OutcomeInput, options: UpdateOptions, leavingCare: LeavingCare): Promise<StayResult> {
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (row.outcomeAt) {
@@ -127,7 +215,7 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
     if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
     // The open stay is always the last: the animal follows its outcome.
     return {
-      ...follow(was, context, afterLastStay(outcome.type, was.status)),
+      ...(await followLeaving(tx, was, context, afterLastStay(outcome.type, was.status), leavingCare, options)),
       stayChange: {
         action: "stay_ended",
         write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null } },
@@ -144,7 +232,7 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
  * naming both dates); correcting the last stay's outcome type re-derives the
  * animal's status and whether it is in care.
  */
-export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions): Promise<StayResult> {
+export async function correctStay(petId: number, stayId: number, patch: StayPatch, options: UpdateOptions, leavingCare: LeavingCare): Promise<StayResult> {
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (patch.outcome && !row.outcomeAt) {
@@ -167,9 +255,11 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
       const other = await queries.findOverlapping(tx, petId, from, to, row.id);
       if (other) throw overlapping(field, { from, to }, other);
     }
-    // Only the last stay speaks for the animal (stays never overlap, so a correction cannot change which is last).
-    const isLast = context.lastStay?.id === row.id;
-    const follows = isLast ? follow(was, context, afterLastStay(columns.outcomeType ?? row.outcomeType, was.status)) : { before: {}, columns: {} };
+    // The latest stay speaks for the animal, and a correction of dates can
+    // change which one that is (a stay moved past the last, the last moved
+    // back before another): the animal follows the latest as it will be.
+    const latest = await latestAfter(tx, petId, context.lastStay, row, { from, to, outcomeType: to ? (columns.outcomeType ?? row.outcomeType) : null });
+    const follows = latest ? await followLeaving(tx, was, context, afterLastStay(latest.outcomeType, was.status), leavingCare, options) : { before: {}, columns: {} };
     return { ...follows, stayChange: { action: "stay_corrected", write: { kind: "change", id: row.id, columns }, refused: refusedAs(field) } };
   });
   return { stay: stay!, pet };

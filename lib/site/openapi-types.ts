@@ -769,7 +769,7 @@ export interface paths {
         };
         /**
          * An animal's stays
-         * @description Every stay of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
+         * @description The stays of the animal at its shelter, oldest first: its intake (`at`, `type`, `subtype`) and, once it ended, its outcome. Paged as every list is: `limit` (default 20, at most 100) and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when later stays exist; `rel="prev"` when earlier ones do). The latest stay, the one open while the animal is in care, is on the last page. Scope `records:read`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Animals out of care (their last stay ended other than by adoption) are read here and by staff, never on public lists.
          */
         get: operations["listStays"];
         put?: never;
@@ -799,7 +799,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a stay
-         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care). Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
+         * @description Corrects a date, type or subtype of the stay's intake or outcome; the others keep their values. The stay must keep its shape: not overlapping another (409 `stay_overlap`) and its outcome not before its intake (400), each answer naming both dates. Correcting the last stay's outcome type changes the animal with it (adoption: `sold`; another outcome: out of care, its open and approved applications cancelled), and so does a correction of dates that changes which stay is the latest: the animal follows its latest stay. A stay of no length stands at another's start or end, never inside it or after the open stay. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.updated` with `data.stay`.
          */
         patch: operations["correctStay"];
         trace?: never;
@@ -815,7 +815,7 @@ export interface paths {
         put?: never;
         /**
          * Record an outcome
-         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays. `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
+         * @description Ends the stay. `adoption` makes the animal `sold`; any other outcome takes it out of care: off the public lists and searches, partners' feeds, alerts and the listing sites (gone from their next file), while staff still read it and its stays, and cancels its open and approved applications (each applicant emailed that the animal is no longer available; an animal pending on the approved one is `available` again). `at` as for an intake, not before the stay's intake. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as `pet.stay.ended`.
          */
         post: operations["endStay"];
         delete?: never;
@@ -3538,7 +3538,7 @@ export interface components {
             intake?: components["schemas"]["IntakePatch"];
             outcome?: components["schemas"]["OutcomePatch"];
         };
-        /** @description An animal's stays, oldest first. */
+        /** @description A page of an animal's stays, oldest first. */
         Stays: components["schemas"]["Stay"][];
         /** @description Only who the animal is: why it left is the organisation's record. */
         UnlistedPet: {
@@ -13960,7 +13960,12 @@ export interface operations {
     };
     listStays: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
+                cursor?: string;
+                /** @description Maximum number of stays returned (1 to 100). */
+                limit?: number;
+            };
             header?: never;
             path: {
                 /** @description Identifier of the animal. */
@@ -13970,9 +13975,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The stays, oldest first. */
+            /** @description A page of the stays, oldest first. */
             200: {
                 headers: {
+                    /** @description RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`, `rel="prev"`. */
+                    Link?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */
@@ -13991,7 +13998,7 @@ export interface operations {
                     "application/json": components["schemas"]["Stays"];
                 };
             };
-            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`. */
+            /** @description The request is invalid: `details` names each offending field. Codes: `invalid_path`, `invalid_query`, `invalid_cursor`. */
             400: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

@@ -33,21 +33,80 @@ const STAY_SELECT = {
   outcomeSubtype: true,
 } as const;
 
-/** An animal's stays, oldest first. */
-export async function findStays(petId: number, client: Db = db()): Promise<StayRow[]> {
-  return client.petStay.findMany({ where: { petId: BigInt(petId) }, orderBy: [{ intakeAt: "asc" }, { id: "asc" }], select: STAY_SELECT });
+/**
+ * Where a stay stands among its animal's stays, oldest first: by intake, a
+ * stay of no length (in and out at one instant) before one that begins at
+ * that instant, then by id. The exclusion constraints (migration
+ * 20261204120000) let no stay lie inside a lasting one, and only stays of no
+ * length share an instant, so this is the order of the animal's time line,
+ * and the latest in it is the one that speaks for the animal (lastStayJoin
+ * orders the same way).
+ */
+export interface StayPosition {
+  intakeAt: Date;
+  /** False for a stay of no length (outcome at its intake). */
+  lasts: boolean;
+  id: bigint;
+}
+
+export const positionOf = (row: Pick<StayRow, "intakeAt" | "outcomeAt" | "id">): StayPosition => ({
+  intakeAt: row.intakeAt,
+  lasts: row.outcomeAt === null || row.outcomeAt.getTime() !== row.intakeAt.getTime(),
+  id: row.id,
+});
+
+/** Whether stay `a` comes after stay `b` in that order. */
+export function isAfter(a: StayPosition, b: StayPosition): boolean {
+  if (a.intakeAt.getTime() !== b.intakeAt.getTime()) return a.intakeAt > b.intakeAt;
+  if (a.lasts !== b.lasts) return a.lasts;
+  return a.id > b.id;
+}
+
+const LASTS = Prisma.sql`(s.outcome_at IS DISTINCT FROM s.intake_at)`;
+const ORDER_UP = Prisma.sql`s.intake_at, ${LASTS}, s.id`;
+const ORDER_DOWN = Prisma.sql`s.intake_at DESC, ${LASTS} DESC, s.id DESC`;
+const keyOf = (p: StayPosition) => Prisma.sql`(${p.intakeAt}::timestamptz, ${p.lasts}::boolean, ${p.id}::bigint)`;
+
+/**
+ * A page of an animal's stays in their order: `take` stays after `after` (or
+ * before `before`, nearest first), and whether any stay lies on the other
+ * side of the cursor (the cursor's own position included), asked at once.
+ */
+export async function findStayPage(
+  petId: number,
+  page: { after?: StayPosition; before?: StayPosition; take: number },
+  client: Db = db(),
+): Promise<{ rows: StayRow[]; otherSide: boolean }> {
+  const pet = BigInt(petId);
+  const at = page.before ?? page.after;
+  const condition = page.before ? Prisma.sql`AND (${ORDER_UP}) < ${keyOf(page.before)}` : page.after ? Prisma.sql`AND (${ORDER_UP}) > ${keyOf(page.after)}` : Prisma.empty;
+  const behind = at && Prisma.sql`(${ORDER_UP}) ${Prisma.raw(page.before ? ">=" : "<=")} ${keyOf(at)}`;
+  const [rows, other] = await Promise.all([
+    client.$queryRaw<StayColumnsRaw[]>`SELECT ${stayColumnsOf("s")} FROM pet_stays s WHERE s.pet_id = ${pet} ${condition}
+       ORDER BY ${page.before ? ORDER_DOWN : ORDER_UP} LIMIT ${page.take}`,
+    behind ? client.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pet_stays s WHERE s.pet_id = ${pet} AND ${behind}) AS found` : Promise.resolve([{ found: false }]),
+  ]);
+  return { rows: rows.map((row) => stayOfRow(row)!), otherSide: other[0]?.found ?? false };
+}
+
+/** The animal's latest stay but `except` (StayPosition's order): the one that speaks for it when `except` moves back. */
+export async function findLatestStayBut(tx: Db, petId: number, except: bigint): Promise<StayRow | null> {
+  const rows = await tx.$queryRaw<StayColumnsRaw[]>`SELECT ${stayColumnsOf("s")} FROM pet_stays s WHERE s.pet_id = ${BigInt(petId)} AND s.id <> ${except}
+    ORDER BY ${ORDER_DOWN} LIMIT 1`;
+  return rows[0] ? stayOfRow(rows[0]) : null;
 }
 
 export async function findStay(tx: Db, petId: number, stayId: number): Promise<StayRow | null> {
   return tx.petStay.findFirst({ where: { id: BigInt(stayId), petId: BigInt(petId) }, select: STAY_SELECT });
 }
 
-/** Another stay of the animal whose [intake, outcome) meets this range: what the exclusion constraint would refuse. */
+/** Another stay of the animal this span meets (pet_stay_span: the instant of a stay of no length, else its open interval; two of no length never meet): what the exclusion constraints would refuse. */
 export async function findOverlapping(tx: Db, petId: number, from: Date, to: Date | null, except?: bigint): Promise<StayRow | null> {
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM pet_stays
      WHERE pet_id = ${BigInt(petId)} AND (${except ?? null}::bigint IS NULL OR id <> ${except ?? null}::bigint)
-       AND tstzrange(intake_at, outcome_at, '[)') && tstzrange(${from}::timestamptz, ${to}::timestamptz, '[)')
+       AND pet_stay_span(intake_at, outcome_at) && pet_stay_span(${from}::timestamptz, ${to}::timestamptz)
+       AND pet_stay_lasts(intake_at, outcome_at) + pet_stay_lasts(${from}::timestamptz, ${to}::timestamptz) > 0
      ORDER BY intake_at LIMIT 1`;
   return rows[0] ? tx.petStay.findUnique({ where: { id: rows[0].id }, select: STAY_SELECT }) : null;
 }
@@ -92,9 +151,9 @@ export function stayOfRow(row: StayColumnsRaw): StayRow | null {
   };
 }
 
-/** The animal's latest stay (by intake) as a lateral join on `pets p`, under `alias`: read with the animal, under its lock. */
+/** The animal's latest stay (StayPosition's order) as a lateral join on `pets p`, under `alias`: read with the animal, under its lock. */
 export function lastStayJoin(alias: string): Prisma.Sql {
-  return Prisma.sql`LEFT JOIN LATERAL (SELECT * FROM pet_stays s WHERE s.pet_id = p.id ORDER BY s.intake_at DESC, s.id DESC LIMIT 1) ${Prisma.raw(alias)} ON true`;
+  return Prisma.sql`LEFT JOIN LATERAL (SELECT * FROM pet_stays s WHERE s.pet_id = p.id ORDER BY ${ORDER_DOWN} LIMIT 1) ${Prisma.raw(alias)} ON true`;
 }
 
 /**
@@ -131,7 +190,7 @@ export async function midnightIn(organizationId: number, day: string, client: Db
 /** Which constraint of pet_stays a database error is, if any. */
 export function stayConstraintOf(error: unknown): "overlap" | "one_open" | "order" | null {
   const text = `${(error as { message?: string })?.message ?? ""} ${JSON.stringify((error as { meta?: unknown })?.meta ?? {})} ${String((error as { cause?: unknown })?.cause ?? "")}`;
-  if (text.includes("pet_stays_no_overlap")) return "overlap";
+  if (text.includes("pet_stays_no_overlap") || text.includes("pet_stays_no_instant_inside")) return "overlap";
   if (text.includes("pet_stays_one_open_key")) return "one_open";
   if (text.includes("pet_stays_outcome_after_intake")) return "order";
   return null;

@@ -75,6 +75,26 @@ export function followStatus(animal: { lastStay: queries.StayRow | null; inCare:
   return null;
 }
 
+/**
+ * Whether two stays of an animal meet, as the database's exclusion
+ * constraints see them (pet_stay_span, migration 20261204120000): a stay of
+ * no length is its instant, a stay that lasts its open interval from intake
+ * to outcome (open: for ever). So two lasting stays meet when their half-open
+ * ranges overlap (a re-intake at the last outcome's instant does not), a stay
+ * of no length may stand at another's edge but not inside it, and two of no
+ * length never meet. For the checks that plan before the database sees a
+ * write (imports).
+ */
+export function staysMeet(a: { intakeAt: Date; outcomeAt: Date | null }, b: { intakeAt: Date; outcomeAt: Date | null }): boolean {
+  const from = (s: typeof a) => s.intakeAt.getTime();
+  const to = (s: typeof a) => s.outcomeAt?.getTime() ?? Number.POSITIVE_INFINITY;
+  const instant = (s: typeof a) => to(s) === from(s);
+  if (instant(a) && instant(b)) return false;
+  if (instant(a)) return from(b) < from(a) && from(a) < to(b);
+  if (instant(b)) return from(a) < from(b) && from(b) < to(a);
+  return from(a) < to(b) && from(b) < to(a);
+}
+
 const day = (d: Date) => d.toISOString();
 
 /** 409: another stay of the animal covers part of this one (the exclusion constraint's rule, said with both stays' dates). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IntakeType, OutcomeType } from "@/lib/generated/prisma/enums";
+import { LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // An animal's stays at its shelter (issue 42, docs/decisions/023): the
 // shapes the stays API takes and answers, in one place for the handlers,
@@ -137,7 +138,16 @@ export const staySchema = z
   .meta({ id: "Stay", description: "One stay of an animal at its shelter, from intake to outcome." });
 export type Stay = z.infer<typeof staySchema>;
 
-export const staysSchema = z.array(staySchema).meta({ id: "Stays", description: "An animal's stays, oldest first." });
+export const staysSchema = z.array(staySchema).meta({ id: "Stays", description: "A page of an animal's stays, oldest first." });
+
+/** `GET /v1/pets/{id}/stays`'s query: paged as every list is (`limit`, the opaque `cursor` from the `Link` header). */
+export const listStaysQuerySchema = z.object({
+  limit: queryInteger(1, LIMIT_MAX, "int32")
+    .default(LIMIT_DEFAULT)
+    .meta({ description: `Maximum number of stays returned (1 to ${LIMIT_MAX}).`, example: 20, default: LIMIT_DEFAULT }),
+  cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." }),
+});
+export type ListStaysQuery = z.infer<typeof listStaysQuerySchema>;
 
 const pathId = (what: string) =>
   z
