@@ -28,7 +28,7 @@ import { addPhoto } from "@/lib/photos/service";
 import { petView, presentPet, toPet, type PetView } from "@/lib/pets/present";
 import { createPetsWithRecords, findCategories, findAvailableAbsent, findPetsByExternalIds, isExternalIdTaken, type PetToCreate } from "@/lib/pets/queries";
 import { PHOTOS_MAX, type Pet } from "@/lib/pets/schemas";
-import { changeWithStays, updatePet } from "@/lib/pets/service";
+import { changeWithStays, updatePet, type LeavingCare } from "@/lib/pets/service";
 
 // The background job of an import: the file's rows, then its photos.
 // Rows are planned a chunk at a time against the organisation's animals
@@ -74,6 +74,8 @@ export class ImportBusyError extends Error {
 }
 
 export interface RunOptions {
+  /** What an animal the file takes out of care does beyond it (its applications closed: lib/applications), handed in by the roots that run imports. */
+  leavingCare: LeavingCare;
   /** How busy the process is with requests (the job runner's): each chunk first waits a moment while it is saturated. */
   load?: UtilisationSource;
   signal?: AbortSignal;
@@ -87,6 +89,8 @@ export interface RunOptions {
 
 interface State {
   id: number;
+  /** RunOptions.leavingCare. */
+  leavingCare: LeavingCare;
   organizationId: number;
   dryRun: boolean;
   owner: string;
@@ -260,7 +264,7 @@ async function updateAll(state: State, plans: Plan[], history: HistoryMode | nul
           locked.insert.map((stay) => ({ petId, stay })),
         );
         return { patch: locked.profile.patch ?? null, inCare: locked.inCare, wroteStays: locked.insert.length + locked.update.length > 0 };
-      });
+      }, state.leavingCare);
     } catch (error) {
       if (isStayConflict(error)) {
         rejectPlan(plan, "the animal's stays changed while the file was imported, and the file's now overlap them: send the file again");
@@ -560,7 +564,7 @@ function holdLease(id: number, owner: string): { signal: AbortSignal; release():
  * ImportBusyError: the queue retries the job later, when it finds the
  * import finished, or takes it over if that process died.
  */
-export async function runImport(id: number, options: RunOptions = {}): Promise<void> {
+export async function runImport(id: number, options: RunOptions): Promise<void> {
   const owner = `${applicationName()}#${randomUUID()}`;
   if (!(await queries.claimImport(id, owner))) {
     const status = await queries.statusOf(id);
@@ -582,6 +586,7 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
   const counts = queries.emptyCounts((row.counts as { rows?: number }).rows ?? 0);
   const state: State = {
     id,
+    leavingCare: options.leavingCare,
     organizationId,
     dryRun: row.dryRun,
     owner,

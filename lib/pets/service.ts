@@ -465,6 +465,17 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
   return updateLocked(id, patch, options);
 }
 
+/**
+ * What an animal leaving the shelter other than by adoption does beyond the
+ * animal: its open and approved applications are closed, their applicants
+ * told (lib/applications closeApplicationsOfAnimalLeavingCare). The
+ * applications lie above the pets (docs/architecture.md), so the routes that
+ * record outcomes and corrections hand it in; every caller must. It runs in
+ * the change's transaction, under the animal's lock, and says whether it
+ * cancelled the approved application, whose adoption held the status.
+ */
+export type LeavingCare = (tx: Prisma.TransactionClient, petId: number, context: WriteContext) => Promise<{ approvedCancelled: boolean }>;
+
 /** What changeWithStays's `plan` worked out under the lock: the profile's patch, whether the animal is in care after it, whether it wrote stays. */
 export interface StaysAndProfile {
   patch: PetPatch | null;
@@ -487,11 +498,20 @@ export async function changeWithStays(
   id: number,
   options: UpdateOptions,
   plan: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<StaysAndProfile | null>,
+  leavingCare: LeavingCare,
 ): Promise<StoredPet> {
   return changePet(id, options, async (tx, was, context) => {
     const planned = await plan(tx, was, context);
     if (!planned) return null;
-    const change = planned.patch ? patchChange(planned.patch, was) : null;
+    let change = planned.patch ? patchChange(planned.patch, was) : null;
+    // Out of care by the file, as by an outcome recorded here: its applications closed, an animal pending on the cancelled approval available.
+    if (context.inCare && planned.inCare === false) {
+      const { approvedCancelled } = await leavingCare(tx, id, { actor: options.actor, requestId: options.requestId });
+      if (approvedCancelled) {
+        context = { ...context, approvedApplication: null };
+        if (was.status === "pending" && change?.columns.status === undefined) change = patchChange({ ...(planned.patch ?? {}), status: "available" }, was);
+      }
+    }
     if (change?.columns.status !== undefined && context.approvedApplication !== null) throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
     if (change?.columns.categoryId !== undefined && !(await queries.categoryExists(change.columns.categoryId, tx))) throw unknownCategory(change.columns.categoryId);
     const inCare = planned.inCare ?? undefined;

@@ -3,7 +3,7 @@ import type { WriteContext } from "@/lib/audit/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
-import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
+import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type LeavingCare, type UpdateOptions } from "@/lib/pets/service";
 import { findPetById } from "@/lib/pets/queries";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField, PetStatus } from "@/lib/pets/schemas";
@@ -97,17 +97,6 @@ async function resolveTime(tx: Prisma.TransactionClient, organizationId: number,
   if (parsed.day > local.today) throw inFuture(field, `today is ${local.today} in the organisation's time zone`);
   return local.at > now ? now : local.at;
 }
-
-/**
- * What an animal leaving the shelter other than by adoption does beyond the
- * animal: its open and approved applications are closed, their applicants
- * told (lib/applications closeApplicationsOfAnimalLeavingCare). The
- * applications lie above the pets (docs/architecture.md), so the routes that
- * record outcomes and corrections hand it in; every caller must. It runs in
- * the change's transaction, under the animal's lock, and says whether it
- * cancelled the approved application, whose adoption held the status.
- */
-export type LeavingCare = (tx: Prisma.TransactionClient, petId: number, context: WriteContext) => Promise<{ approvedCancelled: boolean }>;
 
 /**
  * `follow`, for a change that may take the animal out of care: then its

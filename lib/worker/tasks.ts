@@ -3,6 +3,7 @@ import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
 import type { AlertMailJob } from "@/lib/alerts/queries";
 import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
+import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 import { now } from "@/lib/clock";
 import { analyzeGrownTables } from "@/lib/db-statistics";
 import { sweepEvents } from "@/lib/events/service";
@@ -87,7 +88,7 @@ export function taskList(context: TaskContext): TaskList {
     },
     // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
     "run-import": async (payload) => {
-      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal });
+      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal, leavingCare: closeApplicationsOfAnimalLeavingCare });
     },
     // The planner's statistics of tables grown since their last ANALYZE, where autovacuum does not keep them (docs/decisions/026).
     "analyze-grown-tables": async () => {

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { printable } from "@/lib/terminal";
 import { organizationId, withDatabase } from "./shared";
 import { STAFF_SCOPES } from "@/lib/sessions/caller";
+import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 
 export const importCommand = new Command("import")
   .description("Import a listing file (Petfinder, Adopt-a-Pet, RescueGroups, or a CSV with --mapping) into an organisation, as POST /v1/imports does; exits 1 when rows were rejected.")
@@ -70,7 +71,7 @@ export const importCommand = new Command("import")
       try {
         // Queued, the import has a job too: a running server's worker may take it first. One runs it (the
         // lease); the other follows it to the end.
-        await runImport(created.id).catch(async (error: unknown) => {
+        await runImport(created.id, { leavingCare: closeApplicationsOfAnimalLeavingCare }).catch(async (error: unknown) => {
           if (!(error instanceof ImportBusyError)) throw error;
           say(`Import ${created.id} is being run by the server's job worker: following it.`);
           for (;;) {

@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import type { Import, ImportIssue } from "@/lib/imports/schemas";
 import { runImport, type RunOptions } from "@/lib/imports/run";
 import { call, expectJson, parseLink } from "./helpers";
+import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 
 // Imports in tests: the file posted as a browser or curl would (multipart),
 // then the queued `run-import` jobs run here, as the worker would run them.
@@ -25,6 +26,8 @@ export function postImport(who: Who, file: Buffer | string, fields: Record<strin
 
 /** Photo hosts resolve to nothing unless a test says otherwise (no test reaches the internet). */
 export const NO_DNS: RunOptions = {
+  // As the worker runs imports (lib/worker/tasks.ts).
+  leavingCare: closeApplicationsOfAnimalLeavingCare,
   guard: {
     resolve: async (host) => {
       throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });

@@ -99,6 +99,29 @@ describe("an existing animal changes once, under its lock, through the write pat
     expect((await staysOf(pet.id)).map((s) => s.outcome_type)).toEqual([null]);
   });
 
+  it("a file that takes an animal out of care closes its open and approved applications, as an outcome recorded here does: the animal is available, out of care", async () => {
+    await history({ key: writer }, csv("T-1,Tex,DOG,2021-03-01,stray,,,"));
+    const pet = await animal("T-1");
+    const site = (await newKey(["pets:read", "applications:write"], "adopters' site", { plan: "pro" }, organization)).key;
+    const apply = async (email: string) =>
+      (
+        await expectJson<{ id: number }>(
+          await call(applyRoute, `/v1/pets/${pet.id}/applications`, { method: "POST", key: site, params: { petId: String(pet.id) }, json: { name: "Sam", email, home: "house", message: "Hello", consent: true } }),
+          201,
+        )
+      ).id;
+    const approved = await apply("approved.records@example.org");
+    const waiting = await apply("waiting.records@example.org");
+    await expectJson(await call(transitionRoute, `/v1/applications/${approved}/transitions`, { method: "POST", json: { to: "approved" }, headers: staff.headers, params: { applicationId: String(approved) } }));
+    expect(await animal("T-1")).toMatchObject({ status: "pending", inCare: true });
+
+    const left = await history({ key: writer }, csv("T-1,Tex,DOG,2021-03-01,stray,,2021-04-01,transferredOut"));
+    expect(left.counts).toMatchObject({ updated: 1, rejected: 0 });
+    expect(await animal("T-1")).toMatchObject({ status: "available", inCare: false });
+    const states = await db().adoptionApplication.findMany({ where: { id: { in: [BigInt(approved), BigInt(waiting)] } }, orderBy: { id: "asc" }, select: { state: true } });
+    expect(states.map((a) => a.state)).toEqual(["cancelled", "cancelled"]);
+  });
+
   it("staff record an outcome while the import runs (between its plan and its write): neither is lost", async () => {
     await history({ key: writer }, csv("C-1,Cleo,CAT,2021-05-01,stray,,,"));
     const pet = await animal("C-1");
