@@ -2,7 +2,7 @@ import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { weakTag } from "@/lib/core/conditional";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/core/pagination";
 import { kmOfChord, roundKm } from "@/lib/organizations/geo";
 import { organizationExists } from "@/lib/organizations/queries";
@@ -237,9 +237,6 @@ async function externalIdTaken(organizationId: number, externalId: string): Prom
   ]);
 }
 
-export function notFound(id: number): ApiError {
-  return new ApiError(404, "not_found", `There is no animal with id ${id}.`);
-}
 
 /** The strong ETag of an animal's version: `"3"`. */
 export function etagOf(version: number): string {
@@ -354,7 +351,7 @@ export async function changePetAndStay(
     // Locked until the commit: the record's "before" is exactly the row
     // this change replaces, and no other writer can slip in after the check.
     const current = await queries.lockPetForUpdate(tx, id, organizationScope(options.tenancy));
-    if (!current) throw notFound(id);
+    if (!current) throw notFound("animal", id);
     const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
@@ -437,7 +434,7 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
   const { actor } = options;
   for (let attempt = 0; attempt < PLAIN_ATTEMPTS; attempt++) {
     const current = await queries.readPetForChange(id, organizationId);
-    if (!current) throw notFound(id);
+    if (!current) throw notFound("animal", id);
     const was = storedPet(current);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
@@ -522,7 +519,7 @@ function mergedFee(was: AdoptionFee | null, patch: NonNullable<PetPatch["adoptio
 /** An animal's change history (staff only, enforced by the route's scope). */
 export async function listPetHistory(id: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
   const pet = await queries.findPetById(id);
-  if (!pet) throw notFound(id);
+  if (!pet) throw notFound("animal", id);
   return listHistory(id, query, view, Number(pet.organizationId));
 }
 

@@ -1,7 +1,7 @@
 import { now as clockNow } from "@/lib/clock";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/core/errors";
-import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
+import { ApiError, notFound } from "@/lib/core/errors";
+import { adoptionInProgress, changePetAndStay, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
 import { findPetById } from "@/lib/pets/queries";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField, PetStatus } from "@/lib/pets/schemas";
@@ -36,7 +36,7 @@ export interface StayResult {
 /** An animal's stays, oldest first. The route has checked the caller may see the animal. */
 export async function listStays(petId: number): Promise<Stay[]> {
   const rows = await queries.findStays(petId);
-  if (!rows.length && !(await findPetById(petId))) throw notFound(petId);
+  if (!rows.length && !(await findPetById(petId))) throw notFound("animal", petId);
   return rows.map(toStay);
 }
 
