@@ -37,7 +37,6 @@ function inherit(command: Command, parent: Command): Command {
 
 for (const group of [dbCommand, orgsCommand, keysCommand, peopleCommand, alertsCommand, webhooksCommand, staffCommand, auditCommand, importCommand]) program.addCommand(inherit(group, program));
 
-export { positiveInt } from "./cli/shared";
 export { program, withDatabase };
 
 if (process.argv[1]?.endsWith("cli.ts")) {

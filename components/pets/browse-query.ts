@@ -1,6 +1,7 @@
 import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
-import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { PlainApiError } from "@/lib/site/plain-error";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/core/units";
@@ -63,7 +64,6 @@ export interface BrowseQuery {
 }
 
 // An API failure as plain data (defined beside plainError, which makes one).
-export type { PlainApiError };
 
 export interface PetPage {
   pets: Pet[];

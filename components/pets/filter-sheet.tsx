@@ -5,7 +5,7 @@ import { countArgs } from "@/lib/i18n/numbers";
 import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import { activeFilterCount, browseHref, withoutFilters, type BrowseQuery } from "@/components/pets/browse-query";
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { isPlainClick } from "@/components/pets/follow-in-place";

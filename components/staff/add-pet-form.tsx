@@ -18,8 +18,11 @@ import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { useHydrated } from "@/components/use-hydrated";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
+import { NAME_MAX } from "@/lib/pets/schemas/fields";
+import { listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas/pet";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.

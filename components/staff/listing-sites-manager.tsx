@@ -26,7 +26,8 @@ import {
   type ListingUpload,
 } from "@/lib/listings/uploads/schemas";
 import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 import { TableScroll } from "@/components/staff/table-scroll";
 
 // Add a listing site (after testing its credentials), change its settings,

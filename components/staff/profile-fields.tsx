@@ -5,8 +5,9 @@ import { FormField } from "@/components/staff/form-field";
 import { AnswerSelect } from "@/components/staff/answer-select";
 import { textOrNull, today } from "@/components/staff/pet-fields";
 import { hintClass, labelClass } from "@/components/staff/styles";
-import { GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile";
-import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX, PET_SEXES, type NewPetInput } from "@/lib/pets/schemas";
+import { GOOD_WITH, GOOD_WITH_LABELS, PET_SIZES, SEX_LABELS, SIZE_LABELS, PET_SEXES } from "@/lib/pets/profile";
+import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX } from "@/lib/pets/schemas/fields";
+import { type NewPetInput } from "@/lib/pets/schemas/pet";
 
 // The profile part of the add and edit forms: one component, so both ask
 // the same questions in the same words. It reads the form it sits in from

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { petQueryKey } from "@/components/pets/use-pet";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { Application, ApplicationState } from "@/lib/applications/schemas";
 
 /** Every applications query starts with this: one invalidation refreshes them all. */

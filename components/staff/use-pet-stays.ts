@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { petQueryKey } from "@/components/pets/use-pet";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { IntakeInput, OutcomeInput, Stay } from "@/lib/stays/schemas";
 
 export const petStaysQueryKey = (id: number) => ["pet", id, "stays"] as const;

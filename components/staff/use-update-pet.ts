@@ -4,9 +4,9 @@ import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-q
 import { petQueryKey } from "@/components/pets/use-pet";
 import type { PetPage } from "@/components/pets/browse-query";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import { DEFAULT_CURRENCY } from "@/lib/pets/adoption-fee";
-import type { Pet, PetPatch } from "@/lib/pets/schemas";
+import type { Pet, PetPatch } from "@/lib/pets/schemas/pet";
 
 export interface PetUpdate {
   id: number;

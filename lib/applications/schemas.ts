@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
-import { idSchema, petStatusSchema } from "@/lib/pets/schemas";
+import { idSchema } from "@/lib/core/schemas";
+import { petStatusSchema } from "@/lib/pets/schemas/fields";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)
 // sends, what the applicant's private page and staff read, and the steps

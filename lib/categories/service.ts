@@ -3,8 +3,8 @@ import { breedsOf } from "@/lib/listings/vocabulary/breeds";
 import { categoryVocabulary } from "@/lib/listings/vocabulary/colors";
 import { listedKindOf } from "@/lib/listings/vocabulary/kinds";
 import type { CategoryBreed } from "@/lib/pets/schemas/vocabulary";
-import { findCategories } from "@/lib/pets/queries";
-import type { Category } from "@/lib/pets/schemas";
+import { findCategories } from "@/lib/pets/queries/lookups";
+import type { Category } from "@/lib/pets/schemas/pet";
 
 // Categories and the listing sites' words for their animals. The rows are
 // few and read whole; the words come from lib/listings/vocabulary, by the

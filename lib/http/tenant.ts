@@ -1,4 +1,4 @@
-import type { Caller } from "@/lib/http/auth";
+import type { Caller } from "@/lib/sessions/caller";
 import { notFound } from "@/lib/core/errors";
 import { organizationOfImport } from "@/lib/imports/queries";
 import * as owners from "@/lib/organizations/queries";

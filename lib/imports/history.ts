@@ -2,8 +2,8 @@ import { differences, refusals, rejected, wanted, type PlannedRow } from "@/lib/
 import type { ImportIssue } from "@/lib/imports/schemas";
 import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times";
 import type { ImportedRow } from "@/lib/listings/formats/types";
-import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
-import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas";
+import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas/pet";
 
 // A shelter's history in a generic file (issue 42): each row is one stay of
 // an animal (intake, and outcome once it left), the rows with the same

@@ -14,23 +14,12 @@ import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
 import { registerStays } from "@/lib/openapi/stays";
 import { registerReports } from "@/lib/openapi/reports";
-import {
-  listPetsQuerySchema,
-  newPetSchema,
-  petIdParamsSchema,
-  petPatchSchema,
-  petSchema,
-  petsSchema,
-  photoParamsSchema,
-  photoPatchSchema,
-  photoSchema,
-  photoAltSchema,
-  photoUploadQuerySchema,
-  PHOTOS_MAX,
-} from "@/lib/pets/schemas";
-import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
+import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
+import { newPetSchema, petPatchSchema, petSchema, petsSchema, photoSchema } from "@/lib/pets/schemas/pet";
+import { petIdParamsSchema, photoParamsSchema, photoPatchSchema, photoAltSchema, photoUploadQuerySchema } from "@/lib/pets/schemas/params";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
+import { MAX_UPLOAD_BYTES, MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
-import { MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 
 // The contract, generated from the same zod schemas that parse requests,
 // so the document cannot drift from what the handlers accept and return.

@@ -11,14 +11,21 @@ import { resolveNear } from "@/lib/organizations/zip";
 import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
 import { recordChange } from "@/lib/audit/service";
 import { listHistory, type HistoryPage } from "@/lib/pets/history";
-import * as queries from "@/lib/pets/queries";
+import { type PetColumnChanges, type PlainColumnChanges, createPetWithRecords, isExternalIdTaken, lockPetForUpdate, readPetForChange, setPhotoPositions, updatePetIfVersion, updatePetWithRecord } from "@/lib/pets/queries/writes";
+import { type PetFilter } from "@/lib/pets/queries/filters";
+import { ageGroupsRefreshedOn } from "@/lib/pets/queries/age-groups";
+import { categoryExists, findPetById, findPetIdByExternalId } from "@/lib/pets/queries/lookups";
+import { findNearPets, findNearPetsBefore } from "@/lib/pets/queries/near";
+import { findPetPage } from "@/lib/pets/queries/pages";
 import { now as clockNow } from "@/lib/clock";
 import { followStatus, toStay } from "@/lib/stays/rules";
 import { stayTimeOf, type Stay } from "@/lib/stays/schemas";
 import { midnightIn, type StayRow, type StayWrite } from "@/lib/stays/queries";
-import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import { presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
-import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
+import { PET_FIELDS, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas/pet";
+import { type GoodWith } from "@/lib/pets/schemas/fields";
+import { type ListPetsQuery } from "@/lib/pets/schemas/list-query";
 import { mayReadAnimal, outOfCareRefused, recordsOf, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
@@ -28,7 +35,6 @@ import { mayReadAnimal, outOfCareRefused, recordsOf, THE_PUBLIC, type Viewer } f
 // audit record in one transaction, and the commit writes the change-feed
 // event from the record (docs/decisions/005).
 
-export { toPet };
 
 export interface PetPage {
   pets: Pet[];
@@ -51,7 +57,7 @@ export interface PetPage {
 export async function listPets(query: ListPetsQuery, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<PetPage> {
   if (query.inCare === false && recordsOf(viewer) === null) throw outOfCareRefused();
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const filters: queries.PetFilter = {
+  const filters: PetFilter = {
     status: query.status,
     categoryId: query.categoryId,
     organizationIds: query.organizationId,
@@ -65,7 +71,7 @@ export async function listPets(query: ListPetsQuery, view: PetView, viewer: View
     specialNeeds: query.specialNeeds,
     spayedNeutered: query.spayedNeutered,
     coatLengths: query.coatLength,
-    ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
+    ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await ageGroupsRefreshedOn() } : undefined,
     viewer,
     onlyOutOfCare: query.inCare === false,
   };
@@ -75,7 +81,7 @@ export async function listPets(query: ListPetsQuery, view: PetView, viewer: View
 
   // One row more than asked tells whether another page lies in the walking
   // direction; the statement also says whether any lies behind the cursor.
-  const { rows, otherSide } = await queries.findPetPage({
+  const { rows, otherSide } = await findPetPage({
     ...filters,
     after: cursor?.d === "after" ? cursor.id : undefined,
     before: backwards ? cursor.id : undefined,
@@ -113,11 +119,11 @@ export async function listPets(query: ListPetsQuery, view: PetView, viewer: View
 /**
  * A page near a place: nearest first (newest first at one distance), each
  * animal with its distance; paged by (distance, id) cursors, exactly as the
- * plain list is by id (lib/pets/queries.ts findNearPets).
+ * plain list is by id (lib/pets/queries/near.ts findNearPets).
  */
 async function listPetsNear(
   query: ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> },
-  filters: queries.PetFilter,
+  filters: PetFilter,
   cursor: Cursor | undefined,
   view: PetView,
 ): Promise<PetPage> {
@@ -130,12 +136,12 @@ async function listPetsNear(
   // The page, and (for a page reached by a cursor) whether anything lies on
   // the cursor's other side, the row at the cursor included: asked at once.
   const [rows, otherSide] = await Promise.all([
-    backwards ? queries.findNearPetsBefore({ ...walk, before: at!, take }) : queries.findNearPets({ ...walk, after: at, take }),
+    backwards ? findNearPetsBefore({ ...walk, before: at!, take }) : findNearPets({ ...walk, after: at, take }),
     !at
       ? Promise.resolve(false)
       : backwards
-        ? queries.findNearPets({ ...walk, after: { k: at.k, id: at.id + 1 }, take: 1 }).then((r) => r.length > 0)
-        : queries.findNearPetsBefore({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }).then((r) => r.length > 0),
+        ? findNearPets({ ...walk, after: { k: at.k, id: at.id + 1 }, take: 1 }).then((r) => r.length > 0)
+        : findNearPetsBefore({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }).then((r) => r.length > 0),
   ]);
   const moreAhead = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
@@ -163,7 +169,7 @@ function unknownCategory(id: number): ApiError {
 /**
  * Adds an animal with its "created" audit record (and so its event),
  * atomically, in one statement shared with concurrent creates (the hottest
- * write: see queries.insertPetsWithRecords). `tx`
+ * write: see insertPetsWithRecords in lib/pets/queries/writes.ts). `tx`
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
@@ -188,10 +194,9 @@ export async function createPet(
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
         };
-  const row = await queries
-    .createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
+  const row = await createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
     .catch(async (error: unknown) => {
-      throw queries.isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
+      throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
     });
   // No row: the category does not exist (checked in the statement, so the
   // client gets a precise error naming the field rather than a foreign-key failure).
@@ -230,7 +235,7 @@ const intakeInFuture = (what: string) =>
  * can still be found.
  */
 async function externalIdTaken(organizationId: number, externalId: string): Promise<ApiError> {
-  const holder = await queries.findPetIdByExternalId(organizationId, externalId).catch(() => null);
+  const holder = await findPetIdByExternalId(organizationId, externalId).catch(() => null);
   const which = holder === null ? "another animal" : `animal ${holder}`;
   return new ApiError(409, "external_id_taken", `Another animal of this organisation already has externalId "${externalId}" (${which}). Each animal's externalId must be unique within its organisation.`, [
     { field: "externalId", issue: `is already the id of ${which} of this organisation` },
@@ -303,7 +308,7 @@ function reorderedPhotos(current: StoredPet["photos"], order: number[]): StoredP
 /** What a change did: the changed fields' old values, and the columns to write (none when only photos changed). */
 export interface AppliedChange {
   before: Partial<Record<PetField, unknown>>;
-  columns?: queries.PetColumnChanges;
+  columns?: PetColumnChanges;
   /** Whether the animal is in care after the change (a stay's outcome decides it); as it was when absent. */
   inCare?: boolean;
   /**
@@ -350,7 +355,7 @@ export async function changePetAndStay(
   return db().$transaction(async (tx) => {
     // Locked until the commit: the record's "before" is exactly the row
     // this change replaces, and no other writer can slip in after the check.
-    const current = await queries.lockPetForUpdate(tx, id, organizationScope(options.tenancy));
+    const current = await lockPetForUpdate(tx, id, organizationScope(options.tenancy));
     if (!current) throw notFound("animal", id);
     const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
@@ -364,8 +369,7 @@ export async function changePetAndStay(
     const status = change.columns?.status;
     const followed = !change.stayChange && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
     const inCare = change.inCare ?? followed?.inCare;
-    const written = await queries
-      .updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
+    const written = await updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
         inCare: inCare === context.inCare ? undefined : inCare,
         stay: change.stayChange?.write ?? followed?.write,
       })
@@ -399,8 +403,8 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
   const plain = patch.status === undefined && patch.categoryId === undefined && patch.photoOrder === undefined;
   const pet = await (plain ? updatePlainly(id, patch, options) : updateLocked(id, patch, options)).catch(async (error: unknown) => {
     // The unique index refused the new externalId (another animal got it, maybe a moment ago).
-    if (!queries.isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
-    const row = await queries.findPetById(id);
+    if (!isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
+    const row = await findPetById(id);
     throw row ? await externalIdTaken(Number(row.organizationId), patch.externalId) : error;
   });
   return presentPet(pet, options.view);
@@ -433,18 +437,18 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
   const organizationId = organizationScope(options.tenancy);
   const { actor } = options;
   for (let attempt = 0; attempt < PLAIN_ATTEMPTS; attempt++) {
-    const current = await queries.readPetForChange(id, organizationId);
+    const current = await readPetForChange(id, organizationId);
     if (!current) throw notFound("animal", id);
     const was = storedPet(current);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
     const change = patchChange(patch, was);
     if (!change) return was;
-    const updated = await queries.updatePetWithRecord({
+    const updated = await updatePetWithRecord({
       id,
       organizationId,
       version: was.version,
-      columns: change.columns as queries.PlainColumnChanges,
+      columns: change.columns as PlainColumnChanges,
       before: change.before,
       actor: { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
       requestId: options.requestId,
@@ -462,14 +466,14 @@ function updateLocked(id: number, patch: PetPatch, options: UpdateOptions): Prom
     const { before, columns, photos } = change;
     // Read under the animal's lock, which approvals take too (changePet).
     if (columns.status !== undefined && approvedApplication !== null) throw adoptionInProgress(was.name, approvedApplication, "change_status");
-    if (columns.categoryId !== undefined && !(await queries.categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
-    if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
+    if (columns.categoryId !== undefined && !(await categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
+    if (photos) await setPhotoPositions(tx, id, photos.map((p) => p.id));
     return { before, columns };
   });
 }
 
 /** What a patch changes on `was`: the changed fields' old values, the new column values and photo order; null when nothing changes. */
-function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: queries.PetColumnChanges; photos?: StoredPet["photos"] } | null {
+function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: PetColumnChanges; photos?: StoredPet["photos"] } | null {
   const wanted: Partial<StoredPet> = Object.fromEntries(
     SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
   );
@@ -518,16 +522,15 @@ function mergedFee(was: AdoptionFee | null, patch: NonNullable<PetPatch["adoptio
 
 /** An animal's change history (staff only, enforced by the route's scope). */
 export async function listPetHistory(id: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
-  const pet = await queries.findPetById(id);
+  const pet = await findPetById(id);
   if (!pet) throw notFound("animal", id);
   return listHistory(id, query, view, Number(pet.organizationId));
 }
 
 /** One animal, if `viewer` may see it (one out of care is its organisation's record: lib/visibility/policy.ts). */
 export async function findPet(id: number, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<Pet | null> {
-  const row = await queries.findPetById(id);
+  const row = await findPetById(id);
   if (!row || !mayReadAnimal(viewer, row)) return null;
   return toPet(row, view);
 }
 
-export { presentFields };

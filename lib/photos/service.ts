@@ -4,9 +4,10 @@ import { logger } from "@/lib/log";
 import { processPhoto } from "@/lib/photos/process";
 import * as queries from "@/lib/photos/queries";
 import { photoStore } from "@/lib/photos/store";
-import { findPetById } from "@/lib/pets/queries";
+import { findPetById } from "@/lib/pets/queries/lookups";
 import { presentPet, presentPhoto, type PetView } from "@/lib/pets/present";
-import { PHOTOS_MAX, type Pet, type Photo } from "@/lib/pets/schemas";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
+import { type Pet, type Photo } from "@/lib/pets/schemas/pet";
 import { changePet, type UpdateOptions } from "@/lib/pets/service";
 import { mayManage } from "@/lib/organizations/tenancy";
 

@@ -4,7 +4,6 @@ import type { PhotoStore } from "@/lib/photos/store-interface";
 // lib/photos/store-interface.ts). The stores import the interface, never this
 // factory, so choosing one is not a circle.
 
-export type { PhotoStore, StoredFile } from "@/lib/photos/store-interface";
 
 let chosen: Promise<PhotoStore> | undefined;
 

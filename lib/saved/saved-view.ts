@@ -1,4 +1,4 @@
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { SavedAnimal } from "@/lib/saved/saved";
 
 // What only /saved needs of the saved animals, apart from lib/saved/saved.ts,

@@ -10,7 +10,7 @@ export const auditCommand = new Command("audit")
       const { listPetHistory } = await import("@/lib/pets/service");
       const { petView } = await import("@/lib/pets/present");
       const { describeActor, describeChanges } = await import("@/lib/pets/history-format");
-      const { LIMIT_MAX } = await import("@/lib/pets/schemas");
+      const { LIMIT_MAX } = await import("@/lib/core/schemas");
       const entries = [];
       let cursor: string | undefined;
       do {

@@ -8,7 +8,7 @@ import { flowByWeekSql } from "@/lib/dashboard/queries";
 import { weekStart } from "@/lib/dashboard/service";
 import { db } from "@/lib/db";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { ORIGIN, call, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 

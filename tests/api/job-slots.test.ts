@@ -10,7 +10,7 @@ import type { Import } from "@/lib/imports/schemas";
 import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type BackgroundWork } from "@/lib/worker/runner";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { metrics } from "@/lib/metrics";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { startSilentFtpServer, type SilentFtpServer } from "@/tests/silent-ftp-server";
 import { testMailServer } from "@/tests/mail-server";
 import { eventOf, startReceiver, type Receiver } from "@/tests/webhook-receiver";

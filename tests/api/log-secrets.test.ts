@@ -11,7 +11,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork } from "@/lib/worker/runner";
 import { openToken } from "@/lib/mail/sealed-token";
-import * as petQueries from "@/lib/pets/queries";
+import * as petQueries from "@/lib/pets/queries/pages";
 import { createStaff } from "@/lib/staff/service";
 import { captureLogLines } from "@/tests/log-capture";
 import { call, newKey } from "./helpers";

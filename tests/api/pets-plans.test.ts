@@ -1,9 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { pageSql, type PetPageQuery } from "@/lib/pets/queries";
+import { pageSql } from "@/lib/pets/queries/pages";
+import { type PetPageQuery } from "@/lib/pets/queries/filters";
 import { isoDay } from "@/lib/pets/age";
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 
 // Every page of the list is served by an index that walks straight to its
 // rows, whatever the data's history. The history here is the one that

@@ -9,7 +9,7 @@ import { disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { setCounterStore } from "@/lib/http/rate-limit";
 import { metrics } from "@/lib/metrics";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { checkReplicas, closeReplicas } from "@/lib/replicas";
 import { canRunReplicaCluster, startReplicaCluster, type ReplicaCluster } from "@/scripts/replica-cluster";
 import { resetDatabase } from "@/tests/db";

@@ -9,7 +9,7 @@ import { db, query } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scheduleListingUploads } from "@/lib/listings/uploads/schedule";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 import { call, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 

@@ -12,7 +12,7 @@ import { resetEnvCache } from "@/lib/env";
 import { encryptSecret, generateSecret } from "@/lib/core/secrets";
 import type { PetEvent } from "@/lib/events/schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
 import { call, expectApiError, expectJson, newKey, parseLink, allowPrivateWebhooks } from "./helpers";

@@ -5,7 +5,8 @@ import { ifNoneMatchMatches } from "@/lib/core/conditional";
 import { readNoOlderThanHeld } from "@/lib/http/responses";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
-import { idempotentNewPet, listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
+import { idempotentNewPet, newPetSchema } from "@/lib/pets/schemas/pet";
+import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
 import { petView } from "@/lib/pets/present";
 import { createPet, etagOf, listPets } from "@/lib/pets/service";
 

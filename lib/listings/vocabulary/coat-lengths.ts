@@ -4,7 +4,6 @@
 
 import { COAT_LENGTHS, type CoatLength } from "@/lib/pets/profile";
 
-export { COAT_LENGTHS, type CoatLength };
 
 export function isCoatLength(value: string): value is CoatLength {
   return (COAT_LENGTHS as readonly string[]).includes(value);

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
-import { type CoatLength, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { type CoatLength, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
+import { type GoodWithKind } from "@/lib/pets/profile";
 import { animalsCondition, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
 
 // A list's filters as SQL: the conditions, and the branches a page walks (one per status or category).

@@ -4,7 +4,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
 import type { IntakeType } from "@/lib/stays/schemas";
 import { lastStayJoin, stayColumnsOf, stayOfRow, stayWriteSql, type StayColumnsRaw, type StayRow, type StayWrite } from "@/lib/stays/queries";
-import { type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { type ListingField, type NewPet } from "@/lib/pets/schemas/pet";
+import { type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
 import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Creating and changing animals: each write and its audit record (and event) in one statement.

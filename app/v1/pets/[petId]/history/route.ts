@@ -1,7 +1,7 @@
 import { historyQuerySchema } from "@/lib/audit/schemas";
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { petView } from "@/lib/pets/present";
 import { listPetHistory } from "@/lib/pets/service";
 import { petOwner } from "@/lib/http/tenant";
