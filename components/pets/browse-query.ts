@@ -32,7 +32,7 @@ export type BrowseStatus = PetStatus | "all";
 export const DEFAULT_STATUS = "available" satisfies BrowseStatus;
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
-/** The API's limit on q, in characters (lib/pets/schemas.ts SEARCH_MAX; no zod import here). */
+/** The API's limit on q, in characters (lib/core/schemas.ts SEARCH_MAX; no zod import here). */
 export const SEARCH_MAX = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 

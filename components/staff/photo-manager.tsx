@@ -54,7 +54,6 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: petQueryKey(pet.id) }),
-      client.invalidateQueries({ queryKey: ["pets"] }),
       client.invalidateQueries({ queryKey: petHistoryQueryKey(pet.id) }),
     ]);
 

@@ -26,7 +26,6 @@ export const PROFILE_LABELS = {
   "goodWith.dogs": "Good with dogs",
   "goodWith.cats": "Good with cats",
 } as const;
-export type ProfileField = keyof typeof PROFILE_LABELS;
 
 
 

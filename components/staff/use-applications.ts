@@ -113,7 +113,6 @@ export function useApplicationTransition() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
         queryClient.invalidateQueries({ queryKey: petQueryKey(application.petId) }),
-        queryClient.invalidateQueries({ queryKey: ["pets"] }),
       ]),
   });
 }

@@ -30,7 +30,6 @@ function useStaysMutation<T>(id: number, send: (input: T) => Promise<Stay>) {
         client.invalidateQueries({ queryKey: petStaysQueryKey(id) }),
         client.invalidateQueries({ queryKey: petQueryKey(id), exact: true }),
         client.invalidateQueries({ queryKey: petHistoryQueryKey(id) }),
-        client.invalidateQueries({ queryKey: ["pets"] }),
       ]),
   });
 }

@@ -331,14 +331,6 @@ export async function listApplications(query: ApplicationListQuery, organization
   return { applications: page, next: more ? page.at(-1)!.id : null };
 }
 
-/** How many applications wait for a first look, and since when (the staff header): one organisation's, or every one's. */
-export async function applicationsWaiting(organizationId: number | undefined): Promise<{ count: number; oldest: string | null }> {
-  const [row] = await db().$queryRaw<{ count: bigint; oldest: Date | null }[]>`
-    SELECT count(*) AS count, min(created_at) AS oldest FROM adoption_applications
-     WHERE state = 'received' AND (${organizationId ?? null}::bigint IS NULL OR organization_id = ${organizationId ?? null}::bigint)`;
-  return { count: Number(row?.count ?? 0), oldest: row?.oldest?.toISOString() ?? null };
-}
-
 
 /** One application, if it is `organizationId`'s (undefined: anyone's, for a platform admin). */
 export async function getApplication(id: number, organizationId: number | undefined): Promise<Application> {

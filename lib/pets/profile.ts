@@ -3,7 +3,7 @@ import type { AgeGroup } from "@/lib/pets/age";
 // The profile's fixed choices and the words people read for them, with no
 // zod import: the browse page's filters and cards use them, and everything
 // they import ships in its first JavaScript (a 150 kB budget). The schemas
-// (lib/pets/schemas.ts) build on these same lists.
+// (lib/pets/schemas/fields.ts) build on these same lists.
 
 export const PET_SEXES = ["female", "male", "unknown"] as const;
 export type PetSex = (typeof PET_SEXES)[number];
@@ -19,14 +19,6 @@ export const SEX_LABELS: Record<PetSex, string> = { female: "Female", male: "Mal
 export const SIZE_LABELS: Record<PetSize, string> = { small: "Small", medium: "Medium", large: "Large", xlarge: "Extra large" };
 
 export const AGE_LABELS: Record<AgeGroup, string> = { baby: "Baby", young: "Young", adult: "Adult", senior: "Senior" };
-
-/** What each age group means, for the filter's hint and the profile. */
-export const AGE_HINTS: Record<AgeGroup, string> = {
-  baby: "under 1 year",
-  young: "1 to 3 years",
-  adult: "3 to 8 years",
-  senior: "8 years and over",
-};
 
 export const GOOD_WITH_LABELS: Record<GoodWithKind, string> = { children: "Children", dogs: "Dogs", cats: "Cats" };
 

@@ -20,8 +20,3 @@ export function photoStore(): Promise<PhotoStore> {
   })();
   return chosen;
 }
-
-/** Test hook: use this store (or, with no argument, the configured one again). */
-export function setPhotoStore(store?: PhotoStore): void {
-  chosen = store ? Promise.resolve(store) : undefined;
-}

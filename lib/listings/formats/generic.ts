@@ -432,4 +432,3 @@ export function genericFormat(mapping: GenericMapping, header?: readonly string[
     writeFile: (rows: readonly (readonly string[])[]): string => [columns, ...rows].map((cells) => `${rfc4180Line(cells)}\r\n`).join(""),
   };
 }
-export type GenericFormat = ReturnType<typeof genericFormat>;

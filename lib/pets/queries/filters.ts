@@ -54,7 +54,7 @@ const STATUS_LITERAL: Record<PetStatus, Prisma.Sql> = {
 };
 
 /**
- * A page filter as SQL (every list statement is SQL: lib/pets/queries.ts
+ * A page filter as SQL (every list statement is SQL: lib/pets/queries/pages.ts
  * findPetPage). The name test runs on the
  * generated `search_name` column (lower-cased, unaccented) under its trigram
  * index. The query text goes through the same pet_search_key function first,

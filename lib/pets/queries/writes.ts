@@ -248,12 +248,6 @@ function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
   return fromRaw(own as RawPetRow);
 }
 
-/** One animal with its photos, inside a transaction (which sees its own changes). */
-export async function readPet(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
-  const rows = await tx.$queryRaw<RawPetRow[]>(Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ${BigInt(id)}`);
-  return rows[0] ? fromRaw(rows[0]) : null;
-}
-
 /** The animal's columns a change writes (only those given). */
 export type PetColumnChanges = {
   name?: string;

@@ -8,7 +8,7 @@ import { coatLengthSchema } from "@/lib/pets/schemas/vocabulary";
 import { characterCount } from "@/lib/core/schemas";
 
 // An animal's fields one by one: status, name, the profile, the listing sites'
-// words, the adoption fee, the video (lib/pets/schemas.ts gathers every part).
+// words, the adoption fee, the video (the animal itself is lib/pets/schemas/pet.ts).
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
 
