@@ -8,7 +8,8 @@ import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { idempotentNewPet, newPetSchema } from "@/lib/pets/schemas/pet";
 import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
 import { petView } from "@/lib/pets/present";
-import { createPet, etagOf, listPets } from "@/lib/pets/service";
+import { createPet, etagOf } from "@/lib/pets/service";
+import { listPets } from "@/lib/pets/reads";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
 export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request, caller }) => {

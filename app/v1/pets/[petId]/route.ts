@@ -8,7 +8,8 @@ import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { petPatchSchema } from "@/lib/pets/schemas/pet";
 import { petView } from "@/lib/pets/present";
 import { notFound } from "@/lib/core/errors";
-import { etagOf, findPet, updatePet } from "@/lib/pets/service";
+import { etagOf, updatePet } from "@/lib/pets/service";
+import { findPet } from "@/lib/pets/reads";
 import { petOwner } from "@/lib/http/tenant";
 
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
