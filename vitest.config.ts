@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "prisma/**/*.test.ts", "tests/**/*.test.ts"],
+    include: ["lib/**/*.test.ts", "app/**/*.test.ts", "components/**/*.test.{ts,tsx}", "scripts/**/*.test.ts", "prisma/**/*.test.ts", "tests/**/*.test.ts"],
     globalSetup: ["./tests/global-setup.ts"],
     setupFiles: ["./tests/setup.ts"],
     // Two files at a time (the machines this runs on have 2 cores; most of a

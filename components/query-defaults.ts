@@ -1,4 +1,4 @@
-import { ApiClientError } from "@/lib/site/api-client-core";
+import { ApiClientError } from "@/lib/site/api-error";
 
 // How the site's pages fetch through react-query, in one place: the
 // provider of the staff and animal pages (components/providers.tsx) and the

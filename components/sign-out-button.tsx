@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import { navLinkClass } from "@/components/site-nav";
-import { callApi, describeError } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 
 /** The header's one interactive part, for signed-in staff: sign out, and say so when it fails. */
 export function SignOutButton() {

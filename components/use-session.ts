@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
 export const SESSION_QUERY_KEY = ["session"] as const;

@@ -3,7 +3,6 @@ import { createHash } from "node:crypto";
 import os from "node:os";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Batcher } from "@/lib/batch";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { env } from "@/lib/env";
 import { onShutdown } from "@/lib/lifecycle";
@@ -107,21 +106,6 @@ export async function query<R>(sql: { text: string; values: unknown[] }): Promis
   const result = await globalForDb.pgPool!.query<R & pg.QueryResultRow>({ name: statementName({ sql: sql.text }), text: sql.text, values: sql.values });
   return result.rows;
 }
-
-/**
- * Runs a read-only statement like query(), except that identical statements
- * (same text, same values) asked for at the same moment share one round trip
- * (lib/batch.ts): the first page of the list is everyone's first page.
- */
-export function sharedQuery<R>(sql: { text: string; values: unknown[] }): Promise<R[]> {
-  const key = `${sql.text}\u0000${JSON.stringify(sql.values, (_, value: unknown) => (typeof value === "bigint" ? `${value}n` : value))}`;
-  return identicalReads.run(key, sql) as Promise<R[]>;
-}
-
-const identicalReads = new Batcher<{ text: string; values: unknown[] }, unknown[]>(async (batch) => {
-  const rows = await query<unknown>(batch[0]!);
-  return batch.map(() => rows);
-}, Number.MAX_SAFE_INTEGER);
 
 export async function disconnectDb(): Promise<void> {
   const prisma = globalForDb.prisma;

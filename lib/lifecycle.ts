@@ -31,10 +31,6 @@ export function onShutdown(name: string, close: () => Promise<unknown>, order = 
   state().closers.set(name, { order, close });
 }
 
-export function offShutdown(name: string): void {
-  state().closers.delete(name);
-}
-
 /** Closes everything registered; one failure or hang does not stop the rest (each waits at most `timeoutMs`). */
 export async function closeResources(timeoutMs: number, log: (line: string) => void = () => {}): Promise<void> {
   const closers = [...state().closers].sort(([, a], [, b]) => a.order - b.order);

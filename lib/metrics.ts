@@ -8,7 +8,7 @@ import { LISTING_SITES } from "@/lib/core/listing-sites";
 import { logger } from "@/lib/log";
 
 // Every metric the service exports, defined once, by name, with its labels
-// (Prometheus text format at GET /metrics: lib/metrics-endpoint.ts). Others
+// (Prometheus text format at GET /metrics: lib/server/metrics.ts). Others
 // import `metrics()` and count; labels come from route templates, plans and
 // outcomes, never from input, so the number of series stays bounded.
 //

@@ -13,7 +13,7 @@ import { shortWindowAt } from "@/lib/rate-limit/windows";
 // Reads from PostgreSQL streaming replicas (DATABASE_REPLICA_URL).
 //
 // What may read a replica: the list and its ?id= lookups, getPet and the
-// categories (readQuery below, called by lib/pets/queries.ts), and so the
+// categories (readQuery below, called by lib/pets/queries/lookups.ts), and so the
 // public pages, which go through the same handlers. Everything else (writes,
 // transactions, the change feed, webhooks, keys, sessions, the rate limiter)
 // uses lib/db.ts, the primary, as it always did.

@@ -86,7 +86,7 @@ export async function alertsBench(): Promise<void> {
     process.env.SESSION_SECRET = env.SESSION_SECRET;
     const { matchAlerts, matchOnePetSql } = await import("@/lib/alerts/matching");
     const { createPet } = await import("@/lib/pets/service");
-    const { newPetSchema } = await import("@/lib/pets/schemas");
+    const { newPetSchema } = await import("@/lib/pets/schemas/pet");
     const { petView } = await import("@/lib/pets/present");
     const { disconnectDb } = await import("@/lib/db");
     const categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));

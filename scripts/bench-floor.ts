@@ -32,8 +32,11 @@ import os from "node:os";
 import pg from "pg";
 import { Batcher } from "@/lib/batch";
 import { chordOfKm } from "@/lib/organizations/geo";
-import { insertPetsWithRecords, nearChunkSql, pageSql, petsByIdSql, readForChangeSql, updateWithRecordSql, type PetToCreate } from "@/lib/pets/queries";
-import { newPetSchema } from "@/lib/pets/schemas";
+import { insertPetsWithRecords, readForChangeSql, updateWithRecordSql, type PetToCreate } from "@/lib/pets/queries/writes";
+import { nearChunkSql } from "@/lib/pets/queries/near";
+import { pageSql } from "@/lib/pets/queries/pages";
+import { petsByIdSql } from "@/lib/pets/queries/lookups";
+import { newPetSchema } from "@/lib/pets/schemas/pet";
 
 const PORT = Number(process.env.FLOOR_PORT ?? 3281);
 const WORKERS = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism());

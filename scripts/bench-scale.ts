@@ -206,7 +206,7 @@ async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, r
 
 /** The API URL and the page statement of a combination, for one size. */
 async function target(size: Size, port: number, c: Combination): Promise<{ url: string; sql: Prisma.Sql }> {
-  const { pageSql } = await import("@/lib/pets/queries");
+  const { pageSql } = await import("@/lib/pets/queries/pages");
   const query = new URLSearchParams(c.query);
   let cursorId: number | undefined;
   if (c.cursor) {
@@ -327,7 +327,7 @@ async function listingBench(large: Size, port: number): Promise<void> {
 
 /** The page statement a list URL runs (its filters and its cursor), for EXPLAIN. */
 async function statementOf(url: string): Promise<Prisma.Sql> {
-  const { pageSql } = await import("@/lib/pets/queries");
+  const { pageSql } = await import("@/lib/pets/queries/pages");
   const { decodeCursor } = await import("@/lib/core/pagination");
   const q = new URL(url).searchParams;
   const cursor = q.get("cursor") ? decodeCursor(q.get("cursor")!) : undefined;

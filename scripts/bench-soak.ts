@@ -148,7 +148,7 @@ function cpuTicks(pids: number[], database: string): { server: number; postgres:
  * (in a transaction rolled back).
  */
 async function databaseWork(client: pg.Client, q: { category: number; hotId: string; ids: number[] }): Promise<Record<string, number>> {
-  const { pageSql } = await import("@/lib/pets/queries");
+  const { pageSql } = await import("@/lib/pets/queries/pages");
   const statements: Record<string, { text: string; values: unknown[] }> = {
     list: pageSql({ take: 21 }),
     "filtered list": pageSql({ take: 21, status: "available", categoryId: q.category }),

@@ -20,7 +20,6 @@ import { webhooksCommand } from "./cli/webhooks";
 import { staffCommand } from "./cli/staff";
 import { auditCommand } from "./cli/audit";
 import { importCommand } from "./cli/import";
-import { withDatabase } from "./cli/shared";
 
 const program = new Command()
   .name("npm run cli --")
@@ -37,8 +36,7 @@ function inherit(command: Command, parent: Command): Command {
 
 for (const group of [dbCommand, orgsCommand, keysCommand, peopleCommand, alertsCommand, webhooksCommand, staffCommand, auditCommand, importCommand]) program.addCommand(inherit(group, program));
 
-export { positiveInt } from "./cli/shared";
-export { program, withDatabase };
+export { program };
 
 if (process.argv[1]?.endsWith("cli.ts")) {
   program.parseAsync(process.argv).catch((error: unknown) => {

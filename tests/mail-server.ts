@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { until } from "@/tests/wait";
 
 // A real SMTP server on 127.0.0.1 for the mail tests: what the app's job
 // queue sends arrives here, parsed, in `inbox`; the tests script refusals as
@@ -56,14 +57,8 @@ export function testMailServer(options: { rejectRecipient?: (address: string) =>
   return {
     inbox,
     to,
-    async waitFor(address, subject, timeoutMs = 20_000) {
-      const end = Date.now() + timeoutMs;
-      for (;;) {
-        const found = to(address).find((m) => subject.test(m.subject ?? ""));
-        if (found) return found;
-        if (Date.now() > end) throw new Error(`no email to ${address} with a subject like ${subject} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    waitFor(address, subject, timeoutMs = 20_000) {
+      return until(`an email to ${address} with a subject like ${subject}`, () => to(address).find((m) => subject.test(m.subject ?? "")), timeoutMs);
     },
     async start() {
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -4,7 +4,7 @@ import { GET as getOrganization } from "@/app/v1/organizations/[organizationId]/
 import { GET as listOrganizations } from "@/app/v1/organizations/route";
 import { GET as getSession } from "@/app/v1/session/route";
 import type { Organization } from "@/lib/organizations/schemas";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import { serverApi } from "@/lib/site/server-api";
 import type { SessionInfo } from "@/lib/staff/schemas";
 

@@ -7,7 +7,8 @@ import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { useState } from "react";
 import type { ApplicationState, ApplicationStatus } from "@/lib/applications/schemas";
 import { buttonClass, textLinkClass } from "@/components/pets/styles";
-import { callApi, describeError } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 
 // The applicant's private page: where their application stands, what it
 // means, and Withdraw while nothing is decided.

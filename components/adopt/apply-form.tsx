@@ -15,9 +15,11 @@ import { FormField } from "@/components/staff/form-field";
 import { ConsentFields } from "@/components/staff/consent-fields";
 import { FieldError } from "@/components/staff/field-error";
 import { hintClass, labelClass, linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 import { HOMES, MESSAGE_MAX, applicationInputSchema, type NewApplication, type NewApplicationInput } from "@/lib/applications/schemas";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 
 // The adopter's application: the same schema the API parses the body with
 // validates it here, so the form refuses exactly what the server would.

@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 
 import { lazy, Suspense, useState } from "react";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { primaryButtonClass } from "@/components/pets/styles";
 
 // The form and its schemas are fetched when an adopter asks for them, not

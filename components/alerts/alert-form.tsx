@@ -18,9 +18,10 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { ConsentFields } from "@/components/staff/consent-fields";
 import { hintClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 import { newAlertSchema } from "@/lib/alerts/schemas";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 
 // "Email me new matches": the browse page's filters as an alert (POST
 // /v1/alerts, double opt-in: nothing is sent until the emailed link is

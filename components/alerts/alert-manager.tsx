@@ -7,7 +7,8 @@ import { useEffect, useRef, useState } from "react";
 import { confirmAlert, deleteAlert, getAlert, pauseAlert, type AlertView } from "@/components/alerts/alerts-api";
 import { FormAlert } from "@/components/staff/form-alert";
 import { dangerButtonClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 type State =
   | { kind: "loading" }

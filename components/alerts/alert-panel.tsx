@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 
 import { lazy, Suspense, useState } from "react";
 import type { BrowseQuery } from "@/components/pets/browse-query";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 
 // The browse page's "Email me new matches": only the button ships with the
 // first page (its JavaScript budget is 150 kB); the form, with

@@ -1,6 +1,6 @@
 "use client";
 
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { components } from "@/lib/site/openapi-types";
 
 // The alert calls of the site, through the typed client (the contract's

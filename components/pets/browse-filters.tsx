@@ -5,7 +5,7 @@ import { useLocalePath } from "@/lib/i18n/paths";
 import { categoryLabel } from "@/lib/i18n/words";
 import { AGE_GROUPS } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import { DEFAULT_STATUS, PAGE_SIZES, type BrowseQuery } from "@/components/pets/browse-query";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/core/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";

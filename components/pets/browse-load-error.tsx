@@ -2,7 +2,8 @@
 
 import { useTranslations } from "next-intl";
 import { useLocalePath } from "@/lib/i18n/paths";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 import { DEFAULT_STATUS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { primaryButtonClass, textLinkClass } from "@/components/pets/styles";

@@ -1,6 +1,7 @@
 import { AGE_GROUPS, type AgeGroup } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES, type GoodWithKind, type PetSex, type PetSize } from "@/lib/pets/profile";
-import type { Category, Pet, PetStatus } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { PlainApiError } from "@/lib/site/plain-error";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI, type WithinMiles } from "@/lib/core/units";
@@ -31,7 +32,7 @@ export type BrowseStatus = PetStatus | "all";
 export const DEFAULT_STATUS = "available" satisfies BrowseStatus;
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const;
-/** The API's limit on q, in characters (lib/pets/schemas.ts SEARCH_MAX; no zod import here). */
+/** The API's limit on q, in characters (lib/core/schemas.ts SEARCH_MAX; no zod import here). */
 export const SEARCH_MAX = 100;
 export const DEFAULT_PAGE_SIZE = 20;
 
@@ -63,7 +64,6 @@ export interface BrowseQuery {
 }
 
 // An API failure as plain data (defined beside plainError, which makes one).
-export type { PlainApiError };
 
 export interface PetPage {
   pets: Pet[];

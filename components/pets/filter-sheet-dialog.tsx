@@ -4,7 +4,7 @@ import { useTranslations } from "next-intl";
 import { countArgs } from "@/lib/i18n/numbers";
 import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { useLayoutEffect, useRef } from "react";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import { activeFilterCount, browseHref, withoutFilters, type BrowseQuery } from "@/components/pets/browse-query";
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { isPlainClick } from "@/components/pets/follow-in-place";

@@ -2,7 +2,7 @@
 
 import { useTranslations } from "next-intl";
 import { lazy, Suspense, useState } from "react";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import { activeFilterCount, type BrowseQuery } from "@/components/pets/browse-query";
 import { buttonClass } from "@/components/pets/styles";
 

@@ -2,7 +2,7 @@ import { useLocale, useTranslations } from "next-intl";
 import { useLocalePath } from "@/lib/i18n/paths";
 import { categoryLabel, milesAwayLabel } from "@/lib/i18n/words";
 import type { ShelterSummary } from "@/components/pets/browse-query";
-import type { Category, Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { PetCover } from "@/components/pets/pet-photo";
 import { SaveButton } from "@/components/saved/save-button";
 import { StatusBadge } from "@/components/pets/status-badge";

@@ -10,7 +10,7 @@ import { SaveToggle } from "@/components/saved/save-toggle";
 import { usePet } from "@/components/pets/use-pet";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
 import { useSession } from "@/components/use-session";
-import type { Category, Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
 
 // The staff tools (form, schemas, history) are a separate chunk, fetched
 // only once the session says staff: adopters never download them.

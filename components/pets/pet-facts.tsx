@@ -1,6 +1,6 @@
 import { useLocale, useTranslations } from "next-intl";
 import { formatAmount } from "@/lib/pets/adoption-fee";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 
 // What the shelter knows of an animal's care, in plain words: "Spayed",
 // "House-trained", "Shots up to date", "Adoption fee $150". An answer not

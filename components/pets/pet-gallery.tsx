@@ -3,7 +3,7 @@
 import { useTranslations } from "next-intl";
 
 import { useState, type KeyboardEvent } from "react";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { PetCover, PhotoImage } from "@/components/pets/pet-photo";
 import { focusRing } from "@/components/pets/styles";
 

@@ -4,8 +4,9 @@ import { useTranslations } from "next-intl";
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
-import type { PlainApiError } from "@/components/pets/browse-query";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
+import type { PlainApiError } from "@/lib/site/plain-error";
 import { BackToBrowseLink } from "@/components/pets/back-to-browse-link";
 import { primaryButtonClass } from "@/components/pets/styles";
 

@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import type { Pet, Photo } from "@/lib/pets/schemas";
+import type { Pet, Photo } from "@/lib/pets/schemas/pet";
 import { PetPicture } from "@/components/pets/pet-picture";
 
 // Photos as plain <img> elements with a srcset of the variants the API

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useLocale, useTranslations } from "next-intl";
 import { categoryLabel } from "@/lib/i18n/words";
 import { GOOD_WITH } from "@/lib/pets/profile";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { PetFacts, breedText, dayText, type PetT } from "@/components/pets/pet-facts";
 import { PetGallery } from "@/components/pets/pet-gallery";
 import { PetVideo } from "@/components/pets/pet-video";

@@ -1,4 +1,4 @@
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import { useTranslations } from "next-intl";
 
 // Each status has its own colour, its own mark (dot, diamond, square) and

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { callApi } from "@/lib/site/api-client-core";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 
 export const CATEGORIES_QUERY_KEY = ["categories"] as const;
 

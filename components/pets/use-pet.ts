@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
-import type { Pet } from "@/lib/pets/schemas";
+import { callApi } from "@/lib/site/api-client-core";
+import type { Pet } from "@/lib/pets/schemas/pet";
 
 export const petQueryKey = (id: number) => ["pet", id] as const;
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useState, useSyncExternalStore } from "react";
-import { networkError } from "@/lib/site/api-client-core";
+import { networkError } from "@/lib/site/api-error";
 import { type BrowseQuery, type PetPage } from "@/components/pets/browse-query";
 
 // The browse page's fetching: react-query, as on the rest of the site, but

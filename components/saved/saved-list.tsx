@@ -8,10 +8,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { profileLine } from "@/components/pets/pet-card";
 import { PetCover } from "@/components/pets/pet-photo";
 import { SaveButton } from "@/components/saved/save-button";
-import { removeSavedAnimal, useHydrated, useSaved } from "@/components/saved/saved-store";
+import { removeSavedAnimal, useSaved } from "@/components/saved/saved-store";
+import { useHydrated } from "@/components/use-hydrated";
 import { linkClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { callApi, describeError } from "@/lib/site/api-client";
-import type { Pet, PetStatus } from "@/lib/pets/schemas";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
+import type { Pet } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { SavedAnimal } from "@/lib/saved/saved";
 import { idChunks, newestFirst } from "@/lib/saved/saved-view";
 

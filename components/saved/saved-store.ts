@@ -72,9 +72,6 @@ export function useSaved(): SavedAnimal[] {
   return useSyncExternalStore(subscribe, snapshot, serverSnapshot);
 }
 
-/** False on the server and while hydrating, true once the browser's own list is shown. */
-export { useHydrated } from "@/components/use-hydrated";
-
 export function toggleSavedAnimal(pet: { id: number; name: string }): void {
   write(toggleSaved(snapshot(), pet, new Date()));
 }

@@ -5,9 +5,10 @@ import { usePageLocale } from "@/lib/i18n/paths";
 
 import { useRouter } from "next/navigation";
 import { useTransition } from "react";
-import type { PlainApiError } from "@/components/pets/browse-query";
+import type { PlainApiError } from "@/lib/site/plain-error";
 import { primaryButtonClass, textLinkClass } from "@/components/pets/styles";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 /**
  * A list on the shelters' pages could not be loaded (a 429 says how long to

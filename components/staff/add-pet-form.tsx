@@ -4,7 +4,7 @@
 import "@/lib/zod-jitless";
 import { zodResolver } from "@hookform/resolvers/zod";
 import dynamic from "next/dynamic";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { FormProvider, useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
@@ -18,8 +18,11 @@ import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
 import { useHydrated } from "@/components/use-hydrated";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { NAME_MAX, listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
+import { NAME_MAX } from "@/lib/pets/schemas/fields";
+import { listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas/pet";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.
@@ -52,7 +55,6 @@ const SIGN_IN_HREF = "/staff/sign-in?next=/staff/pets/new";
  * limit, an expired session) is shown on the field or the form it concerns.
  */
 export function AddPetForm({ initialCategories, platformAdmin = false }: { initialCategories: Category[] | null; platformAdmin?: boolean }) {
-  const queryClient = useQueryClient();
   const categories = useCategories(initialCategories, true);
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const [added, setAdded] = useState<Pet | null>(null);
@@ -87,8 +89,6 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
 
   const create = useMutation({
     mutationFn: async (pet: NewPet): Promise<Pet> => (await callApi((api) => api.POST("/pets", { body: pet }))).data,
-    // The browse page's lists (keys starting with "pets") now miss this animal.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["pets"] }),
   });
 
   useEffect(() => {

@@ -4,7 +4,7 @@ import { AddPetForm } from "@/components/staff/add-pet-form";
 import { SessionStatus } from "@/components/staff/session-status";
 import { StaffOnly } from "@/components/staff/staff-only";
 import { useStaffSession } from "@/components/staff/use-staff-session";
-import type { Category } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
 import type { SessionInfo } from "@/lib/staff/schemas";
 
 /** The add form for staff; a sign-in prompt for everyone else. */

@@ -7,7 +7,8 @@ import { FormProblemAlert, type FormProblem } from "@/components/staff/form-aler
 import { dangerButtonClass, hintClass, inputClass, labelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useApplicationTransition, type StaffStep } from "@/components/staff/use-applications";
 import { DECISION_MESSAGE_MAX, type Application } from "@/lib/applications/schemas";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 const SIGN_IN_HREF = "/staff/sign-in?next=/staff/applications";
 

@@ -9,7 +9,8 @@ import { FormAlert } from "@/components/staff/form-alert";
 import { inputClass, labelClass, linkClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useApplication, useApplications } from "@/components/staff/use-applications";
 import { APPLICATION_STATES, type ApplicationState } from "@/lib/applications/schemas";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 /** What the URL says the inbox shows: the filters, and the application opened. */
 interface InboxView {

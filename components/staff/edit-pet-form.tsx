@@ -13,8 +13,10 @@ import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
-import { LISTING_FIELDS, NAME_MAX, petPatchSchema, type Category, type ListingField, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
+import { LISTING_FIELDS, petPatchSchema, type Category, type ListingField, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas/pet";
+import { NAME_MAX } from "@/lib/pets/schemas/fields";
 
 const FIELDS = {
   name: "Name",

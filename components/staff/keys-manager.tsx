@@ -10,7 +10,8 @@ import { linkClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useApiKeys, useKeyAction } from "@/components/staff/use-api-keys";
 import { useOrganizationsById } from "@/components/staff/use-organizations";
 import type { ApiKeySummary } from "@/lib/keys/schemas";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 /**
  * Issue keys, see every key, revoke them, lift bans. An organisation's staff

@@ -9,7 +9,8 @@ import { hintClass, labelClass } from "@/components/staff/styles";
 import { WordListInput } from "@/components/staff/word-list-input";
 import { COAT_LENGTHS, PROFILE_ANSWERS, type ProfileAnswer } from "@/lib/pets/profile";
 import { COAT_LABELS, LISTING_LABELS } from "@/lib/pets/profile-labels";
-import { BIRTH_DATE_MIN, BREED_MAX, COLORS_MAX, EXTERNAL_ID_MAX, SPECIAL_NEEDS_NOTES_MAX, TAGS_MAX, TAG_MAX, type NewPetInput } from "@/lib/pets/schemas";
+import { BIRTH_DATE_MIN, BREED_MAX, COLORS_MAX, EXTERNAL_ID_MAX, SPECIAL_NEEDS_NOTES_MAX, TAGS_MAX, TAG_MAX } from "@/lib/pets/schemas/fields";
+import { type NewPetInput } from "@/lib/pets/schemas/pet";
 
 // The profile in the listing sites' words, on the add and edit forms alike:
 // the shelter's own ID, the second breed, colours and coat, the care

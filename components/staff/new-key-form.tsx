@@ -15,7 +15,8 @@ import { PLAN_NAMES } from "@/components/staff/plan-names";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { ORGANIZATION_PLANS, PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
 import { describeKeyScope, KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.

@@ -13,7 +13,9 @@ import { LocationFields, type LocationMode } from "@/components/staff/location-f
 import { organizationFieldErrors } from "@/components/staff/organization-errors";
 import { OrganizationFields } from "@/components/staff/organization-fields";
 import { linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 import type { CountryChoice } from "@/lib/site/countries";
 import { newOrganizationSchema, type NewOrganization, type NewOrganizationInput, type Organization } from "@/lib/organizations/schemas";
 

@@ -14,7 +14,9 @@ import { OrganizationFields } from "@/components/staff/organization-fields";
 import { TimeZoneField } from "@/components/staff/time-zone-field";
 import { profilePatch } from "@/components/staff/profile-patch";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 import type { CountryChoice } from "@/lib/site/countries";
 import { organizationPatchSchema, type Address, type Organization, type OrganizationPatch, type OrganizationPatchInput } from "@/lib/organizations/schemas";
 

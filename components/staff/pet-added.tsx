@@ -5,7 +5,7 @@ import { usePet } from "@/components/pets/use-pet";
 import type { QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { PhotoManager } from "@/components/staff/photo-manager";
 import { linkClass, primaryButtonClass } from "@/components/staff/styles";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 
 /** The animal just added, its photos being sent, a way to its page and a way to add the next one. */

@@ -1,5 +1,5 @@
 import { STATUS_LABELS } from "@/components/pets/browse-query";
-import { PET_STATUSES } from "@/lib/pets/schemas";
+import { PET_STATUSES } from "@/lib/pets/schemas/fields";
 
 // What the add and edit forms share about an animal's fields.
 

@@ -2,14 +2,15 @@
 
 import { ACTION_LABELS, INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
 import { FIELD_LABELS, describeValue, fieldChanges, type FieldChange } from "@/lib/pets/history-format";
-import type { HistoryEntry } from "@/lib/pets/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, secondaryButtonClass } from "@/components/staff/styles";
 import { HISTORY_SHOWN, usePetHistory } from "@/components/staff/use-pet-history";
 import { describeError } from "@/lib/site/api-client";
-import type { Category, PetStatus } from "@/lib/pets/schemas";
+import type { Category } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 
 function Value({ change, side, categories }: { change: FieldChange; side: "before" | "after"; categories: Category[] | undefined }) {
   const value = change[side];

@@ -7,7 +7,8 @@ import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useNewIntake, usePetStays, useRecordOutcome } from "@/components/staff/use-pet-stays";
-import { ApiClientError, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { describeError } from "@/lib/site/api-client";
 import { INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
 import { INTAKE_TYPES, OUTCOME_TYPES, SUBTYPE_MAX, type IntakeType, type OutcomeType, type Stay } from "@/lib/stays/schemas";
 

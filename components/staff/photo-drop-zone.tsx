@@ -2,7 +2,7 @@
 
 import { useId, useState, type DragEvent } from "react";
 import { MAX_UPLOAD_BYTES, PHOTO_FORMATS } from "@/lib/photos/limits";
-import { PHOTOS_MAX } from "@/lib/pets/schemas";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
 import { hintClass } from "@/components/staff/styles";
 
 // Where staff choose photos: a file picker (several at once) that is also a

@@ -10,8 +10,11 @@ import { dangerButtonClass, inputClass, panelClass, secondaryButtonClass } from 
 import { uploadPhoto } from "@/components/staff/upload-photo";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
-import { ALT_MAX, PHOTOS_MAX, type Pet, type Photo } from "@/lib/pets/schemas";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
+import { ALT_MAX, PHOTOS_MAX } from "@/lib/pets/schemas/fields";
+import { type Pet, type Photo } from "@/lib/pets/schemas/pet";
 
 // Staff manage an animal's photos: upload several (each with its progress
 // bar), describe each one (alt text), put them in order (the first is the
@@ -51,7 +54,6 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
   const refresh = () =>
     Promise.all([
       client.invalidateQueries({ queryKey: petQueryKey(pet.id) }),
-      client.invalidateQueries({ queryKey: ["pets"] }),
       client.invalidateQueries({ queryKey: petHistoryQueryKey(pet.id) }),
     ]);
 

@@ -5,9 +5,10 @@ import { FormField } from "@/components/staff/form-field";
 import { AnswerSelect } from "@/components/staff/answer-select";
 import { textOrNull, today } from "@/components/staff/pet-fields";
 import { hintClass, labelClass } from "@/components/staff/styles";
-import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
+import { GOOD_WITH, PET_SEXES, PET_SIZES } from "@/lib/pets/profile";
 import { GOOD_WITH_LABELS, SEX_LABELS, SIZE_LABELS } from "@/lib/pets/profile-labels";
-import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX, PET_SEXES, type NewPetInput } from "@/lib/pets/schemas";
+import { BIRTH_DATE_MIN, BREED_MAX, DESCRIPTION_MAX } from "@/lib/pets/schemas/fields";
+import { type NewPetInput } from "@/lib/pets/schemas/pet";
 
 // The profile part of the add and edit forms: one component, so both ask
 // the same questions in the same words. It reads the form it sits in from
@@ -26,7 +27,6 @@ export const PROFILE_LABELS = {
   "goodWith.dogs": "Good with dogs",
   "goodWith.cats": "Good with cats",
 } as const;
-export type ProfileField = keyof typeof PROFILE_LABELS;
 
 
 

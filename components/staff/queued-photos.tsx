@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { PhotoDropZone, admit, type QueuedPhoto } from "@/components/staff/photo-drop-zone";
 import { hintClass, inputClass, labelClass, secondaryButtonClass } from "@/components/staff/styles";
-import { ALT_MAX, PHOTOS_MAX } from "@/lib/pets/schemas";
+import { ALT_MAX, PHOTOS_MAX } from "@/lib/pets/schemas/fields";
 
 // Photos chosen on the add form, before the animal exists: kept here with
 // their alt text, then sent (with progress) once it has been added.

@@ -9,7 +9,9 @@ import type { z } from "zod";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError, callApi, describeError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi } from "@/lib/site/api-client-core";
+import { describeError } from "@/lib/site/api-client";
 import { signInSchema, type SignIn } from "@/lib/staff/schemas";
 
 const FIELDS = { email: "Email", password: "Password" } as const;

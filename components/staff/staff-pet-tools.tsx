@@ -5,7 +5,7 @@ import { PetApplications } from "@/components/staff/pet-applications";
 import { PetHistory } from "@/components/staff/pet-history";
 import { PetStays } from "@/components/staff/pet-stays";
 import { PhotoManager } from "@/components/staff/photo-manager";
-import type { Category, Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
 
 /** What staff get below an animal's profile: its photos, its applications and stays, the edit form, then the history. Loaded only for staff. */
 export default function StaffPetTools({ pet, categories }: { pet: Pet; categories: Category[] | undefined }) {

@@ -1,8 +1,8 @@
 "use client";
 
-import { ApiClientError } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
 import type { ErrorBody } from "@/lib/core/errors";
-import type { Photo } from "@/lib/pets/schemas";
+import type { Photo } from "@/lib/pets/schemas/pet";
 
 // One photo upload from the staff pages, as multipart/form-data (the API's
 // `file` and `alt` fields). XMLHttpRequest rather than fetch: only it reports

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { ApiKeySummary, NewApiKey } from "@/lib/keys/schemas";
 
 export const STAFF_KEYS_QUERY_KEY = ["staff", "keys"] as const;

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { petQueryKey } from "@/components/pets/use-pet";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { Application, ApplicationState } from "@/lib/applications/schemas";
 
 /** Every applications query starts with this: one invalidation refreshes them all. */
@@ -113,7 +113,6 @@ export function useApplicationTransition() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
         queryClient.invalidateQueries({ queryKey: petQueryKey(application.petId) }),
-        queryClient.invalidateQueries({ queryKey: ["pets"] }),
       ]),
   });
 }

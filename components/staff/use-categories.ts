@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
-import type { Category } from "@/lib/pets/schemas";
+import { callApi } from "@/lib/site/api-client-core";
+import type { Category } from "@/lib/pets/schemas/pet";
 
 export const STAFF_CATEGORIES_QUERY_KEY = ["staff", "categories"] as const;
 

@@ -2,7 +2,8 @@
 
 import { useEffect } from "react";
 import { useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
-import { ApiClientError, callApi, linkCursor } from "@/lib/site/api-client";
+import { ApiClientError } from "@/lib/site/api-error";
+import { callApi, linkCursor } from "@/lib/site/api-client-core";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { Import, ImportIssue, ImportSummary } from "@/lib/imports/schemas";
 

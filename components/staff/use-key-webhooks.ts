@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { StaffWebhook } from "@/lib/webhooks/schemas";
 
 export const keyWebhooksQueryKey = (keyId: number) => ["staff", "keys", keyId, "webhooks"] as const;

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import type { Organization } from "@/lib/organizations/schemas";
 
 /** The most a list of /v1/organizations holds: what a chooser offers before its search narrows it. */

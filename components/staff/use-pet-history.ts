@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 
 export const HISTORY_SHOWN = 50;
 

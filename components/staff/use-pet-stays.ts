@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { petQueryKey } from "@/components/pets/use-pet";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { callApi, linkCursor } from "@/lib/site/api-client";
+import { callApi, linkCursor } from "@/lib/site/api-client-core";
 import type { IntakeInput, OutcomeInput, Stay } from "@/lib/stays/schemas";
 
 export const petStaysQueryKey = (id: number) => ["pet", id, "stays"] as const;
@@ -40,7 +40,6 @@ function useStaysMutation<T>(id: number, send: (input: T) => Promise<Stay>) {
         client.invalidateQueries({ queryKey: petStaysQueryKey(id) }),
         client.invalidateQueries({ queryKey: petQueryKey(id), exact: true }),
         client.invalidateQueries({ queryKey: petHistoryQueryKey(id) }),
-        client.invalidateQueries({ queryKey: ["pets"] }),
       ]),
   });
 }

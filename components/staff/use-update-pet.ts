@@ -2,11 +2,10 @@
 
 import { useMutation, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { petQueryKey } from "@/components/pets/use-pet";
-import type { PetPage } from "@/components/pets/browse-query";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
-import { callApi } from "@/lib/site/api-client";
+import { callApi } from "@/lib/site/api-client-core";
 import { DEFAULT_CURRENCY } from "@/lib/pets/adoption-fee";
-import type { Pet, PetPatch } from "@/lib/pets/schemas";
+import type { Pet, PetPatch } from "@/lib/pets/schemas/pet";
 
 export interface PetUpdate {
   id: number;
@@ -35,19 +34,17 @@ function applyPatch(pet: Pet, changes: PetPatch): Pet {
   return next;
 }
 
-type Snapshot = { pet: Pet | null | undefined; lists: [readonly unknown[], PetPage | undefined][] };
+type Snapshot = { pet: Pet | null | undefined };
 
-/** Writes `change` into the animal's query and into every cached browse page that shows it. */
+// The browse page keeps its lists in a react-query client of its own
+// (components/pets/browse-later.ts), so the staff pages' cache holds no list
+// of animals to update: only the animal's own query.
 function applyToCache(client: QueryClient, id: number, change: (pet: Pet) => Pet): void {
   client.setQueryData<Pet | null>(petQueryKey(id), (pet) => (pet ? change(pet) : pet));
-  client.setQueriesData<PetPage>({ queryKey: ["pets"] }, (page) =>
-    page && page.pets.some((p) => p.id === id) ? { ...page, pets: page.pets.map((p) => (p.id === id ? change(p) : p)) } : page,
-  );
 }
 
 /**
- * PATCH an animal, optimistically: the page (and any browse page in the
- * cache) shows the change at once, and goes back to what it was if the
+ * PATCH an animal, optimistically: the page shows the change at once, and goes back to what it was if the
  * server refuses it. A 412 (someone else changed it) also refetches the
  * animal, so the current values replace the stale ones.
  */
@@ -66,23 +63,17 @@ export function useUpdatePet() {
       ).data,
     onMutate: async ({ id, changes }): Promise<Snapshot> => {
       // In-flight reads would overwrite the optimistic values with old ones.
-      await Promise.all([client.cancelQueries({ queryKey: petQueryKey(id) }), client.cancelQueries({ queryKey: ["pets"] })]);
-      const snapshot: Snapshot = {
-        pet: client.getQueryData<Pet | null>(petQueryKey(id)),
-        lists: client.getQueriesData<PetPage>({ queryKey: ["pets"] }),
-      };
+      await client.cancelQueries({ queryKey: petQueryKey(id) });
+      const snapshot: Snapshot = { pet: client.getQueryData<Pet | null>(petQueryKey(id)) };
       applyToCache(client, id, (pet) => applyPatch(pet, changes));
       return snapshot;
     },
     onError: (_error, { id }, snapshot) => {
       if (!snapshot) return;
       client.setQueryData(petQueryKey(id), snapshot.pet);
-      for (const [key, page] of snapshot.lists) client.setQueryData(key, page);
     },
     onSuccess: (pet) => applyToCache(client, pet.id, () => pet),
     onSettled: async (_pet, error, { id }) => {
-      // Browse pages refetch when next shown (the animal may now belong to another filter).
-      void client.invalidateQueries({ queryKey: ["pets"] });
       void client.invalidateQueries({ queryKey: petHistoryQueryKey(id) });
       if (error) await client.invalidateQueries({ queryKey: petQueryKey(id) });
     },

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { E2E_MAIL_SENDER, linksIn, mailTo, waitForMail } from "../mailbox";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Adopting, as an adopter does it on 127.0.0.1: the form on an available
 // animal's page (errors by the fields, nothing typed lost), the private
@@ -51,8 +51,7 @@ test("an adopter applies, staff approve and complete: the animal's page, the pri
   // An address of this test's own: its mailbox holds only this test's emails.
   const email = `${uniqueName("robin").replace(/\s+/g, ".")}@example.org`;
   await fillForm(page, email);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await form.screenshot({ path: "docs/screenshots/apply.png" });
+  await docScreenshot(form, "apply.png");
   await form.getByRole("button", { name: "Send application" }).click();
   const confirmation = page.getByRole("region", { name: /your application for .* was received/ });
   await expect(confirmation).toBeVisible();
@@ -187,6 +186,5 @@ test("screenshot: the applicant's private page, as the emailed link opens it", a
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your application for Biscuit");
   await expect(page.getByRole("button", { name: "Withdraw" })).toBeVisible();
   await page.mouse.move(0, 0);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/application.png" });
+  await docScreenshot(page, "application.png");
 });

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import {
   animalList,
@@ -19,6 +18,7 @@ import {
   type ApiPet,
 } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, watchCsp } from "./page-quality";
+import { docScreenshot } from "../doc-screenshots";
 
 // The adopters' browser at /, against the freshly seeded e2e database
 // (64 animals in 6 categories). Expected contents are computed from the API,
@@ -501,20 +501,19 @@ test("breaks no Content Security Policy rule and throws no script error", async 
 });
 
 test("README screenshots of the browse page, wide and on a phone", async ({ page }) => {
-  fs.mkdirSync("docs/screenshots", { recursive: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto("/");
   await settledList(page);
-  await page.screenshot({ path: "docs/screenshots/browse.png", fullPage: false });
+  await docScreenshot(page, "browse.png", { fullPage: false });
 
   await page.setViewportSize(PHONE);
   await page.goto("/");
   await settledList(page);
-  await page.screenshot({ path: "docs/screenshots/browse-phone.png" });
+  await docScreenshot(page, "browse-phone.png");
   await filtersButton(page).click();
   // click(), not check(): the box shows the URL, which changes a moment after the click (awaited below).
   await filterSheet(page).getByRole("group", { name: "Age" }).getByLabel("Young").click();
   await expect(page).toHaveURL("/?age=young");
   await settledList(page);
-  await page.screenshot({ path: "docs/screenshots/browse-phone-filters.png" });
+  await docScreenshot(page, "browse-phone-filters.png");
 });

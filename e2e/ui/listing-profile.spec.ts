@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type Page, type Request } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { animalList, cardNames, filterSheet, filtersButton, settledList, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, recordRequests, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The profile in the listing sites' words (issue 34) and listOnOtherSites
 // (issue 35), as people meet it: on the staff add and edit forms, on the
@@ -174,10 +174,9 @@ test.describe("the staff forms", () => {
     await form.getByLabel("Tags").fill("Playful, Gentle, Loves car rides, Good on a lead");
     await form.getByRole("group", { name: "For the listing sites" }).scrollIntoViewIfNeeded();
     await expectNoHorizontalScroll(page);
-    fs.mkdirSync("docs/screenshots", { recursive: true });
-    await form.getByRole("group", { name: "For the listing sites" }).screenshot({ path: "docs/screenshots/listing-fields-phone.png" });
+    await docScreenshot(form.getByRole("group", { name: "For the listing sites" }), "listing-fields-phone.png");
     await page.setViewportSize({ width: 1280, height: 900 });
-    await form.getByRole("group", { name: "For the listing sites" }).screenshot({ path: "docs/screenshots/listing-fields.png" });
+    await docScreenshot(form.getByRole("group", { name: "For the listing sites" }), "listing-fields.png");
   });
 });
 
@@ -255,10 +254,9 @@ test.describe("the animal's page", () => {
     await expect(page.getByRole("region", { name: "Good to know" })).toContainText("Adoption fee $150");
     await expectNoHorizontalScroll(page);
     await expectNoSeriousA11yViolations(page);
-    fs.mkdirSync("docs/screenshots", { recursive: true });
-    await page.screenshot({ path: "docs/screenshots/pet-listing-phone.png", fullPage: true });
+    await docScreenshot(page, "pet-listing-phone.png", { fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: "docs/screenshots/pet-listing.png", fullPage: true });
+    await docScreenshot(page, "pet-listing.png", { fullPage: true });
   });
 });
 

@@ -1,10 +1,10 @@
-import fs from "node:fs";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
 import { animalList, type ApiCategory } from "./site-helpers";
 import { watchCsp } from "./page-quality";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Adopters who come back (issue 27): an animal saved in the browser (no
 // account) stays at /saved with its latest news, "Adopted" once it is; and
@@ -78,8 +78,7 @@ test("an adopter saves animals with the heart: /saved lists them fresh, says Ado
   await second.reload();
   await expect(savedItem(second, biscuit.name)).toContainText("Adopted");
   await expect(savedItem(second, other.name)).toContainText("Adoption pending");
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await second.screenshot({ path: "docs/screenshots/saved.png" });
+  await docScreenshot(second, "saved.png");
 
   // An animal gone from the site keeps its saved name, and a way to let it go.
   await second.evaluate(() => {
@@ -149,7 +148,7 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await form.getByRole("textbox", { name: "Email" }).fill(email);
   await expect(form.getByRole("radio", { name: "As they arrive" })).toBeChecked();
   await form.getByRole("checkbox", { name: /I agree to get these emails/ }).check();
-  await form.screenshot({ path: "docs/screenshots/alert-form.png" });
+  await docScreenshot(form, "alert-form.png");
   await form.getByRole("button", { name: "Create alert" }).click();
   await expect(page.getByRole("heading", { name: "Check your email" })).toBeFocused();
   // The form's zod runs without eval, as the page's CSP requires (lib/zod-jitless.ts).
@@ -176,7 +175,7 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await expect(panel).toContainText(`Dogs · small · good with children · named like “${q}” · within 25 mi of 60601`);
   await expect(panel).toContainText("As they arrive");
   await expect(panel).toContainText("Active");
-  await page.screenshot({ path: "docs/screenshots/alert.png" });
+  await docScreenshot(page, "alert.png");
   await expectNoSeriousA11yViolations(page);
   // Pause and Resume.
   await panel.getByRole("button", { name: "Pause" }).click();

@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, cli, createKey } from "../helpers";
 import { apiGet, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 import { uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The adopters' side of many shelters: an animal's page says where to meet
 // it; /shelters finds the shelters near a ZIP code or the browser's
@@ -56,8 +56,7 @@ test("an animal's page says where to meet it: the shelter's address, phone, emai
   await page.goto(`/pets/${pet!.id}`);
   await expectNoSeriousA11yViolations(page);
   await page.setViewportSize({ width: 1280, height: 1100 });
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/pet.png" });
+  await docScreenshot(page, "pet.png");
 });
 
 test("/shelters: near a ZIP code, nearest first with distances in miles; Within narrows it; Back goes back", async ({ page }) => {
@@ -192,7 +191,6 @@ test("a shelter's page lists only the animals available there, a page at a time;
 });
 
 test("screenshots: the shelters near 60601 and a shelter's page, on a phone and a desktop; nothing scrolls sideways", async ({ page }) => {
-  fs.mkdirSync("docs/screenshots", { recursive: true });
   for (const [width, suffix] of [
     [390, "-phone"],
     [1280, ""],
@@ -201,11 +199,11 @@ test("screenshots: the shelters near 60601 and a shelter's page, on a phone and 
     await page.goto("/shelters?near=60601&within=100mi");
     await expect(shelterList(page).locator(":scope > li")).not.toHaveCount(0);
     await expectNoHorizontalScroll(page);
-    await page.screenshot({ path: `docs/screenshots/shelters${suffix}.png`, fullPage: width < 600 ? false : true });
+    await docScreenshot(page, `shelters${suffix}.png`, { fullPage: width < 600 ? false : true });
     await page.goto("/shelters/petstore");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Petstore");
     await expectNoHorizontalScroll(page);
     await expectNoSeriousA11yViolations(page);
-    await page.screenshot({ path: `docs/screenshots/shelter${suffix}.png` });
+    await docScreenshot(page, `shelter${suffix}.png`);
   }
 });

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type Browser } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The adopters' site in Spanish (issue 36), as a Spanish-speaking adopter on
 // a phone walks it: the first visit goes to /es, a filter from the Filtros
@@ -74,8 +74,7 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert with
   await expect(page.getByRole("status").filter({ hasText: "Se muestra 1 animal" })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await expectNoHorizontalScroll(page);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/browse-es-phone.png" });
+  await docScreenshot(page, "browse-es-phone.png");
 
   // The animal's page, in Spanish, at /es/pets/<id>.
   await card.getByRole("link", { name }).tap();
@@ -85,7 +84,7 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert with
   await expect(page.getByText("Vacunas al día", { exact: true })).toBeVisible();
   await expect(page.getByText("Tarifa de adopción: $150", { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await page.screenshot({ path: "docs/screenshots/pet-es-phone.png" });
+  await docScreenshot(page, "pet-es-phone.png");
 
   // Applying: the form's errors and its thanks in Spanish, then the email.
   await page.getByRole("button", { name: "Solicitar la adopción" }).tap();

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Staff's applications inbox (/staff/applications): the list and its
 // filters in the URL, one application in full, and its steps, with the
@@ -299,6 +299,5 @@ test("screenshot: the inbox, one animal's applications with one open", async ({ 
   await expect(details(page, "Sam Rivera", pet.name)).toBeVisible();
   await expect(page.getByRole("rowheader")).toHaveText(["Sam Rivera", "Maria Lopez"]);
   await page.mouse.move(0, 0);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/staff-applications.png", fullPage: true });
+  await docScreenshot(page, "staff-applications.png", { fullPage: true });
 });

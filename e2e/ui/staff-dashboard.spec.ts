@@ -2,6 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { DEMO_STAFF, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Staff's dashboard (/staff): where staff land after signing in; its figures
 // are the API's (GET /v1/dashboard) and move with what staff and adopters do;
@@ -70,7 +71,7 @@ test("staff land on it after signing in; its figures are the API's and follow an
   await expect(page.getByText(/The oldest has waited/)).toBeVisible();
   await expect(thisWeek(page).getByRole("cell")).toHaveText([String(last.intakes + 2), String(last.adoptions + 1)]);
 
-  await page.screenshot({ path: "docs/screenshots/dashboard.png", fullPage: true });
+  await docScreenshot(page, "dashboard.png", { fullPage: true });
 
   await page.getByRole("link", { name: "Open the inbox" }).click();
   await expect(page).toHaveURL(/\/staff\/applications$/);

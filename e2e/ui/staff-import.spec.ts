@@ -1,6 +1,6 @@
-import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The import page as a shelter's staff use it: choose a Petfinder file, see
 // the detected format, the rows as they would be saved and the rejected row
@@ -46,11 +46,10 @@ test("staff import a Petfinder file (preview, rejected row, import, progress, re
   // The past imports follow: the import is listed done, with its counts.
   await expect(page.getByRole("region", { name: "Past imports" }).getByRole("row").filter({ has: page.getByRole("cell", { name: "Import", exact: true }) })).toContainText("done");
   // The report as the README shows it, on a desktop and a phone.
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/import.png", fullPage: true });
+  await docScreenshot(page, "import.png", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
-  await page.screenshot({ path: "docs/screenshots/import-phone.png" });
+  await docScreenshot(page, "import-phone.png");
   await page.setViewportSize({ width: 1280, height: 720 });
 
   // A CSV of no site's format: its columns beside our fields.

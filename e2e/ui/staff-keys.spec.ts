@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, expectApiError } from "../helpers";
 import { createShelterWithStaff, createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The keys page: issue (shown once), copy, list, revoke, lift a ban. A
 // shelter's staff issue its keys on free, pro or business, at most 20 live;
@@ -216,6 +216,5 @@ test("screenshot: the keys page with a key just issued", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await issueKey(page, "Happy Tails adoption app");
   await page.mouse.move(0, 0);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/keys.png" });
+  await docScreenshot(page, "keys.png");
 });

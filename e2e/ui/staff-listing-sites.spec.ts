@@ -1,7 +1,7 @@
-import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { startFtpServer, type TestFtpServer } from "../../tests/ftp-server";
 import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Staff add a listing site on /staff/listing-sites after testing its
 // credentials, upload now, and see the upload in the last uploads; the
@@ -77,8 +77,7 @@ test("add a site after testing its connection, upload now, move it to another se
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   await settings.scrollIntoViewIfNeeded();
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/listing-sites-settings-phone.png" });
+  await docScreenshot(page, "listing-sites-settings-phone.png");
   await page.setViewportSize({ width: 1280, height: 720 });
 
   await settings.getByLabel("FTP password", { exact: true }).fill(moved.password);
@@ -105,11 +104,11 @@ test("add a site after testing its connection, upload now, move it to another se
   await expectNoSeriousA11yViolations(page);
 
   // The page as the README shows it, on a desktop and a phone.
-  await page.screenshot({ path: "docs/screenshots/listing-sites.png", fullPage: true });
+  await docScreenshot(page, "listing-sites.png", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalScroll(page);
   // The phone's view ends on the site and who changed it.
   await page.getByRole("heading", { name: "Changes", level: 2 }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: "docs/screenshots/listing-sites-phone.png" });
+  await docScreenshot(page, "listing-sites-phone.png");
   await page.setViewportSize({ width: 1280, height: 720 });
 });

@@ -1,9 +1,9 @@
-import fs from "node:fs";
 import pg from "pg";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, cli, createKey } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Many shelters, as staff see them: an organisation's staff see and change
 // only their own organisation's applications, keys and animals, and edit
@@ -145,7 +145,6 @@ test("staff edit their shelter's profile: checked as the API checks it, and adop
 
 test("screenshots: the profile page as the demo shelter's staff see it, on a phone and a desktop; nothing scrolls sideways", async ({ page, context, baseURL }) => {
   await signInAsStaff(context, baseURL!);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
   for (const [width, suffix] of [
     [390, "-phone"],
     [1280, ""],
@@ -154,7 +153,7 @@ test("screenshots: the profile page as the demo shelter's staff see it, on a pho
     await page.goto("/staff/organization");
     await expect(page.getByRole("form", { name: "Your shelter’s profile" }).getByLabel("Name", { exact: true })).toHaveValue("Petstore");
     await expectNoHorizontalScroll(page);
-    await page.screenshot({ path: `docs/screenshots/staff-profile${suffix}.png` });
+    await docScreenshot(page, `staff-profile${suffix}.png`);
   }
 });
 

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
 import { cards, holdRequests, settledList, statusTab, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, recordRequests, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Staff change an animal on its own page (/pets/[id]): the form, the
 // optimistic update and its rollback, the 412 when someone else got there
@@ -195,6 +195,5 @@ test("screenshot: an animal's page as staff see it, with its history", async ({ 
   await statusField(page).selectOption("pending");
   await saveButton(page).click();
   await expect(historyItems(page)).toHaveCount(2);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await page.screenshot({ path: "docs/screenshots/pet-staff.png", fullPage: true });
+  await docScreenshot(page, "pet-staff.png", { fullPage: true });
 });

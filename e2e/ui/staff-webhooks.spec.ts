@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { eventOf, startReceiver, type Receiver } from "../../tests/webhook-receiver";
 import { bearer, cli, createKey } from "../helpers";
 import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // Staff see each key's webhook endpoints on the keys page (enabled, failing
 // since when, disabled and why, the last delivery) and can disable one. The
@@ -64,8 +64,7 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
   }).toPass({ timeout: 20_000 });
   await expectNoSeriousA11yViolations(page);
   await expectNoHorizontalScroll(page);
-  fs.mkdirSync("docs/screenshots", { recursive: true });
-  await table.screenshot({ path: "docs/screenshots/key-webhooks.png" });
+  await docScreenshot(table, "key-webhooks.png");
 
   await row(failing.url).getByRole("button", { name: `Disable ${failing.url}` }).click();
   await expect(row(failing.url)).toContainText("Disabled");

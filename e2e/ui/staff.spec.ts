@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import {
   DEMO_STAFF,
@@ -8,6 +7,7 @@ import {
   signInAsStaff,
   uniqueName,
 } from "./staff-helpers";
+import { docScreenshot } from "../doc-screenshots";
 
 // The staff pages: sign in, add an animal (the validated form), sign out.
 
@@ -314,8 +314,7 @@ test.describe("add an animal", () => {
     await addButton(page).click();
     await expect(page.locator("#pet-name-error")).toHaveText("Name must be at most 100 characters.");
     await expect(page.locator("#pet-category-error")).toHaveText("Category is required.");
-    fs.mkdirSync("docs/screenshots", { recursive: true });
-    await page.screenshot({ path: "docs/screenshots/add-form-errors.png" });
+    await docScreenshot(page, "add-form-errors.png");
   });
 });
 

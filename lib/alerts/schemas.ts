@@ -4,7 +4,8 @@ import { EMAIL_MAX, honeypotSchema } from "@/lib/applications/schemas";
 import { nearSchema, withinSchema } from "@/lib/organizations/geo";
 import { ianaTimeZoneSchema } from "@/lib/organizations/schemas";
 import { GOOD_WITH } from "@/lib/pets/profile";
-import { ageGroupSchema, idSchema, petSexSchema, petSizeSchema, searchSchema } from "@/lib/pets/schemas";
+import { ageGroupSchema, petSexSchema, petSizeSchema } from "@/lib/pets/schemas/fields";
+import { idSchema, searchSchema } from "@/lib/core/schemas";
 
 // "Email me new matches" (issue 27): what the browse page's form sends, and
 // what the alert's private page (/alerts/<token>) reads. The filters are the

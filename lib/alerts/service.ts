@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/core/errors";
 import { addressRateKey } from "@/lib/core/client";
 import { inboxOf } from "@/lib/mail/inbox";
 import { sealToken } from "@/lib/mail/sealed-token";
-import { categoryExists } from "@/lib/pets/queries";
+import { categoryExists } from "@/lib/pets/queries/lookups";
 import { nearSchema, withinSchema, WITHIN_DEFAULT } from "@/lib/organizations/geo";
 import { resolveNear } from "@/lib/organizations/zip";
 import { databaseKnowsTimeZone } from "@/lib/organizations/queries";

@@ -25,9 +25,6 @@ import { mailLocale, translatorFor } from "@/lib/i18n/translator";
 // earlier never. The payload holds states and ids only, nothing of the
 // applicant: graphile-worker logs a failed job's payload.
 
-// Sealing lives in lib/mail/sealed-token.ts (alerts seal theirs the same way); re-exported for existing callers.
-export { openToken, sealToken } from "@/lib/mail/sealed-token";
-
 export type MailKind = "received" | "decision" | "link" | "unavailable";
 
 export interface MailJob {

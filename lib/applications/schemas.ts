@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { localeSchema } from "@/lib/i18n/schemas";
-import { idSchema, petStatusSchema } from "@/lib/pets/schemas";
+import { idSchema } from "@/lib/core/schemas";
+import { petStatusSchema } from "@/lib/pets/schemas/fields";
 import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 
 // Adoption applications: what an adopter (or a listing site forwarding one)

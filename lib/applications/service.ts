@@ -1,16 +1,18 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Actor, WriteContext } from "@/lib/audit/schemas";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { adoptionInProgress, changePet } from "@/lib/pets/service";
-import type { PetStatus } from "@/lib/pets/schemas";
+import { hashToken } from "@/lib/keys/tokens";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import { addressRateKey } from "@/lib/core/client";
 import { emailCounterKey, spendBudgets, type Budget } from "@/lib/rate-limit/budgets";
 import type { Application, ApplicationListQuery, ApplicationState, ApplicationStatus, NewApplication, Transition } from "@/lib/applications/schemas";
 import { APPLICATION_MOVES, CLOSED_WHEN_ANIMAL_LEAVES, OPEN_STATES } from "@/lib/applications/schemas";
-import { queueApplicationMail, sealToken } from "@/lib/applications/mail";
+import { queueApplicationMail } from "@/lib/applications/mail";
+import { sealToken } from "@/lib/mail/sealed-token";
 import { mailConfigured } from "@/lib/mail/mailer";
 import { organizationScope, type Tenancy } from "@/lib/organizations/tenancy";
 import { animalsCondition, mayReadAnimal, THE_PUBLIC } from "@/lib/visibility/policy";
@@ -26,7 +28,8 @@ import { animalsCondition, mayReadAnimal, THE_PUBLIC } from "@/lib/visibility/po
 /** Who acts on an application. */
 export type ApplicationActor = { kind: "adopter" } | { kind: "api_key"; id: number } | { kind: "staff"; id: number; email: string } | { kind: "system" };
 
-export const hashToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+/** Application links are stored as base64url SHA-256 (the keys' and sessions' are hex). */
+const hashLinkToken = (token: string) => hashToken(token, "base64url");
 
 /**
  * How many applications one address, one email and one partner's key may
@@ -121,7 +124,7 @@ export async function submitApplication(
 ): Promise<{ id: number; state: ApplicationState; statusUrl: string; token: string; petName: string }> {
   const pet = await db().pet.findUnique({ where: { id: BigInt(petId) }, select: { name: true, status: true, inCare: true, organizationId: true } });
   // An applicant is the public: an animal out of care is not there for them (lib/visibility).
-  if (!pet || !mayReadAnimal(THE_PUBLIC, pet)) throw noSuchAnimal(petId);
+  if (!pet || !mayReadAnimal(THE_PUBLIC, pet)) throw notFound("animal", petId);
   if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
   await spendApplyBudget(context, input.email);
   // Twice at most: an open application found by the insert may be closed
@@ -137,7 +140,6 @@ export async function submitApplication(
   }
 }
 
-const noSuchAnimal = (petId: number) => new ApiError(404, "not_found", `There is no animal with id ${petId}.`);
 
 async function insertApplication(petId: number, input: NewApplication, context: SubmitContext) {
   const token = randomBytes(32).toString("base64url");
@@ -146,14 +148,14 @@ async function insertApplication(petId: number, input: NewApplication, context: 
     // turn the animal pending between this check and the insert.
     const [pet] = await tx.$queryRaw<{ name: string; status: PetStatus; organization_id: bigint }[]>`
       SELECT name, status, organization_id FROM pets WHERE id = ${BigInt(petId)} AND ${animalsCondition(THE_PUBLIC, "listed")} FOR SHARE`;
-    if (!pet) throw noSuchAnimal(petId);
+    if (!pet) throw notFound("animal", petId);
     if (pet.status !== "available") throw notAvailable(pet.name, pet.status);
     const row = await tx.adoptionApplication.create({
       data: {
         petId: BigInt(petId),
         // The animal's shelter handles it: any key may forward for any shelter's animal.
         organizationId: pet.organization_id,
-        tokenHash: hashToken(token),
+        tokenHash: hashLinkToken(token),
         name: input.name,
         email: input.email,
         phone: input.phone,
@@ -191,7 +193,7 @@ async function alreadyApplied(petId: number, email: string): Promise<ApiError | 
     const sent = mailConfigured();
     if (sent) {
       const token = randomBytes(32).toString("base64url");
-      await tx.applicationLink.create({ data: { tokenHash: hashToken(token), applicationId: open.id } });
+      await tx.applicationLink.create({ data: { tokenHash: hashLinkToken(token), applicationId: open.id } });
       await queueApplicationMail(tx, { applicationId: String(open.id), kind: "link", sealedToken: sealToken(token) });
     }
     return alreadyAppliedError(open.pet_name, sent);
@@ -235,18 +237,18 @@ function toStatus(row: StatusRow): ApplicationStatus {
   };
 }
 
-const noSuchLink = () => new ApiError(404, "not_found", "There is no application at this link. Check that the whole link was copied.");
+const NO_SUCH_LINK = "There is no application at this link. Check that the whole link was copied.";
 
 /** The application a private link opens: its first link (the row's own hash), or one sent again since (application_links). */
 const byToken = (token: string): Prisma.AdoptionApplicationWhereInput => {
-  const tokenHash = hashToken(token);
+  const tokenHash = hashLinkToken(token);
   return { OR: [{ tokenHash }, { links: { some: { tokenHash } } }] };
 };
 
 /** The applicant's own view, by the private link's token. */
 export async function applicationByToken(token: string): Promise<ApplicationStatus> {
   const row = await db().adoptionApplication.findFirst({ where: byToken(token), select: STATUS_SELECT });
-  if (!row) throw noSuchLink();
+  if (!row) throw notFound(NO_SUCH_LINK);
   return toStatus(row);
 }
 
@@ -256,12 +258,12 @@ const invalidTransition = (from: ApplicationState, to: string) =>
 /** The applicant withdraws (only while undecided: once approved, the shelter is arranging it with them). */
 export async function withdrawByToken(token: string, requestId: string): Promise<ApplicationStatus> {
   return db().$transaction(async (tx) => {
-    const tokenHash = hashToken(token);
+    const tokenHash = hashLinkToken(token);
     const [row] = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
       SELECT id, state FROM adoption_applications
        WHERE token_hash = ${tokenHash} OR id = (SELECT application_id FROM application_links WHERE token_hash = ${tokenHash})
        FOR UPDATE`;
-    if (!row) throw noSuchLink();
+    if (!row) throw notFound(NO_SUCH_LINK);
     if (!APPLICATION_MOVES[row.state].includes("withdrawn")) {
       throw row.state === "approved"
         ? new ApiError(409, "invalid_transition", "This application has been approved: the shelter is arranging the adoption with you. To withdraw now, tell the shelter.")
@@ -329,15 +331,6 @@ export async function listApplications(query: ApplicationListQuery, organization
   return { applications: page, next: more ? page.at(-1)!.id : null };
 }
 
-/** How many applications wait for a first look, and since when (the staff header): one organisation's, or every one's. */
-export async function applicationsWaiting(organizationId: number | undefined): Promise<{ count: number; oldest: string | null }> {
-  const [row] = await db().$queryRaw<{ count: bigint; oldest: Date | null }[]>`
-    SELECT count(*) AS count, min(created_at) AS oldest FROM adoption_applications
-     WHERE state = 'received' AND (${organizationId ?? null}::bigint IS NULL OR organization_id = ${organizationId ?? null}::bigint)`;
-  return { count: Number(row?.count ?? 0), oldest: row?.oldest?.toISOString() ?? null };
-}
-
-const noSuchApplication = (id: number) => new ApiError(404, "not_found", `There is no application with id ${id}.`);
 
 /** One application, if it is `organizationId`'s (undefined: anyone's, for a platform admin). */
 export async function getApplication(id: number, organizationId: number | undefined): Promise<Application> {
@@ -345,7 +338,7 @@ export async function getApplication(id: number, organizationId: number | undefi
     where: { id: BigInt(id), ...(organizationId !== undefined ? { organizationId: BigInt(organizationId) } : {}) },
     select: FULL_SELECT,
   });
-  if (!row) throw noSuchApplication(id);
+  if (!row) throw notFound("application", id);
   return toApplication(row);
 }
 
@@ -415,7 +408,7 @@ export async function transitionApplication(id: number, step: Transition, contex
   const org = organizationId === undefined ? null : BigInt(organizationId);
   const ofOrganization = Prisma.sql`(${org}::bigint IS NULL OR organization_id = ${org}::bigint)`;
   const [found] = await db().$queryRaw<{ pet_id: bigint }[]>`SELECT pet_id FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization}`;
-  if (!found) throw noSuchApplication(id);
+  if (!found) throw notFound("application", id);
   const petStatus = PET_STATUS_AFTER[step.to];
 
   // The application's own state decides first: a step its state does not
@@ -423,7 +416,7 @@ export async function transitionApplication(id: number, step: Transition, contex
   // The organisation is checked in the statement that locks the row, so the check and the step are one.
   const lockState = async (tx: Prisma.TransactionClient): Promise<ApplicationState> => {
     const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization} FOR UPDATE`;
-    if (!row) throw noSuchApplication(id);
+    if (!row) throw notFound("application", id);
     const from = row.state;
     if (!APPLICATION_MOVES[from].includes(step.to)) throw invalidTransition(from, step.to);
     return from;

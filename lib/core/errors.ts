@@ -97,6 +97,15 @@ export class ApiError extends Error {
 }
 
 /**
+ * The one "not found" answer (404 not_found), so every look-up says it the same way:
+ * `notFound("animal", 7)` says "There is no animal with id 7."; a look-up by something
+ * other than an id (a link, an e-mail) passes its own sentence: `notFound("There is no …")`.
+ */
+export function notFound(what: string, id?: number | string): ApiError {
+  return new ApiError(404, "not_found", id === undefined ? what : `There is no ${what} with id ${id}.`);
+}
+
+/**
  * The client hung up before its request had arrived (it reset or closed the
  * connection halfway through the body): thrown by the body readers
  * (lib/http/body.ts, upload.ts, form-upload.ts) instead of the stream's own

@@ -11,6 +11,42 @@ import { setBounded } from "@/lib/bounded-map";
 // SESSION_SECRET_PREVIOUS still open, and the runner re-encrypts them under
 // the new one at start (docs/decisions/006-webhook-delivery.md).
 
+/** What AES-256-GCM leaves: the 12-byte nonce, the ciphertext and the 16-byte tag. Each seal's format lays these out its own way. */
+export interface Sealed {
+  iv: Buffer;
+  ciphertext: Buffer;
+  tag: Buffer;
+}
+
+/**
+ * The one sealing of secrets at rest (webhook signing secrets here, listing sites' FTP passwords,
+ * the tokens mails carry): AES-256-GCM under a 32-byte key, a fresh random nonce each time.
+ * Callers derive their own key (each seal has a label no other uses) and write their own format.
+ */
+export function sealWith(key: Buffer, plain: string): Sealed {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const ciphertext = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
+  return { iv, ciphertext, tag: cipher.getAuthTag() };
+}
+
+/**
+ * The plain text and the index of the first key that opens it (keys in the app secrets' order, so
+ * index 0 is the current SESSION_SECRET and more means sealed before a rotation); null when none does.
+ */
+export function openWithAny(keys: readonly Buffer[], { iv, ciphertext, tag }: Sealed): { plain: string; index: number } | null {
+  for (const [index, key] of keys.entries()) {
+    try {
+      const decipher = createDecipheriv("aes-256-gcm", key, iv);
+      decipher.setAuthTag(tag);
+      return { plain: Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString("utf8"), index };
+    } catch {
+      // Sealed under another key (or tampered with): try the next.
+    }
+  }
+  return null;
+}
+
 const PREFIX = "whsec_";
 const FORMAT = "v1";
 
@@ -32,10 +68,8 @@ function keyFrom(appSecret: string): Buffer {
 }
 
 export function encryptSecret(secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyFrom(appSecrets()[0]!), iv);
-  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return [FORMAT, iv, sealed, cipher.getAuthTag()].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
+  const { iv, ciphertext, tag } = sealWith(keyFrom(appSecrets()[0]!), secret);
+  return [FORMAT, ...[iv, ciphertext, tag].map((part) => part.toString("base64url"))].join(".");
 }
 
 /**
@@ -63,16 +97,8 @@ function open(stored: string): { secret: string; stale: boolean; appSecret: stri
   const [format, iv, sealed, tag] = stored.split(".");
   if (format !== FORMAT || !iv || !sealed || !tag) throw new Error("webhook secret: unknown storage format");
   const secrets = appSecrets();
-  for (const [index, appSecret] of secrets.entries()) {
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", keyFrom(appSecret), Buffer.from(iv, "base64url"));
-      decipher.setAuthTag(Buffer.from(tag, "base64url"));
-      const secret = Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
-      return { secret, stale: index > 0, appSecret };
-    } catch {
-      // Sealed under another app secret: try the next.
-    }
-  }
+  const opened = openWithAny(secrets.map(keyFrom), { iv: Buffer.from(iv, "base64url"), ciphertext: Buffer.from(sealed, "base64url"), tag: Buffer.from(tag, "base64url") });
+  if (opened) return { secret: opened.plain, stale: opened.index > 0, appSecret: secrets[opened.index]! };
   throw new Error("webhook secret: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
 }
 

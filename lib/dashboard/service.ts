@@ -3,7 +3,7 @@ import * as queries from "@/lib/dashboard/queries";
 import { DASHBOARD_WEEKS, WAITING_FOR_MIN_PEOPLE, WAITING_FOR_TOP, type Dashboard, type WaitingFor, type WaitingForFilters } from "@/lib/dashboard/schemas";
 import { describeFilters } from "@/lib/alerts/service";
 import { WITHIN_DEFAULT } from "@/lib/organizations/geo";
-import { findCategories } from "@/lib/pets/queries";
+import { findCategories } from "@/lib/pets/queries/lookups";
 
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;

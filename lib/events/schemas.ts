@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { staySchema } from "@/lib/stays/schemas";
-import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, petFieldsSchema, petSchema, queryInteger } from "@/lib/pets/schemas";
+import { idListSchema, idSchema, IDS_MAX, LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
+import { petFieldsSchema, petSchema } from "@/lib/pets/schemas/pet";
 
 // The change feed's shapes: what GET /v1/events returns and what a webhook
 // delivery carries (the very same JSON), in one place for the handlers, the

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/events/queries";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
-import type { PetField } from "@/lib/pets/schemas";
+import type { PetField } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 import { EVENT_RETENTION_DAYS, eventIdOf, type ListEventsQuery, type PetEvent } from "@/lib/events/schemas";
 import { forbidden } from "@/lib/organizations/tenancy";

@@ -1,5 +1,5 @@
 import type { Actor, WriteContext } from "@/lib/audit/schemas";
-import type { Caller } from "@/lib/http/auth";
+import type { Caller } from "@/lib/sessions/caller";
 import { ApiError } from "@/lib/core/errors";
 import type { Tenancy } from "@/lib/organizations/tenancy";
 

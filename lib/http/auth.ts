@@ -13,8 +13,7 @@ import { findSession } from "@/lib/sessions/service";
 // caller it is: an API key (third parties), a browser session (the site's
 // own pages, adopters and staff), or nobody (counted by client address).
 // The Caller type and the staff's scopes live in lib/sessions/caller.ts, below
-// the domains that take a Caller; re-exported here for the routes.
-export { STAFF_SCOPES, type Caller };
+// the domains that take a Caller.
 
 /** Adopters browse with the Free figures; staff sessions get Pro's, enough for a busy shelter desk. */
 /** Adopters read, and apply to adopt (no account: the application's private link is theirs). */

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { now as clockNow } from "@/lib/clock";
-import { assertSameOrigin, resolveCaller, type Caller } from "@/lib/http/auth";
+import { assertSameOrigin, resolveCaller } from "@/lib/http/auth";
+import { type Caller } from "@/lib/sessions/caller";
 import { clientUrl, hstsHeader } from "@/lib/core/client";
 import { readJsonBody } from "@/lib/http/body";
 import { readQuery } from "@/lib/http/query";

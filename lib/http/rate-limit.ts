@@ -1,5 +1,5 @@
 import { env } from "@/lib/env";
-import type { Caller } from "@/lib/http/auth";
+import type { Caller } from "@/lib/sessions/caller";
 import { ApiError } from "@/lib/core/errors";
 import { banApiKey } from "@/lib/keys/service";
 import { metrics } from "@/lib/metrics";

@@ -1,5 +1,5 @@
-import type { Caller } from "@/lib/http/auth";
-import { ApiError } from "@/lib/core/errors";
+import type { Caller } from "@/lib/sessions/caller";
+import { notFound } from "@/lib/core/errors";
 import { organizationOfImport } from "@/lib/imports/queries";
 import * as owners from "@/lib/organizations/queries";
 import { forbidden, mayManage, otherOrganization } from "@/lib/organizations/tenancy";
@@ -61,7 +61,7 @@ export async function enforceTenant<P>(rule: TenantRule<P>, caller: Caller, para
     return;
   }
   const owner = await rule.owner(params);
-  if (owner === undefined) throw new ApiError(404, "not_found", `There is no ${rule.what} with id ${rule.id(params)}.`);
+  if (owner === undefined) throw notFound(rule.what, rule.id(params));
   if (!mayManage(caller.tenancy, owner === null ? null : Number(owner))) throw otherOrganization(rule.what);
 }
 

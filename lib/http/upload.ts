@@ -11,7 +11,6 @@ import { MAX_UPLOAD_BYTES, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 // bytes are is decided later by decoding them (lib/photos/process.ts),
 // never by a Content-Type or a file name.
 
-export { MAX_UPLOAD_BYTES };
 
 export interface PhotoUpload {
   bytes: Buffer;

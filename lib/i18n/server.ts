@@ -11,11 +11,6 @@ export async function pageLocale(): Promise<Locale> {
   return isLocale(locale) ? locale : DEFAULT_LOCALE;
 }
 
-/** The page's path without its language prefix ("/pets/12" on "/es/pets/12"). */
-export async function pagePath(): Promise<string> {
-  return (await headers()).get(PATHNAME_HEADER) ?? "/";
-}
-
 /**
  * The page's canonical URL and its hreflang alternates: the same path in
  * each language, English as x-default. Absolute, on the origin the visitor

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planAnimal, planAnimalInSteps, type RecordedStay } from "@/lib/imports/history";
 import type { ImportedRow, RowStay } from "@/lib/listings/formats/types";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 
 // One animal's rows of a history file, planned without the database: the
 // stays kept and refused (both dates named), the profile from the latest

@@ -3,8 +3,8 @@ import type { ImportIssue, ReportEntry } from "@/lib/imports/schemas";
 import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times";
 import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
 import type { ImportedRow } from "@/lib/listings/formats/types";
-import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
-import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas";
+import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas/pet";
 import { afterLastStay, staysMeet } from "@/lib/stays/rules";
 import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 

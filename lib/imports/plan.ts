@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ImportAction, ImportIssue } from "@/lib/imports/schemas";
 import { quoteCell } from "@/lib/listings/formats/cells";
 import type { ImportedRow } from "@/lib/listings/formats/types";
-import { newPetSchema, petPatchSchema, type NewPet, type Pet, type PetPatch } from "@/lib/pets/schemas";
+import { newPetSchema, petPatchSchema, type NewPet, type Pet, type PetPatch } from "@/lib/pets/schemas/pet";
 
 // What one row of a file does to the organisation's animals: the same
 // decision for a real import and a dry run (which stops here), so the dry

@@ -26,8 +26,10 @@ import { outboundAllowPrivate } from "@/lib/outbound/switch";
 import { photoSources } from "@/lib/photos/queries";
 import { addPhoto } from "@/lib/photos/service";
 import { petView, presentPet, toPet, type PetView } from "@/lib/pets/present";
-import { createPetsWithRecords, findCategories, findAvailableAbsent, findPetsByExternalIds, isExternalIdTaken, type PetToCreate } from "@/lib/pets/queries";
-import { PHOTOS_MAX, type Pet } from "@/lib/pets/schemas";
+import { createPetsWithRecords, isExternalIdTaken, type PetToCreate } from "@/lib/pets/queries/writes";
+import { findCategories, findAvailableAbsent, findPetsByExternalIds } from "@/lib/pets/queries/lookups";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
+import { type Pet } from "@/lib/pets/schemas/pet";
 import { changeWithStays, updatePet, type LeavingCare } from "@/lib/pets/service";
 
 // The background job of an import: the file's rows, then its photos.

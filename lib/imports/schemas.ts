@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { genericMappingSchema } from "@/lib/listings/formats/generic";
 import { LISTING_FORMATS } from "@/lib/core/listing-sites";
-import { idSchema, queryInteger } from "@/lib/pets/schemas";
+import { idSchema, queryInteger } from "@/lib/core/schemas";
 
 // The import's shapes: what POST /v1/imports takes (multipart fields beside
 // the file), and the import resource GET /v1/imports{,/id} answer with.

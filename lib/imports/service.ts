@@ -25,7 +25,7 @@ import { listingRowReader } from "@/lib/listings/formats/registry";
 import type { ListingFormatName } from "@/lib/core/listing-sites";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
-import { findCategories } from "@/lib/pets/queries";
+import { findCategories } from "@/lib/pets/queries/lookups";
 
 // The rules of imports, on the request's side: the file's shape, format and
 // size are checked here, so a file that cannot be imported at all is refused

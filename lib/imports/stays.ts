@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { FileStay, RecordedStay } from "@/lib/imports/history";
-import type { IntakeType, OutcomeType } from "@/lib/listings/vocabulary/stay-types";
+import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
 
 // The import's own writes of stays (issue 42): an imported history is
 // written as the file says it, a chunk of new animals a statement, inside the

@@ -1,6 +1,6 @@
 import { runInBackground } from "@/lib/background";
 import { env } from "@/lib/env";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { LIVE_KEYS_PER_ORGANIZATION, ORGANIZATION_PLANS, limitsFor, type Limits, type Plan } from "@/lib/keys/plans";
 import * as queries from "@/lib/keys/queries";
 import type { ApiKeySummary, KEY_SCOPES, NewApiKey, Scope } from "@/lib/keys/schemas";
@@ -124,9 +124,6 @@ export async function listApiKeysWithUsage(now: Date, organizationId?: number): 
   return keys.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
 }
 
-function keyNotFound(id: number): ApiError {
-  return new ApiError(404, "not_found", `There is no API key with id ${id}.`);
-}
 
 /**
  * Tells every instance that a key changed, so none keeps serving it from
@@ -145,7 +142,7 @@ export async function revokeApiKey(id: number, tenancy: Tenancy): Promise<ApiKey
     return summarise(row);
   }
   const existing = await queries.findApiKeyById(id);
-  if (!existing || !mayManage(tenancy, existing.organizationId === null ? null : Number(existing.organizationId))) throw keyNotFound(id);
+  if (!existing || !mayManage(tenancy, existing.organizationId === null ? null : Number(existing.organizationId))) throw notFound("API key", id);
   return summarise(existing);
 }
 
@@ -159,7 +156,7 @@ export async function setApiKeyPlan(id: number, plan: Plan, custom?: { perMinute
     { plan, perMinute: plan === "enterprise" ? custom!.perMinute! : null, perDay: plan === "enterprise" ? custom!.perDay! : null },
     { organizationId: undefined },
   );
-  if (!row) throw keyNotFound(id);
+  if (!row) throw notFound("API key", id);
   await announceKeyChange(row.id);
   return summarise(row);
 }
@@ -174,7 +171,7 @@ export async function banApiKey(id: bigint, until: Date, now: Date, windowStart:
 /** Lifts the ban of one of the caller's organisation's keys (any key, for the platform and the CLI). */
 export async function unbanApiKey(id: number, tenancy: Tenancy): Promise<ApiKeySummary> {
   const row = await queries.updateApiKey(id, { bannedUntil: null }, { organizationId: organizationScope(tenancy) });
-  if (!row) throw keyNotFound(id);
+  if (!row) throw notFound("API key", id);
   await announceKeyChange(row.id);
   return summarise(row);
 }

@@ -14,6 +14,11 @@ export function generateKey(mode: "live" | "test"): string {
   return `pk_${mode}_${body}`;
 }
 
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+/**
+ * The one hash of a bearer token at rest (API keys, staff sessions, application links): SHA-256.
+ * The encoding is the stored column's: keys and sessions were written in hex, application links
+ * in base64url, and changing either would orphan every stored row.
+ */
+export function hashToken(token: string, encoding: "hex" | "base64url" = "hex"): string {
+  return createHash("sha256").update(token).digest(encoding);
 }

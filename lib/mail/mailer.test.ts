@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvCache } from "@/lib/env";
-import { MAIL_KINDS } from "@/lib/core/mail-kinds";
-import { MailError, sendMail, type MailKind } from "@/lib/mail/mailer";
+import { MAIL_KINDS, type MailKind } from "@/lib/core/mail-kinds";
+import { MailError, sendMail } from "@/lib/mail/mailer";
 import { metrics } from "@/lib/metrics";
 import { testMailServer } from "@/tests/mail-server";
 

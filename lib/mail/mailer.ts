@@ -7,7 +7,6 @@ import { metrics } from "@/lib/metrics";
 // send (lib/worker/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
-export type { MailKind } from "@/lib/core/mail-kinds";
 
 export interface Mail {
   kind: MailKind;

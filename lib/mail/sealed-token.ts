@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import { appSecret, appSecrets } from "@/lib/app-secret";
+import { openWithAny, sealWith } from "@/lib/core/secrets";
 
 // Tokens that must reach an email later although only their hash is stored
 // (an application's private link, an alert's Manage and unsubscribe links):
@@ -12,24 +13,14 @@ import { appSecret, appSecrets } from "@/lib/app-secret";
 const keyOf = (secret: string) => createHash("sha256").update(`application-mail:${secret}`).digest();
 
 export function sealToken(token: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyOf(appSecret()), iv);
-  const sealed = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+  const { iv, ciphertext, tag } = sealWith(keyOf(appSecret()), token);
+  return Buffer.concat([iv, tag, ciphertext]).toString("base64url");
 }
 
 /** The token a job carries; one sealed before a SESSION_SECRET rotation opens with SESSION_SECRET_PREVIOUS. */
 export function openToken(sealed: string): string {
   const bytes = Buffer.from(sealed, "base64url");
-  let failure: unknown;
-  for (const secret of appSecrets()) {
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", keyOf(secret), bytes.subarray(0, 12));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
-    } catch (error) {
-      failure = error;
-    }
-  }
-  throw failure;
+  const opened = openWithAny(appSecrets().map(keyOf), { iv: bytes.subarray(0, 12), tag: bytes.subarray(12, 28), ciphertext: bytes.subarray(28) });
+  if (!opened) throw new Error("sealed token: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
+  return opened.plain;
 }

@@ -2,7 +2,7 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/builders";
 import { categoryIdParamsSchema } from "@/lib/categories/schemas";
 import { categoryBreedsSchema } from "@/lib/pets/schemas/vocabulary";
-import { categoriesSchema } from "@/lib/pets/schemas";
+import { categoriesSchema } from "@/lib/pets/schemas/pet";
 
 // Categories in the contract: the list (with each category's colours and
 // coat lengths) and a category's breeds in the listing sites' words.

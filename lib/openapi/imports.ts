@@ -12,7 +12,7 @@ import {
   REPORT_RETENTION_DAYS,
 } from "@/lib/imports/schemas";
 import { MAX_CELL_BYTES, MAX_FILE_BYTES, MAX_FILE_COLUMNS, MAX_FILE_ROWS } from "@/lib/listings/formats/errors";
-import { PHOTOS_MAX } from "@/lib/pets/schemas";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
 import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 

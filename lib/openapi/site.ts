@@ -13,7 +13,7 @@ import { historyEntrySchema } from "@/lib/pets/schemas/history";
 import { dashboardSchema } from "@/lib/dashboard/schemas";
 import { apiKeySummarySchema, keyIdParamsSchema, newApiKeySchema } from "@/lib/keys/schemas";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { sessionInfoSchema, signInSchema } from "@/lib/staff/schemas";
 import { keyWebhookParamsSchema, staffWebhookSchema, staffWebhooksSchema } from "@/lib/webhooks/schemas";
 import { listingSiteHistoryEntrySchema, listingSiteHistoryQuerySchema } from "@/lib/listings/uploads/schemas";

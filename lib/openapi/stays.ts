@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { listStaysQuerySchema, newStaySchema, outcomeInputSchema, STAYS_PER_ANIMAL_MAX, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
 
 // An animal's stays in the contract (issue 42, docs/decisions/023): the

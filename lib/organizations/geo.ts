@@ -13,7 +13,6 @@ import { KM_PER_MILE } from "@/lib/core/units";
 /** The Earth's mean radius (IUGG), in metres: geo_point() in the migration uses the same. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
-export { KM_PER_MILE, WITHIN_CHOICES_MI } from "@/lib/core/units";
 
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;

@@ -69,7 +69,6 @@ export const locationSchema = z
     lng: z.number({ error: () => "must be a number" }).min(-180, "must be from -180 to 180").max(180, "must be from -180 to 180").meta({ example: -87.6359 }),
   })
   .meta({ id: "Location", description: "Latitude and longitude in decimal degrees (WGS 84)." });
-export type Location = z.infer<typeof locationSchema>;
 
 const emailSchema = z
   .string({ error: () => "must be a string or null" })

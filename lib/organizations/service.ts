@@ -1,5 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/core/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
@@ -30,8 +30,8 @@ export function presentOrganization(row: queries.OrganizationRow): Organization 
   };
 }
 
-export function organizationNotFound(id: number | string): ApiError {
-  return new ApiError(404, "not_found", `There is no organisation ${typeof id === "number" ? `with id ${id}` : `"${id}"`}.`);
+function organizationNotFound(id: number | string): ApiError {
+  return typeof id === "number" ? notFound("organisation", id) : notFound(`There is no organisation "${id}".`);
 }
 
 export async function getOrganization(id: number): Promise<Organization> {

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "@/lib/env";
 import { addressRefusal, checkOutboundTarget, OutboundUrlError } from "@/lib/outbound/address-guard";
 import { outboundAllowPrivate } from "@/lib/outbound/switch";
-import { addressRefusal as webhookAddressRefusal, checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
 
 // One switch for every outbound connection: OUTBOUND_ALLOW_PRIVATE, with
 // WEBHOOK_ALLOW_PRIVATE (its older name) still honoured.
@@ -35,13 +34,5 @@ describe("the outbound switch", () => {
   it("says what it refuses in the caller's words", async () => {
     const error = await checkOutboundTarget("https://10.0.0.5/a.jpg", { allowPrivate: false, refusal: "photos are only fetched from public addresses" }).catch((e: unknown) => e);
     expect((error as Error).message).toBe("The address 10.0.0.5 is not a public address (loopback, private, shared or reserved): photos are only fetched from public addresses.");
-  });
-
-  it("keeps the webhooks' names working (lib/webhooks/url-guard.ts re-exports them)", async () => {
-    expect(WebhookUrlError).toBe(OutboundUrlError);
-    expect(webhookAddressRefusal).toBe(addressRefusal);
-    const error = await checkWebhookTarget("https://10.0.0.5/in", { allowPrivate: false }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(WebhookUrlError);
-    expect((error as Error).message).toMatch(/webhooks are only sent to public addresses/);
   });
 });

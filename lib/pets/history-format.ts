@@ -2,7 +2,7 @@ import type { HistoryActor } from "@/lib/audit/schemas";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { formatAmount } from "@/lib/pets/adoption-fee";
 import { LISTING_LABELS } from "@/lib/pets/profile-labels";
-import { PET_FIELDS, type PetField } from "@/lib/pets/schemas";
+import { PET_FIELDS, type PetField } from "@/lib/pets/schemas/pet";
 
 // History entries in words, for the CLI and the staff page alike. Plain
 // functions (no zod, no React), safe on both sides.

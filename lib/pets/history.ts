@@ -3,7 +3,8 @@ import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import * as queries from "@/lib/audit/queries";
 import type { HistoryActor, HistoryQuery } from "@/lib/audit/schemas";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
-import type { HistoryEntry, PetField } from "@/lib/pets/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
+import type { PetField } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 
 // An animal's history: its audit records (lib/audit) read back and shown as

@@ -1,7 +1,7 @@
 import { env } from "@/lib/env";
 import { ageGroupOf, isoDay, type IsoDate } from "@/lib/pets/age";
-import type { PetRow, StoredPhoto } from "@/lib/pets/queries";
-import type { Pet, PetField, Photo } from "@/lib/pets/schemas";
+import type { PetRow, StoredPhoto } from "@/lib/pets/queries/rows";
+import type { Pet, PetField, Photo } from "@/lib/pets/schemas/pet";
 import { adoptionFeeOf } from "@/lib/pets/adoption-fee";
 
 // How an animal is shown. Two things in a Pet depend on the answer rather

@@ -1,6 +1,6 @@
 // The profile's fixed choices, with no zod import: the browse page's filters
 // and cards use them, and everything they import ships in its first
-// JavaScript (e2e/ui/page-weight.spec.ts). The schemas (lib/pets/schemas.ts)
+// JavaScript (e2e/ui/page-weight.spec.ts). The schemas (lib/pets/schemas/fields.ts)
 // build on these same lists; the English words for them are in
 // profile-labels.ts.
 

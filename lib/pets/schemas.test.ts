@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { listPetsQuerySchema, newPetSchema, petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
+import { newPetSchema, petPatchSchema } from "@/lib/pets/schemas/pet";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 
 describe("newPetSchema", () => {

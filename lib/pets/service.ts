@@ -1,25 +1,21 @@
 import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { weakTag } from "@/lib/core/conditional";
-import { ApiError } from "@/lib/core/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition, type Cursor } from "@/lib/core/pagination";
-import { kmOfChord, roundKm } from "@/lib/organizations/geo";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
-import { resolveNear } from "@/lib/organizations/zip";
-import type { HistoryQuery, WriteContext } from "@/lib/audit/schemas";
+import type { WriteContext } from "@/lib/audit/schemas";
 import { recordChange } from "@/lib/audit/service";
-import { listHistory, type HistoryPage } from "@/lib/pets/history";
-import * as queries from "@/lib/pets/queries";
+import { type PetColumnChanges, type PlainColumnChanges, createPetWithRecords, isExternalIdTaken, lockPetForUpdate, readPetForChange, setPhotoPositions, updatePetIfVersion, updatePetWithRecord } from "@/lib/pets/queries/writes";
+import { categoryExists, findPetById, findPetIdByExternalId } from "@/lib/pets/queries/lookups";
 import { now as clockNow } from "@/lib/clock";
 import { followStatus, toStay } from "@/lib/stays/rules";
 import { stayTimeOf, type Stay } from "@/lib/stays/schemas";
 import { midnightIn, type StayRow, type StayWrite } from "@/lib/stays/queries";
-import { presentFields, presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
+import { presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
 import { DEFAULT_CURRENCY, type AdoptionFee } from "@/lib/pets/adoption-fee";
-import { PET_FIELDS, type GoodWith, type ListPetsQuery, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas";
-import { mayReadAnimal, outOfCareRefused, recordsOf, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
+import { PET_FIELDS, type NewPet, type Pet, type PetField, type PetPatch } from "@/lib/pets/schemas/pet";
+import { type GoodWith } from "@/lib/pets/schemas/fields";
 
 // The rules of the pets API. Inputs arrive already validated (parse at the
 // edge, trust inside); outputs are the API's shapes, ids as JSON numbers.
@@ -27,132 +23,6 @@ import { mayReadAnimal, outOfCareRefused, recordsOf, THE_PUBLIC, type Viewer } f
 // asks (the API, the site's pages, the CLI): each writes the row and its
 // audit record in one transaction, and the commit writes the change-feed
 // event from the record (docs/decisions/005).
-
-export { toPet };
-
-export interface PetPage {
-  pets: Pet[];
-  /** Cursors for the neighbouring pages; absent when there is no such page. */
-  cursors: { next?: string; prev?: string };
-  /**
-   * The page's weak ETag: from what the answer is made of (each animal's id
-   * and version, which every change and photo moves; the day, which moves
-   * ageGroup; where photos are served; the neighbour cursors), so a page
-   * that did not change keeps its tag and a poll of it answers 304.
-   */
-  etag: string;
-}
-
-/**
- * A page of animals as `viewer` may see them (lib/visibility/policy.ts):
- * those in care, and with `inCare=false` those out of care whose records it
- * reads; a look-up by ids also returns those.
- */
-export async function listPets(query: ListPetsQuery, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<PetPage> {
-  if (query.inCare === false && recordsOf(viewer) === null) throw outOfCareRefused();
-  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
-  const filters: queries.PetFilter = {
-    status: query.status,
-    categoryId: query.categoryId,
-    organizationIds: query.organizationId,
-    ids: query.id,
-    search: query.q,
-    sex: query.sex,
-    sizes: query.size,
-    goodWith: query.goodWith,
-    externalIds: query.externalId,
-    houseTrained: query.houseTrained,
-    specialNeeds: query.specialNeeds,
-    spayedNeutered: query.spayedNeutered,
-    coatLengths: query.coatLength,
-    ages: query.age ? { groups: query.age, today: view.today, refreshedOn: await queries.ageGroupsRefreshedOn() } : undefined,
-    viewer,
-    onlyOutOfCare: query.inCare === false,
-  };
-  if (query.near) return listPetsNear(query as ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> }, filters, cursor, view);
-  if (cursor?.k !== undefined) throw invalidCursorFor("a search near a place: keep its `near`");
-  const backwards = cursor?.d === "before";
-
-  // One row more than asked tells whether another page lies in the walking
-  // direction; the statement also says whether any lies behind the cursor.
-  const { rows, otherSide } = await queries.findPetPage({
-    ...filters,
-    after: cursor?.d === "after" ? cursor.id : undefined,
-    before: backwards ? cursor.id : undefined,
-    take: query.limit + 1,
-  });
-  const moreAhead = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const pets = page.map((row) => toPet(row, view));
-
-  const newest = pets[0]?.id;
-  const oldest = pets.at(-1)?.id;
-  let hasNext: boolean;
-  let hasPrev: boolean;
-  if (!cursor) {
-    hasNext = moreAhead;
-    hasPrev = false;
-  } else if (backwards) {
-    hasPrev = moreAhead;
-    hasNext = otherSide!;
-  } else {
-    hasNext = moreAhead;
-    hasPrev = otherSide!;
-  }
-
-  // On an empty page the cursor's own id is the boundary, so the neighbour
-  // pages start right next to where the client was.
-  const cursors: PetPage["cursors"] = {};
-  if (hasNext) cursors.next = encodeCursor({ d: "after", id: oldest ?? Math.min(cursor!.id + 1, Number.MAX_SAFE_INTEGER) });
-  if (hasPrev) cursors.prev = encodeCursor({ d: "before", id: newest ?? Math.max(0, cursor!.id - 1) });
-  const etag = weakTag(["pets", view.today, view.photoBase, cursors.next ?? "", cursors.prev ?? "", ...pets.map((p) => `${p.id}.${p.version}`)]);
-  return { pets, cursors, etag };
-}
-
-/**
- * A page near a place: nearest first (newest first at one distance), each
- * animal with its distance; paged by (distance, id) cursors, exactly as the
- * plain list is by id (lib/pets/queries.ts findNearPets).
- */
-async function listPetsNear(
-  query: ListPetsQuery & { near: NonNullable<ListPetsQuery["near"]> },
-  filters: queries.PetFilter,
-  cursor: Cursor | undefined,
-  view: PetView,
-): Promise<PetPage> {
-  if (cursor && cursor.k === undefined) throw invalidCursorFor("a list without `near`: start again from the first page");
-  const search = await resolveNear(query.near, query.within);
-  const walk = { ...filters, lat: search.point.lat, lng: search.point.lng, maxChord: search.maxChord };
-  const at = cursor && nearPosition(cursor, search.maxChord);
-  const backwards = cursor?.d === "before";
-  const take = query.limit + 1;
-  // The page, and (for a page reached by a cursor) whether anything lies on
-  // the cursor's other side, the row at the cursor included: asked at once.
-  const [rows, otherSide] = await Promise.all([
-    backwards ? queries.findNearPetsBefore({ ...walk, before: at!, take }) : queries.findNearPets({ ...walk, after: at, take }),
-    !at
-      ? Promise.resolve(false)
-      : backwards
-        ? queries.findNearPets({ ...walk, after: { k: at.k, id: at.id + 1 }, take: 1 }).then((r) => r.length > 0)
-        : queries.findNearPetsBefore({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }).then((r) => r.length > 0),
-  ]);
-  const moreAhead = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const pets = page.map((row) => ({ ...toPet(row, view), distanceKm: roundKm(kmOfChord(row.chord)) }));
-
-  const hasNext = backwards ? otherSide : moreAhead;
-  const hasPrev = backwards ? moreAhead : otherSide;
-  // On an empty page the cursor's own position is the boundary, as in the plain list.
-  const first = page[0];
-  const last = page.at(-1);
-  const cursors: PetPage["cursors"] = {};
-  if (hasNext) cursors.next = encodeCursor(last ? { d: "after", k: last.chord, id: Number(last.id) } : { d: "after", k: at!.k, id: at!.id + 1 });
-  if (hasPrev) cursors.prev = encodeCursor(first ? { d: "before", k: first.chord, id: Number(first.id) } : { d: "before", k: at!.k, id: Math.max(0, at!.id - 1) });
-  const etag = weakTag(["pets-near", view.today, view.photoBase, cursors.next ?? "", cursors.prev ?? "", ...pets.map((p) => `${p.id}.${p.version}`)]);
-  return { pets, cursors, etag };
-}
 
 function unknownCategory(id: number): ApiError {
   return new ApiError(400, "unknown_category", `There is no category with id ${id}. GET /v1/categories lists them.`, [
@@ -163,7 +33,7 @@ function unknownCategory(id: number): ApiError {
 /**
  * Adds an animal with its "created" audit record (and so its event),
  * atomically, in one statement shared with concurrent creates (the hottest
- * write: see queries.insertPetsWithRecords). `tx`
+ * write: see insertPetsWithRecords in lib/pets/queries/writes.ts). `tx`
  * lets a caller make the creation part of a larger transaction (the
  * Idempotency-Key record that must commit with the animal or not at all).
  */
@@ -188,10 +58,9 @@ export async function createPet(
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
         };
-  const row = await queries
-    .createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
+  const row = await createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
     .catch(async (error: unknown) => {
-      throw queries.isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
+      throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
     });
   // No row: the category does not exist (checked in the statement, so the
   // client gets a precise error naming the field rather than a foreign-key failure).
@@ -230,16 +99,13 @@ const intakeInFuture = (what: string) =>
  * can still be found.
  */
 async function externalIdTaken(organizationId: number, externalId: string): Promise<ApiError> {
-  const holder = await queries.findPetIdByExternalId(organizationId, externalId).catch(() => null);
+  const holder = await findPetIdByExternalId(organizationId, externalId).catch(() => null);
   const which = holder === null ? "another animal" : `animal ${holder}`;
   return new ApiError(409, "external_id_taken", `Another animal of this organisation already has externalId "${externalId}" (${which}). Each animal's externalId must be unique within its organisation.`, [
     { field: "externalId", issue: `is already the id of ${which} of this organisation` },
   ]);
 }
 
-export function notFound(id: number): ApiError {
-  return new ApiError(404, "not_found", `There is no animal with id ${id}.`);
-}
 
 /** The strong ETag of an animal's version: `"3"`. */
 export function etagOf(version: number): string {
@@ -306,7 +172,7 @@ function reorderedPhotos(current: StoredPet["photos"], order: number[]): StoredP
 /** What a change did: the changed fields' old values, and the columns to write (none when only photos changed). */
 export interface AppliedChange {
   before: Partial<Record<PetField, unknown>>;
-  columns?: queries.PetColumnChanges;
+  columns?: PetColumnChanges;
   /** Whether the animal is in care after the change (a stay's outcome decides it); as it was when absent. */
   inCare?: boolean;
   /**
@@ -361,8 +227,8 @@ export async function changePetAndStay(
   return db().$transaction(async (tx) => {
     // Locked until the commit: the record's "before" is exactly the row
     // this change replaces, and no other writer can slip in after the check.
-    const current = await queries.lockPetForUpdate(tx, id, organizationScope(options.tenancy));
-    if (!current) throw notFound(id);
+    const current = await lockPetForUpdate(tx, id, organizationScope(options.tenancy));
+    if (!current) throw notFound("animal", id);
     const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
@@ -375,8 +241,7 @@ export async function changePetAndStay(
     const status = change.columns?.status;
     const followed = !change.stayChange && !change.staysWritten && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
     const inCare = change.inCare ?? followed?.inCare;
-    const written = await queries
-      .updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
+    const written = await updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
         inCare: inCare === context.inCare ? undefined : inCare,
         stay: change.stayChange?.write ?? followed?.write,
       })
@@ -410,8 +275,8 @@ export async function updatePet(id: number, patch: PetPatch, options: UpdateOpti
   const plain = patch.status === undefined && patch.categoryId === undefined && patch.photoOrder === undefined;
   const pet = await (plain ? updatePlainly(id, patch, options) : updateLocked(id, patch, options)).catch(async (error: unknown) => {
     // The unique index refused the new externalId (another animal got it, maybe a moment ago).
-    if (!queries.isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
-    const row = await queries.findPetById(id);
+    if (!isExternalIdTaken(error) || typeof patch.externalId !== "string") throw error;
+    const row = await findPetById(id);
     throw row ? await externalIdTaken(Number(row.organizationId), patch.externalId) : error;
   });
   return presentPet(pet, options.view);
@@ -444,18 +309,18 @@ async function readAndWrite(id: number, patch: PetPatch, options: UpdateOptions)
   const organizationId = organizationScope(options.tenancy);
   const { actor } = options;
   for (let attempt = 0; attempt < PLAIN_ATTEMPTS; attempt++) {
-    const current = await queries.readPetForChange(id, organizationId);
-    if (!current) throw notFound(id);
+    const current = await readPetForChange(id, organizationId);
+    if (!current) throw notFound("animal", id);
     const was = storedPet(current);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
     const change = patchChange(patch, was);
     if (!change) return was;
-    const updated = await queries.updatePetWithRecord({
+    const updated = await updatePetWithRecord({
       id,
       organizationId,
       version: was.version,
-      columns: change.columns as queries.PlainColumnChanges,
+      columns: change.columns as PlainColumnChanges,
       before: change.before,
       actor: { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
       requestId: options.requestId,
@@ -513,7 +378,7 @@ export async function changeWithStays(
       }
     }
     if (change?.columns.status !== undefined && context.approvedApplication !== null) throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
-    if (change?.columns.categoryId !== undefined && !(await queries.categoryExists(change.columns.categoryId, tx))) throw unknownCategory(change.columns.categoryId);
+    if (change?.columns.categoryId !== undefined && !(await categoryExists(change.columns.categoryId, tx))) throw unknownCategory(change.columns.categoryId);
     const inCare = planned.inCare ?? undefined;
     if (!change && inCare === undefined && !planned.wroteStays) return null;
     return { before: change?.before ?? {}, columns: change?.columns ?? {}, inCare, staysWritten: true };
@@ -528,14 +393,14 @@ function updateLocked(id: number, patch: PetPatch, options: UpdateOptions): Prom
     const { before, columns, photos } = change;
     // Read under the animal's lock, which approvals take too (changePet).
     if (columns.status !== undefined && approvedApplication !== null) throw adoptionInProgress(was.name, approvedApplication, "change_status");
-    if (columns.categoryId !== undefined && !(await queries.categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
-    if (photos) await queries.setPhotoPositions(tx, id, photos.map((p) => p.id));
+    if (columns.categoryId !== undefined && !(await categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
+    if (photos) await setPhotoPositions(tx, id, photos.map((p) => p.id));
     return { before, columns };
   });
 }
 
 /** What a patch changes on `was`: the changed fields' old values, the new column values and photo order; null when nothing changes. */
-function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: queries.PetColumnChanges; photos?: StoredPet["photos"] } | null {
+function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: PetColumnChanges; photos?: StoredPet["photos"] } | null {
   const wanted: Partial<StoredPet> = Object.fromEntries(
     SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
   );
@@ -581,19 +446,3 @@ function mergedFee(was: AdoptionFee | null, patch: NonNullable<PetPatch["adoptio
   }
   return { amountCents, currency: patch.currency ?? was?.currency ?? DEFAULT_CURRENCY, waived: patch.waived ?? was?.waived ?? false };
 }
-
-/** An animal's change history (staff only, enforced by the route's scope). */
-export async function listPetHistory(id: number, query: HistoryQuery, view: PetView): Promise<HistoryPage> {
-  const pet = await queries.findPetById(id);
-  if (!pet) throw notFound(id);
-  return listHistory(id, query, view, Number(pet.organizationId));
-}
-
-/** One animal, if `viewer` may see it (one out of care is its organisation's record: lib/visibility/policy.ts). */
-export async function findPet(id: number, view: PetView, viewer: Viewer = THE_PUBLIC): Promise<Pet | null> {
-  const row = await queries.findPetById(id);
-  if (!row || !mayReadAnimal(viewer, row)) return null;
-  return toPet(row, view);
-}
-
-export { presentFields };

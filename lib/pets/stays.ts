@@ -1,12 +1,12 @@
 import { now as clockNow } from "@/lib/clock";
-import type { WriteContext } from "@/lib/audit/schemas";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
-import { adoptionInProgress, changePetAndStay, notFound, type ChangeContext, type LeavingCare, type UpdateOptions } from "@/lib/pets/service";
-import { findPetById } from "@/lib/pets/queries";
+import { adoptionInProgress, changePetAndStay, type ChangeContext, type LeavingCare, type UpdateOptions } from "@/lib/pets/service";
+import { findPetById } from "@/lib/pets/queries/lookups";
 import type { StoredPet } from "@/lib/pets/present";
-import type { PetField, PetStatus } from "@/lib/pets/schemas";
+import type { PetField } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import * as queries from "@/lib/stays/queries";
 import { afterLastStay, outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
 import { STAYS_PER_ANIMAL_MAX, stayTimeOf, type IntakeInput, type ListStaysQuery, type OutcomeInput, type OutcomeType, type Stay, type StayPatch } from "@/lib/stays/schemas";
@@ -60,7 +60,7 @@ export async function listStays(petId: number, query: ListStaysQuery): Promise<S
   const cursor = query.cursor === undefined ? undefined : positionOfCursor(query.cursor);
   const backwards = cursor?.d === "before";
   const { rows, otherSide } = await queries.findStayPage(petId, { after: cursor?.d === "after" ? cursor.at : undefined, before: backwards ? cursor.at : undefined, take: query.limit + 1 });
-  if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound(petId);
+  if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound("animal", petId);
   const moreAhead = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
   if (backwards) page.reverse();

@@ -1,7 +1,7 @@
 // An animal's video: only a YouTube or Vimeo address, because only those two
 // have a privacy-enhanced player (youtube-nocookie.com; Vimeo's dnt=1) that
 // the animal's page can embed, loaded only when pressed. No zod here: the
-// schema (lib/pets/schemas.ts) and the page (components/pets/pet-video.tsx)
+// schema (lib/pets/schemas/fields.ts) and the page (components/pets/pet-video.tsx)
 // both read addresses through parseVideoUrl.
 
 export const VIDEO_URL_MAX = 2048;

@@ -57,11 +57,6 @@ export async function keysInUse(tx: Prisma.TransactionClient, keys: string[]): P
   return new Set(rows.map((r) => r.key));
 }
 
-export async function photoCount(petId: number, client: Prisma.TransactionClient = db()): Promise<number> {
-  const rows = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pet_photos WHERE pet_id = ${BigInt(petId)}`;
-  return rows[0]?.n ?? 0;
-}
-
 /** How many photos each of these animals has, and the addresses they were fetched from (an import does not fetch one again, nor more than an animal holds). */
 export async function photoSources(petIds: number[]): Promise<Map<number, { count: number; sources: Set<string> }>> {
   const rows = petIds.length

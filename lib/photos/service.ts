@@ -1,13 +1,14 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { logger } from "@/lib/log";
 import { processPhoto } from "@/lib/photos/process";
 import * as queries from "@/lib/photos/queries";
 import { photoStore } from "@/lib/photos/store";
-import { findPetById } from "@/lib/pets/queries";
+import { findPetById } from "@/lib/pets/queries/lookups";
 import { presentPet, presentPhoto, type PetView } from "@/lib/pets/present";
-import { PHOTOS_MAX, type Pet, type Photo } from "@/lib/pets/schemas";
-import { changePet, notFound, type UpdateOptions } from "@/lib/pets/service";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
+import { type Pet, type Photo } from "@/lib/pets/schemas/pet";
+import { changePet, type UpdateOptions } from "@/lib/pets/service";
 import { mayManage } from "@/lib/organizations/tenancy";
 
 // The rules of photos. Adding or removing one changes the animal: like any
@@ -20,9 +21,6 @@ function tooManyPhotos(): ApiError {
   return new ApiError(409, "too_many_photos", `An animal can have at most ${PHOTOS_MAX} photos. Delete one before adding another.`);
 }
 
-function noSuchPhoto(petId: number, photoId: number): ApiError {
-  return new ApiError(404, "not_found", `Animal ${petId} has no photo ${photoId}.`);
-}
 
 export interface PhotoChange {
   photo: Photo;
@@ -34,7 +32,7 @@ export interface PhotoChange {
 export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null; sourceUrl?: string; contentType?: string | null }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
   // Refused before any CPU is spent on the image (and again by changePet's lock).
   const existing = await findPetById(petId);
-  if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound(petId);
+  if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound("animal", petId);
   if (existing.photos.length >= PHOTOS_MAX) throw tooManyPhotos();
 
   const processed = await processPhoto(upload.bytes, upload.contentType);
@@ -75,7 +73,7 @@ export async function deletePhoto(petId: number, photoId: number, options: Updat
   let keys: string[] = [];
   const pet = await changePet(petId, options, async (tx, was) => {
     const deleted = await queries.deletePhoto(tx, petId, photoId);
-    if (!deleted) throw noSuchPhoto(petId, photoId);
+    if (!deleted) throw notFound(`Animal ${petId} has no photo ${photoId}.`);
     keys = deleted;
     return { before: { photos: was.photos } };
   });
@@ -90,7 +88,7 @@ export async function deletePhoto(petId: number, photoId: number, options: Updat
 export async function updatePhotoAlt(petId: number, photoId: number, alt: string | null, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
   const pet = await changePet(petId, options, async (tx, was) => {
     const current = was.photos.find((p) => p.id === photoId);
-    if (!current) throw noSuchPhoto(petId, photoId);
+    if (!current) throw notFound(`Animal ${petId} has no photo ${photoId}.`);
     if (current.alt === alt) return null;
     await queries.updatePhotoAlt(tx, petId, photoId, alt);
     return { before: { photos: was.photos } };

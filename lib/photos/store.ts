@@ -4,7 +4,6 @@ import type { PhotoStore } from "@/lib/photos/store-interface";
 // lib/photos/store-interface.ts). The stores import the interface, never this
 // factory, so choosing one is not a circle.
 
-export type { PhotoStore, StoredFile } from "@/lib/photos/store-interface";
 
 let chosen: Promise<PhotoStore> | undefined;
 
@@ -20,9 +19,4 @@ export function photoStore(): Promise<PhotoStore> {
     return (await import("@/lib/photos/store-postgres")).postgresPhotoStore;
   })();
   return chosen;
-}
-
-/** Test hook: use this store (or, with no argument, the configured one again). */
-export function setPhotoStore(store?: PhotoStore): void {
-  chosen = store ? Promise.resolve(store) : undefined;
 }

@@ -1,5 +1,6 @@
 import sharp from "sharp";
-import { drawScene, type AnimalKind, type Orientation } from "@/lib/pictures/draw";
+import { drawScene, type Orientation } from "@/lib/pictures/draw";
+import { type AnimalKind } from "@/lib/pictures/kinds";
 
 // Photos for the demo seed. Nothing may be downloaded when the app is
 // installed, so the demo animals' photos are drawn: the same animal as its

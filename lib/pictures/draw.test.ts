@@ -1,6 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { ANIMAL_KINDS, VARIANTS, drawAnimal, drawScene, kindOfCategory, lookOf, variantOf } from "@/lib/pictures/draw";
+import { ANIMAL_KINDS, VARIANTS, kindOfCategory, variantOf } from "@/lib/pictures/kinds";
+import { drawAnimal, drawScene, lookOf } from "@/lib/pictures/draw";
 
 const ALL_VARIANTS = Array.from({ length: VARIANTS }, (_, v) => v);
 

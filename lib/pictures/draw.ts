@@ -1,6 +1,5 @@
 import { VARIANTS, type AnimalKind } from "@/lib/pictures/kinds";
 
-export { ANIMAL_KINDS, VARIANTS, isAnimalKind, kindOfCategory, pictureName, variantOf, type AnimalKind } from "@/lib/pictures/kinds";
 
 // Drawings of animals that have no photo yet, one per variant, so a page of
 // them is not a grid of the same cat. A variant is three independent choices

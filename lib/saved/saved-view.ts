@@ -1,4 +1,4 @@
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { SavedAnimal } from "@/lib/saved/saved";
 
 // What only /saved needs of the saved animals, apart from lib/saved/saved.ts,
@@ -8,7 +8,7 @@ import type { SavedAnimal } from "@/lib/saved/saved";
 /** Newest first, as /saved lists them. */
 export const newestFirst = (saved: readonly SavedAnimal[]): SavedAnimal[] => [...saved].sort((a, b) => b.savedAt.localeCompare(a.savedAt) || b.id - a.id);
 
-/** The ids in groups the list's `id` filter takes at once (lib/pets/schemas.ts IDS_MAX). */
+/** The ids in groups the list's `id` filter takes at once (lib/core/schemas.ts IDS_MAX). */
 export function idChunks(ids: readonly number[], size = 100): number[][] {
   const chunks: number[][] = [];
   for (let i = 0; i < ids.length; i += size) chunks.push(ids.slice(i, i + size));

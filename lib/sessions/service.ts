@@ -13,9 +13,6 @@ import { isAnonymousToken, mintAnonymousToken, verifyAnonymousToken } from "@/li
 
 export const STAFF_TTL_MS = 12 * 3600_000;
 
-// Defined with the staff schemas (the staff service reads it too); re-exported for the session's readers.
-export type { StaffIdentity };
-
 export type SessionRecord =
   | { kind: "anonymous"; id: string; staff: null; expiresAt: Date }
   | { kind: "staff"; id: string; staff: StaffIdentity; expiresAt: Date };

@@ -1,16 +1,14 @@
 "use client";
 
-import { ApiClientError, networkError, type ApiResponse } from "@/lib/site/api-error";
+import { networkError, type ApiResponse } from "@/lib/site/api-error";
 import type { Api, FetchResult } from "@/lib/site/typed-client";
-
-export { ApiClientError, networkError, type ApiResponse };
 
 // What a page needs of lib/site/api-client.ts before anything goes wrong:
 // the error type, the call, and the Link header's cursors. It is apart from
 // the error wording (describeError, in api-client.ts) so that the browse
 // page's first load, which shows no error, does not ship that. That page's
-// modules and the layout's provider import this one; everything else
-// imports lib/site/api-client.ts, which re-exports it.
+// modules and the layout's provider import this one; the error type is
+// lib/site/api-error.ts's.
 //
 // The typed client, with the unwrapping of its answers, is loaded on the
 // first call, not with the page: pages render from data fetched on the

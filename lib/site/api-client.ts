@@ -1,6 +1,6 @@
 "use client";
 
-import { ApiClientError } from "@/lib/site/api-client-core";
+import { ApiClientError } from "@/lib/site/api-error";
 
 // The pages' one way to call /v1: `callApi((api) => api.GET("/pets", ...))`,
 // where `api` is the openapi-fetch client typed from the OpenAPI document
@@ -8,12 +8,10 @@ import { ApiClientError } from "@/lib/site/api-client-core";
 // automatically); every failure becomes an ApiClientError carrying the API's
 // { code, message, status, details }.
 //
-// The call itself, the error type and the Link cursors are in
-// lib/site/api-client-core.ts (re-exported here), which loads the client on
-// the first call; the browse page's first load imports only that module.
+// The call itself and the Link cursors are in lib/site/api-client-core.ts,
+// which loads the client on the first call, and the error type in
+// lib/site/api-error.ts; the browse page's first load imports only those.
 // This one adds the errors' wording for people.
-
-export { ApiClientError, callApi, linkCursor, networkError, type ApiResponse } from "@/lib/site/api-client-core";
 
 /** A sentence for people, for any error the pages show. */
 export function describeError(error: unknown): string {

@@ -2,7 +2,6 @@ import "server-only";
 import { headers } from "next/headers";
 import { callApi, type ServerApiResult } from "@/lib/site/call-api";
 
-export type { ServerApiResult };
 
 type Handler = Parameters<typeof callApi>[1];
 

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import type { NewStaff } from "@/lib/staff/schemas";
 import { DEMO_STAFF } from "@/lib/staff/demo";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/staff/password";
@@ -32,14 +32,11 @@ export async function checkCredentials(email: string, password: string): Promise
   return row && ok ? { id: row.id, email: row.email, organizationId: row.organizationId, platformAdmin: row.platformAdmin } : null;
 }
 
-function noSuchStaff(email: string): ApiError {
-  return new ApiError(404, "not_found", `There is no staff account for ${email}.`);
-}
 
 /** A new password; every session of the account ends (whoever held the old one is signed out). Returns how many ended. */
 export async function setStaffPassword(email: string, password: string): Promise<number> {
   const row = await db().staffUser.findUnique({ where: { email }, select: { id: true } });
-  if (!row) throw noSuchStaff(email);
+  if (!row) throw notFound(`There is no staff account for ${email}.`);
   const passwordHash = await hashPassword(password);
   const [, ended] = await db().$transaction([
     db().staffUser.update({ where: { id: row.id }, data: { passwordHash }, select: { id: true } }),
@@ -51,7 +48,7 @@ export async function setStaffPassword(email: string, password: string): Promise
 /** Deletes an account; its sessions go with it (cascade). */
 export async function deleteStaff(email: string): Promise<void> {
   const { count } = await db().staffUser.deleteMany({ where: { email } });
-  if (!count) throw noSuchStaff(email);
+  if (!count) throw notFound(`There is no staff account for ${email}.`);
 }
 
 export interface StaffSummary {

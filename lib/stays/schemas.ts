@@ -95,7 +95,6 @@ export type IntakeInput = z.infer<typeof intakeInputSchema>;
 export const newStaySchema = z
   .strictObject({ intake: intakeInputSchema })
   .meta({ id: "NewStay", description: "A new intake: the animal is back in care and `available`. Refused (409 `stay_open`) while a stay is open." });
-export type NewStay = z.infer<typeof newStaySchema>;
 
 /** POST /v1/pets/{id}/stays/{stayId}/outcome. */
 export const outcomeInputSchema = z

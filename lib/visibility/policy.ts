@@ -103,13 +103,6 @@ export function outOfCareRefused() {
   return forbidden("Animals out of care are their organisation's records: only its staff and its keys with records:read can list them (inCare=false).");
 }
 
-/** Refuses a viewer that may not read this organisation's records (stays, reports). */
-export function assertRecordsOf(viewer: Viewer, organizationId: number | bigint): void {
-  if (!mayReadRecordsOf(viewer, organizationId)) {
-    throw forbidden("Stays are their organisation's records: only its staff and its keys with records:read can read them.");
-  }
-}
-
 // The change feed and webhooks.
 
 /**

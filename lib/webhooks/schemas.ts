@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { integerId } from "@/lib/core/path-id";
 import { PET_EVENT_TYPES, petEventTypeSchema } from "@/lib/events/schemas";
-import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
+import { LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // The shapes of webhook endpoints, their deliveries and attempts: request
 // parsing, responses, the OpenAPI document and the site's types.

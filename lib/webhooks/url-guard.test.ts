@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressRefusal, checkWebhookTarget, WebhookUrlError } from "@/lib/webhooks/url-guard";
+import { addressRefusal, checkOutboundTarget as checkWebhookTarget, OutboundUrlError as WebhookUrlError } from "@/lib/outbound/address-guard";
 
 // Where webhooks may go: in production only public addresses over https;
 // with WEBHOOK_ALLOW_PRIVATE (development, tests) http and private ones too,

@@ -8,13 +8,13 @@ import { now } from "@/lib/clock";
 import { analyzeGrownTables } from "@/lib/db-statistics";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
-import { refreshAgeGroups } from "@/lib/pets/queries";
+import { refreshAgeGroups } from "@/lib/pets/queries/age-groups";
 import { runImport } from "@/lib/imports/run";
 import { sweepImportReports } from "@/lib/imports/service";
 import { recoverStalledImports } from "@/lib/imports/recovery";
 import { recoverStalledUploads } from "@/lib/listings/uploads/recovery";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
-import { QUEUE_SCHEMA, TASK_NAMES } from "@/lib/jobs/queue";
+import { TASK_NAMES } from "@/lib/jobs/queue";
 import { yieldToRequests, type UtilisationSource } from "@/lib/jobs/yield";
 import type { UploadJob } from "@/lib/listings/uploads/jobs";
 import { runUpload } from "@/lib/listings/uploads/run";
@@ -26,7 +26,6 @@ import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
 // twice after a crash (the delivery's lease makes the second a no-op, and
 // receivers dedupe on webhook-id).
 
-export { QUEUE_SCHEMA };
 
 export interface TaskContext {
   /** This process's application_name: who holds a delivery's lease. */

@@ -7,10 +7,10 @@ export const auditCommand = new Command("audit")
   .option("--json", "print the entries as JSON (newest first, as GET /v1/pets/{id}/history serves them)")
   .action((opts: { pet: number; json?: boolean }) =>
     withDatabase(async () => {
-      const { listPetHistory } = await import("@/lib/pets/service");
+      const { listPetHistory } = await import("@/lib/pets/reads");
       const { petView } = await import("@/lib/pets/present");
       const { describeActor, describeChanges } = await import("@/lib/pets/history-format");
-      const { LIMIT_MAX } = await import("@/lib/pets/schemas");
+      const { LIMIT_MAX } = await import("@/lib/core/schemas");
       const entries = [];
       let cursor: string | undefined;
       do {

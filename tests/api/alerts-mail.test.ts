@@ -9,7 +9,7 @@ import { now, setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { petView } from "@/lib/pets/present";
-import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas";
+import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas/pet";
 import { createPet } from "@/lib/pets/service";
 import { call, expectJson, newKey, newOrganization } from "./helpers";
 import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";

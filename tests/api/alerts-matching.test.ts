@@ -3,7 +3,7 @@ import { matchAlerts, matchOnePetSql } from "@/lib/alerts/matching";
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { petView } from "@/lib/pets/present";
-import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas";
+import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas/pet";
 import { createPet, updatePet } from "@/lib/pets/service";
 import { PLATFORM } from "@/lib/organizations/tenancy";
 import { FIRST_ORG, newKey, newOrganization } from "./helpers";

@@ -7,11 +7,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as linkRoute } from "@/app/v1/application-links/[token]/route";
 import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/transitions/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
-import { openToken, sealToken, sendApplicationDigest } from "@/lib/applications/mail";
+import { openToken, sealToken } from "@/lib/mail/sealed-token";
+import { sendApplicationDigest } from "@/lib/applications/mail";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
+import { until } from "@/tests/wait";
 
 // The applicant's emails through a real SMTP server in this process
 // (smtp-server), sent by the real job queue: the confirmation carries a
@@ -65,11 +67,7 @@ async function mailJobs(): Promise<{ payload: Record<string, unknown>; attempts:
 
 /** Waits until every queued application email has been sent. */
 async function allSent(): Promise<void> {
-  const end = Date.now() + 15_000;
-  while ((await mailJobs()).length > 0) {
-    if (Date.now() > end) throw new Error(`timed out waiting for the queued emails: ${JSON.stringify(await mailJobs())}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until("the queued emails to be sent", async () => (await mailJobs()).length === 0, 15_000);
 }
 
 describe("queued with the change", () => {
@@ -171,7 +169,7 @@ describe("sent by the job queue", () => {
       await expectApiError(await apply(pet.id, email, {}, typed), 409, "already_applied");
       await expectJson(await step(created.id, "in_review"));
       await allSent();
-      for (const end = Date.now() + 15_000; mail.to(email).length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+      await until(`three emails to ${email}`, () => mail.to(email).length >= 3, 15_000);
       const sent = mail.to(email);
       expect(sent.map((m) => m.subject)).toHaveLength(3);
       for (const message of sent) {

@@ -14,7 +14,7 @@ import type { Application } from "@/lib/applications/schemas";
 import { db } from "@/lib/db";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";
 import { ORIGIN, applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession, allowPrivateWebhooks } from "./helpers";

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getPet } from "@/app/v1/pets/[petId]/route";
 import { GET as listPets, POST as createPet } from "@/app/v1/pets/route";
 import * as database from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import pg from "pg";
 import { ORIGIN, call, expectApiError, expectJson, newKey } from "./helpers";
 

@@ -8,6 +8,7 @@ import { metrics } from "@/lib/metrics";
 import { observeRequest } from "@/lib/server/metrics";
 import { captureLogLines } from "@/tests/log-capture";
 import { newKey, seedPets, type RouteHandler } from "./helpers";
+import { until } from "@/tests/wait";
 
 // A client that hangs up halfway through its request's body (a phone losing
 // its signal, a load generator dropping its connections) is no failure of
@@ -79,11 +80,10 @@ const count = async (route: string, status: string) =>
 
 /** The parsed log lines written from `from` on, once the request's own "request" line is there. */
 async function linesOf(from: number, path: string): Promise<Record<string, unknown>[]> {
-  for (const end = Date.now() + 10_000; Date.now() < end; await new Promise((r) => setTimeout(r, 25))) {
+  return until(`the request line for ${path}`, () => {
     const lines = log.since(from).map((l) => JSON.parse(l) as Record<string, unknown>);
-    if (lines.some((l) => l.msg === "request" && l.path === path)) return lines;
-  }
-  throw new Error(`no request line for ${path}`);
+    return lines.some((l) => l.msg === "request" && l.path === path) ? lines : null;
+  }, 10_000);
 }
 
 describe("a client that resets its connection halfway through the body", () => {

@@ -12,7 +12,7 @@ import { db } from "@/lib/db";
 import type { PetEvent } from "@/lib/events/schemas";
 import { sweepEvents } from "@/lib/events/service";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { call, enableRateLimit, expectJson, newKey, UNKNOWN_KEY, allowPrivateWebhooks } from "./helpers";
 import { conformance, rewriteRefs, type Document } from "./openapi-conformance";

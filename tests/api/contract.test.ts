@@ -11,8 +11,8 @@ import * as petsRoute from "@/app/v1/pets/route";
 import { setClock } from "@/lib/clock";
 import * as idempotencyQueries from "@/lib/idempotency/queries";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import * as queries from "@/lib/pets/queries";
-import type { Pet } from "@/lib/pets/schemas";
+import * as queries from "@/lib/pets/queries/pages";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, enableRateLimit, expectJson, newKey, seedPets, UNKNOWN_KEY, type CallOptions } from "./helpers";
 import { COMPONENTS_ID, conformance, type Document } from "./openapi-conformance";
 

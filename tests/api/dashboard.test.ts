@@ -2,15 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as dashboardRoute } from "@/app/v1/dashboard/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
-import { POST as createPetRoute } from "@/app/v1/pets/route";
 import type { Dashboard } from "@/lib/dashboard/schemas";
 import { flowByWeekSql } from "@/lib/dashboard/queries";
 import { weekStart } from "@/lib/dashboard/service";
 import { db } from "@/lib/db";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
-import { ORIGIN, call, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { ORIGIN, call, createPet, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // The staff dashboard's figures: animals by status, applications waiting,
 // and intakes and adoptions per week as the audit trail records them, made
@@ -26,9 +25,7 @@ beforeAll(async () => {
 
 const read = async () => expectJson<Dashboard>(await call(dashboardRoute, "/v1/dashboard", { headers: staff.headers }));
 
-async function addPet(name: string): Promise<Pet> {
-  return expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", json: { name, categoryId: 1 }, headers: staff.headers }), 201);
-}
+const addPet = (name: string) => createPet({ name }, { headers: staff.headers });
 
 async function setStatus(pet: Pet, status: string): Promise<Pet> {
   return expectJson<Pet>(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db";
 import { analyzeGrownTables } from "@/lib/db-statistics";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pageSql } from "@/lib/pets/queries";
+import { pageSql } from "@/lib/pets/queries/pages";
 import { CRONTAB } from "@/lib/worker/tasks";
 import { newOrganization } from "./helpers";
 

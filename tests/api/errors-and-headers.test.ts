@@ -5,8 +5,10 @@ import * as petRoute from "@/app/v1/pets/[petId]/route";
 import * as petsRoute from "@/app/v1/pets/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import * as queries from "@/lib/pets/queries";
-import type { Pet } from "@/lib/pets/schemas";
+import * as pageQueries from "@/lib/pets/queries/pages";
+import * as lookupQueries from "@/lib/pets/queries/lookups";
+import * as writeQueries from "@/lib/pets/queries/writes";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, seedPets, type RouteHandler } from "./helpers";
 
 // What every /v1 response has in common: request ids, CORS, the error shape,
@@ -172,7 +174,7 @@ describe("unexpected failures leak nothing", () => {
   const SECRET = 'relation "pets" secret SQL';
 
   it("an unknown error → 500 internal_error, generic, without the error's message", async () => {
-    vi.spyOn(queries, "findPetPage").mockRejectedValue(Object.assign(new Error(SECRET), { stack: `Error: ${SECRET}\n    at secretFrame (/srv/app/lib/pets/queries.ts:1:1)` }));
+    vi.spyOn(pageQueries, "findPetPage").mockRejectedValue(Object.assign(new Error(SECRET), { stack: `Error: ${SECRET}\n    at secretFrame (/srv/app/lib/pets/queries.ts:1:1)` }));
     const res = await call(petsRoute.GET, "/v1/pets", { key });
     const text = await res.clone().text();
     const body = await expectApiError(res, 500, "internal_error");
@@ -182,7 +184,7 @@ describe("unexpected failures leak nothing", () => {
   });
 
   it("a Prisma-style error on create → 500 without the query", async () => {
-    vi.spyOn(queries, "createPetWithRecords").mockRejectedValue(
+    vi.spyOn(writeQueries, "createPetWithRecords").mockRejectedValue(
       Object.assign(new Error('Invalid `prisma.pet.create()` invocation: INSERT INTO "pets" violates secret'), { code: "P2010" }),
     );
     const res = await call(petsRoute.POST, "/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1 } });
@@ -193,7 +195,7 @@ describe("unexpected failures leak nothing", () => {
 
   it("a refused database connection → 503 service_unavailable with Retry-After", async () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:5432"), { code: "ECONNREFUSED" });
-    vi.spyOn(queries, "findPetById").mockRejectedValue(refused);
+    vi.spyOn(lookupQueries, "findPetById").mockRejectedValue(refused);
     const res = await call(petRoute.GET, `/v1/pets/${pet.id}`, { key, params: petParams() });
     const text = await res.clone().text();
     await expectApiError(res, 503, "service_unavailable");
@@ -203,7 +205,7 @@ describe("unexpected failures leak nothing", () => {
 
   it("a refused connection wrapped as a cause → 503 too", async () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
-    vi.spyOn(queries, "findCategories").mockRejectedValue(new Error("driver adapter error", { cause: refused }));
+    vi.spyOn(lookupQueries, "findCategories").mockRejectedValue(new Error("driver adapter error", { cause: refused }));
     const res = await call(categoriesRoute.GET, "/v1/categories", { key });
     await expectApiError(res, 503, "service_unavailable");
     expect(res.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);

@@ -1,4 +1,4 @@
-import { newPetSchema } from "@/lib/pets/schemas";
+import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { petView } from "@/lib/pets/present";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as feedRoute, POST as feedPost } from "@/app/v1/events/route";
@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { sweepEvents } from "@/lib/events/service";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
 
 // GET /v1/events - the change feed: one event per create and update, written

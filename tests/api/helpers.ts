@@ -10,9 +10,10 @@ import type { Plan } from "@/lib/keys/plans";
 import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";
 import { now } from "@/lib/clock";
-import { findPetById } from "@/lib/pets/queries";
+import { findPetById } from "@/lib/pets/queries/lookups";
 import { petView, toPet } from "@/lib/pets/present";
-import type { CoatLength, GoodWith, Pet, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas";
+import type { CoatLength, GoodWith, PetSex, PetSize, PetStatus } from "@/lib/pets/schemas/fields";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { sessionCookieName } from "@/lib/core/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { createStaff, type StaffRole } from "@/lib/staff/service";
@@ -270,4 +271,16 @@ export async function applicationFootprint(applicationId: number, petId: number)
     db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
   ]);
   return { application, pet, audits, events, mails: mails[0]!.n };
+}
+
+/** Adds an animal through POST /v1/pets (the one write path), as a key or a staff session's headers, and answers it (201). */
+export async function createPet(json: Record<string, unknown>, as: { key: string } | { headers: Record<string, string> }): Promise<Pet> {
+  // Loaded on the first use: most files that use these helpers never create an animal through the route.
+  const { POST } = await import("@/app/v1/pets/route");
+  return expectJson<Pet>(await call(POST, "/v1/pets", { method: "POST", json: { categoryId: 1, ...json }, ...as }), 201);
+}
+
+/** Empties the job queue: what a test enqueues before this is not run by a worker it starts afterwards. */
+export async function clearJobs(): Promise<void> {
+  await db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
 }

@@ -11,7 +11,7 @@ import { REPORT_RETENTION_DAYS, type Import, type ImportIssue, type ImportSummar
 import { readCsv } from "@/lib/listings/formats/csv";
 import { MAX_CELL_BYTES, MAX_FILE_COLUMNS } from "@/lib/listings/formats/errors";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
-import { call, expectApiError, expectJson, newKey, newOrganization, parseLink } from "./helpers";
+import { call, clearJobs, expectApiError, expectJson, newKey, newOrganization, parseLink } from "./helpers";
 import { importFile, NO_DNS, postImport, readImport, readIssues, runImportJobs } from "./imports-helpers";
 
 // Issue 40: one organisation's file can never take the service, or other
@@ -244,7 +244,7 @@ describe("one runner per import", () => {
     // Done, the import is left alone by a late runner.
     await runImport(queued.id, NO_DNS);
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(250);
-    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
+    await clearJobs();
   });
 
   it("a runner that died leaves a lease that expires; then the retry takes the import over, its report started anew", async () => {
@@ -256,7 +256,7 @@ describe("one runner per import", () => {
     await db().$executeRaw`UPDATE imports SET lease_expires_at = now() - interval '1 second' WHERE id = ${BigInt(queued.id)}`;
     await runImport(queued.id, NO_DNS);
     expect(await readImport({ key }, queued.id)).toMatchObject({ status: "done", counts: { created: 120 } });
-    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
+    await clearJobs();
   });
 
   it("a runner whose lease another run took over stops writing at its next save", async () => {
@@ -272,7 +272,7 @@ describe("one runner per import", () => {
     // The first chunk was written; then the run found the import taken and stopped.
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(100);
     expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(queued.id) }, select: { status: true, leaseOwner: true } })).toEqual({ status: "running", leaseOwner: "petstore:2#other" });
-    await db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
+    await clearJobs();
     await db().$executeRaw`UPDATE imports SET status = 'failed' WHERE id = ${BigInt(queued.id)}`;
   });
 });

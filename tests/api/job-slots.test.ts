@@ -10,12 +10,13 @@ import type { Import } from "@/lib/imports/schemas";
 import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type BackgroundWork } from "@/lib/worker/runner";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { metrics } from "@/lib/metrics";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { startSilentFtpServer, type SilentFtpServer } from "@/tests/silent-ftp-server";
 import { testMailServer } from "@/tests/mail-server";
 import { eventOf, startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { postImport } from "./imports-helpers";
 import { allowPrivateWebhooks, call, expectJson, newKey, newOrganization } from "./helpers";
+import { until as waitUntil } from "@/tests/wait";
 
 // One organisation's long work (imports, listing uploads) never takes the
 // job worker's slots from everyone else (issue 40). Two instances' background
@@ -51,15 +52,7 @@ let busyImport: number;
 let quietKey: string;
 let partnerKey: string;
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(what: string, probe: () => Promise<T | null | undefined | false>) => waitUntil(what, probe, 30_000);
 
 /** A Petfinder file of `rows` animals, each with four photo addresses on `base` (which never answers). */
 function fileWithHangingPhotos(rows: number, base: string): Buffer {

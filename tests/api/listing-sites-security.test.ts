@@ -23,7 +23,7 @@ import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/core/secrets";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
-import { allowPrivateWebhooks, call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { allowPrivateWebhooks, call, clearJobs, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // Issue 40, the listing sites' part: one organisation's key or listing site
 // can never take the service, other organisations' accounts or their
@@ -92,10 +92,6 @@ async function runQueued(siteId: number): Promise<ListingUpload[]> {
   for (const job of jobs) await runUpload(job.payload as never);
   const rows = await db().listingUpload.findMany({ where: { siteId: BigInt(siteId) }, orderBy: { id: "desc" }, take: jobs.length });
   return rows.map((r) => ({ outcome: r.outcome, error: r.error, photos: r.photos }) as ListingUpload);
-}
-
-async function clearJobs() {
-  await query(Prisma.sql`DELETE FROM graphile_worker._private_jobs`);
 }
 
 const stored = (id: number) => db().listingSite.findUniqueOrThrow({ where: { id: BigInt(id) } });

@@ -7,6 +7,7 @@ import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
 import { allowPrivateWebhooks, call, expectJson, FIRST_ORG, staffSession, type StaffSession } from "./helpers";
+import { until } from "@/tests/wait";
 
 // The whole path with the instance's real background work: an animal marked
 // sold through the API is gone from the file on the FTP server after the
@@ -23,15 +24,6 @@ let work: BackgroundWork | undefined;
 let siteId: number;
 const ids: Record<string, number> = {};
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   vi.stubEnv("LISTINGS_DELAY_SECONDS", String(DELAY));

@@ -19,7 +19,7 @@ import { queueDailyUploads, scheduleListingUploads } from "@/lib/listings/upload
 import type { ListingSiteView, ListingUpload } from "@/lib/listings/uploads/schemas";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
 import { captureLogLines } from "@/tests/log-capture";
-import { allowPrivateWebhooks, call, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { allowPrivateWebhooks, call, clearJobs, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // Listing uploads against a real FTP server (ftp-srv, in this process):
 // each site's files byte for byte against tests/fixtures/listings/uploaded/,
@@ -138,10 +138,6 @@ async function jobsOf(siteId: number) {
                 WHERE q.queue_name = (SELECT 'long-work-org-' || organization_id FROM listing_sites WHERE id = ${BigInt(siteId)})
                   AND j.payload->>'siteId' = ${String(siteId)} ORDER BY j.id`,
   );
-}
-
-async function clearJobs() {
-  await query(Prisma.sql`DELETE FROM graphile_worker._private_jobs`);
 }
 
 let petfinder: ListingSiteView;

@@ -11,10 +11,11 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork } from "@/lib/worker/runner";
 import { openToken } from "@/lib/mail/sealed-token";
-import * as petQueries from "@/lib/pets/queries";
+import * as petQueries from "@/lib/pets/queries/pages";
 import { createStaff } from "@/lib/staff/service";
 import { captureLogLines } from "@/tests/log-capture";
 import { call, newKey } from "./helpers";
+import { until } from "@/tests/wait";
 
 // Logs are for operators and may travel far (collectors, tickets): no line
 // may carry an Authorization header, a cookie, a password or a full API key,
@@ -99,14 +100,11 @@ describe("log lines", () => {
       const { id } = (await applied.json()) as { id: number };
 
       // Its confirmation job fails (and will be retried).
-      const end = Date.now() + 20_000;
-      let failed: { last_error: string | null }[] = [];
-      while (failed.length === 0) {
-        if (Date.now() > end) throw new Error("the confirmation job never failed");
-        await new Promise((r) => setTimeout(r, 100));
-        failed = await db().$queryRaw`SELECT j.last_error FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      const failed = await until("the confirmation job to fail", async () => {
+        const rows = await db().$queryRaw<{ last_error: string | null }[]>`SELECT j.last_error FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
           WHERE t.identifier = 'application-mail' AND j.payload->>'applicationId' = ${String(id)} AND j.attempts >= 1 AND j.last_error IS NOT NULL`;
-      }
+        return rows.length > 0 ? rows : null;
+      });
       await work.stop();
       const failure = lines.find((l) => l.includes("Failed task") && l.includes("application-mail"));
       expect(failure, "the failed job is logged").toBeDefined();

@@ -6,7 +6,7 @@ import { db } from "@/lib/db";
 import type { Import } from "@/lib/imports/schemas";
 import { longWorkQueue } from "@/lib/jobs/queue";
 import { queueDailyUploads, scheduleListingUploads } from "@/lib/listings/uploads/schedule";
-import { allowPrivateWebhooks, call, expectJson, newKey, newOrganization } from "./helpers";
+import { allowPrivateWebhooks, call, clearJobs, expectJson, newKey, newOrganization } from "./helpers";
 import { fixture, postImport } from "./imports-helpers";
 
 // Where long work is queued (no worker runs in this file): every import and
@@ -34,7 +34,6 @@ async function jobs(task: string) {
      WHERE t.identifier = ${task} ORDER BY j.id`;
 }
 
-const clearJobs = () => db().$executeRaw`DELETE FROM graphile_worker._private_jobs`;
 
 beforeAll(async () => {
   for (const name of ["First Queue Shelter", "Second Queue Shelter"]) {

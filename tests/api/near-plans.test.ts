@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chordOfKm } from "@/lib/organizations/geo";
-import { nearBeforeSql, nearChunkSql, type NearPageQuery } from "@/lib/pets/queries";
+import { nearBeforeSql, nearChunkSql, type NearPageQuery } from "@/lib/pets/queries/near";
 
 // A search near a place walks organisations nearest first through the GiST
 // index on their points, a chunk at a time with a LIMIT, and each one's

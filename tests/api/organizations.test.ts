@@ -6,7 +6,7 @@ import { POST as createPet } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import type { Organization } from "@/lib/organizations/schemas";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { FIRST_ORG, call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
 

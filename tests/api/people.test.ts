@@ -5,7 +5,7 @@ import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { db } from "@/lib/db";
 import { petView } from "@/lib/pets/present";
-import { newPetSchema } from "@/lib/pets/schemas";
+import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { createPet } from "@/lib/pets/service";
 import { erasePerson, exportPerson } from "@/lib/people/service";
 import { call, newKey, seedPets } from "./helpers";

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, type CallOptions } from "./helpers";
 
 // POST /v1/pets - add an animal.

@@ -3,8 +3,9 @@ import { GET } from "@/app/v1/pets/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { AGE_GROUPS, ageGroupOf, isoDay, yearsBefore, type AgeGroup } from "@/lib/pets/age";
-import { refreshAgeGroups } from "@/lib/pets/queries";
-import { GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind, type Pet } from "@/lib/pets/schemas";
+import { refreshAgeGroups } from "@/lib/pets/queries/age-groups";
+import { GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind } from "@/lib/pets/profile";
+import { type Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets, walkPetPages, type PetSeed } from "./helpers";
 
 // The profile filters of GET /v1/pets: sex (one), size and age (any of),

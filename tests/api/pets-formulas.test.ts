@@ -3,7 +3,7 @@ import { PATCH } from "@/app/v1/pets/[petId]/route";
 import { POST } from "@/app/v1/pets/route";
 import { writeListingFile } from "@/lib/listings/formats/registry";
 import type { ListingAnimal } from "@/lib/listings/formats/types";
-import { newPetSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { newPetSchema, petPatchSchema } from "@/lib/pets/schemas/pet";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { call, expectApiError, expectJson, newKey, newOrganization, seedPets } from "./helpers";
 import { importFile } from "./imports-helpers";

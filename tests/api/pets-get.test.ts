@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/[petId]/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { setClock } from "@/lib/clock";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, seedPets, UNKNOWN_KEY } from "./helpers";
 
 // GET /v1/pets/{petId} - deprecated, sunset 2030-12-05T00:00:00Z, then 410.

@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as history } from "@/app/v1/pets/[petId]/history/route";
 import { PATCH } from "@/app/v1/pets/[petId]/route";
 import { POST } from "@/app/v1/pets/route";
-import type { HistoryEntry } from "@/lib/pets/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { db } from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
 
 // The audit trail: every create and update recorded (who, when, which

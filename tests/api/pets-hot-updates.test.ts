@@ -2,7 +2,7 @@ import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
 import { db } from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectJson, newKey } from "./helpers";
 
 // A change that touches no indexed column is a HOT update (heap-only tuple):

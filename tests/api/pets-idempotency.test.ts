@@ -1,4 +1,4 @@
-import { idempotentNewPet, newPetSchema, type NewPet } from "@/lib/pets/schemas";
+import { idempotentNewPet, newPetSchema, type NewPet } from "@/lib/pets/schemas/pet";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -8,8 +8,8 @@ import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { fingerprint } from "@/lib/idempotency/service";
-import * as petQueries from "@/lib/pets/queries";
-import type { Pet } from "@/lib/pets/schemas";
+import * as petQueries from "@/lib/pets/queries/writes";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, staffSession, type CallOptions, type StaffSession } from "./helpers";
 
 // Idempotency-Key on POST /v1/pets: a retried create answers the first

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets } from "./helpers";
 
 // GET /v1/pets?id=12,15 - the successor of the deprecated getPet: exactly the

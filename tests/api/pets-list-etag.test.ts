@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PATCH as patchPet } from "@/app/v1/pets/[petId]/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { setClock } from "@/lib/clock";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, enableRateLimit, newKey, seedPets } from "./helpers";
 
 // A partner polling a page that did not change: the page's weak ETag, and

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import type { Pet, PetStatus } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, parseLink, seedPets } from "./helpers";
 
 // GET /v1/pets against a known data set: 120 animals, statuses cycling

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
-import { COAT_LENGTHS, type CoatLength, type Pet } from "@/lib/pets/schemas";
+import { COAT_LENGTHS } from "@/lib/pets/profile";
+import { type CoatLength } from "@/lib/pets/schemas/fields";
+import { type Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, newOrganization, parseLink, seedPets, walkPetPages, type PetSeed } from "./helpers";
 
 // The listing-site filters of GET /v1/pets (issue 34): houseTrained,

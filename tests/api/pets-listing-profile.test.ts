@@ -3,11 +3,11 @@ import { GET as listEventsRoute } from "@/app/v1/events/route";
 import { GET as historyRoute } from "@/app/v1/pets/[petId]/history/route";
 import { PATCH } from "@/app/v1/pets/[petId]/route";
 import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/route";
-import type { HistoryEntry } from "@/lib/pets/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { describeChanges } from "@/lib/pets/history-format";
 import { db } from "@/lib/db";
 import { isoDay } from "@/lib/pets/age";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, FIRST_ORG, LISTING_UNKNOWN, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // The profile in the listing sites' words (issue 34), and listOnOtherSites

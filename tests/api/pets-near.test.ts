@@ -3,9 +3,10 @@ import { GET as listOrganizations } from "@/app/v1/organizations/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import { encodeCursor } from "@/lib/core/pagination";
-import { chordOfKm, haversineKm, KM_PER_MILE, type LatLng } from "@/lib/organizations/geo";
+import { chordOfKm, haversineKm, type LatLng } from "@/lib/organizations/geo";
+import { KM_PER_MILE } from "@/lib/core/units";
 import { lookUpZip } from "@/lib/organizations/zip";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Organization } from "@/lib/organizations/schemas";
 import { call, expectApiError, expectJson, newKey, parseLink } from "./helpers";
 

@@ -7,8 +7,8 @@ import { DELETE as deletePhotoRoute, PATCH as patchPhoto } from "@/app/v1/pets/[
 import { POST as addPhotoRoute } from "@/app/v1/pets/[petId]/photos/route";
 import { GET as listPets } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import { MAX_UPLOAD_BYTES } from "@/lib/http/upload";
-import type { Pet, Photo } from "@/lib/pets/schemas";
+import { MAX_UPLOAD_BYTES } from "@/lib/photos/limits";
+import type { Pet, Photo } from "@/lib/pets/schemas/pet";
 import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, type CallOptions } from "./helpers";
 
 // Photos through the API, with real image files made here: what is

@@ -1,9 +1,10 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { pageSql, type PetPageQuery } from "@/lib/pets/queries";
+import { pageSql } from "@/lib/pets/queries/pages";
+import { type PetPageQuery } from "@/lib/pets/queries/filters";
 import { isoDay } from "@/lib/pets/age";
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 
 // Every page of the list is served by an index that walks straight to its
 // rows, whatever the data's history. The history here is the one that
@@ -184,7 +185,7 @@ describe("the listing-site filters at any depth: each walks its own index, even 
   }, 60_000);
 
   // The filter, its query, the index that must serve it, and how many rows a node may discard: none, but for
-  // the handful of animals a list of externalIds names, read whole and sorted (lib/pets/queries.ts SMALL_SET).
+  // the handful of animals a list of externalIds names, read whole and sorted (lib/pets/queries/filters.ts SMALL_SET).
   const filters: [string, Partial<PetPageQuery>, RegExp, number][] = [
     ["houseTrained=true", { houseTrained: true }, /^pets_house_trained_id_idx$/, 0],
     ["houseTrained=false", { houseTrained: false }, /^pets_not_house_trained_id_idx$/, 0],

@@ -3,7 +3,7 @@ import { PATCH } from "@/app/v1/pets/[petId]/route";
 import { GET as listEventsRoute } from "@/app/v1/events/route";
 import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/route";
 import { isoDay, yearsBefore } from "@/lib/pets/age";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey } from "./helpers";
 
 // The profile: optional on create and PATCH, always in every answer (null

@@ -1,7 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { pageSql } from "@/lib/pets/queries";
+import { pageSql } from "@/lib/pets/queries/pages";
 
 // Under a stream of creates and no VACUUM (autovacuum off, as CI runs
 // PostgreSQL), a name search must cost what it did. The trigram index takes

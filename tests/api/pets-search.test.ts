@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pageSql } from "@/lib/pets/queries";
-import type { Pet } from "@/lib/pets/schemas";
+import { pageSql } from "@/lib/pets/queries/pages";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, parseLink, seedPets } from "./helpers";
 
 // GET /v1/pets?q= - name search: a substring, ignoring case and accents,

@@ -2,9 +2,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getPetRoute, OPTIONS, PATCH } from "@/app/v1/pets/[petId]/route";
 import { GET as listPetsRoute, POST as createPetRoute } from "@/app/v1/pets/route";
 import * as auditQueries from "@/lib/audit/queries";
-import * as petQueries from "@/lib/pets/queries";
+import * as petQueries from "@/lib/pets/queries/writes";
 import { db } from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
 import { petView, presentPet, type StoredPet } from "@/lib/pets/present";
 

@@ -9,11 +9,12 @@ import { disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { setCounterStore } from "@/lib/http/rate-limit";
 import { metrics } from "@/lib/metrics";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { checkReplicas, closeReplicas } from "@/lib/replicas";
 import { canRunReplicaCluster, startReplicaCluster, type ReplicaCluster } from "@/scripts/replica-cluster";
 import { resetDatabase } from "@/tests/db";
 import { call, expectJson, newKey, staffSession, type StaffSession } from "./helpers";
+import { until } from "@/tests/wait";
 
 // Reads from a real streaming replica: a primary and a standby of the tests'
 // own (scripts/replica-cluster.ts). Which reads go where, the lag fallback
@@ -57,14 +58,11 @@ afterAll(async () => {
 });
 
 /** Waits until the monitor's check of the replica satisfies `ok`. */
-async function untilReplica(ok: (s: { status: string; lagMs: number | null }) => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+function untilReplica(ok: (s: { status: string; lagMs: number | null }) => boolean, timeoutMs = 20_000) {
+  return until("the replica's status", async () => {
     const [status] = await checkReplicas();
-    if (status && ok(status)) return status;
-    if (Date.now() > deadline) throw new Error(`replica never got there: ${JSON.stringify(status)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return status && ok(status) ? status : null;
+  }, timeoutMs);
 }
 
 async function reads(): Promise<Record<string, number>> {

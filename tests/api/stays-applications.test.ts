@@ -11,7 +11,7 @@ import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { Stay } from "@/lib/stays/schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { call, expectApiError, expectJson, newKey, staffSession, type StaffSession } from "./helpers";
 
 // Issue 48: an outcome other than adoption recorded while an application is

@@ -9,9 +9,9 @@ import { db, query } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scheduleListingUploads } from "@/lib/listings/uploads/schedule";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
-import { call, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { call, clearJobs, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // An animal whose stay ended other than by adoption is out of care
 // (docs/decisions/023): gone from every list adopters and partners see (the
@@ -71,7 +71,7 @@ describe("an outcome other than adoption", () => {
     vi.stubEnv("LISTINGS_DELAY_SECONDS", "60");
     resetEnvCache();
     await scheduleListingUploads(); // everything before is seen
-    await query(Prisma.sql`DELETE FROM graphile_worker._private_jobs`);
+    await clearJobs();
 
     const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${ranger.id}/stays`, { key: shelterKey, params: { petId: String(ranger.id) } }));
     const ended = await expectJson<Stay>(
@@ -93,7 +93,7 @@ describe("an outcome other than adoption", () => {
     const [job] = await query<{ run_at: Date; payload: { siteId: string } }>(Prisma.sql`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE payload->>'siteId' = ${String(site)}`);
     expect((job!.run_at.getTime() - Date.now()) / 1000).toBeGreaterThan(50);
     expect((job!.run_at.getTime() - Date.now()) / 1000).toBeLessThanOrEqual(61);
-    await query(Prisma.sql`DELETE FROM graphile_worker._private_jobs`);
+    await clearJobs();
     vi.unstubAllEnvs();
     resetEnvCache();
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listStaysRoute } from "@/app/v1/pets/[petId]/stays/route";
 import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 import { call, expectApiError, expectJson, newKey } from "./helpers";
 

@@ -4,7 +4,7 @@ import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db";
 import { petView } from "@/lib/pets/present";
-import { newPetSchema } from "@/lib/pets/schemas";
+import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { createPet, updatePet, type UpdateOptions } from "@/lib/pets/service";
 import { correctStay, endStay, openStay } from "@/lib/pets/stays";
 import { INTAKE_TYPES, OUTCOME_TYPES, type StayPatch } from "@/lib/stays/schemas";

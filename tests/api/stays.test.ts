@@ -8,12 +8,12 @@ import { POST as endRoute } from "@/app/v1/pets/[petId]/stays/[stayId]/outcome/r
 import { PATCH as correctRoute } from "@/app/v1/pets/[petId]/stays/[stayId]/route";
 import { GET as listStaysRoute, POST as openRoute } from "@/app/v1/pets/[petId]/stays/route";
 import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
-import type { HistoryEntry } from "@/lib/pets/schemas";
+import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { db } from "@/lib/db";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { createPet } from "@/lib/pets/service";
 import { petView } from "@/lib/pets/present";
-import { newPetSchema, type Pet } from "@/lib/pets/schemas";
+import { newPetSchema, type Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 import { FIRST_ORG, ORIGIN, call, expectApiError, expectJson, newKey, newOrganization, staffSession, type CallOptions, type StaffSession } from "./helpers";
 

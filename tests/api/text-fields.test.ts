@@ -9,7 +9,7 @@ import { readJsonBody } from "@/lib/http/body";
 import { readFormUpload } from "@/lib/http/form-upload";
 import { readQuery } from "@/lib/http/query";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
 import { call, expectApiError, expectJson, newKey } from "./helpers";
 

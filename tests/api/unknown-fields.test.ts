@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
 import type { RouteDeclaration } from "@/lib/http/handler";
 import { UNKNOWN_FIELDS_NAMED, validationError } from "@/lib/core/errors";
 import { lenientObjects, meantField } from "@/lib/core/unknown-fields";
-import { newPetSchema } from "@/lib/pets/schemas";
+import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { call, expectApiError, newKey, seedPets, type RouteHandler } from "./helpers";
 

@@ -20,7 +20,7 @@ import { db } from "@/lib/db";
 import { PET_EVENT_TYPES, type PetEvent } from "@/lib/events/schemas";
 import type { Scope } from "@/lib/keys/schemas";
 import { listedAnimals } from "@/lib/listings/uploads/snapshot";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import type { Stay } from "@/lib/stays/schemas";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { GET as feedRoute } from "@/app/v1/events/route";
 import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
-import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { GET as getWebhookRoute, PATCH as patchWebhookRoute } from "@/app/v1/webhooks/[webhookId]/route";
 import { GET as deliveriesRoute } from "@/app/v1/webhooks/[webhookId]/deliveries/route";
@@ -12,10 +11,10 @@ import { resetEnvCache } from "@/lib/env";
 import { encryptSecret, generateSecret } from "@/lib/core/secrets";
 import type { PetEvent } from "@/lib/events/schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectApiError, expectJson, newKey, parseLink, allowPrivateWebhooks } from "./helpers";
+import { call, createPet as createAnimal, expectApiError, expectJson, newKey, parseLink, allowPrivateWebhooks } from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
 allowPrivateWebhooks();
@@ -53,9 +52,7 @@ async function register(url: string, events = ["pet.created", "pet.updated"]): P
   return expectJson<Endpoint>(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: partner, json: { url, events } }), 201);
 }
 
-async function createPet(name: string): Promise<Pet> {
-  return expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } }), 201);
-}
+const createPet = (name: string) => createAnimal({ name }, { key });
 
 async function patchPet(id: number, json: unknown): Promise<Pet> {
   return expectJson<Pet>(await call(patchRoute, `/v1/pets/${id}`, { method: "PATCH", key, json, params: { petId: String(id) } }));

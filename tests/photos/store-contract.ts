@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PhotoStore } from "@/lib/photos/store";
+import type { PhotoStore } from "@/lib/photos/store-interface";
 
 /** What every photo store must do, run against each implementation. */
 export function photoStoreContract(name: string, makeStore: () => Promise<{ store: PhotoStore; cleanup(): Promise<void> }>) {

@@ -8,7 +8,7 @@ import { localePath, preferredLocale, splitLocale } from "@/lib/i18n/locales";
 import { countArgs, INTL_LOCALE, wholeNumber } from "@/lib/i18n/numbers";
 import { categoryLabel, milesAwayLabel } from "@/lib/i18n/words";
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { MESSAGES, translator } from "../i18n";
 
 // The site in two languages (issue 36): both message files say the same

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { breedText, careFacts, feeText } from "@/components/pets/pet-facts";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { LISTING_UNKNOWN } from "@/tests/listing-unknown";
 import { translator } from "../i18n";
 

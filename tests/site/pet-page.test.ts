@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { setClock } from "@/lib/clock";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { sessionCookieName } from "@/lib/core/cookies";
 import { createStaffSession } from "@/lib/sessions/service";
 import { seedPets, staffSession } from "../api/helpers";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { VARIANTS, drawAnimal, isAnimalKind } from "@/lib/pictures/draw";
+import { VARIANTS, isAnimalKind } from "@/lib/pictures/kinds";
+import { drawAnimal } from "@/lib/pictures/draw";
 
 // The drawings of animals without a photo, /pictures/<kind>-<variant>.svg,
 // drawn on first request and kept (7 kinds x 105 variants, ~2 kB each). A

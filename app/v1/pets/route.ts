@@ -2,23 +2,20 @@ import { withApi, otherMethods } from "@/lib/http/handler";
 import { actorKey, writeContext } from "@/lib/http/actor";
 import { viewerOf } from "@/lib/visibility/policy";
 import { ifNoneMatchMatches } from "@/lib/core/conditional";
+import { readNoOlderThanHeld } from "@/lib/http/responses";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
-import { idempotentNewPet, listPetsQuerySchema, newPetSchema } from "@/lib/pets/schemas";
+import { idempotentNewPet, newPetSchema } from "@/lib/pets/schemas/pet";
+import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
 import { petView } from "@/lib/pets/present";
-import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
-import { createPet, etagOf, listPets } from "@/lib/pets/service";
+import { createPet, etagOf } from "@/lib/pets/service";
+import { listPets } from "@/lib/pets/reads";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
 export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request, caller }) => {
   const view = petView(now, url.origin);
   const viewer = viewerOf(caller);
-  let page = await listPets(query, view, viewer);
-  // A tag the replica's page does not match may be newer than the replica: ask the primary before answering with an older page.
-  if (readsFromReplica() && request.headers.has("if-none-match") && !ifNoneMatchMatches(request, page.etag)) {
-    page = await withReadPolicy({ primary: true }, () => listPets(query, view, viewer));
-  }
-  const { pets, cursors, etag } = page;
+  const { pets, cursors, etag } = await readNoOlderThanHeld(request, () => listPets(query, view, viewer), (page) => page.etag);
   const link = linkHeader({
     next: cursors.next && withCursor(url, cursors.next),
     prev: cursors.prev && withCursor(url, cursors.prev),

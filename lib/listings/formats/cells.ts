@@ -77,12 +77,6 @@ export function readDate(cell: string): string | null | undefined {
   return undefined;
 }
 
-/** MM/DD/YYYY, as Adopt-a-Pet takes a birth date. */
-export function usDate(iso: string): string {
-  const [y, m, d] = iso.split("-");
-  return `${m}/${d}/${y}`;
-}
-
 /** An amount of money ("$1,250.00", "150", "USD 80"), in cents. */
 export function readMoney(cell: string): number | null | undefined {
   const v = cell.trim().replace(/^(?:US\$|USD|\$|£|€|CA\$|CAD)\s*/i, "").replace(/\s*(?:USD|CAD|EUR|GBP)$/i, "").replaceAll(",", "");

@@ -1,5 +1,6 @@
 import { matchBreed } from "@/lib/listings/vocabulary/breeds";
-import { isCoatLength, type CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import { isCoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import { type CoatLength } from "@/lib/pets/profile";
 import type { ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
 import { AGE_WORDS, htmlToText, isHttpUrl, isVideoUrl, quoteCell, readAgeGroup, readBoolean, readDate, readSex, readSize } from "@/lib/listings/formats/cells";

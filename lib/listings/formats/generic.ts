@@ -14,9 +14,10 @@ import {
   type FileStatus,
 } from "@/lib/listings/formats/columns";
 import { rfc4180Line } from "@/lib/listings/formats/csv";
-import { COAT_LENGTHS } from "@/lib/listings/vocabulary/coat-lengths";
+import { COAT_LENGTHS } from "@/lib/pets/profile";
 import { matchCategory, type NamedCategory } from "@/lib/listings/vocabulary/species";
-import { INTAKE_TYPES, OUTCOME_TYPES, ourWord } from "@/lib/listings/vocabulary/stay-types";
+import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
+import { ourWord } from "@/lib/listings/vocabulary/stay-types";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import { readRow, rowIdOf, type Column, type ReadSpec, type ReadState } from "@/lib/listings/formats/row";
 import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, RowStay, WriteIssue, WrittenRow } from "@/lib/listings/formats/types";
@@ -431,4 +432,3 @@ export function genericFormat(mapping: GenericMapping, header?: readonly string[
     writeFile: (rows: readonly (readonly string[])[]): string => [columns, ...rows].map((cells) => `${rfc4180Line(cells)}\r\n`).join(""),
   };
 }
-export type GenericFormat = ReturnType<typeof genericFormat>;

@@ -1,5 +1,5 @@
 import { matchBreed, unknownBreedNames } from "@/lib/listings/vocabulary/breeds";
-import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import type { CoatLength } from "@/lib/pets/profile";
 import { matchColor } from "@/lib/listings/vocabulary/colors";
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
 import { SIZE_CODES, fileStem, textToHtml, yesNo } from "@/lib/listings/formats/cells";

@@ -2,7 +2,7 @@ import { matchBreed, siteBreed, unknownBreed } from "@/lib/listings/vocabulary/b
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { kindOfSpecies, matchCategory } from "@/lib/listings/vocabulary/species";
 import { SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
-import { PHOTOS_MAX } from "@/lib/pets/schemas";
+import { PHOTOS_MAX } from "@/lib/pets/schemas/fields";
 import { oneLine, quoteCell } from "@/lib/listings/formats/cells";
 import type {
   ImportedFields,

@@ -1,7 +1,6 @@
 import type { AgeGroup } from "@/lib/pets/age";
-import type { PetSex, PetSize } from "@/lib/pets/profile";
-import type { PetStatus } from "@/lib/pets/schemas";
-import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import type { PetSex, PetSize, CoatLength } from "@/lib/pets/profile";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import type { NamedCategory } from "@/lib/listings/vocabulary/species";
 
 // The formats' own view of an animal, named exactly as the Pet's fields, so

@@ -1,7 +1,7 @@
 import { setBounded } from "@/lib/bounded-map";
 import { query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { ApiError } from "@/lib/core/errors";
+import { notFound } from "@/lib/core/errors";
 import type { ListingSite } from "@/lib/core/listing-sites";
 import { buildSnapshot, etagOfBytes } from "@/lib/listings/uploads/snapshot";
 import { isoDay } from "@/lib/pets/age";
@@ -43,7 +43,7 @@ export async function listingFeed(organizationId: number, site: ListingSite, now
            (SELECT account_id FROM listing_sites WHERE organization_id = ${org} AND site = ${site}::"ListingSiteKind"
              ORDER BY enabled DESC, id ASC LIMIT 1) AS "accountId",
            (SELECT max(position) FROM events WHERE organization_id = ${org}) AS "lastChange"`);
-  if (!row?.exists) throw new ApiError(404, "not_found", `There is no organisation with id ${organizationId}.`);
+  if (!row?.exists) throw notFound("organisation", organizationId);
   const version = JSON.stringify([String(row.lastChange ?? ""), row.accountId, isoDay(now), petView(now).photoBase]);
   const key = `${organizationId}:${site}`;
   const hit = cache.get(key);

@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { hkdfSync } from "node:crypto";
 import { appSecrets } from "@/lib/app-secret";
 import { db } from "@/lib/db";
 import { logger } from "@/lib/log";
-import { decryptSecret as openWebhookSeal } from "@/lib/core/secrets";
+import { decryptSecret as openWebhookSeal, openWithAny, sealWith } from "@/lib/core/secrets";
 
 // Listing sites' FTP passwords at rest. An upload must send the password, so
 // it is stored sealed (AES-256-GCM), not hashed, under a key of its own:
@@ -36,10 +36,8 @@ function keyFrom(appSecret: string): Buffer {
 
 /** The password sealed under the current secret: `ftp1.<iv>.<ciphertext>.<tag>` (base64url). */
 export function sealPassword(password: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", keyFrom(appSecrets()[0]!), iv);
-  const sealed = Buffer.concat([cipher.update(password, "utf8"), cipher.final()]);
-  return [FORMAT, ...[iv, sealed, cipher.getAuthTag()].map((part) => part.toString("base64url"))].join(".");
+  const { iv, ciphertext, tag } = sealWith(keyFrom(appSecrets()[0]!), password);
+  return [FORMAT, ...[iv, ciphertext, tag].map((part) => part.toString("base64url"))].join(".");
 }
 
 /** The password, and whether it should be sealed again (under the previous secret, or in the old shared format). Throws when nothing opens it. */
@@ -47,16 +45,8 @@ export function openPassword(stored: string): { password: string; stale: boolean
   const [format, iv, sealed, tag] = stored.split(".");
   if (format === LEGACY_FORMAT) return { password: openWebhookSeal(stored).secret, stale: true };
   if (format !== FORMAT || !iv || !sealed || !tag) throw new Error("listing site password: unknown storage format");
-  for (const [index, appSecret] of appSecrets().entries()) {
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", keyFrom(appSecret), Buffer.from(iv, "base64url"));
-      decipher.setAuthTag(Buffer.from(tag, "base64url"));
-      const password = Buffer.concat([decipher.update(Buffer.from(sealed, "base64url")), decipher.final()]).toString("utf8");
-      return { password, stale: index > 0 };
-    } catch {
-      // Sealed under the other secret: try it.
-    }
-  }
+  const opened = openWithAny(appSecrets().map(keyFrom), { iv: Buffer.from(iv, "base64url"), ciphertext: Buffer.from(sealed, "base64url"), tag: Buffer.from(tag, "base64url") });
+  if (opened) return { password: opened.plain, stale: opened.index > 0 };
   throw new Error("listing site password: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { historyActorSchema } from "@/lib/audit/schemas";
 import { integerId } from "@/lib/core/path-id";
 import { LISTING_SITES, type ListingSite } from "@/lib/core/listing-sites";
-import { LIMIT_MAX, queryInteger } from "@/lib/pets/schemas";
+import { LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // The shapes of listing sites (an organisation's FTP account on Petfinder,
 // Adopt-a-Pet or RescueGroups) and of their uploads: request parsing,

@@ -3,7 +3,7 @@ import type { HistoryActor, WriteContext } from "@/lib/audit/schemas";
 import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Caller } from "@/lib/sessions/caller";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
@@ -109,9 +109,6 @@ async function present(rows: SiteRow[]): Promise<ListingSiteView[]> {
   });
 }
 
-function notFound(id: number): ApiError {
-  return new ApiError(404, "not_found", `There is no listing site with id ${id}.`);
-}
 
 /** Refuses a host we would never connect to (the same guard as webhooks), as 400 invalid_listing_host; answers the address that passed. */
 async function assertReachable(host: string): Promise<CheckedTarget> {
@@ -229,7 +226,7 @@ export async function listListingSites(tenancy: Tenancy): Promise<ListingSiteVie
 
 export async function getListingSite(id: number, tenancy: Tenancy): Promise<ListingSiteView> {
   const row = await db().listingSite.findFirst({ where: { id: BigInt(id), ...owned(tenancy) }, select: PUBLIC_COLUMNS });
-  if (!row) throw notFound(id);
+  if (!row) throw notFound("listing site", id);
   return (await present([row]))[0]!;
 }
 
@@ -250,7 +247,7 @@ function connectionChanges(patch: ListingSitePatch, row: { host: string; port: n
 export async function updateListingSite(id: number, patch: ListingSitePatch, context: Context): Promise<ListingSiteView> {
   const where = { id: BigInt(id), ...owned(context.tenancy) };
   const current = await db().listingSite.findFirst({ where, select: { site: true, accountId: true, host: true, port: true, secure: true, username: true } });
-  if (!current) throw notFound(id);
+  if (!current) throw notFound("listing site", id);
   // Refused before any lookup or lock: the stored password goes only where it was given for.
   const changing = connectionChanges(patch, current);
   if (changing.length && patch.password === undefined) throw passwordRequired(changing);
@@ -264,7 +261,7 @@ export async function updateListingSite(id: number, patch: ListingSitePatch, con
     // allowed to turn this request into a move of the password.
     const [locked] = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM listing_sites WHERE id = ${BigInt(id)} ${where.organizationId === undefined ? Prisma.empty : Prisma.sql`AND organization_id = ${where.organizationId}`} FOR UPDATE`;
-    if (!locked) throw notFound(id);
+    if (!locked) throw notFound("listing site", id);
     const row = await tx.listingSite.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { ...PUBLIC_COLUMNS } });
     const moved = connectionChanges(patch, row);
     if (moved.length && password === undefined) throw passwordRequired(moved);
@@ -302,7 +299,7 @@ export async function deleteListingSite(id: number, context: Context): Promise<v
   await db().$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM listing_sites WHERE id = ${BigInt(id)} ${scope === undefined ? Prisma.empty : Prisma.sql`AND organization_id = ${scope}`} FOR UPDATE`;
-    if (!row) throw notFound(id);
+    if (!row) throw notFound("listing site", id);
     const site = await tx.listingSite.delete({ where: { id: BigInt(id) }, select: PUBLIC_COLUMNS });
     await recordSiteChange(tx, site, { action: "deleted", fields: [], before: settingsOf(site), after: null }, context);
   });
@@ -325,7 +322,7 @@ export async function startUpload(id: number, tenancy: Tenancy): Promise<Listing
     // and the second (a statement of its own, so it sees the first's job) is refused.
     const [site] = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM listing_sites WHERE id = ${BigInt(id)} ${scope === undefined ? Prisma.empty : Prisma.sql`AND organization_id = ${BigInt(scope)}`} FOR UPDATE`;
-    if (!site) throw notFound(id);
+    if (!site) throw notFound("listing site", id);
     const [waiting] = await tx.$queryRaw<{ waiting: boolean }[]>(Prisma.sql`SELECT ${manualUploadWaitingSql(Prisma.sql`${site.id}::bigint`)} AS waiting`);
     if (waiting?.waiting) throw uploadAlreadyQueued(id);
     // The row and its job in one statement: an upload asked for is never left without a job.
@@ -344,7 +341,7 @@ export async function startUpload(id: number, tenancy: Tenancy): Promise<Listing
 
 export async function listUploads(id: number, tenancy: Tenancy): Promise<ListingUpload[]> {
   const site = await db().listingSite.findFirst({ where: { id: BigInt(id), ...owned(tenancy) }, select: { id: true } });
-  if (!site) throw notFound(id);
+  if (!site) throw notFound("listing site", id);
   const rows = await db().listingUpload.findMany({ where: { siteId: site.id }, orderBy: { id: "desc" }, take: UPLOADS_LISTED });
   return rows.map(toUpload);
 }

@@ -6,7 +6,7 @@ import type { ListingAnimal } from "@/lib/listings/formats/types";
 import type { ListingSite } from "@/lib/core/listing-sites";
 import { ageGroupOf, isoDay } from "@/lib/pets/age";
 import { photoUrl, petView } from "@/lib/pets/present";
-import type { PetStatus } from "@/lib/pets/schemas";
+import type { PetStatus } from "@/lib/pets/schemas/fields";
 import { adoptionFeeOf } from "@/lib/pets/adoption-fee";
 import { listedWhere } from "@/lib/visibility/policy";
 

@@ -6,7 +6,7 @@ import {
   UNKNOWN_BREEDS,
   UNKNOWN_CAT_BREED_BY_COAT,
 } from "@/lib/listings/vocabulary/data";
-import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import type { CoatLength } from "@/lib/pets/profile";
 import type { ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
 import type { ListingSite } from "@/lib/core/listing-sites";

@@ -1,5 +1,5 @@
 import { ADOPTAPET_COLORS, ADOPTAPET_HAIR_LENGTHS, PETFINDER_COATS, PETFINDER_COLORS } from "@/lib/listings/vocabulary/data";
-import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import type { CoatLength } from "@/lib/pets/profile";
 import { listedKindOf, type ListedKind } from "@/lib/listings/vocabulary/kinds";
 import { normalizeName } from "@/lib/listings/vocabulary/normalize";
 

@@ -1,4 +1,4 @@
-import type { CoatLength } from "@/lib/listings/vocabulary/coat-lengths";
+import type { CoatLength } from "@/lib/pets/profile";
 import type { ListedKind } from "@/lib/listings/vocabulary/kinds";
 
 // The listing sites' own words for our categories. Facts, copied from public

@@ -1,6 +1,7 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { AGE_BOUNDARIES, birthRangeOf, yearsBefore, type AgeGroup, type IsoDate } from "@/lib/pets/age";
-import { type CoatLength, type GoodWithKind, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { type CoatLength, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
+import { type GoodWithKind } from "@/lib/pets/profile";
 import { animalsCondition, THE_PUBLIC, type Viewer } from "@/lib/visibility/policy";
 
 // A list's filters as SQL: the conditions, and the branches a page walks (one per status or category).
@@ -53,7 +54,7 @@ const STATUS_LITERAL: Record<PetStatus, Prisma.Sql> = {
 };
 
 /**
- * A page filter as SQL (every list statement is SQL: lib/pets/queries.ts
+ * A page filter as SQL (every list statement is SQL: lib/pets/queries/pages.ts
  * findPetPage). The name test runs on the
  * generated `search_name` column (lower-cased, unaccented) under its trigram
  * index. The query text goes through the same pet_search_key function first,

@@ -2,7 +2,7 @@ import { Batcher } from "@/lib/batch";
 import { db, query } from "@/lib/db";
 import { readQuery, readsFromReplica } from "@/lib/replicas";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { LIMIT_MAX } from "@/lib/pets/schemas";
+import { LIMIT_MAX } from "@/lib/core/schemas";
 import { type Db, type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 

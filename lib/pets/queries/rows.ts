@@ -1,5 +1,5 @@
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
-import { type CoatLength, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { type CoatLength, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
 
 
 // The row of an animal as every read and write returns it, and the SQL that selects it.

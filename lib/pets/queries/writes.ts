@@ -4,7 +4,8 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { errorChain, isDatabaseUnavailable } from "@/lib/core/errors";
 import type { IntakeType } from "@/lib/stays/schemas";
 import { lastStayJoin, stayColumnsOf, stayOfRow, stayWriteSql, type StayColumnsRaw, type StayRow, type StayWrite } from "@/lib/stays/queries";
-import { type ListingField, type NewPet, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas";
+import { type ListingField, type NewPet } from "@/lib/pets/schemas/pet";
+import { type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
 import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Creating and changing animals: each write and its audit record (and event) in one statement.
@@ -255,12 +256,6 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
 function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
   const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && k !== "approvedApplication" && k !== "stayCount"));
   return fromRaw(own as RawPetRow);
-}
-
-/** One animal with its photos, inside a transaction (which sees its own changes). */
-export async function readPet(tx: Prisma.TransactionClient, id: number): Promise<PetRow | null> {
-  const rows = await tx.$queryRaw<RawPetRow[]>(Prisma.sql`SELECT ${PET_COLUMNS} FROM pets p ${PHOTOS_JOIN} WHERE p.id = ${BigInt(id)}`);
-  return rows[0] ? fromRaw(rows[0]) : null;
 }
 
 /** The animal's columns a change writes (only those given). */

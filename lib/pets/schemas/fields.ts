@@ -9,7 +9,7 @@ import { characterCount } from "@/lib/core/schemas";
 import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 
 // An animal's fields one by one: status, name, the profile, the listing sites'
-// words, the adoption fee, the video (lib/pets/schemas.ts gathers every part).
+// words, the adoption fee, the video (the animal itself is lib/pets/schemas/pet.ts).
 
 export const PET_STATUSES = ["available", "pending", "sold"] as const;
 
@@ -56,7 +56,6 @@ export const petNameSchema = z
 // The profile: who the animal is, beyond a name. Every field is optional on
 // create and on PATCH, and every Pet returns all of them (null where unknown).
 
-export { COAT_LENGTHS, GOOD_WITH, PET_SEXES, PET_SIZES, type GoodWithKind } from "@/lib/pets/profile";
 export const petSexSchema = z.enum(PET_SEXES).meta({ id: "PetSex", description: "The animal's sex; `unknown` when not given.", example: "female" });
 export type PetSex = z.infer<typeof petSexSchema>;
 
@@ -68,7 +67,6 @@ export const ageGroupSchema = z.enum(AGE_GROUPS).meta({
   description: "Derived from `birthDate` on the day of the answer: `baby` under 1 year, `young` 1 to under 3, `adult` 3 to under 8, `senior` 8 and over.",
   example: "young",
 });
-export type { AgeGroup } from "@/lib/pets/age";
 
 
 export const BREED_MAX = 100;
@@ -232,7 +230,6 @@ export const tagsSchema = wordListSchema("tag", "tags", TAGS_MAX, TAG_MAX).meta(
   example: ["Playful", "Loves car rides"],
 });
 
-export { coatLengthSchema };
 export type CoatLength = z.infer<typeof coatLengthSchema>;
 
 /** A yes / no / not known answer. */

@@ -33,4 +33,3 @@ export const photoPatchSchema = z
     { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (alt)" : undefined) },
   )
   .meta({ id: "PhotoPatch", description: "A photo's alt text. To reorder photos, PATCH the animal's `photoOrder`." });
-export type PhotoPatch = z.infer<typeof photoPatchSchema>;

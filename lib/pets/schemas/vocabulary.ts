@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { COAT_LENGTHS } from "@/lib/pets/profile";
 
-// The listing sites' vocabulary's shapes in the API (lib/listings/vocabulary has the words). No import from lib/pets/schemas.ts:
+// The listing sites' vocabulary's shapes in the API (lib/listings/vocabulary has the words). No import from lib/pets/schemas/pet.ts:
 // that module builds its Category on these.
 
 /** A Pet's coatLength and a category's coat lengths: Petfinder's coats, lower-cased (the one CoatLength of the document). */

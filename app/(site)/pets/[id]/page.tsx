@@ -7,7 +7,7 @@ import { GET as organizationGET } from "@/app/v1/organizations/[organizationId]/
 import { GET as listPetsGET } from "@/app/v1/pets/route";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { Organization } from "@/lib/organizations/schemas";
-import type { Category, Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { serverApi } from "@/lib/site/server-api";
 import { BackToBrowseLink } from "@/components/pets/back-to-browse-link";
 import { PetDetails } from "@/components/pets/pet-details";

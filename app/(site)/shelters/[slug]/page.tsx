@@ -21,7 +21,7 @@ import { placeLine } from "@/components/shelters/shelter-format";
 import { linkCursor } from "@/components/shelters/shelters-query";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { Organization } from "@/lib/organizations/schemas";
-import type { Category, Pet } from "@/lib/pets/schemas";
+import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { plainError } from "@/lib/site/plain-error";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";

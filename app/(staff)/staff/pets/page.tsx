@@ -7,7 +7,7 @@ import { linkCursor } from "@/components/shelters/shelters-query";
 import { FormAlert } from "@/components/staff/form-alert";
 import { StaffOnlyPage } from "@/components/staff/staff-only";
 import { inputClass, labelClass, linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
-import type { Pet } from "@/lib/pets/schemas";
+import type { Pet } from "@/lib/pets/schemas/pet";
 import { serverApi } from "@/lib/site/server-api";
 
 export const metadata: Metadata = { title: "Out of care" };

@@ -1,12 +1,15 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { writeContext } from "@/lib/http/actor";
 import { viewerOf } from "@/lib/visibility/policy";
-import { ifMatchVersions, ifNoneMatchMatches } from "@/lib/core/conditional";
+import { ifMatchVersions } from "@/lib/core/conditional";
 import { petSuccessor } from "@/lib/http/headers";
-import { petIdParamsSchema, petPatchSchema } from "@/lib/pets/schemas";
+import { readNoOlderThanHeld } from "@/lib/http/responses";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
+import { petPatchSchema } from "@/lib/pets/schemas/pet";
 import { petView } from "@/lib/pets/present";
-import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
-import { etagOf, findPet, notFound, updatePet } from "@/lib/pets/service";
+import { notFound } from "@/lib/core/errors";
+import { etagOf, updatePet } from "@/lib/pets/service";
+import { findPet } from "@/lib/pets/reads";
 import { petOwner } from "@/lib/http/tenant";
 
 // GET /v1/pets/{petId} - one animal (deprecated; sunset 2030-12-05, then 410; successor GET /v1/pets?id={petId})
@@ -16,14 +19,9 @@ export const GET = withApi(
     const view = petView(now, url.origin);
     // An animal out of care is its organisation's record (lib/visibility).
     const viewer = viewerOf(caller);
-    let pet = await findPet(params.petId, view, viewer);
-    // As the list does: a tag the replica's copy does not match (or an animal
-    // the replica does not have yet) may be newer than the replica, so the
-    // primary answers; nobody gets an older version than one they hold.
-    if (readsFromReplica() && request.headers.has("if-none-match") && !(pet && ifNoneMatchMatches(request, etagOf(pet.version)))) {
-      pet = await withReadPolicy({ primary: true }, () => findPet(params.petId, view, viewer));
-    }
-    if (!pet) throw notFound(params.petId);
+    // An animal the replica does not have yet may be on the primary, as may a newer version.
+    const pet = await readNoOlderThanHeld(request, () => findPet(params.petId, view, viewer), (found) => (found ? etagOf(found.version) : null));
+    if (!pet) throw notFound("animal", params.petId);
     return { body: pet, headers: { ETag: etagOf(pet.version) } };
   },
 );

@@ -3,7 +3,7 @@ import { submitApplication } from "@/lib/applications/service";
 import { env } from "@/lib/env";
 import { clientAddress } from "@/lib/core/client";
 import { otherMethods, withApi } from "@/lib/http/handler";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 
 // POST /v1/pets/{petId}/applications - apply to adopt (the site's form, or a partner forwarding an adopter's application)
 export const POST = withApi(

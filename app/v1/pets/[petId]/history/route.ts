@@ -1,9 +1,9 @@
 import { historyQuerySchema } from "@/lib/audit/schemas";
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { petView } from "@/lib/pets/present";
-import { listPetHistory } from "@/lib/pets/service";
+import { listPetHistory } from "@/lib/pets/reads";
 import { petOwner } from "@/lib/http/tenant";
 
 // GET /v1/pets/{petId}/history - staff: the animal's audit trail, newest first (never API keys)

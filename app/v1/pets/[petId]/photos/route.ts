@@ -5,7 +5,7 @@ import { otherMethods, withApi } from "@/lib/http/handler";
 import { readPhotoUpload } from "@/lib/http/upload";
 import { addPhoto } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
-import { petIdParamsSchema, photoUploadQuerySchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema, photoUploadQuerySchema } from "@/lib/pets/schemas/params";
 import { etagOf } from "@/lib/pets/service";
 import { petOwner } from "@/lib/http/tenant";
 

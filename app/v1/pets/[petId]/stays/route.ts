@@ -2,7 +2,7 @@ import { writeContext } from "@/lib/http/actor";
 import { ifMatchVersions } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petOwner } from "@/lib/http/tenant";
-import { petIdParamsSchema } from "@/lib/pets/schemas";
+import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { etagOf } from "@/lib/pets/service";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { listStaysQuerySchema, newStaySchema } from "@/lib/stays/schemas";

@@ -1,4 +1,5 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
+import { csvDownload } from "@/lib/http/responses";
 import { organizationOwner } from "@/lib/http/tenant";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
 import { monthlyReportCsv } from "@/lib/reports/csv";
@@ -11,15 +12,7 @@ export const GET = withApi(
   async ({ params, query, now }) => {
     const report = await organizationReport(params.organizationId, query, now);
     const range = `${report.months[0]!.month}_${report.months.at(-1)!.month}`;
-    return {
-      raw: new TextEncoder().encode(monthlyReportCsv(report)),
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="monthly-report-${params.organizationId}-${range}.csv"`,
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    };
+    return csvDownload(monthlyReportCsv(report), `monthly-report-${params.organizationId}-${range}.csv`);
   },
 );
 

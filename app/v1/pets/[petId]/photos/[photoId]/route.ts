@@ -3,7 +3,7 @@ import { ifMatchVersions } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { deletePhoto, updatePhotoAlt } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
-import { photoParamsSchema, photoPatchSchema } from "@/lib/pets/schemas";
+import { photoParamsSchema, photoPatchSchema } from "@/lib/pets/schemas/params";
 import { etagOf } from "@/lib/pets/service";
 import { petOwner } from "@/lib/http/tenant";
 
