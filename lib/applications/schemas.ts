@@ -156,7 +156,7 @@ export const APPLICATION_MOVES: Record<ApplicationState, readonly ApplicationSte
  * by adoption (an outcome of its stay), its applications in these states are
  * cancelled, as they can never be completed (closeApplicationsOfAnimalLeavingCare).
  */
-export const CLOSED_WHEN_ANIMAL_LEAVES = OPEN_STATES;
+export const CLOSED_WHEN_ANIMAL_LEAVES: readonly ApplicationState[] = [...OPEN_STATES];
 
 export const transitionSchema = z.strictObject({
   to: z.enum(STAFF_TARGETS, { error: () => `must be one of ${STAFF_TARGETS.join(", ")}` }),

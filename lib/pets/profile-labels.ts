@@ -14,14 +14,6 @@ export const SIZE_LABELS: Record<PetSize, string> = { small: "Small", medium: "M
 
 export const AGE_LABELS: Record<AgeGroup, string> = { baby: "Baby", young: "Young", adult: "Adult", senior: "Senior" };
 
-/** What each age group means, for the filter's hint and the profile. */
-export const AGE_HINTS: Record<AgeGroup, string> = {
-  baby: "under 1 year",
-  young: "1 to 3 years",
-  adult: "3 to 8 years",
-  senior: "8 years and over",
-};
-
 export const GOOD_WITH_LABELS: Record<GoodWithKind, string> = { children: "Children", dogs: "Dogs", cats: "Cats" };
 
 export const COAT_LABELS: Record<CoatLength, string> = {
