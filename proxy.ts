@@ -101,9 +101,7 @@ export async function proxy(request: NextRequest) {
       const name = sessionCookieName();
       setCookie = sessionCookie(minted.token, { expires: minted.expiresAt, origin });
       // The page being rendered right now already sees the new session.
-      const others = (request.headers.get("cookie") ?? "")
-        .split(";")
-        .filter((c) => c.trim() && !c.trim().startsWith(`${name}=`));
+      const others = (request.headers.get("cookie") ?? "").split(";").filter((c) => c.trim() && !c.trim().startsWith(`${name}=`));
       requestHeaders.set("cookie", [...others, `${name}=${minted.token}`].join("; "));
     }
   } catch {

@@ -66,11 +66,7 @@ export async function SiteHeader() {
         pathname={pathname}
         labels={labels}
         to={(path) => localePath(locale, path)}
-        switcher={
-          adopterPage ? (
-            <LanguageSwitcher locale={locale} path={pathname || "/"} label={switcherLabel} />
-          ) : undefined
-        }
+        switcher={adopterPage ? <LanguageSwitcher locale={locale} path={pathname || "/"} label={switcherLabel} /> : undefined}
         staff={staff}
         shelters={shelters}
         signOut={<SignOutSlot />}

@@ -54,7 +54,10 @@ export function SiteNav({
   return (
     <nav aria-label={labels.main} className="mx-auto max-w-6xl px-3 sm:px-4">
       <div className="flex flex-wrap items-center gap-x-0.5 gap-y-1 py-2 sm:gap-1">
-        <a href={to("/")} className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <a
+          href={to("/")}
+          className="mr-auto flex items-center gap-2 rounded-md px-1 py-1 text-lg font-bold text-emerald-800 focus-visible:outline focus-visible:outline-2 focus-visible:outline-emerald-700"
+        >
           <svg aria-hidden="true" viewBox="0 0 64 64" className="h-6 w-6">
             <rect width="64" height="64" rx="14" fill="#065f46" />
             <g fill="#ecfdf5">

@@ -61,12 +61,10 @@ export class Batcher<I, O> {
     // execute() may throw before its first await: still one settled promise.
     Promise.resolve()
       .then(() => this.execute(batch, key))
-      .then(
-        (results) => {
-          if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered with ${results.length} results`);
-          waiters.forEach((w, i) => w.resolve(results[i]!));
-        },
-      )
+      .then((results) => {
+        if (results.length !== batch.length) throw new Error(`batch of ${batch.length} answered with ${results.length} results`);
+        waiters.forEach((w, i) => w.resolve(results[i]!));
+      })
       .catch((error: unknown) => waiters.forEach((w) => w.reject(error)))
       .finally(() => {
         this.busy.delete(key);

@@ -62,10 +62,7 @@ export async function readiness(): Promise<Readiness> {
 async function checkReadiness(): Promise<Readiness> {
   // A draining instance must leave the pool whatever its dependencies say.
   if (isDraining()) return { status: "draining" };
-  const [database, store] = await Promise.all([
-    check("database", () => db().$queryRaw`SELECT 1`),
-    check("counterStore", () => counterStore().ping()),
-  ]);
+  const [database, store] = await Promise.all([check("database", () => db().$queryRaw`SELECT 1`), check("counterStore", () => counterStore().ping())]);
   const checks = {
     database,
     counterStore: { ...store, kind: env().REDIS_URL ? ("redis" as const) : ("postgres" as const) },

@@ -32,7 +32,8 @@ export function scrubDatabaseDetails(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object" || depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) return value.map((v) => scrubDatabaseDetails(v, depth + 1));
   // An Error's message and stack are not enumerable: serialised first, as pino does for `err`.
-  const plain: Record<string, unknown> = value instanceof Error ? (pino.stdSerializers.err(value) as unknown as Record<string, unknown>) : (value as Record<string, unknown>);
+  const plain: Record<string, unknown> =
+    value instanceof Error ? (pino.stdSerializers.err(value) as unknown as Record<string, unknown>) : (value as Record<string, unknown>);
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(plain)) {
     if (DATABASE_DETAIL_KEYS.has(key)) continue;

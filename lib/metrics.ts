@@ -150,8 +150,16 @@ function create() {
     }),
     feedHead: fromDatabase("events_head_position", "The change feed's newest committed position.", (s) => s.feedHead),
     deliveriesPending: fromDatabase("webhook_deliveries_pending", "Webhook deliveries not yet delivered, failed or cancelled.", (s) => s.pending),
-    oldestPending: fromDatabase("webhook_oldest_pending_age_seconds", "Age of the oldest pending webhook delivery (0 when none is pending).", (s) => s.oldestPendingSeconds),
-    endpointsDisabled: fromDatabase("webhook_endpoints_disabled", "Webhook endpoints disabled (by their owner, by staff, or after failing for days).", (s) => s.endpointsDisabled),
+    oldestPending: fromDatabase(
+      "webhook_oldest_pending_age_seconds",
+      "Age of the oldest pending webhook delivery (0 when none is pending).",
+      (s) => s.oldestPendingSeconds,
+    ),
+    endpointsDisabled: fromDatabase(
+      "webhook_endpoints_disabled",
+      "Webhook endpoints disabled (by their owner, by staff, or after failing for days).",
+      (s) => s.endpointsDisabled,
+    ),
     jobSlots: zeroedGauge(
       new client.Gauge({
         name: `${PREFIX}job_slots`,
@@ -220,7 +228,14 @@ interface Snapshot {
 async function readSnapshot(): Promise<Snapshot | null> {
   try {
     const [row] = await db().$queryRaw<
-      { head: bigint | null; pending: number; oldest: number | null; disabled: number; jobs: Record<string, number> | null; listing_ages: Record<string, number> | null }[]
+      {
+        head: bigint | null;
+        pending: number;
+        oldest: number | null;
+        disabled: number;
+        jobs: Record<string, number> | null;
+        listing_ages: Record<string, number> | null;
+      }[]
     >(Prisma.sql`
       SELECT (SELECT max(position) FROM events) AS head,
              (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'pending') AS pending,
@@ -235,7 +250,14 @@ async function readSnapshot(): Promise<Snapshot | null> {
                          (SELECT max(u.finished_at) FROM listing_uploads u WHERE u.site_id = s.id AND u.outcome = 'sent'), s.created_at)))::float8 AS age
                   FROM listing_sites s WHERE s.enabled GROUP BY s.site) ages) AS listing_ages`);
     if (!row) return null;
-    return { feedHead: Number(row.head ?? 0), pending: row.pending, oldestPendingSeconds: Math.max(0, row.oldest ?? 0), endpointsDisabled: row.disabled, jobs: row.jobs ?? {}, listingAges: row.listing_ages ?? {} };
+    return {
+      feedHead: Number(row.head ?? 0),
+      pending: row.pending,
+      oldestPendingSeconds: Math.max(0, row.oldest ?? 0),
+      endpointsDisabled: row.disabled,
+      jobs: row.jobs ?? {},
+      listingAges: row.listing_ages ?? {},
+    };
   } catch (error) {
     logger().warn({ err: error }, "metrics: could not read the database's figures");
     return null;

@@ -120,7 +120,11 @@ class ReplicaSet {
 
   private async notePrimary(): Promise<void> {
     try {
-      const [row] = await withTimeout(query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", values: [] }), CHECK_TIMEOUT_MS, "primary WAL position");
+      const [row] = await withTimeout(
+        query<{ lsn: string }>({ text: "SELECT pg_current_wal_flush_lsn()::text AS lsn", values: [] }),
+        CHECK_TIMEOUT_MS,
+        "primary WAL position",
+      );
       const lsn = lsnValue(row!.lsn);
       const now = Date.now();
       if (this.primaryWal.at(-1)?.lsn !== lsn) this.primaryWal.push({ at: now, lsn });
@@ -311,7 +315,9 @@ export async function wroteRecently(rateKey: string, now: Date): Promise<boolean
   if (!replicasConfigured()) return false;
   const seconds = fenceSeconds();
   try {
-    const counts = await counterStore().peek(Array.from({ length: FENCE_WINDOWS }, (_, back) => ({ rateKey: fenceKey(rateKey), window: shortWindowAt(seconds, now, back) })));
+    const counts = await counterStore().peek(
+      Array.from({ length: FENCE_WINDOWS }, (_, back) => ({ rateKey: fenceKey(rateKey), window: shortWindowAt(seconds, now, back) })),
+    );
     return counts.some((n) => n > 0);
   } catch {
     return true;

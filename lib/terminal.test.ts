@@ -12,7 +12,7 @@ describe("printable", () => {
   });
 
   it("leaves text, accents, emoji, tabs and line breaks as they are", () => {
-    const text = "line 2 (Type): \"Zoë 🐶\" is not a species\tand\nmore";
+    const text = 'line 2 (Type): "Zoë 🐶" is not a species\tand\nmore';
     expect(printable(text)).toBe(text);
   });
 });

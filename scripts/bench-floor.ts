@@ -153,10 +153,7 @@ function serve(): void {
     if (near) {
       const [lat, lng] = near.split(",").map(Number) as [number, number];
       const maxChord = chordOfKm(Number(url.searchParams.get("within") ?? 80));
-      const rows = await shared(
-        nearChunkSql({ lat, lng, maxChord, status, take: limit + 1, from: 0, chunk: NEAR_CHUNK_FIRST }),
-        `floor-near-${status}`,
-      );
+      const rows = await shared(nearChunkSql({ lat, lng, maxChord, status, take: limit + 1, from: 0, chunk: NEAR_CHUNK_FIRST }), `floor-near-${status}`);
       const pets = rows.filter((r) => r.id !== null).slice(0, limit);
       return { pets, cursors: rows.length > limit ? { next: `${pets.at(-1)?.chord}.${pets.at(-1)?.id}` } : {} };
     }
@@ -165,7 +162,10 @@ function serve(): void {
     const sql = pageSql({ status, after, take: limit + 1 });
     const rows = await shared(sql, `floor-page-${status}-${after !== undefined}`);
     const pets = rows.filter((r) => r.id !== null).slice(0, limit);
-    return { pets, cursors: rows.length > limit ? { next: Buffer.from(JSON.stringify({ v: 1, d: "after", id: Number(pets.at(-1)!.id) })).toString("base64url") } : {} };
+    return {
+      pets,
+      cursors: rows.length > limit ? { next: Buffer.from(JSON.stringify({ v: 1, d: "after", id: Number(pets.at(-1)!.id) })).toString("base64url") } : {},
+    };
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

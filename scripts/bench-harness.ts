@@ -44,7 +44,10 @@ export async function benchEnvironment(name = process.env.BENCH_DATABASE ?? "pet
   productionBuild(env);
   // Limits far above what a run can send: the limiter does all its work
   // (count, compare, headers) without ever refusing.
-  const keyOut = cliOut(["keys", "create", "--name", "bench", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env);
+  const keyOut = cliOut(
+    ["keys", "create", "--name", "bench", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"],
+    env,
+  );
   const key = keyOut.trim().split("\n").at(-1)!;
   return {
     url,

@@ -106,7 +106,9 @@ export async function main(): Promise<void> {
             headers,
             connections: CONNECTIONS,
             duration: SECONDS,
-            requests: [{ method: "PATCH", path: `/v1/pets/${id}`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ description: `Edited again (${++n})` }) }) }],
+            requests: [
+              { method: "PATCH", path: `/v1/pets/${id}`, setupRequest: (req) => ({ ...req, body: JSON.stringify({ description: `Edited again (${++n})` }) }) },
+            ],
           },
           (error, r) => (error ? reject(error) : resolve(r)),
         );
@@ -116,7 +118,14 @@ export async function main(): Promise<void> {
     };
     await edit(fresh);
     await edit(long);
-    const rounds: { round: number; "fresh req/s": number; "long history req/s": number; "fresh median ms": number; "long history median ms": number; "non-2xx": number }[] = [];
+    const rounds: {
+      round: number;
+      "fresh req/s": number;
+      "long history req/s": number;
+      "fresh median ms": number;
+      "long history median ms": number;
+      "non-2xx": number;
+    }[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       // Interleaved, the order alternating: the machine is shared, and the neighbours' load moves both.
       let a, b;
@@ -127,12 +136,23 @@ export async function main(): Promise<void> {
         b = await edit(long);
         a = await edit(fresh);
       }
-      rounds.push({ round, "fresh req/s": Math.round(a.rps), "long history req/s": Math.round(b.rps), "fresh median ms": a.median, "long history median ms": b.median, "non-2xx": a.bad + b.bad });
+      rounds.push({
+        round,
+        "fresh req/s": Math.round(a.rps),
+        "long history req/s": Math.round(b.rps),
+        "fresh median ms": a.median,
+        "long history median ms": b.median,
+        "non-2xx": a.bad + b.bad,
+      });
     }
-    console.log(`\nPetstore long history: PATCH of one animal with ${EDITS} edits, ${STAYS} stays, in a feed of ${EVENTS} events, against an animal with none; ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} rounds\n`);
+    console.log(
+      `\nPetstore long history: PATCH of one animal with ${EDITS} edits, ${STAYS} stays, in a feed of ${EVENTS} events, against an animal with none; ${CONNECTIONS} connections, ${SECONDS} s, ${ROUNDS} rounds\n`,
+    );
     console.table(rounds);
     const ratio = median(rounds.map((r) => r["long history req/s"] / Math.max(1, r["fresh req/s"])));
-    console.log(`Verdict: the long history's throughput ${ratio.toFixed(2)}× the fresh animal's (median of the rounds' ratios; target ≥ 0.9×) ${ratio >= 0.9 ? "MET" : "MISSED"}`);
+    console.log(
+      `Verdict: the long history's throughput ${ratio.toFixed(2)}× the fresh animal's (median of the rounds' ratios; target ≥ 0.9×) ${ratio >= 0.9 ? "MET" : "MISSED"}`,
+    );
   } finally {
     if (server) await stopServer(server);
     await client.end().catch(() => {});

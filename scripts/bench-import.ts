@@ -67,10 +67,13 @@ function petfinderFile(prefix: string, rows: number): Buffer {
 /** The list under load until `until` settles (or for `seconds`). */
 function measureList(key: string, seconds: number, until?: Promise<unknown>): Promise<ListSample> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url: LIST, headers: { authorization: `Bearer ${key}` }, connections: CONNECTIONS, duration: until ? 600 : seconds }, (error, result) => {
-      if (error) return reject(error);
-      resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx });
-    });
+    const instance = autocannon(
+      { url: LIST, headers: { authorization: `Bearer ${key}` }, connections: CONNECTIONS, duration: until ? 600 : seconds },
+      (error, result) => {
+        if (error) return reject(error);
+        resolve({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx });
+      },
+    );
     void until?.finally(() => instance.stop());
   });
 }
@@ -109,7 +112,25 @@ export async function main(): Promise<void> {
   const { env } = bench;
   let child: ChildProcess | undefined;
   try {
-    const key = cliOut(["keys", "create", "--name", "bench import", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read,pets:write"], env)
+    const key = cliOut(
+      [
+        "keys",
+        "create",
+        "--name",
+        "bench import",
+        "--org",
+        "1",
+        "--plan",
+        "enterprise",
+        "--per-minute",
+        "100000000",
+        "--per-day",
+        "100000000",
+        "--scopes",
+        "pets:read,pets:write",
+      ],
+      env,
+    )
       .trim()
       .split("\n")
       .at(-1)!;
@@ -147,7 +168,9 @@ export async function main(): Promise<void> {
       }
     }
     const ratios = alone.map((a, i) => loaded[i]!.p99 / Math.max(a.p99, 1));
-    console.log(`\nPetstore import benchmark: ${ROUNDS} rounds, ${ROWS}-row Petfinder file (no photos), list GET /v1/pets?limit=20 with ${CONNECTIONS} connections, production build`);
+    console.log(
+      `\nPetstore import benchmark: ${ROUNDS} rounds, ${ROWS}-row Petfinder file (no photos), list GET /v1/pets?limit=20 with ${CONNECTIONS} connections, production build`,
+    );
     console.table(
       alone.map((a, i) => ({
         round: i + 1,

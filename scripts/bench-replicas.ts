@@ -61,7 +61,13 @@ async function readsByTarget(port: number): Promise<{ reads: Record<string, numb
   const text = await res.text();
   const reads: Record<string, number> = {};
   for (const m of text.matchAll(/^petstore_db_reads_total\{target="(\w+)"\} (\S+)$/gm)) reads[m[1]!] = Number(m[2]);
-  return { reads, lines: text.split("\n").filter((l) => l.startsWith("petstore_db_")).join("\n") };
+  return {
+    reads,
+    lines: text
+      .split("\n")
+      .filter((l) => l.startsWith("petstore_db_"))
+      .join("\n"),
+  };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -92,7 +98,25 @@ export async function main(): Promise<void> {
     if (process.env.BENCH_BUILD === "0") console.error("  BENCH_BUILD=0: using the production build in .next as it is");
     else run(path.join(BIN, "next"), ["build"], base);
     // A reader that never writes: its reads may go to the replica.
-    const key = cliOut(["keys", "create", "--name", "bench reader", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read"], base)
+    const key = cliOut(
+      [
+        "keys",
+        "create",
+        "--name",
+        "bench reader",
+        "--org",
+        "1",
+        "--plan",
+        "enterprise",
+        "--per-minute",
+        "100000000",
+        "--per-day",
+        "100000000",
+        "--scopes",
+        "pets:read",
+      ],
+      base,
+    )
       .trim()
       .split("\n")
       .at(-1)!;
@@ -135,9 +159,16 @@ export async function main(): Promise<void> {
     const [alone, replica] = setups.map((s) => samples.get(s.name)!);
     const rows = setups.map((s) => {
       const xs = samples.get(s.name)!;
-      return { setup: s.name, "req/s (median)": median(xs.map((x) => x.rps)), "p99 ms (median)": median(xs.map((x) => x.p99)), errors: xs.reduce((n, x) => n + x.errors, 0) };
+      return {
+        setup: s.name,
+        "req/s (median)": median(xs.map((x) => x.rps)),
+        "p99 ms (median)": median(xs.map((x) => x.p99)),
+        errors: xs.reduce((n, x) => n + x.errors, 0),
+      };
     });
-    console.log(`\nPetstore replica benchmark: GET /v1/pets?limit=20, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds x ${DURATION} s, ${PETS} animals, one machine`);
+    console.log(
+      `\nPetstore replica benchmark: GET /v1/pets?limit=20, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds x ${DURATION} s, ${PETS} animals, one machine`,
+    );
     console.table(rows);
     const ratio = median(replica!.map((x) => x.rps)) / median(alone!.map((x) => x.rps));
     console.log(`Throughput with reads on the replica / primary alone: ${ratio.toFixed(2)}x (same machine: the replica shares its cores)`);

@@ -38,12 +38,35 @@ const BATCH = 50_000;
 const NEAR_ONLY = process.env.BENCH_SCALE_ONLY === "near";
 const LISTING_ONLY = process.env.BENCH_SCALE_ONLY === "listing";
 const LARGE_ONLY = NEAR_ONLY || LISTING_ONLY;
-const NAMES = ["Biscuit", "Luna", "Max", "Pepper", "Rosie", "Duke", "Maple", "Otis", "Zoë", "Bruno", "Mittens", "Shadow", "Cleo", "Nala", "Thumper", "Clover", "Kiwi", "Mango", "Spike", "Peanut"];
+const NAMES = [
+  "Biscuit",
+  "Luna",
+  "Max",
+  "Pepper",
+  "Rosie",
+  "Duke",
+  "Maple",
+  "Otis",
+  "Zoë",
+  "Bruno",
+  "Mittens",
+  "Shadow",
+  "Cleo",
+  "Nala",
+  "Thumper",
+  "Clover",
+  "Kiwi",
+  "Mango",
+  "Spike",
+  "Peanut",
+];
 
 function progress(label: string, done: number, total: number): void {
   const width = 30;
   const filled = Math.round((done / total) * width);
-  process.stderr.write(`\r  ${label} [${"█".repeat(filled)}${"░".repeat(width - filled)}] ${Math.round((done / total) * 100)}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`);
+  process.stderr.write(
+    `\r  ${label} [${"█".repeat(filled)}${"░".repeat(width - filled)}] ${Math.round((done / total) * 100)}% ${done.toLocaleString("en")}/${total.toLocaleString("en")}`,
+  );
   if (done >= total) process.stderr.write("\n");
 }
 
@@ -101,8 +124,16 @@ interface Combination {
 function combinations(categories: number[]): Combination[] {
   const out: Combination[] = [];
   for (const status of [undefined, "available", "pending", "sold"]) {
-    for (const [categoryName, category] of [["-", undefined], ["common", categories[0]], ["old-only", categories[5]]] as const) {
-      for (const [pageName, cursor] of [["first", undefined], ["deep next", { at: 0.5, d: "after" as const }], ["deep prev", { at: 0.5, d: "before" as const }]] as const) {
+    for (const [categoryName, category] of [
+      ["-", undefined],
+      ["common", categories[0]],
+      ["old-only", categories[5]],
+    ] as const) {
+      for (const [pageName, cursor] of [
+        ["first", undefined],
+        ["deep next", { at: 0.5, d: "after" as const }],
+        ["deep prev", { at: 0.5, d: "before" as const }],
+      ] as const) {
         const query: Record<string, string> = { limit: "20" };
         if (status) query.status = status;
         if (category) query.categoryId = String(category);
@@ -140,7 +171,10 @@ function profileCombinations(): Combination[] {
     ["coatLength=short,long", { coatLength: "short,long" }],
   ];
   for (const [name, query] of filters) {
-    for (const [pageName, cursor] of [["first", undefined], ["deep next", { at: 0.5, d: "after" as const }]] as const) {
+    for (const [pageName, cursor] of [
+      ["first", undefined],
+      ["deep next", { at: 0.5, d: "after" as const }],
+    ] as const) {
       out.push({ name: `${name}, ${pageName}`, query: { limit: "20", ...query }, cursor });
     }
   }
@@ -196,7 +230,10 @@ async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, r
   run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], env);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
   await seedSkewed(url, rows);
-  const key = cliOut(["keys", "create", "--name", "scale", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env).trim().split("\n").at(-1)!;
+  const key = cliOut(["keys", "create", "--name", "scale", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env)
+    .trim()
+    .split("\n")
+    .at(-1)!;
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));
@@ -264,12 +301,21 @@ async function nearBench(large: Size, port: number): Promise<void> {
   ];
   const rows = [];
   for (const [name, near, plain] of cases) {
-    for (const [pageName, hops] of [["first", 0], ["tenth", 9]] as const) {
+    for (const [pageName, hops] of [
+      ["first", 0],
+      ["tenth", 9],
+    ] as const) {
       const nearUrl = await pageAfter(`${base}?limit=20&${near}`, large.key, hops);
       const plainUrl = await pageAfter(`${base}?limit=20${plain ? `&${plain}` : ""}`, large.key, hops);
       const [apiPlain, apiNear] = await timePair([plainUrl, nearUrl], [large.key, large.key]);
       const ratio = apiNear / apiPlain;
-      rows.push({ search: `${name}, ${pageName} page`, "plain list ms": apiPlain.toFixed(2), "near ms": apiNear.toFixed(2), ratio: ratio.toFixed(2), target: ratio <= 1.5 ? "met" : "MISSED" });
+      rows.push({
+        search: `${name}, ${pageName} page`,
+        "plain list ms": apiPlain.toFixed(2),
+        "near ms": apiNear.toFixed(2),
+        ratio: ratio.toFixed(2),
+        target: ratio <= 1.5 ? "met" : "MISSED",
+      });
     }
   }
   console.log(
@@ -297,7 +343,10 @@ async function listingBench(large: Size, port: number): Promise<void> {
     "houseTrained=true&specialNeeds=false",
   ];
   const rows = [];
-  for (const [pageName, hops] of [["first", 0], ["tenth", 9]] as const) {
+  for (const [pageName, hops] of [
+    ["first", 0],
+    ["tenth", 9],
+  ] as const) {
     const plainUrl = await pageAfter(`${base}?limit=20`, large.key, hops);
     for (const filter of filters) {
       const filterUrl = await pageAfter(`${base}?limit=20&${filter}`, large.key, hops);
@@ -422,7 +471,9 @@ export async function scaleBench(): Promise<void> {
         target: ratio <= 1.5 ? "met" : "MISSED",
       });
     }
-    console.log(`\nProfile filters at ${LARGE.toLocaleString("en")} animals: median of ${SAMPLES} requests each, the plain list and the filter asked in turn; target ≤ 1.5× the plain list`);
+    console.log(
+      `\nProfile filters at ${LARGE.toLocaleString("en")} animals: median of ${SAMPLES} requests each, the plain list and the filter asked in turn; target ≤ 1.5× the plain list`,
+    );
     console.table(profileRows);
     const over = profileRows.filter((r) => r.target !== "met").length;
     console.log(over ? `${over} filter page(s) over 1.5×` : "Every profile filter within 1.5× of the plain list.");

@@ -160,7 +160,10 @@ async function databaseWork(client: pg.Client, q: { category: number; hotId: str
   for (const [name, sql] of Object.entries(statements)) {
     await client.query("BEGIN");
     try {
-      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql.text}`, sql.values);
+      const { rows } = await client.query<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql.text}`,
+        sql.values,
+      );
       const plan = rows[0]!["QUERY PLAN"][0].Plan;
       out[name] = plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
     } finally {
@@ -186,7 +189,14 @@ async function tableStats(client: pg.Client): Promise<TableStats> {
        FROM pg_stat_user_tables WHERE relname = 'pets'`,
   );
   const r = rows[0]!;
-  return { updates: Number(r.upd), hot: Number(r.hot), dead: Number(r.dead), live: Number(r.live), tableBytes: Number(r.table_bytes), indexBytes: Number(r.index_bytes) };
+  return {
+    updates: Number(r.upd),
+    hot: Number(r.hot),
+    dead: Number(r.dead),
+    live: Number(r.live),
+    tableBytes: Number(r.table_bytes),
+    indexBytes: Number(r.index_bytes),
+  };
 }
 
 const p99 = (xs: number[]) => {
@@ -256,12 +266,31 @@ export async function main(): Promise<void> {
       {
         name: "filtered list",
         share: 3,
-        request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&status=available&categoryId=${categories[random(categories.length) - 1]!.id}` }) },
+        request: {
+          method: "GET",
+          setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&status=available&categoryId=${categories[random(categories.length) - 1]!.id}` }),
+        },
       },
-      { name: "name search", share: 3, request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&q=${encodeURIComponent(`pet ${random(999)}`)}` }) } },
-      { name: "look-up by id", share: 4, request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?id=${random(maxId)},${random(maxId)},${random(maxId)}` }) } },
-      { name: "create", share: 3, request: { method: "POST", path: "/v1/pets", body: JSON.stringify({ name: "Soak new", categoryId: Number(categories[0]!.id) }) } },
-      { name: `update one (${UPDATE})`, share: 3, request: { method: "PATCH", path: `/v1/pets/${hotId}`, setupRequest: (req) => ({ ...req, body: updateBody() }) } },
+      {
+        name: "name search",
+        share: 3,
+        request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?limit=20&q=${encodeURIComponent(`pet ${random(999)}`)}` }) },
+      },
+      {
+        name: "look-up by id",
+        share: 4,
+        request: { method: "GET", setupRequest: (req) => ({ ...req, path: `/v1/pets?id=${random(maxId)},${random(maxId)},${random(maxId)}` }) },
+      },
+      {
+        name: "create",
+        share: 3,
+        request: { method: "POST", path: "/v1/pets", body: JSON.stringify({ name: "Soak new", categoryId: Number(categories[0]!.id) }) },
+      },
+      {
+        name: `update one (${UPDATE})`,
+        share: 3,
+        request: { method: "PATCH", path: `/v1/pets/${hotId}`, setupRequest: (req) => ({ ...req, body: updateBody() }) },
+      },
     ];
     const shares = kinds.reduce((a, k) => a + k.share, 0);
     // Each kind on its own, one after another: its throughput and median with nothing else running.
@@ -286,8 +315,9 @@ export async function main(): Promise<void> {
           (kind) =>
             new Promise<autocannon.Result>((resolve, reject) => {
               const connections = Math.max(1, Math.round((CONNECTIONS * kind.share) / shares));
-              const instance = autocannon({ url: `http://127.0.0.1:${PORT}`, headers, requests: [kind.request], connections, duration: seconds }, (error, result) =>
-                error ? reject(error) : resolve(result),
+              const instance = autocannon(
+                { url: `http://127.0.0.1:${PORT}`, headers, requests: [kind.request], connections, duration: seconds },
+                (error, result) => (error ? reject(error) : resolve(result)),
               );
               if (onAnswer) instance.on("response", (_client, status, _bytes, ms) => onAnswer(kind.name, status, ms));
             }),
@@ -326,7 +356,10 @@ export async function main(): Promise<void> {
       loadAverage[third()]!.push(os.loadavg()[0]!);
       cpu[third()]!.push(cpuTicks(processTree(serverPid), DATABASE));
       const i = third();
-      void lockWaits(lockClient, DATABASE).then((w) => waits[i]!.push(w), () => {});
+      void lockWaits(lockClient, DATABASE).then(
+        (w) => waits[i]!.push(w),
+        () => {},
+      );
     }, MEMORY_EVERY_MS);
     let lastReport = 0;
     // Non-2xx answers by kind and status ("update one (description) 409"): what they were, not only how many.
@@ -411,7 +444,7 @@ export async function main(): Promise<void> {
         const b = aloneBefore[k.name]!;
         const a = aloneAfter[k.name]!;
         return {
-          "alone": k.name,
+          alone: k.name,
           "before req/s": Math.round(b.rps),
           "after req/s": Math.round(a.rps),
           "after/before": (a.rps / Math.max(b.rps, 1)).toFixed(2),
@@ -443,13 +476,27 @@ export async function main(): Promise<void> {
         indexes: `${mb(before.indexBytes)} -> ${mb(after.indexBytes)}`,
       },
     ]);
-    console.table(Object.keys(workBefore).map((kind) => ({ "database work (shared buffers)": kind, start: workBefore[kind], end: workAfter[kind], "end/start": (workAfter[kind]! / Math.max(1, workBefore[kind]!)).toFixed(2) })));
+    console.table(
+      Object.keys(workBefore).map((kind) => ({
+        "database work (shared buffers)": kind,
+        start: workBefore[kind],
+        end: workAfter[kind],
+        "end/start": (workAfter[kind]! / Math.max(1, workBefore[kind]!)).toFixed(2),
+      })),
+    );
     // Where dead row versions piled up (no VACUUM ran), table by table.
     console.table(
       [...tablesAfter.entries()]
         .map(([name, a]) => {
           const b = tablesBefore.get(name) ?? { ins: 0, upd: 0, hot: 0, dead: 0, bytes: 0 };
-          return { table: name, inserts: a.ins - b.ins, updates: a.upd - b.upd, "HOT updates": a.hot - b.hot, "dead row versions": a.dead, size: `${mb(b.bytes)} -> ${mb(a.bytes)}` };
+          return {
+            table: name,
+            inserts: a.ins - b.ins,
+            updates: a.upd - b.upd,
+            "HOT updates": a.hot - b.hot,
+            "dead row versions": a.dead,
+            size: `${mb(b.bytes)} -> ${mb(a.bytes)}`,
+          };
         })
         .filter((t) => t.inserts + t.updates + t["dead row versions"] > 0)
         .sort((x, y) => y["dead row versions"] - x["dead row versions"] || y.updates - x.updates)

@@ -65,7 +65,9 @@ async function twelveMegapixelJpeg(): Promise<Buffer> {
       raw[i + 2] = clamp((y * 255) / height - n);
     }
   }
-  return sharp(raw, { raw: { width, height, channels: 3 } }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(raw, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 85 })
+    .toBuffer();
 }
 
 async function seedAnimals(url: string, count: number): Promise<number[]> {
@@ -143,7 +145,10 @@ interface UploadRun {
 async function startUploaders(photo: Buffer, key: string, pets: number[]) {
   const shared = new SharedArrayBuffer(photo.length);
   new Uint8Array(shared).set(photo);
-  const thread = new Worker(UPLOADER_THREAD, { eval: true, workerData: { api, key, pets, uploaders: UPLOADERS, photo: shared, next: new SharedArrayBuffer(4) } });
+  const thread = new Worker(UPLOADER_THREAD, {
+    eval: true,
+    workerData: { api, key, pets, uploaders: UPLOADERS, photo: shared, next: new SharedArrayBuffer(4) },
+  });
   await new Promise<void>((resolve, reject) => {
     thread.once("error", reject);
     thread.once("message", () => resolve());
@@ -186,7 +191,25 @@ export async function main(): Promise<void> {
   let uploaders: Awaited<ReturnType<typeof startUploaders>> | undefined;
   try {
     // Limits far above what a run can send; pets:write to add and delete photos.
-    const key = cliOut(["keys", "create", "--name", "bench uploads", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", "pets:read,pets:write"], env)
+    const key = cliOut(
+      [
+        "keys",
+        "create",
+        "--name",
+        "bench uploads",
+        "--org",
+        "1",
+        "--plan",
+        "enterprise",
+        "--per-minute",
+        "100000000",
+        "--per-day",
+        "100000000",
+        "--scopes",
+        "pets:read,pets:write",
+      ],
+      env,
+    )
       .trim()
       .split("\n")
       .at(-1)!;
@@ -194,7 +217,9 @@ export async function main(): Promise<void> {
     const made = performance.now();
     const photo = await twelveMegapixelJpeg();
     const meta = await sharp(photo).metadata();
-    console.error(`  photo: ${meta.width} x ${meta.height} JPEG, ${(photo.length / 1024 / 1024).toFixed(2)} MB (made in ${Math.round(performance.now() - made)} ms)`);
+    console.error(
+      `  photo: ${meta.width} x ${meta.height} JPEG, ${(photo.length / 1024 / 1024).toFixed(2)} MB (made in ${Math.round(performance.now() - made)} ms)`,
+    );
 
     child = await startServer(env, profileArgs());
     child.once("exit", (code, signal) => console.error(`  the server exited (${code ?? signal}) during the benchmark`));
@@ -222,7 +247,9 @@ export async function main(): Promise<void> {
       const listAlone = async () => {
         const list = await measureList(key, DURATION);
         alone.push(list);
-        console.error(`  round ${round}/${ROUNDS} list alone: ${Math.round(list.rps)} req/s, p50 ${list.p50} ms, p99 ${list.p99} ms${list.non2xx || list.errors ? `, ${list.non2xx} non-2xx, ${list.errors} errors` : ""}`);
+        console.error(
+          `  round ${round}/${ROUNDS} list alone: ${Math.round(list.rps)} req/s, p50 ${list.p50} ms, p99 ${list.p99} ms${list.non2xx || list.errors ? `, ${list.non2xx} non-2xx, ${list.errors} errors` : ""}`,
+        );
       };
       if (round % 2) {
         await listAlone();
@@ -250,7 +277,12 @@ export async function main(): Promise<void> {
         "p99 ratio": ratios[i]!.toFixed(2),
         photos: u.latencies.length,
         "photos/min": u.perMinute.toFixed(1),
-        "upload p50 ms": Math.round(percentile([...u.latencies].sort((x, y) => x - y), 50)),
+        "upload p50 ms": Math.round(
+          percentile(
+            [...u.latencies].sort((x, y) => x - y),
+            50,
+          ),
+        ),
         "failed uploads": u.errors.length,
       };
     });

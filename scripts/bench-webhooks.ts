@@ -32,7 +32,11 @@ const api = `http://127.0.0.1:${PORT}/v1`;
 
 function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "server.ts"), "start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "server.ts"), "start"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     child.stdout!.on("data", (chunk: Buffer) => chunk.toString().includes("Ready on") && resolve(child));
     child.once("exit", (code) => reject(new Error(`server exited (${code})`)));
   });
@@ -48,7 +52,22 @@ function stopServer(child: ChildProcess): Promise<void> {
 }
 
 function cliKey(env: NodeJS.ProcessEnv, name: string, scopes: string): string {
-  const args = ["keys", "create", "--name", name, "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000", "--scopes", scopes];
+  const args = [
+    "keys",
+    "create",
+    "--name",
+    name,
+    "--org",
+    "1",
+    "--plan",
+    "enterprise",
+    "--per-minute",
+    "100000000",
+    "--per-day",
+    "100000000",
+    "--scopes",
+    scopes,
+  ];
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "cli.ts"), ...args], { cwd: ROOT, env, encoding: "utf8" });
   if (result.status !== 0) throw new Error(`cli keys create failed: ${result.stderr}`);
   return result.stdout.trim().split("\n").at(-1)!;
@@ -118,7 +137,11 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function json(method: string, url: string, key: string, body?: unknown, contentType = "application/json") {
-  const res = await fetch(url, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": contentType } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": contentType } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${text}`);
   return { answeredAt: performance.now(), body: JSON.parse(text) as { id: number; version: number } };
@@ -171,7 +194,14 @@ async function measureCreates(writer: string) {
     connections: CONNECTIONS,
     duration: DURATION,
   });
-  return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors, total: result.requests.total };
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    total: result.requests.total,
+  };
 }
 
 export async function main(): Promise<void> {
@@ -237,13 +267,29 @@ export async function main(): Promise<void> {
     console.log(`\nPetstore webhook benchmark: production build, ${DURATION}s per case, receiver on 127.0.0.1\n`);
     const mean = (runs: { rps: number }[]) => Math.round(runs.reduce((sum, r) => sum + r.rps, 0) / runs.length);
     console.table([
-      ...without.map((r, i) => ({ case: `create, no endpoint (round ${i + 1})`, "req/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, "non-2xx": r.non2xx, errors: r.errors })),
-      ...withEndpoint.map((r, i) => ({ case: `create, one endpoint (round ${i + 1})`, "req/s": r.rps, "p50 ms": r.p50, "p99 ms": r.p99, "non-2xx": r.non2xx, errors: r.errors })),
+      ...without.map((r, i) => ({
+        case: `create, no endpoint (round ${i + 1})`,
+        "req/s": r.rps,
+        "p50 ms": r.p50,
+        "p99 ms": r.p99,
+        "non-2xx": r.non2xx,
+        errors: r.errors,
+      })),
+      ...withEndpoint.map((r, i) => ({
+        case: `create, one endpoint (round ${i + 1})`,
+        "req/s": r.rps,
+        "p50 ms": r.p50,
+        "p99 ms": r.p99,
+        "non-2xx": r.non2xx,
+        errors: r.errors,
+      })),
     ]);
     console.log(
       `Deliveries of the throughput runs: ${delivered} for ${created} creates; the last of each run arrived ${drainSeconds.map((s) => s.toFixed(1)).join(" s, ")} s after it ended (deliveries yield to requests while the CPUs are saturated)`,
     );
-    console.log(`Create throughput with an endpoint / without: ${mean(withEndpoint)} / ${mean(without)} req/s = ${((mean(withEndpoint) / mean(without)) * 100).toFixed(1)}% (target: within 10%)`);
+    console.log(
+      `Create throughput with an endpoint / without: ${mean(withEndpoint)} / ${mean(without)} req/s = ${((mean(withEndpoint) / mean(without)) * 100).toFixed(1)}% (target: within 10%)`,
+    );
     console.log(
       `Change to receiver at ${latency.achievedRate} changes/s (${latency.changes} changes, ${latency.delivered} delivered): p50 ${latency.p50} ms, p90 ${latency.p90} ms, p99 ${latency.p99} ms, max ${latency.max} ms (target: p99 under 1000 ms)`,
     );

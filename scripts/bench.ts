@@ -53,7 +53,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
-
 interface Case {
   name: string;
   method?: "GET" | "POST" | "PATCH";
@@ -97,7 +96,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-
 
 /** Where the floor listens (scripts/bench-floor.ts). */
 const FLOOR_PORT = Number(process.env.BENCH_FLOOR_PORT ?? PORT + 1);
@@ -204,7 +202,8 @@ async function apiBench(): Promise<void> {
           emptySamples.push(await measure(emptyNoop, bench.key, DURATION, EMPTY_PORT));
           console.error(`  round ${round + 1}/${ROUNDS} ${emptyNoop.name}: ${Math.round(emptySamples.at(-1)!.rps)} req/s, p99 ${emptySamples.at(-1)!.p99} ms`);
         }
-        const line = (s: Sample) => `${Math.round(s.rps)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms${s.non2xx || s.errors ? `, ${s.non2xx} non-2xx, ${s.errors} errors` : ""}`;
+        const line = (s: Sample) =>
+          `${Math.round(s.rps)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms${s.non2xx || s.errors ? `, ${s.non2xx} non-2xx, ${s.errors} errors` : ""}`;
         console.error(`  round ${round + 1}/${ROUNDS} ${c.name}: service ${line(pair.service)} | floor ${line(pair.floor)}`);
       }
     }
@@ -248,8 +247,12 @@ async function apiBench(): Promise<void> {
     console.log(
       `\nPetstore benchmark: ${ROUNDS} interleaved rounds × ${DURATION} s per case and server, ${CONNECTIONS} connections (updaters: 20), ${PETS} animals, production build, WEB_CONCURRENCY ${workers}, Node ${process.versions.node}`,
     );
-    console.log(`The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts)${process.env.BENCH_FLOOR_SHARE === "1" ? ", sharing round trips between requests as the service does" : ", one request's statements at a time"}. Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).`);
-    console.log(`Framework ceiling: the empty Next app's no-op (${Math.round(emptyRps)} req/s) over the case's floor, the most any route handler can reach; a target above it cannot be met on this framework.\n`);
+    console.log(
+      `The floor: a plain node:http + pg server sending the same statements (scripts/bench-floor.ts)${process.env.BENCH_FLOOR_SHARE === "1" ? ", sharing round trips between requests as the service does" : ", one request's statements at a time"}. Targets: each API case ≥ 0.85× the floor's throughput and p99 ≤ 2× its p99 (medians of per-round ratios).`,
+    );
+    console.log(
+      `Framework ceiling: the empty Next app's no-op (${Math.round(emptyRps)} req/s) over the case's floor, the most any route handler can reach; a target above it cannot be met on this framework.\n`,
+    );
     console.table(rows);
     if (nodeArgs.length) console.log(`CPU profiles: ${PROFILE_DIR}`);
   } finally {

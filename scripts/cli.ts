@@ -34,7 +34,8 @@ function inherit(command: Command, parent: Command): Command {
   return command;
 }
 
-for (const group of [dbCommand, orgsCommand, keysCommand, peopleCommand, alertsCommand, webhooksCommand, staffCommand, auditCommand, importCommand]) program.addCommand(inherit(group, program));
+for (const group of [dbCommand, orgsCommand, keysCommand, peopleCommand, alertsCommand, webhooksCommand, staffCommand, auditCommand, importCommand])
+  program.addCommand(inherit(group, program));
 
 export { program };
 

@@ -20,7 +20,13 @@ const MAX_MESSAGE_BYTES = 1024 * 1024;
 
 /** The folder one recipient's messages are written to (shared with the tests that read them). */
 export function recipientFolder(mailbox: string, address: string): string {
-  return path.join(mailbox, address.trim().toLowerCase().replace(/[^a-z0-9@._+-]/g, "_"));
+  return path.join(
+    mailbox,
+    address
+      .trim()
+      .toLowerCase()
+      .replace(/[^a-z0-9@._+-]/g, "_"),
+  );
 }
 
 export interface MailCatcher {

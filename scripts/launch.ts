@@ -14,14 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { LOCAL_SECRET_FILE, localSecret } from "@/lib/app-secret";
-import {
-  ROOT,
-  createDatabaseIfMissing,
-  loadDotEnv,
-  openServer,
-  withDatabaseName,
-  type DatabaseServer,
-} from "./database";
+import { ROOT, createDatabaseIfMissing, loadDotEnv, openServer, withDatabaseName, type DatabaseServer } from "./database";
 
 const BIN = path.join(ROOT, "node_modules", ".bin");
 const log = (line: string) => console.error(`[petstore] ${line}`);
@@ -182,7 +175,9 @@ export async function main(argv: string[]): Promise<void> {
     process.stdout.write(chunk);
     if (chunk.toString().includes("Ready on")) {
       // The server is this process's Node (process.execPath): which one is worth a line, as the system's may be older.
-      log(`Petstore is up on Node.js ${process.versions.node}: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`);
+      log(
+        `Petstore is up on Node.js ${process.versions.node}: http://localhost:${port}  (API: http://localhost:${port}/v1, docs: http://localhost:${port}/docs)`,
+      );
     }
   });
   forward(child, server);

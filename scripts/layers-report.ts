@@ -112,7 +112,10 @@ if (list) for (const violation of byRule.get("upward") ?? []) console.log(`  ${v
 const lines = (file: string) => readFileSync(file, "utf8").split("\n").length - 1;
 const largest = result.modules
   .map((m) => m.source)
-  .filter((file) => /^(app|lib|components|scripts|pages)\//.test(file) && !generated(file) && !isTest(file) && file !== "lib/site/openapi-types.ts" && /\.tsx?$/.test(file))
+  .filter(
+    (file) =>
+      /^(app|lib|components|scripts|pages)\//.test(file) && !generated(file) && !isTest(file) && file !== "lib/site/openapi-types.ts" && /\.tsx?$/.test(file),
+  )
   .map((file) => ({ file, lines: lines(file) }))
   .sort((a, b) => b.lines - a.lines)
   .slice(0, 10);

@@ -131,7 +131,10 @@ async function main(): Promise<void> {
   try {
     if (process.argv.includes("--main-thread")) {
       const { mainThread } = await import("./main-thread");
-      await mainThread(PAGES.map((page) => ({ label: page, url: urlOf(page) })), CHROME);
+      await mainThread(
+        PAGES.map((page) => ({ label: page, url: urlOf(page) })),
+        CHROME,
+      );
       return;
     }
     const pages = [BASELINE, ...PAGES.filter((p) => p !== BASELINE)];
@@ -153,7 +156,9 @@ async function main(): Promise<void> {
       for (let j = 0; j < pages.length; j++) {
         const path = pages[(i + j) % pages.length]!;
         const run = await audit(urlOf(path), `${path.replace(/\W+/g, "_") || "_"}-${i + 1}`, slowdown);
-        console.error(`  ${path} run ${i + 1}/${RUNS}: performance ${run.performance}, accessibility ${run.accessibility}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CPU benchmark index ${Math.round(run.benchmarkIndex)}`);
+        console.error(
+          `  ${path} run ${i + 1}/${RUNS}: performance ${run.performance}, accessibility ${run.accessibility}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CPU benchmark index ${Math.round(run.benchmarkIndex)}`,
+        );
         runsOf.get(path)!.push(run);
       }
     }
@@ -178,7 +183,9 @@ async function main(): Promise<void> {
         "CPU index": Math.round(m("benchmarkIndex")),
         "perf − baseline": isBaseline ? "" : m("performance") - baseline,
         target:
-          m("performance") >= 95 && m("accessibility") === 100 && (path !== FIRST_PAGE.path || (m("performance") >= FIRST_PAGE.performance && m("lcp") < FIRST_PAGE.lcpMs))
+          m("performance") >= 95 &&
+          m("accessibility") === 100 &&
+          (path !== FIRST_PAGE.path || (m("performance") >= FIRST_PAGE.performance && m("lcp") < FIRST_PAGE.lcpMs))
             ? "met"
             : "MISSED",
         [`within ${BASELINE_MARGIN} of baseline`]: isBaseline ? "" : baseline - m("performance") <= BASELINE_MARGIN ? "met" : "MISSED",

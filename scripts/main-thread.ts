@@ -51,7 +51,13 @@ async function load(browser: import("@playwright/test").Browser, url: string): P
     await page.waitForTimeout(1500);
     const metrics = Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
     const seen = await page.evaluate(() => globalThis.__mainThread!);
-    return { script: metrics.ScriptDuration! * 1000, task: metrics.TaskDuration! * 1000, layout: metrics.LayoutDuration! * 1000, blocking: seen.blocking, lcp: seen.lcp };
+    return {
+      script: metrics.ScriptDuration! * 1000,
+      task: metrics.TaskDuration! * 1000,
+      layout: metrics.LayoutDuration! * 1000,
+      blocking: seen.blocking,
+      lcp: seen.lcp,
+    };
   } finally {
     await context.close();
   }
@@ -74,12 +80,22 @@ export async function mainThread(urls: { label: string; url: string }[], executa
   } finally {
     await browser.close();
   }
-  console.log(`\nMain thread of a page load (Chromium, 412×823 phone, CPU ${CPU_SLOWDOWN}× slower through the DevTools protocol), median of ${RUNS} interleaved loads per page, ms`);
+  console.log(
+    `\nMain thread of a page load (Chromium, 412×823 phone, CPU ${CPU_SLOWDOWN}× slower through the DevTools protocol), median of ${RUNS} interleaved loads per page, ms`,
+  );
   console.table(
     urls.map(({ label }) => {
       const runs = loads.get(label)!;
       const m = (k: keyof Load) => Math.round(median(runs.map((r) => r[k])));
-      return { page: label, script: m("script"), "all tasks": m("task"), layout: m("layout"), "long-task blocking": m("blocking"), LCP: m("lcp"), "script runs": runs.map((r) => Math.round(r.script)).join(" ") };
+      return {
+        page: label,
+        script: m("script"),
+        "all tasks": m("task"),
+        layout: m("layout"),
+        "long-task blocking": m("blocking"),
+        LCP: m("lcp"),
+        "script runs": runs.map((r) => Math.round(r.script)).join(" "),
+      };
     }),
   );
 }

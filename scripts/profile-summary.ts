@@ -56,7 +56,12 @@ function summarise(file: string, top = 15): void {
   const pct = (micros: number) => `${((100 * micros) / busy).toFixed(1)}%`;
   console.log(`\n${file}: ${(busy / 1e6).toFixed(1)} s busy`);
   console.table([...groups].sort((a, b) => b[1] - a[1]).map(([group, micros]) => ({ group, "share of busy time": pct(micros) })));
-  console.table([...functions].sort((a, b) => b[1] - a[1]).slice(0, top).map(([fn, micros]) => ({ "self time": pct(micros), function: fn })));
+  console.table(
+    [...functions]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([fn, micros]) => ({ "self time": pct(micros), function: fn })),
+  );
 }
 
 if (process.argv[1]?.endsWith("profile-summary.ts")) {

@@ -15,7 +15,8 @@ import { ROOT } from "./database";
 
 const BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 
-export const canRunReplicaCluster = fs.existsSync(path.join(BIN, "pg_basebackup")) && (process.getuid?.() !== 0 || spawnSync("id", ["-u", "postgres"]).status === 0);
+export const canRunReplicaCluster =
+  fs.existsSync(path.join(BIN, "pg_basebackup")) && (process.getuid?.() !== 0 || spawnSync("id", ["-u", "postgres"]).status === 0);
 
 export interface ReplicaCluster {
   primaryUrl: string;
@@ -88,7 +89,21 @@ export async function startReplicaCluster(): Promise<ReplicaCluster> {
   // The replica: a base backup that writes its own standby configuration (-R), on its own port.
   // --checkpoint=fast: the default spread checkpoint paces the freshly migrated
   // primary's writes over most of checkpoint_timeout, about two minutes of waiting here.
-  pgBin("pg_basebackup", ["-h", "127.0.0.1", "-p", String(primaryPort), "-U", "postgres", "-D", replicaDir, "-R", "-X", "stream", "--no-sync", "--checkpoint=fast"]);
+  pgBin("pg_basebackup", [
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(primaryPort),
+    "-U",
+    "postgres",
+    "-D",
+    replicaDir,
+    "-R",
+    "-X",
+    "stream",
+    "--no-sync",
+    "--checkpoint=fast",
+  ]);
   fs.appendFileSync(path.join(replicaDir, "postgresql.conf"), `\nport = ${replicaPort}\n`);
   const startReplica = () => pgBin("pg_ctl", ["-D", replicaDir, "-l", path.join(base, "replica.log"), "-w", "start"]);
   startReplica();

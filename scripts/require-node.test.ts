@@ -22,7 +22,10 @@ describe("the Node.js package.json asks for and brings", () => {
     expect(major(manifest.minimum)).toBe(24);
     expect(Object.keys(manifest.binaries).sort()).toEqual(["darwin-x64", "linux-arm64", "linux-x64", "win-x64"]);
     for (const [platform, version] of Object.entries(manifest.binaries)) {
-      expect(runtimeProblem({ version, execPath: platform, minimum: manifest.minimum, binaries: {}, platform, installed: undefined }), platform).toBeUndefined();
+      expect(
+        runtimeProblem({ version, execPath: platform, minimum: manifest.minimum, binaries: {}, platform, installed: undefined }),
+        platform,
+      ).toBeUndefined();
       expect(major(version), platform).toBe(major(manifest.minimum));
     }
     // nvm, fnm and friends install the same line where npm brings none (macOS on Apple silicon).
@@ -45,7 +48,8 @@ describe("an older Node is told what to do, in one sentence", () => {
 
   it("accepts the minimum and anything newer, refuses anything older", () => {
     for (const version of ["24.11.0", "24.21.0", "26.1.0"]) expect(runtimeProblem({ ...base, version, installed: "24.21.0" }), version).toBeUndefined();
-    for (const version of ["20.20.2", "22.22.0", "24.10.9", "24.0.0"]) expect(runtimeProblem({ ...base, version, installed: "24.21.0" }), version).toBeDefined();
+    for (const version of ["20.20.2", "22.22.0", "24.10.9", "24.0.0"])
+      expect(runtimeProblem({ ...base, version, installed: "24.21.0" }), version).toBeDefined();
   });
 
   it("where npm installed one: run through npm", () => {
@@ -55,7 +59,9 @@ describe("an older Node is told what to do, in one sentence", () => {
   });
 
   it("where npm would install one but has not (no npm install yet, or --omit=optional): npm install", () => {
-    expect(runtimeProblem({ ...base, version: "20.20.2", installed: undefined })).toMatch(/: run npm install, which brings Node.js 24\.21\.0 for this machine into node_modules\/\.bin, then/);
+    expect(runtimeProblem({ ...base, version: "20.20.2", installed: undefined })).toMatch(
+      /: run npm install, which brings Node.js 24\.21\.0 for this machine into node_modules\/\.bin, then/,
+    );
   });
 
   it("where npm has none for the platform: install it, with the way", () => {
@@ -72,7 +78,8 @@ function olderNode(): { path: string; version: string } | undefined {
     const file = path.join(dir, "node");
     if (!fs.existsSync(file)) continue;
     const version = spawnSync(file, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout?.trim();
-    if (version && runtimeProblem({ version, execPath: file, minimum: manifest.minimum, binaries: {}, platform: "", installed: undefined })) return { path: file, version };
+    if (version && runtimeProblem({ version, execPath: file, minimum: manifest.minimum, binaries: {}, platform: "", installed: undefined }))
+      return { path: file, version };
   }
   return undefined;
 }
@@ -89,7 +96,17 @@ const entries = [
 
 describe.skipIf(!older)(`every entry point run directly with the system's older Node (${older?.version ?? "none on this machine"})`, () => {
   it("the list covers the app, the CLI, the test runner, the e2e server and the benchmarks", () => {
-    expect(entries).toEqual(expect.arrayContaining(["scripts/launch.ts", "scripts/server.ts", "scripts/cli.ts", "scripts/with-test-db.ts", "scripts/e2e-server.ts", "scripts/bench.ts", "scripts/lighthouse.ts"]));
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        "scripts/launch.ts",
+        "scripts/server.ts",
+        "scripts/cli.ts",
+        "scripts/with-test-db.ts",
+        "scripts/e2e-server.ts",
+        "scripts/bench.ts",
+        "scripts/lighthouse.ts",
+      ]),
+    );
   });
 
   // Minutes, not seconds, allowed: ESM loads an entry's whole import graph (Lighthouse's is large) before

@@ -152,10 +152,13 @@ async function serve(): Promise<void> {
     // Connection: close too), then closed on a slow sweep.
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
     let sweep: NodeJS.Timeout | undefined;
-    const grace = setTimeout(() => {
-      server.closeIdleConnections();
-      sweep = setInterval(() => server.closeIdleConnections(), 1_000);
-    }, Math.min(1_000, config.SHUTDOWN_TIMEOUT_MS));
+    const grace = setTimeout(
+      () => {
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), 1_000);
+      },
+      Math.min(1_000, config.SHUTDOWN_TIMEOUT_MS),
+    );
     const outcome = await Promise.race([closed, sleep(config.SHUTDOWN_TIMEOUT_MS)]);
     clearTimeout(grace);
     clearInterval(sweep);

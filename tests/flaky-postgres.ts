@@ -17,7 +17,14 @@ export type Mode = "pass" | "cut" | "refuse" | "starting" | "full" | "hang";
 /** A PostgreSQL ErrorResponse message, as the server sends it during start-up. */
 function fatal(code: string, message: string): Buffer {
   const fields = Buffer.concat(
-    [["S", "FATAL"], ["V", "FATAL"], ["C", code], ["M", message]].map(([k, v]) => Buffer.from(`${k}${v}\0`)).concat([Buffer.from("\0")]),
+    [
+      ["S", "FATAL"],
+      ["V", "FATAL"],
+      ["C", code],
+      ["M", message],
+    ]
+      .map(([k, v]) => Buffer.from(`${k}${v}\0`))
+      .concat([Buffer.from("\0")]),
   );
   const header = Buffer.alloc(5);
   header.write("E", 0);

@@ -65,7 +65,11 @@ class SlowFileSystem extends FileSystem {
   }
 }
 
-export async function startFtpServer(username = "shelter", password = "correct horse battery", options: { slowRenameMs?: number } = {}): Promise<TestFtpServer> {
+export async function startFtpServer(
+  username = "shelter",
+  password = "correct horse battery",
+  options: { slowRenameMs?: number } = {},
+): Promise<TestFtpServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "petstore-ftp-"));
   const port = await freePort();
   const [pasvMin, pasvMax] = [port + 1, port + 40];

@@ -7,15 +7,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { migrateJobQueue } from "../scripts/launch";
 import type { TestProject } from "vitest/node";
-import {
-  ROOT,
-  assertLocalDatabase,
-  copyDatabase,
-  createDatabaseIfMissing,
-  dropDatabase,
-  withAdminClient,
-  withDatabaseName,
-} from "../scripts/database";
+import { ROOT, assertLocalDatabase, copyDatabase, createDatabaseIfMissing, dropDatabase, withAdminClient, withDatabaseName } from "../scripts/database";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -59,7 +59,9 @@ export function ApplicationStatusView({ token, initial }: { token: string; initi
       <div role="status" className={`rounded-lg border px-4 py-3 ${tone}`}>
         <p className="text-lg font-semibold">{t("status", { label: t(`state.${application.state}`) })}</p>
         <p>{t(`stateText.${application.state}`)}</p>
-        {application.decisionMessage ? <p className="mt-2 whitespace-pre-line wrap-anywhere">{t("shelterMessage", { message: application.decisionMessage })}</p> : null}
+        {application.decisionMessage ? (
+          <p className="mt-2 whitespace-pre-line wrap-anywhere">{t("shelterMessage", { message: application.decisionMessage })}</p>
+        ) : null}
       </div>
       <p>
         <a href={to(`/pets/${application.petId}`)} className={textLinkClass}>

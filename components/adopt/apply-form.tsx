@@ -65,7 +65,9 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
     setProblem(null);
     try {
       // The page's language: the shelter's emails to the applicant are written in it.
-      const res = await callApi((api) => api.POST("/pets/{petId}/applications", { params: { path: { petId: pet.id } }, body: { ...application, ...(locale === "en" ? {} : { locale }) } }));
+      const res = await callApi((api) =>
+        api.POST("/pets/{petId}/applications", { params: { path: { petId: pet.id } }, body: { ...application, ...(locale === "en" ? {} : { locale }) } }),
+      );
       setSent({ statusUrl: res.data.statusUrl });
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "invalid_body") {
@@ -77,7 +79,10 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
       // they are, other languages say the same in their words.
       const known = error instanceof ApiClientError && (error.status === 409 || error.status === 429 || error.status === 404);
       if (locale === "en") setProblem(known ? error.message : t("notSent", { reason: describeError(error) }));
-      else setProblem(t("notSent", { reason: error instanceof ApiClientError && error.status === 429 ? t("tooFast") : known ? t("conflict") : t("genericError") }));
+      else
+        setProblem(
+          t("notSent", { reason: error instanceof ApiClientError && error.status === 429 ? t("tooFast") : known ? t("conflict") : t("genericError") }),
+        );
     }
   });
 
@@ -88,9 +93,7 @@ export default function ApplyForm({ pet, onCancel }: { pet: Pet; onCancel: () =>
         <h2 id="applied-heading" ref={heading} tabIndex={-1} className="text-xl font-semibold text-emerald-900 focus:outline-none">
           {t("sentHeading", { name: pet.name })}
         </h2>
-        <p className="text-stone-800">
-          {t("sentText")}
-        </p>
+        <p className="text-stone-800">{t("sentText")}</p>
         <p className="break-all">
           <a href={localePath(locale, path)} className={linkClass}>
             {sent.statusUrl}

@@ -10,7 +10,6 @@ import { primaryButtonClass } from "@/components/pets/styles";
 // with every animal's page.
 const ApplyForm = lazy(() => import("@/components/adopt/apply-form"));
 
-
 /** "Apply to adopt" on an available animal's page; why not, on the others. */
 export function ApplyPanel({ pet }: { pet: Pet }) {
   const [open, setOpen] = useState(false);

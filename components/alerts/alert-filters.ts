@@ -28,7 +28,11 @@ export interface AlertFiltersInput {
  * (house-trained, special needs) at all. Both are said on the form, never
  * dropped in silence.
  */
-export function alertFiltersOf(query: BrowseQuery): { filters: AlertFiltersInput; widened: ("size" | "age")[]; unwatched: ("houseTrained" | "specialNeeds")[] } {
+export function alertFiltersOf(query: BrowseQuery): {
+  filters: AlertFiltersInput;
+  widened: ("size" | "age")[];
+  unwatched: ("houseTrained" | "specialNeeds")[];
+} {
   const filters: AlertFiltersInput = {};
   const widened: ("size" | "age")[] = [];
   const unwatched: ("houseTrained" | "specialNeeds")[] = [];
@@ -67,7 +71,10 @@ export function alertFilterWords(
     if (filters.sex) parts.push(lower(words(`sex.${filters.sex}`)));
     if (filters.size) parts.push(lower(words(`size.${filters.size}`)));
     if (filters.ageGroup) parts.push(lower(words(`age.${filters.ageGroup}`)));
-    if (filters.goodWith?.length) parts.push(t("goodWith", { kinds: new Intl.ListFormat(locale, { type: "conjunction" }).format(filters.goodWith.map((g) => lower(words(`goodWith.${g}`)))) }));
+    if (filters.goodWith?.length)
+      parts.push(
+        t("goodWith", { kinds: new Intl.ListFormat(locale, { type: "conjunction" }).format(filters.goodWith.map((g) => lower(words(`goodWith.${g}`)))) }),
+      );
     if (filters.q) parts.push(t("namedLike", { q: filters.q }));
     if (filters.near) {
       const distance = filters.within?.replace(/mi$/, " mi") ?? `${DEFAULT_WITHIN_MI} mi`;
@@ -81,7 +88,10 @@ export function alertFilterWords(
   if (filters.ageGroup) words.push(AGE_LABELS[filters.ageGroup].toLowerCase());
   if (filters.goodWith?.length) words.push(`good with ${filters.goodWith.join(" and ")}`);
   if (filters.q) words.push(`named like “${filters.q}”`);
-  if (filters.near) words.push(`within ${filters.within?.replace(/mi$/, " mi") ?? `${DEFAULT_WITHIN_MI} mi`} of ${filters.near.includes(",") ? "your location" : filters.near}`);
+  if (filters.near)
+    words.push(
+      `within ${filters.within?.replace(/mi$/, " mi") ?? `${DEFAULT_WITHIN_MI} mi`} of ${filters.near.includes(",") ? "your location" : filters.near}`,
+    );
   return words.join(" · ");
 }
 

@@ -37,7 +37,17 @@ const alertFormSchema = newAlertSchema.pick({ email: true, frequency: true, cons
 type AlertFormInput = z.input<typeof alertFormSchema>;
 type AlertForm = z.output<typeof alertFormSchema>;
 
-export default function AlertForm({ id, query, categories, onClose }: { id: string; query: BrowseQuery; categories: Category[] | undefined; onClose: () => void }) {
+export default function AlertForm({
+  id,
+  query,
+  categories,
+  onClose,
+}: {
+  id: string;
+  query: BrowseQuery;
+  categories: Category[] | undefined;
+  onClose: () => void;
+}) {
   const { filters, widened, unwatched } = alertFiltersOf(query);
   const t = useTranslations("AlertForm");
   const wordsT = useTranslations("Words");
@@ -91,7 +101,9 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
         error instanceof ApiClientError && error.status === 429
           ? t("tooMany", { reason })
           : client
-            ? locale === "en" ? error.message : t("refused")
+            ? locale === "en"
+              ? error.message
+              : t("refused")
             : t("notCreated", { reason }),
       );
     }
@@ -103,9 +115,7 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
         <h2 id={`${id}-done`} ref={done} tabIndex={-1} className="text-lg font-semibold text-emerald-900 focus:outline-none">
           {t("checkEmail")}
         </h2>
-        <p className="text-stone-800">
-          {t.rich("sentTo", { email: sent.email, strong: (chunks) => <strong className="wrap-anywhere">{chunks}</strong> })}
-        </p>
+        <p className="text-stone-800">{t.rich("sentTo", { email: sent.email, strong: (chunks) => <strong className="wrap-anywhere">{chunks}</strong> })}</p>
         <p className="text-sm text-stone-700">{locale === "en" ? sent.message : t("sentNote")}</p>
         <button type="button" className={secondaryButtonClass} onClick={onClose}>
           {t("close")}
@@ -115,7 +125,13 @@ export default function AlertForm({ id, query, categories, onClose }: { id: stri
   }
 
   return (
-    <form id={id} onSubmit={onSubmit} noValidate aria-labelledby={`${id}-heading`} className="space-y-4 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
+    <form
+      id={id}
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby={`${id}-heading`}
+      className="space-y-4 rounded-lg border border-stone-200 bg-white p-4 shadow-sm sm:p-5"
+    >
       <div>
         <h2 id={`${id}-heading`} className="text-lg font-semibold text-stone-900">
           {t("heading")}

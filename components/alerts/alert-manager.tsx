@@ -41,7 +41,9 @@ export function AlertManager({
   const locale = usePageLocale();
   const to = useLocalePath();
   const errorWords = (error: unknown) => (locale === "en" ? describeError(error) : t("genericError"));
-  const [state, setState] = useState<State>(() => (initial && initial.status !== "unconfirmed" ? { kind: "shown", alert: initial, justConfirmed: false } : { kind: "loading" }));
+  const [state, setState] = useState<State>(() =>
+    initial && initial.status !== "unconfirmed" ? { kind: "shown", alert: initial, justConfirmed: false } : { kind: "loading" },
+  );
   const [attempt, setAttempt] = useState(0);
   const [busy, setBusy] = useState<"pause" | "delete" | null>(null);
   const [problem, setProblem] = useState<string | null>(null);

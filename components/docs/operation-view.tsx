@@ -43,7 +43,11 @@ export function OperationView({ method, path, op }: { method: string; path: stri
           <ul className="mt-1 space-y-1 text-sm">
             {op.parameters.map((p) => (
               <li key={`${p.in}-${p.name}`}>
-                <code className="font-mono">{p.name}</code> <span className="text-stone-600">({p.in}, {typeLabel(p.schema)}{p.required ? ", required" : ""})</span>
+                <code className="font-mono">{p.name}</code>{" "}
+                <span className="text-stone-600">
+                  ({p.in}, {typeLabel(p.schema)}
+                  {p.required ? ", required" : ""})
+                </span>
                 {": "}
                 {[p.description, ...(p.schema ? constraints(p.schema) : [])].filter(Boolean).join(". ")}
               </li>

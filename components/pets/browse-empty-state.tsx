@@ -26,26 +26,43 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
   const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
   const everyStatus: BrowseQuery = { status: "all", limit: query.limit };
   const withoutSearch: BrowseQuery = { ...query, q: undefined, cursor: undefined };
-  const withoutProfile: BrowseQuery = { ...query, sex: undefined, size: undefined, age: undefined, goodWith: undefined, houseTrained: undefined, specialNeeds: undefined, cursor: undefined };
+  const withoutProfile: BrowseQuery = {
+    ...query,
+    sex: undefined,
+    size: undefined,
+    age: undefined,
+    goodWith: undefined,
+    houseTrained: undefined,
+    specialNeeds: undefined,
+    cursor: undefined,
+  };
   const filteredBesidesSearch = statusOrCategory || profile !== "";
   // Near a place: the way out is a wider search first (the next distance up), then anywhere.
   const near = nearWords(query, browse);
   const wider = query.near ? WITHIN_CHOICES_MI.find((miles) => miles > (query.within ?? DEFAULT_WITHIN_MI)) : undefined;
-  const heading = near && !filtered
-    ? t("nearHeading", { near })
-    : query.q ? t("matchHeading", { q: query.q }) : filtered ? t("filteredHeading") : query.status === "all" ? t("noneYet") : t("noneAvailable");
+  const heading =
+    near && !filtered
+      ? t("nearHeading", { near })
+      : query.q
+        ? t("matchHeading", { q: query.q })
+        : filtered
+          ? t("filteredHeading")
+          : query.status === "all"
+            ? t("noneYet")
+            : t("noneAvailable");
   const nameText = statusOrCategory ? (profile ? "nameTextBoth" : "nameTextStatus") : profile ? "nameTextProfile" : "nameText";
-  const text = near && !filtered
-    ? t(wider ? "nearTextWider" : "nearText", { near, status: query.status })
-    : query.q
-    ? t(nameText, { q: query.q, profile })
-    : profile
-      ? t(statusOrCategory ? "profileTextStatus" : "profileText", { profile })
-      : filtered
-        ? t("statusCategoryText")
-        : query.status === "all"
-          ? t("noneListedText")
-          : t("allAdoptedText");
+  const text =
+    near && !filtered
+      ? t(wider ? "nearTextWider" : "nearText", { near, status: query.status })
+      : query.q
+        ? t(nameText, { q: query.q, profile })
+        : profile
+          ? t(statusOrCategory ? "profileTextStatus" : "profileText", { profile })
+          : filtered
+            ? t("statusCategoryText")
+            : query.status === "all"
+              ? t("noneListedText")
+              : t("allAdoptedText");
   const link = (target: BrowseQuery, label: string, className: string) => (
     <a
       href={to(browseHref(target))}
@@ -72,7 +89,15 @@ export function BrowseEmptyState({ query, onNavigate }: { query: BrowseQuery; on
       ) : filtered ? (
         <div className="mt-4 flex flex-wrap justify-center gap-3">
           {query.q && filteredBesidesSearch && link(withoutSearch, t("clearSearch"), buttonClass)}
-          {profile && (query.q || statusOrCategory) && link(withoutProfile, t("clearAnimalFilters", { count: [query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined].filter(Boolean).length }), buttonClass)}
+          {profile &&
+            (query.q || statusOrCategory) &&
+            link(
+              withoutProfile,
+              t("clearAnimalFilters", {
+                count: [query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined].filter(Boolean).length,
+              }),
+              buttonClass,
+            )}
           {link(cleared, query.q && !filteredBesidesSearch ? t("clearSearch") : t("clearFilters"), buttonClass)}
         </div>
       ) : (

@@ -77,7 +77,15 @@ const LOOKS = {
     chips: "flex w-full flex-wrap gap-x-8 gap-y-4",
   },
   // Stacked in the Filters sheet's column (phones): the menus two by two, each chip group on its own, the page size last.
-  sheet: { form: "grid grid-cols-2 gap-x-3 gap-y-5", category: "min-w-0", sex: "min-w-0", needs: "min-w-0", within: "min-w-0", limit: "col-span-2 w-32", chips: "col-span-2 grid gap-5" },
+  sheet: {
+    form: "grid grid-cols-2 gap-x-3 gap-y-5",
+    category: "min-w-0",
+    sex: "min-w-0",
+    needs: "min-w-0",
+    within: "min-w-0",
+    limit: "col-span-2 w-32",
+    chips: "col-span-2 grid gap-5",
+  },
 };
 
 /** The strings of the care filters (the others' words are the profile's: lib/pets/profile.ts). */
@@ -170,7 +178,9 @@ export function BrowseFilters({
           name="sex"
           className={selectClass}
           value={query.sex ?? ""}
-          onChange={(event) => onNavigate({ ...query, sex: event.target.value === "female" || event.target.value === "male" ? event.target.value : undefined, cursor: undefined })}
+          onChange={(event) =>
+            onNavigate({ ...query, sex: event.target.value === "female" || event.target.value === "male" ? event.target.value : undefined, cursor: undefined })
+          }
         >
           <option value="">{common("any")}</option>
           <option value="female">{words("sex.female")}</option>
@@ -225,7 +235,14 @@ export function BrowseFilters({
           selected={query.age}
           onChange={(age) => onNavigate({ ...query, age, cursor: undefined })}
         />
-        <ChoiceGroup name="size" legend={t("size")} choices={PET_SIZES} labels={labelsOf("size", PET_SIZES)} selected={query.size} onChange={(size) => onNavigate({ ...query, size, cursor: undefined })} />
+        <ChoiceGroup
+          name="size"
+          legend={t("size")}
+          choices={PET_SIZES}
+          labels={labelsOf("size", PET_SIZES)}
+          selected={query.size}
+          onChange={(size) => onNavigate({ ...query, size, cursor: undefined })}
+        />
         <ChoiceGroup
           name="goodWith"
           legend={t("goodWith")}

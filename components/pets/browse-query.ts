@@ -19,7 +19,6 @@ export const BROWSE_STATUSES = ["available", "pending", "sold"] as const satisfi
 /** The staff pages' words for the statuses (English only in issue 36; adopters' pages use messages' Words.status). */
 export const STATUS_LABELS: Record<PetStatus, string> = { available: "Available", pending: "Pending", sold: "Sold" };
 
-
 /**
  * The status a view shows: one status, or "all" of them. The page opens on
  * the animals an adopter can still adopt (`/` is Available), while the API's
@@ -211,8 +210,17 @@ export function browseHeading(status: BrowseStatus, t: BrowseT): string {
  */
 export function activeFilterCount(query: BrowseQuery): number {
   const within = query.near !== undefined && query.within !== undefined && query.within !== DEFAULT_WITHIN_MI;
-  return [query.status !== DEFAULT_STATUS, query.category !== undefined, query.sex, query.size, query.age, query.goodWith, query.houseTrained, query.specialNeeds !== undefined, within].filter(Boolean)
-    .length;
+  return [
+    query.status !== DEFAULT_STATUS,
+    query.category !== undefined,
+    query.sex,
+    query.size,
+    query.age,
+    query.goodWith,
+    query.houseTrained,
+    query.specialNeeds !== undefined,
+    within,
+  ].filter(Boolean).length;
 }
 
 /** The view with every filter of the sheet cleared: the searches (name, place) and the page size stay. */

@@ -55,7 +55,12 @@ export function FilterSheetDialog({
         <h2 id="filter-sheet-title" className="text-lg font-bold">
           {t("filters")}
         </h2>
-        <button type="button" aria-label={common("close")} className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`} onClick={() => dialog.current?.close()}>
+        <button
+          type="button"
+          aria-label={common("close")}
+          className={`rounded-md p-2 text-stone-700 hover:bg-stone-100 ${focusRing}`}
+          onClick={() => dialog.current?.close()}
+        >
           <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5 fill-current">
             <path d="M5.3 4.2 10 8.9l4.7-4.7 1.1 1.1-4.7 4.7 4.7 4.7-1.1 1.1-4.7-4.7-4.7 4.7-1.1-1.1 4.7-4.7-4.7-4.7z" />
           </svg>

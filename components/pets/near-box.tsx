@@ -49,11 +49,7 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
       },
       (error) => {
         setLocating(false);
-        setProblem(
-          error.code === error.PERMISSION_DENIED
-            ? t("locationDenied")
-            : t("locationFailed"),
-        );
+        setProblem(error.code === error.PERMISSION_DENIED ? t("locationDenied") : t("locationFailed"));
       },
       { timeout: 10_000, maximumAge: 600_000 },
     );
@@ -105,7 +101,14 @@ export function NearBox({ query, onNavigate }: { query: BrowseQuery; onNavigate:
           <span className="hidden lg:inline">{locating ? t("findingYou") : t("useMyLocation")}</span>
         </button>
         {query.near && (
-          <button type="button" onClick={() => { setText(""); go(undefined); }} className={`rounded-md px-2 text-sm font-semibold text-emerald-800 underline underline-offset-2 ${focusRing}`}>
+          <button
+            type="button"
+            onClick={() => {
+              setText("");
+              go(undefined);
+            }}
+            className={`rounded-md px-2 text-sm font-semibold text-emerald-800 underline underline-offset-2 ${focusRing}`}
+          >
             {t.rich("clearPlace", { sr: (chunks) => <span className="sr-only">{chunks}</span> })}
           </button>
         )}

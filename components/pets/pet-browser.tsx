@@ -140,11 +140,8 @@ export function PetBrowser({
   else if (page.pets.length > 0) {
     const near = nearWords(query, t);
     const values = { ...countArgs(page.pets.length, locale), q: query.q ?? "", near: near ?? "" };
-    summary = near
-      ? t(query.q ? "summaryNearestMatching" : "summaryNearest", values)
-      : t(query.q ? "summaryNewestMatching" : "summaryNewest", values);
-  }
-  else summary = t("noAnimals");
+    summary = near ? t(query.q ? "summaryNearestMatching" : "summaryNearest", values) : t(query.q ? "summaryNewestMatching" : "summaryNewest", values);
+  } else summary = t("noAnimals");
   // The Filters sheet's "Show N animals": exact whenever the page holds every
   // match (no page before or after it), which costs nothing more; otherwise
   // "Show animals" (the API has no count: docs/decisions/012-phone-first-browse.md).
@@ -212,9 +209,7 @@ export function PetBrowser({
         ) : !page ? (
           <ul aria-busy="true" aria-label={t("loadingAnimals")} className={GRID}>
             {Array.from({ length: Math.min(query.limit, 8) }, (_, i) => (
-              <li key={i}>
-                {skeleton}
-              </li>
+              <li key={i}>{skeleton}</li>
             ))}
           </ul>
         ) : page.pets.length === 0 ? (

@@ -18,7 +18,11 @@ const CARD_SIZES = "(min-width: 1280px) 268px, (min-width: 1024px) calc((100vw -
 /** "Female · Young · Medium": what is known, in the order adopters look for it. */
 /** "Female · Young · Medium", in the page's language (`words`: the "Words" messages). */
 export function profileLine(pet: Pet, words: (key: string) => string): string {
-  return [pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`), pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined, pet.size ? words(`size.${pet.size}`) : undefined]
+  return [
+    pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`),
+    pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined,
+    pet.size ? words(`size.${pet.size}`) : undefined,
+  ]
     .filter(Boolean)
     .join(" · ");
 }
@@ -72,7 +76,12 @@ export function PetCard({
         {(shelter || pet.distanceKm !== undefined) && (
           <p className="text-sm text-stone-700">
             {shelter && <span className="wrap-anywhere">{shelterLine(shelter)}</span>}
-            {pet.distanceKm !== undefined && <span className="font-semibold text-emerald-900">{shelter ? " · " : ""}{milesAwayLabel(words, pet.distanceKm, locale)}</span>}
+            {pet.distanceKm !== undefined && (
+              <span className="font-semibold text-emerald-900">
+                {shelter ? " · " : ""}
+                {milesAwayLabel(words, pet.distanceKm, locale)}
+              </span>
+            )}
           </p>
         )}
         <p className="mt-auto pt-2">
@@ -98,7 +107,13 @@ export function PetCards({ pets, categories, shelters }: { pets: Pet[]; categori
           it alone is fetched first (on a phone the other three of a wide
           screen's first row would share its bandwidth). The rest of that row
           is fetched at once, the others as they scroll near. */}
-      <PetCard pet={pet} categoryName={categoryNames.get(pet.categoryId)} shelter={shelters?.[pet.organizationId]} priority={index === 0} eager={index > 0 && index < 4} />
+      <PetCard
+        pet={pet}
+        categoryName={categoryNames.get(pet.categoryId)}
+        shelter={shelters?.[pet.organizationId]}
+        priority={index === 0}
+        eager={index > 0 && index < 4}
+      />
     </li>
   ));
 }

@@ -14,7 +14,9 @@ export type PetT = (key: string, values?: Record<string, string | number>) => st
  * 2024". Fixed zone: the server's render and the browser's print the same words.
  */
 export function dayText(isoDay: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${isoDay}T00:00:00Z`));
+  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : locale, { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(`${isoDay}T00:00:00Z`),
+  );
 }
 
 /** "Labrador / Border collie mix", "Mixed breed", "Siamese, purebred"; null when nothing is known. */
@@ -43,7 +45,8 @@ export function careFacts(pet: Pet, t: PetT, locale: string): { key: string; tex
   answer("houseTrained", pet.houseTrained, t("houseTrained"), t("notHouseTrained"));
   answer("shotsCurrent", pet.shotsCurrent, t("shotsCurrent"), t("notShotsCurrent"));
   answer("declawed", pet.declawed, t("declawed"), t("notDeclawed"));
-  if (pet.specialNeeds === true) facts.push({ key: "specialNeeds", text: t("specialNeeds"), ...(pet.specialNeedsNotes ? { detail: pet.specialNeedsNotes } : {}) });
+  if (pet.specialNeeds === true)
+    facts.push({ key: "specialNeeds", text: t("specialNeeds"), ...(pet.specialNeedsNotes ? { detail: pet.specialNeedsNotes } : {}) });
   if (pet.specialNeeds === false) facts.push({ key: "specialNeeds", text: t("noSpecialNeeds") });
   const fee = feeText(pet, t, locale);
   if (fee) facts.push({ key: "adoptionFee", text: fee });

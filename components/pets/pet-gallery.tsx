@@ -59,7 +59,9 @@ export function PetGallery({ pet, categoryName }: { pet: Pet; categoryName: stri
               type="button"
               data-thumb
               aria-current={i === index ? "true" : undefined}
-              aria-label={photo.alt ? t("showPhotoAlt", { n: i + 1, total: photos.length, alt: photo.alt }) : t("showPhoto", { n: i + 1, total: photos.length })}
+              aria-label={
+                photo.alt ? t("showPhotoAlt", { n: i + 1, total: photos.length, alt: photo.alt }) : t("showPhoto", { n: i + 1, total: photos.length })
+              }
               onClick={() => show(i)}
               className={`block w-full overflow-hidden rounded-lg border-2 ${i === index ? "border-emerald-700" : "border-transparent hover:border-stone-400"} ${focusRing}`}
             >

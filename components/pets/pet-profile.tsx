@@ -15,7 +15,15 @@ export function ageText(pet: Pet, t: PetT, words: PetT, locale: string): string 
 }
 
 /** One animal, large: its photos, name (always as text), profile, what is known of its care, description, tags, video and status. */
-export function PetProfile({ pet, categoryName, actions }: { pet: Pet; categoryName: string | undefined; /** Beside the name: the Save toggle. */ actions?: ReactNode }) {
+export function PetProfile({
+  pet,
+  categoryName,
+  actions,
+}: {
+  pet: Pet;
+  categoryName: string | undefined;
+  /** Beside the name: the Save toggle. */ actions?: ReactNode;
+}) {
   const t = useTranslations("Pet");
   const words = useTranslations("Words");
   const locale = useLocale();

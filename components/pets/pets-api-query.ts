@@ -42,7 +42,9 @@ export function sheltersApiQuery(pets: { organizationId: number }[]): { id: numb
 }
 
 /** A page's shelters by id, as the cards want them. */
-export function shelterSummaries(organizations: import("@/lib/organizations/schemas").Organization[]): NonNullable<import("@/components/pets/browse-query").PetPage["shelters"]> {
+export function shelterSummaries(
+  organizations: import("@/lib/organizations/schemas").Organization[],
+): NonNullable<import("@/components/pets/browse-query").PetPage["shelters"]> {
   return Object.fromEntries(
     organizations.map((o) => [o.id, { id: o.id, name: o.name, slug: o.slug, city: o.address?.city ?? null, region: o.address?.region ?? null }]),
   );

@@ -15,13 +15,7 @@ export const SEARCH_DEBOUNCE_MS = 300;
  * it pauses (debounced), or at once on Enter. Without JavaScript it is a
  * plain GET form that keeps the other filters.
  */
-export function SearchBox({
-  query,
-  onNavigate,
-}: {
-  query: BrowseQuery;
-  onNavigate: (next: BrowseQuery, options?: { replace?: boolean }) => void;
-}) {
+export function SearchBox({ query, onNavigate }: { query: BrowseQuery; onNavigate: (next: BrowseQuery, options?: { replace?: boolean }) => void }) {
   const t = useTranslations("Browse");
   const common = useTranslations("Common");
   const to = useLocalePath();

@@ -33,15 +33,7 @@ const LOOKS = {
  * in a new tab, works without JavaScript), the current one marked with
  * aria-current. A plain click switches in place, keeping the other filters.
  */
-export function StatusTabs({
-  query,
-  onNavigate,
-  look = "tabs",
-}: {
-  query: BrowseQuery;
-  onNavigate: (next: BrowseQuery) => void;
-  look?: keyof typeof LOOKS;
-}) {
+export function StatusTabs({ query, onNavigate, look = "tabs" }: { query: BrowseQuery; onNavigate: (next: BrowseQuery) => void; look?: keyof typeof LOOKS }) {
   const { list, link } = LOOKS[look];
   const t = useTranslations("Browse");
   const words = useTranslations("Words");

@@ -63,7 +63,11 @@ export function usePets(query: BrowseQuery, { initial, enabled, manyShelters }: 
 
   // The observer's changes re-render; what is rendered is this view's own result.
   const subscribe = useCallback((notify: () => void) => (browser ? browser.observer.subscribe(notify) : () => {}), [browser]);
-  useSyncExternalStore(subscribe, () => browser?.observer.getCurrentResult(), () => undefined);
+  useSyncExternalStore(
+    subscribe,
+    () => browser?.observer.getCurrentResult(),
+    () => undefined,
+  );
   const result = browser?.resultFor(query, enabled);
   const refetch = useCallback(() => {
     if (!browser) {

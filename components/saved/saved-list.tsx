@@ -143,7 +143,10 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
         {pet.breed ? <p className="text-sm text-stone-700 wrap-anywhere">{pet.breed}</p> : null}
         {profile ? <p className="text-sm text-stone-700">{profile}</p> : null}
         <p className="mt-auto pt-2">
-          <span data-status={pet.status} className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-sm font-semibold ${STATUS_STYLES[pet.status]}`}>
+          <span
+            data-status={pet.status}
+            className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-sm font-semibold ${STATUS_STYLES[pet.status]}`}
+          >
             {t(`status.${pet.status}`)}
           </span>
         </p>

@@ -23,7 +23,9 @@ export function LoadFailed({ title, error, firstPageHref }: { title: string; err
   return (
     <div role="alert" className="rounded-xl border border-red-300 bg-red-50 px-6 py-6">
       <h2 className="text-lg font-semibold text-red-900">{title}</h2>
-      <p className="mt-1 text-red-900">{locale === "en" ? describeError(new ApiClientError(error.status, error.code, error.message, [], error.retryAfter)) : t("genericError")}</p>
+      <p className="mt-1 text-red-900">
+        {locale === "en" ? describeError(new ApiClientError(error.status, error.code, error.message, [], error.retryAfter)) : t("genericError")}
+      </p>
       <div className="mt-4 flex flex-wrap items-center gap-4">
         <button
           type="button"

@@ -52,7 +52,14 @@ export function ShelterSearch({
   }
 
   return (
-    <form action={ACTION} method="get" onSubmit={onSubmit} role="search" aria-label={t("label")} className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5">
+    <form
+      action={ACTION}
+      method="get"
+      onSubmit={onSubmit}
+      role="search"
+      aria-label={t("label")}
+      className="space-y-3 rounded-xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5"
+    >
       {/* Read in the order Near, what is wrong with it, Within, Search. On a
           phone Near and Within share a row and Search takes the next; from sm
           up all three share one, the error under them. */}
@@ -75,7 +82,11 @@ export function ShelterSearch({
             className={`${selectClass} h-11 ${problem ? "border-red-700" : ""}`}
           />
         </div>
-        <p id="near-error" role="alert" className="col-span-2 -mt-1 text-sm font-medium text-red-700 empty:hidden sm:col-span-3 sm:col-start-1 sm:row-start-2 sm:mt-0">
+        <p
+          id="near-error"
+          role="alert"
+          className="col-span-2 -mt-1 text-sm font-medium text-red-700 empty:hidden sm:col-span-3 sm:col-start-1 sm:row-start-2 sm:mt-0"
+        >
           {problem}
         </p>
         <div className="col-start-2 row-start-1 min-w-0">

@@ -125,22 +125,26 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
   // The schema leaves the shelter optional (an organisation's staff add to
   // their own); a platform admin belongs to none, and hears it with the other errors.
   const shelterMissing = (organizationId: unknown) => platformAdmin && organizationId === undefined;
-  const askForShelter = (focus: boolean) => setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: focus });
+  const askForShelter = (focus: boolean) =>
+    setError("organizationId", { type: "required", message: "Choose the shelter the animal is at" }, { shouldFocus: focus });
 
-  const onSubmit = handleSubmit(async (pet) => {
-    setProblem(null);
-    if (shelterMissing(pet.organizationId)) {
-      askForShelter(true);
-      return;
-    }
-    try {
-      setAdded(await create.mutateAsync(pet));
-    } catch (error) {
-      showServerError(error);
-    }
-  }, () => {
-    if (shelterMissing(form.getValues("organizationId"))) askForShelter(false);
-  });
+  const onSubmit = handleSubmit(
+    async (pet) => {
+      setProblem(null);
+      if (shelterMissing(pet.organizationId)) {
+        askForShelter(true);
+        return;
+      }
+      try {
+        setAdded(await create.mutateAsync(pet));
+      } catch (error) {
+        showServerError(error);
+      }
+    },
+    () => {
+      if (shelterMissing(form.getValues("organizationId"))) askForShelter(false);
+    },
+  );
 
   function addAnother() {
     reset();
@@ -193,11 +197,7 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
           }
         >
           {(field) => (
-            <select
-              {...field}
-              aria-busy={categories.isPending || undefined}
-              {...register("categoryId", { setValueAs: categoryIdValue })}
-            >
+            <select {...field} aria-busy={categories.isPending || undefined} {...register("categoryId", { setValueAs: categoryIdValue })}>
               <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
               {categories.data?.map((c) => (
                 <option key={c.id} value={c.id}>

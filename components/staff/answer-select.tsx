@@ -18,14 +18,25 @@ export function errorMessage(error: unknown): string | undefined {
   if (!error || typeof error !== "object") return undefined;
   const { message } = error as { message?: unknown };
   if (typeof message === "string" && message) return message;
-  for (const [key, value] of Object.entries(error)) if (key !== "ref" && key !== "type" && key !== "message") {
-    const inner = errorMessage(value);
-    if (inner) return inner;
-  }
+  for (const [key, value] of Object.entries(error))
+    if (key !== "ref" && key !== "type" && key !== "message") {
+      const inner = errorMessage(value);
+      if (inner) return inner;
+    }
   return undefined;
 }
 
-export function AnswerSelect({ id, name, label, errorLabel }: { id: string; name: string; /** As shown (may hide words for sighted users). */ label: ReactNode; /** The field's name in its error sentence. */ errorLabel: string }) {
+export function AnswerSelect({
+  id,
+  name,
+  label,
+  errorLabel,
+}: {
+  id: string;
+  name: string;
+  /** As shown (may hide words for sighted users). */ label: ReactNode;
+  /** The field's name in its error sentence. */ errorLabel: string;
+}) {
   const { register, getFieldState, formState } = useFormContext();
   const message = errorMessage(getFieldState(name, formState).error);
   return (
@@ -33,7 +44,13 @@ export function AnswerSelect({ id, name, label, errorLabel }: { id: string; name
       <label htmlFor={id} className="block text-sm text-stone-800">
         {label}
       </label>
-      <select id={id} aria-invalid={message ? true : undefined} aria-describedby={`${id}-error`} className={inputClass(!!message)} {...register(name, { setValueAs: answerValue })}>
+      <select
+        id={id}
+        aria-invalid={message ? true : undefined}
+        aria-describedby={`${id}-error`}
+        className={inputClass(!!message)}
+        {...register(name, { setValueAs: answerValue })}
+      >
         <option value="">{TEXT.unknown}</option>
         <option value="true">{TEXT.yes}</option>
         <option value="false">{TEXT.no}</option>

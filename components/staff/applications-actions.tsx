@@ -219,7 +219,9 @@ export function ApplicationActions({ application }: { application: Application }
           </div>
         </>
       ) : (
-        <p className="text-sm text-stone-700">None: this application is {APPLICATION_STATE_LABELS[state].toLowerCase()}, and nothing more can be done with it.</p>
+        <p className="text-sm text-stone-700">
+          None: this application is {APPLICATION_STATE_LABELS[state].toLowerCase()}, and nothing more can be done with it.
+        </p>
       )}
     </section>
   );

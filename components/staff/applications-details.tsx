@@ -56,9 +56,7 @@ export function ApplicationDetails({
         </button>
       </div>
 
-      {application.anonymised ? (
-        <p className="text-sm text-stone-700">The applicant’s personal details have been removed after the retention period.</p>
-      ) : null}
+      {application.anonymised ? <p className="text-sm text-stone-700">The applicant’s personal details have been removed after the retention period.</p> : null}
 
       <dl className="grid gap-3 sm:grid-cols-2">
         <Field term="Animal">

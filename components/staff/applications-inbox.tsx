@@ -19,7 +19,8 @@ interface InboxView {
   application?: number;
 }
 
-const positiveId = (value: string | null | undefined) => (value && /^[1-9][0-9]{0,15}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined);
+const positiveId = (value: string | null | undefined) =>
+  value && /^[1-9][0-9]{0,15}$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : undefined;
 
 function parseView(params: { get(name: string): string | null } | null): InboxView {
   const state = params?.get("state");

@@ -29,7 +29,10 @@ const STYLES: Record<ApplicationState, { badge: string; mark: string }> = {
 export function ApplicationStateBadge({ state }: { state: ApplicationState }) {
   const style = STYLES[state];
   return (
-    <span data-state={state} className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-semibold ${style.badge}`}>
+    <span
+      data-state={state}
+      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full border px-2 py-0.5 text-xs font-semibold ${style.badge}`}
+    >
       <span aria-hidden="true" className={`size-2 shrink-0 ${style.mark}`} />
       {APPLICATION_STATE_LABELS[state]}
     </span>

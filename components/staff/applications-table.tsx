@@ -16,12 +16,25 @@ export const openButtonId = (id: number) => `application-${id}-open`;
  * them, when, and where it stands, with a button to open it. The selected
  * row is marked (aria-current) as well as shaded.
  */
-export function ApplicationsTable({ applications, selectedId, onOpen }: { applications: Application[]; selectedId: number | undefined; onOpen: (application: Application) => void }) {
+export function ApplicationsTable({
+  applications,
+  selectedId,
+  onOpen,
+}: {
+  applications: Application[];
+  selectedId: number | undefined;
+  onOpen: (application: Application) => void;
+}) {
   // A region of its own that scrolls sideways on a phone (the page never
   // does); `relative` so the screen-reader-only texts, absolutely placed,
   // stay inside it instead of widening the page.
   return (
-    <div role="region" aria-labelledby="applications-caption" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+    <div
+      role="region"
+      aria-labelledby="applications-caption"
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+    >
       <table className="min-w-full text-left text-sm">
         <caption id="applications-caption" className="sr-only">
           Applications, newest first
@@ -60,7 +73,11 @@ export function ApplicationsTable({ applications, selectedId, onOpen }: { applic
                 </td>
                 <td className="px-3 py-2">
                   <button id={openButtonId(application.id)} type="button" onClick={() => onOpen(application)} className={secondaryButtonClass}>
-                    Open<span className="sr-only"> the application of {name} for {application.petName}</span>
+                    Open
+                    <span className="sr-only">
+                      {" "}
+                      the application of {name} for {application.petName}
+                    </span>
                   </button>
                 </td>
               </tr>

@@ -131,9 +131,7 @@ export function BarChart({
           </g>
         );
       })}
-      {line
-        ? segments.map((d) => <path key={d} d={d} fill="none" stroke={line.colour} strokeWidth="2.5" strokeLinejoin="round" />)
-        : null}
+      {line ? segments.map((d) => <path key={d} d={d} fill="none" stroke={line.colour} strokeWidth="2.5" strokeLinejoin="round" />) : null}
       {line
         ? groups.map((g, i) =>
             g.rate === null || g.rate === undefined ? null : (

@@ -82,7 +82,12 @@ export function DashboardView({ dashboard }: { dashboard: Dashboard }) {
           Intakes and adoptions per week
         </h2>
         <p className="text-sm text-stone-700">
-          The last {weeks.length} weeks from the animals&apos; stays: an intake is a stay begun (an animal added or taken in again), an adoption a stay ended by adoption. The monthly figures are in <a href="/staff/reports" className={linkClass}>Reports</a>.
+          The last {weeks.length} weeks from the animals&apos; stays: an intake is a stay begun (an animal added or taken in again), an adoption a stay ended by
+          adoption. The monthly figures are in{" "}
+          <a href="/staff/reports" className={linkClass}>
+            Reports
+          </a>
+          .
         </p>
         <FlowChart weeks={weeks} headingId="dashboard-flow" />
       </section>

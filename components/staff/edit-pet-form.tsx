@@ -129,8 +129,8 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
         </h2>
         {conflict ? (
           <FormAlert>
-            Someone else changed this animal while you were editing, so your change was not saved. The page and the form now show its current
-            values: check them, then make your change again if it is still needed.
+            Someone else changed this animal while you were editing, so your change was not saved. The page and the form now show its current values: check
+            them, then make your change again if it is still needed.
           </FormAlert>
         ) : null}
         <FormProblemAlert problem={problem} signInHref={signInHref} />

@@ -68,7 +68,9 @@ export function FeeFields({ idPrefix }: { idPrefix: string }) {
   const amountMessage = amountError?.type === "invalid_type" ? TEXT.notAnAmount : amountError?.message;
   const currencyMessage = errorMessage(getFieldState("adoptionFee.currency", formState).error);
   const otherMessage = amountMessage || currencyMessage ? undefined : errorMessage(getFieldState("adoptionFee", formState).error);
-  const currencies = COMMON_CURRENCIES.includes(text.currency as (typeof COMMON_CURRENCIES)[number]) ? COMMON_CURRENCIES : [text.currency, ...COMMON_CURRENCIES];
+  const currencies = COMMON_CURRENCIES.includes(text.currency as (typeof COMMON_CURRENCIES)[number])
+    ? COMMON_CURRENCIES
+    : [text.currency, ...COMMON_CURRENCIES];
 
   return (
     <fieldset aria-describedby={`${id("hint")} ${id("error")}`}>
@@ -81,7 +83,13 @@ export function FeeFields({ idPrefix }: { idPrefix: string }) {
           <label htmlFor={id("currency")} className="block text-sm text-stone-800">
             {TEXT.currency}
           </label>
-          <select id={id("currency")} className={inputClass(!!currencyMessage)} aria-invalid={currencyMessage ? true : undefined} value={text.currency} onChange={(e) => change({ currency: e.target.value })}>
+          <select
+            id={id("currency")}
+            className={inputClass(!!currencyMessage)}
+            aria-invalid={currencyMessage ? true : undefined}
+            value={text.currency}
+            onChange={(e) => change({ currency: e.target.value })}
+          >
             {currencies.map((c) => (
               <option key={c} value={c}>
                 {c}

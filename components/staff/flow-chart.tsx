@@ -23,7 +23,12 @@ export function FlowChart({ weeks, headingId }: { weeks: DashboardWeek[]; headin
     <div className="space-y-4">
       <ChartLegend series={SERIES} />
       <BarChart
-        groups={weeks.map((w) => ({ key: w.week, label: weekLabel.format(monday(w.week)), title: `week of ${weekLabel.format(monday(w.week))}`, values: [w.intakes, w.adoptions] }))}
+        groups={weeks.map((w) => ({
+          key: w.week,
+          label: weekLabel.format(monday(w.week)),
+          title: `week of ${weekLabel.format(monday(w.week))}`,
+          values: [w.intakes, w.adoptions],
+        }))}
         series={SERIES}
         summary={summary}
         headingId={headingId}

@@ -11,7 +11,6 @@ export const FIELD_WORDS: Partial<Record<(typeof GENERIC_FIELDS)[number], string
   photoUrls: "Photo address",
 };
 
-
 export type Mapping = Record<string, string>;
 
 /** A guess of which column holds a field, by its name. */
@@ -22,10 +21,11 @@ export function guessMapping(columns: string[], remembered: Mapping | null): Map
     const was = remembered?.[field];
     if (typeof was === "string" && columns.includes(was)) out[field] = was;
     else {
-      const hit = columns.find((c) => squash(c) === squash(field) || (field === "externalId" && /^(animal)?id$/.test(squash(c))) || (field === "species" && squash(c) === "type"));
+      const hit = columns.find(
+        (c) => squash(c) === squash(field) || (field === "externalId" && /^(animal)?id$/.test(squash(c))) || (field === "species" && squash(c) === "type"),
+      );
       if (hit) out[field] = hit;
     }
   }
   return out;
 }
-

@@ -30,7 +30,8 @@ export function ImportPanel({ initialSession }: { initialSession: SessionInfo | 
   const { isStaff, isPending, error, session } = useStaffSession(initialSession);
   if (isPending || !session) return <SessionStatus error={error} />;
   if (!isStaff) return <StaffOnly next="/staff/import" doing="import animals" />;
-  if (session.platformAdmin) return <FormAlert tone="info">Imports are made by a shelter&apos;s own staff (or with the API, naming the organisation).</FormAlert>;
+  if (session.platformAdmin)
+    return <FormAlert tone="info">Imports are made by a shelter&apos;s own staff (or with the API, naming the organisation).</FormAlert>;
   return <Importer />;
 }
 
@@ -55,7 +56,11 @@ function Importer() {
     setProblem(null);
     try {
       const { values } = parseValues(valuesText);
-      const started = await startImport({ file: chosen, dryRun, ...(withMapping ? { format: "generic", mapping: values ? { ...withMapping, values } : withMapping } : {}) });
+      const started = await startImport({
+        file: chosen,
+        dryRun,
+        ...(withMapping ? { format: "generic", mapping: values ? { ...withMapping, values } : withMapping } : {}),
+      });
       if (dryRun) setPreviewId(started.id);
       else setRunId(started.id);
       void queryClient.invalidateQueries({ queryKey: STAFF_IMPORTS_QUERY_KEY, exact: true });
@@ -100,7 +105,10 @@ function Importer() {
             Listing file (CSV)
           </label>
           <input id={fileId} type="file" accept=".csv,text/csv" className={inputClass(false)} onChange={(e) => choose(e.target.files?.[0] ?? null)} />
-          <p className={hintClass}>Petfinder, Adopt-a-Pet or RescueGroups files are recognised by their columns; any other CSV with a header row can be mapped. At most 10 MB and 20,000 animals.</p>
+          <p className={hintClass}>
+            Petfinder, Adopt-a-Pet or RescueGroups files are recognised by their columns; any other CSV with a header row can be mapped. At most 10 MB and
+            20,000 animals.
+          </p>
         </div>
         {problem ? <FormAlert>{problem}</FormAlert> : null}
         {busy || (previewId !== null && !ready && preview.data?.status !== "failed") ? (
@@ -115,7 +123,9 @@ function Importer() {
           <h2 id={`${fileId}-mapping`} className="text-lg font-semibold">
             2. Match your columns to our fields
           </h2>
-          <p className="text-stone-700">This file is not in a listing site&apos;s format. Say which of its columns holds each of our fields; leave the others out.</p>
+          <p className="text-stone-700">
+            This file is not in a listing site&apos;s format. Say which of its columns holds each of our fields; leave the others out.
+          </p>
           <TableScroll label="Column mapping, scrollable">
             <table className="w-full text-left text-sm">
               <thead>
@@ -139,7 +149,11 @@ function Importer() {
                         id={`${fileId}-${field}`}
                         className={inputClass(false)}
                         value={mapping[field] ?? ""}
-                        onChange={(e) => setMapping((m) => (e.target.value ? { ...m, [field]: e.target.value } : Object.fromEntries(Object.entries(m).filter(([k]) => k !== field))))}
+                        onChange={(e) =>
+                          setMapping((m) =>
+                            e.target.value ? { ...m, [field]: e.target.value } : Object.fromEntries(Object.entries(m).filter(([k]) => k !== field)),
+                          )
+                        }
                       >
                         <option value="">(not in the file)</option>
                         {columns!.map((c) => (
@@ -155,7 +169,12 @@ function Importer() {
             </table>
           </TableScroll>
           <ValuesEditor text={valuesText} onChange={setValuesText} />
-          <button type="button" className={primaryButtonClass} disabled={busy || !mapping.name || !mapping.species || Boolean(parseValues(valuesText).error)} onClick={() => void send(true, file, mapping)}>
+          <button
+            type="button"
+            className={primaryButtonClass}
+            disabled={busy || !mapping.name || !mapping.species || Boolean(parseValues(valuesText).error)}
+            onClick={() => void send(true, file, mapping)}
+          >
             Preview with these columns
           </button>
         </section>
@@ -170,7 +189,12 @@ function Importer() {
       ) : null}
 
       {ready && file && runId === null ? (
-        <button type="button" className={primaryButtonClass} disabled={busy || importable === 0} onClick={() => void send(false, file, generic ? mapping : undefined)}>
+        <button
+          type="button"
+          className={primaryButtonClass}
+          disabled={busy || importable === 0}
+          onClick={() => void send(false, file, generic ? mapping : undefined)}
+        >
           Import {importable} {importable === 1 ? "animal" : "animals"}
         </button>
       ) : null}

@@ -17,7 +17,8 @@ export function Counts({ report, verb }: { report: Import; verb: string }) {
   const c = report.counts;
   return (
     <p>
-      {verb}: <strong>{c.created}</strong> new, <strong>{c.updated}</strong> changed, <strong>{c.unchanged}</strong> unchanged, <strong>{c.rejected}</strong> rejected
+      {verb}: <strong>{c.created}</strong> new, <strong>{c.updated}</strong> changed, <strong>{c.unchanged}</strong> unchanged, <strong>{c.rejected}</strong>{" "}
+      rejected
       {c.adopted ? (
         <>
           , <strong>{c.adopted}</strong> marked adopted
@@ -35,9 +36,7 @@ export function Rejections({ report }: { report: Import }) {
   const issues = pages.data?.pages.flatMap((page) => page.issues) ?? [];
   return (
     <div>
-      <h3 className="font-semibold">
-        Rows refused, and rows imported with a warning{report.issues > issues.length ? ` (${report.issues} in all)` : ""}
-      </h3>
+      <h3 className="font-semibold">Rows refused, and rows imported with a warning{report.issues > issues.length ? ` (${report.issues} in all)` : ""}</h3>
       {pages.error ? <FormAlert>Could not load the report. {describeError(pages.error)}</FormAlert> : null}
       <ul className="list-disc pl-6 text-sm break-words">
         {issues.map((e, i) => (
@@ -85,7 +84,13 @@ export function Preview({ report }: { report: Import }) {
                 <td className="py-1 pr-3">{row.externalId ?? "—"}</td>
                 <td className="py-1 pr-3">{row.name ?? "—"}</td>
                 <td className="py-1 pr-3">{row.species ?? "—"}</td>
-                <td className="py-1 pr-3">{{ create: "New animal", update: `Changes ${Object.keys(row.fields).join(", ")}`, unchanged: "Nothing changes", reject: "Rejected" }[row.action]}</td>
+                <td className="py-1 pr-3">
+                  {
+                    { create: "New animal", update: `Changes ${Object.keys(row.fields).join(", ")}`, unchanged: "Nothing changes", reject: "Rejected" }[
+                      row.action
+                    ]
+                  }
+                </td>
               </tr>
             ))}
           </tbody>

@@ -20,7 +20,9 @@ export function parseValues(text: string): { values?: Values; error?: string } {
       parsed !== null &&
       typeof parsed === "object" &&
       !Array.isArray(parsed) &&
-      Object.values(parsed).every((words) => words !== null && typeof words === "object" && !Array.isArray(words) && Object.values(words).every((w) => typeof w === "string"));
+      Object.values(parsed).every(
+        (words) => words !== null && typeof words === "object" && !Array.isArray(words) && Object.values(words).every((w) => typeof w === "string"),
+      );
     return ok ? { values: parsed as Values } : { error: 'Write an object of fields, each an object of "their word": "our word".' };
   } catch {
     return { error: "This is not JSON yet." };

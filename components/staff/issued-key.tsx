@@ -38,7 +38,11 @@ export function IssuedKey({ keyText, name, onDismiss }: { keyText: string; name:
         Only a fingerprint of the key is kept, so nobody can look it up later. If it is lost, revoke it and issue another.
       </p>
       <div className="flex flex-wrap items-center gap-3">
-        <code ref={code} data-testid="issued-key" className="min-w-0 break-all rounded border border-amber-300 bg-white px-3 py-2 font-mono text-sm text-stone-900">
+        <code
+          ref={code}
+          data-testid="issued-key"
+          className="min-w-0 break-all rounded border border-amber-300 bg-white px-3 py-2 font-mono text-sm text-stone-900"
+        >
           {keyText}
         </code>
         <button type="button" onClick={copyKey} className={secondaryButtonClass}>

@@ -35,7 +35,9 @@ function LastDelivery({ endpoint }: { endpoint: StaffWebhook }) {
   return (
     <>
       <DateTime iso={last.at} />
-      <span className="block text-xs text-stone-700">{last.ok ? `Delivered (${last.statusCode})` : last.statusCode ? `Failed (${last.statusCode})` : "Failed (no answer)"}</span>
+      <span className="block text-xs text-stone-700">
+        {last.ok ? `Delivered (${last.statusCode})` : last.statusCode ? `Failed (${last.statusCode})` : "Failed (no answer)"}
+      </span>
     </>
   );
 }

@@ -12,8 +12,8 @@ export function KeysHelp({ platformAdmin = false }: { platformAdmin?: boolean })
         How keys work
       </h2>
       <p>
-        Partners send the key with every request as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. It is shown once, when it
-        is issued; afterwards only its first and last characters are.
+        Partners send the key with every request as <code className="font-mono">Authorization: Bearer &lt;key&gt;</code>. It is shown once, when it is issued;
+        afterwards only its first and last characters are.
       </p>
       <ul className="space-y-1">
         {(platformAdmin ? PLANS : ORGANIZATION_PLANS).map((plan) => (
@@ -27,8 +27,8 @@ export function KeysHelp({ platformAdmin = false }: { platformAdmin?: boolean })
       </ul>
       {platformAdmin ? null : (
         <p>
-          Your organisation can hold up to {LIVE_KEYS_PER_ORGANIZATION} keys that are not revoked. Higher limits (the Enterprise plan) are set by the
-          people who run the service.
+          Your organisation can hold up to {LIVE_KEYS_PER_ORGANIZATION} keys that are not revoked. Higher limits (the Enterprise plan) are set by the people who
+          run the service.
         </p>
       )}
       <p>A key that keeps sending while it is limited is banned for 15 minutes; you can lift the ban here.</p>

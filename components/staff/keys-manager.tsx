@@ -21,7 +21,10 @@ import { describeError } from "@/lib/site/api-client";
 export function KeysManager({ platformAdmin = false }: { platformAdmin?: boolean }) {
   const keys = useApiKeys(true);
   const action = useKeyAction();
-  const owned = useOrganizationsById((keys.data ?? []).flatMap((k) => (k.organizationId === null ? [] : [k.organizationId])), platformAdmin);
+  const owned = useOrganizationsById(
+    (keys.data ?? []).flatMap((k) => (k.organizationId === null ? [] : [k.organizationId])),
+    platformAdmin,
+  );
   const owners = platformAdmin ? new Map(owned.data?.map((o) => [o.id, o.name])) : undefined;
   const [issued, setIssued] = useState<{ key: string; summary: ApiKeySummary } | null>(null);
   const [news, setNews] = useState<{ tone: "done" | "error"; text: string } | null>(null);

@@ -54,7 +54,12 @@ export function KeysTable({
   // does); `relative` so the screen-reader-only texts, absolutely placed,
   // stay inside it instead of widening the page.
   return (
-    <div role="region" aria-labelledby="keys-caption" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+    <div
+      role="region"
+      aria-labelledby="keys-caption"
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+    >
       <table className="min-w-full text-left text-sm">
         <caption id="keys-caption" className="sr-only">
           API keys
@@ -98,7 +103,9 @@ export function KeysTable({
                     <br />
                     {count(key.perDay)}/day
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2"><DateTime iso={key.createdAt} /></td>
+                  <td className="whitespace-nowrap px-3 py-2">
+                    <DateTime iso={key.createdAt} />
+                  </td>
                   <td className="whitespace-nowrap px-3 py-2">{key.lastUsedAt ? <DateTime iso={key.lastUsedAt} /> : "Never"}</td>
                   <td className="whitespace-nowrap px-3 py-2">
                     {count(key.usedToday ?? 0)} of {count(key.perDay)}

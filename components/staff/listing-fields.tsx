@@ -65,7 +65,6 @@ export const LISTING_FIELD_LABELS = {
 /** The care questions (mixedBreed sits with the breeds). */
 const CARE: ProfileAnswer[] = PROFILE_ANSWERS.filter((a) => a !== "mixedBreed");
 
-
 export function ListingFields({ idPrefix }: { idPrefix: string }) {
   const {
     register,
@@ -90,7 +89,12 @@ export function ListingFields({ idPrefix }: { idPrefix: string }) {
           {(field) => <input {...field} type="text" autoComplete="off" {...register("secondaryBreed", { setValueAs: textOrNull })} />}
         </FormField>
         <div className="self-end">
-          <AnswerSelect id={id("mixed-breed")} name="mixedBreed" label={<span className={labelClass}>{LISTING_LABELS.mixedBreed}</span>} errorLabel={LISTING_LABELS.mixedBreed} />
+          <AnswerSelect
+            id={id("mixed-breed")}
+            name="mixedBreed"
+            label={<span className={labelClass}>{LISTING_LABELS.mixedBreed}</span>}
+            errorLabel={LISTING_LABELS.mixedBreed}
+          />
         </div>
         <WordListInput id={id("colors")} name="colors" label={LISTING_LABELS.colors} hint={TEXT.colorsHint} max={COLORS_MAX} />
         <FormField id={id("coat-length")} label={LISTING_LABELS.coatLength} error={errors.coatLength}>
@@ -116,7 +120,12 @@ export function ListingFields({ idPrefix }: { idPrefix: string }) {
         </div>
       </fieldset>
 
-      <FormField id={id("special-needs-notes")} label={LISTING_LABELS.specialNeedsNotes} hint={TEXT.notesHint((notes ?? "").length)} error={errors.specialNeedsNotes}>
+      <FormField
+        id={id("special-needs-notes")}
+        label={LISTING_LABELS.specialNeedsNotes}
+        hint={TEXT.notesHint((notes ?? "").length)}
+        error={errors.specialNeedsNotes}
+      >
         {(field) => <textarea {...field} rows={3} {...register("specialNeedsNotes", { setValueAs: textOrNull })} />}
       </FormField>
 

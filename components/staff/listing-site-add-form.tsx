@@ -95,7 +95,14 @@ export function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
           <label htmlFor="ls-host" className={labelClass}>
             FTP server
           </label>
-          <input id="ls-host" className={inputClass(false)} value={draft.host} placeholder={DEFAULT_HOSTS[draft.site]} onChange={(e) => set({ host: e.target.value })} aria-describedby="ls-host-hint" />
+          <input
+            id="ls-host"
+            className={inputClass(false)}
+            value={draft.host}
+            placeholder={DEFAULT_HOSTS[draft.site]}
+            onChange={(e) => set({ host: e.target.value })}
+            aria-describedby="ls-host-hint"
+          />
           <p id="ls-host-hint" className={hintClass}>
             Leave empty for {DEFAULT_HOSTS[draft.site]}.
           </p>
@@ -116,13 +123,28 @@ export function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
           <label htmlFor="ls-username" className={labelClass}>
             FTP user name
           </label>
-          <input id="ls-username" autoComplete="off" required className={inputClass(false)} value={draft.username} onChange={(e) => set({ username: e.target.value })} />
+          <input
+            id="ls-username"
+            autoComplete="off"
+            required
+            className={inputClass(false)}
+            value={draft.username}
+            onChange={(e) => set({ username: e.target.value })}
+          />
         </div>
         <div>
           <label htmlFor="ls-password" className={labelClass}>
             FTP password
           </label>
-          <input id="ls-password" type="password" autoComplete="new-password" required className={inputClass(false)} value={draft.password} onChange={(e) => set({ password: e.target.value })} />
+          <input
+            id="ls-password"
+            type="password"
+            autoComplete="new-password"
+            required
+            className={inputClass(false)}
+            value={draft.password}
+            onChange={(e) => set({ password: e.target.value })}
+          />
         </div>
         {NEEDS_ACCOUNT_ID[draft.site] ? (
           <div>
@@ -137,7 +159,14 @@ export function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
             <label htmlFor="ls-org" className={labelClass}>
               Organisation id
             </label>
-            <input id="ls-org" inputMode="numeric" required className={inputClass(false)} value={draft.organizationId} onChange={(e) => set({ organizationId: e.target.value })} />
+            <input
+              id="ls-org"
+              inputMode="numeric"
+              required
+              className={inputClass(false)}
+              value={draft.organizationId}
+              onChange={(e) => set({ organizationId: e.target.value })}
+            />
           </div>
         ) : null}
         <div className="flex flex-wrap gap-3 sm:col-span-2">
@@ -152,9 +181,7 @@ export function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
       <div className="mt-4 space-y-3" aria-live="polite">
         {tested ? (
           tested.ok ? (
-            <FormAlert tone="info">
-              Connected and logged in. The folder holds: {tested.entries.length ? tested.entries.join(", ") : "nothing yet"}.
-            </FormAlert>
+            <FormAlert tone="info">Connected and logged in. The folder holds: {tested.entries.length ? tested.entries.join(", ") : "nothing yet"}.</FormAlert>
           ) : (
             <FormAlert>Could not log in: {tested.error}</FormAlert>
           )

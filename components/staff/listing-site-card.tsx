@@ -59,7 +59,12 @@ export function SiteCard({ site }: { site: ListingSiteView }) {
           >
             {site.enabled ? `Switch off ${SITE_NAMES[site.site]}` : `Switch on ${SITE_NAMES[site.site]}`}
           </button>
-          <button type="button" className={primaryButtonClass} disabled={upload.isPending} onClick={() => act(() => upload.mutateAsync(site.id), "Could not start the upload.")}>
+          <button
+            type="button"
+            className={primaryButtonClass}
+            disabled={upload.isPending}
+            onClick={() => act(() => upload.mutateAsync(site.id), "Could not start the upload.")}
+          >
             Upload now
           </button>
         </div>

@@ -24,7 +24,14 @@ interface SettingsDraft {
 
 /** Change a site's server, account and password. A new server, port, FTPS or user name needs the password again. */
 export function EditSiteForm({ site }: { site: ListingSiteView }) {
-  const initial: SettingsDraft = { host: site.host, port: String(site.port), secure: site.secure, username: site.username, password: "", accountId: site.accountId ?? "" };
+  const initial: SettingsDraft = {
+    host: site.host,
+    port: String(site.port),
+    secure: site.secure,
+    username: site.username,
+    password: "",
+    accountId: site.accountId ?? "",
+  };
   const [draft, setDraft] = useState<SettingsDraft>(initial);
   const [passwordError, setPasswordError] = useState<string | undefined>();
   const [problem, setProblem] = useState<string | null>(null);
@@ -65,7 +72,14 @@ export function EditSiteForm({ site }: { site: ListingSiteView }) {
     }
     try {
       const changed = await update.mutateAsync({ id: site.id, patch });
-      setDraft({ ...initial, host: changed.host, port: String(changed.port), secure: changed.secure, username: changed.username, accountId: changed.accountId ?? "" });
+      setDraft({
+        ...initial,
+        host: changed.host,
+        port: String(changed.port),
+        secure: changed.secure,
+        username: changed.username,
+        accountId: changed.accountId ?? "",
+      });
       setSaved(`Saved${patch.password ? ", with the new password" : ""}.`);
     } catch (error) {
       if (error instanceof ApiClientError && error.code === "password_required") {
@@ -101,7 +115,14 @@ export function EditSiteForm({ site }: { site: ListingSiteView }) {
         <label htmlFor={id("username")} className={labelClass}>
           FTP user name
         </label>
-        <input id={id("username")} autoComplete="off" required className={inputClass(false)} value={draft.username} onChange={(e) => set({ username: e.target.value })} />
+        <input
+          id={id("username")}
+          autoComplete="off"
+          required
+          className={inputClass(false)}
+          value={draft.username}
+          onChange={(e) => set({ username: e.target.value })}
+        />
       </div>
       <div>
         <label htmlFor={id("password")} className={labelClass}>

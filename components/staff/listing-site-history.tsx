@@ -33,7 +33,11 @@ function changeText(entry: ListingSiteHistoryEntry): string {
   if (entry.action === "deleted") return `Removed (${entry.before?.host ?? "?"}, user ${entry.before?.username ?? "?"})`;
   const changed = entry.fields
     .filter((field) => field !== "enabled")
-    .map((field) => (field === "password" ? "a new password" : `${FIELD_NAMES[field]} ${settingText(field, entry.before?.[field])} → ${settingText(field, entry.after?.[field])}`));
+    .map((field) =>
+      field === "password"
+        ? "a new password"
+        : `${FIELD_NAMES[field]} ${settingText(field, entry.before?.[field])} → ${settingText(field, entry.after?.[field])}`,
+    );
   const switched = entry.fields.includes("enabled") ? (entry.after?.enabled ? "switched on" : "switched off") : null;
   const text = [changed.length ? `changed ${changed.join("; ")}` : null, switched].filter(Boolean).join("; ");
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -93,7 +97,9 @@ export function SiteHistory() {
           </table>
         </TableScroll>
       )}
-      {history.data?.more ? <p className="text-sm text-stone-700">Showing the {SITE_HISTORY_SHOWN} most recent changes; GET /v1/listing-sites/history pages through the rest.</p> : null}
+      {history.data?.more ? (
+        <p className="text-sm text-stone-700">Showing the {SITE_HISTORY_SHOWN} most recent changes; GET /v1/listing-sites/history pages through the rest.</p>
+      ) : null}
     </section>
   );
 }

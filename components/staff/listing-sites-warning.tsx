@@ -13,7 +13,8 @@ export function troubledSites(sites: ListingSiteView[], now: Date): { site: List
     if (!site.enabled) return [];
     if (site.lastUpload?.outcome === "failed") return [{ site, why: `its last upload failed: ${site.lastUpload.error ?? "unknown error"}` }];
     const since = Date.parse(site.lastSentAt ?? site.createdAt);
-    if (now.getTime() - since > STALE_MS) return [{ site, why: site.lastSentAt ? "no upload has succeeded in 26 hours" : "no upload has succeeded since it was added" }];
+    if (now.getTime() - since > STALE_MS)
+      return [{ site, why: site.lastSentAt ? "no upload has succeeded in 26 hours" : "no upload has succeeded since it was added" }];
     return [];
   });
 }

@@ -52,10 +52,26 @@ export function LocationFields({ idPrefix, mode, onModeChange }: { idPrefix: str
       {mode === "exact" ? (
         <div className="grid gap-5 sm:grid-cols-2">
           <FormField id={id("lat")} label={ORGANIZATION_LABELS["location.lat"]} hint="From -90 to 90, e.g. 41.8789" error={locationErrors?.lat}>
-            {(field) => <input {...field} type="number" inputMode="decimal" step="any" {...register("location.lat", { setValueAs: numberOrUndefined, shouldUnregister: true })} />}
+            {(field) => (
+              <input
+                {...field}
+                type="number"
+                inputMode="decimal"
+                step="any"
+                {...register("location.lat", { setValueAs: numberOrUndefined, shouldUnregister: true })}
+              />
+            )}
           </FormField>
           <FormField id={id("lng")} label={ORGANIZATION_LABELS["location.lng"]} hint="From -180 to 180, e.g. -87.6359" error={locationErrors?.lng}>
-            {(field) => <input {...field} type="number" inputMode="decimal" step="any" {...register("location.lng", { setValueAs: numberOrUndefined, shouldUnregister: true })} />}
+            {(field) => (
+              <input
+                {...field}
+                type="number"
+                inputMode="decimal"
+                step="any"
+                {...register("location.lng", { setValueAs: numberOrUndefined, shouldUnregister: true })}
+              />
+            )}
           </FormField>
         </div>
       ) : null}

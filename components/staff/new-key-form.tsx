@@ -60,7 +60,13 @@ const organizationIdValue = (v: unknown) => (v === "" || v === undefined || v ==
  * An organisation's staff issue their own organisation's keys; a platform
  * admin says whose it is: an organisation's, or a platform key.
  */
-export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (issued: { key: string; summary: ApiKeySummary }) => void; platformAdmin?: boolean }) {
+export function NewKeyForm({
+  onIssued,
+  platformAdmin = false,
+}: {
+  onIssued: (issued: { key: string; summary: ApiKeySummary }) => void;
+  platformAdmin?: boolean;
+}) {
   const issue = useIssueKey();
   const [problem, setProblem] = useState<FormProblem | null>(null);
   const [whose, setWhose] = useState<"organization" | "platform">("organization");
@@ -84,35 +90,38 @@ export function NewKeyForm({ onIssued, platformAdmin = false }: { onIssued: (iss
   const askForOwner = (focus: boolean) =>
     setError("organizationId", { type: "required", message: "Choose the organisation whose key it is (or a platform key)" }, { shouldFocus: focus });
 
-  const onSubmit = handleSubmit(async ({ organizationId, ...input }) => {
-    setProblem(null);
-    if (ownerMissing(organizationId)) {
-      askForOwner(true);
-      return;
-    }
-    const owner = !platformAdmin ? {} : whose === "platform" ? { platform: true } : { organizationId };
-    try {
-      onIssued(await issue.mutateAsync({ ...input, ...owner }));
-      reset();
-      setWhose("organization");
-    } catch (error) {
-      if (error instanceof ApiClientError && error.code === "invalid_body") {
-        const onFields = error.details.filter((d) => isField(d.field));
-        onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
-        if (onFields.length > 0) return;
-      }
-      if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
-        setProblem({
-          message: error.status === 401 ? "Your session has expired: the key was not issued." : `The key was not issued: ${error.message}`,
-          signIn: true,
-        });
+  const onSubmit = handleSubmit(
+    async ({ organizationId, ...input }) => {
+      setProblem(null);
+      if (ownerMissing(organizationId)) {
+        askForOwner(true);
         return;
       }
-      setProblem({ message: `The key was not issued. ${describeError(error)}` });
-    }
-  }, () => {
-    if (ownerMissing(getValues("organizationId"))) askForOwner(false);
-  });
+      const owner = !platformAdmin ? {} : whose === "platform" ? { platform: true } : { organizationId };
+      try {
+        onIssued(await issue.mutateAsync({ ...input, ...owner }));
+        reset();
+        setWhose("organization");
+      } catch (error) {
+        if (error instanceof ApiClientError && error.code === "invalid_body") {
+          const onFields = error.details.filter((d) => isField(d.field));
+          onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
+          if (onFields.length > 0) return;
+        }
+        if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
+          setProblem({
+            message: error.status === 401 ? "Your session has expired: the key was not issued." : `The key was not issued: ${error.message}`,
+            signIn: true,
+          });
+          return;
+        }
+        setProblem({ message: `The key was not issued. ${describeError(error)}` });
+      }
+    },
+    () => {
+      if (ownerMissing(getValues("organizationId"))) askForOwner(false);
+    },
+  );
 
   return (
     <form onSubmit={onSubmit} noValidate aria-labelledby="new-key-heading" className={`${panelClass} space-y-5`}>

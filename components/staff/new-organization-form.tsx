@@ -95,7 +95,12 @@ export function NewOrganizationForm({ countries }: { countries: CountryChoice[] 
   return (
     <div className="space-y-4">
       {added ? (
-        <div ref={addedRef} tabIndex={-1} role="status" className="space-y-2 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700">
+        <div
+          ref={addedRef}
+          tabIndex={-1}
+          role="status"
+          className="space-y-2 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-emerald-950 focus-visible:outline-2 focus-visible:outline-emerald-700"
+        >
           <p className="font-semibold">Added {added.name}.</p>
           <p className="text-sm">
             Its page is{" "}
@@ -103,7 +108,11 @@ export function NewOrganizationForm({ countries }: { countries: CountryChoice[] 
               /shelters/{added.slug}
             </a>
             . Give its staff an account with <code className="font-mono">npm run cli -- staff create --email E --org {added.slug}</code>, then they sign in,
-            complete <a href={`/staff/organization?id=${added.id}`} className={linkClass}>its profile</a> and issue its API keys.
+            complete{" "}
+            <a href={`/staff/organization?id=${added.id}`} className={linkClass}>
+              its profile
+            </a>{" "}
+            and issue its API keys.
           </p>
         </div>
       ) : null}
@@ -120,7 +129,9 @@ export function NewOrganizationForm({ countries }: { countries: CountryChoice[] 
             hint={<>Optional: the end of its page&rsquo;s address, /shelters/&hellip; Made from the name when left blank.</>}
             error={errors.slug}
           >
-            {(field) => <input {...field} type="text" autoComplete="off" placeholder="lakeshore-animal-rescue" {...register("slug", { setValueAs: slugOrUndefined })} />}
+            {(field) => (
+              <input {...field} type="text" autoComplete="off" placeholder="lakeshore-animal-rescue" {...register("slug", { setValueAs: slugOrUndefined })} />
+            )}
           </FormField>
           <LocationFields idPrefix="new-org" mode={mode} onModeChange={setMode} />
           <button type="submit" disabled={isSubmitting} className={primaryButtonClass}>

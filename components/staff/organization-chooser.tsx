@@ -34,7 +34,14 @@ export function OrganizationChooser({
           <label htmlFor={`${id}-search`} className={labelClass}>
             Find an organisation by name
           </label>
-          <input id={`${id}-search`} type="search" autoComplete="off" value={search} onChange={(event) => setSearch(event.target.value)} className={inputClass(false)} />
+          <input
+            id={`${id}-search`}
+            type="search"
+            autoComplete="off"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className={inputClass(false)}
+          />
         </div>
       ) : null}
       <FormField

@@ -11,7 +11,8 @@ export function organizationFieldErrors(details: ErrorDetail[]): { field: Organi
 }
 
 function reworded({ field, issue }: ErrorDetail): string {
-  if (field === "location" && /required/.test(issue)) return "Without a US ZIP code in the address, choose “An exact position” and give its latitude and longitude.";
+  if (field === "location" && /required/.test(issue))
+    return "Without a US ZIP code in the address, choose “An exact position” and give its latitude and longitude.";
   if (field === "address.postcode" && /names no US ZIP code/.test(issue)) return "is not a US ZIP code we know: check it, or choose “An exact position”";
   return issue;
 }

@@ -65,7 +65,9 @@ export function OrganizationFields({ idPrefix, countries }: { idPrefix: string; 
 
       <fieldset className="space-y-5">
         <legend className="text-base font-semibold text-stone-900">Address</legend>
-        <p className={hintClass}>Where adopters come to meet your animals. City and country are required; in the US, the ZIP code can also place you on the map.</p>
+        <p className={hintClass}>
+          Where adopters come to meet your animals. City and country are required; in the US, the ZIP code can also place you on the map.
+        </p>
         <FormField id={id("street")} label={ORGANIZATION_LABELS["address.street"]} error={addressErrors.street}>
           {(field) => <input {...field} type="text" autoComplete="street-address" {...register("address.street", { setValueAs: textOrNull })} />}
         </FormField>

@@ -9,7 +9,12 @@ import type { Organization } from "@/lib/organizations/schemas";
  */
 export function OrganizationsTable({ organizations }: { organizations: Organization[] }) {
   return (
-    <div role="region" aria-labelledby="orgs-caption" tabIndex={0} className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700">
+    <div
+      role="region"
+      aria-labelledby="orgs-caption"
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-lg border border-stone-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-emerald-700"
+    >
       <table className="min-w-full text-left text-sm">
         <caption id="orgs-caption" className="sr-only">
           Organisations

@@ -9,7 +9,17 @@ import type { Pet } from "@/lib/pets/schemas/pet";
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 
 /** The animal just added, its photos being sent, a way to its page and a way to add the next one. */
-export function PetAdded({ pet: added, categoryName, photos, onAddAnother }: { pet: Pet; categoryName: string; photos: QueuedPhoto[]; onAddAnother: () => void }) {
+export function PetAdded({
+  pet: added,
+  categoryName,
+  photos,
+  onAddAnother,
+}: {
+  pet: Pet;
+  categoryName: string;
+  photos: QueuedPhoto[];
+  onAddAnother: () => void;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   // Live from here on: each photo sent moves the animal to a new version.
   const [fetchedAt] = useState(() => Date.now());

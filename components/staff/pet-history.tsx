@@ -92,7 +92,11 @@ export function PetHistory({ petId, categories }: { petId: number; categories: C
               </li>
             ))}
           </ol>
-          {history.data.more ? <p className="text-sm text-stone-700">Showing the {HISTORY_SHOWN} most recent changes; <code className="font-mono">npm run cli -- audit --pet {petId}</code> prints them all.</p> : null}
+          {history.data.more ? (
+            <p className="text-sm text-stone-700">
+              Showing the {HISTORY_SHOWN} most recent changes; <code className="font-mono">npm run cli -- audit --pet {petId}</code> prints them all.
+            </p>
+          ) : null}
         </>
       )}
     </section>

@@ -108,7 +108,16 @@ function StayItem({ stay }: { stay: Stay }) {
 }
 
 /** Type, date and the shelter's own word: the three questions of an intake or an outcome. */
-function StepFields<T extends string>({ types, labels, type, setType, day, setDay, subtype, setSubtype }: {
+function StepFields<T extends string>({
+  types,
+  labels,
+  type,
+  setType,
+  day,
+  setDay,
+  subtype,
+  setSubtype,
+}: {
   types: readonly T[];
   labels: Record<T, string>;
   type: T;
@@ -143,7 +152,14 @@ function StepFields<T extends string>({ types, labels, type, setType, day, setDa
         <label htmlFor={`${id}-subtype`} className={labelClass}>
           Details
         </label>
-        <input id={`${id}-subtype`} type="text" value={subtype} maxLength={SUBTYPE_MAX} onChange={(e) => setSubtype(e.target.value)} className={inputClass(false)} />
+        <input
+          id={`${id}-subtype`}
+          type="text"
+          value={subtype}
+          maxLength={SUBTYPE_MAX}
+          onChange={(e) => setSubtype(e.target.value)}
+          className={inputClass(false)}
+        />
       </div>
     </div>
   );
@@ -157,7 +173,16 @@ type Step<T extends string> = { type: T; at: ReturnType<typeof atOf>; subtype?: 
  * the open stay, or a new intake. Its problem is shown under the fields; the
  * shelter's word is cleared once recorded.
  */
-function StepForm<T extends string>({ name, hint, types, labels, initial, button, pending, send }: {
+function StepForm<T extends string>({
+  name,
+  hint,
+  types,
+  labels,
+  initial,
+  button,
+  pending,
+  send,
+}: {
   name: string;
   hint: string;
   types: readonly T[];

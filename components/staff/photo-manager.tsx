@@ -52,10 +52,7 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
 
   /** After any change: the animal again (its version moved), and what shows it. */
   const refresh = () =>
-    Promise.all([
-      client.invalidateQueries({ queryKey: petQueryKey(pet.id) }),
-      client.invalidateQueries({ queryKey: petHistoryQueryKey(pet.id) }),
-    ]);
+    Promise.all([client.invalidateQueries({ queryKey: petQueryKey(pet.id) }), client.invalidateQueries({ queryKey: petHistoryQueryKey(pet.id) })]);
 
   // The queue: start waiting uploads while fewer than PARALLEL are sending.
   useEffect(() => {
@@ -117,7 +114,9 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
     const order = pet.photos.map((p) => p.id);
     const [id] = order.splice(index, 1);
     order.splice(to, 0, id!);
-    return change(id!, to === 0 ? "The cover is changed." : "The order is saved.", () => reorder.mutateAsync({ id: pet.id, version: pet.version, changes: { photoOrder: order } }));
+    return change(id!, to === 0 ? "The cover is changed." : "The order is saved.", () =>
+      reorder.mutateAsync({ id: pet.id, version: pet.version, changes: { photoOrder: order } }),
+    );
   };
 
   return (
@@ -139,7 +138,13 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
             onMove={(to) => void move(index, to)}
             onAlt={(alt) =>
               void change(photo.id, "The description is saved.", () =>
-                callApi((api) => api.PATCH("/pets/{petId}/photos/{photoId}", { params: { path: { petId: pet.id, photoId: photo.id } }, body: { alt: alt || null }, headers: ifMatch })),
+                callApi((api) =>
+                  api.PATCH("/pets/{petId}/photos/{photoId}", {
+                    params: { path: { petId: pet.id, photoId: photo.id } },
+                    body: { alt: alt || null },
+                    headers: ifMatch,
+                  }),
+                ),
               )
             }
             onDelete={() =>
@@ -167,7 +172,9 @@ export function PhotoManager({ pet, initialQueue = [] }: { pet: Pet; initialQueu
                     </button>
                   </span>
                 ) : (
-                  <span className="text-sm text-stone-700">{u.state === "waiting" ? "Waiting…" : u.progress >= 1 ? "Processing…" : `${Math.round(u.progress * 100)}%`}</span>
+                  <span className="text-sm text-stone-700">
+                    {u.state === "waiting" ? "Waiting…" : u.progress >= 1 ? "Processing…" : `${Math.round(u.progress * 100)}%`}
+                  </span>
                 )}
               </div>
               {u.state === "failed" ? (
@@ -247,20 +254,46 @@ function PhotoRow({
             <label htmlFor={altId} className="block text-sm text-stone-800">
               Description for people who cannot see it (alt text)
             </label>
-            <input id={altId} type="text" maxLength={ALT_MAX} value={alt} onChange={(e) => setAlt(e.target.value)} placeholder="e.g. Biscuit asleep on a blue blanket" className={inputClass(false)} />
+            <input
+              id={altId}
+              type="text"
+              maxLength={ALT_MAX}
+              value={alt}
+              onChange={(e) => setAlt(e.target.value)}
+              placeholder="e.g. Biscuit asleep on a blue blanket"
+              className={inputClass(false)}
+            />
           </div>
           <button type="submit" disabled={busy || alt.trim() === (photo.alt ?? "")} className={secondaryButtonClass}>
             Save description
           </button>
         </form>
         <div className="flex flex-wrap gap-2">
-          <button type="button" disabled={busy || index === 0} onClick={() => onMove(0)} className={secondaryButtonClass} aria-label={`Make ${label} the cover`}>
+          <button
+            type="button"
+            disabled={busy || index === 0}
+            onClick={() => onMove(0)}
+            className={secondaryButtonClass}
+            aria-label={`Make ${label} the cover`}
+          >
             Make cover
           </button>
-          <button type="button" disabled={busy || index === 0} onClick={() => onMove(index - 1)} className={secondaryButtonClass} aria-label={`Move ${label} earlier`}>
+          <button
+            type="button"
+            disabled={busy || index === 0}
+            onClick={() => onMove(index - 1)}
+            className={secondaryButtonClass}
+            aria-label={`Move ${label} earlier`}
+          >
             Move earlier
           </button>
-          <button type="button" disabled={busy || index === count - 1} onClick={() => onMove(index + 1)} className={secondaryButtonClass} aria-label={`Move ${label} later`}>
+          <button
+            type="button"
+            disabled={busy || index === count - 1}
+            onClick={() => onMove(index + 1)}
+            className={secondaryButtonClass}
+            aria-label={`Move ${label} later`}
+          >
             Move later
           </button>
           {confirming ? (

@@ -28,8 +28,6 @@ export const PROFILE_LABELS = {
   "goodWith.cats": "Good with cats",
 } as const;
 
-
-
 export function ProfileFields({ idPrefix }: { idPrefix: string }) {
   const {
     register,

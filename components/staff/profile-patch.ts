@@ -12,11 +12,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * exact position (or with none yet) sends `location: null`, which asks the
  * API to place the shelter at its ZIP code's centre again.
  */
-export function profilePatch(
-  values: OrganizationPatch,
-  base: { organization: Organization; mode: LocationMode },
-  mode: LocationMode,
-): OrganizationPatch {
+export function profilePatch(values: OrganizationPatch, base: { organization: Organization; mode: LocationMode }, mode: LocationMode): OrganizationPatch {
   const { organization } = base;
   const patch: OrganizationPatch = {};
   for (const field of CONTACT) if (values[field] !== undefined && values[field] !== organization[field]) Object.assign(patch, { [field]: values[field] });
@@ -34,4 +30,3 @@ export function profilePatch(
   }
   return patch;
 }
-

@@ -35,10 +35,15 @@ export function QueuedPhotos({ queued, onChange }: { queued: QueuedPhoto[]; onCh
                   className={inputClass(false)}
                 />
               </div>
-              <button type="button" className={secondaryButtonClass} onClick={() => {
+              <button
+                type="button"
+                className={secondaryButtonClass}
+                onClick={() => {
                   URL.revokeObjectURL(q.preview);
                   onChange(queued.filter((x) => x.key !== q.key));
-                }} aria-label={`Remove ${q.file.name}`}>
+                }}
+                aria-label={`Remove ${q.file.name}`}
+              >
                 Remove
               </button>
             </li>

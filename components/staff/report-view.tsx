@@ -1,7 +1,17 @@
 import { BarChart, ChartLegend } from "@/components/staff/bar-chart";
 import { panelClass } from "@/components/staff/styles";
 import { AGE_LABELS, INTAKE_LABELS, OUTCOME_LABELS, SPECIES_LABELS } from "@/lib/reports/csv";
-import { AGES, INTAKE_TYPES, LIVE_OUTCOMES, OUTCOME_TYPES, SPECIES, type AgeCounts, type MonthlyReport, type ReportMonth, type SpeciesReport } from "@/lib/reports/schemas";
+import {
+  AGES,
+  INTAKE_TYPES,
+  LIVE_OUTCOMES,
+  OUTCOME_TYPES,
+  SPECIES,
+  type AgeCounts,
+  type MonthlyReport,
+  type ReportMonth,
+  type SpeciesReport,
+} from "@/lib/reports/schemas";
 
 // The monthly report on /staff/reports, drawn on the server: the chart of
 // intakes and outcomes by month with the live release rate over it, the
@@ -42,7 +52,13 @@ export function ReportChart({ report }: { report: MonthlyReport }) {
       </h2>
       <ChartLegend series={SERIES} line={RATE} />
       <BarChart
-        groups={rows.map((r) => ({ key: r.month, label: monthName(r.month, "short"), title: monthName(r.month, "long"), values: [r.intakes, r.outcomes], rate: r.rate }))}
+        groups={rows.map((r) => ({
+          key: r.month,
+          label: monthName(r.month, "short"),
+          title: monthName(r.month, "long"),
+          values: [r.intakes, r.outcomes],
+          rate: r.rate,
+        }))}
         series={SERIES}
         line={RATE}
         width={rows.length > 12 ? 720 : 480}

@@ -39,7 +39,13 @@ export function useKeyAction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ key, action }: { key: ApiKeySummary; action: "revoke" | "lift-ban" }) =>
-      (await callApi((api) => action === "revoke" ? api.DELETE("/keys/{keyId}", { params: { path: { keyId: String(key.id) } } }) : api.DELETE("/keys/{keyId}/ban", { params: { path: { keyId: String(key.id) } } }))).data,
+      (
+        await callApi((api) =>
+          action === "revoke"
+            ? api.DELETE("/keys/{keyId}", { params: { path: { keyId: String(key.id) } } })
+            : api.DELETE("/keys/{keyId}/ban", { params: { path: { keyId: String(key.id) } } }),
+        )
+      ).data,
     onMutate: () => queryClient.cancelQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: STAFF_KEYS_QUERY_KEY }),
   });

@@ -16,7 +16,8 @@ export interface ApplicationsFilter {
 
 export const APPLICATIONS_PAGE_SIZE = 20;
 
-export const applicationsListQueryKey = (filter: ApplicationsFilter) => [...APPLICATIONS_QUERY_KEY, "list", { state: filter.state ?? null, petId: filter.petId ?? null }] as const;
+export const applicationsListQueryKey = (filter: ApplicationsFilter) =>
+  [...APPLICATIONS_QUERY_KEY, "list", { state: filter.state ?? null, petId: filter.petId ?? null }] as const;
 export const applicationQueryKey = (id: number) => [...APPLICATIONS_QUERY_KEY, "one", id] as const;
 
 interface ApplicationsPage {
@@ -27,7 +28,12 @@ interface ApplicationsPage {
 
 async function fetchPage(filter: ApplicationsFilter, before: number | undefined, limit: number, signal: AbortSignal): Promise<ApplicationsPage> {
   const res = await callApi((api) =>
-    api.GET("/applications", { params: { query: { ...(filter.state ? { state: filter.state } : {}), ...(filter.petId ? { petId: filter.petId } : {}), ...(before ? { before } : {}), limit } }, signal }),
+    api.GET("/applications", {
+      params: {
+        query: { ...(filter.state ? { state: filter.state } : {}), ...(filter.petId ? { petId: filter.petId } : {}), ...(before ? { before } : {}), limit },
+      },
+      signal,
+    }),
   );
   const next = res.headers.get("x-next-before");
   return { applications: res.data, next: next && /^\d+$/.test(next) ? Number(next) : null };
@@ -49,7 +55,8 @@ export function useApplications(filter: ApplicationsFilter) {
 export function useApplication(id: number | undefined, fromList: Application | undefined) {
   return useQuery({
     queryKey: applicationQueryKey(id ?? 0),
-    queryFn: async ({ signal }): Promise<Application> => (await callApi((api) => api.GET("/applications/{applicationId}", { params: { path: { applicationId: id! } }, signal }))).data,
+    queryFn: async ({ signal }): Promise<Application> =>
+      (await callApi((api) => api.GET("/applications/{applicationId}", { params: { path: { applicationId: id! } }, signal }))).data,
     enabled: id !== undefined,
     placeholderData: fromList,
   });

@@ -78,7 +78,10 @@ export function useImportIssues(report: Pick<Import, "id" | "status" | "issues">
     queryKey: [...STAFF_IMPORTS_QUERY_KEY, report?.id, "issues"] as const,
     queryFn: async ({ pageParam, signal }): Promise<{ issues: ImportIssue[]; next: string | undefined }> => {
       const res = await callApi((api) =>
-        api.GET("/imports/{importId}/issues", { params: { path: { importId: report!.id }, query: { limit: ISSUES_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } }, signal }),
+        api.GET("/imports/{importId}/issues", {
+          params: { path: { importId: report!.id }, query: { limit: ISSUES_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } },
+          signal,
+        }),
       );
       return { issues: res.data, next: linkCursor(res.headers.get("link"), "next") };
     },
@@ -112,8 +115,7 @@ export async function headerOf(file: File): Promise<string[]> {
     else if (ch === ",") {
       cells.push(cell.trim());
       cell = "";
-    }
-    else if (ch === "\n" || ch === "\r") break;
+    } else if (ch === "\n" || ch === "\r") break;
     else cell += ch;
   }
   cells.push(cell.trim());

@@ -61,7 +61,8 @@ export function useListingSiteHistory() {
 
 export function useTestConnection() {
   return useMutation({
-    mutationFn: async (body: ConnectionTestBody): Promise<ConnectionTest> => (await callApi((api) => api.POST("/listing-sites/test", { body }))).data as ConnectionTest,
+    mutationFn: async (body: ConnectionTestBody): Promise<ConnectionTest> =>
+      (await callApi((api) => api.POST("/listing-sites/test", { body }))).data as ConnectionTest,
   });
 }
 

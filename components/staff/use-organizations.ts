@@ -12,7 +12,8 @@ export function useOrganizationsById(ids: number[], enabled: boolean) {
   const sorted = [...new Set(ids)].sort((a, b) => a - b).slice(0, CHOOSER_SIZE);
   return useQuery({
     queryKey: ["organizations", "by-id", sorted],
-    queryFn: async ({ signal }): Promise<Organization[]> => (await callApi((api) => api.GET("/organizations", { params: { query: { id: sorted, limit: CHOOSER_SIZE } }, signal }))).data,
+    queryFn: async ({ signal }): Promise<Organization[]> =>
+      (await callApi((api) => api.GET("/organizations", { params: { query: { id: sorted, limit: CHOOSER_SIZE } }, signal }))).data,
     enabled: enabled && sorted.length > 0,
     staleTime: 60_000,
     placeholderData: keepPreviousData,

@@ -17,7 +17,10 @@ export function usePetStays(id: number) {
     queryKey: petStaysQueryKey(id),
     queryFn: async ({ pageParam, signal }): Promise<{ stays: Stay[]; next: string | undefined }> => {
       const res = await callApi((api) =>
-        api.GET("/pets/{petId}/stays", { params: { path: { petId: id }, query: { limit: STAYS_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } }, signal }),
+        api.GET("/pets/{petId}/stays", {
+          params: { path: { petId: id }, query: { limit: STAYS_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) } },
+          signal,
+        }),
       );
       return { stays: res.data, next: linkCursor(res.headers.get("link"), "next") };
     },
@@ -45,11 +48,16 @@ function useStaysMutation<T>(id: number, send: (input: T) => Promise<Stay>) {
 }
 
 export function useRecordOutcome(id: number) {
-  return useStaysMutation(id, async ({ stayId, outcome }: { stayId: number; outcome: OutcomeInput }) =>
-    (await callApi((api) => api.POST("/pets/{petId}/stays/{stayId}/outcome", { params: { path: { petId: id, stayId } }, body: outcome }))).data,
+  return useStaysMutation(
+    id,
+    async ({ stayId, outcome }: { stayId: number; outcome: OutcomeInput }) =>
+      (await callApi((api) => api.POST("/pets/{petId}/stays/{stayId}/outcome", { params: { path: { petId: id, stayId } }, body: outcome }))).data,
   );
 }
 
 export function useNewIntake(id: number) {
-  return useStaysMutation(id, async (intake: IntakeInput) => (await callApi((api) => api.POST("/pets/{petId}/stays", { params: { path: { petId: id } }, body: { intake } }))).data);
+  return useStaysMutation(
+    id,
+    async (intake: IntakeInput) => (await callApi((api) => api.POST("/pets/{petId}/stays", { params: { path: { petId: id } }, body: { intake } }))).data,
+  );
 }

@@ -25,7 +25,11 @@ function applyPatch(pet: Pet, changes: PetPatch): Pet {
     next.adoptionFee =
       adoptionFee === null || amountCents === undefined
         ? null
-        : { amountCents, currency: adoptionFee.currency ?? pet.adoptionFee?.currency ?? DEFAULT_CURRENCY, waived: adoptionFee.waived ?? pet.adoptionFee?.waived ?? false };
+        : {
+            amountCents,
+            currency: adoptionFee.currency ?? pet.adoptionFee?.currency ?? DEFAULT_CURRENCY,
+            waived: adoptionFee.waived ?? pet.adoptionFee?.waived ?? false,
+          };
   }
   if (photoOrder) {
     const byId = new Map(pet.photos.map((p) => [p.id, p]));

@@ -13,8 +13,8 @@ export function WaitingForSection({ waitingFor }: { waitingFor: WaitingFor[] }) 
         What adopters are waiting for
       </h2>
       <p className="text-sm text-stone-700">
-        The searches adopters asked to be emailed about (&ldquo;Email me new matches&rdquo;) that at least three people share, most people first, with the animals
-        that match them now. Where adopters are and the names they search for are never shown.
+        The searches adopters asked to be emailed about (&ldquo;Email me new matches&rdquo;) that at least three people share, most people first, with the
+        animals that match them now. Where adopters are and the names they search for are never shown.
       </p>
       {waitingFor.length === 0 ? (
         <p>No search that at least three adopters share has an alert here yet.</p>

@@ -113,7 +113,12 @@ const idLike = fc.oneof(
   unicodeWord,
   pctGarbage,
 );
-const segment = fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: unicodeWord }, { weight: 1, arbitrary: pctGarbage }, { weight: 1, arbitrary: fc.constantFrom(".", "..", "") });
+const segment = fc.oneof(
+  { weight: 4, arbitrary: word },
+  { weight: 1, arbitrary: unicodeWord },
+  { weight: 1, arbitrary: pctGarbage },
+  { weight: 1, arbitrary: fc.constantFrom(".", "..", "") },
+);
 
 const routePath = fc.oneof(
   fc.constant("/v1/pets"),
@@ -142,7 +147,9 @@ const queryValue = fc.oneof(
   pctGarbage,
 );
 const queryKey = fc.constantFrom("limit", "status", "categoryId", "cursor", "q", "id", "constructor", "__proto__", "toString", "hasOwnProperty", "x", "");
-const query = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 5 }).map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : ""));
+const query = fc
+  .array(fc.tuple(queryKey, queryValue), { maxLength: 5 })
+  .map((pairs) => (pairs.length ? `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}` : ""));
 
 const method = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom("GET", "POST", "PATCH", "DELETE", "OPTIONS", "HEAD", "PUT") },
@@ -152,10 +159,16 @@ const method = fc.oneof(
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 const body = fc.oneof(
   fc.constant(undefined),
-  fc.record({ name: fc.string({ unit: "grapheme", maxLength: 120 }), categoryId: fc.integer({ min: -2, max: 9 }), status: fc.constantFrom("available", "sold", "adopted", undefined) }).map(json),
+  fc
+    .record({
+      name: fc.string({ unit: "grapheme", maxLength: 120 }),
+      categoryId: fc.integer({ min: -2, max: 9 }),
+      status: fc.constantFrom("available", "sold", "adopted", undefined),
+    })
+    .map(json),
   fc.record({ name: fc.constantFrom("Fuzzy", " ", "Ünïcødé 🐶"), categoryId: fc.integer({ min: 1, max: 6 }) }).map(json),
   fc.jsonValue({ maxDepth: 3 }).map(json),
-  fc.constantFrom("{", "[1,", "null", "\"x\"", "{\"name\":\"a\u0000b\",\"categoryId\":1}", "\u00ff\u00fe").map((s) => Buffer.from(s, "latin1")),
+  fc.constantFrom("{", "[1,", "null", '"x"', '{"name":"a\u0000b","categoryId":1}', "\u00ff\u00fe").map((s) => Buffer.from(s, "latin1")),
   fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
   fc.constant(Buffer.alloc(70 * 1024, 0x20)),
 );
@@ -166,14 +179,34 @@ const authorization = (key: string, readOnly: string) =>
   fc.oneof(
     { weight: 6, arbitrary: fc.constant(`Bearer ${key}`) },
     { weight: 1, arbitrary: fc.constant(`bearer ${readOnly}`) },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, "", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", `Bearer pk_live_${"A1b2C3d4".repeat(4)}`, `Bearer pk_test_${"A1b2C3d4".repeat(4)}`, "Bearer a b") },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        "",
+        "Bearer",
+        "Bearer ",
+        "Basic dXNlcjpwYXNz",
+        `Bearer pk_live_${"A1b2C3d4".repeat(4)}`,
+        `Bearer pk_test_${"A1b2C3d4".repeat(4)}`,
+        "Bearer a b",
+      ),
+    },
   );
 
 const headers = (key: string, readOnly: string) =>
   fc
     .record({
       authorization: authorization(key, readOnly),
-      "content-type": fc.constantFrom(undefined, "application/json", "application/json; charset=utf-8", "text/plain", "application/merge-patch+json", "multipart/form-data; boundary=x", "garbage"),
+      "content-type": fc.constantFrom(
+        undefined,
+        "application/json",
+        "application/json; charset=utf-8",
+        "text/plain",
+        "application/merge-patch+json",
+        "multipart/form-data; boundary=x",
+        "garbage",
+      ),
       "x-request-id": fc.constantFrom(undefined, "fuzz-1", "", "a".repeat(300), "bad id with spaces"),
       origin: fc.constantFrom(undefined, "http://evil.example", "null"),
       cookie: fc.constantFrom(undefined, "__Host-petstore_session=garbage", "petstore_session=x; a=b", "=; ;;"),
@@ -193,7 +226,12 @@ test("every /v1 request gets one well-formed, non-5xx JSON answer, four at a tim
   // dot segment, unknown method) carrying a body.
   const plausible = fc.record({
     method: fc.constantFrom("GET", "POST", "GET", "POST", "PATCH", "DELETE", "OPTIONS"),
-    path: fc.oneof(fc.constant("/v1/pets"), fc.constant("/v1/pets"), idLike.map((id) => `/v1/pets/${id}`), fc.constant("/v1/categories")),
+    path: fc.oneof(
+      fc.constant("/v1/pets"),
+      fc.constant("/v1/pets"),
+      idLike.map((id) => `/v1/pets/${id}`),
+      fc.constant("/v1/categories"),
+    ),
     query,
     headers: headers(key, readOnlyKey).map((h) => ({ ...h, authorization: `Bearer ${key}`, "content-type": "application/json" })),
     body,
@@ -201,10 +239,16 @@ test("every /v1 request gets one well-formed, non-5xx JSON answer, four at a tim
   });
   const refusedWithBody = fc.record({
     method: fc.constantFrom("DELETE", "POST", "PATCH", "PUT", "OPTIONS", "PROPFIND"),
-    path: fc.oneof(fc.constantFrom("/v1/pets/", "/v1/pets/1/", "/v1//pets", "/v1/pets/../keys", "/v1/pets/%zz"), routePath.map((p) => `${p}/`)),
+    path: fc.oneof(
+      fc.constantFrom("/v1/pets/", "/v1/pets/1/", "/v1//pets", "/v1/pets/../keys", "/v1/pets/%zz"),
+      routePath.map((p) => `${p}/`),
+    ),
     query: fc.constant(""),
     headers: headers(key, readOnlyKey).map((h) => ({ ...h, "content-type": "application/json" })),
-    body: fc.oneof(fc.string({ minLength: 20, maxLength: 100 }).map((name) => json({ name, categoryId: 1 })), fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a))),
+    body: fc.oneof(
+      fc.string({ minLength: 20, maxLength: 100 }).map((name) => json({ name, categoryId: 1 })),
+      fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)),
+    ),
     framing,
   });
   const request = fc.oneof(
@@ -252,7 +296,10 @@ test("every /v1 request gets one well-formed, non-5xx JSON answer, four at a tim
         problems.push(`a body that is not JSON: ${where}`);
         return;
       }
-      const keys = Object.keys(error).filter((k) => k !== "details").sort().join(",");
+      const keys = Object.keys(error)
+        .filter((k) => k !== "details")
+        .sort()
+        .join(",");
       check(keys === "code,message,status", `fields ${keys}`, where);
       check(error.status === res.status, "status field differs", where);
       check(typeof error.code === "string" && /^[a-z_]+$/.test(error.code), "bad code", where);
@@ -292,7 +339,11 @@ test("refused requests that carry a body, fifty at a time on fresh connections, 
       fc.constantFrom("/v1/pets/", "/v1/pets/1/", "/v1//pets", "/v1/pets/../keys", "/v1/pets/%zz"),
       routePath.map((p) => `${p}/`),
     ),
-    body: fc.oneof(fc.constant(json({ name: "Fuzzy", categoryId: 1, status: "available" })), fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(70 * 1024, 0x20))),
+    body: fc.oneof(
+      fc.constant(json({ name: "Fuzzy", categoryId: 1, status: "available" })),
+      fc.uint8Array({ minLength: 1, maxLength: 4096 }).map((a) => Buffer.from(a)),
+      fc.constant(Buffer.alloc(70 * 1024, 0x20)),
+    ),
     framing,
   });
   const requests = fc.sample(refused, { numRuns: 1_000, seed: SEED });
@@ -303,8 +354,15 @@ test("refused requests that carry a body, fifty at a time on fresh connections, 
       const r = requests[next++]!;
       const where = `${r.method} ${r.path.slice(0, 80)} with ${r.body.length} bytes (${r.framing})`;
       try {
-        const res = await send(server.port, { method: r.method, path: r.path, headers: { "content-type": "application/json" }, body: r.body, framing: r.framing });
-        if (res.status < 400 || res.status >= 500 || !/^application\/json\b/.test(String(res.headers["content-type"]))) failures.push(`${where} -> ${res.status}`);
+        const res = await send(server.port, {
+          method: r.method,
+          path: r.path,
+          headers: { "content-type": "application/json" },
+          body: r.body,
+          framing: r.framing,
+        });
+        if (res.status < 400 || res.status >= 500 || !/^application\/json\b/.test(String(res.headers["content-type"])))
+          failures.push(`${where} -> ${res.status}`);
       } catch (error) {
         failures.push(`${where} -> no answer: ${(error as Error).message}`);
       }

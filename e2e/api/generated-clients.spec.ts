@@ -48,13 +48,18 @@ function runScript(file: string, cwd: string, env: Record<string, string>): Prom
   });
 }
 
-test("every public operation through three generated clients, uploads included, with hey-api's and orval's validation on", async ({ request, baseURL }, testInfo) => {
+test("every public operation through three generated clients, uploads included, with hey-api's and orval's validation on", async ({
+  request,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(360_000);
   const dir = testInfo.outputPath("clients");
   fs.mkdirSync(dir, { recursive: true });
 
   const document = await (await request.get("/v1/openapi.json")).json();
-  const operations: string[] = Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) => Object.values(methods).map((op) => op.operationId));
+  const operations: string[] = Object.values(document.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
+    Object.values(methods).map((op) => op.operationId),
+  );
   expect(operations).toContain("addPetPhoto");
   fs.writeFileSync(path.join(dir, "openapi.json"), JSON.stringify(document));
 
@@ -83,15 +88,23 @@ test("every public operation through three generated clients, uploads included, 
   fs.writeFileSync(
     path.join(dir, "orval.config.mjs"),
     `export default ${JSON.stringify({
-      client: { input: { target: "./openapi.json" }, output: { target: "./orval/client.ts", client: "fetch", mode: "single", baseUrl: `${baseURL}/v1`, prettier: false } },
+      client: {
+        input: { target: "./openapi.json" },
+        output: { target: "./orval/client.ts", client: "fetch", mode: "single", baseUrl: `${baseURL}/v1`, prettier: false },
+      },
       zod: { input: { target: "./openapi.json" }, output: { target: "./orval/zod.ts", client: "zod", mode: "single", prettier: false } },
     })};\n`,
   );
-  const orval = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "orval", "dist", "bin", "orval.mjs"), "--config", "orval.config.mjs"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  const orval = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "orval", "dist", "bin", "orval.mjs"), "--config", "orval.config.mjs"], {
+    cwd: dir,
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   expect(orval.status, `${orval.stdout}${orval.stderr}`).toBe(0);
   // "Generated without a warning": orval prints its warnings and errors on standard error.
   expect(orval.stderr.trim(), orval.stderr).toBe("");
-  for (const file of ["shared.ts", "hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"]) fs.copyFileSync(path.join(ROOT, "e2e", "clients", file), path.join(dir, file));
+  for (const file of ["shared.ts", "hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"])
+    fs.copyFileSync(path.join(ROOT, "e2e", "clients", file), path.join(dir, file));
 
   // The calling code type-checks against what was generated (a photo is a Blob to both).
   fs.writeFileSync(
@@ -111,7 +124,10 @@ test("every public operation through three generated clients, uploads included, 
       include: ["*.ts", "hey-api/**/*.ts", "orval/**/*.ts"],
     }),
   );
-  const typecheck = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--strict"], { encoding: "utf8", timeout: 180_000 });
+  const typecheck = spawnSync(process.execPath, [path.join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", dir, "--strict"], {
+    encoding: "utf8",
+    timeout: 180_000,
+  });
   expect(typecheck.status, `${typecheck.stdout}${typecheck.stderr}`).toBe(0);
 
   // A receiver for the webhook operations (the suite's server allows 127.0.0.1: WEBHOOK_ALLOW_PRIVATE).
@@ -121,9 +137,35 @@ test("every public operation through three generated clients, uploads included, 
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const photo = path.join(dir, "card.png");
-  fs.writeFileSync(photo, await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } }).png().toBuffer());
-  const key = createKey("generated clients", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage,records:read,records:write");
-  const platformKey = createKey("generated clients, platform", "--platform", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", "pets:read,organizations:manage,records:read");
+  fs.writeFileSync(
+    photo,
+    await sharp({ create: { width: 640, height: 480, channels: 3, background: { r: 40, g: 120, b: 200 } } })
+      .png()
+      .toBuffer(),
+  );
+  const key = createKey(
+    "generated clients",
+    "--plan",
+    "enterprise",
+    "--per-minute",
+    "100000",
+    "--per-day",
+    "1000000",
+    "--scopes",
+    "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage,records:read,records:write",
+  );
+  const platformKey = createKey(
+    "generated clients, platform",
+    "--platform",
+    "--plan",
+    "enterprise",
+    "--per-minute",
+    "100000",
+    "--per-day",
+    "1000000",
+    "--scopes",
+    "pets:read,organizations:manage,records:read",
+  );
 
   try {
     for (const caller of ["hey-api-calls.ts", "openapi-fetch-calls.ts", "orval-calls.ts"]) {

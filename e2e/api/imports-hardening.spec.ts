@@ -37,14 +37,21 @@ test("a header of a million names (8 MB) is refused with a 400 at once, and the 
   expect(file.length).toBeGreaterThan(7_500_000);
   const forms: Record<string, string>[] = [{ format: "generic" }, {}];
   for (const fields of forms) {
-    const res = await request.post("/v1/imports", { headers: bearer(key), multipart: { file: { name: "wide.csv", mimeType: "text/csv", buffer: file }, ...fields }, timeout: 60_000 });
+    const res = await request.post("/v1/imports", {
+      headers: bearer(key),
+      multipart: { file: { name: "wide.csv", mimeType: "text/csv", buffer: file }, ...fields },
+      timeout: 60_000,
+    });
     await expectApiError(res, 400, "invalid_file");
     expect((await res.json()).details).toEqual([{ field: "file", issue: "too_many_columns" }]);
   }
   // Still there, for everyone: a list of animals, and an import of a real file.
   for (let i = 0; i < 4; i++) expect((await request.get("/v1/pets?limit=1", { headers: bearer(key) })).status()).toBe(200);
   const small = `${PETFINDER_HEADER}\nH-1,,Rex,,,M,M,Adult,,Dog,A${",".repeat(28)}\n`;
-  const queued = await request.post("/v1/imports", { headers: bearer(key), multipart: { file: { name: "pets.csv", mimeType: "text/csv", buffer: Buffer.from(small) }, dryRun: "true" } });
+  const queued = await request.post("/v1/imports", {
+    headers: bearer(key),
+    multipart: { file: { name: "pets.csv", mimeType: "text/csv", buffer: Buffer.from(small) }, dryRun: "true" },
+  });
   expect(queued.status()).toBe(202);
   expect(await waitForImport(request, key, (await queued.json()).id)).toMatchObject({ status: "done", counts: { rows: 1, created: 1 } });
 });
@@ -57,11 +64,19 @@ test("a large report does not make the list of imports heavy: the list carries c
   const file = Buffer.from(`${PETFINDER_HEADER}\n${rows.join("\n")}\n`);
   const ids: number[] = [];
   for (let run = 0; run < 2; run++) {
-    const queued = await request.post("/v1/imports", { headers: bearer(key), multipart: { file: { name: "unicorns.csv", mimeType: "text/csv", buffer: file }, dryRun: "true" }, timeout: 60_000 });
+    const queued = await request.post("/v1/imports", {
+      headers: bearer(key),
+      multipart: { file: { name: "unicorns.csv", mimeType: "text/csv", buffer: file }, dryRun: "true" },
+      timeout: 60_000,
+    });
     expect(queued.status(), await queued.text()).toBe(202);
     const { id } = await queued.json();
     // One at a time: a second one now is refused, naming the first.
-    const second = await request.post("/v1/imports", { headers: bearer(key), multipart: { file: { name: "unicorns.csv", mimeType: "text/csv", buffer: file }, dryRun: "true" }, timeout: 60_000 });
+    const second = await request.post("/v1/imports", {
+      headers: bearer(key),
+      multipart: { file: { name: "unicorns.csv", mimeType: "text/csv", buffer: file }, dryRun: "true" },
+      timeout: 60_000,
+    });
     await expectApiError(second, 409, "import_in_progress");
     expect((await second.json()).message).toContain(`Import ${id} of this organisation`);
     expect(await waitForImport(request, key, id)).toMatchObject({ status: "done", issues: 3_000, counts: { rows: 3_000, rejected: 3_000 } });
@@ -80,7 +95,7 @@ test("a large report does not make the list of imports heavy: the list carries c
   // The report, a page at a time: every entry once, in line order, each a short message.
   let total = 0;
   let lastLine = 0;
-  for (let url: string | undefined = `/v1/imports/${ids[0]}/issues?limit=500`; url; ) {
+  for (let url: string | undefined = `/v1/imports/${ids[0]}/issues?limit=500`; url;) {
     const page: Awaited<ReturnType<APIRequestContext["get"]>> = await request.get(url, { headers: bearer(key) });
     expect(page.status()).toBe(200);
     expect((await page.body()).byteLength).toBeLessThan(500 * 300);

@@ -38,7 +38,9 @@ test("add an animal with an Idempotency-Key, list with the cursor, read the feed
   const db = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await db.connect();
   try {
-    await db.query("INSERT INTO pets (name, organization_id, category_id, status) SELECT 'Snippet filler ' || g, 1, 1, 'available' FROM generate_series(1, 150) AS g");
+    await db.query(
+      "INSERT INTO pets (name, organization_id, category_id, status) SELECT 'Snippet filler ' || g, 1, 1, 'available' FROM generate_series(1, 150) AS g",
+    );
     const animals = await listAvailableAnimals(api, key);
     const { rows } = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pets WHERE status = 'available'");
     expect(animals).toHaveLength(rows[0]!.n);
@@ -75,7 +77,9 @@ test("verify a delivery with the standardwebhooks package; forged or replayed re
     });
   try {
     // Register first to learn the secret, then point the endpoint at a receiver holding it.
-    const registered = await (await request.post(`${api}/webhooks`, { headers: bearer(key), data: { url: "http://127.0.0.1:9/placeholder", events: ["pet.created"] } })).json();
+    const registered = await (
+      await request.post(`${api}/webhooks`, { headers: bearer(key), data: { url: "http://127.0.0.1:9/placeholder", events: ["pet.created"] } })
+    ).json();
     const url = await listening(registered.secret);
     expect((await request.patch(`${api}/webhooks/${registered.id}`, { headers: bearer(key), data: { url } })).status()).toBe(200);
 

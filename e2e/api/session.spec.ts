@@ -21,9 +21,28 @@ test("signs staff in with the right password only", async ({ page, baseURL }) =>
   expect((await wrong.json()).details).toEqual([{ field: "password", issue: "does not match" }]);
   await expectApiError(await page.request.post("/v1/session", { data: { email: "nope" }, headers: { Origin: origin } }), 400, "invalid_body");
 
-  const right = await page.request.post("/v1/session", { data: { email: DEMO_STAFF.email.toUpperCase(), password: DEMO_STAFF.password }, headers: { Origin: origin } });
+  const right = await page.request.post("/v1/session", {
+    data: { email: DEMO_STAFF.email.toUpperCase(), password: DEMO_STAFF.password },
+    headers: { Origin: origin },
+  });
   expect(right.status()).toBe(200);
-  expect(await right.json()).toEqual({ kind: "staff", email: DEMO_STAFF.email, scopes: ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage", "records:read", "records:write"], organizationId: 1, platformAdmin: false });
+  expect(await right.json()).toEqual({
+    kind: "staff",
+    email: DEMO_STAFF.email,
+    scopes: [
+      "pets:read",
+      "pets:write",
+      "keys:manage",
+      "audit:read",
+      "applications:manage",
+      "organizations:manage",
+      "listings:manage",
+      "records:read",
+      "records:write",
+    ],
+    organizationId: 1,
+    platformAdmin: false,
+  });
   expect(right.headers()["set-cookie"]).toMatch(/HttpOnly/);
   expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toMatchObject({ kind: "staff" });
 });
@@ -70,7 +89,13 @@ test("signing out makes the browser an adopter again", async ({ context, page, b
 
   await page.goto("/staff/pets/new");
   await expect(page.getByRole("heading", { name: "Staff only" })).toBeVisible();
-  expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
+  expect(await page.evaluate(() => fetch("/v1/session").then((r) => r.json()))).toEqual({
+    kind: "anonymous",
+    email: null,
+    scopes: ["pets:read", "applications:write"],
+    organizationId: null,
+    platformAdmin: false,
+  });
   const write = await page.evaluate(() =>
     fetch("/v1/pets", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "x", categoryId: 1 }) }).then(
       (r) => r.status,

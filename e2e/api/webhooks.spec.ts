@@ -22,11 +22,16 @@ function cli(...args: string[]): string {
 }
 
 const createKey = (name: string, scopes: string) =>
-  cli("keys", "create", "--name", name, "--org", "1", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", scopes).trim().split("\n").at(-1)!;
+  cli("keys", "create", "--name", name, "--org", "1", "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000", "--scopes", scopes)
+    .trim()
+    .split("\n")
+    .at(-1)!;
 
 async function start(): Promise<Instance> {
   // The test's receiver listens on 127.0.0.1: private targets are allowed only when asked for.
-  const instance = await startInstance({ env: { DATABASE_URL: databaseUrl, WEBHOOK_RETRY_SCHEDULE: "1,1,1", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true" } });
+  const instance = await startInstance({
+    env: { DATABASE_URL: databaseUrl, WEBHOOK_RETRY_SCHEDULE: "1,1,1", LOG_LEVEL: "warn", WEBHOOK_ALLOW_PRIVATE: "true" },
+  });
   running.push(instance);
   return instance;
 }
@@ -85,7 +90,10 @@ test("keys are issued with webhooks:manage by the CLI; an instance delivers a cr
   const created = verified.find((v) => v.event.type === "pet.created")?.request;
   const updated = verified.find((v) => v.event.type === "pet.updated")?.request;
   expect(created, "the pet.created delivery").toBeDefined();
-  expect(verifier.verify(updated!.body, updated!.headers as Record<string, string>)).toMatchObject({ type: "pet.updated", data: { previous: { status: "available" } } });
+  expect(verifier.verify(updated!.body, updated!.headers as Record<string, string>)).toMatchObject({
+    type: "pet.updated",
+    data: { previous: { status: "available" } },
+  });
 
   // The feed serves the very bodies that were delivered.
   const feed = await (await fetch(`${origin(instance)}/v1/events?limit=100`, { headers: bearer(partner) })).json();

@@ -15,23 +15,35 @@ const platform = createClient(createConfig({ baseUrl: api, auth: () => platformK
 const t = { throwOnError: true } as const;
 
 await step("listOrganizations", async () => (await sdk.listOrganizations({ ...t, query: { limit: 5 } })).data);
-const organization = await step("createOrganization", async () =>
-  (
-    await sdk.createOrganization({
-      ...t,
-      client: platform,
-      // Far from every demo shelter: the /shelters tests expect exactly the demo shelters near Chicago.
-      body: { name: `Hey API rescue ${unique}`, address: { city: "Nome", region: "AK", postcode: "99762", country: "US" }, location: { lat: 64.5011, lng: -165.4064 } },
-    })
-  ).data,
+const organization = await step(
+  "createOrganization",
+  async () =>
+    (
+      await sdk.createOrganization({
+        ...t,
+        client: platform,
+        // Far from every demo shelter: the /shelters tests expect exactly the demo shelters near Chicago.
+        body: {
+          name: `Hey API rescue ${unique}`,
+          address: { city: "Nome", region: "AK", postcode: "99762", country: "US" },
+          location: { lat: 64.5011, lng: -165.4064 },
+        },
+      })
+    ).data,
 );
 await step("getOrganization", async () => (await sdk.getOrganization({ ...t, path: { organizationId: organization.id } })).data);
-await step("updateOrganization", async () => (await sdk.updateOrganization({ ...t, client: platform, path: { organizationId: organization.id }, body: { phone: "+1 312 555 0142" } })).data);
+await step(
+  "updateOrganization",
+  async () => (await sdk.updateOrganization({ ...t, client: platform, path: { organizationId: organization.id }, body: { phone: "+1 312 555 0142" } })).data,
+);
 
 const categories = await step("listCategories", async () => (await sdk.listCategories(t)).data);
 const categoryId = categories[0]!.id;
 await step("listCategoryBreeds", async () => (await sdk.listCategoryBreeds({ ...t, path: { categoryId } })).data);
-const pet = await step("createPet", async () => (await sdk.createPet({ ...t, body: { name: `Hey API ${unique}`, categoryId }, headers: { "Idempotency-Key": `hey-api-${unique}` } })).data);
+const pet = await step(
+  "createPet",
+  async () => (await sdk.createPet({ ...t, body: { name: `Hey API ${unique}`, categoryId }, headers: { "Idempotency-Key": `hey-api-${unique}` } })).data,
+);
 // With the listing sites' profile (its answer validated by hey-api's zod schemas, the fee and lists included).
 const other = (
   await sdk.createPet({
@@ -56,23 +68,59 @@ const listed = await step("listPets", async () => (await sdk.listPets({ ...t, qu
 if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
 const byExternalId = (await sdk.listPets({ ...t, query: { externalId: [`hey-api-${unique}`], houseTrained: true, coatLength: ["short", "long"] } })).data;
 if (byExternalId.length !== 1 || byExternalId[0]!.id !== other.id) throw new Error(`listPets by externalId answered ${JSON.stringify(byExternalId)}`);
-await step("updatePet", async () =>
-  (await sdk.updatePet({ ...t, path: { petId: pet.id }, body: { description: "Made through a generated client.", adoptionFee: { amountCents: 5000, waived: true } }, headers: { "If-Match": `"${pet.version}"` } })).data,
+await step(
+  "updatePet",
+  async () =>
+    (
+      await sdk.updatePet({
+        ...t,
+        path: { petId: pet.id },
+        body: { description: "Made through a generated client.", adoptionFee: { amountCents: 5000, waived: true } },
+        headers: { "If-Match": `"${pet.version}"` },
+      })
+    ).data,
 );
 
-const added = await step("addPetPhoto", async () => (await sdk.addPetPhoto({ ...t, path: { petId: pet.id }, body: { file: photo(), alt: "A test card" } })).data);
+const added = await step(
+  "addPetPhoto",
+  async () => (await sdk.addPetPhoto({ ...t, path: { petId: pet.id }, body: { file: photo(), alt: "A test card" } })).data,
+);
 await step("updatePetPhoto", async () => (await sdk.updatePetPhoto({ ...t, path: { petId: pet.id, photoId: added.id }, body: { alt: "The same card" } })).data);
 await step("deletePetPhoto", async () => (await sdk.deletePetPhoto({ ...t, path: { petId: pet.id, photoId: added.id } })).data);
 
-await step("applyForPet", async () =>
-  (await sdk.applyForPet({ ...t, path: { petId: other.id }, body: { name: "Hey Api", email: `hey-api-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true } })).data,
+await step(
+  "applyForPet",
+  async () =>
+    (
+      await sdk.applyForPet({
+        ...t,
+        path: { petId: other.id },
+        body: { name: "Hey Api", email: `hey-api-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true },
+      })
+    ).data,
 );
-await step("createAlert", async () =>
-  (await sdk.createAlert({ ...t, body: { email: `hey-api-alert-${unique}@example.org`, frequency: "daily", timeZone: "America/Chicago", filters: { categoryId, sex: "female" }, consent: true } })).data,
+await step(
+  "createAlert",
+  async () =>
+    (
+      await sdk.createAlert({
+        ...t,
+        body: {
+          email: `hey-api-alert-${unique}@example.org`,
+          frequency: "daily",
+          timeZone: "America/Chicago",
+          filters: { categoryId, sex: "female" },
+          consent: true,
+        },
+      })
+    ).data,
 );
 await step("listEvents", async () => (await sdk.listEvents({ ...t, query: { limit: 10 } })).data);
 
-const webhook = await step("createWebhook", async () => (await sdk.createWebhook({ ...t, body: { url: receiver, events: ["pet.updated"], description: "hey-api" } })).data);
+const webhook = await step(
+  "createWebhook",
+  async () => (await sdk.createWebhook({ ...t, body: { url: receiver, events: ["pet.updated"], description: "hey-api" } })).data,
+);
 await step("listWebhooks", async () => (await sdk.listWebhooks(t)).data);
 await step("getWebhook", async () => (await sdk.getWebhook({ ...t, path: { webhookId: webhook.id } })).data);
 await step("updateWebhook", async () => (await sdk.updateWebhook({ ...t, path: { webhookId: webhook.id }, body: { description: "hey-api, changed" } })).data);
@@ -114,9 +162,11 @@ await step("updateListingSite", async () => (await sdk.updateListingSite({ ...t,
 await step("startListingUpload", async () => (await sdk.startListingUpload({ ...t, ...bySite })).data);
 await step("listListingUploads", async () => (await sdk.listListingUploads({ ...t, ...bySite })).data);
 await step("deleteListingSite", async () => (await sdk.deleteListingSite({ ...t, ...bySite })).data);
-const feed = await step("getListingFeed", async () => (await sdk.getListingFeed({ ...t, path: { organizationId: pet.organizationId, file: "petfinder.csv" }, parseAs: "text" })).data);
+const feed = await step(
+  "getListingFeed",
+  async () => (await sdk.getListingFeed({ ...t, path: { organizationId: pet.organizationId, file: "petfinder.csv" }, parseAs: "text" })).data,
+);
 if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Petfinder feed lacks its header row");
-
 
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
 const stayer = (await sdk.createPet({ ...t, body: { name: `Hey API stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } })).data;
@@ -128,11 +178,21 @@ await step("correctStay", async () => (await sdk.correctStay({ ...t, ...byStay, 
 await step("createStay", async () => (await sdk.createStay({ ...t, path: { petId: stayer.id }, body: { intake: { type: "relinquishedByOwner" } } })).data);
 // The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
 const month = new Date().toISOString().slice(0, 7);
-const monthly = await step("getMonthlyReport", async () => (await sdk.getMonthlyReport({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month } })).data);
+const monthly = await step(
+  "getMonthlyReport",
+  async () => (await sdk.getMonthlyReport({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month } })).data,
+);
 if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
-const csv = await step("getMonthlyReportCsv", async () => (await sdk.getMonthlyReportCsv({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month }, parseAs: "text" })).data);
+const csv = await step(
+  "getMonthlyReportCsv",
+  async () =>
+    (await sdk.getMonthlyReportCsv({ ...t, path: { organizationId: stayer.organizationId }, query: { from: month, to: month }, parseAs: "text" })).data,
+);
 if (!String(csv).includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
 await step("getNetworkMonthlyReport", async () => (await sdk.getNetworkMonthlyReport({ ...t, client: platform, query: { from: month, to: month } })).data);
-await step("getNetworkMonthlyReportCsv", async () => (await sdk.getNetworkMonthlyReportCsv({ ...t, client: platform, query: { from: month, to: month }, parseAs: "text" })).data);
+await step(
+  "getNetworkMonthlyReportCsv",
+  async () => (await sdk.getNetworkMonthlyReportCsv({ ...t, client: platform, query: { from: month, to: month }, parseAs: "text" })).data,
+);
 
 report();

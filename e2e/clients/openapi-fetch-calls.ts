@@ -35,7 +35,11 @@ const organization = await step("createOrganization", async () =>
   ok(
     await platform.POST("/organizations", {
       // Far from every demo shelter: the /shelters tests expect exactly the demo shelters near Chicago.
-      body: { name: `openapi-fetch rescue ${unique}`, address: { city: "Nome", region: "AK", postcode: "99762", country: "US" }, location: { lat: 64.5011, lng: -165.4064 } },
+      body: {
+        name: `openapi-fetch rescue ${unique}`,
+        address: { city: "Nome", region: "AK", postcode: "99762", country: "US" },
+        location: { lat: 64.5011, lng: -165.4064 },
+      },
     }),
   ),
 );
@@ -47,24 +51,49 @@ await step("updateOrganization", async () =>
 const categories = await step("listCategories", async () => ok(await client.GET("/categories")));
 const categoryId = categories[0]!.id;
 await step("listCategoryBreeds", async () => ok(await client.GET("/categories/{categoryId}/breeds", { params: { path: { categoryId } } })));
-const pet = await step("createPet", async () => ok(await client.POST("/pets", { body: { name: `openapi-fetch ${unique}`, categoryId }, params: { header: { "Idempotency-Key": `openapi-fetch-${unique}` } } })));
+const pet = await step("createPet", async () =>
+  ok(
+    await client.POST("/pets", { body: { name: `openapi-fetch ${unique}`, categoryId }, params: { header: { "Idempotency-Key": `openapi-fetch-${unique}` } } }),
+  ),
+);
 const other = ok(
   await client.POST("/pets", {
-    body: { name: `openapi-fetch other ${unique}`, categoryId, externalId: `openapi-fetch-${unique}`, specialNeeds: false, spayedNeutered: true, intakeDate: "2026-01-15", adoptionFee: { amountCents: 9000, currency: "cad" } },
+    body: {
+      name: `openapi-fetch other ${unique}`,
+      categoryId,
+      externalId: `openapi-fetch-${unique}`,
+      specialNeeds: false,
+      spayedNeutered: true,
+      intakeDate: "2026-01-15",
+      adoptionFee: { amountCents: 9000, currency: "cad" },
+    },
   }),
 );
 if (other.adoptionFee?.currency !== "CAD" || other.specialNeeds !== false) throw new Error(`createPet answered ${JSON.stringify(other)}`);
 await step("getPet", async () => ok(await client.GET("/pets/{petId}", { params: { path: { petId: pet.id } } })));
 const listed = await step("listPets", async () => ok(await client.GET("/pets", { params: { query: { id: [pet.id, other.id], limit: 5 } } })));
 if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
-const byExternalId = ok(await client.GET("/pets", { params: { query: { externalId: [`openapi-fetch-${unique}`], specialNeeds: false, spayedNeutered: true } } }));
+const byExternalId = ok(
+  await client.GET("/pets", { params: { query: { externalId: [`openapi-fetch-${unique}`], specialNeeds: false, spayedNeutered: true } } }),
+);
 if (byExternalId.length !== 1 || byExternalId[0]!.id !== other.id) throw new Error(`listPets by externalId answered ${JSON.stringify(byExternalId)}`);
 await step("updatePet", async () =>
-  ok(await client.PATCH("/pets/{petId}", { params: { path: { petId: pet.id }, header: { "If-Match": `"${pet.version}"` } }, body: { description: "Made through a generated client." } })),
+  ok(
+    await client.PATCH("/pets/{petId}", {
+      params: { path: { petId: pet.id }, header: { "If-Match": `"${pet.version}"` } },
+      body: { description: "Made through a generated client." },
+    }),
+  ),
 );
 
 const added = await step("addPetPhoto", async () =>
-  ok(await client.POST("/pets/{petId}/photos", { params: { path: { petId: pet.id }, query: {} }, body: { file: photo(), alt: "A test card" }, bodySerializer: photoBody })),
+  ok(
+    await client.POST("/pets/{petId}/photos", {
+      params: { path: { petId: pet.id }, query: {} },
+      body: { file: photo(), alt: "A test card" },
+      bodySerializer: photoBody,
+    }),
+  ),
 );
 // The image itself as the body, with its Content-Type: not the documented body (the form is), but taken as
 // the operation's description and its `x-raw-image-body` say; plain fetch, as curl --data-binary would.
@@ -76,7 +105,9 @@ const rawResponse = await fetch(`${api}/pets/${pet.id}/photos?alt=${encodeURICom
 if (rawResponse.status !== 201) throw new Error(`the raw upload answered ${rawResponse.status}: ${await rawResponse.text()}`);
 const raw = (await rawResponse.json()) as { alt: string | null };
 if (raw.alt !== "Sent as the body") throw new Error(`the raw upload's alt is ${JSON.stringify(raw.alt)}`);
-await step("updatePetPhoto", async () => ok(await client.PATCH("/pets/{petId}/photos/{photoId}", { params: { path: { petId: pet.id, photoId: added.id } }, body: { alt: "The same card" } })));
+await step("updatePetPhoto", async () =>
+  ok(await client.PATCH("/pets/{petId}/photos/{photoId}", { params: { path: { petId: pet.id, photoId: added.id } }, body: { alt: "The same card" } })),
+);
 await step("deletePetPhoto", async () => ok(await client.DELETE("/pets/{petId}/photos/{photoId}", { params: { path: { petId: pet.id, photoId: added.id } } })));
 
 await step("applyForPet", async () =>
@@ -90,13 +121,21 @@ await step("applyForPet", async () =>
 await step("createAlert", async () =>
   ok(
     await client.POST("/alerts", {
-      body: { email: `openapi-fetch-alert-${unique}@example.org`, frequency: "hourly", timeZone: "Europe/London", filters: { categoryId, size: "small" }, consent: true },
+      body: {
+        email: `openapi-fetch-alert-${unique}@example.org`,
+        frequency: "hourly",
+        timeZone: "Europe/London",
+        filters: { categoryId, size: "small" },
+        consent: true,
+      },
     }),
   ),
 );
 await step("listEvents", async () => ok(await client.GET("/events", { params: { query: { limit: 10 } } })));
 
-const webhook = await step("createWebhook", async () => ok(await client.POST("/webhooks", { body: { url: receiver, events: ["pet.updated"], description: "openapi-fetch" } })));
+const webhook = await step("createWebhook", async () =>
+  ok(await client.POST("/webhooks", { body: { url: receiver, events: ["pet.updated"], description: "openapi-fetch" } })),
+);
 const byId = { params: { path: { webhookId: webhook.id } } };
 await step("listWebhooks", async () => ok(await client.GET("/webhooks")));
 await step("getWebhook", async () => ok(await client.GET("/webhooks/{webhookId}", byId)));
@@ -111,7 +150,9 @@ const delivery = await step("listWebhookDeliveries", () =>
     (deliveries) => deliveries.find((d) => d.status === "succeeded"),
   ),
 );
-await step("retryWebhookDelivery", async () => ok(await client.POST("/webhooks/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId: webhook.id, deliveryId: delivery.id } } })));
+await step("retryWebhookDelivery", async () =>
+  ok(await client.POST("/webhooks/{webhookId}/deliveries/{deliveryId}/retry", { params: { path: { webhookId: webhook.id, deliveryId: delivery.id } } })),
+);
 await step("deleteWebhook", async () => ok(await client.DELETE("/webhooks/{webhookId}", byId)));
 
 const importForm = (body: { file: Blob; dryRun?: boolean }) => {
@@ -120,7 +161,9 @@ const importForm = (body: { file: Blob; dryRun?: boolean }) => {
   if (body.dryRun !== undefined) data.append("dryRun", String(body.dryRun));
   return data;
 };
-const imported = await step("createImport", async () => ok(await client.POST("/imports", { body: { file: listingFile(), dryRun: true }, bodySerializer: importForm })));
+const imported = await step("createImport", async () =>
+  ok(await client.POST("/imports", { body: { file: listingFile(), dryRun: true }, bodySerializer: importForm })),
+);
 await step("listImports", async () => ok(await client.GET("/imports", { params: { query: { limit: 5 } } })));
 // An organisation runs one import at a time: the dry run runs to its end (the next caller's would be 409 meanwhile).
 await step("getImport", () =>
@@ -130,13 +173,17 @@ await step("getImport", () =>
     (found) => (found.status === "done" || found.status === "failed" ? found : undefined),
   ),
 );
-await step("listImportIssues", async () => ok(await client.GET("/imports/{importId}/issues", { params: { path: { importId: imported.id }, query: { limit: 10 } } })));
+await step("listImportIssues", async () =>
+  ok(await client.GET("/imports/{importId}/issues", { params: { path: { importId: imported.id }, query: { limit: 10 } } })),
+);
 
 // A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
 const ftp = { site: "rescuegroups", host: "127.0.0.1", port: 9, username: `openapi-fetch-${unique}`, password: "not a real password" } as const;
 const tested = await step("testListingSiteConnection", async () => ok(await client.POST("/listing-sites/test", { body: ftp })));
 if (tested.ok) throw new Error("a connection to a closed port was reported as working");
-const listingSite = await step("createListingSite", async () => ok(await client.POST("/listing-sites", { body: { ...ftp, accountId: "1234", enabled: false } })));
+const listingSite = await step("createListingSite", async () =>
+  ok(await client.POST("/listing-sites", { body: { ...ftp, accountId: "1234", enabled: false } })),
+);
 const bySite = { params: { path: { siteId: listingSite.id } } };
 await step("listListingSites", async () => ok(await client.GET("/listing-sites")));
 await step("getListingSite", async () => ok(await client.GET("/listing-sites/{siteId}", bySite)));
@@ -145,27 +192,41 @@ await step("startListingUpload", async () => ok(await client.POST("/listing-site
 await step("listListingUploads", async () => ok(await client.GET("/listing-sites/{siteId}/uploads", bySite)));
 await step("deleteListingSite", async () => ok(await client.DELETE("/listing-sites/{siteId}", bySite)));
 const feed = await step("getListingFeed", async () =>
-  ok(await client.GET("/organizations/{organizationId}/listings/{file}", { params: { path: { organizationId: pet.organizationId, file: "rescuegroups.csv" } }, parseAs: "text" })),
+  ok(
+    await client.GET("/organizations/{organizationId}/listings/{file}", {
+      params: { path: { organizationId: pet.organizationId, file: "rescuegroups.csv" } },
+      parseAs: "text",
+    }),
+  ),
 );
 if (!feed.startsWith("orgID, animalID")) throw new Error("the RescueGroups feed lacks its header row");
 
-
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
 const stayer = ok(await client.POST("/pets", { body: { name: `openapi-fetch stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } } }));
-const stays = await step("listStays", async () => ok(await client.GET("/pets/{petId}/stays", { params: { path: { petId: stayer.id }, query: { limit: 10 } } })));
+const stays = await step("listStays", async () =>
+  ok(await client.GET("/pets/{petId}/stays", { params: { path: { petId: stayer.id }, query: { limit: 10 } } })),
+);
 const byStay = { params: { path: { petId: stayer.id, stayId: stays[0]!.id } } };
 const ended = await step("endStay", async () => ok(await client.POST("/pets/{petId}/stays/{stayId}/outcome", { ...byStay, body: { type: "transferredOut" } })));
 if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
-await step("correctStay", async () => ok(await client.PATCH("/pets/{petId}/stays/{stayId}", { ...byStay, body: { outcome: { subtype: "To County Humane" } } })));
-await step("createStay", async () => ok(await client.POST("/pets/{petId}/stays", { params: { path: { petId: stayer.id } }, body: { intake: { type: "relinquishedByOwner" } } })));
+await step("correctStay", async () =>
+  ok(await client.PATCH("/pets/{petId}/stays/{stayId}", { ...byStay, body: { outcome: { subtype: "To County Humane" } } })),
+);
+await step("createStay", async () =>
+  ok(await client.POST("/pets/{petId}/stays", { params: { path: { petId: stayer.id } }, body: { intake: { type: "relinquishedByOwner" } } })),
+);
 // The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
 const month = new Date().toISOString().slice(0, 7);
 const byOrganization = { params: { path: { organizationId: stayer.organizationId }, query: { from: month, to: month } } };
 const monthly = await step("getMonthlyReport", async () => ok(await client.GET("/organizations/{organizationId}/reports/monthly", byOrganization)));
 if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
-const csv = await step("getMonthlyReportCsv", async () => ok(await client.GET("/organizations/{organizationId}/reports/monthly.csv", { ...byOrganization, parseAs: "text" })));
+const csv = await step("getMonthlyReportCsv", async () =>
+  ok(await client.GET("/organizations/{organizationId}/reports/monthly.csv", { ...byOrganization, parseAs: "text" })),
+);
 if (!csv.includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
 await step("getNetworkMonthlyReport", async () => ok(await platform.GET("/reports/monthly", { params: { query: { from: month, to: month } } })));
-await step("getNetworkMonthlyReportCsv", async () => ok(await platform.GET("/reports/monthly.csv", { params: { query: { from: month, to: month } }, parseAs: "text" })));
+await step("getNetworkMonthlyReportCsv", async () =>
+  ok(await platform.GET("/reports/monthly.csv", { params: { query: { from: month, to: month } }, parseAs: "text" })),
+);
 
 report();

@@ -23,25 +23,39 @@ async function ok<T>(answer: Promise<{ status: number; data: unknown }>, schema:
 /** What orval's schema for a request takes, as it will be sent: a partner's validator before the call. */
 const valid = <T>(schema: { parse: (value: unknown) => unknown }, value: T): T => (schema.parse(value), value);
 
-await step("listOrganizations", () => ok(sdk.listOrganizations(valid(schemas.ListOrganizationsQueryParams, { limit: 5 }), auth()), schemas.ListOrganizationsResponse));
+await step("listOrganizations", () =>
+  ok(sdk.listOrganizations(valid(schemas.ListOrganizationsQueryParams, { limit: 5 }), auth()), schemas.ListOrganizationsResponse),
+);
 const organization = await step("createOrganization", () =>
   ok(
     sdk.createOrganization(
       // Far from every demo shelter: the /shelters tests expect exactly the demo shelters near Chicago.
-      valid(schemas.CreateOrganizationBody, { name: `Orval rescue ${unique}`, address: { city: "Nome", region: "AK", postcode: "99762", country: "US" }, location: { lat: 64.5011, lng: -165.4064 } }),
+      valid(schemas.CreateOrganizationBody, {
+        name: `Orval rescue ${unique}`,
+        address: { city: "Nome", region: "AK", postcode: "99762", country: "US" },
+        location: { lat: 64.5011, lng: -165.4064 },
+      }),
       auth(platformKey),
     ),
     schemas.CreateOrganizationResponse,
   ),
 );
 await step("getOrganization", () => ok(sdk.getOrganization(organization.id, auth()), schemas.GetOrganizationResponse));
-await step("updateOrganization", () => ok(sdk.updateOrganization(organization.id, valid(schemas.UpdateOrganizationBody, { phone: "+1 312 555 0143" }), auth(platformKey)), schemas.UpdateOrganizationResponse));
+await step("updateOrganization", () =>
+  ok(
+    sdk.updateOrganization(organization.id, valid(schemas.UpdateOrganizationBody, { phone: "+1 312 555 0143" }), auth(platformKey)),
+    schemas.UpdateOrganizationResponse,
+  ),
+);
 
 const categories = await step("listCategories", () => ok(sdk.listCategories(auth()), schemas.ListCategoriesResponse));
 const categoryId = categories[0]!.id;
 await step("listCategoryBreeds", () => ok(sdk.listCategoryBreeds(categoryId, auth()), schemas.ListCategoryBreedsResponse));
 const pet = await step("createPet", () =>
-  ok(sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval ${unique}`, categoryId }), auth(key, { "Idempotency-Key": `orval-${unique}` })), schemas.CreatePetResponse),
+  ok(
+    sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval ${unique}`, categoryId }), auth(key, { "Idempotency-Key": `orval-${unique}` })),
+    schemas.CreatePetResponse,
+  ),
 );
 const other = await ok(
   sdk.createPet(
@@ -62,30 +76,50 @@ const other = await ok(
   schemas.CreatePetResponse,
 );
 await step("getPet", () => ok(sdk.getPet(pet.id, auth()), schemas.GetPetResponse));
-const listed = await step("listPets", () => ok(sdk.listPets(valid(schemas.ListPetsQueryParams, { id: [pet.id, other.id], limit: 5 }), auth()), schemas.ListPetsResponse));
+const listed = await step("listPets", () =>
+  ok(sdk.listPets(valid(schemas.ListPetsQueryParams, { id: [pet.id, other.id], limit: 5 }), auth()), schemas.ListPetsResponse),
+);
 if (listed.length !== 2) throw new Error(`listPets with two ids answered ${listed.length} animals`);
 await step("updatePet", () =>
   ok(
-    sdk.updatePet(pet.id, valid(schemas.UpdatePetBody, { description: "Made through orval's client.", adoptionFee: { amountCents: 5000, waived: true } }), auth(key, { "If-Match": `"${pet.version}"` })),
+    sdk.updatePet(
+      pet.id,
+      valid(schemas.UpdatePetBody, { description: "Made through orval's client.", adoptionFee: { amountCents: 5000, waived: true } }),
+      auth(key, { "If-Match": `"${pet.version}"` }),
+    ),
     schemas.UpdatePetResponse,
   ),
 );
 
 // The photo as orval sends it: the documented multipart form, the file a Blob.
-const added = await step("addPetPhoto", () => ok(sdk.addPetPhoto(pet.id, valid(schemas.AddPetPhotoBody, { file: photo(), alt: "A test card" }), undefined, auth()), schemas.AddPetPhotoResponse));
-await step("updatePetPhoto", () => ok(sdk.updatePetPhoto(pet.id, added.id, valid(schemas.UpdatePetPhotoBody, { alt: "The same card" }), auth()), schemas.UpdatePetPhotoResponse));
+const added = await step("addPetPhoto", () =>
+  ok(sdk.addPetPhoto(pet.id, valid(schemas.AddPetPhotoBody, { file: photo(), alt: "A test card" }), undefined, auth()), schemas.AddPetPhotoResponse),
+);
+await step("updatePetPhoto", () =>
+  ok(sdk.updatePetPhoto(pet.id, added.id, valid(schemas.UpdatePetPhotoBody, { alt: "The same card" }), auth()), schemas.UpdatePetPhotoResponse),
+);
 await step("deletePetPhoto", () => ok(sdk.deletePetPhoto(pet.id, added.id, auth()), schemas.DeletePetPhotoResponse));
 
 await step("applyForPet", () =>
   ok(
-    sdk.applyForPet(other.id, valid(schemas.ApplyForPetBody, { name: "Orval", email: `orval-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true }), auth()),
+    sdk.applyForPet(
+      other.id,
+      valid(schemas.ApplyForPetBody, { name: "Orval", email: `orval-${unique}@example.org`, home: "house", message: "Through a partner.", consent: true }),
+      auth(),
+    ),
     schemas.ApplyForPetResponse,
   ),
 );
 await step("createAlert", () =>
   ok(
     sdk.createAlert(
-      valid(schemas.CreateAlertBody, { email: `orval-alert-${unique}@example.org`, frequency: "daily", timeZone: "America/Chicago", filters: { categoryId, sex: "female", near: "60601", within: "25mi" }, consent: true }),
+      valid(schemas.CreateAlertBody, {
+        email: `orval-alert-${unique}@example.org`,
+        frequency: "daily",
+        timeZone: "America/Chicago",
+        filters: { categoryId, sex: "female", near: "60601", within: "25mi" },
+        consent: true,
+      }),
       auth(),
     ),
     schemas.CreateAlertResponse,
@@ -93,10 +127,17 @@ await step("createAlert", () =>
 );
 await step("listEvents", () => ok(sdk.listEvents(valid(schemas.ListEventsQueryParams, { limit: 10 }), auth()), schemas.ListEventsResponse));
 
-const webhook = await step("createWebhook", () => ok(sdk.createWebhook(valid(schemas.CreateWebhookBody, { url: receiver, events: ["pet.updated"], description: "orval" }), auth()), schemas.CreateWebhookResponse));
+const webhook = await step("createWebhook", () =>
+  ok(
+    sdk.createWebhook(valid(schemas.CreateWebhookBody, { url: receiver, events: ["pet.updated"], description: "orval" }), auth()),
+    schemas.CreateWebhookResponse,
+  ),
+);
 await step("listWebhooks", () => ok(sdk.listWebhooks(auth()), schemas.ListWebhooksResponse));
 await step("getWebhook", () => ok(sdk.getWebhook(webhook.id, auth()), schemas.GetWebhookResponse));
-await step("updateWebhook", () => ok(sdk.updateWebhook(webhook.id, valid(schemas.UpdateWebhookBody, { description: "orval, changed" }), auth()), schemas.UpdateWebhookResponse));
+await step("updateWebhook", () =>
+  ok(sdk.updateWebhook(webhook.id, valid(schemas.UpdateWebhookBody, { description: "orval, changed" }), auth()), schemas.UpdateWebhookResponse),
+);
 await step("rotateWebhookSecret", () => ok(sdk.rotateWebhookSecret(webhook.id, auth()), schemas.RotateWebhookSecretResponse));
 await step("testWebhook", () => ok(sdk.testWebhook(webhook.id, auth()), schemas.TestWebhookResponse));
 // A change for the endpoint to be sent, then its delivery in the log (done, so that it can be retried).
@@ -111,7 +152,9 @@ const delivery = await step("listWebhookDeliveries", () =>
 await step("retryWebhookDelivery", () => ok(sdk.retryWebhookDelivery(webhook.id, delivery.id, auth()), schemas.RetryWebhookDeliveryResponse));
 await step("deleteWebhook", () => ok(sdk.deleteWebhook(webhook.id, auth()), schemas.DeleteWebhookResponse));
 
-const imported = await step("createImport", () => ok(sdk.createImport(valid(schemas.CreateImportBody, { file: listingFile(), dryRun: true }), auth()), schemas.CreateImportResponse));
+const imported = await step("createImport", () =>
+  ok(sdk.createImport(valid(schemas.CreateImportBody, { file: listingFile(), dryRun: true }), auth()), schemas.CreateImportResponse),
+);
 await step("listImports", () => ok(sdk.listImports(valid(schemas.ListImportsQueryParams, { limit: 5 }), auth()), schemas.ListImportsResponse));
 // An organisation runs one import at a time: the dry run runs to its end.
 await step("getImport", () =>
@@ -121,45 +164,80 @@ await step("getImport", () =>
     (found) => (found.status === "done" || found.status === "failed" ? found : undefined),
   ),
 );
-await step("listImportIssues", () => ok(sdk.listImportIssues(imported.id, valid(schemas.ListImportIssuesQueryParams, { limit: 10 }), auth()), schemas.ListImportIssuesResponse));
+await step("listImportIssues", () =>
+  ok(sdk.listImportIssues(imported.id, valid(schemas.ListImportIssuesQueryParams, { limit: 10 }), auth()), schemas.ListImportIssuesResponse),
+);
 // A generic CSV with its mapping: orval sends the ImportMapping as the form's JSON field, as the document's
 // encoding says (after the dry run above has finished: an organisation runs one import at a time).
 const generic = new Blob([`Animal ID,Name,Species\norval-${unique},Mapped,Dog\n`], { type: "text/csv" });
 await ok(
-  sdk.createImport(valid(schemas.CreateImportBody, { file: generic, dryRun: true, mapping: { externalId: "Animal ID", name: "Name", species: "Species" } }), auth()),
+  sdk.createImport(
+    valid(schemas.CreateImportBody, { file: generic, dryRun: true, mapping: { externalId: "Animal ID", name: "Name", species: "Species" } }),
+    auth(),
+  ),
   schemas.CreateImportResponse,
 );
 
 // A listing site on a port where nothing listens (the suite's server allows 127.0.0.1): the test says so, the upload is queued.
 const ftp = { site: "adoptapet", host: "127.0.0.1", port: 9, username: `orval-${unique}`, password: "not a real password" } as const;
-const tested = await step("testListingSiteConnection", () => ok(sdk.testListingSiteConnection(valid(schemas.TestListingSiteConnectionBody, ftp), auth()), schemas.TestListingSiteConnectionResponse));
+const tested = await step("testListingSiteConnection", () =>
+  ok(sdk.testListingSiteConnection(valid(schemas.TestListingSiteConnectionBody, ftp), auth()), schemas.TestListingSiteConnectionResponse),
+);
 if (tested.ok) throw new Error("a connection to a closed port was reported as working");
-const listingSite = await step("createListingSite", () => ok(sdk.createListingSite(valid(schemas.CreateListingSiteBody, { ...ftp, enabled: false }), auth()), schemas.CreateListingSiteResponse));
+const listingSite = await step("createListingSite", () =>
+  ok(sdk.createListingSite(valid(schemas.CreateListingSiteBody, { ...ftp, enabled: false }), auth()), schemas.CreateListingSiteResponse),
+);
 await step("listListingSites", () => ok(sdk.listListingSites(auth()), schemas.ListListingSitesResponse));
 await step("getListingSite", () => ok(sdk.getListingSite(listingSite.id, auth()), schemas.GetListingSiteResponse));
-await step("updateListingSite", () => ok(sdk.updateListingSite(listingSite.id, valid(schemas.UpdateListingSiteBody, { enabled: true }), auth()), schemas.UpdateListingSiteResponse));
+await step("updateListingSite", () =>
+  ok(sdk.updateListingSite(listingSite.id, valid(schemas.UpdateListingSiteBody, { enabled: true }), auth()), schemas.UpdateListingSiteResponse),
+);
 await step("startListingUpload", () => ok(sdk.startListingUpload(listingSite.id, auth()), schemas.StartListingUploadResponse));
 await step("listListingUploads", () => ok(sdk.listListingUploads(listingSite.id, auth()), schemas.ListListingUploadsResponse));
 await step("deleteListingSite", () => ok(sdk.deleteListingSite(listingSite.id, auth()), schemas.DeleteListingSiteResponse));
 const feed = await step("getListingFeed", () => ok(sdk.getListingFeed(pet.organizationId, "petfinder.csv", auth()), schemas.GetListingFeedResponse));
 if (!String(feed).startsWith("ID,Internal,AnimalName")) throw new Error("the Petfinder feed lacks its header row");
 
-
 // An animal's stays (records:read / records:write): taken in as a stray, transferred out, corrected, back in.
-const stayer = await ok(sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } }), auth()), schemas.CreatePetResponse);
-const stays = await step("listStays", () => ok(sdk.listStays(stayer.id, valid(schemas.ListStaysQueryParams, { limit: 10 }), auth()), schemas.ListStaysResponse));
-const ended = await step("endStay", () => ok(sdk.endStay(stayer.id, stays[0]!.id, valid(schemas.EndStayBody, { type: "transferredOut" }), auth()), schemas.EndStayResponse));
+const stayer = await ok(
+  sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval stayer ${unique}`, categoryId, intake: { type: "stray", subtype: "Found" } }), auth()),
+  schemas.CreatePetResponse,
+);
+const stays = await step("listStays", () =>
+  ok(sdk.listStays(stayer.id, valid(schemas.ListStaysQueryParams, { limit: 10 }), auth()), schemas.ListStaysResponse),
+);
+const ended = await step("endStay", () =>
+  ok(sdk.endStay(stayer.id, stays[0]!.id, valid(schemas.EndStayBody, { type: "transferredOut" }), auth()), schemas.EndStayResponse),
+);
 if (ended.outcome?.type !== "transferredOut") throw new Error(`endStay answered ${JSON.stringify(ended)}`);
-await step("correctStay", () => ok(sdk.correctStay(stayer.id, stays[0]!.id, valid(schemas.CorrectStayBody, { outcome: { subtype: "To County Humane" } }), auth()), schemas.CorrectStayResponse));
-await step("createStay", () => ok(sdk.createStay(stayer.id, valid(schemas.CreateStayBody, { intake: { type: "relinquishedByOwner" } }), auth()), schemas.CreateStayResponse));
+await step("correctStay", () =>
+  ok(
+    sdk.correctStay(stayer.id, stays[0]!.id, valid(schemas.CorrectStayBody, { outcome: { subtype: "To County Humane" } }), auth()),
+    schemas.CorrectStayResponse,
+  ),
+);
+await step("createStay", () =>
+  ok(sdk.createStay(stayer.id, valid(schemas.CreateStayBody, { intake: { type: "relinquishedByOwner" } }), auth()), schemas.CreateStayResponse),
+);
 // The month's numbers: the organisation's (its key) and the network's (a platform key), as JSON and as CSV.
 const month = new Date().toISOString().slice(0, 7);
 const range = { from: month, to: month };
-const monthly = await step("getMonthlyReport", () => ok(sdk.getMonthlyReport(stayer.organizationId, valid(schemas.GetMonthlyReportQueryParams, range), auth()), schemas.GetMonthlyReportResponse));
+const monthly = await step("getMonthlyReport", () =>
+  ok(sdk.getMonthlyReport(stayer.organizationId, valid(schemas.GetMonthlyReportQueryParams, range), auth()), schemas.GetMonthlyReportResponse),
+);
 if (monthly.months.length !== 1) throw new Error(`getMonthlyReport answered ${monthly.months.length} months`);
-const csv = await step("getMonthlyReportCsv", () => ok(sdk.getMonthlyReportCsv(stayer.organizationId, valid(schemas.GetMonthlyReportCsvQueryParams, range), auth()), schemas.GetMonthlyReportCsvResponse));
+const csv = await step("getMonthlyReportCsv", () =>
+  ok(sdk.getMonthlyReportCsv(stayer.organizationId, valid(schemas.GetMonthlyReportCsvQueryParams, range), auth()), schemas.GetMonthlyReportCsvResponse),
+);
 if (!String(csv).includes(`Month ${month}`)) throw new Error("the report's CSV lacks its month");
-await step("getNetworkMonthlyReport", () => ok(sdk.getNetworkMonthlyReport(valid(schemas.GetNetworkMonthlyReportQueryParams, range), auth(platformKey)), schemas.GetNetworkMonthlyReportResponse));
-await step("getNetworkMonthlyReportCsv", () => ok(sdk.getNetworkMonthlyReportCsv(valid(schemas.GetNetworkMonthlyReportCsvQueryParams, range), auth(platformKey)), schemas.GetNetworkMonthlyReportCsvResponse));
+await step("getNetworkMonthlyReport", () =>
+  ok(sdk.getNetworkMonthlyReport(valid(schemas.GetNetworkMonthlyReportQueryParams, range), auth(platformKey)), schemas.GetNetworkMonthlyReportResponse),
+);
+await step("getNetworkMonthlyReportCsv", () =>
+  ok(
+    sdk.getNetworkMonthlyReportCsv(valid(schemas.GetNetworkMonthlyReportCsvQueryParams, range), auth(platformKey)),
+    schemas.GetNetworkMonthlyReportCsvResponse,
+  ),
+);
 
 report();

@@ -25,7 +25,10 @@ const PETFINDER_HEADER =
   "ID,Internal,AnimalName,PrimaryBreed,SecondaryBreed,Sex,Size,Age,Desc,Type,Status,Shots,Altered,NoDogs,NoCats,NoKids,Housetrained,Declawed,specialNeeds,Mix,photo1,photo2,photo3,photo4,photo5,photo6,arrival_date,birth_date,primaryColor,secondaryColor,tertiaryColor,coat_length,adoption_fee,display_adoption_fee,adoption_fee_waived,special_needs_notes,no_other,no_other_note,tags";
 /** A one-animal Petfinder file, for the import operations (sent as a dry run: the suite's data stays as it is). */
 export const listingFile = () =>
-  new Blob([`${PETFINDER_HEADER}\n${[`client-${unique}`, "", "Imported", "", "", "F", "M", "Adult", "", "Dog", "A", ...Array<string>(28).fill("")].join(",")}\n`], { type: "text/csv" });
+  new Blob(
+    [`${PETFINDER_HEADER}\n${[`client-${unique}`, "", "Imported", "", "", "F", "M", "Adult", "", "Dog", "A", ...Array<string>(28).fill("")].join(",")}\n`],
+    { type: "text/csv" },
+  );
 
 const called: string[] = [];
 

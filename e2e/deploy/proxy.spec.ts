@@ -62,9 +62,14 @@ test("the API's happy path, with URLs on the proxy's origin, served by both inst
   const { default: sharp } = await import("sharp");
   const noise = Buffer.alloc(2000 * 1500 * 3);
   for (let i = 0; i < noise.length; i++) noise[i] = Math.imul(i, 2654435761) >>> 24;
-  const photo = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
+  const photo = await sharp(noise, { raw: { width: 2000, height: 1500, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
   expect(photo.length).toBeGreaterThan(1024 * 1024);
-  const uploaded = await request.post(`${proxy.origin}/v1/pets/${pet.id}/photos`, { headers: bearer(key), multipart: { file: { name: "big.jpg", mimeType: "image/jpeg", buffer: photo } } });
+  const uploaded = await request.post(`${proxy.origin}/v1/pets/${pet.id}/photos`, {
+    headers: bearer(key),
+    multipart: { file: { name: "big.jpg", mimeType: "image/jpeg", buffer: photo } },
+  });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   const url = (await uploaded.json()).urls["1280"] as string;
   expect(url.startsWith(`${proxy.origin}/photos/`)).toBe(true);

@@ -145,7 +145,9 @@ export async function startNginx(upstreamPorts: number[]): Promise<Proxy> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
-    const ok = await fetch(`${origin}/nginx-health`).then((r) => r.ok).catch(() => false);
+    const ok = await fetch(`${origin}/nginx-health`)
+      .then((r) => r.ok)
+      .catch(() => false);
     if (ok) break;
     if (i > 100) throw new Error("nginx did not come up");
     await new Promise((r) => setTimeout(r, 50));

@@ -46,11 +46,21 @@ function exportOf(email: string): Exported {
   return JSON.parse(run.stdout) as Exported;
 }
 
-test("export prints everything held as JSON; erase reports without --yes and changes nothing; with --yes it anonymises, the animals untouched", async ({ request }) => {
+test("export prints everything held as JSON; erase reports without --yes and changes nothing; with --yes it anonymises, the animals untouched", async ({
+  request,
+}) => {
   const stamp = Date.now().toString(36);
   const email = `jo.cli.${stamp}@example.org`;
   const pets = [await newPet(request, `Cli Rex ${stamp}`), await newPet(request, `Cli Tabby ${stamp}`)];
-  const applicant = { name: "Jo Commandline", email: email.toUpperCase(), phone: "+44 20 7946 0101", home: "flat", otherAnimals: "A goldfish", message: "We work from home.\nLots of walks.", consent: true };
+  const applicant = {
+    name: "Jo Commandline",
+    email: email.toUpperCase(),
+    phone: "+44 20 7946 0101",
+    home: "flat",
+    otherAnimals: "A goldfish",
+    message: "We work from home.\nLots of walks.",
+    consent: true,
+  };
   const links: string[] = [];
   for (const pet of pets) {
     const res = await request.post(`/v1/pets/${pet.id}/applications`, { headers: bearer(key), data: applicant });
@@ -100,11 +110,15 @@ test("export prints everything held as JSON; erase reports without --yes and cha
   }
   // The animals are as they were: available, at their version.
   const listed = await request.get(`/v1/pets?id=${pets.map((p) => p.id).join(",")}`, { headers: bearer(key) });
-  expect(((await listed.json()) as { id: number; status: string; version: number }[]).map(({ id, status, version }) => ({ id, status, version })).sort((a, b) => a.id - b.id)).toEqual(
-    pets.map(({ id, version }) => ({ id, status: "available", version })),
-  );
+  expect(
+    ((await listed.json()) as { id: number; status: string; version: number }[])
+      .map(({ id, status, version }) => ({ id, status, version }))
+      .sort((a, b) => a.id - b.id),
+  ).toEqual(pets.map(({ id, version }) => ({ id, status: "available", version })));
   // Nothing more to erase.
-  expect(cli("applicants", "erase", "--email", email).stdout.trim()).toBe(`0 application(s) of ${email} would be anonymised and 0 alert(s) deleted. Run again with --yes to do it.`);
+  expect(cli("applicants", "erase", "--email", email).stdout.trim()).toBe(
+    `0 application(s) of ${email} would be anonymised and 0 alert(s) deleted. Run again with --yes to do it.`,
+  );
 });
 
 test("export and erase refuse to run without --email", () => {

@@ -87,7 +87,9 @@ test("alerts delete honours a mailto unsubscribe: that alert only, only for its 
     expect(owner.status, owner.stderr).toBe(0);
     expect(owner.stdout).toContain(`Deleted alert ${first}`);
     expect(await alerts()).toEqual([second]);
-    const { rows } = await db.query<{ state: string; name: string }>("SELECT state, name FROM adoption_applications WHERE email = $1", [`mailto.${stamp}@example.org`]);
+    const { rows } = await db.query<{ state: string; name: string }>("SELECT state, name FROM adoption_applications WHERE email = $1", [
+      `mailto.${stamp}@example.org`,
+    ]);
     expect(rows).toEqual([{ state: "received", name: "Mai Lto" }]);
   } finally {
     await db.end();

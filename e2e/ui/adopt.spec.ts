@@ -178,7 +178,13 @@ test("screenshot: the applicant's private page, as the emailed link opens it", a
   const pet = await newPet(page.request, "Biscuit");
   const res = await page.request.post(`/v1/pets/${pet.id}/applications`, {
     headers: bearer(createKey("e2e screenshot forwarder", "--plan", "business", "--scopes", "pets:read,applications:write")),
-    data: { name: "Sam Rivera", email: `${uniqueName("sam").replace(/\s+/g, ".")}@example.org`, home: "house", message: "A garden, and time for walks.", consent: true },
+    data: {
+      name: "Sam Rivera",
+      email: `${uniqueName("sam").replace(/\s+/g, ".")}@example.org`,
+      home: "house",
+      message: "A garden, and time for walks.",
+      consent: true,
+    },
   });
   expect(res.status()).toBe(201);
   await page.setViewportSize({ width: 1280, height: 480 });

@@ -45,6 +45,10 @@ test("another host name in the Host header works, and a foreign Origin is still 
 
   await expectApiError(await api.post("/v1/pets", { data: { name: "Forged", categoryId: 1 }, headers: { Origin: "http://evil.example" } }), 403, "forbidden");
   // Another name of this very server is still another origin (127.0.0.1 is PUBLIC_BASE_URL's, which is one of ours).
-  await expectApiError(await api.post("/v1/pets", { data: { name: "Forged", categoryId: 1 }, headers: { Origin: `http://localhost:${port}` } }), 403, "forbidden");
+  await expectApiError(
+    await api.post("/v1/pets", { data: { name: "Forged", categoryId: 1 }, headers: { Origin: `http://localhost:${port}` } }),
+    403,
+    "forbidden",
+  );
   await api.dispose();
 });

@@ -363,7 +363,10 @@ test("on a phone, the first animal's picture is on the first screen, also with f
   await page.goto("/");
   const categories = await apiGet<ApiCategory[]>(page, "/v1/categories");
   const cats = categories.find((c) => c.name === "Cats")!;
-  for (const [path, button] of [["/", "Filters"], [`/?status=all&category=${cats.id}&size=small,medium,large`, "Filters (3)"]] as const) {
+  for (const [path, button] of [
+    ["/", "Filters"],
+    [`/?status=all&category=${cats.id}&size=small,medium,large`, "Filters (3)"],
+  ] as const) {
     await page.goto(path);
     await settledList(page);
     const cover = cards(page).first().locator("img").first();

@@ -35,7 +35,9 @@ test.describe("the staff forms", () => {
     await signInAsStaff(context, baseURL!);
   });
 
-  test("the add form takes every listing field, yes/no/not known as answers, the fee in dollars and cents, and the animal's page says them in words", async ({ page }) => {
+  test("the add form takes every listing field, yes/no/not known as answers, the fee in dollars and cents, and the animal's page says them in words", async ({
+    page,
+  }) => {
     const name = uniqueName("Juniper");
     const externalId = unique();
     await page.goto("/staff/pets/new");
@@ -100,7 +102,14 @@ test.describe("the staff forms", () => {
     await expect(article.locator("dt", { hasText: "Coat" }).locator("+ dd")).toHaveText("Medium");
     await expect(article).toContainText(`shelter’s ID ${externalId}`);
     const facts = article.getByRole("region", { name: "Good to know" }).getByRole("listitem");
-    await expect(facts).toHaveText(["Spayed", "House-trained", "Shots not up to date", "Special needs: Needs a daily thyroid pill.", "Adoption fee $150.50", "At the shelter since 2 October 2026"]);
+    await expect(facts).toHaveText([
+      "Spayed",
+      "House-trained",
+      "Shots not up to date",
+      "Special needs: Needs a daily thyroid pill.",
+      "Adoption fee $150.50",
+      "At the shelter since 2 October 2026",
+    ]);
     await expect(article.getByRole("list", { name: `${name} in a few words` }).getByRole("listitem")).toHaveText(["Playful", "Loves car rides"]);
   });
 
@@ -136,7 +145,13 @@ test.describe("the staff forms", () => {
   });
 
   test("the edit form sends only what changed, a known answer can go back to not known, and the fee keeps its amount when waived", async ({ page }) => {
-    const pet = await newPet(page, { name: uniqueName("Edit listing"), houseTrained: true, adoptionFee: { amountCents: 9000 }, colors: ["Grey"], tags: ["Calm"] });
+    const pet = await newPet(page, {
+      name: uniqueName("Edit listing"),
+      houseTrained: true,
+      adoptionFee: { amountCents: 9000 },
+      colors: ["Grey"],
+      tags: ["Calm"],
+    });
     await page.goto(`/pets/${pet.id}`);
     const form = page.getByRole("form", { name: "Change this animal" });
     await expect(form.getByLabel("House-trained")).toHaveValue("true");
@@ -151,9 +166,18 @@ test.describe("the staff forms", () => {
     await form.getByLabel("Colours").fill("Grey, White");
     await form.getByRole("button", { name: "Save changes" }).click();
     await expect(form.getByRole("status")).toContainText("Saved.");
-    expect(patches[0]!.postDataJSON()).toEqual({ houseTrained: null, adoptionFee: { amountCents: 9000, currency: "USD", waived: true }, colors: ["Grey", "White"] });
+    expect(patches[0]!.postDataJSON()).toEqual({
+      houseTrained: null,
+      adoptionFee: { amountCents: 9000, currency: "USD", waived: true },
+      colors: ["Grey", "White"],
+    });
     const saved = await petById(page, pet.id);
-    expect(saved).toMatchObject({ houseTrained: null, adoptionFee: { amountCents: 9000, currency: "USD", waived: true }, colors: ["Grey", "White"], tags: ["Calm"] });
+    expect(saved).toMatchObject({
+      houseTrained: null,
+      adoptionFee: { amountCents: 9000, currency: "USD", waived: true },
+      colors: ["Grey", "White"],
+      tags: ["Calm"],
+    });
     // The page follows: the unknown answer is gone, the fee is waived.
     const facts = page.getByRole("region", { name: "Good to know" });
     await expect(facts).toHaveText(/Fee waived/);
@@ -194,13 +218,21 @@ test.describe("the animal's page", () => {
   });
 
   test("says neutered for a male, and the video plays in the privacy-enhanced player only once pressed", async ({ page }) => {
-    const pet = await newPet(page, { name: uniqueName("Video star"), sex: "male", spayedNeutered: true, declawed: false, videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" });
+    const pet = await newPet(page, {
+      name: uniqueName("Video star"),
+      sex: "male",
+      spayedNeutered: true,
+      declawed: false,
+      videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    });
     const thirdParty: string[] = [];
     page.on("request", (request) => {
       if (youtube(request)) thirdParty.push(request.url());
     });
     // No network here: the player answers from a stand-in, so the frame's loading (and the CSP allowing it) can be seen.
-    await page.route("https://www.youtube-nocookie.com/**", (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title><p>The player</p>" }));
+    await page.route("https://www.youtube-nocookie.com/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: "<!doctype html><title>player</title><p>The player</p>" }),
+    );
     const response = await page.goto(`/pets/${pet.id}`);
     expect(response!.headers()["content-security-policy"]).toContain("frame-src https://www.youtube-nocookie.com https://player.vimeo.com");
 

@@ -13,7 +13,10 @@ const SETTLE = 15_000;
 /** Each card's shelter line ("Evanston Animal Friends · Evanston, IL · 11 mi away"). */
 async function shelterLines(page: import("@playwright/test").Page): Promise<string[]> {
   const list = await settledList(page);
-  return list.locator("article p").filter({ hasText: / away$/ }).allTextContents();
+  return list
+    .locator("article p")
+    .filter({ hasText: / away$/ })
+    .allTextContents();
 }
 
 const miles = (line: string) => (/Less than a mile/.test(line) ? 0 : Number(/([0-9,]+) mi away$/.exec(line)![1]!.replace(",", "")));

@@ -9,16 +9,12 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Contrast is measured on what is painted: wait out the fades (a list dimmed
   // while it loads, a sheet closing) so a frame mid-transition is not judged.
   // Endless animations (spinners, skeletons) never finish and do not count.
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
-  );
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity));
   // A router.refresh() (after a staff form saves) streams the page's
   // metadata in again: for a moment the head has no <title>. Judge the page
   // once it has one, as every page does when settled.
   await page.waitForFunction(() => document.title.trim() !== "");
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
-    .analyze();
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
   const serious = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);

@@ -1,15 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { bearer, createKey } from "../helpers";
-import {
-  apiGet,
-  cardNames,
-  cards,
-  coverOf,
-  settledList,
-  spendRateLimit,
-  type ApiCategory,
-  type ApiPet,
-} from "./site-helpers";
+import { apiGet, cardNames, cards, coverOf, settledList, spendRateLimit, type ApiCategory, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 
 // One animal's page, /pets/[id], reached from the browser or by its address.

@@ -21,7 +21,10 @@ test("a recorded outcome shows in the month's table and the chart, and the CSV d
 
   // An animal (a dog, no birth date) taken in as a stray, then transferred out this month on its page.
   const origin = new URL(baseURL!).origin;
-  const added = await page.request.post("/v1/pets", { headers: { Origin: origin }, data: { name: uniqueName("Report dog"), categoryId: 1, intake: { type: "stray" } } });
+  const added = await page.request.post("/v1/pets", {
+    headers: { Origin: origin },
+    data: { name: uniqueName("Report dog"), categoryId: 1, intake: { type: "stray" } },
+  });
   expect(added.status(), await added.text()).toBe(201);
   const pet = (await added.json()) as { id: number };
   await page.goto(`/pets/${pet.id}`);
@@ -29,7 +32,12 @@ test("a recorded outcome shows in the month's table and the chart, and the CSV d
   const outcome = stays.getByRole("form", { name: "Record outcome" });
   await outcome.getByLabel("Type").selectOption("transferredOut");
   await outcome.getByRole("button", { name: "Record outcome" }).click();
-  await expect(stays.getByRole("list", { name: /^Stays of / }).locator(":scope > li").first()).toContainText("Transferred out");
+  await expect(
+    stays
+      .getByRole("list", { name: /^Stays of / })
+      .locator(":scope > li")
+      .first(),
+  ).toContainText("Transferred out");
 
   await page.goto("/staff");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }).click();

@@ -37,9 +37,15 @@ async function setStatus(request: APIRequestContext, pet: CreatedPet, status: "a
 
 const savedLink = (page: Page) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Saved/ });
 const savedList = (page: Page) => page.getByRole("list", { name: "Your saved animals" });
-const savedItem = (page: Page, name: string) => savedList(page).getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
+const savedItem = (page: Page, name: string) =>
+  savedList(page)
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name, exact: true }) });
 
-test("an adopter saves animals with the heart: /saved lists them fresh, says Adopted once sold, follows other tabs, and keeps what is no longer listed until removed", async ({ page, context }) => {
+test("an adopter saves animals with the heart: /saved lists them fresh, says Adopted once sold, follows other tabs, and keeps what is no longer listed until removed", async ({
+  page,
+  context,
+}) => {
   const biscuit = await newPet(page.request, { name: uniqueName("Heart") });
   const other = await newPet(page.request, { name: uniqueName("Heart two") });
 
@@ -107,7 +113,9 @@ test("on a phone: the hearts fit on the cards and /saved fits the screen", async
   const page = await context.newPage();
   const pet = await newPet(page.request, { name: uniqueName("Phone heart") });
   await page.goto(`/?q=${encodeURIComponent(pet.name)}`);
-  await animalList(page).getByRole("button", { name: `Save ${pet.name}` }).tap();
+  await animalList(page)
+    .getByRole("button", { name: `Save ${pet.name}` })
+    .tap();
   await expect(animalList(page).getByRole("button", { name: "Saved", exact: true })).toBeVisible();
   await expectNoHorizontalScroll(page);
   await page.getByRole("button", { name: "Email me new matches" }).tap();
@@ -119,7 +127,10 @@ test("on a phone: the hearts fit on the cards and /saved fits the screen", async
   await context.close();
 });
 
-test("Email me new matches: the browse page's filters become an alert, confirmed from its email, a match is emailed, and one POST to List-Unsubscribe ends it", async ({ page, playwright }) => {
+test("Email me new matches: the browse page's filters become an alert, confirmed from its email, a match is emailed, and one POST to List-Unsubscribe ends it", async ({
+  page,
+  playwright,
+}) => {
   // The sending job runs every minute: the match can take up to two.
   test.setTimeout(240_000);
   const categories = (await (await page.request.get("/v1/categories", { headers: bearer(key) })).json()) as ApiCategory[];
@@ -211,7 +222,9 @@ test("Email me new matches: the browse page's filters become an alert, confirmed
   await expectNoSeriousA11yViolations(page);
 });
 
-test("the alert form says how long to wait when the address had its confirmations for the hour, and puts the server's field errors by their fields", async ({ page }) => {
+test("the alert form says how long to wait when the address had its confirmations for the hour, and puts the server's field errors by their fields", async ({
+  page,
+}) => {
   // Three confirmation emails an hour to one address: a partner forwards three first.
   const email = `${uniqueName("busy").replace(/\s+/g, ".")}@example.org`;
   const partner = bearer(createKey("e2e alert forwarder", "--plan", "business", "--scopes", "pets:read,applications:write"));
@@ -235,7 +248,12 @@ test("the alert form says how long to wait when the address had its confirmation
     route.fulfill({
       status: 400,
       contentType: "application/json",
-      body: JSON.stringify({ code: "invalid_body", status: 400, message: "The request body is invalid.", details: [{ field: "email", issue: "must be an address that can receive email" }] }),
+      body: JSON.stringify({
+        code: "invalid_body",
+        status: 400,
+        message: "The request body is invalid.",
+        details: [{ field: "email", issue: "must be an address that can receive email" }],
+      }),
     }),
   );
   await form.getByRole("button", { name: "Create alert" }).click();

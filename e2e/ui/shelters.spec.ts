@@ -30,7 +30,23 @@ const miles = (km: number) => (km / 1.609344 < 1 ? "Under 1 mi away" : `${Math.r
 
 /** A shelter of this test's own, far from the demo shelters (Anchorage), so searches near Chicago never meet it. */
 function newShelter(name: string): ApiOrganization {
-  const result = cli("orgs", "create", "--name", name, "--city", "Anchorage", "--region", "AK", "--postcode", "99501", "--street", "1 Harbor Way", "--phone", "+1 907 555 0110", "--json");
+  const result = cli(
+    "orgs",
+    "create",
+    "--name",
+    name,
+    "--city",
+    "Anchorage",
+    "--region",
+    "AK",
+    "--postcode",
+    "99501",
+    "--street",
+    "1 Harbor Way",
+    "--phone",
+    "+1 907 555 0110",
+    "--json",
+  );
   expect(result.status, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as ApiOrganization;
 }
@@ -162,14 +178,20 @@ test("a shelter's page lists only the animals available there, a page at a time;
     expect(res.status(), await res.text()).toBe(201);
     added.push((await res.json()) as ApiPet);
   }
-  const available = added.filter((p) => p.status === "available").reverse().map((p) => p.name);
+  const available = added
+    .filter((p) => p.status === "available")
+    .reverse()
+    .map((p) => p.name);
   expect(available).toHaveLength(13);
 
   await page.goto(`/shelters/${shelter.slug}`);
   await expect(page).toHaveTitle(`${shelter.name} · Petstore`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(shelter.name);
   await expect(page.getByRole("region", { name: "Visit or contact" })).toContainText("1 Harbor Way");
-  await expect(page.getByRole("region", { name: "Visit or contact" }).getByRole("link", { name: "+1 907 555 0110" })).toHaveAttribute("href", "tel:+19075550110");
+  await expect(page.getByRole("region", { name: "Visit or contact" }).getByRole("link", { name: "+1 907 555 0110" })).toHaveAttribute(
+    "href",
+    "tel:+19075550110",
+  );
   const animals = page.getByRole("list", { name: `Waiting for a home at ${shelter.name}` });
   await expect.poll(() => animals.getByRole("heading", { level: 3 }).allTextContents()).toEqual(available.slice(0, 12));
   await expect(animals.locator("[data-status]")).toHaveText(Array(12).fill("Available"));

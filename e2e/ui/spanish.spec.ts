@@ -23,7 +23,10 @@ async function spanishPhone(browser: Browser) {
   return browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, locale: "es-US" });
 }
 
-test("a browser preferring Spanish is sent to /es once; the page says its language, its alternates and its canonical; English keeps its URL", async ({ browser, baseURL }) => {
+test("a browser preferring Spanish is sent to /es once; the page says its language, its alternates and its canonical; English keeps its URL", async ({
+  browser,
+  baseURL,
+}) => {
   const context = await spanishPhone(browser);
   const page = await context.newPage();
   await page.goto("/");
@@ -45,14 +48,25 @@ test("a browser preferring Spanish is sent to /es once; the page says its langua
   await context.close();
 });
 
-test("on a phone in Spanish: a filter, an animal's page, applying, an alert with its confirmation and a match by email, then English with the same filters", async ({ browser }) => {
+test("on a phone in Spanish: a filter, an animal's page, applying, an alert with its confirmation and a match by email, then English with the same filters", async ({
+  browser,
+}) => {
   test.setTimeout(300_000);
   const context = await spanishPhone(browser);
   const page = await context.newPage();
   const name = uniqueName("Canela");
   const created = await page.request.post("/v1/pets", {
     headers: bearer(key),
-    data: { name, categoryId: 1, sex: "female", size: "small", houseTrained: true, shotsCurrent: true, spayedNeutered: true, adoptionFee: { amountCents: 15000, currency: "USD" } },
+    data: {
+      name,
+      categoryId: 1,
+      sex: "female",
+      size: "small",
+      houseTrained: true,
+      shotsCurrent: true,
+      spayedNeutered: true,
+      adoptionFee: { amountCents: 15000, currency: "USD" },
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const pet = (await created.json()) as { id: number };

@@ -74,7 +74,11 @@ async function publicStatus(browser: Browser, baseURL: string, petId: number): P
   }
 }
 
-test("reviews, approves and completes an application: the animal becomes pending, then sold, and the other applicant is declined", async ({ page, browser, baseURL }) => {
+test("reviews, approves and completes an application: the animal becomes pending, then sold, and the other applicant is declined", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.slow(); // a whole journey, with two more browser contexts
   const pet = await newPet(page);
   const first = uniqueName("Alex Applicant");
@@ -163,7 +167,9 @@ test("reviews, approves and completes an application: the animal becomes pending
   await again.getByLabel("Decline the other open applications for this animal").check();
   await again.getByLabel("Message to the other applicants").fill(`${pet.name} has found a home. Thank you!`);
   await again.getByRole("button", { name: "Complete adoption" }).click();
-  await expect(again.getByRole("status")).toHaveText(`Completed the adoption: ${pet.name} is now sold. The other open applications for this animal were declined.`);
+  await expect(again.getByRole("status")).toHaveText(
+    `Completed the adoption: ${pet.name} is now sold. The other open applications for this animal were declined.`,
+  );
   await expect(again.getByText("None: this application is completed")).toBeVisible();
   expect(await publicStatus(browser, baseURL!, pet.id)).toBe("Sold");
   await expect(row(page, first)).toContainText("Completed");
@@ -186,7 +192,11 @@ test("reviews, approves and completes an application: the animal becomes pending
   await expect(page.getByRole("rowheader")).toHaveText([second, first]);
 });
 
-test("declines after a second click with a message; cancels an approved adoption (available again); accessible, and fits a phone", async ({ page, browser, baseURL }) => {
+test("declines after a second click with a message; cancels an approved adoption (available again); accessible, and fits a phone", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.slow(); // two journeys and three axe runs
   const pet = await newPet(page);
   const declinedName = uniqueName("Dee Declined");
@@ -208,7 +218,10 @@ test("declines after a second click with a message; cancels an approved adoption
   await opened.getByRole("button", { name: "Confirm decline" }).click();
   await expect(opened.getByRole("status")).toHaveText(`Declined ${declinedName}’s application.`);
   await expect(opened).toContainText("Sorry: we need a home with a garden.");
-  expect(await staffGet<ApiApplication>(page, `/v1/applications/${declinedId}`)).toMatchObject({ state: "declined", decisionMessage: "Sorry: we need a home with a garden." });
+  expect(await staffGet<ApiApplication>(page, `/v1/applications/${declinedId}`)).toMatchObject({
+    state: "declined",
+    decisionMessage: "Sorry: we need a home with a garden.",
+  });
 
   // Approve, then cancel: the animal is available again. Keyboard only.
   await row(page, cancelledName).getByRole("button", { name: /^Open/ }).focus();
@@ -238,7 +251,9 @@ test("declines after a second click with a message; cancels an approved adoption
   await expectNoSeriousA11yViolations(page);
 });
 
-test("a step that changes the animal is sent under If-Match with the version shown: if someone changed the animal meanwhile, nothing happens and the view catches up", async ({ page }) => {
+test("a step that changes the animal is sent under If-Match with the version shown: if someone changed the animal meanwhile, nothing happens and the view catches up", async ({
+  page,
+}) => {
   const pet = await newPet(page);
   const name = uniqueName("Ifa Match");
   const id = await apply(page, pet.id, name);
@@ -248,7 +263,10 @@ test("a step that changes the animal is sent under If-Match with the version sho
 
   // Someone else changes the animal (here through the API) while this view shows version 1.
   const renamed = `${pet.name} Renamed`;
-  const patched = await page.request.patch(`/v1/pets/${pet.id}`, { headers: { ...bearer(key), "content-type": "application/merge-patch+json" }, data: { name: renamed } });
+  const patched = await page.request.patch(`/v1/pets/${pet.id}`, {
+    headers: { ...bearer(key), "content-type": "application/merge-patch+json" },
+    data: { name: renamed },
+  });
   expect(patched.status(), await patched.text()).toBe(200);
 
   const stale = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith(`/v1/applications/${id}/transitions`));

@@ -59,7 +59,7 @@ test("staff land on it after signing in; its figures are the API's and follow an
   });
   expect(application.status(), await application.text()).toBe(201);
   const sold = await page.request.patch(`/v1/pets/${adopted.id}`, {
-    headers: { ...bearer(key), "Content-Type": "application/merge-patch+json", "If-Match": "\"1\"" },
+    headers: { ...bearer(key), "Content-Type": "application/merge-patch+json", "If-Match": '"1"' },
     data: { status: "sold" },
   });
   expect(sold.status(), await sold.text()).toBe(200);

@@ -26,7 +26,9 @@ test("staff import a Petfinder file (preview, rejected row, import, progress, re
     if (r.method() === "GET" && /\/v1\/imports\/\d+\/issues$/.test(new URL(r.url()).pathname)) reportReads.push(r.url());
   });
   const stamp = Date.now().toString(36);
-  const file = [petfinderHeader, row(`E2E-${stamp}-1`, "Maple", "Dog"), row(`E2E-${stamp}-2`, "Thistle", "Cat"), row(`E2E-${stamp}-3`, "Trigger", "Horse")].join("\n") + "\n";
+  const file =
+    [petfinderHeader, row(`E2E-${stamp}-1`, "Maple", "Dog"), row(`E2E-${stamp}-2`, "Thistle", "Cat"), row(`E2E-${stamp}-3`, "Trigger", "Horse")].join("\n") +
+    "\n";
   await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "pets.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
 
   const preview = page.getByRole("region", { name: "Preview" });
@@ -44,7 +46,12 @@ test("staff import a Petfinder file (preview, rejected row, import, progress, re
   await expect(report.getByText("Imported: 2 new, 0 changed, 0 unchanged, 1 rejected.")).toBeVisible();
   await expect(page.getByRole("region", { name: "Past imports" }).getByRole("cell", { name: "Import", exact: true })).toBeVisible();
   // The past imports follow: the import is listed done, with its counts.
-  await expect(page.getByRole("region", { name: "Past imports" }).getByRole("row").filter({ has: page.getByRole("cell", { name: "Import", exact: true }) })).toContainText("done");
+  await expect(
+    page
+      .getByRole("region", { name: "Past imports" })
+      .getByRole("row")
+      .filter({ has: page.getByRole("cell", { name: "Import", exact: true }) }),
+  ).toContainText("done");
   // The report as the README shows it, on a desktop and a phone.
   await docScreenshot(page, "import.png", { fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
@@ -77,7 +84,9 @@ test("a long report is read a page at a time (Show more), and stays within a pho
   const stamp = Date.now().toString(36);
   // 130 rows whose species no category has, each a long unbroken word: the report quotes 40 characters of it.
   const rows = Array.from({ length: 130 }, (_, i) => row(`P-${stamp}-${i}`, `Pet ${i}`, `Unicorn${"x".repeat(300)}${i}`));
-  await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "unicorns.csv", mimeType: "text/csv", buffer: Buffer.from([petfinderHeader, ...rows].join("\n") + "\n") });
+  await page
+    .getByLabel("Listing file (CSV)")
+    .setInputFiles({ name: "unicorns.csv", mimeType: "text/csv", buffer: Buffer.from([petfinderHeader, ...rows].join("\n") + "\n") });
   const preview = page.getByRole("region", { name: "Preview" });
   await expect(preview.getByText("Format: Petfinder")).toBeVisible();
   await expect(preview.getByRole("heading", { name: /Rows refused, and rows imported with a warning.*\(130 in all\)/ })).toBeVisible();
@@ -94,19 +103,33 @@ test("a long report is read a page at a time (Show more), and stays within a pho
   await page.setViewportSize({ width: 1280, height: 720 });
 });
 
-test("a shelter's history: the dry run lists the words it could not read, the value map pasted beside the columns takes them", async ({ page, context, baseURL }) => {
+test("a shelter's history: the dry run lists the words it could not read, the value map pasted beside the columns takes them", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const { account } = createShelterWithStaff();
   await signInAsStaff(context, baseURL!, account);
   await page.goto("/staff/import");
   await expect(page.getByText("No imports yet.")).toBeVisible();
   const stamp = Date.now().toString(36);
-  const history = ["Ref,Pet name,Kind,In,In type,Out,Out type", `H-${stamp}-1,Clover,Cat,1/5/2021,OWNER SURRENDER,1/20/2021,ADOPTION`, `H-${stamp}-2,,Cat,2/1/2021,STRAY,,`].join("\n") + "\n";
+  const history =
+    [
+      "Ref,Pet name,Kind,In,In type,Out,Out type",
+      `H-${stamp}-1,Clover,Cat,1/5/2021,OWNER SURRENDER,1/20/2021,ADOPTION`,
+      `H-${stamp}-2,,Cat,2/1/2021,STRAY,,`,
+    ].join("\n") + "\n";
   await page.getByLabel("Listing file (CSV)").setInputFiles({ name: "history.csv", mimeType: "text/csv", buffer: Buffer.from(history) });
   await expect(page.getByRole("heading", { name: "2. Match your columns to our fields" })).toBeVisible();
   await page.getByLabel("ID (your software's)").selectOption("Ref");
   await page.getByLabel("Name (required)").selectOption("Pet name");
   await page.getByLabel("Species (required)").selectOption("Kind");
-  for (const [field, column] of [["intakeDate", "In"], ["intakeType", "In type"], ["outcomeDate", "Out"], ["outcomeType", "Out type"]] as const) {
+  for (const [field, column] of [
+    ["intakeDate", "In"],
+    ["intakeType", "In type"],
+    ["outcomeDate", "Out"],
+    ["outcomeType", "Out type"],
+  ] as const) {
     await page.getByLabel(field, { exact: true }).selectOption(column);
   }
   await page.getByRole("button", { name: "Preview with these columns" }).click();

@@ -8,7 +8,11 @@ import { DEMO_STAFF, uniqueName } from "./staff-helpers";
  * Each step is a cookie-authenticated write, so each passes the CSRF check
  * only if "our own origin" is the one the browser used.
  */
-export async function staffJourney(page: Page, origin: string, account: { email: string; password: string } = DEMO_STAFF): Promise<{ animal: string; key: string }> {
+export async function staffJourney(
+  page: Page,
+  origin: string,
+  account: { email: string; password: string } = DEMO_STAFF,
+): Promise<{ animal: string; key: string }> {
   await page.goto(`${origin}/staff/sign-in`);
   await page.getByLabel("Email").fill(account.email);
   await page.getByLabel("Password").fill(account.password);
@@ -35,7 +39,10 @@ export async function staffJourney(page: Page, origin: string, account: { email:
   const keyName = uniqueName("Journey key");
   await page.getByLabel("Name").fill(keyName);
   await page.getByRole("button", { name: "Issue key" }).click();
-  const key = (await page.getByRole("region", { name: `New key for ${keyName}` }).getByTestId("issued-key").textContent())!.trim();
+  const key = (await page
+    .getByRole("region", { name: `New key for ${keyName}` })
+    .getByTestId("issued-key")
+    .textContent())!.trim();
   expect(key).toMatch(/^pk_live_[0-9A-Za-z]{32}$/);
 
   const listed = await page.request.get(`${origin}/v1/pets?limit=5`, { headers: { Authorization: `Bearer ${key}` } });

@@ -1,6 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
 import { bearer, expectApiError } from "../helpers";
-import { createShelterWithStaff, createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
+import {
+  createShelterWithStaff,
+  createStaffAccount,
+  expectNoHorizontalScroll,
+  expectNoSeriousA11yViolations,
+  signInAsStaff,
+  uniqueName,
+} from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
 
 // The keys page: issue (shown once), copy, list, revoke, lift a ban. A
@@ -79,9 +86,13 @@ test("issues a key shown once, copies it, and the key works until revoked", asyn
   await expect(page.getByTestId("issued-key")).toHaveCount(0);
 
   // Revoking asks first.
-  await keyRow(page, name).getByRole("button", { name: /^Revoke/ }).click();
+  await keyRow(page, name)
+    .getByRole("button", { name: /^Revoke/ })
+    .click();
   await expect(keyRow(page, name)).toContainText("Active");
-  await keyRow(page, name).getByRole("button", { name: /^Confirm revoke/ }).click();
+  await keyRow(page, name)
+    .getByRole("button", { name: /^Confirm revoke/ })
+    .click();
   await expect(keyRow(page, name)).toContainText("Revoked");
   await expect(page.getByRole("status").filter({ hasText: `Revoked the key “${name}”.` })).toBeVisible();
   await expect(keyRow(page, name).getByRole("button")).toHaveCount(0);
@@ -116,7 +127,9 @@ test("a key issued while the list is still loading is listed (the slow first ans
 test("a revoke can be cancelled", async ({ page }) => {
   const name = uniqueName("Second thoughts");
   await issueKey(page, name);
-  await keyRow(page, name).getByRole("button", { name: /^Revoke/ }).click();
+  await keyRow(page, name)
+    .getByRole("button", { name: /^Revoke/ })
+    .click();
   await keyRow(page, name).getByRole("button", { name: "Cancel" }).click();
   await expect(keyRow(page, name).getByRole("button", { name: /^Revoke/ })).toBeVisible();
   await expect(keyRow(page, name)).toContainText("Active");
@@ -180,7 +193,9 @@ test("shows a banned key and lifts its ban (a platform admin's enterprise key)",
 
   await page.reload();
   await expect(keyRow(page, name)).toContainText("Banned until");
-  await keyRow(page, name).getByRole("button", { name: /^Lift ban/ }).click();
+  await keyRow(page, name)
+    .getByRole("button", { name: /^Lift ban/ })
+    .click();
   await expect(keyRow(page, name)).toContainText("Active");
   await expect(keyRow(page, name).getByRole("button", { name: /^Lift ban/ })).toHaveCount(0);
   await expect(page.getByRole("status").filter({ hasText: `Lifted the ban on “${name}”.` })).toBeVisible();

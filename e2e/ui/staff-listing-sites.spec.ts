@@ -28,7 +28,11 @@ test.afterAll(async () => {
   await moved?.close();
 });
 
-test("add a site after testing its connection, upload now, move it to another server with its password, see who changed what", async ({ page, context, baseURL }) => {
+test("add a site after testing its connection, upload now, move it to another server with its password, see who changed what", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.setTimeout(60_000);
   await signInAsStaff(context, baseURL!, staff);
   await page.goto("/staff/listing-sites");

@@ -48,14 +48,21 @@ async function newPet(page: Page, key: string, name: string): Promise<ApiPet> {
 
 async function apply(page: Page, key: string, petId: number, name: string): Promise<void> {
   const email = `${name.replace(/[^A-Za-z0-9]+/g, ".").toLowerCase()}@example.org`;
-  const res = await page.request.post(`/v1/pets/${petId}/applications`, { headers: bearer(key), data: { name, email, home: "house", message: "A garden.", consent: true } });
+  const res = await page.request.post(`/v1/pets/${petId}/applications`, {
+    headers: bearer(key),
+    data: { name, email, home: "house", message: "A garden.", consent: true },
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const rowOf = (page: Page, name: string) => page.getByRole("row").filter({ has: page.getByRole("rowheader", { name, exact: true }) });
 
-test("staff of another organisation see only their own applications and keys, and cannot change the first organisation's animals", async ({ page, context, baseURL }) => {
+test("staff of another organisation see only their own applications and keys, and cannot change the first organisation's animals", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const homePet = await newPet(page, homeKey, uniqueName("Chicago dog"));
   const harborPet = await newPet(page, harborKey, uniqueName("Harbor dog"));
   const theirs = uniqueName("Chicago Applicant");
@@ -143,7 +150,11 @@ test("staff edit their shelter's profile: checked as the API checks it, and adop
   await expect(contact.getByRole("link", { name: "harbor-paws.example" })).toBeVisible();
 });
 
-test("screenshots: the profile page as the demo shelter's staff see it, on a phone and a desktop; nothing scrolls sideways", async ({ page, context, baseURL }) => {
+test("screenshots: the profile page as the demo shelter's staff see it, on a phone and a desktop; nothing scrolls sideways", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   await signInAsStaff(context, baseURL!);
   for (const [width, suffix] of [
     [390, "-phone"],
@@ -163,7 +174,10 @@ test("a shelter moved from a one-shelter install, with no address yet, is asked 
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    await client.query("UPDATE organizations SET street = NULL, city = NULL, region = NULL, postcode = NULL, country = NULL, lat = NULL, lng = NULL WHERE id = $1", [unplaced.id]);
+    await client.query(
+      "UPDATE organizations SET street = NULL, city = NULL, region = NULL, postcode = NULL, country = NULL, lat = NULL, lng = NULL WHERE id = $1",
+      [unplaced.id],
+    );
   } finally {
     await client.end();
   }

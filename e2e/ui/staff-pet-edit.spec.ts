@@ -39,7 +39,7 @@ test("marks an animal adopted: the page shows it at once, the browse list after,
   await expect(nameField(page)).toHaveValue(pet.name);
   await expect(categoryField(page)).toHaveValue("1");
   await expect(historyItems(page)).toHaveCount(1);
-  await expect(historyItems(page).first()).toContainText('Added by API key “e2e staff edit partner”');
+  await expect(historyItems(page).first()).toContainText("Added by API key “e2e staff edit partner”");
 
   const patches = recordRequests(page, "PATCH", `/v1/pets/${pet.id}`);
   const held = await holdRequests(page, `**/v1/pets/${pet.id}`);

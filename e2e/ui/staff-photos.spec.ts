@@ -27,7 +27,10 @@ test.beforeAll(() => {
 });
 
 /** A camera-sized JPEG of one colour (so the cover can be told apart by its pixels). */
-const jpeg = (r: number, g: number, b: number) => sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
+const jpeg = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r, g, b } } })
+    .jpeg()
+    .toBuffer();
 
 async function readPet(page: Page, id: number): Promise<ApiPet> {
   const res = await page.request.get(`/v1/pets?id=${id}`, { headers: bearer(key) });
@@ -37,19 +40,27 @@ async function readPet(page: Page, id: number): Promise<ApiPet> {
 
 /** The colour at the middle of an <img> as the browser decoded it. */
 async function centreColour(page: Page, selector: string): Promise<[number, number, number]> {
-  return page.locator(selector).first().evaluate(async (img: HTMLImageElement) => {
-    await img.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    const ctx = canvas.getContext("2d")!;
-    ctx.drawImage(img, 0, 0);
-    const [r, g, b] = ctx.getImageData(img.naturalWidth / 2, img.naturalHeight / 2, 1, 1).data;
-    return [r!, g!, b!] as [number, number, number];
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate(async (img: HTMLImageElement) => {
+      await img.decode();
+      const canvas = document.createElement("canvas");
+      canvas.width = img.naturalWidth;
+      canvas.height = img.naturalHeight;
+      const ctx = canvas.getContext("2d")!;
+      ctx.drawImage(img, 0, 0);
+      const [r, g, b] = ctx.getImageData(img.naturalWidth / 2, img.naturalHeight / 2, 1, 1).data;
+      return [r!, g!, b!] as [number, number, number];
+    });
 }
 
-test("staff add an animal with a profile and two photos, make the second the cover; adopters on 127.0.0.1 and on another host name see it", async ({ page, context, browser, baseURL }) => {
+test("staff add an animal with a profile and two photos, make the second the cover; adopters on 127.0.0.1 and on another host name see it", async ({
+  page,
+  context,
+  browser,
+  baseURL,
+}) => {
   await signInAsStaff(context, baseURL!);
   const name = uniqueName("Photo star");
   await page.goto("/staff/pets/new");
@@ -142,9 +153,16 @@ test("staff add an animal with a profile and two photos, make the second the cov
 test("the gallery steps through the photos by keyboard, and tells where it is", async ({ page }) => {
   const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: uniqueName("Gallery"), categoryId: 2 } });
   const pet = (await res.json()) as ApiPet;
-  const colours: [number, number, number, string][] = [[200, 40, 40, "Red"], [40, 200, 40, "Green"], [40, 40, 200, "Blue"]];
+  const colours: [number, number, number, string][] = [
+    [200, 40, 40, "Red"],
+    [40, 200, 40, "Green"],
+    [40, 40, 200, "Blue"],
+  ];
   for (const [r, g, b, alt] of colours) {
-    const up = await page.request.post(`/v1/pets/${pet.id}/photos?alt=${alt}`, { headers: { ...bearer(key), "Content-Type": "image/jpeg" }, data: await jpeg(r, g, b) });
+    const up = await page.request.post(`/v1/pets/${pet.id}/photos?alt=${alt}`, {
+      headers: { ...bearer(key), "Content-Type": "image/jpeg" },
+      data: await jpeg(r, g, b),
+    });
     expect(up.status()).toBe(201);
   }
   await page.goto(`/pets/${pet.id}`);

@@ -37,7 +37,10 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
   const partnerName = uniqueName("Mirror site");
   const partner = createKey(partnerName, "--scopes", "pets:read,webhooks:manage");
   const writer = createKey(uniqueName("Intake desk"), "--scopes", "pets:write");
-  for (const [url, description] of [[healthy.url, "Adoption page mirror"], [failing.url, "Backup mirror"]]) {
+  for (const [url, description] of [
+    [healthy.url, "Adoption page mirror"],
+    [failing.url, "Backup mirror"],
+  ]) {
     const res = await request.post("/v1/webhooks", { headers: bearer(partner), data: { url, events: ["pet.created"], description } });
     expect(res.status(), await res.text()).toBe(201);
   }
@@ -57,7 +60,9 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
   // The record is written just after the receiver answers: refresh until it shows.
   await expect(async () => {
     await page.reload();
-    await keyRow(page, partnerName).getByRole("button", { name: `Webhooks of ${partnerName}` }).click();
+    await keyRow(page, partnerName)
+      .getByRole("button", { name: `Webhooks of ${partnerName}` })
+      .click();
     await expect(row(healthy.url)).toContainText("Delivered (200)", { timeout: 1_000 });
     await expect(row(failing.url)).toContainText("Failing since", { timeout: 1_000 });
     await expect(row(failing.url)).toContainText("Failed (500)", { timeout: 1_000 });
@@ -66,14 +71,19 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
   await expectNoHorizontalScroll(page);
   await docScreenshot(table, "key-webhooks.png");
 
-  await row(failing.url).getByRole("button", { name: `Disable ${failing.url}` }).click();
+  await row(failing.url)
+    .getByRole("button", { name: `Disable ${failing.url}` })
+    .click();
   await expect(row(failing.url)).toContainText("Disabled");
   await expect(row(failing.url)).toContainText("Disabled by staff (demo@petstore.test).");
   await expect(row(failing.url).getByRole("button")).toHaveCount(0);
 
   // The owner sees it through the API; the CLI lists the same.
   const endpoints = await (await request.get("/v1/webhooks", { headers: bearer(partner) })).json();
-  expect(endpoints.find((e: { url: string }) => e.url === failing.url)).toMatchObject({ enabled: false, disabledReason: "Disabled by staff (demo@petstore.test)." });
+  expect(endpoints.find((e: { url: string }) => e.url === failing.url)).toMatchObject({
+    enabled: false,
+    disabledReason: "Disabled by staff (demo@petstore.test).",
+  });
   const listed = cli("webhooks", "list");
   expect(listed.status, listed.stderr).toBe(0);
   expect(listed.stdout).toContain(`"${partnerName}"\t${failing.url}\tpet.created\tdisabled: Disabled by staff (demo@petstore.test).`);
@@ -90,6 +100,8 @@ test("a key issued on the page can be given webhooks:manage (off by default)", a
   await page.getByRole("button", { name: "Issue key" }).click();
   const key = (await page.getByTestId("issued-key").textContent())!.trim();
   expect((await request.get("/v1/webhooks", { headers: bearer(key) })).status()).toBe(200);
-  await keyRow(page, name).getByRole("button", { name: `Webhooks of ${name}` }).click();
+  await keyRow(page, name)
+    .getByRole("button", { name: `Webhooks of ${name}` })
+    .click();
   await expect(page.getByText(`No webhook endpoints registered with “${name}”.`)).toBeVisible();
 });

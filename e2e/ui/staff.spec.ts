@@ -1,12 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import {
-  DEMO_STAFF,
-  expectNoHorizontalScroll,
-  expectNoSeriousA11yViolations,
-  recordRequests,
-  signInAsStaff,
-  uniqueName,
-} from "./staff-helpers";
+import { DEMO_STAFF, expectNoHorizontalScroll, expectNoSeriousA11yViolations, recordRequests, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
 
 // The staff pages: sign in, add an animal (the validated form), sign out.
@@ -346,10 +339,7 @@ test.describe("signed out", () => {
     await page.goto("/staff/pets/new");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Add an animal");
     await expect(page.getByRole("heading", { name: "Staff only" })).toBeVisible();
-    await expect(page.getByRole("main").getByRole("link", { name: "Sign in as staff" })).toHaveAttribute(
-      "href",
-      "/staff/sign-in?next=/staff/pets/new",
-    );
+    await expect(page.getByRole("main").getByRole("link", { name: "Sign in as staff" })).toHaveAttribute("href", "/staff/sign-in?next=/staff/pets/new");
     await expect(nameField(page)).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
 
@@ -373,7 +363,13 @@ test.describe("signed out", () => {
       await expect(page.getByRole("link", { name: "Staff sign in" })).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 15_000 });
     await expect
-      .poll(() => page.evaluate(() => fetch("/v1/session").then((r) => r.json()).then((b: { kind?: string }) => b.kind)))
+      .poll(() =>
+        page.evaluate(() =>
+          fetch("/v1/session")
+            .then((r) => r.json())
+            .then((b: { kind?: string }) => b.kind),
+        ),
+      )
       .toBe("anonymous");
 
     for (const path of ["/staff", "/staff/pets/new", "/staff/keys"]) {
@@ -394,7 +390,12 @@ test("a sign-out that fails says so and leaves the staff member signed in", asyn
   await expect(page.getByText("Loading keys…")).toHaveCount(0);
   await page.route("**/v1/session", (route) =>
     route.request().method() === "DELETE"
-      ? route.fulfill({ status: 503, contentType: "application/json", headers: { "Retry-After": "5" }, body: JSON.stringify({ code: "service_unavailable", message: "The service is temporarily unavailable. Please retry shortly.", status: 503 }) })
+      ? route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          headers: { "Retry-After": "5" },
+          body: JSON.stringify({ code: "service_unavailable", message: "The service is temporarily unavailable. Please retry shortly.", status: 503 }),
+        })
       : route.continue(),
   );
   await page.getByRole("button", { name: "Sign out" }).click();

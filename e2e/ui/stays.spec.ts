@@ -17,11 +17,17 @@ test.beforeEach(async ({ context, baseURL }) => {
 });
 
 const panel = (page: Page) => page.getByRole("region", { name: "Stays" });
-const items = (page: Page) => panel(page).getByRole("list", { name: /^Stays of / }).locator(":scope > li");
+const items = (page: Page) =>
+  panel(page)
+    .getByRole("list", { name: /^Stays of / })
+    .locator(":scope > li");
 
 test("records an outcome, then a new intake, and sees the stays listed", async ({ page }) => {
   const name = uniqueName("Stayer");
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1, intake: { type: "stray", subtype: "Found on Elm St" } } });
+  const res = await page.request.post("/v1/pets", {
+    headers: bearer(key),
+    data: { name, categoryId: 1, intake: { type: "stray", subtype: "Found on Elm St" } },
+  });
   expect(res.status()).toBe(201);
   const pet = (await res.json()) as ApiPet;
 

@@ -55,7 +55,11 @@ function linksOf(base: string, sealedToken: string, filters: AlertFilters, local
   if (filters.goodWith?.length) browse.set("goodWith", filters.goodWith.join(","));
   const qs = browse.toString();
   // The site's pages in the alert's language ("/es/alerts/…"); the API's unsubscribe URL has none.
-  return { manage: `${base}${localePath(locale, `/alerts/${token}`)}`, unsubscribe: `${base}/v1/alerts/${token}/unsubscribe`, browse: `${base}${localePath(locale, `/${qs ? `?${qs}` : ""}`)}` };
+  return {
+    manage: `${base}${localePath(locale, `/alerts/${token}`)}`,
+    unsubscribe: `${base}/v1/alerts/${token}/unsubscribe`,
+    browse: `${base}${localePath(locale, `/${qs ? `?${qs}` : ""}`)}`,
+  };
 }
 
 /** RFC 2369 / RFC 8058 headers: the HTTPS URL a mail client POSTs to, and a mailto where one is configured. */
@@ -83,7 +87,12 @@ function page(title: string, body: string, lang: Locale): string {
 /** "Female · Young · Medium", as the site's cards say it, in the alert's language. */
 function profileLine(pet: Pet, locale: Locale): string {
   const words = translatorFor(locale, "Words");
-  return [pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`), pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined, pet.size ? words(`size.${pet.size}`) : undefined, pet.breed ?? undefined]
+  return [
+    pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`),
+    pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined,
+    pet.size ? words(`size.${pet.size}`) : undefined,
+    pet.breed ?? undefined,
+  ]
     .filter(Boolean)
     .join(" · ");
 }
@@ -101,7 +110,10 @@ interface AlertForMail {
 }
 
 async function loadAlert(id: bigint, client: Prisma.TransactionClient = db()): Promise<AlertForMail | null> {
-  const row = await client.alert.findUnique({ where: { id }, select: { id: true, email: true, sealedToken: true, status: true, frequency: true, filters: true, categoryId: true, locale: true } });
+  const row = await client.alert.findUnique({
+    where: { id },
+    select: { id: true, email: true, sealedToken: true, status: true, frequency: true, filters: true, categoryId: true, locale: true },
+  });
   return row ? { ...row, filters: row.filters as AlertFilters, locale: mailLocale(row.locale) } : null;
 }
 
@@ -112,7 +124,6 @@ async function descriptionOf(alert: AlertForMail): Promise<string> {
     locale: alert.locale,
   });
 }
-
 
 /** The job 'alert-mail': the confirmation, or the renewal question; nothing when the alert is gone or has moved on. */
 export async function sendAlertMail(job: AlertMailJob): Promise<void> {
@@ -251,7 +262,11 @@ async function matchMail(alert: AlertForMail, pets: Pet[], more: number, shelter
   const intro = t("matchIntro", { total, count: String(total) });
   const cover = (p: Pet) => {
     const urls = p.photos[0]?.urls ?? {};
-    const width = Object.keys(urls).map(Number).sort((a, b) => a - b).find((w) => w >= 320) ?? Object.keys(urls).map(Number).at(-1);
+    const width =
+      Object.keys(urls)
+        .map(Number)
+        .sort((a, b) => a - b)
+        .find((w) => w >= 320) ?? Object.keys(urls).map(Number).at(-1);
     return width === undefined ? null : urls[String(width)]!;
   };
   const text = [
@@ -272,9 +287,11 @@ async function matchMail(alert: AlertForMail, pets: Pet[], more: number, shelter
   const cards = pets
     .map((p) => {
       const img = cover(p);
-      return `<tr><td style="padding:8px 12px 8px 0;vertical-align:top;width:120px">${img ? `<a href="${escapeHtml(link(p))}"><img src="${escapeHtml(img)}" alt="${escapeHtml(p.photos[0]?.alt ?? t("photoOf", { name: p.name }))}" width="120" style="border-radius:6px;display:block"></a>` : ""}</td>` +
+      return (
+        `<tr><td style="padding:8px 12px 8px 0;vertical-align:top;width:120px">${img ? `<a href="${escapeHtml(link(p))}"><img src="${escapeHtml(img)}" alt="${escapeHtml(p.photos[0]?.alt ?? t("photoOf", { name: p.name }))}" width="120" style="border-radius:6px;display:block"></a>` : ""}</td>` +
         `<td style="padding:8px 0;vertical-align:top"><a href="${escapeHtml(link(p))}" style="font-size:18px;font-weight:bold;color:#1c1917">${escapeHtml(p.name)}</a>` +
-        `${profileLine(p, alert.locale) ? `<br>${escapeHtml(profileLine(p, alert.locale))}` : ""}<br><span style="color:#57534e">${escapeHtml(shelter(p))}</span></td></tr>`;
+        `${profileLine(p, alert.locale) ? `<br>${escapeHtml(profileLine(p, alert.locale))}` : ""}<br><span style="color:#57534e">${escapeHtml(shelter(p))}</span></td></tr>`
+      );
     })
     .join("");
   const html = page(

@@ -24,7 +24,8 @@ export const ALERTS_PER_EMAIL = 10;
 
 /** The adopter's time zone: an IANA name (lib/organizations/schemas.ts says which), for the daily digest. */
 export const timeZoneSchema = ianaTimeZoneSchema.meta({
-  description: "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
+  description:
+    "The adopter's time zone: a name the IANA time zone database knows (aliases included), for the daily digest at 08:00 local time: the browser's `Intl.DateTimeFormat().resolvedOptions().timeZone`.",
   example: "America/Chicago",
 });
 
@@ -55,21 +56,34 @@ export const alertFilterFields = {
   q: searchSchema.optional().meta({ description: "Only animals whose name contains this text (as the list's `q`).", example: "bis" }),
   near: asListGives(nearSchema, "a US ZIP code or latitude,longitude")
     .optional()
-    .meta({ pattern: nearSchema.meta()?.pattern as string, description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).", example: "60601" }),
+    .meta({
+      pattern: nearSchema.meta()?.pattern as string,
+      description: "Only animals at shelters near this place: as the list's `near` (a US ZIP code or `latitude,longitude`).",
+      example: "60601",
+    }),
   within: asListGives(withinSchema, "a distance such as 25mi")
     .optional()
-    .meta({ pattern: withinSchema.meta()?.pattern as string, maxLength: withinSchema.meta()?.maxLength as number, description: "How far from `near`, as the list's `within` (default 100km).", example: "25mi" }),
+    .meta({
+      pattern: withinSchema.meta()?.pattern as string,
+      maxLength: withinSchema.meta()?.maxLength as number,
+      description: "How far from `near`, as the list's `within` (default 100km).",
+      example: "25mi",
+    }),
 };
 
 export const alertFiltersSchema = z
-  .strictObject(
-    alertFilterFields,
-    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not an alert filter (categoryId, sex, size, ageGroup, goodWith, q, near, within)" : "must be an object") },
-  )
-  .superRefine((f, ctx) => {
-    if (f.within !== undefined && f.near === undefined) ctx.addIssue({ code: "custom", path: ["within"], message: "needs `near`: say where to measure from (a US ZIP code or latitude,longitude)" });
+  .strictObject(alertFilterFields, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? "is not an alert filter (categoryId, sex, size, ageGroup, goodWith, q, near, within)" : "must be an object",
   })
-  .meta({ id: "AlertFilters", description: "The browse page's filters an alert watches (status aside: an alert always means available animals). None: every new animal." });
+  .superRefine((f, ctx) => {
+    if (f.within !== undefined && f.near === undefined)
+      ctx.addIssue({ code: "custom", path: ["within"], message: "needs `near`: say where to measure from (a US ZIP code or latitude,longitude)" });
+  })
+  .meta({
+    id: "AlertFilters",
+    description: "The browse page's filters an alert watches (status aside: an alert always means available animals). None: every new animal.",
+  });
 export type AlertFilters = z.infer<typeof alertFiltersSchema>;
 
 export const newAlertSchema = z
@@ -80,8 +94,15 @@ export const newAlertSchema = z
       .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
       .pipe(z.email("must be an email address, like name@example.org"))
       .transform((s) => s.toLowerCase())
-      .meta({ format: "email", maxLength: EMAIL_MAX, description: "Where the matches go (and first the confirmation); compared without regard to case.", example: "sam@example.org" }),
-    frequency: z.enum(ALERT_FREQUENCIES, { error: () => "must be hourly or daily" }).meta({ description: "`hourly`: as they arrive, at most one email an hour; `daily`: one digest at 08:00 in `timeZone`." }),
+      .meta({
+        format: "email",
+        maxLength: EMAIL_MAX,
+        description: "Where the matches go (and first the confirmation); compared without regard to case.",
+        example: "sam@example.org",
+      }),
+    frequency: z
+      .enum(ALERT_FREQUENCIES, { error: () => "must be hourly or daily" })
+      .meta({ description: "`hourly`: as they arrive, at most one email an hour; `daily`: one digest at 08:00 in `timeZone`." }),
     timeZone: timeZoneSchema.default("UTC"),
     filters: alertFiltersSchema.default({}),
     consent: z
@@ -91,7 +112,10 @@ export const newAlertSchema = z
     // A field people never see: bots fill every field they find.
     website: honeypotSchema,
   })
-  .meta({ id: "NewAlert", description: "An alert for new animals matching the browse page's filters. Personal data: the email address is used for these emails only." });
+  .meta({
+    id: "NewAlert",
+    description: "An alert for new animals matching the browse page's filters. Personal data: the email address is used for these emails only.",
+  });
 export type NewAlert = z.infer<typeof newAlertSchema>;
 export type NewAlertInput = z.input<typeof newAlertSchema>;
 
@@ -117,12 +141,18 @@ export const alertViewSchema = z
 export type AlertView = z.infer<typeof alertViewSchema>;
 
 export const alertPatchSchema = z
-  .strictObject({ paused: z.boolean({ error: () => "must be true or false" }) }, { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (paused)" : "must be an object") })
+  .strictObject(
+    { paused: z.boolean({ error: () => "must be true or false" }) },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field that can be changed (paused)" : "must be an object") },
+  )
   .meta({ id: "AlertPatch", description: "Pause (true) or resume (false) a confirmed alert." });
 export type AlertPatch = z.infer<typeof alertPatchSchema>;
 
 export const alertUnsubscribedSchema = z.object({ status: z.literal("unsubscribed") }).meta({ id: "AlertUnsubscribed" });
 
 export const alertTokenParamsSchema = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not an alert link").meta({ description: "The alert's private token, from its link." }),
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "is not an alert link")
+    .meta({ description: "The alert's private token, from its link." }),
 });

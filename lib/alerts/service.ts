@@ -54,7 +54,11 @@ function spendAlertBudget(context: CreateContext, email: string): Promise<void> 
   const { address, keyId, now } = context;
   return spendBudgets(
     ALERT_BUDGETS,
-    { address: address === null ? null : `alert-address:${addressRateKey(address)}`, email: `alert-email:${emailCounterKey(email)}`, key: keyId === null ? null : alertKeyCounter(keyId) },
+    {
+      address: address === null ? null : `alert-address:${addressRateKey(address)}`,
+      email: `alert-email:${emailCounterKey(email)}`,
+      key: keyId === null ? null : alertKeyCounter(keyId),
+    },
     now,
     (over, wait) => `Too many alerts ${OVER[over]} for now. Please try again in ${wait}.`,
   );
@@ -93,22 +97,34 @@ export const CONFIRMATION_SENT = {
  */
 export async function createAlert(input: NewAlert, context: CreateContext): Promise<typeof CONFIRMATION_SENT> {
   const f = input.filters.near === undefined ? input.filters : { ...input.filters, near: storedNear(input.filters.near) };
-  const near = f.near === undefined ? null : await resolveNear(nearSchema.parse(f.near), f.within === undefined ? undefined : withinSchema.parse(f.within)).catch((error: unknown) => {
-    // The list names the field `near`; here it sits in the filters.
-    if (error instanceof ApiError) throw new ApiError(error.status, error.code, error.message, [{ field: "filters.near", issue: error.details?.[0]?.issue ?? "names no known place" }]);
-    throw error;
-  });
+  const near =
+    f.near === undefined
+      ? null
+      : await resolveNear(nearSchema.parse(f.near), f.within === undefined ? undefined : withinSchema.parse(f.within)).catch((error: unknown) => {
+          // The list names the field `near`; here it sits in the filters.
+          if (error instanceof ApiError)
+            throw new ApiError(error.status, error.code, error.message, [
+              { field: "filters.near", issue: error.details?.[0]?.issue ?? "names no known place" },
+            ]);
+          throw error;
+        });
   if (f.categoryId !== undefined && !(await categoryExists(f.categoryId))) {
     throw new ApiError(400, "unknown_category", `There is no category with id ${f.categoryId}. GET /v1/categories lists them.`, [
       { field: "filters.categoryId", issue: "does not name an existing category" },
     ]);
   }
   if (!(await databaseKnowsTimeZone(input.timeZone))) {
-    throw new ApiError(400, "invalid_body", "The request body is invalid.", [{ field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" }]);
+    throw new ApiError(400, "invalid_body", "The request body is invalid.", [
+      { field: "timeZone", issue: "is not a time zone we know; use an IANA name such as America/Chicago" },
+    ]);
   }
   const inbox = inboxOf(input.email);
   if ((await queries.countAlertsOfInbox(inbox)) >= ALERTS_PER_EMAIL) {
-    throw new ApiError(409, "too_many_alerts", `This email address already has ${ALERTS_PER_EMAIL} alerts, the most one address may have. Delete one (the Manage link in any of its emails) to make room.`);
+    throw new ApiError(
+      409,
+      "too_many_alerts",
+      `This email address already has ${ALERTS_PER_EMAIL} alerts, the most one address may have. Delete one (the Manage link in any of its emails) to make room.`,
+    );
   }
   await spendAlertBudget(context, input.email);
   const token = randomBytes(32).toString("base64url");
@@ -204,7 +220,12 @@ async function toView(row: queries.AlertViewRow): Promise<AlertView> {
   };
 }
 
-const noSuchAlert = () => new ApiError(404, "not_found", "There is no alert at this link: it may have been deleted, or it was not confirmed within 7 days. Check that the whole link was copied.");
+const noSuchAlert = () =>
+  new ApiError(
+    404,
+    "not_found",
+    "There is no alert at this link: it may have been deleted, or it was not confirmed within 7 days. Check that the whole link was copied.",
+  );
 
 /** The alert's private page: opening it counts as a sign of life (the 12-month renewal starts over). */
 export async function alertByToken(token: string, now: Date): Promise<AlertView> {
@@ -254,7 +275,21 @@ export async function exportAlerts(email: string) {
   const rows = await db().alert.findMany({
     where: { email: email.trim().toLowerCase() },
     orderBy: { id: "asc" },
-    select: { id: true, email: true, status: true, frequency: true, timeZone: true, filters: true, consentAt: true, createdAt: true, confirmedAt: true, lastSentAt: true, lastOpenedAt: true, renewalSentAt: true, _count: { select: { matches: true } } },
+    select: {
+      id: true,
+      email: true,
+      status: true,
+      frequency: true,
+      timeZone: true,
+      filters: true,
+      consentAt: true,
+      createdAt: true,
+      confirmedAt: true,
+      lastSentAt: true,
+      lastOpenedAt: true,
+      renewalSentAt: true,
+      _count: { select: { matches: true } },
+    },
   });
   return rows.map(({ _count, ...r }) => ({
     ...r,

@@ -92,16 +92,7 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
       kind: "application_link",
       to: row.email,
       subject: t("linkSubject", { pet }),
-      text: [
-        greeting,
-        "",
-        t("linkText", { pet }),
-        link,
-        "",
-        t("linkAfter"),
-        "",
-        t("signature"),
-      ].join("\n"),
+      text: [greeting, "", t("linkText", { pet }), link, "", t("linkAfter"), "", t("signature")].join("\n"),
     });
     return;
   }
@@ -141,7 +132,16 @@ export async function sendApplicationMail(job: MailJob): Promise<void> {
     kind: "application_decision",
     to: row.email,
     subject: decision.subject,
-    text: [greeting, "", decision.text, ...(message ? ["", t("shelterMessage", { message })] : []), "", t("decisionFooter", { id: String(row.id) }), "", t("signature")].join("\n"),
+    text: [
+      greeting,
+      "",
+      decision.text,
+      ...(message ? ["", t("shelterMessage", { message })] : []),
+      "",
+      t("decisionFooter", { id: String(row.id) }),
+      "",
+      t("signature"),
+    ].join("\n"),
   });
 }
 
@@ -165,7 +165,9 @@ export async function sendApplicationDigest(now: Date): Promise<number> {
   for (const member of staff) {
     const theirs = fresh.filter((a) => member.platformAdmin || a.organizationId === member.organizationId);
     if (theirs.length === 0) continue;
-    const lines = theirs.map((a) => `- #${a.id} for ${a.pet.name} (animal #${a.pet.id}), received ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`);
+    const lines = theirs.map(
+      (a) => `- #${a.id} for ${a.pet.name} (animal #${a.pet.id}), received ${a.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC`,
+    );
     const text = [
       `${theirs.length} new adoption application${theirs.length === 1 ? "" : "s"} in the last 24 hours:`,
       "",

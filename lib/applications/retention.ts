@@ -68,7 +68,9 @@ export async function eraseApplicant(email: string, now = new Date()): Promise<n
       SELECT id, state FROM adoption_applications WHERE lower(email) = ${email.trim().toLowerCase()} FOR UPDATE`;
     for (const { id, state } of ids) {
       if (state === "received" || state === "in_review") {
-        await tx.applicationStep.create({ data: { applicationId: id, fromState: state as "received" | "in_review", toState: "withdrawn", actorKind: "system" } });
+        await tx.applicationStep.create({
+          data: { applicationId: id, fromState: state as "received" | "in_review", toState: "withdrawn", actorKind: "system" },
+        });
       }
     }
     return tx.$executeRaw`

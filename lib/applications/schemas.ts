@@ -24,7 +24,6 @@ export const OTHER_ANIMALS_MAX = 500;
 export const MESSAGE_MAX = 2000;
 export const DECISION_MESSAGE_MAX = 1000;
 
-
 // Lengths as zod constraints (checked after trimming), not refinements: the generator states them as
 // minLength/maxLength, which a refinement never reaches. zod 4 counts characters (code points), as
 // JSON Schema and the database's varchar do (tests/api/document-boundaries.test.ts probes with one).
@@ -61,7 +60,12 @@ export const applicationInputSchema = z
       .nullable()
       .optional()
       .transform((s) => s ?? null)
-      .meta({ pattern: `^$|${PHONE_PATTERN.source}`, maxLength: PHONE_MAX, description: "Optional: digits, spaces and + ( ) - . (at least 5).", example: "+44 20 7946 0000" }),
+      .meta({
+        pattern: `^$|${PHONE_PATTERN.source}`,
+        maxLength: PHONE_MAX,
+        description: "Optional: digits, spaces and + ( ) - . (at least 5).",
+        example: "+44 20 7946 0000",
+      }),
     home: z.enum(HOMES, { error: () => `must be one of ${HOMES.join(", ")}` }).meta({ description: "The applicant's home.", example: "house" }),
     otherAnimals: z
       .string({ error: () => "must be text" })
@@ -70,7 +74,10 @@ export const applicationInputSchema = z
       .refine(storable, STORABLE_ISSUE)
       .default("")
       .meta({ description: 'Other animals at home ("none" or empty when there are none).', example: "One elderly cat" }),
-    message: text(MESSAGE_MAX, "is required").meta({ description: `Why this animal? Up to ${MESSAGE_MAX} characters of plain text.`, example: "We have a garden and work from home." }),
+    message: text(MESSAGE_MAX, "is required").meta({
+      description: `Why this animal? Up to ${MESSAGE_MAX} characters of plain text.`,
+      example: "We have a garden and work from home.",
+    }),
     consent: z
       .literal(true, { error: () => "must be given: the shelter needs your agreement to store these details" })
       .meta({ description: "The applicant agrees that the shelter stores these details to handle the application. Must be `true`." }),
@@ -78,7 +85,10 @@ export const applicationInputSchema = z
     // A field people never see: bots fill every field they find.
     website: honeypotSchema,
   })
-  .meta({ id: "NewApplication", description: "An application to adopt an animal. Personal data: stored only to handle it, and anonymised after the retention period." });
+  .meta({
+    id: "NewApplication",
+    description: "An application to adopt an animal. Personal data: stored only to handle it, and anonymised after the retention period.",
+  });
 export type NewApplication = z.infer<typeof applicationInputSchema>;
 export type NewApplicationInput = z.input<typeof applicationInputSchema>;
 
@@ -86,7 +96,11 @@ export const applicationCreatedSchema = z
   .object({
     id: idSchema,
     state: z.enum(APPLICATION_STATES),
-    statusUrl: z.string().meta({ format: "uri", description: "The applicant's private page: its status, and a way to withdraw. Give it only to the applicant.", example: "https://petstore.example/applications/3q2-7w8Xx0y5K8mH0K7m9v" }),
+    statusUrl: z.string().meta({
+      format: "uri",
+      description: "The applicant's private page: its status, and a way to withdraw. Give it only to the applicant.",
+      example: "https://petstore.example/applications/3q2-7w8Xx0y5K8mH0K7m9v",
+    }),
   })
   .meta({ id: "ApplicationCreated", description: "The application was received." });
 
@@ -107,7 +121,8 @@ export type ApplicationStatus = z.infer<typeof applicationStatusSchema>;
 export const applicationSchema = applicationStatusSchema.extend({
   petStatus: petStatusSchema,
   petVersion: z.number().int().min(1).meta({
-    description: 'The animal\'s version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since.',
+    description:
+      'The animal\'s version now: send it as `If-Match` (`"3"`) with a step that changes the animal, so that it is taken only if nobody changed the animal since.',
   }),
   email: z.string().nullable(),
   phone: z.string().nullable(),
@@ -175,7 +190,8 @@ export const transitionSchema = z.strictObject({
    * header (the animal's ETag) says the same, as for any change of an animal.
    */
   petVersion: z.number().int().min(1).optional().meta({
-    description: "Deprecated: send the animal's ETag in `If-Match` instead. The animal's version the step assumes (approve, complete and cancel change the animal); otherwise 412.",
+    description:
+      "Deprecated: send the animal's ETag in `If-Match` instead. The animal's version the step assumes (approve, complete and cancel change the animal); otherwise 412.",
     deprecated: true,
   }),
 });

@@ -90,9 +90,18 @@ function actorColumns(actor: ApplicationActor): { kind: string; id: bigint | nul
   return { kind: actor.kind, id: null, name: null };
 }
 
-async function recordStep(tx: Prisma.TransactionClient, id: bigint, from: ApplicationState | null, to: ApplicationState, actor: ApplicationActor, requestId: string | null): Promise<void> {
+async function recordStep(
+  tx: Prisma.TransactionClient,
+  id: bigint,
+  from: ApplicationState | null,
+  to: ApplicationState,
+  actor: ApplicationActor,
+  requestId: string | null,
+): Promise<void> {
   const a = actorColumns(actor);
-  await tx.applicationStep.create({ data: { applicationId: id, fromState: from, toState: to, actorKind: a.kind, actorId: a.id, actorName: a.name, requestId } });
+  await tx.applicationStep.create({
+    data: { applicationId: id, fromState: from, toState: to, actorKind: a.kind, actorId: a.id, actorName: a.name, requestId },
+  });
 }
 
 export interface SubmitContext {
@@ -139,7 +148,6 @@ export async function submitApplication(
     }
   }
 }
-
 
 async function insertApplication(petId: number, input: NewApplication, context: SubmitContext) {
   const token = randomBytes(32).toString("base64url");
@@ -266,7 +274,11 @@ export async function withdrawByToken(token: string, requestId: string): Promise
     if (!row) throw notFound(NO_SUCH_LINK);
     if (!APPLICATION_MOVES[row.state].includes("withdrawn")) {
       throw row.state === "approved"
-        ? new ApiError(409, "invalid_transition", "This application has been approved: the shelter is arranging the adoption with you. To withdraw now, tell the shelter.")
+        ? new ApiError(
+            409,
+            "invalid_transition",
+            "This application has been approved: the shelter is arranging the adoption with you. To withdraw now, tell the shelter.",
+          )
         : invalidTransition(row.state, "withdrawn");
     }
     await tx.adoptionApplication.update({ where: { id: row.id }, data: { state: "withdrawn", updatedAt: new Date() } });
@@ -314,7 +326,10 @@ function toApplication(row: FullRow): Application {
 }
 
 /** Staff's inbox: newest first, by state and animal, paged by id; one organisation's (or, for a platform admin, every one's). */
-export async function listApplications(query: ApplicationListQuery, organizationId: number | undefined): Promise<{ applications: Application[]; next: number | null }> {
+export async function listApplications(
+  query: ApplicationListQuery,
+  organizationId: number | undefined,
+): Promise<{ applications: Application[]; next: number | null }> {
   const rows = await db().adoptionApplication.findMany({
     where: {
       ...(organizationId !== undefined ? { organizationId: BigInt(organizationId) } : {}),
@@ -330,7 +345,6 @@ export async function listApplications(query: ApplicationListQuery, organization
   const page = rows.slice(0, query.limit).map(toApplication);
   return { applications: page, next: more ? page.at(-1)!.id : null };
 }
-
 
 /** One application, if it is `organizationId`'s (undefined: anyone's, for a platform admin). */
 export async function getApplication(id: number, organizationId: number | undefined): Promise<Application> {
@@ -353,13 +367,18 @@ export async function getApplication(id: number, organizationId: number | undefi
  * it in. Says whether the approved application, whose adoption held the
  * animal's status, was among them.
  */
-export async function closeApplicationsOfAnimalLeavingCare(tx: Prisma.TransactionClient, petId: number, context: WriteContext): Promise<{ approvedCancelled: boolean }> {
+export async function closeApplicationsOfAnimalLeavingCare(
+  tx: Prisma.TransactionClient,
+  petId: number,
+  context: WriteContext,
+): Promise<{ approvedCancelled: boolean }> {
   const closed = await tx.$queryRaw<{ id: bigint; state: ApplicationState }[]>`
     UPDATE adoption_applications AS a SET state = 'cancelled', updated_at = now()
       FROM (SELECT id, state FROM adoption_applications WHERE pet_id = ${BigInt(petId)}
              AND state::text IN (${Prisma.join([...CLOSED_WHEN_ANIMAL_LEAVES])}) ORDER BY id FOR UPDATE) AS before
      WHERE a.id = before.id RETURNING a.id, before.state`;
-  const actor: ApplicationActor = context.actor.kind === "staff" ? { kind: "staff", id: context.actor.id, email: context.actor.email } : { kind: "api_key", id: context.actor.id };
+  const actor: ApplicationActor =
+    context.actor.kind === "staff" ? { kind: "staff", id: context.actor.id, email: context.actor.email } : { kind: "api_key", id: context.actor.id };
   for (const application of closed) {
     await recordStep(tx, application.id, application.state, "cancelled", actor, context.requestId);
     await queueApplicationMail(tx, { applicationId: String(application.id), kind: "unavailable" });
@@ -387,7 +406,11 @@ function acceptedVersions(ifMatch: number[] | undefined, petVersion: number | un
 
 /** A write broke the one-approved-application-per-animal index (an approval that raced past the check, or data from before it). */
 function isOneApprovedViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002" && JSON.stringify(error.meta ?? {}).includes("adoption_applications_one_approved");
+  return (
+    error instanceof Prisma.PrismaClientKnownRequestError &&
+    error.code === "P2002" &&
+    JSON.stringify(error.meta ?? {}).includes("adoption_applications_one_approved")
+  );
 }
 
 /**
@@ -415,7 +438,9 @@ export async function transitionApplication(id: number, step: Transition, contex
   // allow is invalid_transition whatever the animal's state.
   // The organisation is checked in the statement that locks the row, so the check and the step are one.
   const lockState = async (tx: Prisma.TransactionClient): Promise<ApplicationState> => {
-    const [row] = await tx.$queryRaw<{ state: ApplicationState }[]>`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization} FOR UPDATE`;
+    const [row] = await tx.$queryRaw<
+      { state: ApplicationState }[]
+    >`SELECT state FROM adoption_applications WHERE id = ${BigInt(id)} AND ${ofOrganization} FOR UPDATE`;
     if (!row) throw notFound("application", id);
     const from = row.state;
     if (!APPLICATION_MOVES[from].includes(step.to)) throw invalidTransition(from, step.to);

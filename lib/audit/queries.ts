@@ -37,7 +37,11 @@ const auditColumns = {
 
 export async function insertAuditRecord(
   tx: Prisma.TransactionClient,
-  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after" | "stay"> & { before: Prisma.InputJsonObject | null; after: Prisma.InputJsonObject; stay?: Prisma.InputJsonObject },
+  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after" | "stay"> & {
+    before: Prisma.InputJsonObject | null;
+    after: Prisma.InputJsonObject;
+    stay?: Prisma.InputJsonObject;
+  },
 ): Promise<void> {
   await tx.petAudit.create({
     data: { ...record, before: record.before ?? undefined },

@@ -28,9 +28,7 @@ export type HistoryActor = z.infer<typeof historyActorSchema>;
 export const HISTORY_LIMIT_DEFAULT = 50;
 
 export const historyQuerySchema = z.object({
-  limit: queryInteger(1, LIMIT_MAX, "int32")
-    .default(HISTORY_LIMIT_DEFAULT)
-    .meta({ default: HISTORY_LIMIT_DEFAULT }),
+  limit: queryInteger(1, LIMIT_MAX, "int32").default(HISTORY_LIMIT_DEFAULT).meta({ default: HISTORY_LIMIT_DEFAULT }),
   cursor: z.string().min(1, "must not be empty").optional(),
 });
 export type HistoryQuery = z.infer<typeof historyQuerySchema>;

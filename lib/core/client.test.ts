@@ -8,7 +8,6 @@ import { addressRateKey, clientAddressOf, clientOriginOf, clientUrl, normalizeAd
 // address and origin come from the socket and the Host it sent, and from
 // X-Forwarded-* only when a trusted proxy of ours is the socket's peer.
 
-
 function headers(values: Record<string, string>) {
   const h = new Headers(values);
   return { get: (name: string) => h.get(name) };

@@ -34,7 +34,10 @@ let cachedList: { source: string; list: BlockList } | undefined;
 export function trustedProxies(source = env().TRUSTED_PROXIES): BlockList {
   if (cachedList?.source === source) return cachedList.list;
   const list = new BlockList();
-  for (const entry of source.split(",").map((s) => s.trim()).filter(Boolean)) {
+  for (const entry of source
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [address, bits] = entry.split("/");
     const family = isIP(address!) === 6 ? "ipv6" : "ipv4";
     if (bits === undefined) list.addAddress(address!, family);
@@ -91,7 +94,9 @@ export function clientAddress(request: Request): string {
  */
 export function addressRateKey(address: string): string {
   if (isIP(address) === 6) {
-    const groups = expandIpv6(address).slice(0, 4).map((g) => g.replace(/^0+(?=.)/, ""));
+    const groups = expandIpv6(address)
+      .slice(0, 4)
+      .map((g) => g.replace(/^0+(?=.)/, ""));
     return `ip6:${groups.join(":")}::/64`;
   }
   return isIP(address) === 4 ? `ip:${address}` : "ip:unknown";

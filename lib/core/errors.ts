@@ -152,7 +152,10 @@ export function zodDetails(error: z.ZodError, schema?: z.ZodType): ErrorDetail[]
     const rest = issue.keys.length - shown.length;
     if (rest > 0) {
       const where = issue.path.length ? ` in ${issue.path.map(String).join(".")}` : "";
-      details.push({ field: issue.path.map(String).join("."), issue: `and ${rest} more field${rest === 1 ? "" : "s"}${where} that ${rest === 1 ? "is" : "are"} not known` });
+      details.push({
+        field: issue.path.map(String).join("."),
+        issue: `and ${rest} more field${rest === 1 ? "" : "s"}${where} that ${rest === 1 ? "is" : "are"} not known`,
+      });
     }
     return details;
   });
@@ -198,11 +201,31 @@ const UNAVAILABLE_CODES = new Set([
   // SQLSTATE: shutting down, crashed, starting up (57P01-03); out of
   // connection slots (53300, 53400); our statement_timeout fired (57014);
   // lost to a concurrent transaction (40001, 40P01): all pass if retried.
-  "57P01", "57P02", "57P03", "53300", "53400", "57014", "40001", "40P01",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "53400",
+  "57014",
+  "40001",
+  "40P01",
   // Node sockets.
-  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN", "EPIPE", "EHOSTUNREACH", "ENETUNREACH", "ECONNABORTED",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
   // Prisma: cannot reach, timed out, closed, pool timeout, too many connections.
-  "P1001", "P1002", "P1008", "P1017", "P2024", "P2037",
+  "P1001",
+  "P1002",
+  "P1008",
+  "P1017",
+  "P2024",
+  "P2037",
 ]);
 const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionWriteConflict"]);
 const UNAVAILABLE_MESSAGE =

@@ -12,4 +12,12 @@ export const integerId = (name: string) =>
     .regex(/^[0-9]+$/, "must be a whole number")
     .transform(Number)
     .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large"))
-    .meta({ type: "integer", format: "int64", minimum: 1, maximum: Number.MAX_SAFE_INTEGER, pattern: undefined, description: `Identifier of the ${name}.`, example: 1 });
+    .meta({
+      type: "integer",
+      format: "int64",
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      pattern: undefined,
+      description: `Identifier of the ${name}.`,
+      example: 1,
+    });

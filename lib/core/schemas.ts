@@ -63,4 +63,3 @@ export const searchSchema = z
   .refine((s) => characterCount(s) <= SEARCH_MAX, `must be at most ${SEARCH_MAX} characters`)
   .refine((s) => !s.includes("\u0000"), "must not contain NUL characters")
   .meta({ minLength: 1, maxLength: SEARCH_MAX });
-

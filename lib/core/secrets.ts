@@ -97,7 +97,11 @@ function open(stored: string): { secret: string; stale: boolean; appSecret: stri
   const [format, iv, sealed, tag] = stored.split(".");
   if (format !== FORMAT || !iv || !sealed || !tag) throw new Error("webhook secret: unknown storage format");
   const secrets = appSecrets();
-  const opened = openWithAny(secrets.map(keyFrom), { iv: Buffer.from(iv, "base64url"), ciphertext: Buffer.from(sealed, "base64url"), tag: Buffer.from(tag, "base64url") });
+  const opened = openWithAny(secrets.map(keyFrom), {
+    iv: Buffer.from(iv, "base64url"),
+    ciphertext: Buffer.from(sealed, "base64url"),
+    tag: Buffer.from(tag, "base64url"),
+  });
   if (opened) return { secret: opened.plain, stale: opened.index > 0, appSecret: secrets[opened.index]! };
   throw new Error("webhook secret: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
 }

@@ -21,7 +21,9 @@ export interface StatusCount {
 
 /** The animals listed (in care: lib/visibility; those that left other than by adoption are not the shelter's to count), by status. */
 export async function animalsByStatus(organizationId?: number): Promise<StatusCount[]> {
-  return db().$queryRaw<StatusCount[]>`SELECT status::text AS status, count(*)::int AS n FROM pets WHERE ${animalsCondition(THE_PUBLIC, "listed")} ${ofOrganization(Prisma.sql`organization_id`, organizationId)} GROUP BY status`;
+  return db().$queryRaw<
+    StatusCount[]
+  >`SELECT status::text AS status, count(*)::int AS n FROM pets WHERE ${animalsCondition(THE_PUBLIC, "listed")} ${ofOrganization(Prisma.sql`organization_id`, organizationId)} GROUP BY status`;
 }
 
 export interface ApplicationCounts {

@@ -34,7 +34,10 @@ export const waitingForFiltersSchema = z
     size: alertFilterFields.size,
     ageGroup: alertFilterFields.ageGroup,
     goodWith: alertFilterFields.goodWith,
-    within: z.string().optional().meta({ description: "The radius of the alerts' area (never its place); absent for alerts without an area.", example: "25mi" }),
+    within: z
+      .string()
+      .optional()
+      .meta({ description: "The radius of the alerts' area (never its place); absent for alerts without an area.", example: "25mi" }),
   })
   .meta({ id: "DashboardWaitingForFilters" });
 export type WaitingForFilters = z.infer<typeof waitingForFiltersSchema>;
@@ -52,9 +55,7 @@ export type WaitingFor = z.infer<typeof waitingForSchema>;
 export const dashboardSchema = z
   .object({
     asOf: z.string().meta({ format: "date-time", description: "When these figures were read." }),
-    animals: z
-      .object({ available: count, pending: count, sold: count, total: count })
-      .meta({ description: "Animals by status, now." }),
+    animals: z.object({ available: count, pending: count, sold: count, total: count }).meta({ description: "Animals by status, now." }),
     applications: z
       .object({
         waiting: count.meta({ description: "Applications waiting for a decision (received or in review)." }),
@@ -69,13 +70,24 @@ export const dashboardSchema = z
           .number()
           .min(0)
           .nullable()
-          .meta({ description: `Median days from a stay's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.` }),
+          .meta({
+            description: `Median days from a stay's intake to its adoption, over the adoptions of the last ${DASHBOARD_WEEKS} weeks; null without any.`,
+          }),
       })
-      .meta({ description: "From the animals' stays (the same records as the monthly report): an adoption is a stay ended with the outcome `adoption`; an intake is a stay begun." }),
-    waitingFor: z.array(waitingForSchema).max(WAITING_FOR_TOP).meta({
-      description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts that at least ${WAITING_FOR_MIN_PEOPLE} people share, most people first. Only category, sex, size, age, good-with and an area's radius are shown: never an address, a place or a name searched for. An organisation sees the alerts whose area includes its shelter, or that have no area.`,
-    }),
-    weeks: z.array(dashboardWeekSchema).length(DASHBOARD_WEEKS).meta({ description: `The last ${DASHBOARD_WEEKS} weeks, oldest first; the last one is this week, so far.` }),
+      .meta({
+        description:
+          "From the animals' stays (the same records as the monthly report): an adoption is a stay ended with the outcome `adoption`; an intake is a stay begun.",
+      }),
+    waitingFor: z
+      .array(waitingForSchema)
+      .max(WAITING_FOR_TOP)
+      .meta({
+        description: `What adopters are waiting for: the ${WAITING_FOR_TOP} most common filters of confirmed alerts that at least ${WAITING_FOR_MIN_PEOPLE} people share, most people first. Only category, sex, size, age, good-with and an area's radius are shown: never an address, a place or a name searched for. An organisation sees the alerts whose area includes its shelter, or that have no area.`,
+      }),
+    weeks: z
+      .array(dashboardWeekSchema)
+      .length(DASHBOARD_WEEKS)
+      .meta({ description: `The last ${DASHBOARD_WEEKS} weeks, oldest first; the last one is this week, so far.` }),
   })
   .meta({ id: "Dashboard", description: "The shelter at a glance (staff)." });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -33,7 +33,11 @@ export async function readDashboard(organizationId?: number): Promise<Dashboard>
     queries.applicationCounts(organizationId),
     queries.flowByWeek(from, to, organizationId),
     queries.adoptionTimes(from, to, organizationId),
-    queries.alertsWaitingFor(organizationId, { take: WAITING_FOR_TOP, minPeople: WAITING_FOR_MIN_PEOPLE, defaultWithin: `${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}` }),
+    queries.alertsWaitingFor(organizationId, {
+      take: WAITING_FOR_TOP,
+      minPeople: WAITING_FOR_MIN_PEOPLE,
+      defaultWithin: `${WITHIN_DEFAULT.value}${WITHIN_DEFAULT.unit}`,
+    }),
     findCategories(),
   ]);
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));

@@ -22,15 +22,17 @@ export const petEventTypeSchema = z.enum(PET_EVENT_TYPES).meta({
 export const EVENT_ID_PATTERN = /^evt_([1-9][0-9]{0,15})$/;
 export const eventIdOf = (position: bigint | number) => `evt_${position}`;
 
-const eventIdSchema = z
-  .string()
-  .regex(EVENT_ID_PATTERN)
-  .meta({ description: "The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).", example: "evt_42" });
+const eventIdSchema = z.string().regex(EVENT_ID_PATTERN).meta({
+  description:
+    "The event's id: unique, and increasing in the order events committed. Also the `webhook-id` of its deliveries, and the feed's cursor (`after`).",
+  example: "evt_42",
+});
 
 /** The changed fields' values before a change: a component of its own, so that both event types reference it. */
-const petPreviousSchema = petFieldsSchema
-  .partial()
-  .meta({ id: "PetPreviousFields", description: "The changed fields' values before the change (`pet.updated` and the stays' events); the others are left out." });
+const petPreviousSchema = petFieldsSchema.partial().meta({
+  id: "PetPreviousFields",
+  description: "The changed fields' values before the change (`pet.updated` and the stays' events); the others are left out.",
+});
 
 // `pet` and `previous` carry no .meta() of their own: a description there would make the generator copy
 // Pet into every event type instead of referencing it (13 near-duplicate types in a partner's client).
@@ -49,7 +51,9 @@ export type PetEventData = z.infer<typeof petEventDataSchema>;
 
 const eventBase = {
   id: eventIdSchema,
-  organizationId: idSchema.meta({ description: "The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events." }),
+  organizationId: idSchema.meta({
+    description: "The organisation of the animal that changed: an organisation's key reads (and its webhooks receive) only its own organisation's events.",
+  }),
   createdAt: z.string().meta({ format: "date-time", description: "When the change committed.", example: "2026-11-23T10:15:30.123Z" }),
 };
 
@@ -77,13 +81,11 @@ export const petStayEndedEventSchema = z
       "A stay ended with an outcome: `adoption` (the animal is `sold`, whether recorded as an outcome, by the adoption workflow or by a change of status; a status change also sends its `pet.updated`), or another outcome (the animal is out of care: off every public list). A record: only the organisation's staff and its keys with records:read are sent it (others get `pet.updated` for an adoption, `pet.unlisted` for any other outcome).",
   });
 
-export const petListedEventSchema = z
-  .object({ ...eventBase, type: z.literal("pet.listed"), data: petEventDataSchema.pick({ pet: true }) })
-  .meta({
-    id: "PetListedEvent",
-    description:
-      "An animal is listed again: it came back into care. Sent to readers that do not read the organisation's records (who were sent `pet.unlisted` when it left, and nothing while it was away), with the animal as it is now: add it to your copy.",
-  });
+export const petListedEventSchema = z.object({ ...eventBase, type: z.literal("pet.listed"), data: petEventDataSchema.pick({ pet: true }) }).meta({
+  id: "PetListedEvent",
+  description:
+    "An animal is listed again: it came back into care. Sent to readers that do not read the organisation's records (who were sent `pet.unlisted` when it left, and nothing while it was away), with the animal as it is now: add it to your copy.",
+});
 
 export const petUnlistedEventSchema = z
   .object({
@@ -104,7 +106,14 @@ export const petUnlistedEventSchema = z
   });
 
 export const eventSchema = z
-  .discriminatedUnion("type", [petCreatedEventSchema, petUpdatedEventSchema, petStayStartedEventSchema, petStayEndedEventSchema, petListedEventSchema, petUnlistedEventSchema])
+  .discriminatedUnion("type", [
+    petCreatedEventSchema,
+    petUpdatedEventSchema,
+    petStayStartedEventSchema,
+    petStayEndedEventSchema,
+    petListedEventSchema,
+    petUnlistedEventSchema,
+  ])
   .meta({ id: "Event", description: "One change to an animal. Never names who made it." });
 export type PetEvent = z.infer<typeof eventSchema>;
 /** An event that carries the whole animal: every type but `pet.unlisted`. */

@@ -15,8 +15,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!type || !JSON_TYPE.test(type)) {
     throw new ApiError(415, "unsupported_media_type", "Send the body as JSON with `Content-Type: application/json`.");
   }
-  const tooLarge = () =>
-    new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+  const tooLarge = () => new ApiError(413, "payload_too_large", `The request body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge();
 

@@ -38,12 +38,16 @@ export interface FormLimits {
 }
 
 const missingFormFile = () =>
-  new ApiError(400, "invalid_body", "No file was sent: send it as the `file` field of a multipart/form-data form (curl -F file=@pets.csv).", [{ field: "file", issue: "is required" }]);
+  new ApiError(400, "invalid_body", "No file was sent: send it as the `file` field of a multipart/form-data form (curl -F file=@pets.csv).", [
+    { field: "file", issue: "is required" },
+  ]);
 
 export async function readFormUpload(request: Request, limits: FormLimits): Promise<FormUpload> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\b/i.test(type)) {
-    throw new ApiError(400, "invalid_body", "Send the file as multipart/form-data (field `file`), e.g. curl -F file=@pets.csv.", [{ field: "file", issue: "is required" }]);
+    throw new ApiError(400, "invalid_body", "Send the file as multipart/form-data (field `file`), e.g. curl -F file=@pets.csv.", [
+      { field: "file", issue: "is required" },
+    ]);
   }
   const declared = request.headers.get("content-length");
   if (declared !== null && Number(declared) > limits.maxFileBytes + MULTIPART_OVERHEAD) throw limits.tooLarge();
@@ -58,7 +62,14 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
     try {
       parser = Busboy({
         headers: { "content-type": contentType },
-        limits: { fileSize: limits.maxFileBytes, files: 1, fields: limits.fields.length + 2, parts: limits.fields.length + 4, fieldSize: limits.fieldBytes ?? 32 * 1024, headerPairs: 20 },
+        limits: {
+          fileSize: limits.maxFileBytes,
+          files: 1,
+          fields: limits.fields.length + 2,
+          parts: limits.fields.length + 4,
+          fieldSize: limits.fieldBytes ?? 32 * 1024,
+          headerPairs: 20,
+        },
       });
     } catch {
       reject(new ApiError(400, "invalid_body", "The multipart/form-data body has no boundary in its Content-Type."));
@@ -98,10 +109,16 @@ export function readMultipart(body: ReadableStream<Uint8Array>, contentType: str
     parser.on("field", (field, value, _nameTruncated, valueTruncated) => {
       if (!limits.fields.includes(field)) {
         if (limits.otherFields === "ignore") return;
-        return fail(new ApiError(400, "invalid_body", `"${field.slice(0, 40)}" is not a field of this form (file, ${limits.fields.join(", ")}).`, [{ field: field.slice(0, 40), issue: "is not a field of this form" }]));
+        return fail(
+          new ApiError(400, "invalid_body", `"${field.slice(0, 40)}" is not a field of this form (file, ${limits.fields.join(", ")}).`, [
+            { field: field.slice(0, 40), issue: "is not a field of this form" },
+          ]),
+        );
       }
-      if (valueTruncated) return fail(limits.fieldTooLong?.(field) ?? new ApiError(400, "invalid_body", `The field ${field} is too long.`, [{ field, issue: "is too long" }]));
-      if (Object.hasOwn(fields, field)) return fail(new ApiError(400, "invalid_body", `The field ${field} is given more than once.`, [{ field, issue: "must be given at most once" }]));
+      if (valueTruncated)
+        return fail(limits.fieldTooLong?.(field) ?? new ApiError(400, "invalid_body", `The field ${field} is too long.`, [{ field, issue: "is too long" }]));
+      if (Object.hasOwn(fields, field))
+        return fail(new ApiError(400, "invalid_body", `The field ${field} is given more than once.`, [{ field, issue: "must be given at most once" }]));
       // The rule of every request's text (lib/core/text.ts); the decoder already made bad UTF-8 U+FFFD.
       const problem = textProblem(value);
       if (problem) return fail(textError("invalid_body", [{ field, issue: problem }]));

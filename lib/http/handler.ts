@@ -74,7 +74,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
-
 function parseWith<S extends AnySchema>(schema: S, input: unknown, code: "invalid_path" | "invalid_query" | "invalid_body"): z.infer<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw validationError(code, result.error, schema);
@@ -113,7 +112,13 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     // scopes and their rate-limit headers), and on nothing else a cache could
     // see; CORS never varies (Access-Control-Allow-Origin is always *), so
     // Origin is not named. lib/server/vary.ts keeps Next's router headers out.
-    const headers: Record<string, string> = { ...COMMON_HEADERS, ...CORS_HEADERS, ...hstsHeader(url.origin), Vary: "Authorization, Cookie", "X-Request-Id": requestId };
+    const headers: Record<string, string> = {
+      ...COMMON_HEADERS,
+      ...CORS_HEADERS,
+      ...hstsHeader(url.origin),
+      Vary: "Authorization, Cookie",
+      "X-Request-Id": requestId,
+    };
     const successor = (options.deprecated && options.successor?.(await context.params)) || DEPRECATION.successor;
     if (options.deprecated) Object.assign(headers, deprecationHeaders({ ...DEPRECATION, successor }));
 
@@ -230,7 +235,9 @@ export function withApi<P extends AnySchema | undefined = undefined, Q extends A
     return new Response(JSON.stringify(payload), { status, headers });
   };
   // What the route declared, for tests that hold every route to its rules.
-  return Object.assign(apiRoute, { declared: { scope: options.scope, tenant: tenantKind(options.tenant as TenantRule<unknown>), body: options.body } as RouteDeclaration });
+  return Object.assign(apiRoute, {
+    declared: { scope: options.scope, tenant: tenantKind(options.tenant as TenantRule<unknown>), body: options.body } as RouteDeclaration,
+  });
 }
 
 export interface RouteDeclaration {
@@ -261,7 +268,6 @@ function unavailableReason(error: unknown): string {
   }
   return "unknown";
 }
-
 
 /** Answers for the methods a route does not implement, and CORS preflight. */
 export function otherMethods(allowed: string[]) {

@@ -14,12 +14,9 @@ export function idempotencyKeyOf(request: Request): string | undefined {
   const value = request.headers.get("idempotency-key");
   if (value === null) return undefined;
   if (!KEY_PATTERN.test(value)) {
-    throw new ApiError(
-      400,
-      "invalid_header",
-      `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters, e.g. a UUID.`,
-      [{ field: "Idempotency-Key", issue: `must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters` }],
-    );
+    throw new ApiError(400, "invalid_header", `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters, e.g. a UUID.`, [
+      { field: "Idempotency-Key", issue: `must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters` },
+    ]);
   }
   return value;
 }
@@ -39,15 +36,9 @@ interface IdempotentCall {
  * one), inside the transaction that records the key; without a key it just
  * runs (without a transaction of ours: `tx` is then undefined).
  */
-export async function idempotently(
-  call: IdempotentCall,
-  work: (tx: Prisma.TransactionClient | undefined) => Promise<StoredResponse>,
-): Promise<ApiResult> {
+export async function idempotently(call: IdempotentCall, work: (tx: Prisma.TransactionClient | undefined) => Promise<StoredResponse>): Promise<ApiResult> {
   const key = idempotencyKeyOf(call.request);
   if (key === undefined) return work(undefined);
-  const { response, replayed } = await runOnce(
-    { caller: call.caller, key, fingerprint: fingerprint(call.operation, call.body), now: call.now },
-    work,
-  );
+  const { response, replayed } = await runOnce({ caller: call.caller, key, fingerprint: fingerprint(call.operation, call.body), now: call.now }, work);
   return replayed ? { ...response, headers: { ...response.headers, "Idempotent-Replayed": "true" } } : response;
 }

@@ -17,7 +17,7 @@ const PERCENT = /%[0-9a-fA-F]{2}/;
 function isUtf8(raw: string): boolean {
   if (!PERCENT.test(raw)) return true;
   const bytes: number[] = [];
-  for (let i = 0; i < raw.length; ) {
+  for (let i = 0; i < raw.length;) {
     if (raw[i] === "%" && /^[0-9a-fA-F]{2}$/.test(raw.slice(i + 1, i + 3))) {
       bytes.push(parseInt(raw.slice(i + 1, i + 3), 16));
       i += 3;
@@ -45,9 +45,12 @@ export function readQuery(url: URL): Record<string, string> {
     out[key] = value;
   }
   if (repeated.length) {
-    throw new ApiError(400, "invalid_query", `Query parameter "${repeated[0]}" is given more than once.`, [
-      ...new Set(repeated),
-    ].map((field) => ({ field, issue: "must be given at most once" })));
+    throw new ApiError(
+      400,
+      "invalid_query",
+      `Query parameter "${repeated[0]}" is given more than once.`,
+      [...new Set(repeated)].map((field) => ({ field, issue: "must be given at most once" })),
+    );
   }
   const problems: ErrorDetail[] = [];
   for (const pair of url.search.slice(1).split("&")) {
@@ -55,7 +58,8 @@ export function readQuery(url: URL): Record<string, string> {
     const at = pair.indexOf("=");
     const [rawKey, rawValue] = at < 0 ? [pair, ""] : [pair.slice(0, at), pair.slice(at + 1)];
     const field = new URLSearchParams(`${rawKey}=`).keys().next().value ?? rawKey;
-    const issue = !isUtf8(rawKey) || !isUtf8(rawValue) ? "must be UTF-8 text: its percent-encoded bytes are not" : (textProblem(field) ?? textProblem(out[field] ?? ""));
+    const issue =
+      !isUtf8(rawKey) || !isUtf8(rawValue) ? "must be UTF-8 text: its percent-encoded bytes are not" : (textProblem(field) ?? textProblem(out[field] ?? ""));
     if (issue) problems.push({ field: JSON.stringify(field).slice(1, -1), issue });
   }
   if (problems.length) throw textError("invalid_query", problems);

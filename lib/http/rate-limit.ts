@@ -51,9 +51,7 @@ function describe(states: WindowState[], bind: WindowState, now: Date, remaining
     "X-RateLimit-Reset": String(unix(bind.window.end)),
     // IETF draft-ietf-httpapi-ratelimit-headers: a named policy per window.
     "RateLimit-Policy": states.map((s) => `"${s.name}";q=${s.limit};w=${s.window.seconds}`).join(", "),
-    RateLimit: states
-      .map((s) => `"${s.name}";r=${s === bind ? remaining : s.remaining};t=${seconds(s.window.end.getTime() - now.getTime())}`)
-      .join(", "),
+    RateLimit: states.map((s) => `"${s.name}";r=${s === bind ? remaining : s.remaining};t=${seconds(s.window.end.getTime() - now.getTime())}`).join(", "),
   };
 }
 
@@ -82,7 +80,10 @@ export async function applyRateLimit(caller: Caller, now: Date): Promise<RateLim
   hitsSent(rateKeys);
   try {
     counts = await counterStore().hit(counters);
-    hitsAnswered(rateKeys, counters.map(({ rateKey, window }, i) => ({ rateKey, window, hits: counts[i]! })));
+    hitsAnswered(
+      rateKeys,
+      counters.map(({ rateKey, window }, i) => ({ rateKey, window, hits: counts[i]! })),
+    );
   } catch (error) {
     hitsAnswered(rateKeys);
     logger().error({ err: error instanceof CounterStoreUnavailable ? error.cause : error }, "rate-limit store unavailable");

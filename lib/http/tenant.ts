@@ -84,4 +84,8 @@ export const listingSiteOwner: OwnerRule<{ siteId: number }> = {
   what: "listing site",
   id: ({ siteId }) => siteId,
 };
-export const importOwner: OwnerRule<{ importId: number }> = { owner: ({ importId }) => organizationOfImport(importId), what: "import", id: ({ importId }) => importId };
+export const importOwner: OwnerRule<{ importId: number }> = {
+  owner: ({ importId }) => organizationOfImport(importId),
+  what: "import",
+  id: ({ importId }) => importId,
+};

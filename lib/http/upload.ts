@@ -11,7 +11,6 @@ import { MAX_UPLOAD_BYTES, PHOTO_MEDIA_TYPES } from "@/lib/photos/limits";
 // bytes are is decided later by decoding them (lib/photos/process.ts),
 // never by a Content-Type or a file name.
 
-
 export interface PhotoUpload {
   bytes: Buffer;
   /** The multipart `alt` field as sent (validated by the caller), when there was one. */
@@ -27,7 +26,11 @@ const RAW_TYPE = /^(?:image\/[\w.+-]+|application\/octet-stream)\s*(?:;.*)?$/i;
 const PHOTO_TYPES_ACCEPTED = `multipart/form-data (the photo in its \`file\` field), or the image as the body with Content-Type ${PHOTO_MEDIA_TYPES.join(", ")} or application/octet-stream`;
 
 function tooLarge(): ApiError {
-  return new ApiError(413, "payload_too_large", `The photo is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a smaller one (a phone photo is usually 2 to 6 MB).`);
+  return new ApiError(
+    413,
+    "payload_too_large",
+    `The photo is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a smaller one (a phone photo is usually 2 to 6 MB).`,
+  );
 }
 
 function missingFile(): ApiError {
@@ -43,7 +46,11 @@ export async function readPhotoUpload(request: Request): Promise<PhotoUpload> {
   if (declared !== null && Number(declared) > MAX_UPLOAD_BYTES + (multipart ? MULTIPART_OVERHEAD : 0)) throw tooLarge();
   if (!multipart && type && !RAW_TYPE.test(type)) {
     // Neither the form nor an image: a generated client that sent something else ([object Object] as text/plain).
-    throw new ApiError(415, "unsupported_media_type", `Received Content-Type ${JSON.stringify(type.slice(0, 100))}, which is not a photo upload. Send ${PHOTO_TYPES_ACCEPTED}.`);
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      `Received Content-Type ${JSON.stringify(type.slice(0, 100))}, which is not a photo upload. Send ${PHOTO_TYPES_ACCEPTED}.`,
+    );
   }
   if (!request.body) throw missingFile();
   if (!multipart) return { bytes: await readRaw(request.body), contentType: type || null };

@@ -9,4 +9,8 @@ import { LOCALES } from "@/lib/i18n/locales";
 export const localeSchema = z
   .enum(LOCALES, { error: () => `must be one of ${LOCALES.join(", ")}` })
   .optional()
-  .meta({ description: "The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.", example: "es" });
+  .meta({
+    description:
+      "The language of the emails the adopter gets about it: `en` (English, when left out) or `es` (Spanish). The site sends its page's language when it is not English.",
+    example: "es",
+  });

@@ -54,7 +54,9 @@ export function canonicalJson(value: unknown): string {
  * `{"categoryId":1,"name":"Rex","status":"available"}` are the same request.
  */
 export function fingerprint(operation: string, parsedBody: unknown): string {
-  return createHash("sha256").update(`${operation}\n${canonicalJson(parsedBody)}`).digest("hex");
+  return createHash("sha256")
+    .update(`${operation}\n${canonicalJson(parsedBody)}`)
+    .digest("hex");
 }
 
 function isLockTimeout(error: unknown): boolean {

@@ -33,7 +33,10 @@ const refusals = (plan: ReturnType<typeof planAnimal>) => plan.rows.filter((p) =
 describe("one animal's stays", () => {
   it("kept in order of intake, whatever the file's order; the profile from the latest; adopted last: sold and in care", () => {
     const plan = planAnimal(
-      [row(3, { intakeDate: "5/1/2021", outcomeDate: "5/9/2021", outcomeType: "adoption" }, "Tom later"), row(2, { intakeDate: "1/1/2021", outcomeDate: "1/20/2021", outcomeType: "adoption" }, "Tom")],
+      [
+        row(3, { intakeDate: "5/1/2021", outcomeDate: "5/9/2021", outcomeType: "adoption" }, "Tom later"),
+        row(2, { intakeDate: "1/1/2021", outcomeDate: "1/20/2021", outcomeType: "adoption" }, "Tom"),
+      ],
       undefined,
       COLUMNS,
       ZONE,
@@ -57,7 +60,9 @@ describe("one animal's stays", () => {
       ZONE,
       NOW,
     );
-    expect(refusals(plan)).toEqual([[3, "its stay (2020-06-02 to 2020-06-13) overlaps the stay from 2020-04-30 to 2020-06-13 on line 2: an animal is in one stay at a time"]]);
+    expect(refusals(plan)).toEqual([
+      [3, "its stay (2020-06-02 to 2020-06-13) overlaps the stay from 2020-04-30 to 2020-06-13 on line 2: an animal is in one stay at a time"],
+    ]);
     expect(plan.insert).toHaveLength(2);
     // Its last stay ended otherwise than by adoption: out of care, available.
     expect(plan.inCare).toBe(false);
@@ -82,7 +87,10 @@ describe("one animal's stays", () => {
       NOW,
     );
     expect(refusals(plan)).toEqual([
-      [2, "its stay (2021-01-01 to now (no outcome)) has no outcome, but the animal has a later stay from 2021-03-01 to 2021-03-05 on line 3: only the last stay may be open"],
+      [
+        2,
+        "its stay (2021-01-01 to now (no outcome)) has no outcome, but the animal has a later stay from 2021-03-01 to 2021-03-05 on line 3: only the last stay may be open",
+      ],
       [4, "is empty, but the row has an outcome date: an outcome has a type"],
       [5, "is empty, but the row has the outcome adoption: an outcome has a date"],
       [6, "is before the intake (2021-06-01 to 2021-05-01): an animal leaves after it came in"],
@@ -122,11 +130,28 @@ describe("an animal already here", () => {
   });
 
   it("a stay of the file overlapping one recorded here (not in the file) is refused; the recorded stay's dates only in the message for readers of the records", () => {
-    const here: RecordedStay = { id: 200, intakeAt: new Date("2021-06-01T07:00:00Z"), intakeType: "stray", intakeSubtype: null, outcomeAt: null, outcomeType: null, outcomeSubtype: null };
-    const plan = planAnimal([...rows(), row(4, { intakeDate: "7/1/2021", outcomeDate: "7/3/2021", outcomeType: "adoption" })], { pet, inCare: true, stays: [...recorded, here] }, COLUMNS, ZONE, NOW);
-    expect(refusals(plan)).toEqual([[4, "its stay (2021-07-01 to 2021-07-03) overlaps a stay of the animal recorded here: an animal is in one stay at a time"]]);
+    const here: RecordedStay = {
+      id: 200,
+      intakeAt: new Date("2021-06-01T07:00:00Z"),
+      intakeType: "stray",
+      intakeSubtype: null,
+      outcomeAt: null,
+      outcomeType: null,
+      outcomeSubtype: null,
+    };
+    const plan = planAnimal(
+      [...rows(), row(4, { intakeDate: "7/1/2021", outcomeDate: "7/3/2021", outcomeType: "adoption" })],
+      { pet, inCare: true, stays: [...recorded, here] },
+      COLUMNS,
+      ZONE,
+      NOW,
+    );
+    expect(refusals(plan)).toEqual([
+      [4, "its stay (2021-07-01 to 2021-07-03) overlaps a stay of the animal recorded here: an animal is in one stay at a time"],
+    ]);
     expect(plan.rows.find((p) => p.action === "reject")!.issues[0]).toMatchObject({
-      withRecords: "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time",
+      withRecords:
+        "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time",
     });
     // Its last stay is the open one recorded here: available again.
     expect(plan.profile?.patch).toMatchObject({ status: "available" });
@@ -135,7 +160,8 @@ describe("an animal already here", () => {
 
 describe("a big unit (issue 48)", () => {
   const day = (n: number) => new Date(Date.UTC(2000, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
-  const many = (n: number) => Array.from({ length: n }, (_, i) => row(i + 2, { intakeDate: day(2 * i), outcomeDate: day(2 * i + 1), outcomeType: "returnedToOwner" }));
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => row(i + 2, { intakeDate: day(2 * i), outcomeDate: day(2 * i + 1), outcomeType: "returnedToOwner" }));
 
   it("is read a step at a time with a pause between (and one before its plan), and plans as the whole does", async () => {
     let pauses = 0;

@@ -34,7 +34,12 @@ export interface RecordedStay extends FileStay {
 export function historyColumns(mapping: GenericMapping | null | undefined): StayColumns | null {
   if (!mapping || !STAY_FIELDS.some((field) => mapping[field]) || typeof mapping.intakeDate !== "string") return null;
   const column = (value: string | string[] | undefined) => (typeof value === "string" ? value : undefined);
-  return { intakeDate: mapping.intakeDate, intakeType: column(mapping.intakeType), outcomeDate: column(mapping.outcomeDate), outcomeType: column(mapping.outcomeType) };
+  return {
+    intakeDate: mapping.intakeDate,
+    intakeType: column(mapping.intakeType),
+    outcomeDate: column(mapping.outcomeDate),
+    outcomeType: column(mapping.outcomeType),
+  };
 }
 
 /** The file's columns, named in the report's entries. */
@@ -124,7 +129,8 @@ function readStay(row: ImportedRow, columns: StayColumns, zone: string, now: Dat
   };
   if (stay.intakeAt > now) return refuse(row, columns.intakeDate, "is in the future: a stay is recorded once it has begun");
   if (stay.outcomeAt && stay.outcomeAt > now) return refuse(row, columns.outcomeDate ?? null, "is in the future: an outcome is recorded once it has happened");
-  if (stay.outcomeAt && stay.outcomeAt < stay.intakeAt) return refuse(row, columns.outcomeDate ?? null, `is before the intake (${span(stay, zone)}): an animal leaves after it came in`);
+  if (stay.outcomeAt && stay.outcomeAt < stay.intakeAt)
+    return refuse(row, columns.outcomeDate ?? null, `is before the intake (${span(stay, zone)}): an animal leaves after it came in`);
   return stay;
 }
 
@@ -152,7 +158,14 @@ function readRows(rows: readonly ImportedRow[], pet: Pet | undefined, columns: S
     }
     const fields = wanted(row, pet !== undefined);
     if (!fields.ok) {
-      into.planned.set(row, rejected(row, fields.issues.map((i) => ({ ...i, result: "refused" as const })), pet?.id ?? null));
+      into.planned.set(
+        row,
+        rejected(
+          row,
+          fields.issues.map((i) => ({ ...i, result: "refused" as const })),
+          pet?.id ?? null,
+        ),
+      );
       continue;
     }
     const stay = readStay(row, columns, zone, now);
@@ -185,7 +198,15 @@ export function planAnimal(rows: readonly ImportedRow[], existing: Existing, col
  * read `step` at a time, with `pause` (the job's yield to requests) between,
  * so no one animal holds the process for long.
  */
-export async function planAnimalInSteps(rows: readonly ImportedRow[], existing: Existing, columns: StayColumns, zone: string, now: Date, step: number, pause: () => Promise<void>): Promise<AnimalPlan> {
+export async function planAnimalInSteps(
+  rows: readonly ImportedRow[],
+  existing: Existing,
+  columns: StayColumns,
+  zone: string,
+  now: Date,
+  step: number,
+  pause: () => Promise<void>,
+): Promise<AnimalPlan> {
   const read: ReadRows = { planned: new Map(), candidates: [] };
   for (let start = 0; start < rows.length; start += step) {
     if (start > 0) await pause();
@@ -258,7 +279,10 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
     // An open stay is the animal's last: one followed by another stay is refused, and the later one compared with the stay before it.
     while (last && last.stay.outcomeAt === null) {
       kept.pop();
-      drop(last, `its stay (${span(last.stay, zone)}) has no outcome, but the animal has a later stay from ${span(c.stay, zone)} on line ${c.row.line}: only the last stay may be open`);
+      drop(
+        last,
+        `its stay (${span(last.stay, zone)}) has no outcome, but the animal has a later stay from ${span(c.stay, zone)} on line ${c.row.line}: only the last stay may be open`,
+      );
       last = kept.at(-1);
     }
     if (last && overlaps(last.stay, c.stay)) {
@@ -277,7 +301,10 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
     for (const k of kept) {
       if (excess <= 0) break;
       if (matched.has(k.row)) continue;
-      drop(k, `its stay (${span(k.stay, zone)}) is left out: an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays, and with the file's it would have ${would}; the oldest new stays are refused`);
+      drop(
+        k,
+        `its stay (${span(k.stay, zone)}) is left out: an animal keeps at most ${STAYS_PER_ANIMAL_MAX} stays, and with the file's it would have ${would}; the oldest new stays are refused`,
+      );
       left.add(k.row);
       excess--;
     }
@@ -308,7 +335,9 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
       line: profileRow.line,
       field: null,
       message: `says the animal was adopted, but ${lastRecorded && lastOutcome !== null ? "its last stay, recorded here, ended otherwise: not marked adopted" : lastOutcome === null ? why : `its last stay ended with ${lastOutcome}: not marked adopted`}`,
-      ...(lastRecorded && lastOutcome !== null ? { withRecords: `says the animal was adopted, but its last stay, recorded here, ended with ${lastOutcome}: not marked adopted` } : {}),
+      ...(lastRecorded && lastOutcome !== null
+        ? { withRecords: `says the animal was adopted, but its last stay, recorded here, ended with ${lastOutcome}: not marked adopted` }
+        : {}),
       result: "importedWithWarning",
     });
   }
@@ -330,7 +359,14 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   if (!pet) {
     const created = newPetSchema.safeParse({ ...patchFields, externalId: profileRow.externalId });
     if (!created.success) {
-      for (const k of kept) planned.set(k.row, rejected(k.row, created.error.issues.map((i) => refuse(k.row, i.path.join(".") || null, i.message))));
+      for (const k of kept)
+        planned.set(
+          k.row,
+          rejected(
+            k.row,
+            created.error.issues.map((i) => refuse(k.row, i.path.join(".") || null, i.message)),
+          ),
+        );
       return { rows: rows.map((r) => planned.get(r)!), profile: null, insert: [], update: [], inCare: null };
     }
     for (const k of kept) {

@@ -26,7 +26,9 @@ function same(a: unknown, b: unknown): boolean {
 
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => x.localeCompare(y))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => x.localeCompare(y)))
+      : v,
   );
 }
 
@@ -64,7 +66,9 @@ export function differences(fields: PetPatch, pet: Pet): PetPatch | null {
   for (const [field, value] of Object.entries(fields)) {
     if (value === undefined) continue;
     if (field === "goodWith" && value) {
-      const parts = Object.entries(value as Record<string, boolean | null | undefined>).filter(([k, v]) => v !== undefined && pet.goodWith[k as keyof Pet["goodWith"]] !== v);
+      const parts = Object.entries(value as Record<string, boolean | null | undefined>).filter(
+        ([k, v]) => v !== undefined && pet.goodWith[k as keyof Pet["goodWith"]] !== v,
+      );
       if (parts.length) patch.goodWith = Object.fromEntries(parts);
     } else if (field === "adoptionFee" && value) {
       const fee = pet.adoptionFee as Record<string, unknown> | null;
@@ -85,7 +89,15 @@ export function planRow(row: ImportedRow, existing: ReadonlyMap<string, Pet>, se
   if (row.errors.length) return rejected(row, refusals(row));
   if (row.externalId !== null) {
     const earlier = seen.get(row.externalId);
-    if (earlier !== undefined) return rejected(row, [{ line: row.line, field: null, message: `has the ID ${quoteCell(row.externalId)}, which line ${earlier} already has: each animal once per file`, result: "refused" }]);
+    if (earlier !== undefined)
+      return rejected(row, [
+        {
+          line: row.line,
+          field: null,
+          message: `has the ID ${quoteCell(row.externalId)}, which line ${earlier} already has: each animal once per file`,
+          result: "refused",
+        },
+      ]);
     seen.set(row.externalId, row.line);
   }
   const pet = row.externalId === null ? undefined : existing.get(row.externalId);

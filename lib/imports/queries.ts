@@ -3,7 +3,16 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { longWorkQueue, QUEUE_SCHEMA } from "@/lib/jobs/queue";
-import type { ImportCounts, ImportPhotoCounts, ImportPreviewRow, ImportStatus, IssueResult, MissingPolicy, ReportEntry, UnknownWords } from "@/lib/imports/schemas";
+import type {
+  ImportCounts,
+  ImportPhotoCounts,
+  ImportPreviewRow,
+  ImportStatus,
+  IssueResult,
+  MissingPolicy,
+  ReportEntry,
+  UnknownWords,
+} from "@/lib/imports/schemas";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
 import type { ListingFormatName } from "@/lib/core/listing-sites";
 
@@ -73,7 +82,10 @@ export async function insertImport(row: NewImportRow): Promise<{ created: Import
         ON CONFLICT (organization_id) WHERE status IN ('queued', 'running') DO NOTHING
         RETURNING id`;
       if (!inserted) {
-        const active = await tx.import.findFirst({ where: { organizationId: BigInt(row.organizationId), status: { in: ACTIVE } }, select: { id: true, status: true } });
+        const active = await tx.import.findFirst({
+          where: { organizationId: BigInt(row.organizationId), status: { in: ACTIVE } },
+          select: { id: true, status: true },
+        });
         return active ? { active: { id: Number(active.id), status: active.status } } : null;
       }
       // One job per import (job_key): queued twice, it still runs once. Its retries are for waiting on
@@ -226,14 +238,16 @@ export async function saveProgress(id: number, owner: string, progress: Progress
     });
     if (count === 0) throw new LeaseLostError(id);
     if (progress.issues.length) {
-      await tx.importIssue.createMany({ data: progress.issues.map((issue) => ({
+      await tx.importIssue.createMany({
+        data: progress.issues.map((issue) => ({
           importId: BigInt(id),
           line: issue.line,
           field: issue.field,
           message: issue.message,
           recordsMessage: issue.withRecords ?? null,
           result: issue.result,
-        })) });
+        })),
+      });
     }
   });
 }

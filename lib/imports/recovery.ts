@@ -28,7 +28,8 @@ export async function recoverStalledImports(): Promise<Recovered> {
     const id = Number(stalled.id);
     if (stalled.lockedBy) await queries.unlockWorker(stalled.lockedBy);
     if (stalled.noRetry) {
-      const message = "The import stopped without finishing (the process running it ended, and its job has no attempts left); the rows counted above were imported. Import the file again to finish it.";
+      const message =
+        "The import stopped without finishing (the process running it ended, and its job has no attempts left); the rows counted above were imported. Import the file again to finish it.";
       if (await queries.failStalled(stalled.id, message)) recovered.failed.push(id);
       continue;
     }

@@ -9,7 +9,15 @@ import { planRow, type PlannedRow } from "@/lib/imports/plan";
 import { startOfDay } from "@/lib/imports/stay-times";
 import { findStaysOf, insertStays, isStayConflict, organizationZone, updateStays } from "@/lib/imports/stays";
 import * as queries from "@/lib/imports/queries";
-import { PHOTO_FETCH_ALLOWANCE, UNKNOWN_WORDS_MAX, type ImportIssue, type ImportPreviewRow, type MissingPolicy, type ReportEntry, type UnknownWords } from "@/lib/imports/schemas";
+import {
+  PHOTO_FETCH_ALLOWANCE,
+  UNKNOWN_WORDS_MAX,
+  type ImportIssue,
+  type ImportPreviewRow,
+  type MissingPolicy,
+  type ReportEntry,
+  type UnknownWords,
+} from "@/lib/imports/schemas";
 import { clipText, quoteCell } from "@/lib/listings/formats/cells";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import type { GenericMapping } from "@/lib/listings/formats/generic";
@@ -220,7 +228,11 @@ async function createAll(state: State, plans: Plan[]): Promise<void> {
       } catch (one) {
         if (isStayConflict(one)) rejectPlan(plan, "its stays were refused by the database (they overlap, or two are open): send the file again");
         else if (!isExternalIdTaken(one)) throw one;
-        else rejectPlan(plan, `${quoteCell(plan.profile!.row.externalId ?? "")} became another animal's ID while the file was imported; import the file again to update it`);
+        else
+          rejectPlan(
+            plan,
+            `${quoteCell(plan.profile!.row.externalId ?? "")} became another animal's ID while the file was imported; import the file again to update it`,
+          );
       }
     }
   }
@@ -253,20 +265,25 @@ async function updateAll(state: State, plans: Plan[], history: HistoryMode | nul
     if (!plan.insert.length && !plan.update.length && plan.inCare === null && !profile.patch) continue;
     const unit = plan.rows.map((p) => p.row);
     try {
-      await changeWithStays(petId, state.context, async (tx, was, context) => {
-        const recorded = (await findStaysOf([petId], tx)).get(petId)?.stays ?? [];
-        const locked = planAnimal(unit, { pet: presentPet(was, state.view), inCare: context.inCare, stays: recorded }, history.columns, zone, at);
-        // The report says what the lock's plan did.
-        Object.assign(plan, locked);
-        if (!locked.profile) return null;
-        await updateStays(tx, locked.update);
-        await insertStays(
-          tx,
-          state.organizationId,
-          locked.insert.map((stay) => ({ petId, stay })),
-        );
-        return { patch: locked.profile.patch ?? null, inCare: locked.inCare, wroteStays: locked.insert.length + locked.update.length > 0 };
-      }, state.leavingCare);
+      await changeWithStays(
+        petId,
+        state.context,
+        async (tx, was, context) => {
+          const recorded = (await findStaysOf([petId], tx)).get(petId)?.stays ?? [];
+          const locked = planAnimal(unit, { pet: presentPet(was, state.view), inCare: context.inCare, stays: recorded }, history.columns, zone, at);
+          // The report says what the lock's plan did.
+          Object.assign(plan, locked);
+          if (!locked.profile) return null;
+          await updateStays(tx, locked.update);
+          await insertStays(
+            tx,
+            state.organizationId,
+            locked.insert.map((stay) => ({ petId, stay })),
+          );
+          return { patch: locked.profile.patch ?? null, inCare: locked.inCare, wroteStays: locked.insert.length + locked.update.length > 0 };
+        },
+        state.leavingCare,
+      );
     } catch (error) {
       if (isStayConflict(error)) {
         rejectPlan(plan, "the animal's stays changed while the file was imported, and the file's now overlap them: send the file again");
@@ -288,7 +305,10 @@ function tally(state: State, plans: Plan[]): void {
     state.rowsLeft--;
     if (p.action === "reject") addIssues(state, p.issues);
     else {
-      const warnings: ImportIssue[] = [...p.row.warnings.map((w) => ({ line: w.line, field: w.field, message: w.message, result: "importedWithWarning" as const })), ...p.issues];
+      const warnings: ImportIssue[] = [
+        ...p.row.warnings.map((w) => ({ line: w.line, field: w.field, message: w.message, result: "importedWithWarning" as const })),
+        ...p.issues,
+      ];
       // One entry kept back for the count of those left out.
       const room = Math.max(0, ISSUES_MAX - 1 - state.issueTotal - state.rowsLeft);
       addIssues(state, warnings.slice(0, room));
@@ -343,7 +363,14 @@ function firstStay(p: PlannedRow, zone: string, at: Date): FileStay {
   const from = day ? startOfDay(day, zone) : at;
   const intakeAt = from > at ? at : from;
   const adopted = p.create?.status === "sold";
-  return { intakeAt, intakeType: "otherIntake", intakeSubtype: null, outcomeAt: adopted ? at : null, outcomeType: adopted ? "adoption" : null, outcomeSubtype: null };
+  return {
+    intakeAt,
+    intakeType: "otherIntake",
+    intakeSubtype: null,
+    outcomeAt: adopted ? at : null,
+    outcomeType: adopted ? "adoption" : null,
+    outcomeSubtype: null,
+  };
 }
 
 /** A turn for the requests beside the job: a wait while the process is saturated (lib/jobs/yield.ts), else one turn of the event loop. */
@@ -390,7 +417,7 @@ async function runRows(
 
   const seen = new Map<string, number>();
   const all: PlannedRow[] = [];
-  for (let next = 0; next < units.length; ) {
+  for (let next = 0; next < units.length;) {
     const chunk: ImportedRow[][] = [];
     for (let size = 0; next < units.length && (size === 0 || size + units[next]!.length <= CHUNK); next++) {
       chunk.push(units[next]!);
@@ -462,7 +489,14 @@ async function markAbsent(state: State, rows: ImportedRow[]): Promise<void> {
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       // Line 0: not a row of the file, an animal it leaves out.
-      addIssues(state, [{ line: 0, field: "status", message: `Animal ${pet.id} (${quoteCell(pet.externalId ?? "")}) was not marked adopted: ${error.message}`, result: "refused" }]);
+      addIssues(state, [
+        {
+          line: 0,
+          field: "status",
+          message: `Animal ${pet.id} (${quoteCell(pet.externalId ?? "")}) was not marked adopted: ${error.message}`,
+          result: "refused",
+        },
+      ]);
     }
   }
 }
@@ -612,7 +646,14 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
       state.progress.counts = row.counts as unknown as queries.Progress["counts"];
       state.progress.photos = { ...queries.EMPTY_PHOTOS, ...(row.photos as object) };
       state.previewDirty = false;
-      addIssues(state, [{ line: 0, field: null, message: "The import stopped after its rows (the server restarted while it fetched photos). Import the file again to fetch the photos not stored.", result: "refused" }]);
+      addIssues(state, [
+        {
+          line: 0,
+          field: null,
+          message: "The import stopped after its rows (the server restarted while it fetched photos). Import the file again to fetch the photos not stored.",
+          result: "refused",
+        },
+      ]);
       await save(state, { status: "failed" });
       return;
     }
@@ -623,7 +664,13 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     const read = listingRowReader(file, { categories, mapping: (row.mapping as GenericMapping | null) ?? undefined });
     counts.rows = file.records.length;
     state.rowsLeft = file.records.length;
-    const { planned, rows } = await runRows(state, file.records, read, options, row.format === "generic" ? historyMode(row.mapping as GenericMapping | null) : null);
+    const { planned, rows } = await runRows(
+      state,
+      file.records,
+      read,
+      options,
+      row.format === "generic" ? historyMode(row.mapping as GenericMapping | null) : null,
+    );
     if (state.warningsLeftOut) {
       addIssues(state, [
         {
@@ -647,7 +694,14 @@ async function run(id: number, owner: string, lease: AbortSignal, options: RunOp
     if (error instanceof ListingFileError) addIssues(state, [{ line: error.line ?? 0, field: null, message: error.message, result: "refused" }]);
     else {
       logger().error({ err: error, importId: id }, "an import failed");
-      addIssues(state, [{ line: 0, field: null, message: "The import stopped on an error on our side; the rows counted above were imported. Import the file again to finish it.", result: "refused" }]);
+      addIssues(state, [
+        {
+          line: 0,
+          field: null,
+          message: "The import stopped on an error on our side; the rows counted above were imported. Import the file again to finish it.",
+          result: "refused",
+        },
+      ]);
     }
     await save(state, { status: "failed" }).catch((saving: unknown) => logger().error({ err: saving, importId: id }, "an import's failure could not be saved"));
   }

@@ -39,22 +39,31 @@ export const importFormSchema = z.strictObject(
       .optional(),
     organizationId: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   },
-  { error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field of an import (file, format, dryRun, missing, mapping, organizationId)" : undefined) },
+  {
+    error: (issue) => (issue.code === "unrecognized_keys" ? "is not a field of an import (file, format, dryRun, missing, mapping, organizationId)" : undefined),
+  },
 );
 export type ImportForm = z.infer<typeof importFormSchema>;
 
 /** The request body as OpenAPI describes it (multipart/form-data). */
 export const importUploadSchema = z
   .object({
-    file: z.string().meta({ format: "binary", description: "The listing file (CSV), at most 10 MB and 20,000 rows; UTF-8 (with or without BOM) or Windows-1252." }),
+    file: z
+      .string()
+      .meta({ format: "binary", description: "The listing file (CSV), at most 10 MB and 20,000 rows; UTF-8 (with or without BOM) or Windows-1252." }),
     format: importFormatSchema.optional().meta({ description: "Found from the file when left out (a file with a mapping is generic)." }),
     dryRun: z.boolean().optional().meta({ description: "Report what the import would do, and change nothing. Default false." }),
-    missing: z.enum(MISSING_POLICIES).optional().meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
+    missing: z
+      .enum(MISSING_POLICIES)
+      .optional()
+      .meta({ description: "`adopted`: the organisation's available animals (with an externalId) absent from the file are marked sold. Default `keep`." }),
     // Sent as a text field holding JSON; the operation's `encoding` says so (lib/openapi/imports.ts).
     // No .meta() here: a description on the wrapper would make the generator copy the schema inline
     // instead of referencing ImportMapping (the operation's description says what the field is for).
     mapping: genericMappingSchema.optional(),
-    organizationId: idSchema.optional().meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
+    organizationId: idSchema
+      .optional()
+      .meta({ description: "The organisation the animals are for: required for platform callers; an organisation's own callers may leave it out." }),
   })
   .meta({ id: "ImportUpload" });
 
@@ -75,10 +84,10 @@ export const importPhotoCountsSchema = z
     queued: z.number().int().meta({ description: "Photo addresses to fetch (those fetched before for the same animal are not)." }),
     stored: z.number().int(),
     failed: z.number().int(),
-    skipped: z
-      .number()
-      .int()
-      .meta({ description: "Photo addresses not fetched: past the 10 photos an animal holds, or past the fetches an import (or an organisation, in a day) may make. Each is in the report." }),
+    skipped: z.number().int().meta({
+      description:
+        "Photo addresses not fetched: past the 10 photos an animal holds, or past the fetches an import (or an organisation, in a day) may make. Each is in the report.",
+    }),
   })
   .meta({ id: "ImportPhotoCounts" });
 export type ImportPhotoCounts = z.infer<typeof importPhotoCountsSchema>;
@@ -96,7 +105,10 @@ export const importIssueSchema = z
         "What became of the row: `refused` (not imported; for line 0, the import as a whole or an animal it could not change), or `importedWithWarning` (its animal or stay was imported, and something was read loosely or left out: a nameless animal named by its ID, a photo not stored).",
     }),
   })
-  .meta({ id: "ImportIssue", description: "One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them)." });
+  .meta({
+    id: "ImportIssue",
+    description: "One entry of an import's report: a refused row, or a row imported with a warning (a photo not stored among them).",
+  });
 export type ImportIssue = z.infer<typeof importIssueSchema>;
 
 /**
@@ -148,11 +160,16 @@ export const importSummarySchema = z
     finishedAt: z.string().nullable().meta({ format: "date-time" }),
     counts: importCountsSchema,
     photos: importPhotoCountsSchema,
-    issues: z.number().int().meta({ description: "Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues." }),
+    issues: z.number().int().meta({
+      description: "Entries in the report (refused rows, rows imported with a warning, photos not stored): read them from GET /imports/{importId}/issues.",
+    }),
     reportExpiresAt: z
       .string()
       .nullable()
-      .meta({ format: "date-time", description: `When the report (issues and preview) is deleted: ${REPORT_RETENTION_DAYS} days after the import finished; null until it has. The import itself stays listed.` }),
+      .meta({
+        format: "date-time",
+        description: `When the report (issues and preview) is deleted: ${REPORT_RETENTION_DAYS} days after the import finished; null until it has. The import itself stays listed.`,
+      }),
   })
   .meta({ id: "ImportSummary", description: "An import as the list shows it: what it was asked to do, where it is, and its counts." });
 export type ImportSummary = z.infer<typeof importSummarySchema>;
@@ -160,13 +177,11 @@ export type ImportSummary = z.infer<typeof importSummarySchema>;
 /** Words listed per field in an import's unknownWords, the most frequent first (a free-text column mapped by mistake would have thousands). */
 export const UNKNOWN_WORDS_MAX = 200;
 
-export const unknownWordsSchema = z
-  .record(z.string(), z.array(z.object({ word: z.string(), count: z.number().int() })))
-  .meta({
-    id: "ImportUnknownWords",
-    description: `The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's \`values\`, with how many rows have it, the most frequent first (at most ${UNKNOWN_WORDS_MAX} a field). Add them to \`values\` and send the file again: a dry run shows this first.`,
-    example: { intakeType: [{ word: "WELFARE SEIZED", count: 108 }], outcomeType: [{ word: "HOMEFIRST", count: 803 }] },
-  });
+export const unknownWordsSchema = z.record(z.string(), z.array(z.object({ word: z.string(), count: z.number().int() }))).meta({
+  id: "ImportUnknownWords",
+  description: `The report's summary of the words that refused rows: for each field with a closed vocabulary (species, sex, size, coatLength, status, ageGroup, intakeType, outcomeType, the yes/no fields), each word of the file that is neither ours nor in the mapping's \`values\`, with how many rows have it, the most frequent first (at most ${UNKNOWN_WORDS_MAX} a field). Add them to \`values\` and send the file again: a dry run shows this first.`,
+  example: { intakeType: [{ word: "WELFARE SEIZED", count: 108 }], outcomeType: [{ word: "HOMEFIRST", count: 803 }] },
+});
 export type UnknownWords = z.infer<typeof unknownWordsSchema>;
 
 export const importSchema = importSummarySchema
@@ -179,7 +194,8 @@ export const importSchema = importSummarySchema
   })
   .meta({
     id: "Import",
-    description: "A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). Its report is paged apart: GET /imports/{importId}/issues.",
+    description:
+      "A listing file's import: what it was asked to do, and what it did (or, for a dry run, would do). Its report is paged apart: GET /imports/{importId}/issues.",
   });
 export type Import = z.infer<typeof importSchema>;
 
@@ -187,7 +203,9 @@ export const importsSchema = z.array(importSummarySchema).meta({ id: "ImportSumm
 
 export const importIssuesSchema = z.array(importIssueSchema).meta({ id: "ImportIssues" });
 
-export const importIdParamsSchema = z.object({ importId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the import.", example: 1 }) });
+export const importIdParamsSchema = z.object({
+  importId: queryInteger(1, Number.MAX_SAFE_INTEGER).meta({ description: "Identifier of the import.", example: 1 }),
+});
 
 export const ISSUES_PAGE_MAX = 500;
 

@@ -41,7 +41,8 @@ export function fileTooLarge(): ApiError {
 
 function fileError(error: ListingFileError): ApiError {
   if (error.overLimit) return new ApiError(413, error.code === "too_large" ? "payload_too_large" : "too_many_rows", error.message);
-  if (error.code === "invalid_mapping") return new ApiError(400, "invalid_mapping", error.message, [{ field: "mapping", issue: "is required for a generic CSV file" }]);
+  if (error.code === "invalid_mapping")
+    return new ApiError(400, "invalid_mapping", error.message, [{ field: "mapping", issue: "is required for a generic CSV file" }]);
   return new ApiError(400, "invalid_file", error.message, [{ field: "file", issue: error.code }]);
 }
 
@@ -216,7 +217,11 @@ export async function listImportIssues(
   const row = await queries.findImport(id, organizationId);
   if (!row) throw noSuchImport(id);
   if (reportGone(row)) {
-    throw new ApiError(410, "gone", `The report of import ${id} was deleted ${REPORT_RETENTION_DAYS} days after the import finished; its counts are still at GET /v1/imports/${id}.`);
+    throw new ApiError(
+      410,
+      "gone",
+      `The report of import ${id} was deleted ${REPORT_RETENTION_DAYS} days after the import finished; its counts are still at GET /v1/imports/${id}.`,
+    );
   }
   const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   if (cursor && cursor.d !== "after") throw invalidCursorFor("another list");

@@ -14,7 +14,9 @@ describe("readStayTime", () => {
     ["", null],
   ])("%s", (cell, expected) => expect(readStayTime(cell)).toEqual(expected));
 
-  it.each(["2/30/2022", "2022-13-01", "2022-04-06 14:30", "2022-04-06T25:00:00Z", "yesterday", "6/4/22"])("refuses %s", (cell) => expect(readStayTime(cell)).toBeUndefined());
+  it.each(["2/30/2022", "2022-13-01", "2022-04-06 14:30", "2022-04-06T25:00:00Z", "yesterday", "6/4/22"])("refuses %s", (cell) =>
+    expect(readStayTime(cell)).toBeUndefined(),
+  );
 });
 
 describe("startOfDay", () => {

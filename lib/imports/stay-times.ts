@@ -45,7 +45,16 @@ const clocks = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(zone: string, instant: number): number {
   let clock = clocks.get(zone);
   if (!clock) {
-    clock = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    clock = new Intl.DateTimeFormat("en-US", {
+      timeZone: zone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
     clocks.set(zone, clock);
   }
   const parts = clock.formatToParts(new Date(instant));

@@ -29,7 +29,16 @@ export async function findStaysOf(petIds: number[], client: Client = db()): Prom
   const pets = await client.$queryRaw<{ id: bigint; in_care: boolean }[]>`SELECT id, in_care FROM pets WHERE id = ANY(${ids}::bigint[])`;
   for (const p of pets) found.set(Number(p.id), { inCare: p.in_care, stays: [] });
   const stays = await client.$queryRaw<
-    { id: bigint; pet_id: bigint; intake_at: Date; intake_type: IntakeType; intake_subtype: string | null; outcome_at: Date | null; outcome_type: OutcomeType | null; outcome_subtype: string | null }[]
+    {
+      id: bigint;
+      pet_id: bigint;
+      intake_at: Date;
+      intake_type: IntakeType;
+      intake_subtype: string | null;
+      outcome_at: Date | null;
+      outcome_type: OutcomeType | null;
+      outcome_subtype: string | null;
+    }[]
   >`SELECT id, pet_id, intake_at, intake_type::text AS intake_type, intake_subtype, outcome_at, outcome_type::text AS outcome_type, outcome_subtype
       FROM pet_stays WHERE pet_id = ANY(${ids}::bigint[]) ORDER BY pet_id, intake_at, id`;
   for (const s of stays) {

@@ -4,7 +4,23 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const QUEUE_SCHEMA = "graphile_worker";
 
 /** Every task's name (lib/worker/tasks.ts implements each; the metrics report each one's waiting jobs, zero included). */
-export const TASK_NAMES = ["deliver-webhooks", "sweep-events", "refresh-age-groups", "application-mail", "application-digest", "anonymise-applications", "alert-mail", "send-alerts", "expire-alerts", "listing-upload", "listing-daily", "run-import", "sweep-import-reports", "recover-long-work", "analyze-grown-tables"] as const;
+export const TASK_NAMES = [
+  "deliver-webhooks",
+  "sweep-events",
+  "refresh-age-groups",
+  "application-mail",
+  "application-digest",
+  "anonymise-applications",
+  "alert-mail",
+  "send-alerts",
+  "expire-alerts",
+  "listing-upload",
+  "listing-daily",
+  "run-import",
+  "sweep-import-reports",
+  "recover-long-work",
+  "analyze-grown-tables",
+] as const;
 
 /**
  * The long tasks: one organisation's work that may hold a slot for minutes (an

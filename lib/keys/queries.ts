@@ -35,17 +35,20 @@ export type ApiKeyRow = {
   organizationId: bigint | null;
 };
 
-export async function insertApiKey(data: {
-  name: string;
-  prefix: string;
-  hash: string;
-  last4: string;
-  plan: Plan;
-  scopes: string[];
-  perMinute?: number;
-  perDay?: number;
-  organizationId: bigint | null;
-}, client: Prisma.TransactionClient = db()): Promise<ApiKeyRow> {
+export async function insertApiKey(
+  data: {
+    name: string;
+    prefix: string;
+    hash: string;
+    last4: string;
+    plan: Plan;
+    scopes: string[];
+    perMinute?: number;
+    perDay?: number;
+    organizationId: bigint | null;
+  },
+  client: Prisma.TransactionClient = db(),
+): Promise<ApiKeyRow> {
   return client.apiKey.create({ data, select: keyColumns });
 }
 

@@ -28,7 +28,16 @@ export type Scope = (typeof SCOPES)[number];
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
 /** records:read / records:write: the organisation's records of its animals' stays (intakes and outcomes, issue 42). */
-export const KEY_SCOPES = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"] as const;
+export const KEY_SCOPES = [
+  "pets:read",
+  "pets:write",
+  "webhooks:manage",
+  "applications:write",
+  "organizations:manage",
+  "listings:manage",
+  "records:read",
+  "records:write",
+] as const;
 
 /**
  * What each key scope lets a key do, in a few words. KEY_SCOPES (the list the API checks) is the one

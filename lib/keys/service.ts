@@ -66,7 +66,11 @@ export async function ownerOfNewKey(tenancy: Tenancy, input: Pick<NewApiKey, "or
  * organisation already has that many live keys, counted under a lock on its
  * row so two concurrent issues cannot both pass at the cap.
  */
-export async function createApiKey(input: NewApiKey, organizationId: bigint | null, { liveCap }: { liveCap?: number } = {}): Promise<{ key: string; summary: ApiKeySummary }> {
+export async function createApiKey(
+  input: NewApiKey,
+  organizationId: bigint | null,
+  { liveCap }: { liveCap?: number } = {},
+): Promise<{ key: string; summary: ApiKeySummary }> {
   const key = generateKey(env().API_KEY_MODE);
   const row = await db().$transaction(async (tx) => {
     if (liveCap !== undefined && organizationId !== null && (await queries.lockOrganizationAndCountLiveKeys(tx, organizationId)) >= liveCap) {
@@ -120,10 +124,12 @@ export async function listApiKeys(organizationId?: number): Promise<ApiKeySummar
 /** For staff: their organisation's keys (every key for a platform admin) with the requests counted against each today (UTC). */
 export async function listApiKeysWithUsage(now: Date, organizationId?: number): Promise<ApiKeySummary[]> {
   const keys = await listApiKeys(organizationId);
-  const usage = await usageToday(keys.map((k) => k.id), now);
+  const usage = await usageToday(
+    keys.map((k) => k.id),
+    now,
+  );
   return keys.map((k) => ({ ...k, usedToday: usage.get(k.id) ?? 0 }));
 }
-
 
 /**
  * Tells every instance that a key changed, so none keeps serving it from
@@ -181,7 +187,14 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** The principal of a key row, or null when it is revoked. */
 function principalOf(row: queries.ApiKeyRow): KeyPrincipal | null {
   if (row.revokedAt) return null;
-  return { keyId: row.id, plan: row.plan, scopes: row.scopes as Scope[], limits: limitsFor(row.plan, row), bannedUntil: row.bannedUntil, organizationId: row.organizationId };
+  return {
+    keyId: row.id,
+    plan: row.plan,
+    scopes: row.scopes as Scope[],
+    limits: limitsFor(row.plan, row),
+    bannedUntil: row.bannedUntil,
+    organizationId: row.organizationId,
+  };
 }
 
 /**

@@ -36,7 +36,11 @@ describe("petstore_emails_total", () => {
   });
 
   it("counts a sent email under its kind, and a refused one (temporary or for good) as failed", async () => {
-    const before = { sent: await counted("alert_matches", "sent"), failed: await counted("alert_matches", "failed"), other: await counted("application_link", "sent") };
+    const before = {
+      sent: await counted("alert_matches", "sent"),
+      failed: await counted("alert_matches", "failed"),
+      other: await counted("application_link", "sent"),
+    };
     const message = { kind: "alert_matches" as const, subject: "2 new animals match your alert", text: "Biscuit and Pepper." };
 
     expect(await sendMail({ ...message, to: "sam@example.org" })).toBe(true);

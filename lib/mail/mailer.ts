@@ -7,7 +7,6 @@ import { metrics } from "@/lib/metrics";
 // send (lib/worker/tasks.ts), never a request: a slow or failing mail server
 // delays nothing, and a failed send is retried by the job.
 
-
 export interface Mail {
   kind: MailKind;
   to: string;
@@ -62,7 +61,10 @@ export async function sendMail(mail: Mail): Promise<boolean> {
   if (transport?.url !== SMTP_URL) {
     transport?.transporter.close();
     // Short timeouts: a job waiting on a dead server holds a worker slot.
-    transport = { url: SMTP_URL, transporter: nodemailer.createTransport({ url: SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }) };
+    transport = {
+      url: SMTP_URL,
+      transporter: nodemailer.createTransport({ url: SMTP_URL, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
+    };
   }
   try {
     await transport.transporter.sendMail({ from: MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers });

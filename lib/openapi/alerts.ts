@@ -15,7 +15,7 @@ export function registerAlerts(registry: OpenAPIRegistry, security: Record<strin
     operationId: "createAlert",
     summary: "Email me new matches: an alert for new animals matching filters",
     description:
-      "Double opt-in: the answer is always 202 and a confirmation email goes to `email`; nothing is matched or sent until its link is opened, and an unconfirmed alert is deleted after 7 days. The answer is the same whether or not the address already had alerts. An address counts as the inbox it reaches (`+tags`, and dots at Gmail, are ignored): at most 10 alerts an address (409 `too_many_alerts`); at most 3 confirmation emails an hour and 6 a day to one address, 20 alerts an hour from one browser's address, and 100 an hour and 1,000 a day from one API key (429 with Retry-After). A `near` point is stored rounded to 2 decimals. The confirmation email never carries the text of `q` (\"a name search\"). `website` is a honeypot: any value is refused.",
+      'Double opt-in: the answer is always 202 and a confirmation email goes to `email`; nothing is matched or sent until its link is opened, and an unconfirmed alert is deleted after 7 days. The answer is the same whether or not the address already had alerts. An address counts as the inbox it reaches (`+tags`, and dots at Gmail, are ignored): at most 10 alerts an address (409 `too_many_alerts`); at most 3 confirmation emails an hour and 6 a day to one address, 20 alerts an hour from one browser\'s address, and 100 an hour and 1,000 a day from one API key (429 with Retry-After). A `near` point is stored rounded to 2 decimals. The confirmation email never carries the text of `q` ("a name search"). `website` is a honeypot: any value is refused.',
     tags: ["alerts"],
     security,
     request: { body: { required: true, content: { "application/json": { schema: newAlertSchema } } } },
@@ -39,7 +39,12 @@ export function registerAlerts(registry: OpenAPIRegistry, security: Record<strin
     summary: "An alert by its private link: its filters in words, how often, whether it is confirmed or paused",
     ...site,
     request: { params: alertTokenParamsSchema },
-    responses: { 200: { description: "The alert.", headers: COMMON_HEADERS, content: json }, 400: errorResponse(400, ["invalid_path"]), 404: notFound, ...commonErrors() },
+    responses: {
+      200: { description: "The alert.", headers: COMMON_HEADERS, content: json },
+      400: errorResponse(400, ["invalid_path"]),
+      404: notFound,
+      ...commonErrors(),
+    },
   });
   registry.registerPath({
     method: "patch",
@@ -73,7 +78,12 @@ export function registerAlerts(registry: OpenAPIRegistry, security: Record<strin
     description: "Called by the alert's page from script, so that mail scanners that only follow links confirm nothing.",
     ...site,
     request: { params: alertTokenParamsSchema },
-    responses: { 200: { description: "The confirmed alert.", headers: COMMON_HEADERS, content: json }, 400: errorResponse(400, ["invalid_path"]), 404: notFound, ...commonErrors() },
+    responses: {
+      200: { description: "The confirmed alert.", headers: COMMON_HEADERS, content: json },
+      400: errorResponse(400, ["invalid_path"]),
+      404: notFound,
+      ...commonErrors(),
+    },
   });
   registry.registerPath({
     method: "post",

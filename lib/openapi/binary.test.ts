@@ -33,13 +33,16 @@ function binaryParts(document: ReturnType<typeof buildOpenApiDocument>): { where
 describe("binary request parts in the OpenAPI documents", () => {
   it.each(["partner", "site"] as const)("are strings of format binary beside their contentMediaType (%s)", (audience) => {
     const parts = binaryParts(buildOpenApiDocument(audience));
-    expect(parts.map((p) => p.where)).toEqual(
-      expect.arrayContaining(["POST /pets/{petId}/photos multipart/form-data file"]),
-    );
+    expect(parts.map((p) => p.where)).toEqual(expect.arrayContaining(["POST /pets/{petId}/photos multipart/form-data file"]));
     // One documented body for the photo: a generator that cannot choose between media types sends neither.
     expect(parts.filter((p) => / image\//.test(p.where))).toEqual([]);
     for (const { where, schema } of parts) {
-      expect({ where, type: schema.type, format: schema.format, media: typeof schema.contentMediaType }).toEqual({ where, type: "string", format: "binary", media: "string" });
+      expect({ where, type: schema.type, format: schema.format, media: typeof schema.contentMediaType }).toEqual({
+        where,
+        type: "string",
+        format: "binary",
+        media: "string",
+      });
     }
   });
 });

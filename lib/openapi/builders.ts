@@ -39,7 +39,14 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** Errors that say "wait, then retry": they carry Retry-After. */
-const WAIT_AND_RETRY = new Set<ErrorCode>(["idempotency_in_progress", "delivery_in_progress", "import_in_progress", "rate_limited", "key_temporarily_banned", "service_unavailable"]);
+const WAIT_AND_RETRY = new Set<ErrorCode>([
+  "idempotency_in_progress",
+  "delivery_in_progress",
+  "import_in_progress",
+  "rate_limited",
+  "key_temporarily_banned",
+  "service_unavailable",
+]);
 
 export function errorResponse(
   status: number,

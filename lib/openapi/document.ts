@@ -66,10 +66,16 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "alerts", description: "Email me new matches: adopters' alerts for new animals (double opt-in; personal data, never readable by keys)." },
       { name: "events", description: "The change feed: every change to an animal, in order, readable from where you stopped." },
       { name: "webhooks", description: "Endpoints of yours that we call when an animal changes (Standard Webhooks: signed, retried)." },
-      { name: "listing-sites", description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily." },
+      {
+        name: "listing-sites",
+        description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily.",
+      },
       { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
-      { name: "reports", description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`)." },
+      {
+        name: "reports",
+        description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`).",
+      },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });

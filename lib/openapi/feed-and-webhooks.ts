@@ -83,7 +83,12 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     request: { body: { required: true, content: json(newWebhookSchema) } },
     responses: {
       201: ok("Registered. Store `secret` now.", createdWebhookSchema, { Location: header("URL of the new endpoint.") }),
-      400: errorResponse(400, ["invalid_json", "invalid_body", "invalid_webhook_url"], {}, "The body is invalid, or the URL cannot be used (not https, or its host is not a public address)."),
+      400: errorResponse(
+        400,
+        ["invalid_json", "invalid_body", "invalid_webhook_url"],
+        {},
+        "The body is invalid, or the URL cannot be used (not https, or its host is not a public address).",
+      ),
       409: errorResponse(409, ["webhook_limit_reached"], {}, `This key already has ${WEBHOOKS_PER_KEY} endpoints.`),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
@@ -106,7 +111,8 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/webhooks/{webhookId}",
     operationId: "updateWebhook",
     summary: "Change a webhook endpoint",
-    description: "Change its URL, event types or description; `enabled: false` pauses deliveries, `enabled: true` resumes them for events from then on (and clears its failure record).",
+    description:
+      "Change its URL, event types or description; `enabled: false` pauses deliveries, `enabled: true` resumes them for events from then on (and clears its failure record).",
     ...manage,
     request: { params: webhookIdParamsSchema, body: { required: true, content: json(webhookPatchSchema) } },
     responses: {
@@ -135,10 +141,16 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/webhooks/{webhookId}/rotate-secret",
     operationId: "rotateWebhookSecret",
     summary: "Rotate the signing secret",
-    description: "A new secret, shown only in this answer. For 24 hours every delivery carries two signatures (new and old secret), so you can switch your receiver over without missing one.",
+    description:
+      "A new secret, shown only in this answer. For 24 hours every delivery carries two signatures (new and old secret), so you can switch your receiver over without missing one.",
     ...manage,
     request: { params: webhookIdParamsSchema },
-    responses: { 200: ok("The new secret; the old one signs too until `previousSecretExpiresAt`.", rotatedSecretSchema), 400: invalidPath, 404: notFound, ...commonErrors() },
+    responses: {
+      200: ok("The new secret; the old one signs too until `previousSecretExpiresAt`.", rotatedSecretSchema),
+      400: invalidPath,
+      404: notFound,
+      ...commonErrors(),
+    },
   });
 
   registry.registerPath({
@@ -146,7 +158,8 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/webhooks/{webhookId}/test",
     operationId: "testWebhook",
     summary: "Send a test event",
-    description: "Sends a signed `webhook.test` event to the endpoint now and answers what your receiver did. Test events are not in the feed and are not retried.",
+    description:
+      "Sends a signed `webhook.test` event to the endpoint now and answers what your receiver did. Test events are not in the feed and are not retried.",
     ...manage,
     request: { params: webhookIdParamsSchema },
     responses: { 200: ok("The attempt (whether or not the receiver accepted it).", testResultSchema), 400: invalidPath, 404: notFound, ...commonErrors() },
@@ -157,7 +170,8 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
     path: "/webhooks/{webhookId}/deliveries",
     operationId: "listWebhookDeliveries",
     summary: "The deliveries log",
-    description: "This endpoint's deliveries, newest first: the event, every attempt (when, how long, the status code or the error, the start of the answer) and when the next is due.",
+    description:
+      "This endpoint's deliveries, newest first: the event, every attempt (when, how long, the status code or the error, the start of the answer) and when the next is due.",
     ...manage,
     request: { params: webhookIdParamsSchema, query: listDeliveriesQuerySchema },
     responses: {
@@ -188,7 +202,9 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
   // What we POST to your endpoint.
   const signedHeaders = z.object({
     "webhook-id": z.string().meta({ description: "The event id: the same on every retry of it. Deduplicate on it.", example: "evt_42" }),
-    "webhook-timestamp": z.string().meta({ description: "Unix seconds when this attempt was signed. Refuse ones far from now (replays).", example: "1795429530" }),
+    "webhook-timestamp": z
+      .string()
+      .meta({ description: "Unix seconds when this attempt was signed. Refuse ones far from now (replays).", example: "1795429530" }),
     "webhook-signature": z.string().meta({
       description:
         "`v1,` + base64 HMAC-SHA256, keyed with your secret (base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<body>`. Several space-separated signatures after a rotation: one valid is enough. Verify with the `standardwebhooks` package.",
@@ -202,8 +218,16 @@ export function registerFeedAndWebhooks(registry: OpenAPIRegistry, security: Sec
   for (const [name, schema, description] of [
     ["pet.created", petCreatedEventSchema, "An animal was added."],
     ["pet.updated", petUpdatedEventSchema, "An animal changed: its status (an adoption!), name or category. `data.previous` holds the old values."],
-    ["pet.stay.started", petStayStartedEventSchema, "A stay of an animal started: a new intake (the animal is back in care, `available`). `data.stay` is the stay."],
-    ["pet.stay.ended", petStayEndedEventSchema, "A stay of an animal ended: `data.stay.outcome` says how (adoption: the animal is `sold`; anything else: out of care, off every public list)."],
+    [
+      "pet.stay.started",
+      petStayStartedEventSchema,
+      "A stay of an animal started: a new intake (the animal is back in care, `available`). `data.stay` is the stay.",
+    ],
+    [
+      "pet.stay.ended",
+      petStayEndedEventSchema,
+      "A stay of an animal ended: `data.stay.outcome` says how (adoption: the animal is `sold`; anything else: out of care, off every public list).",
+    ],
     ["webhook.test", testEventSchema, "Sent when you call `POST /webhooks/{webhookId}/test`."],
   ] as const) {
     registry.registerWebhook({

@@ -36,7 +36,12 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
       body: {
         required: true,
         // The mapping is an object sent as one text field of JSON: `encoding` tells generators to serialise it so.
-        content: { "multipart/form-data": { schema: importUploadSchema, encoding: { mapping: { contentType: "application/json" }, file: { contentType: "text/csv, application/octet-stream" } } } },
+        content: {
+          "multipart/form-data": {
+            schema: importUploadSchema,
+            encoding: { mapping: { contentType: "application/json" }, file: { contentType: "text/csv, application/octet-stream" } },
+          },
+        },
       },
     },
     responses: {
@@ -47,8 +52,18 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
         {},
         `The form is invalid, the file cannot be read as a listing file (\`invalid_file\`, naming what was seen; \`details[0].issue\` is \`too_many_columns\` past ${MAX_FILE_COLUMNS} values in a row, \`cell_too_long\` past ${MAX_CELL_BYTES / 1024} KB in a value), or a generic file has no mapping (\`invalid_mapping\`).`,
       ),
-      409: errorResponse(409, ["import_in_progress"], {}, "Another import of the organisation (a dry run too) is queued or running; the message names it. Send the file again when it has finished."),
-      413: errorResponse(413, ["payload_too_large", "too_many_rows"], {}, `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows.`),
+      409: errorResponse(
+        409,
+        ["import_in_progress"],
+        {},
+        "Another import of the organisation (a dry run too) is queued or running; the message names it. Send the file again when it has finished.",
+      ),
+      413: errorResponse(
+        413,
+        ["payload_too_large", "too_many_rows"],
+        {},
+        `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB, or has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows.`,
+      ),
       ...commonErrors(),
       403: errorResponse(403, ["forbidden"], {}, "The caller lacks `pets:write`, or a history's `records:write` (the message names the scope)."),
     },
@@ -64,7 +79,11 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
     security,
     request: { query: listImportsQuerySchema },
     responses: {
-      200: { description: "A page of imports.", headers: { ...COMMON_HEADERS, "X-Next-Before": header("`before` for the next page, when there is one.") }, content: { "application/json": { schema: importsSchema } } },
+      200: {
+        description: "A page of imports.",
+        headers: { ...COMMON_HEADERS, "X-Next-Before": header("`before` for the next page, when there is one.") },
+        content: { "application/json": { schema: importsSchema } },
+      },
       400: errorResponse(400, ["invalid_query"]),
       ...commonErrors(),
     },
@@ -101,7 +120,12 @@ export function registerImports(registry: OpenAPIRegistry, security: Record<stri
       },
       400: errorResponse(400, ["invalid_path", "invalid_query", "invalid_cursor"]),
       404: errorResponse(404, ["not_found"]),
-      410: errorResponse(410, ["gone"], {}, `The report was deleted (${REPORT_RETENTION_DAYS} days after the import finished); the import and its counts remain.`),
+      410: errorResponse(
+        410,
+        ["gone"],
+        {},
+        `The report was deleted (${REPORT_RETENTION_DAYS} days after the import finished); the import and its counts remain.`,
+      ),
       ...commonErrors(),
     },
   });

@@ -41,7 +41,8 @@ export function registerListingSites(registry: OpenAPIRegistry, security: Securi
     path: "/listing-sites",
     operationId: "listListingSites",
     summary: "List your organisation's listing sites",
-    description: "Your organisation's accounts on listing sites (scope `listings:manage`), each with its last upload; a platform caller sees every organisation's. Passwords are never shown.",
+    description:
+      "Your organisation's accounts on listing sites (scope `listings:manage`), each with its last upload; a platform caller sees every organisation's. Passwords are never shown.",
     ...manage,
     responses: { 200: ok("The accounts, oldest first.", listingSitesSchema), ...commonErrors() },
   });
@@ -77,9 +78,19 @@ export function registerListingSites(registry: OpenAPIRegistry, security: Securi
     request: { body: { required: true, content: json(connectionTestBodySchema) } },
     responses: {
       200: ok("The outcome.", connectionTestSchema),
-      400: errorResponse(400, ["invalid_json", "invalid_body", "invalid_listing_host"], {}, `The body is invalid (a site's own server on another port than ${SITE_FTP_PORT}), or the host is not a public address.`),
+      400: errorResponse(
+        400,
+        ["invalid_json", "invalid_body", "invalid_listing_host"],
+        {},
+        `The body is invalid (a site's own server on another port than ${SITE_FTP_PORT}), or the host is not a public address.`,
+      ),
       ...commonErrors(),
-      429: errorResponse(429, ["rate_limited", "key_temporarily_banned"], {}, "The organisation's or the account's connection tests are used up (or the key's rate limit): wait `Retry-After` seconds."),
+      429: errorResponse(
+        429,
+        ["rate_limited", "key_temporarily_banned"],
+        {},
+        "The organisation's or the account's connection tests are used up (or the key's rate limit): wait `Retry-After` seconds.",
+      ),
     },
   });
 
@@ -121,7 +132,8 @@ export function registerListingSites(registry: OpenAPIRegistry, security: Securi
     path: "/listing-sites/{siteId}",
     operationId: "deleteListingSite",
     summary: "Remove a listing site account",
-    description: "Removes it and its uploads log (its listing-site history stays, with the removal). The site keeps the animals it last received until you remove them there.",
+    description:
+      "Removes it and its uploads log (its listing-site history stays, with the removal). The site keeps the animals it last received until you remove them there.",
     ...manage,
     request: { params: listingSiteIdParamsSchema },
     responses: { 204: { description: "Removed.", headers: COMMON_HEADERS }, 400: invalidPath, 403: otherOrg, 404: notFound, ...commonErrors() },

@@ -29,7 +29,12 @@ export function registerOrganizations(registry: OpenAPIRegistry, security: Recor
         headers: { ...COMMON_HEADERS, Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`.') },
         content: { "application/json": { schema: organizationsSchema } },
       },
-      400: errorResponse(400, ["invalid_query", "invalid_cursor", "unknown_location"], {}, "A parameter is invalid (`details` names it), a cursor is not from a `Link` header of this search, or `near` names a ZIP code we do not know (`unknown_location`)."),
+      400: errorResponse(
+        400,
+        ["invalid_query", "invalid_cursor", "unknown_location"],
+        {},
+        "A parameter is invalid (`details` names it), a cursor is not from a `Link` header of this search, or `near` names a ZIP code we do not know (`unknown_location`).",
+      ),
       ...commonErrors(),
     },
   });
@@ -45,7 +50,11 @@ export function registerOrganizations(registry: OpenAPIRegistry, security: Recor
     security,
     request: { body: { required: true, content: { "application/json": { schema: newOrganizationSchema } } } },
     responses: {
-      201: { description: "Added.", headers: { ...COMMON_HEADERS, Location: header("URL of the organisation.") }, content: { "application/json": { schema: organizationSchema } } },
+      201: {
+        description: "Added.",
+        headers: { ...COMMON_HEADERS, Location: header("URL of the organisation.") },
+        content: { "application/json": { schema: organizationSchema } },
+      },
       400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_location"]),
       403: errorResponse(403, ["forbidden"], {}, "The key lacks `organizations:manage`, or is an organisation's key (only the platform adds organisations)."),
       413: errorResponse(413, ["payload_too_large"]),
@@ -81,7 +90,10 @@ export function registerOrganizations(registry: OpenAPIRegistry, security: Recor
     security,
     request: {
       params: organizationIdParamsSchema,
-      body: { required: true, content: { "application/merge-patch+json": { schema: organizationPatchSchema }, "application/json": { schema: organizationPatchSchema } } },
+      body: {
+        required: true,
+        content: { "application/merge-patch+json": { schema: organizationPatchSchema }, "application/json": { schema: organizationPatchSchema } },
+      },
     },
     responses: {
       200: { description: "Changed.", headers: COMMON_HEADERS, content: { "application/json": { schema: organizationSchema } } },

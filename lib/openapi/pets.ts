@@ -18,7 +18,9 @@ import { MAX_UPLOAD_BYTES, MAX_PHOTO_PIXELS, PHOTO_FORMATS, PHOTO_MEDIA_TYPES } 
 /** The photo form as the document states it (built once: a component's id is registered once). */
 const photoUploadFormSchema = z
   .object({
-    file: z.string().meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
+    file: z
+      .string()
+      .meta({ type: "string", format: "binary", contentMediaType: "application/octet-stream", description: `The photo: ${PHOTO_FORMATS.join(", ")}.` }),
     alt: photoAltSchema.optional(),
   })
   .meta({ id: "PhotoUpload", description: "A photo and its alt text (the image as the body itself takes `?alt=` instead)." });
@@ -40,16 +42,17 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
     operationId: "listPets",
     summary: "List all animals",
     description:
-      "Returns animals newest first, every organisation's. Page with `limit` and the opaque `cursor` from the `Link` header (`rel=\"next\"` is present exactly when another page exists; `rel=\"prev\"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request), `goodWith` (all of), and the listing sites' `externalId` (the shelters' own ids), `houseTrained`, `specialNeeds`, `spayedNeutered` (true or false; an answer not known matches neither) and `coatLength` (any of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.",
+      'Returns animals newest first, every organisation\'s. Page with `limit` and the opaque `cursor` from the `Link` header (`rel="next"` is present exactly when another page exists; `rel="prev"` when a newer page exists). Filters combine: `status`, `categoryId`, `organizationId` (at these organisations), `id` (these animals only; with one id, the successor of `GET /pets/{petId}`), `q` (name search), `sex`, `size` (any of), `age` (any of the age groups, on the day of the request), `goodWith` (all of), and the listing sites\' `externalId` (the shelters\' own ids), `houseTrained`, `specialNeeds`, `spayedNeutered` (true or false; an answer not known matches neither) and `coatLength` (any of). With `near` (a US ZIP code or `latitude,longitude`) and `within` (default 100km), only animals at organisations that close, nearest first (newest first at one distance), each with `distanceKm`; the cursors continue in that order.',
     tags: ["pets"],
     security,
     request: {
       query: listPetsQuerySchema,
       headers: z.object({
-        "If-None-Match": z
-          .string()
-          .optional()
-          .meta({ description: "The `ETag` of this page as you last read it: when nothing on it changed, the answer is `304` without a body (it still counts against the rate limit).", example: 'W/"Yq3Xk2a9Xw0bV1c8s7dQe4f5gH6iJ7k"' }),
+        "If-None-Match": z.string().optional().meta({
+          description:
+            "The `ETag` of this page as you last read it: when nothing on it changed, the answer is `304` without a body (it still counts against the rate limit).",
+          example: 'W/"Yq3Xk2a9Xw0bV1c8s7dQe4f5gH6iJ7k"',
+        }),
       }),
     },
     responses: {
@@ -58,11 +61,16 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
         headers: {
           ...COMMON_HEADERS,
           Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`.'),
-          ETag: header("A weak tag of this page: it changes when any animal on it changes (or leaves or joins it), and on the day ages move on. Send it back in `If-None-Match`."),
+          ETag: header(
+            "A weak tag of this page: it changes when any animal on it changes (or leaves or joins it), and on the day ages move on. Send it back in `If-None-Match`.",
+          ),
         },
         content: { "application/json": { schema: petsSchema } },
       },
-      304: { description: "Not modified: the page is as the `If-None-Match` tag says. No body.", headers: { ...COMMON_HEADERS, ETag: header("The page's tag."), Link: header("As on the 200.") } },
+      304: {
+        description: "Not modified: the page is as the `If-None-Match` tag says. No body.",
+        headers: { ...COMMON_HEADERS, ETag: header("The page's tag."), Link: header("As on the 200.") },
+      },
       400: errorResponse(400, ["invalid_query", "invalid_cursor", "unknown_location"]),
       ...commonErrors(),
     },
@@ -85,7 +93,10 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
           .max(IDEMPOTENCY_KEY_MAX)
           .regex(/^[\x20-\x7E]+$/)
           .optional()
-          .meta({ description: `A unique value per animal to add (a UUID, say): 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters. Kept 24 hours, per caller.`, example: "3f0c9a52-6c1e-4b7e-9d1a-0d4c1f2b7e11" }),
+          .meta({
+            description: `A unique value per animal to add (a UUID, say): 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters. Kept 24 hours, per caller.`,
+            example: "3f0c9a52-6c1e-4b7e-9d1a-0d4c1f2b7e11",
+          }),
       }),
       body: { required: true, content: { "application/json": { schema: newPetSchema } } },
     },
@@ -144,10 +155,10 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
     request: {
       params: petIdParamsSchema,
       headers: z.object({
-        "If-Match": z
-          .string()
-          .optional()
-          .meta({ description: 'Only change the animal if its ETag is one of these (`"3"`, or `"3", "4"`); `*` for any. Strong comparison: a weak tag never matches.', example: '"1"' }),
+        "If-Match": z.string().optional().meta({
+          description: 'Only change the animal if its ETag is one of these (`"3"`, or `"3", "4"`); `*` for any. Strong comparison: a weak tag never matches.',
+          example: '"1"',
+        }),
       }),
       body: {
         required: true,
@@ -215,7 +226,12 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(409, ["too_many_photos"], {}, `The animal already has ${PHOTOS_MAX} photos.`),
       412: errorResponse(412, ["precondition_failed"]),
-      413: errorResponse(413, ["payload_too_large"], {}, `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`),
+      413: errorResponse(
+        413,
+        ["payload_too_large"],
+        {},
+        `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB (refused as soon as that many bytes have arrived).`,
+      ),
       415: errorResponse(
         415,
         ["unsupported_media_type"],
@@ -290,7 +306,12 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
       201: { description: "Received.", headers: COMMON_HEADERS, content: { "application/json": { schema: applicationCreatedSchema } } },
       400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"]),
       404: errorResponse(404, ["not_found"]),
-      409: errorResponse(409, ["not_available", "already_applied"], {}, "The animal is pending or sold (`not_available`), or this email already has an open application for it (`already_applied`)."),
+      409: errorResponse(
+        409,
+        ["not_available", "already_applied"],
+        {},
+        "The animal is pending or sold (`not_available`), or this email already has an open application for it (`already_applied`).",
+      ),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
       ...commonErrors(),

@@ -26,7 +26,12 @@ const CSV_LAYOUT =
   "One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.";
 
 export function registerReports(registry: OpenAPIRegistry, security: Record<string, string[]>[]): void {
-  const invalidQuery = errorResponse(400, ["invalid_query", "invalid_path"], {}, `\`from\` or \`to\` is not a month written YYYY-MM, \`to\` is before \`from\`, or the range is longer than ${MONTHS_MAX} months: \`details\` names the parameter.`);
+  const invalidQuery = errorResponse(
+    400,
+    ["invalid_query", "invalid_path"],
+    {},
+    `\`from\` or \`to\` is not a month written YYYY-MM, \`to\` is before \`from\`, or the range is longer than ${MONTHS_MAX} months: \`details\` names the parameter.`,
+  );
   const organizationErrors = {
     400: invalidQuery,
     403: errorResponse(403, ["forbidden"], {}, "The key lacks `records:read`, or the organisation is not the caller's."),
@@ -43,7 +48,11 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     security,
     request: { params: organizationIdParamsSchema, query: monthlyReportQuerySchema },
     responses: {
-      200: { description: "Every month of the range, oldest first.", headers: COMMON_HEADERS, content: { "application/json": { schema: monthlyReportSchema } } },
+      200: {
+        description: "Every month of the range, oldest first.",
+        headers: COMMON_HEADERS,
+        content: { "application/json": { schema: monthlyReportSchema } },
+      },
       ...commonErrors(),
       ...organizationErrors,
     },
@@ -59,13 +68,22 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     security,
     request: { params: organizationIdParamsSchema, query: monthlyReportQuerySchema },
     responses: {
-      200: { description: "The report (UTF-8 CSV).", headers: csvHeaders("monthly-report-1-2021-01_2021-12.csv"), content: { "text/csv": { schema: z.string() } } },
+      200: {
+        description: "The report (UTF-8 CSV).",
+        headers: csvHeaders("monthly-report-1-2021-01_2021-12.csv"),
+        content: { "text/csv": { schema: z.string() } },
+      },
       ...commonErrors(),
       ...organizationErrors,
     },
   });
 
-  const networkInvalidQuery = errorResponse(400, ["invalid_query"], {}, `\`from\` or \`to\` is not a month written YYYY-MM, \`to\` is before \`from\`, or the range is longer than ${NETWORK_MONTHS_MAX} months (the whole network's report reads every shelter's stays of the range: a longer one would run past the statement timeout; ask for it a year at a time): \`details\` names the parameter.`);
+  const networkInvalidQuery = errorResponse(
+    400,
+    ["invalid_query"],
+    {},
+    `\`from\` or \`to\` is not a month written YYYY-MM, \`to\` is before \`from\`, or the range is longer than ${NETWORK_MONTHS_MAX} months (the whole network's report reads every shelter's stays of the range: a longer one would run past the statement timeout; ask for it a year at a time): \`details\` names the parameter.`,
+  );
   const platformOnly = errorResponse(403, ["forbidden"], {}, "Only platform keys with `records:read` and platform admins read the network's report.");
   registry.registerPath({
     method: "get",
@@ -77,7 +95,11 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     security,
     request: { query: networkReportQuerySchema },
     responses: {
-      200: { description: "Every month of the range, oldest first.", headers: COMMON_HEADERS, content: { "application/json": { schema: monthlyReportSchema } } },
+      200: {
+        description: "Every month of the range, oldest first.",
+        headers: COMMON_HEADERS,
+        content: { "application/json": { schema: monthlyReportSchema } },
+      },
       ...commonErrors(),
       400: networkInvalidQuery,
       403: platformOnly,
@@ -94,7 +116,11 @@ export function registerReports(registry: OpenAPIRegistry, security: Record<stri
     security,
     request: { query: networkReportQuerySchema },
     responses: {
-      200: { description: "The report (UTF-8 CSV).", headers: csvHeaders("monthly-report-network-2021-01_2021-12.csv"), content: { "text/csv": { schema: z.string() } } },
+      200: {
+        description: "The report (UTF-8 CSV).",
+        headers: csvHeaders("monthly-report-network-2021-01_2021-12.csv"),
+        content: { "text/csv": { schema: z.string() } },
+      },
       ...commonErrors(),
       400: networkInvalidQuery,
       403: platformOnly,

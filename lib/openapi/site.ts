@@ -45,7 +45,10 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     ...site,
     request: { body: { required: true, content: json(signInSchema) } },
     responses: {
-      200: { ...ok("Signed in; the session cookie is set.", sessionInfoSchema), headers: { ...COMMON_HEADERS, "Set-Cookie": header("The staff session cookie.") } },
+      200: {
+        ...ok("Signed in; the session cookie is set.", sessionInfoSchema),
+        headers: { ...COMMON_HEADERS, "Set-Cookie": header("The staff session cookie.") },
+      },
       400: errorResponse(400, ["invalid_json", "invalid_body"]),
       ...commonErrors(),
     },
@@ -198,7 +201,11 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     ...site,
     request: { query: applicationListQuerySchema },
     responses: {
-      200: { description: "A page of applications.", headers: { ...COMMON_HEADERS, "X-Next-Before": header("`before` for the next page, when there is one.") }, content: json(z.array(applicationSchema)) },
+      200: {
+        description: "A page of applications.",
+        headers: { ...COMMON_HEADERS, "X-Next-Before": header("`before` for the next page, when there is one.") },
+        content: json(z.array(applicationSchema)),
+      },
       400: errorResponse(400, ["invalid_query"]),
       ...commonErrors(),
     },
@@ -210,7 +217,12 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     summary: "One application with its steps",
     ...site,
     request: { params: applicationIdParamsSchema },
-    responses: { 200: ok("The application.", applicationSchema), 400: errorResponse(400, ["invalid_path"]), 404: errorResponse(404, ["not_found"]), ...commonErrors() },
+    responses: {
+      200: ok("The application.", applicationSchema),
+      400: errorResponse(400, ["invalid_path"]),
+      404: errorResponse(404, ["not_found"]),
+      ...commonErrors(),
+    },
   });
   registry.registerPath({
     method: "post",
@@ -223,10 +235,10 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
     request: {
       params: applicationIdParamsSchema,
       headers: z.object({
-        "If-Match": z
-          .string()
-          .optional()
-          .meta({ description: 'Only take the step if the animal\'s ETag is one of these (`"3"`); `*` for any. Strong comparison: a weak tag never matches.', example: '"1"' }),
+        "If-Match": z.string().optional().meta({
+          description: 'Only take the step if the animal\'s ETag is one of these (`"3"`); `*` for any. Strong comparison: a weak tag never matches.',
+          example: '"1"',
+        }),
       }),
       body: { required: true, content: json(transitionSchema) },
     },
@@ -240,7 +252,12 @@ export function registerSitePaths(registry: OpenAPIRegistry): void {
         {},
         "The step does not follow from the state (`invalid_transition`), the animal is pending or sold (`not_available`), or another application for it is already approved (`adoption_in_progress`).",
       ),
-      412: errorResponse(412, ["precondition_failed"], {}, "`If-Match` (or `petVersion`) does not name the animal's version: someone changed it meanwhile. The `ETag` header gives the current one."),
+      412: errorResponse(
+        412,
+        ["precondition_failed"],
+        {},
+        "`If-Match` (or `petVersion`) does not name the animal's version: someone changed it meanwhile. The `ETag` header gives the current one.",
+      ),
       ...commonErrors(),
     },
   });

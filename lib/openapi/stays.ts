@@ -2,20 +2,31 @@ import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { petIdParamsSchema } from "@/lib/pets/schemas/params";
-import { listStaysQuerySchema, newStaySchema, outcomeInputSchema, STAYS_PER_ANIMAL_MAX, stayParamsSchema, stayPatchSchema, staySchema, staysSchema } from "@/lib/stays/schemas";
+import {
+  listStaysQuerySchema,
+  newStaySchema,
+  outcomeInputSchema,
+  STAYS_PER_ANIMAL_MAX,
+  stayParamsSchema,
+  stayPatchSchema,
+  staySchema,
+  staysSchema,
+} from "@/lib/stays/schemas";
 
 // An animal's stays in the contract (issue 42, docs/decisions/023): the
 // shelter's records of how each animal came in and how it left, for its
 // organisation's staff and keys with records:read / records:write. Called
 // from buildOpenApiDocument (module cycle: nothing runs at import).
 
-const etag = () => ({ ETag: header('The animal\'s version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal.') });
-const ifMatch = () => z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`); 412 otherwise.', example: '"3"' }) });
+const etag = () => ({
+  ETag: header('The animal\'s version after the change, as a strong entity tag (`"4"`): every change of its stays is a change of the animal.'),
+});
+const ifMatch = () =>
+  z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`); 412 otherwise.', example: '"3"' }) });
 const OWNERS =
   "Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource.";
 
 export function registerStays(registry: OpenAPIRegistry, security: Record<string, string[]>[]): void {
-
   registry.registerPath({
     method: "get",
     path: "/pets/{petId}/stays",
@@ -47,8 +58,17 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     security,
     request: { params: petIdParamsSchema, headers: ifMatch(), body: { required: true, content: { "application/json": { schema: newStaySchema } } } },
     responses: {
-      201: { description: "The new stay.", headers: { ...COMMON_HEADERS, ...etag(), Location: header("URL of the stay.") }, content: { "application/json": { schema: staySchema } } },
-      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"], {}, "The body is invalid, or `intake.at` is in the future (`details` names the field)."),
+      201: {
+        description: "The new stay.",
+        headers: { ...COMMON_HEADERS, ...etag(), Location: header("URL of the stay.") },
+        content: { "application/json": { schema: staySchema } },
+      },
+      400: errorResponse(
+        400,
+        ["invalid_path", "invalid_json", "invalid_body"],
+        {},
+        "The body is invalid, or `intake.at` is in the future (`details` names the field).",
+      ),
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
@@ -74,9 +94,19 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
     request: { params: stayParamsSchema, headers: ifMatch(), body: { required: true, content: { "application/json": { schema: outcomeInputSchema } } } },
     responses: {
       200: { description: "The stay, ended.", headers: { ...COMMON_HEADERS, ...etag() }, content: { "application/json": { schema: staySchema } } },
-      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"], {}, "The body is invalid, `at` is in the future, or before the intake (the message names both dates)."),
+      400: errorResponse(
+        400,
+        ["invalid_path", "invalid_json", "invalid_body"],
+        {},
+        "The body is invalid, `at` is in the future, or before the intake (the message names both dates).",
+      ),
       404: errorResponse(404, ["not_found"]),
-      409: errorResponse(409, ["stay_ended", "adoption_in_progress"], {}, "The stay has already ended (`stay_ended`: correct it with PATCH instead), or an adoption is approved and its application decides the animal's status."),
+      409: errorResponse(
+        409,
+        ["stay_ended", "adoption_in_progress"],
+        {},
+        "The stay has already ended (`stay_ended`: correct it with PATCH instead), or an adoption is approved and its application decides the animal's status.",
+      ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
@@ -97,7 +127,12 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
       200: { description: "The stay, corrected.", headers: { ...COMMON_HEADERS, ...etag() }, content: { "application/json": { schema: staySchema } } },
       400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"]),
       404: errorResponse(404, ["not_found"]),
-      409: errorResponse(409, ["stay_open", "stay_overlap", "adoption_in_progress"], {}, "An outcome was corrected on a stay that has none (`stay_open`), or the new dates meet another stay (`stay_overlap`, both named)."),
+      409: errorResponse(
+        409,
+        ["stay_open", "stay_overlap", "adoption_in_progress"],
+        {},
+        "An outcome was corrected on a stay that has none (`stay_open`), or the new dates meet another stay (`stay_overlap`, both named).",
+      ),
       412: errorResponse(412, ["precondition_failed"]),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),

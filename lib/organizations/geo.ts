@@ -13,7 +13,6 @@ import { KM_PER_MILE } from "@/lib/core/units";
 /** The Earth's mean radius (IUGG), in metres: geo_point() in the migration uses the same. */
 export const EARTH_RADIUS_M = 6_371_008.8;
 
-
 /** `within` when it is not given, and its ceilings in each unit. */
 export const WITHIN_DEFAULT = { value: 100, unit: "km" } as const;
 export const WITHIN_MAX = { km: 800, mi: 500 } as const;
@@ -114,7 +113,10 @@ export const withinSchema = z
     // At most 4 digits before the point and 3 after: a figure, not a denormal of 300 zeros.
     const match = raw.length <= WITHIN_LENGTH_MAX ? WITHIN_PATTERN.exec(raw) : null;
     if (!match) {
-      ctx.addIssue({ code: "custom", message: `must be a distance with its unit, km or mi, with at most 3 decimals (e.g. 25mi or 40km); got "${raw.slice(0, 40)}"` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a distance with its unit, km or mi, with at most 3 decimals (e.g. 25mi or 40km); got "${raw.slice(0, 40)}"`,
+      });
       return z.NEVER;
     }
     const value = Number(match[1]);
@@ -162,4 +164,3 @@ export interface NearWalk {
   /** The search radius as a chord (metres). */
   maxChord: number;
 }
-

@@ -105,7 +105,9 @@ export async function findOrganizationsNear(
     // Never past the radius, whatever the cursor says (the service refuses one beyond it too).
     const reach = Math.min(f.before.k, f.maxChord);
     conditions.push(Prisma.sql`cube_enlarge(${point}, ${reach}::float8, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${f.maxChord}::float8`);
-    conditions.push(Prisma.sql`(o.earth_point <-> ${point} < ${f.before.k}::float8 OR (o.earth_point <-> ${point} = ${f.before.k}::float8 AND o.id > ${BigInt(f.before.id)}))`);
+    conditions.push(
+      Prisma.sql`(o.earth_point <-> ${point} < ${f.before.k}::float8 OR (o.earth_point <-> ${point} = ${f.before.k}::float8 AND o.id > ${BigInt(f.before.id)}))`,
+    );
     const rows = await readQuery<Raw & { chord: number }>(Prisma.sql`
       SELECT ${COLUMNS}, o.earth_point <-> ${point} AS chord FROM organizations o
        WHERE o.earth_point IS NOT NULL ${and(conditions)}

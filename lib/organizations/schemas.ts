@@ -20,7 +20,6 @@ export const COUNTRY_CODES = (
 ).split(" ");
 const COUNTRIES = new Set(COUNTRY_CODES);
 
-
 // Lengths as zod constraints (after trimming), so that the document states them; zod 4 counts
 // characters (code points), as JSON Schema and the database do.
 const text = (max: number) =>
@@ -46,12 +45,21 @@ export const countrySchema = z
   .transform((s) => s.toUpperCase())
   .refine((s) => COUNTRIES.has(s), "must be an ISO 3166-1 alpha-2 country code, e.g. US")
   // A pattern, not the enum of codes: lower case is taken too, and the site's typed forms keep a string.
-  .meta({ description: "An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).", example: "US", pattern: "^[A-Za-z]{2}$", minLength: 2, maxLength: 2 });
+  .meta({
+    description: "An assigned ISO 3166-1 alpha-2 country code (lower case is taken too).",
+    example: "US",
+    pattern: "^[A-Za-z]{2}$",
+    minLength: 2,
+    maxLength: 2,
+  });
 
 const streetSchema = optionalText(200).meta({ example: "233 S Wacker Dr" });
 const citySchema = text(100).meta({ example: "Chicago" });
 const regionSchema = optionalText(100).meta({ description: "State, province or county (e.g. `IL`); null when none.", example: "IL" });
-const postcodeSchema = optionalText(20).meta({ description: "Postal code; a US ZIP code also places the organisation when `location` is not given.", example: "60606" });
+const postcodeSchema = optionalText(20).meta({
+  description: "Postal code; a US ZIP code also places the organisation when `location` is not given.",
+  example: "60606",
+});
 
 export const addressSchema = z
   .object({ street: streetSchema, city: citySchema, region: regionSchema, postcode: postcodeSchema, country: countrySchema })
@@ -60,13 +68,27 @@ export type Address = z.infer<typeof addressSchema>;
 
 /** An address as given: street, region and postcode may be left out. */
 export const addressInputSchema = z
-  .strictObject({ street: streetSchema.default(null), city: citySchema, region: regionSchema.default(null), postcode: postcodeSchema.default(null), country: countrySchema })
+  .strictObject({
+    street: streetSchema.default(null),
+    city: citySchema,
+    region: regionSchema.default(null),
+    postcode: postcodeSchema.default(null),
+    country: countrySchema,
+  })
   .meta({ id: "AddressInput", description: "Where the organisation is: `city` and `country` are required." });
 
 export const locationSchema = z
   .strictObject({
-    lat: z.number({ error: () => "must be a number" }).min(-90, "must be from -90 to 90").max(90, "must be from -90 to 90").meta({ example: 41.8786 }),
-    lng: z.number({ error: () => "must be a number" }).min(-180, "must be from -180 to 180").max(180, "must be from -180 to 180").meta({ example: -87.6359 }),
+    lat: z
+      .number({ error: () => "must be a number" })
+      .min(-90, "must be from -90 to 90")
+      .max(90, "must be from -90 to 90")
+      .meta({ example: 41.8786 }),
+    lng: z
+      .number({ error: () => "must be a number" })
+      .min(-180, "must be from -180 to 180")
+      .max(180, "must be from -180 to 180")
+      .meta({ example: -87.6359 }),
   })
   .meta({ id: "Location", description: "Latitude and longitude in decimal degrees (WGS 84)." });
 
@@ -134,11 +156,15 @@ export const ianaTimeZoneSchema = z
 
 /** The shelter's IANA time zone: its records' days and report months are there (lib/stays, docs/decisions/023). */
 export const organizationTimeZoneSchema = ianaTimeZoneSchema.meta({
-  description: "The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.",
+  description:
+    "The shelter's time zone (IANA name, e.g. America/Chicago): a date given without a time is midnight of that day there, and the monthly report's months are its calendar months. Days already recorded do not move when it changes.",
   example: "America/Chicago",
 });
 
-export const organizationNameSchema = text(ORG_NAME_MAX).meta({ description: `1 to ${ORG_NAME_MAX} characters after trimming.`, example: "Lakeshore Animal Rescue" });
+export const organizationNameSchema = text(ORG_NAME_MAX).meta({
+  description: `1 to ${ORG_NAME_MAX} characters after trimming.`,
+  example: "Lakeshore Animal Rescue",
+});
 
 export const organizationSchema = z
   .object({
@@ -151,9 +177,12 @@ export const organizationSchema = z
     address: addressSchema
       .nullable()
       .meta({ description: "Null only for the organisation an older install's data was moved into, until its staff give its address." }),
-    location: locationSchema.nullable().meta({ description: "Where its animals are: searches near a place measure from here. Null until known (then near searches do not find it)." }),
+    location: locationSchema
+      .nullable()
+      .meta({ description: "Where its animals are: searches near a place measure from here. Null until known (then near searches do not find it)." }),
     timeZone: z.string().meta({
-      description: "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
+      description:
+        "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
       example: "America/Chicago",
     }),
     createdAt: z.string().meta({ format: "date-time", example: "2026-11-26T09:30:00.000Z" }),
@@ -176,9 +205,9 @@ export const newOrganizationSchema = z
     phone: phoneSchema.default(null),
     website: websiteSchema.default(null),
     address: addressInputSchema,
-    location: locationSchema
-      .optional()
-      .meta({ description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required." }),
+    location: locationSchema.optional().meta({
+      description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required.",
+    }),
     timeZone: organizationTimeZoneSchema.default("UTC"),
   })
   .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
@@ -216,10 +245,10 @@ export const organizationPatchSchema = z
         )
         .optional()
         .meta({ id: "AddressPatch", description: "The address fields to change; the others keep their values." }),
-      location: locationSchema
-        .nullable()
-        .optional()
-        .meta({ description: "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none)." }),
+      location: locationSchema.nullable().optional().meta({
+        description:
+          "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none).",
+      }),
       timeZone: organizationTimeZoneSchema.optional(),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },

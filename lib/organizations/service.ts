@@ -62,7 +62,13 @@ export async function listOrganizations(query: ListOrganizationsQuery): Promise<
     if (cursor && cursor.k === undefined) throw invalidCursorFor("a list in name order, not a search near a place");
     const near = await resolveNear(query.near, query.within);
     const position = cursor && nearPosition(cursor, near.maxChord);
-    rows = await queries.findOrganizationsNear({ ...filter, ...near.point, maxChord: near.maxChord, take, ...(backwards ? { before: position } : { after: position }) });
+    rows = await queries.findOrganizationsNear({
+      ...filter,
+      ...near.point,
+      maxChord: near.maxChord,
+      take,
+      ...(backwards ? { before: position } : { after: position }),
+    });
     at = (row) => ({ k: row.chord!, id: Number(row.id) });
   } else {
     if (cursor && cursor.s === undefined) throw invalidCursorFor("a search near a place, not a list in name order");
@@ -133,14 +139,17 @@ async function locationFromAddress(address: AddressFields): Promise<LatLng> {
   if (zip) {
     const place = await lookUpZip(zip);
     if (place) return { lat: place.lat, lng: place.lng };
-    throw new ApiError(400, "unknown_location", `${zip} was read as a US ZIP code, but there is no such ZIP code in our data: give the organisation's location as { "lat", "lng" }.`, [
-      { field: "address.postcode", issue: `names no US ZIP code (${zip})` },
-    ]);
+    throw new ApiError(
+      400,
+      "unknown_location",
+      `${zip} was read as a US ZIP code, but there is no such ZIP code in our data: give the organisation's location as { "lat", "lng" }.`,
+      [{ field: "address.postcode", issue: `names no US ZIP code (${zip})` }],
+    );
   }
   throw new ApiError(
     400,
     "unknown_location",
-    "Where is the organisation? Give its location as { \"lat\", \"lng\" } (only a US ZIP code in the address can place it without one).",
+    'Where is the organisation? Give its location as { "lat", "lng" } (only a US ZIP code in the address can place it without one).',
     [{ field: "location", issue: "is required unless address.country is US and address.postcode a US ZIP code" }],
   );
 }
@@ -212,17 +221,21 @@ export async function updateOrganization(id: number, patch: OrganizationPatch, t
 
   const slug = patch.slug ?? current.slug;
   try {
-    const row = await queries.updateOrganization(id, {
-      name: patch.name ?? current.name,
-      slug,
-      email: patch.email === undefined ? current.email : patch.email,
-      phone: patch.phone === undefined ? current.phone : patch.phone,
-      website: patch.website === undefined ? current.website : patch.website,
-      ...address,
-      lat: location?.lat ?? null,
-      lng: location?.lng ?? null,
-      timeZone: patch.timeZone ?? current.timeZone,
-    }, organizationScope(tenancy));
+    const row = await queries.updateOrganization(
+      id,
+      {
+        name: patch.name ?? current.name,
+        slug,
+        email: patch.email === undefined ? current.email : patch.email,
+        phone: patch.phone === undefined ? current.phone : patch.phone,
+        website: patch.website === undefined ? current.website : patch.website,
+        ...address,
+        lat: location?.lat ?? null,
+        lng: location?.lng ?? null,
+        timeZone: patch.timeZone ?? current.timeZone,
+      },
+      organizationScope(tenancy),
+    );
     if (!row) throw organizationNotFound(id);
     return presentOrganization(row);
   } catch (error) {

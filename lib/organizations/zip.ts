@@ -32,9 +32,12 @@ export async function lookUpZip(zip: string): Promise<ZipPlace | null> {
 }
 
 export function unknownZip(zip: string, field: string): ApiError {
-  return new ApiError(400, "unknown_location", `${zip} was read as a US ZIP code, but there is no such ZIP code in our data. Give the place as latitude,longitude instead (e.g. 41.88,-87.62).`, [
-    { field, issue: `names no US ZIP code (${zip})` },
-  ]);
+  return new ApiError(
+    400,
+    "unknown_location",
+    `${zip} was read as a US ZIP code, but there is no such ZIP code in our data. Give the place as latitude,longitude instead (e.g. 41.88,-87.62).`,
+    [{ field, issue: `names no US ZIP code (${zip})` }],
+  );
 }
 
 /** `near` (and `within`, in km) as a search: the ZIP code looked up, the radius as the database's bound. */

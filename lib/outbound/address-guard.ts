@@ -43,7 +43,10 @@ export interface CheckedTarget {
 
 function blockList(v4: string[], v6: string[]): BlockList {
   const list = new BlockList();
-  for (const [entries, family] of [[v4, "ipv4"], [v6, "ipv6"]] as const) {
+  for (const [entries, family] of [
+    [v4, "ipv4"],
+    [v6, "ipv6"],
+  ] as const) {
     for (const entry of entries) {
       const [net, bits] = entry.split("/");
       list.addSubnet(net!, Number(bits), family);

@@ -30,7 +30,8 @@ export class FetchError extends Error {
 
 function pinnedLookup(target: CheckedTarget): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (options.all)
+      (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else (callback as (err: null, address: string, family: number) => void)(null, target.address, target.family);
   };
 }
@@ -85,7 +86,11 @@ function get(target: CheckedTarget, limits: FetchLimits, signal: AbortSignal): P
  * allows private ones), at most `maxRedirects` redirects, each checked.
  * Throws FetchError (or OutboundUrlError) with a message fit for a report.
  */
-export async function fetchOutbound(url: string, guard: GuardOptions, limits: FetchLimits = PHOTO_FETCH_LIMITS): Promise<{ bytes: Buffer; contentType: string | null; url: string }> {
+export async function fetchOutbound(
+  url: string,
+  guard: GuardOptions,
+  limits: FetchLimits = PHOTO_FETCH_LIMITS,
+): Promise<{ bytes: Buffer; contentType: string | null; url: string }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new FetchError(`did not answer within ${limits.timeoutMs / 1000} s`)), limits.timeoutMs);
   try {

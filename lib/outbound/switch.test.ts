@@ -26,13 +26,21 @@ describe("the outbound switch", () => {
 
   it("decides what the guard allows: loopback refused when off, allowed when on; link-local never", async () => {
     await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({}) })).rejects.toBeInstanceOf(OutboundUrlError);
-    await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({ OUTBOUND_ALLOW_PRIVATE: "1" }) })).resolves.toMatchObject({ address: "127.0.0.1" });
-    await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({ WEBHOOK_ALLOW_PRIVATE: "1" }) })).resolves.toMatchObject({ address: "127.0.0.1" });
+    await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({ OUTBOUND_ALLOW_PRIVATE: "1" }) })).resolves.toMatchObject({
+      address: "127.0.0.1",
+    });
+    await expect(checkOutboundTarget("http://127.0.0.1:9/x.jpg", { allowPrivate: allow({ WEBHOOK_ALLOW_PRIVATE: "1" }) })).resolves.toMatchObject({
+      address: "127.0.0.1",
+    });
     expect(addressRefusal("169.254.169.254", allow({ OUTBOUND_ALLOW_PRIVATE: "1" }))).toBe("never");
   });
 
   it("says what it refuses in the caller's words", async () => {
-    const error = await checkOutboundTarget("https://10.0.0.5/a.jpg", { allowPrivate: false, refusal: "photos are only fetched from public addresses" }).catch((e: unknown) => e);
-    expect((error as Error).message).toBe("The address 10.0.0.5 is not a public address (loopback, private, shared or reserved): photos are only fetched from public addresses.");
+    const error = await checkOutboundTarget("https://10.0.0.5/a.jpg", { allowPrivate: false, refusal: "photos are only fetched from public addresses" }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe(
+      "The address 10.0.0.5 is not a public address (loopback, private, shared or reserved): photos are only fetched from public addresses.",
+    );
   });
 });

@@ -12,9 +12,15 @@ export interface AdoptionFee {
 export const DEFAULT_CURRENCY = "USD";
 
 /** The fee as a row keeps it (three columns; cents null: no fee known), as the API shows it. */
-export function adoptionFeeOf(row: { adoptionFeeCents: number | null; adoptionFeeCurrency: string | null; adoptionFeeWaived: boolean | null }): AdoptionFee | null {
+export function adoptionFeeOf(row: {
+  adoptionFeeCents: number | null;
+  adoptionFeeCurrency: string | null;
+  adoptionFeeWaived: boolean | null;
+}): AdoptionFee | null {
   // currency is CHAR(3): trimmed of its padding.
-  return row.adoptionFeeCents === null ? null : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false };
+  return row.adoptionFeeCents === null
+    ? null
+    : { amountCents: row.adoptionFeeCents, currency: row.adoptionFeeCurrency!.trim(), waived: row.adoptionFeeWaived ?? false };
 }
 
 /** The largest fee accepted, in minor units: $100,000. */
@@ -57,7 +63,12 @@ export function formatAmount(amountCents: number, currency: string, locale = "en
   const amount = amountCents / 10 ** digits;
   const whole = amountCents % 10 ** digits === 0;
   try {
-    return new Intl.NumberFormat(locale === "en" ? LOCALE : `${locale}-US`, { style: "currency", currency, minimumFractionDigits: whole ? 0 : digits, maximumFractionDigits: digits }).format(amount);
+    return new Intl.NumberFormat(locale === "en" ? LOCALE : `${locale}-US`, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: whole ? 0 : digits,
+      maximumFractionDigits: digits,
+    }).format(amount);
   } catch {
     return `${amount.toFixed(whole ? 0 : digits)} ${currency}`;
   }
@@ -69,7 +80,10 @@ export function formatAmount(amountCents: number, currency: string, locale = "en
  * decimals than the currency has).
  */
 export function amountFromText(text: string, currency: string): number | null {
-  const cleaned = text.trim().replace(/^(?:[A-Z]{0,2}\$|€|£|¥)/, "").replace(/\s/g, "");
+  const cleaned = text
+    .trim()
+    .replace(/^(?:[A-Z]{0,2}\$|€|£|¥)/, "")
+    .replace(/\s/g, "");
   const m = /^([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.([0-9]*))?$/.exec(cleaned) ?? /^()\.([0-9]+)$/.exec(cleaned);
   if (!m) return null;
   const digits = minorDigits(currency);

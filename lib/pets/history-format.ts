@@ -79,7 +79,9 @@ export function describeValue(field: PetField, value: unknown): string {
 export function describeChanges(entry: Pick<HistoryEntry, "action" | "before" | "after">): string {
   return fieldChanges(entry)
     .map((c) =>
-      c.before === undefined ? `${c.field}: ${describeValue(c.field, c.after)}` : `${c.field}: ${describeValue(c.field, c.before)} → ${describeValue(c.field, c.after)}`,
+      c.before === undefined
+        ? `${c.field}: ${describeValue(c.field, c.after)}`
+        : `${c.field}: ${describeValue(c.field, c.before)} → ${describeValue(c.field, c.after)}`,
     )
     .join(", ");
 }

@@ -22,7 +22,8 @@ function toEntry(row: queries.AuditRow, view: PetView, organizationId: number): 
     version: row.version,
     requestId: row.requestId,
     actor,
-    before: row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
+    before:
+      row.before && typeof row.before === "object" ? (presentFields(row.before as Partial<Record<PetField, unknown>>, view) as HistoryEntry["before"]) : null,
     // Records from before organisations lack it: the animal's own (animals never move).
     after: presentPet(withOrganization(row.after as unknown as StoredPet, organizationId), view),
     ...(row.stay && typeof row.stay === "object" ? { stay: row.stay as unknown as Stay } : {}),

@@ -138,7 +138,8 @@ async function listPetsNear(
   const last = page.at(-1);
   const cursors: PetPage["cursors"] = {};
   if (hasNext) cursors.next = encodeCursor(last ? { d: "after", k: last.chord, id: Number(last.id) } : { d: "after", k: at!.k, id: at!.id + 1 });
-  if (hasPrev) cursors.prev = encodeCursor(first ? { d: "before", k: first.chord, id: Number(first.id) } : { d: "before", k: at!.k, id: Math.max(0, at!.id - 1) });
+  if (hasPrev)
+    cursors.prev = encodeCursor(first ? { d: "before", k: first.chord, id: Number(first.id) } : { d: "before", k: at!.k, id: Math.max(0, at!.id - 1) });
   const etag = weakTag(["pets-near", view.today, view.photoBase, cursors.next ?? "", cursors.prev ?? "", ...pets.map((p) => `${p.id}.${p.version}`)]);
   return { pets, cursors, etag };
 }

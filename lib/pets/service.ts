@@ -6,7 +6,17 @@ import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
 import type { WriteContext } from "@/lib/audit/schemas";
 import { recordChange } from "@/lib/audit/service";
-import { type PetColumnChanges, type PlainColumnChanges, createPetWithRecords, isExternalIdTaken, lockPetForUpdate, readPetForChange, setPhotoPositions, updatePetIfVersion, updatePetWithRecord } from "@/lib/pets/queries/writes";
+import {
+  type PetColumnChanges,
+  type PlainColumnChanges,
+  createPetWithRecords,
+  isExternalIdTaken,
+  lockPetForUpdate,
+  readPetForChange,
+  setPhotoPositions,
+  updatePetIfVersion,
+  updatePetWithRecord,
+} from "@/lib/pets/queries/writes";
 import { categoryExists, findPetById, findPetIdByExternalId } from "@/lib/pets/queries/lookups";
 import { now as clockNow } from "@/lib/clock";
 import { followStatus, toStay } from "@/lib/stays/rules";
@@ -58,10 +68,14 @@ export async function createPet(
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
         };
-  const row = await createPetWithRecords(tx, { ...input, organizationId, firstStay }, { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null }, context.requestId)
-    .catch(async (error: unknown) => {
-      throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
-    });
+  const row = await createPetWithRecords(
+    tx,
+    { ...input, organizationId, firstStay },
+    { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
+    context.requestId,
+  ).catch(async (error: unknown) => {
+    throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
+  });
   // No row: the category does not exist (checked in the statement, so the
   // client gets a precise error naming the field rather than a foreign-key failure).
   if (!row) throw unknownCategory(input.categoryId);
@@ -91,7 +105,9 @@ async function firstIntakeAt(organizationId: number, text: string): Promise<Date
 }
 
 const intakeInFuture = (what: string) =>
-  new ApiError(400, "invalid_body", `The request body is invalid. intake.at: must not be in the future (${what}).`, [{ field: "intake.at", issue: `must not be in the future (${what})` }]);
+  new ApiError(400, "invalid_body", `The request body is invalid. intake.at: must not be in the future (${what}).`, [
+    { field: "intake.at", issue: `must not be in the future (${what})` },
+  ]);
 
 /**
  * Another animal of the organisation has this externalId: the unique index
@@ -101,11 +117,13 @@ const intakeInFuture = (what: string) =>
 async function externalIdTaken(organizationId: number, externalId: string): Promise<ApiError> {
   const holder = await findPetIdByExternalId(organizationId, externalId).catch(() => null);
   const which = holder === null ? "another animal" : `animal ${holder}`;
-  return new ApiError(409, "external_id_taken", `Another animal of this organisation already has externalId "${externalId}" (${which}). Each animal's externalId must be unique within its organisation.`, [
-    { field: "externalId", issue: `is already the id of ${which} of this organisation` },
-  ]);
+  return new ApiError(
+    409,
+    "external_id_taken",
+    `Another animal of this organisation already has externalId "${externalId}" (${which}). Each animal's externalId must be unique within its organisation.`,
+    [{ field: "externalId", issue: `is already the id of ${which} of this organisation` }],
+  );
 }
-
 
 /** The strong ETag of an animal's version: `"3"`. */
 export function etagOf(version: number): string {
@@ -232,7 +250,12 @@ export async function changePetAndStay(
     const was = storedPet(current.row);
     const expected = options.expectedVersions ?? [was.version];
     if (!expected.includes(was.version)) throw preconditionFailed(was.version);
-    const context: ChangeContext = { lastStay: current.lastStay, approvedApplication: current.approvedApplication, inCare: current.row.inCare, stayCount: current.stayCount };
+    const context: ChangeContext = {
+      lastStay: current.lastStay,
+      approvedApplication: current.approvedApplication,
+      inCare: current.row.inCare,
+      stayCount: current.stayCount,
+    };
     const change = await apply(tx, was, context);
     if (!change) return { pet: was, stay: null };
     // A change of status moves the stays with it (docs/decisions/023): sold
@@ -242,10 +265,9 @@ export async function changePetAndStay(
     const followed = !change.stayChange && !change.staysWritten && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
     const inCare = change.inCare ?? followed?.inCare;
     const written = await updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
-        inCare: inCare === context.inCare ? undefined : inCare,
-        stay: change.stayChange?.write ?? followed?.write,
-      })
-      .catch((error: unknown) => (change.stayChange ? change.stayChange.refused(error) : Promise.reject(error)));
+      inCare: inCare === context.inCare ? undefined : inCare,
+      stay: change.stayChange?.write ?? followed?.write,
+    }).catch((error: unknown) => (change.stayChange ? change.stayChange.refused(error) : Promise.reject(error)));
     if (!written) throw preconditionFailed(was.version);
     const pet = storedPet(written.row);
     const stay = written.stay ? toStay(written.stay) : null;
@@ -377,7 +399,8 @@ export async function changeWithStays(
         if (was.status === "pending" && change?.columns.status === undefined) change = patchChange({ ...(planned.patch ?? {}), status: "available" }, was);
       }
     }
-    if (change?.columns.status !== undefined && context.approvedApplication !== null) throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
+    if (change?.columns.status !== undefined && context.approvedApplication !== null)
+      throw adoptionInProgress(was.name, context.approvedApplication, "change_status");
     if (change?.columns.categoryId !== undefined && !(await categoryExists(change.columns.categoryId, tx))) throw unknownCategory(change.columns.categoryId);
     const inCare = planned.inCare ?? undefined;
     if (!change && inCare === undefined && !planned.wroteStays) return null;
@@ -394,13 +417,21 @@ function updateLocked(id: number, patch: PetPatch, options: UpdateOptions): Prom
     // Read under the animal's lock, which approvals take too (changePet).
     if (columns.status !== undefined && approvedApplication !== null) throw adoptionInProgress(was.name, approvedApplication, "change_status");
     if (columns.categoryId !== undefined && !(await categoryExists(columns.categoryId, tx))) throw unknownCategory(columns.categoryId);
-    if (photos) await setPhotoPositions(tx, id, photos.map((p) => p.id));
+    if (photos)
+      await setPhotoPositions(
+        tx,
+        id,
+        photos.map((p) => p.id),
+      );
     return { before, columns };
   });
 }
 
 /** What a patch changes on `was`: the changed fields' old values, the new column values and photo order; null when nothing changes. */
-function patchChange(patch: PetPatch, was: StoredPet): { before: Partial<Record<PetField, unknown>>; columns: PetColumnChanges; photos?: StoredPet["photos"] } | null {
+function patchChange(
+  patch: PetPatch,
+  was: StoredPet,
+): { before: Partial<Record<PetField, unknown>>; columns: PetColumnChanges; photos?: StoredPet["photos"] } | null {
   const wanted: Partial<StoredPet> = Object.fromEntries(
     SCALAR_PATCH_FIELDS.filter((field) => patch[field] !== undefined).map((field) => [field, patch[field]]),
   );

@@ -9,7 +9,16 @@ import type { PetField } from "@/lib/pets/schemas/pet";
 import type { PetStatus } from "@/lib/pets/schemas/fields";
 import * as queries from "@/lib/stays/queries";
 import { afterLastStay, outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
-import { STAYS_PER_ANIMAL_MAX, stayTimeOf, type IntakeInput, type ListStaysQuery, type OutcomeInput, type OutcomeType, type Stay, type StayPatch } from "@/lib/stays/schemas";
+import {
+  STAYS_PER_ANIMAL_MAX,
+  stayTimeOf,
+  type IntakeInput,
+  type ListStaysQuery,
+  type OutcomeInput,
+  type OutcomeType,
+  type Stay,
+  type StayPatch,
+} from "@/lib/stays/schemas";
 
 // Changing an animal's stays (issue 42, docs/decisions/023). Here, in the
 // pets, because a stay change is a change of the animal: lib/stays below holds
@@ -59,7 +68,11 @@ const cursorAt = (d: "after" | "before", at: queries.StayPosition) => encodeCurs
 export async function listStays(petId: number, query: ListStaysQuery): Promise<StayPage> {
   const cursor = query.cursor === undefined ? undefined : positionOfCursor(query.cursor);
   const backwards = cursor?.d === "before";
-  const { rows, otherSide } = await queries.findStayPage(petId, { after: cursor?.d === "after" ? cursor.at : undefined, before: backwards ? cursor.at : undefined, take: query.limit + 1 });
+  const { rows, otherSide } = await queries.findStayPage(petId, {
+    after: cursor?.d === "after" ? cursor.at : undefined,
+    before: backwards ? cursor.at : undefined,
+    take: query.limit + 1,
+  });
   if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound("animal", petId);
   const moreAhead = rows.length > query.limit;
   const page = rows.slice(0, query.limit);
@@ -81,7 +94,9 @@ function noSuchStay(petId: number, stayId: number): ApiError {
 }
 
 function inFuture(field: string, what: string): ApiError {
-  return new ApiError(400, "invalid_body", `The request body is invalid. ${field}: must not be in the future (${what}).`, [{ field, issue: `must not be in the future (${what})` }]);
+  return new ApiError(400, "invalid_body", `The request body is invalid. ${field}: must not be in the future (${what}).`, [
+    { field, issue: `must not be in the future (${what})` },
+  ]);
 }
 
 /** A StayTime as an instant: a day is midnight in the organisation's zone. Never in the future. */
@@ -130,9 +145,14 @@ function follow(was: StoredPet, context: ChangeContext, want: { status: PetStatu
 function refusedAs(field: string) {
   return (error: unknown): never => {
     const which = queries.stayConstraintOf(error);
-    if (which === "overlap") throw new ApiError(409, "stay_overlap", "The stay would overlap another stay of the animal: an animal's stays never overlap.", [{ field, issue: "overlaps another stay" }]);
-    if (which === "one_open") throw new ApiError(409, "stay_open", "The animal already has an open stay: record its outcome first.", [{ field, issue: "another stay is open" }]);
-    if (which === "order") throw new ApiError(400, "invalid_body", "The outcome would be before the intake.", [{ field, issue: "must not be before the intake" }]);
+    if (which === "overlap")
+      throw new ApiError(409, "stay_overlap", "The stay would overlap another stay of the animal: an animal's stays never overlap.", [
+        { field, issue: "overlaps another stay" },
+      ]);
+    if (which === "one_open")
+      throw new ApiError(409, "stay_open", "The animal already has an open stay: record its outcome first.", [{ field, issue: "another stay is open" }]);
+    if (which === "order")
+      throw new ApiError(400, "invalid_body", "The outcome would be before the intake.", [{ field, issue: "must not be before the intake" }]);
     throw error;
   };
 }
@@ -170,10 +190,18 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const last = context.lastStay;
     if (last && !last.outcomeAt) {
-      throw new ApiError(409, "stay_open", `Stay ${last.id}, since ${last.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${last.id}/outcome) before a new intake.`);
+      throw new ApiError(
+        409,
+        "stay_open",
+        `Stay ${last.id}, since ${last.intakeAt.toISOString()}, is still open: record its outcome (POST /v1/pets/${petId}/stays/${last.id}/outcome) before a new intake.`,
+      );
     }
     if (context.stayCount >= STAYS_PER_ANIMAL_MAX) {
-      throw new ApiError(409, "too_many_stays", `Animal ${petId} has ${context.stayCount} stays, the most an animal keeps (${STAYS_PER_ANIMAL_MAX}): no new intake can be recorded.`);
+      throw new ApiError(
+        409,
+        "too_many_stays",
+        `Animal ${petId} has ${context.stayCount} stays, the most an animal keeps (${STAYS_PER_ANIMAL_MAX}): no new intake can be recorded.`,
+      );
     }
     const at = await resolveTime(tx, was.organizationId, intake.at, "intake.at", clockNow());
     // Every stay has ended by the latest one's outcome: an intake from then on meets none, without a look.
@@ -198,7 +226,11 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (row.outcomeAt) {
-      throw new ApiError(409, "stay_ended", `Stay ${stayId} already ended on ${row.outcomeAt.toISOString()} (${row.outcomeType}). Correct it with PATCH /v1/pets/${petId}/stays/${stayId}, or record a new intake.`);
+      throw new ApiError(
+        409,
+        "stay_ended",
+        `Stay ${stayId} already ended on ${row.outcomeAt.toISOString()} (${row.outcomeType}). Correct it with PATCH /v1/pets/${petId}/stays/${stayId}, or record a new intake.`,
+      );
     }
     const at = await resolveTime(tx, was.organizationId, outcome.at, "at", clockNow());
     if (at < row.intakeAt) throw outcomeBeforeIntake("at", row.intakeAt, at);
@@ -225,7 +257,11 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
   const { pet, stay } = await changePetAndStay(petId, options, async (tx, was, context) => {
     const row = await stayOf(tx, petId, stayId, context);
     if (patch.outcome && !row.outcomeAt) {
-      throw new ApiError(409, "stay_open", `Stay ${stayId} has not ended, so it has no outcome to correct: record one with POST /v1/pets/${petId}/stays/${stayId}/outcome.`);
+      throw new ApiError(
+        409,
+        "stay_open",
+        `Stay ${stayId} has not ended, so it has no outcome to correct: record one with POST /v1/pets/${petId}/stays/${stayId}/outcome.`,
+      );
     }
     const now = clockNow();
     const columns: queries.StayColumns = {};
@@ -248,7 +284,9 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
     // change which one that is (a stay moved past the last, the last moved
     // back before another): the animal follows the latest as it will be.
     const latest = await latestAfter(tx, petId, context.lastStay, row, { from, to, outcomeType: to ? (columns.outcomeType ?? row.outcomeType) : null });
-    const follows = latest ? await followLeaving(tx, was, context, afterLastStay(latest.outcomeType, was.status), leavingCare, options) : { before: {}, columns: {} };
+    const follows = latest
+      ? await followLeaving(tx, was, context, afterLastStay(latest.outcomeType, was.status), leavingCare, options)
+      : { before: {}, columns: {} };
     return { ...follows, stayChange: { action: "stay_corrected", write: { kind: "change", id: row.id, columns }, refused: refusedAs(field) } };
   });
   return { stay: stay!, pet };

@@ -34,14 +34,16 @@ async function apiError(promise: Promise<unknown>): Promise<ApiError> {
 }
 
 const waitForExit = (pid: number) =>
-  expect.poll(() => {
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch {
-      return true;
-    }
-  }).toBe(true);
+  expect
+    .poll(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    })
+    .toBe(true);
 
 afterEach(() => {
   vi.unstubAllEnvs();

@@ -143,10 +143,14 @@ function entry(): string {
 function start(): Resizer {
   // spawn with an IPC channel is what fork does; fork itself makes Turbopack
   // resolve the path as a module at build time (vercel/next.js#97952).
-  const child = spawn(process.execPath, [`--max-old-space-size=${RESIZER_HEAP_MB}`, `--max-semi-space-size=${RESIZER_SEMI_SPACE_MB}`, "--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)], {
-    serialization: "advanced",
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = spawn(
+    process.execPath,
+    [`--max-old-space-size=${RESIZER_HEAP_MB}`, `--max-semi-space-size=${RESIZER_SEMI_SPACE_MB}`, "--import", "tsx", entry(), String(env().PHOTO_RESIZER_NICE)],
+    {
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    },
+  );
   let markReady: () => void;
   let failStart: (error: unknown) => void;
   const resizer: Resizer = { child, sent: false, ready: new Promise<void>((resolve, reject) => ((markReady = resolve), (failStart = reject))) };

@@ -21,7 +21,6 @@ function tooManyPhotos(): ApiError {
   return new ApiError(409, "too_many_photos", `An animal can have at most ${PHOTOS_MAX} photos. Delete one before adding another.`);
 }
 
-
 export interface PhotoChange {
   photo: Photo;
   /** The animal after the change (its new version for the ETag). */
@@ -29,7 +28,11 @@ export interface PhotoChange {
 }
 
 /** Adds a photo as the animal's last (the first one added becomes the cover). */
-export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: string | null; sourceUrl?: string; contentType?: string | null }, options: UpdateOptions & { view: PetView }): Promise<PhotoChange> {
+export async function addPhoto(
+  petId: number,
+  upload: { bytes: Buffer; alt: string | null; sourceUrl?: string; contentType?: string | null },
+  options: UpdateOptions & { view: PetView },
+): Promise<PhotoChange> {
   // Refused before any CPU is spent on the image (and again by changePet's lock).
   const existing = await findPetById(petId);
   if (!existing || !mayManage(options.tenancy, Number(existing.organizationId))) throw notFound("animal", petId);
@@ -63,7 +66,8 @@ export async function addPhoto(petId: number, upload: { bytes: Buffer; alt: stri
   } catch (error) {
     // An object store cannot roll back with the transaction: files written
     // for a photo that was not added are removed again (when unused).
-    if (store.kind !== "postgres") await removeUnusedFiles(keys).catch((e: unknown) => logger().warn({ err: e }, "could not remove the files of a photo that was not added"));
+    if (store.kind !== "postgres")
+      await removeUnusedFiles(keys).catch((e: unknown) => logger().warn({ err: e }, "could not remove the files of a photo that was not added"));
     throw error;
   }
 }
@@ -104,7 +108,10 @@ export async function removeUnusedFiles(keys: string[]): Promise<void> {
   await db().$transaction(async (tx) => {
     await queries.lockFileKeys(tx, keys);
     const used = await queries.keysInUse(tx, keys);
-    await store.delete(keys.filter((k) => !used.has(k)), tx);
+    await store.delete(
+      keys.filter((k) => !used.has(k)),
+      tx,
+    );
   });
 }
 

@@ -4,7 +4,6 @@ import type { PhotoStore } from "@/lib/photos/store-interface";
 // lib/photos/store-interface.ts). The stores import the interface, never this
 // factory, so choosing one is not a circle.
 
-
 let chosen: Promise<PhotoStore> | undefined;
 
 /** The store PHOTO_STORE names (the S3 client is loaded only when it is the one). */

@@ -1,6 +1,5 @@
 import { VARIANTS, type AnimalKind } from "@/lib/pictures/kinds";
 
-
 // Drawings of animals that have no photo yet, one per variant, so a page of
 // them is not a grid of the same cat. A variant is three independent choices
 // (see VARIANTS): the coat's colours, its markings and the pose. Each animal
@@ -101,7 +100,12 @@ function dog({ colour, markings, pose }: Look): string {
   out += lying ? "" : ell(80, 106, 16, 10, pale ? c.pale : c.light);
   const paw = markings === 4 ? c.pale : c.coat;
   out += lying ? ell(63, 112, 11, 5.5, paw) + ell(97, 112, 11, 5.5, paw) : ell(66, 115, 8, 4.5, paw) + ell(94, 115, 8, 4.5, paw);
-  out += line(lying ? "M58 112 V115 M63 112 V116 M97 112 V116 M102 112 V115" : "M64 114 V117 M68 114 V117 M92 114 V117 M96 114 V117", c.ear, 1, ' stroke-linecap="round"');
+  out += line(
+    lying ? "M58 112 V115 M63 112 V116 M97 112 V116 M102 112 V115" : "M64 114 V117 M68 114 V117 M92 114 V117 M96 114 V117",
+    c.ear,
+    1,
+    ' stroke-linecap="round"',
+  );
 
   let head = ell(53, 54, 10, 22, c.ear, rotate(18, 53, 54)) + ell(107, 54, 10, 22, c.ear, rotate(-18, 107, 54));
   head += ell(80, 56, 27, 26, c.coat);
@@ -141,10 +145,12 @@ function cat({ colour, markings, pose }: Look): string {
     out += circle(62, 92, 3.5, c.shade) + circle(99, 102, 4, c.shade);
     out += circle(loaf ? 110 : 92, 90, 2.6, c.shade) + circle(loaf ? 52 : 66, 104, 2.6, c.shade);
   }
-  if (markings === 3) out += line(loaf ? "M48 92 Q54 98 50 106 M112 92 Q106 98 110 106" : "M56 88 Q62 93 57 101 M104 88 Q98 93 103 101", c.shade, 3, ' stroke-linecap="round"');
+  if (markings === 3)
+    out += line(loaf ? "M48 92 Q54 98 50 106 M112 92 Q106 98 110 106" : "M56 88 Q62 93 57 101 M104 88 Q98 93 103 101", c.shade, 3, ' stroke-linecap="round"');
   if (markings === 4) out += ell(80, 98, 12, 13, c.pale);
   const paw = markings === 4 ? c.pale : c.coat;
-  out += ell(71, 112, 7, 4.5, paw) + ell(89, 112, 7, 4.5, paw) + line("M69 111 V114 M73 111 V114 M87 111 V114 M91 111 V114", c.shade, 1, ' stroke-linecap="round"');
+  out +=
+    ell(71, 112, 7, 4.5, paw) + ell(89, 112, 7, 4.5, paw) + line("M69 111 V114 M73 111 V114 M87 111 V114 M91 111 V114", c.shade, 1, ' stroke-linecap="round"');
   if (loaf) out += line(tail, c.coat, 7, ' stroke-linecap="round"') + (markings === 3 ? line(tail, c.shade, 7, ' stroke-dasharray="4 5"') : "");
 
   const leftEar = markings === 1 ? c.patch : c.coat;
@@ -228,7 +234,12 @@ function bird({ colour, markings, pose }: Look): string {
   out += line("M74 88 V94 M84 88 V94 M71 95 H77 M81 95 H87", "#9a3412", 2, ' stroke-linecap="round"');
 
   let wing = shape("M60 58 Q70 52 84 62 Q76 80 58 78 Z", c.wing);
-  wing += line(markings === 3 ? "M64 62 Q70 60 78 64 M62 67 Q68 65 76 69 M61 72 Q66 70 72 74" : "M64 64 Q70 62 76 66 M62 70 Q68 68 74 72", c.bar, 1.5, ' stroke-linecap="round"');
+  wing += line(
+    markings === 3 ? "M64 62 Q70 60 78 64 M62 67 Q68 65 76 69 M61 72 Q66 70 72 74" : "M64 64 Q70 62 76 66 M62 70 Q68 68 74 72",
+    c.bar,
+    1.5,
+    ' stroke-linecap="round"',
+  );
   out += group(singing ? "rotate(-16 64 60)" : "", wing);
 
   let head = "";
@@ -268,7 +279,8 @@ function reptile({ colour, markings, pose }: Look): string {
   out += stretching
     ? eye(134, 53, 2.8) + line("M136 60 Q140 60 141 58", c.line, 1.4, ' stroke-linecap="round"')
     : eye(133, 72, 2.8) + line("M134 80 Q138 80 140 78", c.line, 1.4, ' stroke-linecap="round"');
-  if (markings === 2) out += stretching ? circle(122, 58, 1.6, c.line) + circle(128, 60, 1.3, c.line) : circle(126, 70, 1.6, c.line) + circle(122, 78, 1.3, c.line);
+  if (markings === 2)
+    out += stretching ? circle(122, 58, 1.6, c.line) + circle(128, 60, 1.3, c.line) : circle(126, 70, 1.6, c.line) + circle(122, 78, 1.3, c.line);
   out += shape("M38 86 Q40 40 78 38 Q116 40 118 86 Z", c.shell);
   switch (markings) {
     case 0:
@@ -369,7 +381,13 @@ function paw({ colour, markings, pose }: Look): string {
   }
   if (markings === 3) out += circle(80, 64, 46, "none", `${edge(c.paw, 2)} stroke-dasharray="2 6" stroke-linecap="round" opacity=".5"`);
   if (markings === 4) {
-    const dots = [[30, 30], [132, 26], [26, 96], [136, 92], [118, 108]] as const;
+    const dots = [
+      [30, 30],
+      [132, 26],
+      [26, 96],
+      [136, 92],
+      [118, 108],
+    ] as const;
     out += dots.map(([x, y]) => circle(x, y, 3, c.paw, ' opacity=".4"')).join("");
   }
   let print = `<g fill="${c.paw}">${PAW_PRINT}</g>`;
@@ -392,7 +410,11 @@ const KINDS: Record<AnimalKind, Kind> = {
       floor: ["#e9c46a", "#d4a53c"],
       props: (w, _h, floor, { colour }) => {
         let out = sun(w - 260, 200, 90, "#fff3c4");
-        out += shape(`M0 ${floor - 120} Q${Math.round(w * 0.3)} ${floor - 260} ${Math.round(w * 0.62)} ${floor - 150} T${w} ${floor - 170} V${floor + 40} H0 Z`, "#c9d98f", ' opacity=".7"');
+        out += shape(
+          `M0 ${floor - 120} Q${Math.round(w * 0.3)} ${floor - 260} ${Math.round(w * 0.62)} ${floor - 150} T${w} ${floor - 170} V${floor + 40} H0 Z`,
+          "#c9d98f",
+          ' opacity=".7"',
+        );
         for (let x = 40; x < w; x += 110) out += rect(x, floor - 210, 44, 230, "#fffaf0", ' rx="10"');
         out += rect(0, floor - 170, w, 26, "#fffaf0") + rect(0, floor - 80, w, 26, "#fffaf0");
         const ball = pick(["#ef4444", "#2563eb", "#16a34a", "#f97316", "#7c3aed", "#0891b2", "#db2777"], colour);
@@ -422,7 +444,14 @@ const KINDS: Record<AnimalKind, Kind> = {
         out += shape(`M${x + 24} 164 H${x + 200} L${x + 24} 480 Z`, "#fff", ' opacity=".25"');
         out += rect(0, floor - 30, w, 30, "#f8fafc");
         for (let y = floor + 60; y < floor + 600; y += 90) out += line(`M0 ${y} H${w}`, "#a07650", 4, ' opacity=".45"');
-        out += ell(w / 2, floor + 120, w * 0.36, 110, pick(["#fda4af", "#a5b4fc", "#86efac", "#fcd34d", "#c4b5fd", "#67e8f9", "#fdba74"], colour), ' opacity=".85"');
+        out += ell(
+          w / 2,
+          floor + 120,
+          w * 0.36,
+          110,
+          pick(["#fda4af", "#a5b4fc", "#86efac", "#fcd34d", "#c4b5fd", "#67e8f9", "#fdba74"], colour),
+          ' opacity=".85"',
+        );
         const yarn = colour % 2 ? w - 200 : 200;
         out +=
           circle(yarn, floor + 170, 56, "#f472b6") +
@@ -442,7 +471,11 @@ const KINDS: Record<AnimalKind, Kind> = {
       floor: ["#a7e3b4", "#6cc285"],
       props: (w, _h, floor) => {
         let out = cloud(300, 220, 6) + cloud(w - 340, 160, 5);
-        out += shape(`M0 ${floor - 60} Q${Math.round(w * 0.25)} ${floor - 200} ${Math.round(w * 0.55)} ${floor - 80} T${w} ${floor - 120} V${floor + 10} H0 Z`, "#86d69b", ' opacity=".8"');
+        out += shape(
+          `M0 ${floor - 60} Q${Math.round(w * 0.25)} ${floor - 200} ${Math.round(w * 0.55)} ${floor - 80} T${w} ${floor - 120} V${floor + 10} H0 Z`,
+          "#86d69b",
+          ' opacity=".8"',
+        );
         for (let i = 0; i < 9; i++) {
           const x = 90 + i * 180 + (i % 2) * 40;
           const y = floor + 60 + (i % 3) * 70;
@@ -480,7 +513,10 @@ const KINDS: Record<AnimalKind, Kind> = {
       floor: ["#f3d9a4", "#e2bd78"],
       props: (w, _h, floor, { pose }) => {
         let out = circle(220, 180, 120, "#fff7cc", ' opacity=".9"');
-        out += shape(`M${w - 420} ${floor + 10} Q${w - 380} ${floor - 190} ${w - 240} ${floor - 200} Q${w - 100} ${floor - 170} ${w - 60} ${floor + 10} Z`, "#b9a58a");
+        out += shape(
+          `M${w - 420} ${floor + 10} Q${w - 380} ${floor - 190} ${w - 240} ${floor - 200} Q${w - 100} ${floor - 170} ${w - 60} ${floor + 10} Z`,
+          "#b9a58a",
+        );
         out += shape(`M60 ${floor + 20} Q90 ${floor - 110} 200 ${floor - 100} Q300 ${floor - 80} 320 ${floor + 20} Z`, "#a8927a");
         // Behind the tail, not the head.
         const cx = pose === 1 ? w - 150 : 150;
@@ -496,7 +532,9 @@ const KINDS: Record<AnimalKind, Kind> = {
   },
   "small-mammal": {
     backdrop:
-      rect(0, 0, 160, 120, "#ffedd5") + rect(0, 104, 160, 16, "#fed7aa") + line("M20 108 h12 M120 110 h16 M60 112 h10", "#fdba74", 3, ' stroke-linecap="round"'),
+      rect(0, 0, 160, 120, "#ffedd5") +
+      rect(0, 104, 160, 16, "#fed7aa") +
+      line("M20 108 h12 M120 110 h16 M60 112 h10", "#fdba74", 3, ' stroke-linecap="round"'),
     animal: smallMammal,
     ground: 107,
     scene: {
@@ -546,12 +584,7 @@ function animalOf(kind: AnimalKind, look: Look): string {
 /** The small picture: a complete SVG document, 160x120, a few kB. */
 export function drawAnimal(kind: AnimalKind, variant: number): string {
   const look = lookOf(variant);
-  return (
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 120" width="160" height="120">' +
-    kindOf(kind).backdrop +
-    animalOf(kind, look) +
-    "</svg>"
-  );
+  return '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 120" width="160" height="120">' + kindOf(kind).backdrop + animalOf(kind, look) + "</svg>";
 }
 
 export type Orientation = "landscape" | "portrait";

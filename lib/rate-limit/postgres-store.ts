@@ -65,9 +65,7 @@ export class PostgresCounterStore implements CounterStore {
       "SELECT key, window_start, hits FROM rate_limit_counters WHERE key = ANY($1::text[])",
       [counters.map(counterKey)],
     );
-    return counters.map(
-      (c) => result.rows.find((r) => r.key === counterKey(c) && r.window_start.getTime() === c.window.start.getTime())?.hits ?? 0,
-    );
+    return counters.map((c) => result.rows.find((r) => r.key === counterKey(c) && r.window_start.getTime() === c.window.start.getTime())?.hits ?? 0);
   }
 
   async sweep(now: Date): Promise<number> {

@@ -18,7 +18,9 @@ const globalStore = globalThis as unknown as { petstoreCounterStore?: CounterSto
 export function counterStore(): CounterStore {
   if (!globalStore.petstoreCounterStore) {
     const { REDIS_URL, DATABASE_URL } = env();
-    globalStore.petstoreCounterStore = new CoalescingCounterStore(REDIS_URL ? new RedisCounterStore(REDIS_URL, deploymentNamespace) : new PostgresCounterStore(DATABASE_URL!));
+    globalStore.petstoreCounterStore = new CoalescingCounterStore(
+      REDIS_URL ? new RedisCounterStore(REDIS_URL, deploymentNamespace) : new PostgresCounterStore(DATABASE_URL!),
+    );
     // Old windows are deleted once a minute per instance so the table does
     // not grow without bound; unref'd so it never keeps a process alive.
     globalStore.petstoreSweeper = setInterval(() => {

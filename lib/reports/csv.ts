@@ -51,7 +51,9 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     for (const t of OUTCOME_TYPES) lines.push(ageRow(`Outcome: ${OUTCOME_LABELS[t]}`, (s) => sp[s].outcomes[t]));
     lines.push(ageRow("Total outcomes", (s) => sum(OUTCOME_TYPES.map((t) => sp[s].outcomes[t]))));
     lines.push(countRow("Ending count", (s) => sp[s].endingCount));
-    lines.push(line(["Live release rate", ...SPECIES.flatMap((s) => [...blank, sp[s].liveReleaseRate === null ? "" : `${(sp[s].liveReleaseRate! * 100).toFixed(1)}%`])]));
+    lines.push(
+      line(["Live release rate", ...SPECIES.flatMap((s) => [...blank, sp[s].liveReleaseRate === null ? "" : `${(sp[s].liveReleaseRate! * 100).toFixed(1)}%`])]),
+    );
     lines.push("");
   }
   return lines.join("\r\n");

@@ -47,7 +47,12 @@ function reportQuerySchema(max: number, whose: string) {
       if (q.from === undefined || q.to === undefined) return;
       const span = monthIndex(q.to) - monthIndex(q.from) + 1;
       if (span < 1) ctx.addIssue({ code: "custom", path: ["to"], message: `must not be before from (${q.from})` });
-      else if (span > max) ctx.addIssue({ code: "custom", path: ["to"], message: `must be at most ${max} months from from (${q.from})${max === NETWORK_MONTHS_MAX ? ` for the whole network's report (an organisation's: ${MONTHS_MAX})` : ""}: this range has ${span}` });
+      else if (span > max)
+        ctx.addIssue({
+          code: "custom",
+          path: ["to"],
+          message: `must be at most ${max} months from from (${q.from})${max === NETWORK_MONTHS_MAX ? ` for the whole network's report (an organisation's: ${MONTHS_MAX})` : ""}: this range has ${span}`,
+        });
     });
 }
 
@@ -74,21 +79,24 @@ const byType = <T extends readonly string[]>(types: T, what: string) =>
 
 export const speciesReportSchema = z
   .object({
-    beginningCount: count.meta({ description: "Animals in care when the month began: stays that began on an earlier day and had not ended before its first day." }),
-    endingCount: count.meta({ description: "Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes." }),
+    beginningCount: count.meta({
+      description: "Animals in care when the month began: stays that began on an earlier day and had not ended before its first day.",
+    }),
+    endingCount: count.meta({
+      description: "Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes.",
+    }),
     intakes: byType(INTAKE_TYPES, "Stays that began this month (age on the intake's day)"),
     outcomes: byType(OUTCOME_TYPES, "Stays that ended this month (age on the outcome's day)"),
-    liveReleaseRate: z
-      .number()
-      .min(0)
-      .max(1)
-      .nullable()
-      .meta({ description: "Live outcomes (adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome) divided by all outcomes minus ownerIntendedEuthanasia, from 0 to 1; null when that is 0.", example: 0.91 }),
-    medianLengthOfStayDays: z
-      .number()
-      .min(0)
-      .nullable()
-      .meta({ description: "Median length in days (the outcome's day minus the intake's day, in the organisation's time zone) of the stays that ended this month; null without any. Not part of the matrix.", example: 12 }),
+    liveReleaseRate: z.number().min(0).max(1).nullable().meta({
+      description:
+        "Live outcomes (adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome) divided by all outcomes minus ownerIntendedEuthanasia, from 0 to 1; null when that is 0.",
+      example: 0.91,
+    }),
+    medianLengthOfStayDays: z.number().min(0).nullable().meta({
+      description:
+        "Median length in days (the outcome's day minus the intake's day, in the organisation's time zone) of the stays that ended this month; null without any. Not part of the matrix.",
+      example: 12,
+    }),
   })
   .meta({ id: "ReportSpecies", description: "One species' figures for one month." });
 export type SpeciesReport = z.infer<typeof speciesReportSchema>;
@@ -106,10 +114,10 @@ export type ReportMonth = z.infer<typeof reportMonthSchema>;
 export const monthlyReportSchema = z
   .object({
     organizationId: z.number().int().nullable().meta({ description: "The organisation; null for the whole network (every organisation summed).", example: 1 }),
-    timeZone: z
-      .string()
-      .nullable()
-      .meta({ description: "The IANA time zone whose calendar months these are; null for the network, where each shelter's days are in its own zone.", example: "America/Los_Angeles" }),
+    timeZone: z.string().nullable().meta({
+      description: "The IANA time zone whose calendar months these are; null for the network, where each shelter's days are in its own zone.",
+      example: "America/Los_Angeles",
+    }),
     months: z.array(reportMonthSchema).meta({ description: "Every month of the range, oldest first (months without any stay included, with zeros)." }),
   })
   .meta({ id: "MonthlyReport", description: "The Basic Data Matrix, month by month." });

@@ -46,7 +46,14 @@ const zeroAges = (): AgeCounts => ({ adult: 0, juvenile: 0, unknownAge: 0 });
 const byTypes = <T extends string>(types: readonly T[]) => Object.fromEntries(types.map((t) => [t, zeroAges()])) as Record<T, AgeCounts>;
 
 function emptySpecies(): SpeciesReport {
-  return { beginningCount: 0, endingCount: 0, intakes: byTypes(INTAKE_TYPES), outcomes: byTypes(OUTCOME_TYPES), liveReleaseRate: null, medianLengthOfStayDays: null };
+  return {
+    beginningCount: 0,
+    endingCount: 0,
+    intakes: byTypes(INTAKE_TYPES),
+    outcomes: byTypes(OUTCOME_TYPES),
+    liveReleaseRate: null,
+    medianLengthOfStayDays: null,
+  };
 }
 
 const sumAges = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;

@@ -13,10 +13,22 @@ describe("parseSaved: whatever localStorage holds", () => {
     ]);
   });
 
-  it.each([null, undefined, "", "not json", "{}", '"x"', "42", "null", "[1,2]", '[{"name":"x"}]', '[{"id":0}]', '[{"id":1.5}]', '[{"id":"3"}]', '[{"id":9007199254740992}]'])(
-    "counts %j as nothing saved",
-    (raw) => expect(parseSaved(raw)).toEqual([]),
-  );
+  it.each([
+    null,
+    undefined,
+    "",
+    "not json",
+    "{}",
+    '"x"',
+    "42",
+    "null",
+    "[1,2]",
+    '[{"name":"x"}]',
+    '[{"id":0}]',
+    '[{"id":1.5}]',
+    '[{"id":"3"}]',
+    '[{"id":9007199254740992}]',
+  ])("counts %j as nothing saved", (raw) => expect(parseSaved(raw)).toEqual([]));
 
   it("keeps the readable entries, names the nameless, and counts an id saved twice once", () => {
     expect(parseSaved(JSON.stringify([{ id: 4 }, null, { id: 4, name: "Again" }, { id: 5, name: "Rex", savedAt: "nonsense" }]))).toEqual([

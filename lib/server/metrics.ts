@@ -57,7 +57,8 @@ export async function answerMetrics(req: http.IncomingMessage, res: http.ServerR
   const token = env().METRICS_TOKEN;
   if (!token) return plain(res, 404, "Not found.\n");
   if (req.method !== "GET" && req.method !== "HEAD") return plain(res, 405, "Only GET.\n", { Allow: "GET, HEAD" });
-  if (!authorised(req, token)) return plain(res, 401, "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.\n", { "WWW-Authenticate": 'Bearer realm="metrics"' });
+  if (!authorised(req, token))
+    return plain(res, 401, "Send the metrics token: Authorization: Bearer <METRICS_TOKEN>.\n", { "WWW-Authenticate": 'Bearer realm="metrics"' });
   try {
     const body = await instanceExposition();
     res.writeHead(200, { "Content-Type": CONTENT_TYPE, "Cache-Control": "no-store" });

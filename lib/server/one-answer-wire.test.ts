@@ -93,7 +93,12 @@ describe("a request followed by bytes that are not HTTP", () => {
 
 describe("Node's own client, DELETE bodies without Content-Length, four at a time on fresh connections", () => {
   it("every one of 400 gets its answer", async () => {
-    const paths: [string, number][] = [["/v1/pets/", 404], ["/v1/pets/12", 200], ["/v1//pets", 400], ["/v1/pets/1/", 404]];
+    const paths: [string, number][] = [
+      ["/v1/pets/", 404],
+      ["/v1/pets/12", 200],
+      ["/v1//pets", 400],
+      ["/v1/pets/1/", 404],
+    ];
     const send = (path: string) =>
       new Promise<number>((resolve, reject) => {
         const body = Buffer.from(json.slice(0, 20 + Math.floor(Math.random() * 33)));

@@ -34,4 +34,14 @@ export type Caller =
     });
 
 /** organizations:manage: their own organisation's profile (a platform admin: every organisation, and new ones). */
-export const STAFF_SCOPES: Scope[] = ["pets:read", "pets:write", "keys:manage", "audit:read", "applications:manage", "organizations:manage", "listings:manage", "records:read", "records:write"];
+export const STAFF_SCOPES: Scope[] = [
+  "pets:read",
+  "pets:write",
+  "keys:manage",
+  "audit:read",
+  "applications:manage",
+  "organizations:manage",
+  "listings:manage",
+  "records:read",
+  "records:write",
+];

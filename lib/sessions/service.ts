@@ -14,8 +14,7 @@ import { isAnonymousToken, mintAnonymousToken, verifyAnonymousToken } from "@/li
 export const STAFF_TTL_MS = 12 * 3600_000;
 
 export type SessionRecord =
-  | { kind: "anonymous"; id: string; staff: null; expiresAt: Date }
-  | { kind: "staff"; id: string; staff: StaffIdentity; expiresAt: Date };
+  { kind: "anonymous"; id: string; staff: null; expiresAt: Date } | { kind: "staff"; id: string; staff: StaffIdentity; expiresAt: Date };
 
 export async function createStaffSession(staffUserId: bigint, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");

@@ -32,8 +32,10 @@ export async function callApi<T>(incoming: HeaderSource, handler: Handler, path:
 
 /** Node's IncomingMessage headers (the Pages Router's req) as a Headers-like source. */
 export function nodeHeaders(headers: Record<string, string | string[] | undefined>): HeaderSource {
-  return { get: (name) => {
-    const value = headers[name.toLowerCase()];
-    return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
-  } };
+  return {
+    get: (name) => {
+      const value = headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
 }

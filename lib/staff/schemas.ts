@@ -8,10 +8,7 @@ export const emailSchema = z
   // The piped check's format and length, stated on the input the document shows.
   .meta({ format: "email", maxLength: 254 });
 
-export const newPasswordSchema = z
-  .string({ error: "is required" })
-  .min(12, "must be at least 12 characters")
-  .max(200, "must be at most 200 characters");
+export const newPasswordSchema = z.string({ error: "is required" }).min(12, "must be at least 12 characters").max(200, "must be at most 200 characters");
 
 export const newStaffSchema = z.object({ email: emailSchema, password: newPasswordSchema });
 export type NewStaff = z.infer<typeof newStaffSchema>;

@@ -32,7 +32,6 @@ export async function checkCredentials(email: string, password: string): Promise
   return row && ok ? { id: row.id, email: row.email, organizationId: row.organizationId, platformAdmin: row.platformAdmin } : null;
 }
 
-
 /** A new password; every session of the account ends (whoever held the old one is signed out). Returns how many ended. */
 export async function setStaffPassword(email: string, password: string): Promise<number> {
   const row = await db().staffUser.findUnique({ where: { email }, select: { id: true } });
@@ -66,7 +65,15 @@ export interface StaffSummary {
 export async function listStaff(now: Date): Promise<StaffSummary[]> {
   const rows = await db().staffUser.findMany({
     orderBy: { id: "asc" },
-    select: { id: true, email: true, createdAt: true, passwordHash: true, organizationId: true, platformAdmin: true, _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } } },
+    select: {
+      id: true,
+      email: true,
+      createdAt: true,
+      passwordHash: true,
+      organizationId: true,
+      platformAdmin: true,
+      _count: { select: { sessions: { where: { expiresAt: { gt: now } } } } },
+    },
   });
   return Promise.all(
     rows.map(async (r) => ({

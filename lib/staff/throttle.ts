@@ -102,13 +102,9 @@ async function lock(scope: Scope, now: Date): Promise<Date> {
 function lockedOut(until: Date, now: Date): ApiError {
   const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
   const minutes = Math.ceil(seconds / 60);
-  return new ApiError(
-    429,
-    "rate_limited",
-    `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-    undefined,
-    { "Retry-After": String(seconds) },
-  );
+  return new ApiError(429, "rate_limited", `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, undefined, {
+    "Retry-After": String(seconds),
+  });
 }
 
 const latest = (dates: Date[]) => new Date(Math.max(...dates.map((d) => d.getTime())));

@@ -79,12 +79,18 @@ export async function findStayPage(
 ): Promise<{ rows: StayRow[]; otherSide: boolean }> {
   const pet = BigInt(petId);
   const at = page.before ?? page.after;
-  const condition = page.before ? Prisma.sql`AND (${ORDER_UP}) < ${keyOf(page.before)}` : page.after ? Prisma.sql`AND (${ORDER_UP}) > ${keyOf(page.after)}` : Prisma.empty;
+  const condition = page.before
+    ? Prisma.sql`AND (${ORDER_UP}) < ${keyOf(page.before)}`
+    : page.after
+      ? Prisma.sql`AND (${ORDER_UP}) > ${keyOf(page.after)}`
+      : Prisma.empty;
   const behind = at && Prisma.sql`(${ORDER_UP}) ${Prisma.raw(page.before ? ">=" : "<=")} ${keyOf(at)}`;
   const [rows, other] = await Promise.all([
     client.$queryRaw<StayColumnsRaw[]>`SELECT ${stayColumnsOf("s")} FROM pet_stays s WHERE s.pet_id = ${pet} ${condition}
        ORDER BY ${page.before ? ORDER_DOWN : ORDER_UP} LIMIT ${page.take}`,
-    behind ? client.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pet_stays s WHERE s.pet_id = ${pet} AND ${behind}) AS found` : Promise.resolve([{ found: false }]),
+    behind
+      ? client.$queryRaw<{ found: boolean }[]>`SELECT EXISTS (SELECT 1 FROM pet_stays s WHERE s.pet_id = ${pet} AND ${behind}) AS found`
+      : Promise.resolve([{ found: false }]),
   ]);
   return { rows: rows.map((row) => stayOfRow(row)!), otherSide: other[0]?.found ?? false };
 }
@@ -121,8 +127,7 @@ export type StayColumns = Partial<Pick<StayRow, "intakeAt" | "intakeType" | "int
  * correction, an adoption taken back).
  */
 export type StayWrite =
-  | { kind: "open"; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null }
-  | { kind: "change"; id: bigint; columns: StayColumns };
+  { kind: "open"; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null } | { kind: "change"; id: bigint; columns: StayColumns };
 
 /** A stay's columns under `alias`, named "stay.<field>" (stayOfRow reads them back). */
 export function stayColumnsOf(alias: string): Prisma.Sql {

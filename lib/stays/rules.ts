@@ -61,7 +61,11 @@ export function followStatus(animal: { lastStay: queries.StayRow | null; inCare:
     if (!last || last.outcomeAt) {
       // Out of care, it left some other way: an adoption now would contradict its records.
       if (!animal.inCare) {
-        throw new ApiError(409, "stay_ended", "The animal is out of care: its last stay ended other than by adoption. Record a new intake (POST …/stays) before it can be adopted.");
+        throw new ApiError(
+          409,
+          "stay_ended",
+          "The animal is out of care: its last stay ended other than by adoption. Record a new intake (POST …/stays) before it can be adopted.",
+        );
       }
       return null;
     }

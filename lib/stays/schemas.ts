@@ -80,7 +80,12 @@ const subtypeSchema = z
   .max(SUBTYPE_MAX, `must be at most ${SUBTYPE_MAX} characters`)
   .transform((s) => (s === "" ? null : s))
   .nullable()
-  .meta({ type: ["string", "null"], maxLength: SUBTYPE_MAX, description: `The shelter's own word for it ("OWNER SURRENDER"), at most ${SUBTYPE_MAX} characters; null when none.`, example: "Found on Main St" });
+  .meta({
+    type: ["string", "null"],
+    maxLength: SUBTYPE_MAX,
+    description: `The shelter's own word for it ("OWNER SURRENDER"), at most ${SUBTYPE_MAX} characters; null when none.`,
+    example: "Found on Main St",
+  });
 
 /** An intake as a request gives it (POST /v1/pets/{id}/stays, and `intake` of a new animal). */
 export const intakeInputSchema = z
@@ -115,10 +120,16 @@ const partPatch = <T extends z.ZodType>(type: T) =>
 export const stayPatchSchema = z
   .strictObject({
     intake: partPatch(intakeTypeSchema).optional().meta({ id: "IntakePatch", description: "The intake's fields to correct." }),
-    outcome: partPatch(outcomeTypeSchema).optional().meta({ id: "OutcomePatch", description: "The outcome's fields to correct (the stay must have ended: record an outcome with POST …/outcome)." }),
+    outcome: partPatch(outcomeTypeSchema)
+      .optional()
+      .meta({ id: "OutcomePatch", description: "The outcome's fields to correct (the stay must have ended: record an outcome with POST …/outcome)." }),
   })
   .refine((p) => p.intake !== undefined || p.outcome !== undefined, "must correct the intake, the outcome, or both")
-  .meta({ id: "StayPatch", description: "A correction: a date, type or subtype of the intake or the outcome. The others keep their values.", minProperties: 1 });
+  .meta({
+    id: "StayPatch",
+    description: "A correction: a date, type or subtype of the intake or the outcome. The others keep their values.",
+    minProperties: 1,
+  });
 export type StayPatch = z.infer<typeof stayPatchSchema>;
 
 const stayPartSchema = <T extends z.ZodType>(type: T) =>

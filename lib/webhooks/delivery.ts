@@ -104,7 +104,15 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
     secrets = signingSecrets(claim, at);
   } catch (error) {
     logger().error({ err: error, ...log }, "webhook secret cannot be decrypted (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS?)");
-    const outcome: AttemptOutcome = { startedAt: at, durationMs: 0, ok: false, statusCode: null, error: "signing_error", errorDetail: "The endpoint's secret could not be read; rotate it.", responseBody: null };
+    const outcome: AttemptOutcome = {
+      startedAt: at,
+      durationMs: 0,
+      ok: false,
+      statusCode: null,
+      error: "signing_error",
+      errorDetail: "The endpoint's secret could not be read; rotate it.",
+      responseBody: null,
+    };
     return { result: await recordFailure(claim, token, outcome), log };
   }
   const headers = signDelivery(event.id, body, secrets, at);
@@ -115,7 +123,14 @@ async function send(claim: queries.ClaimedDelivery, token: string, context: Atte
     return { result: "released", log: detail };
   }
   if (!outcome.ok) return { result: await recordFailure(claim, token, outcome), log: detail };
-  const attempt = { attemptedAt: outcome.startedAt, durationMs: outcome.durationMs, statusCode: outcome.statusCode, error: null, errorDetail: null, responseBody: outcome.responseBody };
+  const attempt = {
+    attemptedAt: outcome.startedAt,
+    durationMs: outcome.durationMs,
+    statusCode: outcome.statusCode,
+    error: null,
+    errorDetail: null,
+    responseBody: outcome.responseBody,
+  };
   return { result: "succeeded", success: { id: claim.id, endpointId: claim.endpointId, attempts: claim.attempts + 1, attempt }, log: detail };
 }
 
@@ -129,7 +144,10 @@ export async function attemptDeliveries(ids: bigint[], context: AttemptContext):
   const token = randomUUID();
   const claims = await queries.claimDeliveries(ids, context.owner, token, context.manual);
   const sent = await Promise.all(claims.map((claim) => send(claim, token, context)));
-  await queries.recordSuccesses(token, sent.flatMap((s) => (s.success ? [s.success] : [])));
+  await queries.recordSuccesses(
+    token,
+    sent.flatMap((s) => (s.success ? [s.success] : [])),
+  );
   for (const { result, log } of sent) {
     logger().info({ ...log, result }, "webhook attempt");
     metrics().webhookAttempts.inc({ outcome: result });

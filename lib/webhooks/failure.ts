@@ -26,7 +26,13 @@ export async function disableEndpoint(client: Prisma.TransactionClient, endpoint
 }
 
 /** Records one attempt's result on its endpoint; returns since when it has been failing (null after a success). */
-export async function noteAttempt(client: Prisma.TransactionClient, endpointId: bigint, at: Date, ok: boolean, statusCode: number | null): Promise<Date | null> {
+export async function noteAttempt(
+  client: Prisma.TransactionClient,
+  endpointId: bigint,
+  at: Date,
+  ok: boolean,
+  statusCode: number | null,
+): Promise<Date | null> {
   const rows = await client.$queryRaw<{ failingSince: Date | null }[]>`
     UPDATE webhook_endpoints
        SET failing_since = CASE WHEN ${ok} THEN NULL ELSE COALESCE(failing_since, ${at}) END,

@@ -48,7 +48,12 @@ export async function findEndpoint(keyId: bigint, id: bigint): Promise<EndpointR
 }
 
 /** Locks key `keyId`'s endpoint `id` for the transaction, if the key is `organizationId`'s (undefined: any key's); whether it did. */
-export async function lockEndpointOfOrganization(tx: Prisma.TransactionClient, keyId: bigint, id: bigint, organizationId: number | undefined): Promise<boolean> {
+export async function lockEndpointOfOrganization(
+  tx: Prisma.TransactionClient,
+  keyId: bigint,
+  id: bigint,
+  organizationId: number | undefined,
+): Promise<boolean> {
   const org = organizationId === undefined ? null : BigInt(organizationId);
   const rows = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT w.id FROM webhook_endpoints w JOIN api_keys k ON k.id = w.api_key_id
@@ -70,11 +75,7 @@ export async function findEndpointSecrets(id: bigint, client: Prisma.Transaction
   return client.webhookEndpoint.findUnique({ where: { id }, select: { secret: true, previousSecret: true, previousSecretExpiresAt: true } });
 }
 
-export async function updateEndpoint(
-  id: bigint,
-  data: Prisma.WebhookEndpointUpdateInput,
-  client: Prisma.TransactionClient = db(),
-): Promise<EndpointRow> {
+export async function updateEndpoint(id: bigint, data: Prisma.WebhookEndpointUpdateInput, client: Prisma.TransactionClient = db()): Promise<EndpointRow> {
   return client.webhookEndpoint.update({ where: { id }, data, select: endpointColumns });
 }
 
@@ -187,17 +188,19 @@ export async function claimDeliveries(ids: bigint[], owner: string, token: strin
       JOIN webhook_endpoints e ON e.id = c.endpoint_id
       JOIN api_keys k ON k.id = e.api_key_id
       LEFT JOIN events ev ON ev.position = c.event_position`);
-  return rows.map(({ id, endpointId, eventPosition, eventType, eventPublicType, eventOrganizationId, eventData, eventCreatedAt, keyScopes, keyOrganizationId, ...rest }) => ({
-    ...rest,
-    id: BigInt(id),
-    endpointId: BigInt(endpointId),
-    eventPosition: BigInt(eventPosition),
-    key: { scopes: keyScopes, organizationId: keyOrganizationId === null ? null : BigInt(keyOrganizationId) },
-    event:
-      eventType && eventCreatedAt
-        ? { type: eventType, publicType: eventPublicType, organizationId: BigInt(eventOrganizationId!), data: eventData, createdAt: eventCreatedAt }
-        : null,
-  }));
+  return rows.map(
+    ({ id, endpointId, eventPosition, eventType, eventPublicType, eventOrganizationId, eventData, eventCreatedAt, keyScopes, keyOrganizationId, ...rest }) => ({
+      ...rest,
+      id: BigInt(id),
+      endpointId: BigInt(endpointId),
+      eventPosition: BigInt(eventPosition),
+      key: { scopes: keyScopes, organizationId: keyOrganizationId === null ? null : BigInt(keyOrganizationId) },
+      event:
+        eventType && eventCreatedAt
+          ? { type: eventType, publicType: eventPublicType, organizationId: BigInt(eventOrganizationId!), data: eventData, createdAt: eventCreatedAt }
+          : null,
+    }),
+  );
 }
 
 export interface AttemptRecord {

@@ -28,14 +28,20 @@ const urlSchema = z
     }
   }, "must be an absolute https:// URL")
   .refine((value) => !URL.canParse(value) || (new URL(value).username === "" && new URL(value).password === ""), "must not contain a user name or password")
-  .meta({ format: "uri", maxLength: WEBHOOK_URL_MAX, description: "Where deliveries are POSTed. `https` with a publicly reachable host.", example: "https://partner.example/petstore/webhooks" });
+  .meta({
+    format: "uri",
+    maxLength: WEBHOOK_URL_MAX,
+    description: "Where deliveries are POSTed. `https` with a publicly reachable host.",
+    example: "https://partner.example/petstore/webhooks",
+  });
 
 const eventsSchema = z
   .array(petEventTypeSchema, { error: (issue) => (issue.input === undefined ? "is required" : "must be an array of event types") })
   .min(1, `must name at least one of ${PET_EVENT_TYPES.join(", ")}`)
   .transform((types) => PET_EVENT_TYPES.filter((t) => types.includes(t)))
   .meta({
-    description: "The event types to deliver: one or more. A copy of what is listed needs `pet.created`, `pet.updated`, `pet.listed` and `pet.unlisted`; the stays' events need `records:read`.",
+    description:
+      "The event types to deliver: one or more. A copy of what is listed needs `pet.created`, `pet.updated`, `pet.listed` and `pet.unlisted`; the stays' events need `records:read`.",
     example: ["pet.created", "pet.updated", "pet.listed", "pet.unlisted"],
     uniqueItems: true,
   });
@@ -56,7 +62,10 @@ export const webhookPatchSchema = z
     url: urlSchema.optional(),
     events: eventsSchema.optional(),
     description: descriptionSchema.nullable().optional().meta({ description: "A note for people; `null` removes it." }),
-    enabled: z.boolean({ error: "must be true or false" }).optional().meta({ description: "`false` pauses deliveries; `true` resumes them (for events from then on) and clears the failure record." }),
+    enabled: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .meta({ description: "`false` pauses deliveries; `true` resumes them (for events from then on) and clears the failure record." }),
   })
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), "must change at least one of url, events, description, enabled")
   .meta({ id: "WebhookEndpointPatch", description: "The fields to change; the others keep their values.", minProperties: 1 });
@@ -71,7 +80,10 @@ export const webhookEndpointSchema = z
     events: z.array(petEventTypeSchema),
     description: z.string().nullable(),
     enabled: z.boolean(),
-    disabledReason: z.string().nullable().meta({ description: "Why deliveries stopped: disabled by you or by staff, the receiver answered 410, or three days of failures." }),
+    disabledReason: z
+      .string()
+      .nullable()
+      .meta({ description: "Why deliveries stopped: disabled by you or by staff, the receiver answered 410, or three days of failures." }),
     failingSince: timestamp("Since when every attempt has failed; null while deliveries succeed.").nullable(),
     lastAttempt: z
       .object({ at: timestamp("When."), ok: z.boolean(), statusCode: z.number().int().nullable() })
@@ -82,9 +94,10 @@ export const webhookEndpointSchema = z
   .meta({ id: "WebhookEndpoint" });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
-const secretSchema = z
-  .string()
-  .meta({ description: "The signing secret (`whsec_` + base64 of 32 bytes). Shown only in this answer: store it now.", example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" });
+const secretSchema = z.string().meta({
+  description: "The signing secret (`whsec_` + base64 of 32 bytes). Shown only in this answer: store it now.",
+  example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+});
 
 export const createdWebhookSchema = webhookEndpointSchema
   .extend({ secret: secretSchema })
@@ -120,7 +133,10 @@ export const attemptSchema = z
     at: timestamp("When the attempt started."),
     durationMs: z.number().int().meta({ description: "How long until the answer (or the failure)." }),
     statusCode: z.number().int().nullable().meta({ description: "The receiver's HTTP status; null when it did not answer." }),
-    error: z.enum(ATTEMPT_ERRORS).nullable().meta({ description: "Why there was no answer: timeout (10 s), connection_refused, tls_error, address_not_allowed (the host does not resolve to a public address: whether it does not resolve at all or resolves to an address we never call is not said)..." }),
+    error: z.enum(ATTEMPT_ERRORS).nullable().meta({
+      description:
+        "Why there was no answer: timeout (10 s), connection_refused, tls_error, address_not_allowed (the host does not resolve to a public address: whether it does not resolve at all or resolves to an address we never call is not said)...",
+    }),
     errorDetail: z.string().nullable(),
     responseBody: z.string().nullable().meta({ description: "The start of the receiver's answer (at most 4 kB)." }),
   })
@@ -134,7 +150,10 @@ export const deliverySchema = z
     id: z.number().int(),
     eventId: z.string().meta({ description: "The event delivered; also the `webhook-id` header of every attempt.", example: "evt_42" }),
     eventType: petEventTypeSchema,
-    status: z.enum(DELIVERY_STATUSES).meta({ description: "pending (an attempt is due at `nextAttemptAt`), succeeded, failed (retries exhausted, or the endpoint answered 410), cancelled (the endpoint was disabled)." }),
+    status: z.enum(DELIVERY_STATUSES).meta({
+      description:
+        "pending (an attempt is due at `nextAttemptAt`), succeeded, failed (retries exhausted, or the endpoint answered 410), cancelled (the endpoint was disabled).",
+    }),
     createdAt: timestamp("When the event was queued for this endpoint."),
     nextAttemptAt: timestamp("When the next attempt is due (pending deliveries).").nullable(),
     attempts: z.array(attemptSchema).meta({ description: "Every attempt, oldest first." }),
@@ -153,17 +172,13 @@ export const testResultSchema = z
 export type TestResult = z.infer<typeof testResultSchema>;
 
 export const listDeliveriesQuerySchema = z.object({
-  limit: queryInteger(1, LIMIT_MAX, "int32")
-    .default(20)
-    .meta({ default: 20, description: "Maximum number of deliveries returned (1 to 100).", example: 20 }),
+  limit: queryInteger(1, LIMIT_MAX, "int32").default(20).meta({ default: 20, description: "Maximum number of deliveries returned (1 to 100).", example: 20 }),
   cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header." }),
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuerySchema>;
 
 /** What staff see of an endpoint: the partner's view plus its key. */
-export const staffWebhookSchema = webhookEndpointSchema
-  .extend({ keyId: z.number().int(), keyName: z.string() })
-  .meta({ id: "StaffWebhookEndpoint" });
+export const staffWebhookSchema = webhookEndpointSchema.extend({ keyId: z.number().int(), keyName: z.string() }).meta({ id: "StaffWebhookEndpoint" });
 export type StaffWebhook = z.infer<typeof staffWebhookSchema>;
 export const staffWebhooksSchema = z.array(staffWebhookSchema).meta({ id: "StaffWebhookEndpoints" });
 

@@ -66,7 +66,8 @@ export function classifyError(error: unknown): { error: AttemptError; detail: st
 /** Connect to the checked address whatever the name would resolve to now. */
 function pinnedLookup(target: CheckedTarget): LookupFunction {
   return (_hostname, options, callback) => {
-    if (options.all) (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (options.all)
+      (callback as (err: null, addresses: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else (callback as (err: null, address: string, family: number) => void)(null, target.address, target.family);
   };
 }
@@ -83,7 +84,13 @@ const AGENTS = {
   "https:": new https.Agent({ keepAlive: true, timeout: 4_000, maxSockets: 32 }),
 };
 
-function post(target: CheckedTarget, body: string, headers: Record<string, string>, signal: AbortSignal, fresh = false): Promise<{ statusCode: number; body: string }> {
+function post(
+  target: CheckedTarget,
+  body: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  fresh = false,
+): Promise<{ statusCode: number; body: string }> {
   return new Promise((resolve, reject) => {
     const https_ = target.url.protocol === "https:";
     const request = (https_ ? https : http).request(target.url, {

@@ -180,7 +180,12 @@ export async function sendTestEvent(keyId: bigint, id: number, now: Date): Promi
   };
   const body = JSON.stringify(event);
   const at = new Date();
-  const outcome = await sendWebhook(endpoint.url, body, { ...signDelivery(event.id, body, signingSecrets(secrets!, at), at) }, { allowPrivate: outboundAllowPrivate() });
+  const outcome = await sendWebhook(
+    endpoint.url,
+    body,
+    { ...signDelivery(event.id, body, signingSecrets(secrets!, at), at) },
+    { allowPrivate: outboundAllowPrivate() },
+  );
   return {
     eventId: event.id,
     succeeded: outcome.ok,

@@ -149,9 +149,13 @@ describe("checkWebhookTarget", () => {
     ]);
     expect([...messages]).toEqual(['The host "db.internal" does not resolve to a public address: webhooks are only sent to public addresses.']);
     // The difference stays with the error, for the operators' log.
-    const error = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: notFound }).catch((e: unknown) => e)) as WebhookUrlError;
+    const error = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: notFound }).catch(
+      (e: unknown) => e,
+    )) as WebhookUrlError;
     expect([error.reason, error.detail]).toEqual(["unresolvable", "does not resolve (ENOTFOUND)"]);
-    const inside = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: resolveTo("10.0.0.5") }).catch((e: unknown) => e)) as WebhookUrlError;
+    const inside = (await checkWebhookTarget("https://db.internal/hook", { allowPrivate: false, resolve: resolveTo("10.0.0.5") }).catch(
+      (e: unknown) => e,
+    )) as WebhookUrlError;
     expect([inside.reason, inside.detail]).toEqual(["not_public", "resolves to 10.0.0.5 (10.0.0.5: not_public)"]);
   });
 

@@ -140,15 +140,17 @@ export type SlotPool = "general" | "long";
  */
 function runnerTasks(all: TaskList): Record<SlotPool, TaskList> {
   const long = new Set<string>(LONG_TASK_NAMES);
-  const counted = (pool: SlotPool, task: Task): Task => async (payload, helpers) => {
-    const slots = metrics().jobSlots;
-    slots.inc({ pool, state: "busy" });
-    try {
-      return await task(payload, helpers);
-    } finally {
-      slots.dec({ pool, state: "busy" });
-    }
-  };
+  const counted =
+    (pool: SlotPool, task: Task): Task =>
+    async (payload, helpers) => {
+      const slots = metrics().jobSlots;
+      slots.inc({ pool, state: "busy" });
+      try {
+        return await task(payload, helpers);
+      } finally {
+        slots.dec({ pool, state: "busy" });
+      }
+    };
   const lists: Record<SlotPool, TaskList> = { general: {}, long: {} };
   for (const [name, task] of Object.entries(all)) {
     const pool = long.has(name) ? "long" : "general";

@@ -26,7 +26,6 @@ import { queueDailyUploads } from "@/lib/listings/uploads/schedule";
 // twice after a crash (the delivery's lease makes the second a no-op, and
 // receivers dedupe on webhook-id).
 
-
 export interface TaskContext {
   /** This process's application_name: who holds a delivery's lease. */
   owner: string;
@@ -87,7 +86,11 @@ export function taskList(context: TaskContext): TaskList {
     },
     // An import's rows, then its photos (queued with the import: lib/imports/queries.ts).
     "run-import": async (payload) => {
-      await runImport(Number((payload as { importId: string }).importId), { load: context.load, signal: context.signal, leavingCare: closeApplicationsOfAnimalLeavingCare });
+      await runImport(Number((payload as { importId: string }).importId), {
+        load: context.load,
+        signal: context.signal,
+        leavingCare: closeApplicationsOfAnimalLeavingCare,
+      });
     },
     // The planner's statistics of tables grown since their last ANALYZE, where autovacuum does not keep them (docs/decisions/026).
     "analyze-grown-tables": async () => {

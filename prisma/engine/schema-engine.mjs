@@ -232,9 +232,7 @@ class CharAsTextClient extends pg.Client {
     }
     if (typeof callback === "function") {
       const cb = callback;
-      return super.query(config, values, (/** @type {any} */ err, /** @type {any} */ res) =>
-        cb(err, err ? res : relabelCharColumns(res)),
-      );
+      return super.query(config, values, (/** @type {any} */ err, /** @type {any} */ res) => cb(err, err ? res : relabelCharColumns(res)));
     }
     return super.query(config, values).then(relabelCharColumns);
   }
@@ -300,15 +298,13 @@ function resolveUrls(datasource) {
   // The CLI passes prisma.config.ts's datasource; DATABASE_URL is the fallback
   // when it passes none (e.g. a config without a datasource block).
   const url = datasource.url || process.env.DATABASE_URL || undefined;
-  const shadowDatabaseUrl =
-    datasource.shadowDatabaseUrl || process.env.SHADOW_DATABASE_URL || undefined;
+  const shadowDatabaseUrl = datasource.shadowDatabaseUrl || process.env.SHADOW_DATABASE_URL || undefined;
   registerSecretsOf(url);
   registerSecretsOf(shadowDatabaseUrl);
   return { url, shadowDatabaseUrl };
 }
 
-const NO_URL_MESSAGE =
-  "No database URL: set `datasource.url` in prisma.config.ts or the DATABASE_URL environment variable.";
+const NO_URL_MESSAGE = "No database URL: set `datasource.url` in prisma.config.ts or the DATABASE_URL environment variable.";
 
 // ---------------------------------------------------------------------------
 // Driver adapter
@@ -378,14 +374,9 @@ class MigrationPg extends PrismaPg {
       // point at the main database under another name (localhost vs
       // 127.0.0.1, a DNS alias, ...): compare what the servers report, not
       // the URL strings.
-      const [main, shadowIdentity] = await Promise.all([
-        databaseIdentity(this.settings),
-        databaseIdentity(this.shadowSettings),
-      ]);
+      const [main, shadowIdentity] = await Promise.all([databaseIdentity(this.settings), databaseIdentity(this.shadowSettings)]);
       if (main === shadowIdentity) {
-        throw new Error(
-          "The shadow database you configured appears to be the same as the main database. Please specify another shadow database.",
-        );
+        throw new Error("The shadow database you configured appears to be the same as the main database. Please specify another shadow database.");
       }
       const shadow = await new MigrationPg(this.shadowSettings, undefined).connect();
       const schema = quoteIdent(this.shadowSettings.schema ?? "public");
@@ -431,10 +422,7 @@ class MigrationPg extends PrismaPg {
  * @param {PgSettings} settings
  */
 async function databaseIdentity(settings) {
-  const rows = await queryOnce(
-    settings.pool,
-    "SELECT pg_postmaster_start_time()::text AS started, current_database() AS db",
-  );
+  const rows = await queryOnce(settings.pool, "SELECT pg_postmaster_start_time()::text AS started, current_database() AS db");
   return `${rows[0].started}|${rows[0].db}`;
 }
 
@@ -586,9 +574,7 @@ function expandExternalErrors(message, adapterFactory) {
  */
 function toRpcError(error, adapterFactory) {
   if (isWasmPanic(error)) {
-    const registry = /** @type {WasmPanicRegistry | undefined} */ (
-      /** @type {any} */ (globalThis).PRISMA_WASM_PANIC_REGISTRY
-    );
+    const registry = /** @type {WasmPanicRegistry | undefined} */ (/** @type {any} */ (globalThis).PRISMA_WASM_PANIC_REGISTRY);
     const message = registry?.get() || errorMessage(error);
     return {
       code: 4466,
@@ -735,12 +721,7 @@ async function runCliCommand(args) {
     }
   } catch (error) {
     const prismaError = /** @type {any} */ (error).prismaError ?? { code: undefined, message: errorMessage(error) };
-    log(
-      "ERROR",
-      prismaError.message,
-      { is_panic: false, ...(prismaError.code ? { error_code: prismaError.code } : {}) },
-      "schema_engine::logger",
-    );
+    log("ERROR", prismaError.message, { is_panic: false, ...(prismaError.code ? { error_code: prismaError.code } : {}) }, "schema_engine::logger");
     return 1;
   }
 }
@@ -801,8 +782,7 @@ async function serveJsonRpc(args) {
   const handlers = {
     getDatabaseVersion: (engine, params) => engine.version(params ?? null),
     async createDatabase(_engine, params) {
-      const url =
-        params?.datasource?.tag === "ConnectionString" ? params.datasource.url : resolveUrls(args.datasource).url;
+      const url = params?.datasource?.tag === "ConnectionString" ? params.datasource.url : resolveUrls(args.datasource).url;
       if (!url) throw new Error(NO_URL_MESSAGE);
       registerSecretsOf(url);
       try {

@@ -67,9 +67,7 @@ describe("Wasm schema-engine shim, driven by the prisma CLI", () => {
       expect(deploy.code, deploy.output).toBe(0);
       expect(deploy.output).toContain("All migrations have been successfully applied.");
       const rows = await query(url, `SELECT migration_name, finished_at, rolled_back_at FROM _prisma_migrations`);
-      expect(rows).toEqual([
-        { migration_name: "20240101000000_init", finished_at: expect.any(Date), rolled_back_at: null },
-      ]);
+      expect(rows).toEqual([{ migration_name: "20240101000000_init", finished_at: expect.any(Date), rolled_back_at: null }]);
       expect(await tableExists(url, "Pet")).toBe(true);
     },
     TIMEOUT,
@@ -97,10 +95,7 @@ describe("Wasm schema-engine shim, driven by the prisma CLI", () => {
       // The whole migration ran as one implicit transaction: nothing of it remains.
       expect(await tableExists(url, "Halfway")).toBe(false);
       expect(await query(url, `SELECT * FROM "Pet"`)).toEqual([]);
-      const rows = await query(
-        url,
-        `SELECT migration_name, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY migration_name`,
-      );
+      const rows = await query(url, `SELECT migration_name, finished_at, rolled_back_at, logs FROM _prisma_migrations ORDER BY migration_name`);
       expect(rows).toEqual([
         { migration_name: "20240101000000_init", finished_at: expect.any(Date), rolled_back_at: null, logs: null },
         {
@@ -143,9 +138,7 @@ INSERT INTO "Pet" ("name") VALUES ('Rex');
       const deploy = await runPrisma(dir, url, ["migrate", "deploy"]);
 
       expect(deploy.code, deploy.output).toBe(0);
-      expect(await query(url, `SELECT "pet_count"() AS n, (SELECT "note" FROM "Pet") AS note`)).toEqual([
-        { n: 1, note: "a;b" },
-      ]);
+      expect(await query(url, `SELECT "pet_count"() AS n, (SELECT "note" FROM "Pet") AS note`)).toEqual([{ n: 1, note: "a;b" }]);
       const rows = await query(url, `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL`);
       expect(rows).toHaveLength(2);
     },
@@ -160,14 +153,7 @@ INSERT INTO "Pet" ("name") VALUES ('Rex');
       const url = await createScratchDatabase();
       const dir = await createProject({});
 
-      const diff = await runPrisma(dir, url, [
-        "migrate",
-        "diff",
-        "--from-empty",
-        "--to-schema",
-        "prisma/schema.prisma",
-        "--script",
-      ]);
+      const diff = await runPrisma(dir, url, ["migrate", "diff", "--from-empty", "--to-schema", "prisma/schema.prisma", "--script"]);
 
       expect(diff.code, diff.output).toBe(0);
       expect(diff.stdout).toContain(`CREATE TABLE "Pet"`);
@@ -181,10 +167,7 @@ INSERT INTO "Pet" ("name") VALUES ('Rex');
     async () => {
       const url = await createScratchDatabase();
       const dir = await createProject({ "20240101000000_init": INIT_MIGRATION });
-      await writeFile(
-        path.join(dir, "prisma", "schema.prisma"),
-        SCHEMA.replace("  name String\n", "  name String\n  age  Int?\n"),
-      );
+      await writeFile(path.join(dir, "prisma", "schema.prisma"), SCHEMA.replace("  name String\n", "  name String\n  age  Int?\n"));
       const shadowsBefore = await shadowDatabases();
 
       const dev = await runPrisma(dir, url, ["migrate", "dev", "--name", "add_age"]);
@@ -198,9 +181,11 @@ INSERT INTO "Pet" ("name") VALUES ('Rex');
       expect(await query(url, `SELECT column_name FROM information_schema.columns WHERE table_name = 'Pet' AND column_name = 'age'`)).toHaveLength(1);
       // Other processes may be running `migrate dev` on the same server: only
       // a shadow database that appeared during this test and stays is a leak.
-      await expect.poll(async () => (await shadowDatabases()).filter((name) => !shadowsBefore.includes(name)), {
-        timeout: 5_000,
-      }).toEqual([]);
+      await expect
+        .poll(async () => (await shadowDatabases()).filter((name) => !shadowsBefore.includes(name)), {
+          timeout: 5_000,
+        })
+        .toEqual([]);
     },
     TIMEOUT,
   );

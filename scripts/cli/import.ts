@@ -6,7 +6,9 @@ import { STAFF_SCOPES } from "@/lib/sessions/caller";
 import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 
 export const importCommand = new Command("import")
-  .description("Import a listing file (Petfinder, Adopt-a-Pet, RescueGroups, or a CSV with --mapping) into an organisation, as POST /v1/imports does; exits 1 when rows were rejected.")
+  .description(
+    "Import a listing file (Petfinder, Adopt-a-Pet, RescueGroups, or a CSV with --mapping) into an organisation, as POST /v1/imports does; exits 1 when rows were rejected.",
+  )
   .argument("<file>", "the CSV file")
   .option("--org <id|slug>", "the organisation the animals are for (required when there are several; default: the only one)")
   .option("--format <format>", "petfinder, adoptapet, rescuegroups or generic (default: found from the file)")
@@ -38,7 +40,11 @@ export const importCommand = new Command("import")
       });
       const actor = staff[0];
       if (!actor || (opts.as && actor.organizationId !== BigInt(org) && !actor.platformAdmin)) {
-        throw new Error(opts.as ? `${opts.as} is not a staff account of this organisation (npm run cli -- staff list).` : "The organisation has no staff account to record the changes under: add one (npm run cli -- staff create), or name one with --as <email>.");
+        throw new Error(
+          opts.as
+            ? `${opts.as} is not a staff account of this organisation (npm run cli -- staff list).`
+            : "The organisation has no staff account to record the changes under: add one (npm run cli -- staff create), or name one with --as <email>.",
+        );
       }
       if (!opts.as && staff.length > 1) throw new Error("The organisation has several staff accounts: say whose name the changes go under with --as <email>.");
       const fields: Record<string, string> = { missing: opts.missing, dryRun: opts.dryRun ? "true" : "false" };
@@ -47,7 +53,12 @@ export const importCommand = new Command("import")
       const created = await createImport(
         { file: bytes, fileName: path.basename(file), fields },
         // A staff member's import: staff hold every staff scope, records:write (a history) among them.
-        { actor: { kind: "staff", id: Number(actor.id), email: actor.email }, requestId: `cli-import`, tenancy: { kind: "organization", organizationId: org }, scopes: STAFF_SCOPES },
+        {
+          actor: { kind: "staff", id: Number(actor.id), email: actor.email },
+          requestId: `cli-import`,
+          tenancy: { kind: "organization", organizationId: org },
+          scopes: STAFF_SCOPES,
+        },
       ).catch((error: unknown) => {
         if (!(error instanceof ApiError)) throw error;
         const detail = error.details?.map((d) => `${d.field}: ${d.issue}`).join("; ");
@@ -92,11 +103,13 @@ export const importCommand = new Command("import")
       const c = report.counts;
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {
         const page = await listImportIssues(created.id, org, { limit: 500, cursor }, STAFF_SCOPES.includes("records:read"));
-        for (const e of page.issues) say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}${e.result === "refused" ? " refused" : " imported, warning"}: ${e.message}`);
+        for (const e of page.issues)
+          say(`  line ${e.line}${e.field ? ` (${e.field})` : ""}${e.result === "refused" ? " refused" : " imported, warning"}: ${e.message}`);
         cursor = page.next;
       }
       // The words no value map covers: what a person adds to the mapping's `values` before the real run.
-      for (const [field, words] of Object.entries(report.unknownWords)) say(`Unknown ${field} words (add them to values.${field}): ${words.map((w) => `"${w.word}" ×${w.count}`).join(", ")}`);
+      for (const [field, words] of Object.entries(report.unknownWords))
+        say(`Unknown ${field} words (add them to values.${field}): ${words.map((w) => `"${w.word}" ×${w.count}`).join(", ")}`);
       say(
         `${report.status === "done" ? (report.dryRun ? "Would import" : "Imported") : "FAILED after"}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.rejected} rejected` +
           `${c.adopted ? `, ${c.adopted} marked adopted` : ""}; photos: ${report.photos.stored} stored, ${report.photos.failed} failed of ${report.photos.queued}.`,

@@ -6,13 +6,16 @@ import { organizationId, positiveInt, validated, withDatabase } from "./shared";
 export const keysCommand = new Command("keys").description("API keys for third parties.");
 
 function parseScopes(value: string): string[] {
-  return value.split(",").map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 keysCommand
   .command("create")
   .description("Issue a key. Prints it once, alone on the last line of standard output; only its hash is stored.")
-  .requiredOption("--name <name>", "who the key is for, e.g. \"Acme shelter app\"")
+  .requiredOption("--name <name>", 'who the key is for, e.g. "Acme shelter app"')
   .option("--plan <plan>", "free | pro | business | enterprise", "free")
   .option("--per-minute <n>", "requests per minute (enterprise only)", positiveInt)
   .option("--per-day <n>", "requests per day (enterprise only)", positiveInt)
@@ -35,7 +38,6 @@ keysCommand
       console.log(key);
     }),
   );
-
 
 keysCommand
   .command("list")
@@ -65,7 +67,6 @@ keysCommand
     }),
   );
 
-
 keysCommand
   .command("revoke")
   .description("Revoke a key: every later request with it is answered 401.")
@@ -78,7 +79,6 @@ keysCommand
       console.log(`Revoked key ${key.id} (${key.display}).`);
     }),
   );
-
 
 keysCommand
   .command("set-plan")
@@ -99,7 +99,6 @@ keysCommand
       console.log(`Key ${key.id} (${key.display}) is now on ${key.plan}: ${key.perMinute}/min, ${key.perDay}/day.`);
     }),
   );
-
 
 keysCommand
   .command("unban")

@@ -6,7 +6,7 @@ export const orgsCommand = new Command("orgs").description("Organisations: the s
 orgsCommand
   .command("create")
   .description("Add an organisation. A US ZIP code (--postcode, --country US) places it; elsewhere give --lat and --lng.")
-  .requiredOption("--name <name>", "its name, e.g. \"Lakeshore Animal Rescue\"")
+  .requiredOption("--name <name>", 'its name, e.g. "Lakeshore Animal Rescue"')
   .requiredOption("--city <city>", "its city")
   .option("--country <code>", "ISO 3166-1 alpha-2 country code", "US")
   .option("--street <street>", "street address")
@@ -52,7 +52,9 @@ orgsCommand
         if (opts.json) return console.log(JSON.stringify(organization, null, 2));
         const where = organization.location ? ` at ${organization.location.lat}, ${organization.location.lng}` : "";
         console.log(`Created organisation ${organization.id} "${organization.name}" (/shelters/${organization.slug})${where}.`);
-        console.log(`Next: staff with \`npm run cli -- staff create --email E --org ${organization.slug}\`, keys with \`npm run cli -- keys create --name N --org ${organization.slug}\`.`);
+        console.log(
+          `Next: staff with \`npm run cli -- staff create --email E --org ${organization.slug}\`, keys with \`npm run cli -- keys create --name N --org ${organization.slug}\`.`,
+        );
       }),
   );
 
@@ -67,7 +69,14 @@ orgsCommand
         orderBy: { id: "asc" },
         select: { id: true, slug: true, name: true, city: true, region: true, country: true, lat: true, _count: { select: { pets: true } } },
       });
-      if (opts.json) return console.log(JSON.stringify(rows.map((r) => ({ ...r, id: Number(r.id), animals: r._count.pets, _count: undefined })), null, 2));
+      if (opts.json)
+        return console.log(
+          JSON.stringify(
+            rows.map((r) => ({ ...r, id: Number(r.id), animals: r._count.pets, _count: undefined })),
+            null,
+            2,
+          ),
+        );
       for (const r of rows) {
         const place = r.city ? [r.city, r.region, r.country].filter(Boolean).join(", ") : "no address yet";
         console.log(`${r.id}\t${r.slug}\t${r.name}\t${place}${r.lat === null ? " (not placed: near searches miss it)" : ""}\t${r._count.pets} animal(s)`);

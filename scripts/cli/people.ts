@@ -28,7 +28,9 @@ peopleCommand
       const { erasePerson, exportPerson } = await import("@/lib/people/service");
       if (!opts.yes) {
         const { applications, alerts } = await exportPerson(opts.email);
-        console.log(`${applications.length} application(s) of ${opts.email} would be anonymised and ${alerts.length} alert(s) deleted. Run again with --yes to do it.`);
+        console.log(
+          `${applications.length} application(s) of ${opts.email} would be anonymised and ${alerts.length} alert(s) deleted. Run again with --yes to do it.`,
+        );
         return;
       }
       const erased = await erasePerson(opts.email);

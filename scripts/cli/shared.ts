@@ -58,7 +58,9 @@ export async function organizationId(ref: string | undefined, otherwise?: string
   if (ref === undefined) {
     const count = await queries.countOrganizations();
     if (count > 1) {
-      throw new Error(`There are ${count} organisations: say whose with --org <id|slug>${otherwise ? ` (or ${otherwise})` : ""}. \`npm run cli -- orgs list\` lists them.`);
+      throw new Error(
+        `There are ${count} organisations: say whose with --org <id|slug>${otherwise ? ` (or ${otherwise})` : ""}. \`npm run cli -- orgs list\` lists them.`,
+      );
     }
     const first = await queries.firstOrganizationId();
     if (first === null) throw new Error("There is no organisation yet: add one with `npm run cli -- orgs create`.");

@@ -12,7 +12,9 @@ async function readPassword(prompt: string): Promise<string> {
   if (!process.stdin.isTTY) {
     const chunks: Buffer[] = [];
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+    return Buffer.concat(chunks)
+      .toString("utf8")
+      .replace(/\r?\n$/, "");
   }
   const { createInterface } = await import("node:readline");
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
@@ -31,7 +33,8 @@ async function readPassword(prompt: string): Promise<string> {
   });
 }
 
-const PASSWORD_HELP = "The password is read from standard input (e.g. `printf %s \"$PW\" | npm run cli -- ...`) or asked for at a prompt; never from an argument.";
+const PASSWORD_HELP =
+  'The password is read from standard input (e.g. `printf %s "$PW" | npm run cli -- ...`) or asked for at a prompt; never from an argument.';
 
 staffCommand
   .command("create")
@@ -44,10 +47,14 @@ staffCommand
       if (opts.org !== undefined && opts.platformAdmin) throw new Error("give --org or --platform-admin, not both");
       const { newStaffSchema } = await import("@/lib/staff/schemas");
       const { createStaff } = await import("@/lib/staff/service");
-      const role = opts.platformAdmin ? ({ platformAdmin: true } as const) : { organizationId: await organizationId(opts.org, "--platform-admin for someone who runs the service") };
+      const role = opts.platformAdmin
+        ? ({ platformAdmin: true } as const)
+        : { organizationId: await organizationId(opts.org, "--platform-admin for someone who runs the service") };
       const password = await readPassword(`Password for ${opts.email} (at least 12 characters): `);
       const staff = await createStaff(await validated(newStaffSchema, { email: opts.email, password }), role);
-      console.log(`Created staff account ${staff.id} for ${staff.email} (${"platformAdmin" in role ? "platform admin" : `organisation ${role.organizationId}`}).`);
+      console.log(
+        `Created staff account ${staff.id} for ${staff.email} (${"platformAdmin" in role ? "platform admin" : `organisation ${role.organizationId}`}).`,
+      );
     }),
   );
 
@@ -108,7 +115,9 @@ staffCommand
       if (!staff.length) return console.log("No staff accounts. Create one with: npm run cli -- staff create --email E");
       for (const s of staff) {
         const whose = s.platformAdmin ? "platform admin" : `organisation ${s.organizationId}`;
-        console.log(`${s.id}\t${s.email}\t${whose}\tcreated ${s.createdAt}\t${s.activeSessions} active session(s)${s.demoPassword ? "\tDEMO PASSWORD: change or delete" : ""}`);
+        console.log(
+          `${s.id}\t${s.email}\t${whose}\tcreated ${s.createdAt}\t${s.activeSessions} active session(s)${s.demoPassword ? "\tDEMO PASSWORD: change or delete" : ""}`,
+        );
       }
     }),
   );
@@ -125,7 +134,11 @@ staffCommand
       if (!rows.length) return console.log("No failed sign-ins are being counted.");
       for (const r of rows) {
         const who =
-          r.scope === "staff" ? `${r.email} from ${r.address}` : r.scope === "unknown_email" ? `an email that is no staff account, from ${r.address}` : `address ${r.address}`;
+          r.scope === "staff"
+            ? `${r.email} from ${r.address}`
+            : r.scope === "unknown_email"
+              ? `an email that is no staff account, from ${r.address}`
+              : `address ${r.address}`;
         const state = r.lockedUntil ? `locked until ${r.lockedUntil.toISOString()} (lock-out ${r.lockouts} in a row)` : `${r.attempts} failed attempt(s)`;
         console.log(`${who}\t${state}`);
       }

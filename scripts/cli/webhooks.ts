@@ -15,8 +15,14 @@ webhooksCommand
       if (opts.json) return console.log(JSON.stringify(endpoints, null, 2));
       if (!endpoints.length) return console.log("No webhook endpoints. Partners register them with POST /v1/webhooks (key scope webhooks:manage).");
       for (const e of endpoints) {
-        const state = !e.enabled ? `disabled: ${e.disabledReason ?? "no reason recorded"}` : e.failingSince ? `enabled, failing since ${e.failingSince}` : "enabled";
-        const last = e.lastAttempt ? `last delivery ${e.lastAttempt.at} ${e.lastAttempt.ok ? "ok" : "failed"}${e.lastAttempt.statusCode ? ` (${e.lastAttempt.statusCode})` : ""}` : "no delivery yet";
+        const state = !e.enabled
+          ? `disabled: ${e.disabledReason ?? "no reason recorded"}`
+          : e.failingSince
+            ? `enabled, failing since ${e.failingSince}`
+            : "enabled";
+        const last = e.lastAttempt
+          ? `last delivery ${e.lastAttempt.at} ${e.lastAttempt.ok ? "ok" : "failed"}${e.lastAttempt.statusCode ? ` (${e.lastAttempt.statusCode})` : ""}`
+          : "no delivery yet";
         console.log(`${e.id}\tkey ${e.keyId} "${e.keyName}"\t${e.url}\t${e.events.join(",")}\t${state}\t${last}`);
       }
     }),

@@ -29,7 +29,11 @@ const limit = (who: "address" | "email" | "key", window: "hour" | "day" = "hour"
 
 function fromBrowser(email: string, address: string, q?: string) {
   const { token } = mintAnonymousToken(now());
-  return createAlert("", { email, ...(q ? { filters: { q } } : {}) }, { key: undefined, headers: { cookie: `petstore_session=${token}`, origin: ORIGIN, [SOCKET_ADDRESS_HEADER]: address } });
+  return createAlert(
+    "",
+    { email, ...(q ? { filters: { q } } : {}) },
+    { key: undefined, headers: { cookie: `petstore_session=${token}`, origin: ORIGIN, [SOCKET_ADDRESS_HEADER]: address } },
+  );
 }
 
 describe("alerts' budgets", () => {
@@ -57,7 +61,8 @@ describe("alerts' budgets", () => {
     expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this network");
     expect(res.headers.get("retry-after")).toBe(String(30 * 60));
     expect((await fromBrowser("one.more@example.org", "198.51.100.8")).status).toBe(202);
-    for (let i = 0; i < 21; i++) expect((await createAlert(partner, { email: `forwarded${i}@example.org` }, { headers: { [SOCKET_ADDRESS_HEADER]: "192.0.2.80" } })).status).toBe(202);
+    for (let i = 0; i < 21; i++)
+      expect((await createAlert(partner, { email: `forwarded${i}@example.org` }, { headers: { [SOCKET_ADDRESS_HEADER]: "192.0.2.80" } })).status).toBe(202);
     setClock();
   });
 
@@ -114,7 +119,8 @@ describe("alerts' budgets", () => {
 
   it("invalid requests spend nothing", async () => {
     setClock(new Date("2031-05-08T10:00:00Z"));
-    for (let i = 0; i < 5; i++) await expectApiError(await createAlert(partner, { email: "careful@example.org", filters: { categoryId: 999 } }), 400, "unknown_category");
+    for (let i = 0; i < 5; i++)
+      await expectApiError(await createAlert(partner, { email: "careful@example.org", filters: { categoryId: 999 } }), 400, "unknown_category");
     expect((await createAlert(partner, { email: "careful@example.org" })).status).toBe(202);
     setClock();
   });

@@ -117,7 +117,15 @@ describe("the confirmation", () => {
 
 describe("in Spanish (locale es, the page's language)", () => {
   it("the confirmation, its links and the matches are in Spanish, in text and HTML", async () => {
-    expect((await createAlert(key, { email: "ana.alerta@example.org", locale: "es", filters: { categoryId: 1, sex: "female", goodWith: ["children", "cats"], near: "60601", within: "25mi" } })).status).toBe(202);
+    expect(
+      (
+        await createAlert(key, {
+          email: "ana.alerta@example.org",
+          locale: "es",
+          filters: { categoryId: 1, sex: "female", goodWith: ["children", "cats"], near: "60601", within: "25mi" },
+        })
+      ).status,
+    ).toBe(202);
     await runAlertMailJobs();
     const [confirmation] = to("ana.alerta@example.org");
     const token = await tokenOf("ana.alerta@example.org");
@@ -150,7 +158,16 @@ describe("hourly ('As they arrive')", () => {
     await confirmedAlert(key, "hourly@example.org", { categoryId: 1 });
     const first = await intake({ name: "Biscuit", sex: "female", size: "small", breed: "Beagle mix" });
     await db().petPhoto.create({
-      data: { petId: BigInt(first), position: 0, alt: "Biscuit on a rug", width: 640, height: 480, placeholder: "data:,", files: { "320": "biscuit-320.webp", "640": "biscuit-640.webp" }, fileKeys: [] },
+      data: {
+        petId: BigInt(first),
+        position: 0,
+        alt: "Biscuit on a rug",
+        width: 640,
+        height: 480,
+        placeholder: "data:,",
+        files: { "320": "biscuit-320.webp", "640": "biscuit-640.webp" },
+        fileKeys: [],
+      },
     });
     await matchAlerts(new Date());
     const t0 = new Date();
@@ -271,7 +288,12 @@ describe("one-click unsubscribe from the email", () => {
     const mail = to("leaving@example.org")[0]!;
     const url = /<(https:[^>]+)>/.exec(rawHeader(mail, "list-unsubscribe")!)![1]!;
     const token = url.split("/").at(-2)!;
-    const res = await call(unsubscribeRoute, url.replace(PUBLIC, ""), { method: "POST", params: { token }, headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    const res = await call(unsubscribeRoute, url.replace(PUBLIC, ""), {
+      method: "POST",
+      params: { token },
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
     expect(await expectJson(res)).toEqual({ status: "unsubscribed" });
     expect(await db().alert.count({ where: { email: "leaving@example.org" } })).toBe(0);
     await intake({ name: "Leaf again" });

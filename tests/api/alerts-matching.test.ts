@@ -66,7 +66,10 @@ describe("each filter", () => {
     await confirmedAlert(key, "combo@example.org", { categoryId: 1, size: "small", goodWith: ["children"], near: "60601", within: "25mi" });
     await createAlert(key, { email: "unconfirmed@example.org" });
     const paused = await confirmedAlert(key, "paused@example.org");
-    await db().alert.update({ where: { tokenHash: (await db().alert.findFirstOrThrow({ where: { email: "paused@example.org" } })).tokenHash }, data: { status: "paused" } });
+    await db().alert.update({
+      where: { tokenHash: (await db().alert.findFirstOrThrow({ where: { email: "paused@example.org" } })).tokenHash },
+      data: { status: "paused" },
+    });
     expect(paused).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
@@ -77,10 +80,27 @@ describe("each filter", () => {
   });
 
   it("sex, size, age group, goodWith and name each narrow it", async () => {
-    const pet = await intake({ name: "Biscuit", categoryId: 2, sex: "female", size: "small", birthDate: birth(0.5), goodWith: { children: true, cats: true, dogs: false } });
+    const pet = await intake({
+      name: "Biscuit",
+      categoryId: 2,
+      sex: "female",
+      size: "small",
+      birthDate: birth(0.5),
+      goodWith: { children: true, cats: true, dogs: false },
+    });
     await matchAlerts(new Date());
     expect(await alertsFor(pet)).toEqual(
-      ["all@example.org", "baby@example.org", "bis@example.org", "cats@example.org", "female@example.org", "kids-cats@example.org", "near-default@example.org", "near25@example.org", "small@example.org"].sort(),
+      [
+        "all@example.org",
+        "baby@example.org",
+        "bis@example.org",
+        "cats@example.org",
+        "female@example.org",
+        "kids-cats@example.org",
+        "near-default@example.org",
+        "near25@example.org",
+        "small@example.org",
+      ].sort(),
     );
     const other = await intake({ name: "Oscar", categoryId: 2, sex: "male", size: "large", birthDate: birth(5), goodWith: { children: true, cats: false } });
     await matchAlerts(new Date());

@@ -20,13 +20,27 @@ beforeAll(async () => {
   ({ key } = await newKey(["pets:read", "applications:write"], "listing site"));
 });
 
-type View = { status: string; frequency: string; timeZone: string; filters: Record<string, unknown>; description: string; emailHint: string; createdAt: string; confirmedAt: string | null };
+type View = {
+  status: string;
+  frequency: string;
+  timeZone: string;
+  filters: Record<string, unknown>;
+  description: string;
+  emailHint: string;
+  createdAt: string;
+  confirmedAt: string | null;
+};
 
 const view = (token: string) => call(getRoute, `/v1/alerts/${token}`, { params: { token } });
 
 describe("POST /v1/alerts", () => {
   it("answers 202 'check your email', stores an unconfirmed alert with only the token's hash, and queues the confirmation (nothing of the person in the job)", async () => {
-    const res = await createAlert(key, { email: " Sam.Alert@Example.org ", frequency: "daily", timeZone: "America/Chicago", filters: { categoryId: 1, size: "small", goodWith: ["children"], near: "60601", within: "25mi" } });
+    const res = await createAlert(key, {
+      email: " Sam.Alert@Example.org ",
+      frequency: "daily",
+      timeZone: "America/Chicago",
+      filters: { categoryId: 1, size: "small", goodWith: ["children"], near: "60601", within: "25mi" },
+    });
     const body = await expectJson<{ status: string; message: string }>(res, 202);
     expect(body.status).toBe("confirmation_sent");
     expect(body.message).toMatch(/Check your email/);
@@ -37,7 +51,9 @@ describe("POST /v1/alerts", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(row.tokenHash).not.toContain(token);
     expect(JSON.stringify(row, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(token);
-    const jobs = await db().$queryRaw<{ payload: unknown }[]>`SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert-mail'`;
+    const jobs = await db().$queryRaw<
+      { payload: unknown }[]
+    >`SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'alert-mail'`;
     expect(jobs).toHaveLength(1);
     expect(JSON.stringify(jobs)).not.toContain("sam.alert");
     expect(JSON.stringify(jobs)).not.toContain(token);
@@ -82,7 +98,10 @@ describe("POST /v1/alerts", () => {
     ];
     for (const [body, status, code, field] of cases) {
       const error = await expectApiError(await createAlert(key, body), status, code);
-      expect(error.details?.map((d) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        error.details?.map((d) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
     expect(await db().alert.count({ where: { email: "a@example.org" } })).toBe(0);
   });
@@ -189,7 +208,11 @@ describe("one-click unsubscribe (RFC 8058)", () => {
   it("works from a browser with a session cookie and another site's Origin too (the token is the credential)", async () => {
     const token = await confirmedAlert(key, "crosssite@example.org");
     const { token: session } = mintAnonymousToken(now());
-    const res = await call(unsubscribeRoute, `/v1/alerts/${token}/unsubscribe`, { method: "POST", params: { token }, headers: { cookie: `petstore_session=${session}`, origin: "https://mail.example" } });
+    const res = await call(unsubscribeRoute, `/v1/alerts/${token}/unsubscribe`, {
+      method: "POST",
+      params: { token },
+      headers: { cookie: `petstore_session=${session}`, origin: "https://mail.example" },
+    });
     expect(await expectJson(res)).toEqual({ status: "unsubscribed" });
   });
 });

@@ -98,7 +98,13 @@ describe("minting sessions", () => {
   it("a token is an adopter's session on the API", async () => {
     const { token } = mintAnonymousToken(new Date());
     const res = await call(sessionGET, "/v1/session", asBrowser(token, "198.51.100.60"));
-    expect(await expectJson(res)).toEqual({ kind: "anonymous", email: null, scopes: ["pets:read", "applications:write"], organizationId: null, platformAdmin: false });
+    expect(await expectJson(res)).toEqual({
+      kind: "anonymous",
+      email: null,
+      scopes: ["pets:read", "applications:write"],
+      organizationId: null,
+      platformAdmin: false,
+    });
   });
 });
 
@@ -114,7 +120,9 @@ describe("dropping the cookie does not multiply the budget", () => {
       statuses.push(res.status);
       if (i === 0) {
         // The headers name both budgets: the session's and the address's.
-        expect(res.headers.get("ratelimit-policy")).toBe('"minute";q=60;w=60, "day";q=1000;w=86400, "address-minute";q=600;w=60, "address-day";q=10000;w=86400');
+        expect(res.headers.get("ratelimit-policy")).toBe(
+          '"minute";q=60;w=60, "day";q=1000;w=86400, "address-minute";q=600;w=60, "address-day";q=10000;w=86400',
+        );
         expect(res.headers.get("x-ratelimit-limit")).toBe("60");
       }
     }

@@ -195,7 +195,8 @@ describe("a partner's key has its own budget, as it has for alerts", () => {
   it("a browser spends no key budget, and an IPv6 network is one budget however many of its /64's addresses it uses", async () => {
     at("2031-05-16T10:00:00Z");
     const [pet] = await seedPets([{}]);
-    for (let i = 0; i < limit("address", "hour"); i++) expect((await apply(pet!.id, `rotating${i}@example.org`, `2001:db8:7:8::${(i + 1).toString(16)}`)).status).toBe(201);
+    for (let i = 0; i < limit("address", "hour"); i++)
+      expect((await apply(pet!.id, `rotating${i}@example.org`, `2001:db8:7:8::${(i + 1).toString(16)}`)).status).toBe(201);
     const res = await apply(pet!.id, "rotating.more@example.org", "2001:db8:7:8:ffff::1");
     expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this network");
     // The next /64 is another network.

@@ -57,12 +57,18 @@ function apply(petId: number, email: string, headers: Record<string, string> = {
 }
 
 function step(id: number, to: string, extra: Record<string, unknown> = {}) {
-  return call(transitionRoute, `/v1/applications/${id}/transitions`, { method: "POST", headers: staff.headers, json: { to, ...extra }, params: { applicationId: String(id) } });
+  return call(transitionRoute, `/v1/applications/${id}/transitions`, {
+    method: "POST",
+    headers: staff.headers,
+    json: { to, ...extra },
+    params: { applicationId: String(id) },
+  });
 }
 
 /** The application emails still queued (waiting, or being retried). */
 async function mailJobs(): Promise<{ payload: Record<string, unknown>; attempts: number }[]> {
-  return db().$queryRaw`SELECT j.payload, j.attempts FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail' ORDER BY j.id`;
+  return db()
+    .$queryRaw`SELECT j.payload, j.attempts FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail' ORDER BY j.id`;
 }
 
 /** Waits until every queued application email has been sent. */
@@ -75,7 +81,9 @@ describe("queued with the change", () => {
     const [pet] = await seedPets([{ name: "Sealed" }]);
     const created = await expectJson<{ id: number; statusUrl: string }>(await apply(pet!.id, "sealed@example.org"), 201);
     const token = created.statusUrl.split("/").at(-1)!;
-    const jobs = await db().$queryRaw<{ payload: unknown }[]>`SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`;
+    const jobs = await db().$queryRaw<
+      { payload: unknown }[]
+    >`SELECT j.payload FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`;
     const text = JSON.stringify(jobs);
     expect(text).toContain(String(created.id));
     expect(text).not.toContain(token);
@@ -163,7 +171,10 @@ describe("sent by the job queue", () => {
     // Anyone can type anyone's address, and the 100 characters of the name with it.
     const spam = "WIN A PRIZE at https://spam.example now";
     const [english, spanish] = await seedPets([{ name: "Plain" }, { name: "Llano" }]);
-    for (const [pet, email, locale] of [[english!, "relay.en@example.org", undefined], [spanish!, "relay.es@example.org", "es"]] as const) {
+    for (const [pet, email, locale] of [
+      [english!, "relay.en@example.org", undefined],
+      [spanish!, "relay.es@example.org", "es"],
+    ] as const) {
       const typed = { name: spam, phone: "+1 555 0100", otherAnimals: "A cat called Visit-spam-example", ...(locale ? { locale } : {}) };
       const created = await expectJson<{ id: number }>(await apply(pet.id, email, {}, typed), 201);
       await expectApiError(await apply(pet.id, email, {}, typed), 409, "already_applied");

@@ -39,9 +39,24 @@ describe("retention", () => {
     expect(await anonymiseExpiredApplications(new Date())).toEqual({ anonymised: 2, trimmed: 1 });
     const row = (id: bigint) => db().adoptionApplication.findUniqueOrThrow({ where: { id } });
     for (const id of [oldDeclined!, oldCancelled!]) {
-      expect(await row(id)).toMatchObject({ name: null, email: null, phone: null, home: null, otherAnimals: null, message: null, anonymisedAt: expect.any(Date) });
+      expect(await row(id)).toMatchObject({
+        name: null,
+        email: null,
+        phone: null,
+        home: null,
+        otherAnimals: null,
+        message: null,
+        anonymisedAt: expect.any(Date),
+      });
     }
-    expect(await row(oldCompleted!)).toMatchObject({ name: "Jo Private", email: "r2@example.org", phone: "+1 555 0100", otherAnimals: null, message: null, anonymisedAt: null });
+    expect(await row(oldCompleted!)).toMatchObject({
+      name: "Jo Private",
+      email: "r2@example.org",
+      phone: "+1 555 0100",
+      otherAnimals: null,
+      message: null,
+      anonymisedAt: null,
+    });
     for (const id of [recentWithdrawn!, oldOpen!]) expect(await row(id)).toMatchObject({ name: "Jo Private", message: "Private reasons." });
     // Running again finds nothing more to do.
     expect(await anonymiseExpiredApplications(new Date())).toEqual({ anonymised: 0, trimmed: 0 });
@@ -59,7 +74,12 @@ describe("access and erasure on request", () => {
 
     const exported = await exportApplicant("SUBJECT@example.org");
     expect(exported.applications.map((x) => x.pet.name).sort()).toEqual(["Erase A", "Erase B"]);
-    expect(exported.applications[0]).toMatchObject({ name: "Jo Private", phone: "+1 555 0100", message: "Private reasons.", steps: [{ from: null, to: "received" }] });
+    expect(exported.applications[0]).toMatchObject({
+      name: "Jo Private",
+      phone: "+1 555 0100",
+      message: "Private reasons.",
+      steps: [{ from: null, to: "received" }],
+    });
 
     const historyBefore = await call(historyRoute, `/v1/pets/${a!.id}/history`, { headers: staff.headers, params: { petId: String(a!.id) } });
     expect(await eraseApplicant("subject@EXAMPLE.org")).toBe(2);

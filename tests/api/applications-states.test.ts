@@ -77,14 +77,16 @@ async function applicationIn(state: ApplicationState): Promise<{ id: number; tok
   return application;
 }
 
-
 /** The table docs/api.md prints under "Applications to adopt": each row's states, and the steps they allow. */
 function documentedTable(): Record<string, string[]> {
   const doc = fs.readFileSync(path.join(process.cwd(), "docs", "api.md"), "utf8");
   const section = doc.slice(doc.indexOf("## Applications to adopt"), doc.indexOf("\n## ", doc.indexOf("## Applications to adopt") + 1));
   const table: Record<string, string[]> = {};
   for (const line of section.split("\n").filter((l) => l.startsWith("| `"))) {
-    const [states, steps] = line.split("|").slice(1, 3).map((cell) => [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
+    const [states, steps] = line
+      .split("|")
+      .slice(1, 3)
+      .map((cell) => [...cell.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!));
     for (const state of states!) table[state] = steps!.filter((s) => s !== "invalid_transition");
   }
   return table;

@@ -17,7 +17,18 @@ import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { eventOf, startReceiver, type ReceivedRequest } from "@/tests/webhook-receiver";
-import { ORIGIN, applicationFootprint, call, expectApiError, expectJson, newKey, seedPets, staffSession, type StaffSession, allowPrivateWebhooks } from "./helpers";
+import {
+  ORIGIN,
+  applicationFootprint,
+  call,
+  expectApiError,
+  expectJson,
+  newKey,
+  seedPets,
+  staffSession,
+  type StaffSession,
+  allowPrivateWebhooks,
+} from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
 allowPrivateWebhooks();
@@ -96,7 +107,11 @@ describe("applying", () => {
 
   it("bad input is a 400 naming each field; consent must be true; the honeypot refuses", async () => {
     const [pet] = await seedPets([{}]);
-    const body = await expectApiError(await apply(pet!.id, form({ name: " ", email: "nope", home: "castle", message: "", consent: false })), 400, "invalid_body");
+    const body = await expectApiError(
+      await apply(pet!.id, form({ name: " ", email: "nope", home: "castle", message: "", consent: false })),
+      400,
+      "invalid_body",
+    );
     expect(body.details!.map((d) => d.field).sort()).toEqual(["consent", "email", "home", "message", "name"]);
     expect(body.details!.find((d) => d.field === "consent")!.issue).toContain("agreement");
     const bot = await expectApiError(await apply(pet!.id, form({ website: "http://spam.example" })), 400, "invalid_body");
@@ -105,7 +120,10 @@ describe("applying", () => {
   });
 
   it("a pending or sold animal takes no application (409 not_available); an unknown one is 404", async () => {
-    const [pending, sold] = await seedPets([{ name: "Otis", status: "pending" }, { name: "Duke", status: "sold" }]);
+    const [pending, sold] = await seedPets([
+      { name: "Otis", status: "pending" },
+      { name: "Duke", status: "sold" },
+    ]);
     expect((await expectApiError(await apply(pending!.id, form()), 409, "not_available")).message).toContain("Otis is pending");
     expect((await expectApiError(await apply(sold!.id, form()), 409, "not_available")).message).toContain("Duke has already found a home");
     await expectApiError(await apply(987654, form()), 404, "not_found");
@@ -123,7 +141,9 @@ describe("applying", () => {
     expect(again.message).not.toContain("sent");
     expect(again.message).toContain("the private link you were given when you applied");
     const token = tokenOf(first.statusUrl);
-    const withdrawn = await expectJson<{ state: string }>(await call(withdrawRoute, `/v1/application-links/${token}/withdraw`, { method: "POST", params: { token }, headers: adopter() }));
+    const withdrawn = await expectJson<{ state: string }>(
+      await call(withdrawRoute, `/v1/application-links/${token}/withdraw`, { method: "POST", params: { token }, headers: adopter() }),
+    );
     expect(withdrawn.state).toBe("withdrawn");
     await expectJson(await apply(pet!.id, form({ email: "twice@example.org" })), 201);
   });
@@ -136,7 +156,9 @@ describe("applying", () => {
       await expectApiError(await call(inboxRoute, "/v1/applications", { key }), 403, "forbidden");
       await expectApiError(await call(oneRoute, `/v1/applications/${created.id}`, { key, params: { applicationId: String(created.id) } }), 403, "forbidden");
     }
-    const seen = await expectJson<Application>(await call(oneRoute, `/v1/applications/${created.id}`, { headers: staff.headers, params: { applicationId: String(created.id) } }));
+    const seen = await expectJson<Application>(
+      await call(oneRoute, `/v1/applications/${created.id}`, { headers: staff.headers, params: { applicationId: String(created.id) } }),
+    );
     expect(seen.source).toBe("partner");
     expect(seen.steps).toEqual([expect.objectContaining({ from: null, to: "received", actor: expect.stringMatching(/^API key #\d+$/) })]);
   });
@@ -165,9 +187,15 @@ describe("staff steps and the animal's status", () => {
     expect((await db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(b.id) } })).state).toBe("received");
     // The adopter can no longer withdraw an approved application from the link.
     const token = tokenOf(a.statusUrl);
-    await expectApiError(await call(withdrawRoute, `/v1/application-links/${token}/withdraw`, { method: "POST", params: { token }, headers: adopter() }), 409, "invalid_transition");
+    await expectApiError(
+      await call(withdrawRoute, `/v1/application-links/${token}/withdraw`, { method: "POST", params: { token }, headers: adopter() }),
+      409,
+      "invalid_transition",
+    );
 
-    const done = await expectJson<Application>(await step(a.id, { to: "completed", declineOthers: true, message: "Pepper has found a home. Thank you for applying." }));
+    const done = await expectJson<Application>(
+      await step(a.id, { to: "completed", declineOthers: true, message: "Pepper has found a home. Thank you for applying." }),
+    );
     expect(done.state).toBe("completed");
     expect(await petOf(pet!.id)).toMatchObject({ status: "sold", version: 3 });
     for (const other of [b, c]) {
@@ -188,7 +216,9 @@ describe("staff steps and the animal's status", () => {
       ["available", "pending", staff.email],
     ]);
     // The application's own steps.
-    const steps = (await expectJson<Application>(await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }))).steps;
+    const steps = (
+      await expectJson<Application>(await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }))
+    ).steps;
     expect(steps.map((s) => `${s.from ?? "-"}>${s.to}`)).toEqual(["->received", "received>in_review", "in_review>approved", "approved>completed"]);
     expect(steps[1]!.actor).toBe(`staff ${staff.email}`);
   });
@@ -211,7 +241,9 @@ describe("staff steps and the animal's status", () => {
     const [pet] = await seedPets([{ name: "Conditional" }]);
     const a = await expectJson<{ id: number }>(await apply(pet!.id, form()), 201);
     // Someone renames the animal after staff read it at version 1.
-    await expectJson(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Conditional Too" }, params: { petId: String(pet!.id) } }));
+    await expectJson(
+      await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Conditional Too" }, params: { petId: String(pet!.id) } }),
+    );
     const before = await applicationFootprint(a.id, pet!.id);
     const stale = await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": '"1"' });
     await expectApiError(stale, 412, "precondition_failed");
@@ -226,7 +258,9 @@ describe("staff steps and the animal's status", () => {
     expect(await applicationFootprint(a.id, pet!.id)).toEqual(before);
 
     // What staff see carries the version to send.
-    const seen = await expectJson<Application>(await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }));
+    const seen = await expectJson<Application>(
+      await call(oneRoute, `/v1/applications/${a.id}`, { headers: staff.headers, params: { applicationId: String(a.id) } }),
+    );
     expect(seen).toMatchObject({ petStatus: "available", petVersion: 2 });
     const approved = await expectJson<Application>(await step(a.id, { to: "approved" }, { ...staff.headers, "if-match": `"${seen.petVersion}"` }));
     expect(approved).toMatchObject({ state: "approved", petStatus: "pending", petVersion: 3 });
@@ -256,11 +290,24 @@ describe("staff steps and the animal's status", () => {
       expect(refused.message).toContain(`Application #${a.id} for Followed is approved`);
     }
     expect(await applicationFootprint(a.id, pet!.id)).toEqual(before);
-    const renamed = await expectJson<Pet>(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { name: "Followed Still", status: "pending" }, params: { petId: String(pet!.id) } }));
+    const renamed = await expectJson<Pet>(
+      await call(patchPet, `/v1/pets/${pet!.id}`, {
+        method: "PATCH",
+        key: reader,
+        json: { name: "Followed Still", status: "pending" },
+        params: { petId: String(pet!.id) },
+      }),
+    );
     expect(renamed).toMatchObject({ name: "Followed Still", status: "pending", version: 3 });
     // Once the adoption is cancelled, the status is staff's to set again.
     await expectJson(await step(a.id, { to: "cancelled" }));
-    expect((await expectJson<Pet>(await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { status: "sold" }, params: { petId: String(pet!.id) } }))).status).toBe("sold");
+    expect(
+      (
+        await expectJson<Pet>(
+          await call(patchPet, `/v1/pets/${pet!.id}`, { method: "PATCH", key: reader, json: { status: "sold" }, params: { petId: String(pet!.id) } }),
+        )
+      ).status,
+    ).toBe("sold");
   });
 
   it("approving while another application for the animal is approved (its status set back by hand, before that was refused) is 409 adoption_in_progress, never a 500, and changes nothing", async () => {
@@ -320,10 +367,19 @@ describe("personal data", () => {
     // A real endpoint, delivered to by the real background work (as every server runs it).
     const receiver = await startReceiver();
     try {
-      await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created", "pet.updated"] } }), 201);
+      await expectJson(
+        await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created", "pet.updated"] } }),
+        201,
+      );
       work = startBackgroundWork();
       const [pet] = await seedPets([{}]);
-      const secret = { name: "Priya Secretname", email: "priya.secret@example.org", phone: "+1 555 0100 999", message: "A very private reason 7d1f", otherAnimals: "Two hidden hamsters 3c9a" };
+      const secret = {
+        name: "Priya Secretname",
+        email: "priya.secret@example.org",
+        phone: "+1 555 0100 999",
+        message: "A very private reason 7d1f",
+        otherAnimals: "Two hidden hamsters 3c9a",
+      };
       const a = await expectJson<{ id: number }>(await apply(pet!.id, form(secret)), 201);
       await expectJson(await step(a.id, { to: "approved" }));
       await expectJson(await step(a.id, { to: "completed" }));

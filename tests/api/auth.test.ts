@@ -77,8 +77,7 @@ describe.each(ENDPOINTS)("$name", (endpoint) => {
 });
 
 describe("lastUsedAt", () => {
-  const lastUsedAt = async (id: number) =>
-    (await db().apiKey.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { lastUsedAt: true } })).lastUsedAt;
+  const lastUsedAt = async (id: number) => (await db().apiKey.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { lastUsedAt: true } })).lastUsedAt;
 
   it("is written after a successful call, and not again within the minute", async () => {
     const fresh = await newKey(["pets:read"], "fresh");

@@ -138,7 +138,10 @@ async function runDeliveryJobs(url: string): Promise<void> {
 
 describe.skipIf(!hasClientTools)("a dump restored into a fresh database", () => {
   it("continues the change feed after its last position, and sends no webhook twice", async () => {
-    await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: receiver.url, events: ["pet.created", "pet.updated"] } }), 201);
+    await expectJson(
+      await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: receiver.url, events: ["pet.created", "pet.updated"] } }),
+      201,
+    );
     await create("Before the dump 1");
     await create("Before the dump 2");
     await deliverAll();
@@ -186,7 +189,9 @@ describe.skipIf(!hasClientTools)("a dump restored into a fresh database", () => 
     expect(await db().webhookDelivery.groupBy({ by: ["status"], _count: true })).toEqual([{ status: "succeeded", _count: 2 }]);
 
     // The drill's step: the sequence moved past the highest id partners may have seen.
-    const highestSeen = received().map(positionOf).reduce((a, b) => (a > b ? a : b));
+    const highestSeen = received()
+      .map(positionOf)
+      .reduce((a, b) => (a > b ? a : b));
     await db().$executeRaw`SELECT setval('events_position_seq', ${highestSeen})`;
 
     // A new change: after the dump's last position, and after the partner's cursor.

@@ -52,11 +52,17 @@ describe("creates made at the same moment", () => {
     const view = petView(new Date(), ORIGIN);
     expect(audits.map((a) => [Number(a.petId), presentPet(a.after as unknown as StoredPet, view)]).sort()).toEqual(pets.map((p) => [p.id, p]).sort());
     const events = await database.db().event.findMany({ where: { petId: { in: ids } }, orderBy: { position: "asc" } });
-    expect(events.map((e) => presentPet((e.data as unknown as { pet: StoredPet }).pet, view)).sort((a, b) => a.id - b.id)).toEqual([...pets].sort((a, b) => a.id - b.id));
+    expect(events.map((e) => presentPet((e.data as unknown as { pet: StoredPet }).pet, view)).sort((a, b) => a.id - b.id)).toEqual(
+      [...pets].sort((a, b) => a.id - b.id),
+    );
   });
 
   it("an unknown category fails only its own create (400), the others are made", async () => {
-    const results = await Promise.all([create({ name: "Fine 1", categoryId: 1 }), create({ name: "Lost", categoryId: 999 }), create({ name: "Fine 2", categoryId: 2 })]);
+    const results = await Promise.all([
+      create({ name: "Fine 1", categoryId: 1 }),
+      create({ name: "Lost", categoryId: 999 }),
+      create({ name: "Fine 2", categoryId: 2 }),
+    ]);
     await expectJson(results[0]!, 201);
     await expectApiError(results[1]!, 400, "unknown_category");
     await expectJson(results[2]!, 201);

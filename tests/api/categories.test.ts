@@ -69,7 +69,12 @@ describe("GET /v1/categories/{categoryId}/breeds", () => {
     expect(list.length).toBeGreaterThan(200);
     expect(list.map((b) => b.name)).toEqual([...list.map((b) => b.name)].sort((a, b) => a.localeCompare(b, "en")));
     const find = (name: string) => list.find((b) => b.name === name);
-    expect(find("Labrador Retriever")).toEqual({ name: "Labrador Retriever", petfinder: "Labrador Retriever", adoptapet: "Labrador Retriever", rescuegroups: "Labrador Retriever" });
+    expect(find("Labrador Retriever")).toEqual({
+      name: "Labrador Retriever",
+      petfinder: "Labrador Retriever",
+      adoptapet: "Labrador Retriever",
+      rescuegroups: "Labrador Retriever",
+    });
     // Adopt-a-Pet names some breeds differently (ASM3's import.cfg map).
     expect(find("Yorkshire Terrier Yorkie")).toMatchObject({ petfinder: "Yorkshire Terrier Yorkie", adoptapet: "Yorkie, Yorkshire Terrier" });
     expect(find("Mixed Breed")).toMatchObject({ adoptapet: "Mixed Breed (Medium)" });

@@ -67,7 +67,15 @@ afterAll(async () => {
 function sendHalfAndReset(path: string, headers: Record<string, string>, half: string | Buffer, length: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1", () => {
-      const head = [`POST ${path} HTTP/1.1`, `Host: 127.0.0.1:${port}`, `Authorization: Bearer ${key}`, `Content-Length: ${length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), "", ""].join("\r\n");
+      const head = [
+        `POST ${path} HTTP/1.1`,
+        `Host: 127.0.0.1:${port}`,
+        `Authorization: Bearer ${key}`,
+        `Content-Length: ${length}`,
+        ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+        "",
+        "",
+      ].join("\r\n");
       socket.write(head);
       socket.write(half, () => setTimeout(() => (socket.resetAndDestroy(), resolve()), 100));
     });
@@ -76,14 +84,20 @@ function sendHalfAndReset(path: string, headers: Record<string, string>, half: s
 }
 
 const count = async (route: string, status: string) =>
-  (await metrics().httpRequests.get()).values.filter((v) => v.labels.route === route && v.labels.method === "POST" && v.labels.status === status).reduce((sum, v) => sum + v.value, 0);
+  (await metrics().httpRequests.get()).values
+    .filter((v) => v.labels.route === route && v.labels.method === "POST" && v.labels.status === status)
+    .reduce((sum, v) => sum + v.value, 0);
 
 /** The parsed log lines written from `from` on, once the request's own "request" line is there. */
 async function linesOf(from: number, path: string): Promise<Record<string, unknown>[]> {
-  return until(`the request line for ${path}`, () => {
-    const lines = log.since(from).map((l) => JSON.parse(l) as Record<string, unknown>);
-    return lines.some((l) => l.msg === "request" && l.path === path) ? lines : null;
-  }, 10_000);
+  return until(
+    `the request line for ${path}`,
+    () => {
+      const lines = log.since(from).map((l) => JSON.parse(l) as Record<string, unknown>);
+      return lines.some((l) => l.msg === "request" && l.path === path) ? lines : null;
+    },
+    10_000,
+  );
 }
 
 describe("a client that resets its connection halfway through the body", () => {
@@ -111,14 +125,20 @@ describe("a client that resets its connection halfway through the body", () => {
     const path = `/v1/pets/${pet!.id}/photos`;
     for (const [type, half] of [
       ["image/jpeg", Buffer.alloc(4_000, 0xff)],
-      ["multipart/form-data; boundary=b0undary", `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${"y".repeat(3_000)}`],
+      [
+        "multipart/form-data; boundary=b0undary",
+        `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n${"y".repeat(3_000)}`,
+      ],
     ] as const) {
       const aborted = await count(route, "499");
       const from = log.lines.length;
       await sendHalfAndReset(path, { "Content-Type": type }, half, 20_000);
       const lines = await linesOf(from, path);
       expect(lines.find((l) => l.msg === "request")!.status, type).toBe(499);
-      expect(lines.filter((l) => (l.level as number) >= 40), type).toEqual([]);
+      expect(
+        lines.filter((l) => (l.level as number) >= 40),
+        type,
+      ).toEqual([]);
       expect(await count(route, "499"), type).toBe(aborted + 1);
     }
     expect(await db().petPhoto.count({ where: { petId: BigInt(pet!.id) } })).toBe(0);

@@ -26,12 +26,12 @@ allowPrivateWebhooks();
 
 enableRateLimit();
 const doc = buildOpenApiDocument() as unknown as Document & {
-  webhooks: Record<string, { post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } } }>;
+  webhooks: Record<
+    string,
+    { post: { parameters: { name: string; in: string; required: boolean }[]; requestBody: { content: Record<string, { schema: unknown }> } } }
+  >;
 };
-const { ajv, operation, expectConforms } = conformance(
-  doc,
-  new Set(["link /events get", "link /webhooks/{webhookId}/deliveries get"]),
-);
+const { ajv, operation, expectConforms } = conformance(doc, new Set(["link /events get", "link /webhooks/{webhookId}/deliveries get"]));
 
 let key: string;
 let partner: string;
@@ -78,7 +78,9 @@ describe("the document", () => {
     for (const name of ["PetCreatedEvent", "PetUpdatedEvent"]) {
       expect((schemas[name]!.properties!.data as { properties: Record<string, unknown> }).properties.pet).toEqual({ $ref: "#/components/schemas/Pet" });
     }
-    expect((schemas.PetUpdatedEvent!.properties!.data as { properties: Record<string, unknown> }).properties.previous).toEqual({ $ref: "#/components/schemas/PetPreviousFields" });
+    expect((schemas.PetUpdatedEvent!.properties!.data as { properties: Record<string, unknown> }).properties.previous).toEqual({
+      $ref: "#/components/schemas/PetPreviousFields",
+    });
   });
 
   it("leaves the site's own endpoints out of the partner contract", () => {
@@ -136,7 +138,12 @@ describe("real answers conform", () => {
 
     const answers: [string, string, Promise<Response>, number][] = [
       ["/webhooks", "post", call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: "ftp://x", events: [] } }), 400],
-      ["/webhooks", "post", call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: "http://169.254.169.254/", events: ["pet.created"] } }), 400],
+      [
+        "/webhooks",
+        "post",
+        call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: "http://169.254.169.254/", events: ["pet.created"] } }),
+        400,
+      ],
       ["/webhooks", "post", call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: petsOnly, json: {} }), 403],
       ["/webhooks", "get", call(webhooksRoute.GET, "/v1/webhooks", { key: partner }), 200],
       ["/webhooks/{webhookId}", "get", call(webhookRoute.GET, "/x", one), 200],
@@ -146,7 +153,12 @@ describe("real answers conform", () => {
       ["/webhooks/{webhookId}/rotate-secret", "post", call(rotateRoute.POST, "/x", { ...one, method: "POST" }), 200],
       ["/webhooks/{webhookId}/test", "post", call(testRoute.POST, "/x", { ...one, method: "POST" }), 200],
       ["/webhooks/{webhookId}/deliveries", "get", call(deliveriesRoute.GET, "/x", one), 200],
-      ["/webhooks/{webhookId}/deliveries/{deliveryId}/retry", "post", call(retryRoute.POST, "/x", { ...one, method: "POST", params: { ...one.params, deliveryId: "777" } }), 404],
+      [
+        "/webhooks/{webhookId}/deliveries/{deliveryId}/retry",
+        "post",
+        call(retryRoute.POST, "/x", { ...one, method: "POST", params: { ...one.params, deliveryId: "777" } }),
+        404,
+      ],
     ];
     for (const [path, method, pending, status] of answers) {
       const res = await pending;
@@ -155,7 +167,8 @@ describe("real answers conform", () => {
     }
 
     // 409 when the key has ten already.
-    for (let i = 0; i < 9; i++) await call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created"] } });
+    for (let i = 0; i < 9; i++)
+      await call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created"] } });
     const full = await call(webhooksRoute.POST, "/v1/webhooks", { method: "POST", key: partner, json: { url: receiver.url, events: ["pet.created"] } });
     expect(full.status).toBe(409);
     await expectConforms("/webhooks", "post", full);

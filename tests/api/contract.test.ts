@@ -206,7 +206,8 @@ describe("real responses conform to the document", () => {
   });
 
   it("POST /pets: 201 replayed (Idempotent-Replayed), 422 idempotency_key_reused, 400 invalid_header, 409 idempotency_in_progress", async () => {
-    const withKey = (body: unknown, idem: string) => call(petsRoute.POST, "/v1/pets", { method: "POST", key, json: body, headers: { "idempotency-key": idem } });
+    const withKey = (body: unknown, idem: string) =>
+      call(petsRoute.POST, "/v1/pets", { method: "POST", key, json: body, headers: { "idempotency-key": idem } });
     await expectConforms("/pets", "post", await withKey({ name: "Once", categoryId: 1 }, "contract-1"));
     const replay = await withKey({ name: "Once", categoryId: 1 }, "contract-1");
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
@@ -263,7 +264,11 @@ describe("real responses conform to the document", () => {
       ["200 changed", (id: string) => patchPet(id, { status: "pending" }, { headers: mergePatch }), 200],
       ["200 with a matching If-Match", (id: string) => patchPet(id, { status: "sold" }, { headers: { "if-match": '"1"' } }), 200],
       ["400 invalid_body", (id: string) => patchPet(id, { status: "adopted", color: "red" }), 400],
-      ["400 invalid_json", (id: string) => call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, body: "{", headers: mergePatch, params: { petId: id } }), 400],
+      [
+        "400 invalid_json",
+        (id: string) => call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, body: "{", headers: mergePatch, params: { petId: id } }),
+        400,
+      ],
       ["400 invalid_header", (id: string) => patchPet(id, { status: "sold" }, { headers: { "if-match": "1" } }), 400],
       ["400 invalid_path", () => patchPet("abc", { status: "sold" }), 400],
       ["400 unknown_category", (id: string) => patchPet(id, { categoryId: 999 }), 400],
@@ -271,8 +276,18 @@ describe("real responses conform to the document", () => {
       ["403", (id: string) => patchPet(id, { status: "sold" }, { key: readOnlyKey }), 403],
       ["404", () => patchPet("999999", { status: "sold" }), 404],
       ["412 precondition_failed", (id: string) => patchPet(id, { status: "sold" }, { headers: { "if-match": '"7"' } }), 412],
-      ["413", (id: string) => call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, headers: mergePatch, body: " ".repeat(64 * 1024 + 1), params: { petId: id } }), 413],
-      ["415", (id: string) => call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, headers: { "content-type": "text/plain" }, body: "{}", params: { petId: id } }), 415],
+      [
+        "413",
+        (id: string) =>
+          call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, headers: mergePatch, body: " ".repeat(64 * 1024 + 1), params: { petId: id } }),
+        413,
+      ],
+      [
+        "415",
+        (id: string) =>
+          call(petRoute.PATCH, `/v1/pets/${id}`, { method: "PATCH", key, headers: { "content-type": "text/plain" }, body: "{}", params: { petId: id } }),
+        415,
+      ],
     ])("%s", async (_label, send, status) => {
       const [fresh] = await seedPets([{ name: "Patchable", categoryId: 1 }]);
       const res = await send(String(fresh!.id));

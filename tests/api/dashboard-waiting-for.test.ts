@@ -87,7 +87,8 @@ describe("GET /v1/dashboard waitingFor", () => {
       const text = await (await call(dashboardRoute, "/v1/dashboard", { headers: who.headers })).text();
       expect(text).not.toMatch(/@example\.org|…@|60601|60201|99762|42\.0|87\.6|87\.7|Rexford|Bellamy|Maxine|"near"|"q"/);
       const { waitingFor } = JSON.parse(text) as Dashboard;
-      for (const w of waitingFor) expect(Object.keys(w.filters).every((k) => ["categoryId", "sex", "size", "ageGroup", "goodWith", "within"].includes(k))).toBe(true);
+      for (const w of waitingFor)
+        expect(Object.keys(w.filters).every((k) => ["categoryId", "sex", "size", "ageGroup", "goodWith", "within"].includes(k))).toBe(true);
     }
   });
 });

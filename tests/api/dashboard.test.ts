@@ -96,10 +96,12 @@ describe("GET /v1/dashboard", () => {
   it("reads the weeks from the stays: each week by UTC Monday, only adoptions count as adoptions, older than 12 weeks left out", async () => {
     await db().$executeRaw`TRUNCATE pet_audit, events, adoption_applications, pets RESTART IDENTITY CASCADE`;
     const monday = weekStart(new Date()).getTime();
-    const [a, b, c, d, e] = (await db().pet.createManyAndReturn({
-      data: ["A", "B", "C", "D", "E"].map((name) => ({ name, categoryId: 1n, organizationId: 1n, status: "sold" as const })),
-      select: { id: true },
-    })).map((row) => Number(row.id));
+    const [a, b, c, d, e] = (
+      await db().pet.createManyAndReturn({
+        data: ["A", "B", "C", "D", "E"].map((name) => ({ name, categoryId: 1n, organizationId: 1n, status: "sold" as const })),
+        select: { id: true },
+      })
+    ).map((row) => Number(row.id));
     // A: in 3 weeks ago (a Sunday's last millisecond is still that week), adopted 10 days later.
     await pastStay(a!, new Date(monday - 3 * 7 * DAY - 1), { at: new Date(monday - 3 * 7 * DAY - 1 + 10 * DAY), type: "adoption" });
     // B: in on a Monday at 00:00 six weeks ago, adopted 30 days after its intake, counted in its week.

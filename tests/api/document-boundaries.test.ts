@@ -173,7 +173,9 @@ function distinctItems(items: Schema, n: number): unknown[] | undefined {
   if (s.enum) return s.enum.length >= n ? s.enum.slice(0, n) : undefined;
   if (typeOf(s) === "integer" || typeOf(s) === "number") return Array.from({ length: n }, (_, i) => (s.minimum ?? 1) + i);
   if (typeOf(s) === "string") {
-    const values = Array.from({ length: n }, (_, i) => stringOfLength(s, Math.max(s.minLength ?? 1, String(i).length + 1), "y")?.replace(/y+$/, (m) => `${m.slice(String(i).length)}${i}`));
+    const values = Array.from({ length: n }, (_, i) =>
+      stringOfLength(s, Math.max(s.minLength ?? 1, String(i).length + 1), "y")?.replace(/y+$/, (m) => `${m.slice(String(i).length)}${i}`),
+    );
     return values.every((v) => typeof v === "string" && (!s.pattern || new RegExp(s.pattern, "u").test(v))) && new Set(values).size === n ? values : undefined;
   }
   return undefined;
@@ -197,7 +199,8 @@ function uniquely(value: string, schema: Schema): string {
   const chars = [...value];
   const length = chars.length;
   const head = (k: number) => chars.slice(0, k).join("");
-  const fits = (v: string) => (!pattern || pattern.test(v)) && (s.maxLength === undefined || [...v].length <= s.maxLength) && (s.format !== "email" || /^[^@]+@example\.org$/.test(v));
+  const fits = (v: string) =>
+    (!pattern || pattern.test(v)) && (s.maxLength === undefined || [...v].length <= s.maxLength) && (s.format !== "email" || /^[^@]+@example\.org$/.test(v));
   const variants = [
     s.format === "email" ? n + chars.slice(n.length).join("") : undefined,
     length > n.length ? head(length - n.length) + n : undefined,
@@ -230,7 +233,14 @@ function probesFor(field: string, schema: Schema, required: boolean, out: Probe[
       const at = stringOfLength(s, s.maxLength);
       if (at !== undefined) out.push({ field, why: `at maxLength ${s.maxLength}`, expect: "taken", value: at, unique: true });
       else if (s.maxLength > 0) unbuilt.push(`${field} (maxLength ${s.maxLength}${s.pattern ? `, pattern` : ""}${s.format ? `, format ${s.format}` : ""})`);
-      out.push({ field, why: `maxLength ${s.maxLength} + 1`, expect: "refused", value: stringOfLength({ ...s, pattern: undefined, format: s.format === "email" || s.format === "uri" ? s.format : undefined }, s.maxLength + 1) ?? "x".repeat(s.maxLength + 1) });
+      out.push({
+        field,
+        why: `maxLength ${s.maxLength} + 1`,
+        expect: "refused",
+        value:
+          stringOfLength({ ...s, pattern: undefined, format: s.format === "email" || s.format === "uri" ? s.format : undefined }, s.maxLength + 1) ??
+          "x".repeat(s.maxLength + 1),
+      });
     }
     if (s.minLength !== undefined && s.minLength > 0) {
       const at = stringOfLength(s, s.minLength);
@@ -241,7 +251,9 @@ function probesFor(field: string, schema: Schema, required: boolean, out: Probe[
       const pattern = new RegExp(s.pattern, "u");
       if (typeof s.example === "string") out.push({ field, why: "its example (pattern)", expect: "taken", value: s.example, unique: true });
       // Values that break the common patterns: a formula, a comma, a control character, punctuation.
-      const breaking = ["!#", "surely not ~ matching", "%%%%%", "\u00e9\u00e9", "=1+1", "a,b", "a\u0001b"].find((v) => !pattern.test(v) && (s.maxLength === undefined || v.length <= s.maxLength));
+      const breaking = ["!#", "surely not ~ matching", "%%%%%", "\u00e9\u00e9", "=1+1", "a,b", "a\u0001b"].find(
+        (v) => !pattern.test(v) && (s.maxLength === undefined || v.length <= s.maxLength),
+      );
       if (breaking !== undefined) out.push({ field, why: `breaks pattern ${s.pattern}`, expect: "refused", value: breaking });
     }
     if (s.format === "email" || s.format === "uri" || s.format === "date" || s.format === "date-time") {
@@ -283,13 +295,14 @@ function probesFor(field: string, schema: Schema, required: boolean, out: Probe[
     // The items' own rules, one item at a time.
     const inner: Probe[] = [];
     probesFor(`${field}.0`, items, false, inner, unbuilt, depth + 1);
-    const padding = Array.from({ length: Math.max(0, (s.minItems ?? 1) - 1) }, (_, i) => distinctItems(items, (s.minItems ?? 1))?.[i + 1] ?? validValue(items));
+    const padding = Array.from({ length: Math.max(0, (s.minItems ?? 1) - 1) }, (_, i) => distinctItems(items, s.minItems ?? 1)?.[i + 1] ?? validValue(items));
     // An item's refusal may name the item (`tags.0`) or its array (`tags`): both are the array's path.
     for (const p of inner) if (p.field === `${field}.0` && !p.omit) out.push({ ...p, field, why: `an item: ${p.why}`, value: [p.value, ...padding] });
     return;
   }
   if (type === "object") {
-    for (const [name, prop] of Object.entries(s.properties ?? {})) probesFor(`${field}.${name}`, prop, (s.required ?? []).includes(name), out, unbuilt, depth + 1);
+    for (const [name, prop] of Object.entries(s.properties ?? {}))
+      probesFor(`${field}.${name}`, prop, (s.required ?? []).includes(name), out, unbuilt, depth + 1);
   }
 }
 
@@ -351,7 +364,12 @@ function bodyOf(shape: RequestShape): { body?: BodyInit; headers: Record<string,
   return { body: JSON.stringify(shape.body), headers: { "content-type": shape.media ?? "application/json" } };
 }
 
-async function send(route: string, method: string, shape: RequestShape, asKey = key): Promise<{ status: number; code: string; fields: string[]; text: string }> {
+async function send(
+  route: string,
+  method: string,
+  shape: RequestShape,
+  asKey = key,
+): Promise<{ status: number; code: string; fields: string[]; text: string }> {
   const handler = await handlerFor(route, method);
   const concrete = route.replace(/\{(\w+)\}/g, (_, name: string) => pathValues[name]!);
   const params = Object.fromEntries([...route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, pathValues[name!]!]));
@@ -420,7 +438,10 @@ function baseline(op: Operation): RequestShape {
     for (const [name, prop] of Object.entries(deref(content.schema).properties ?? {})) {
       if (nonNull(prop).format !== "binary") continue;
       const type = content.encoding?.[name]?.contentType ?? nonNull(prop).contentMediaType ?? "";
-      body[name] = /image/.test(type) || /photo/i.test(JSON.stringify(prop)) ? new Blob([new Uint8Array(png)], { type: "image/png" }) : new Blob([csv], { type: "text/csv" });
+      body[name] =
+        /image/.test(type) || /photo/i.test(JSON.stringify(prop))
+          ? new Blob([new Uint8Array(png)], { type: "image/png" })
+          : new Blob([csv], { type: "text/csv" });
     }
   }
   return { query, body, media, encoding: content.encoding };
@@ -438,14 +459,14 @@ function structuredCloneWithBlobs(o: Record<string, unknown>): Record<string, un
 function schemaAt(op: Operation, where: "query" | "body", field: string): Schema {
   const [first, ...rest] = field.split(".");
   let s: Schema =
-    where === "query" ? (op.parameters ?? []).find((p) => p.in === "query" && p.name === first)!.schema : (deref(op.requestBody!.content[mediaOf(op)!]!.schema).properties ?? {})[first!]!;
+    where === "query"
+      ? (op.parameters ?? []).find((p) => p.in === "query" && p.name === first)!.schema
+      : (deref(op.requestBody!.content[mediaOf(op)!]!.schema).properties ?? {})[first!]!;
   for (const part of rest) s = nonNull(s).properties?.[part] ?? {};
   return s;
 }
 
-const operations = Object.entries(doc.paths).flatMap(([route, ops]) =>
-  METHODS.filter((m) => ops[m]).map((method) => ({ route, method, op: ops[method]! })),
-);
+const operations = Object.entries(doc.paths).flatMap(([route, ops]) => METHODS.filter((m) => ops[m]).map((method) => ({ route, method, op: ops[method]! })));
 
 /** A value for a path parameter: a thing made through its collection's POST (as documented), or the first one its collection lists. */
 async function resolvePathParameter(route: string, name: string): Promise<void> {
@@ -481,12 +502,24 @@ async function resolvePathParameter(route: string, name: string): Promise<void> 
     const first = Array.isArray(list) ? list[0] : list;
     if (first?.id !== undefined) pathValues[name] = String(first.id);
   }
-  if (!pathValues[name]) throw new Error(`no value for the path parameter {${name}} of ${route}: neither POST ${collection} made one nor GET ${collection} listed one`);
+  if (!pathValues[name])
+    throw new Error(`no value for the path parameter {${name}} of ${route}: neither POST ${collection} made one nor GET ${collection} listed one`);
 }
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#7a4" } }).png().toBuffer();
-  csv = fs.readFileSync(path.join(process.cwd(), "tests", "fixtures", "listings", fs.readdirSync(path.join(process.cwd(), "tests", "fixtures", "listings")).find((f) => /petfinder.*\.csv$/i.test(f))!), "utf8");
+  png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#7a4" } })
+    .png()
+    .toBuffer();
+  csv = fs.readFileSync(
+    path.join(
+      process.cwd(),
+      "tests",
+      "fixtures",
+      "listings",
+      fs.readdirSync(path.join(process.cwd(), "tests", "fixtures", "listings")).find((f) => /petfinder.*\.csv$/i.test(f))!,
+    ),
+    "utf8",
+  );
   ({ key } = await newKey([...KEY_SCOPES], "boundaries", { plan: "enterprise", perMinute: 1_000_000, perDay: 1_000_000 }));
   ({ key: platformKey } = await newKey([...KEY_SCOPES], "boundaries, platform", { plan: "enterprise", perMinute: 1_000_000, perDay: 1_000_000 }, null));
   const [pet] = await seedPets([{ name: "Boundary" }]);
@@ -511,7 +544,10 @@ beforeAll(async () => {
   const alertEmail = `boundaries-${Date.now()}@example.org`;
   await made("/alerts", { email: alertEmail, frequency: "daily", consent: true });
   pathValues.token = await tokenOf(alertEmail);
-  pathValues.siteId = String((await made("/listing-sites", { site: "petfinder", host: "127.0.0.1", port: 2121, username: "boundary", password: "secret-boundary", accountId: "AB123" })).id);
+  pathValues.siteId = String(
+    (await made("/listing-sites", { site: "petfinder", host: "127.0.0.1", port: 2121, username: "boundary", password: "secret-boundary", accountId: "AB123" }))
+      .id,
+  );
 }, 60_000);
 
 let probed = 0;
@@ -567,7 +603,10 @@ describe("every request rule the document states is the one the service enforces
         probed++;
         const named = res.status === 400 && names(res.fields, probe.field) && !(probe.expect === "taken" && WORLD_CODES.has(res.code));
         const ok = res.status < 500 && (probe.expect === "refused" ? named : !named);
-        if (!ok) wrong.push(`${where} ${probe.field}: ${probe.why} (${JSON.stringify(sent.omit ? "left out" : sent.value).slice(0, 60)}) should be ${probe.expect}, got ${res.status} ${res.text}`);
+        if (!ok)
+          wrong.push(
+            `${where} ${probe.field}: ${probe.why} (${JSON.stringify(sent.omit ? "left out" : sent.value).slice(0, 60)}) should be ${probe.expect}, got ${res.status} ${res.text}`,
+          );
       }
       if (unbuilt.length) console.info(`${op.operationId}: values not built for ${unbuilt.join(", ")} (those probes skipped; the field's other bounds probed)`);
       expect(wrong).toEqual([]);

@@ -104,7 +104,17 @@ describe("X-Request-Id", () => {
 });
 
 describe("CORS", () => {
-  const EXPOSED = ["Link", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Deprecation", "Sunset", "Location", "X-Request-Id"];
+  const EXPOSED = [
+    "Link",
+    "X-RateLimit-Limit",
+    "X-RateLimit-Remaining",
+    "X-RateLimit-Reset",
+    "Retry-After",
+    "Deprecation",
+    "Sunset",
+    "Location",
+    "X-Request-Id",
+  ];
 
   it.each(RESPONSES)("%s: Access-Control-Allow-Origin * and the exposed headers", async (_label, send) => {
     const res = await send();
@@ -174,7 +184,9 @@ describe("unexpected failures leak nothing", () => {
   const SECRET = 'relation "pets" secret SQL';
 
   it("an unknown error → 500 internal_error, generic, without the error's message", async () => {
-    vi.spyOn(pageQueries, "findPetPage").mockRejectedValue(Object.assign(new Error(SECRET), { stack: `Error: ${SECRET}\n    at secretFrame (/srv/app/lib/pets/queries.ts:1:1)` }));
+    vi.spyOn(pageQueries, "findPetPage").mockRejectedValue(
+      Object.assign(new Error(SECRET), { stack: `Error: ${SECRET}\n    at secretFrame (/srv/app/lib/pets/queries.ts:1:1)` }),
+    );
     const res = await call(petsRoute.GET, "/v1/pets", { key });
     const text = await res.clone().text();
     const body = await expectApiError(res, 500, "internal_error");
@@ -230,7 +242,23 @@ describe("int64 ids leave as JSON numbers", () => {
     try {
       const res = await call(petRoute.GET, `/v1/pets/${big}`, { key, params: { petId: String(big) } });
       const text = await res.clone().text();
-      expect(await expectJson<Pet>(res)).toEqual({ id: Number.MAX_SAFE_INTEGER, name: "Big", categoryId: 2, organizationId: 1, status: "sold", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [], ...LISTING_UNKNOWN });
+      expect(await expectJson<Pet>(res)).toEqual({
+        id: Number.MAX_SAFE_INTEGER,
+        name: "Big",
+        categoryId: 2,
+        organizationId: 1,
+        status: "sold",
+        version: 1,
+        sex: "unknown",
+        size: null,
+        birthDate: null,
+        ageGroup: null,
+        breed: null,
+        description: null,
+        goodWith: { children: null, dogs: null, cats: null },
+        photos: [],
+        ...LISTING_UNKNOWN,
+      });
       expect(text).toContain(`"id":${big}`);
       const listed = await expectJson<Pet[]>(await call(petsRoute.GET, "/v1/pets?status=sold", { key }));
       expect(listed[0]?.id).toBe(Number.MAX_SAFE_INTEGER);

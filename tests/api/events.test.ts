@@ -73,7 +73,13 @@ describe("events are written with the change", () => {
     const events = await readAll(since);
     expect(events).toHaveLength(1);
     const [event] = events;
-    expect(event).toEqual({ id: expect.stringMatching(/^evt_[1-9][0-9]*$/), type: "pet.created", organizationId: 1, createdAt: expect.any(String), data: { pet } });
+    expect(event).toEqual({
+      id: expect.stringMatching(/^evt_[1-9][0-9]*$/),
+      type: "pet.created",
+      organizationId: 1,
+      createdAt: expect.any(String),
+      data: { pet },
+    });
     expect(pet.version).toBe(1);
     expect(new Date(event!.createdAt).toISOString()).toBe(event!.createdAt);
   });
@@ -86,10 +92,24 @@ describe("events are written with the change", () => {
     const events = await readAll(since);
     // A sale also ends the animal's stay with its adoption (lib/stays): announced at the same version, to
     // readers of the organisation's records; a key without records:read is told the change, not the record.
-    expect(events).toEqual([{ id: expect.any(String), type: "pet.updated", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" } } }]);
+    expect(events).toEqual([
+      {
+        id: expect.any(String),
+        type: "pet.updated",
+        organizationId: 1,
+        createdAt: expect.any(String),
+        data: { pet: updated, previous: { status: "available" } },
+      },
+    ]);
     const stay = { id: expect.any(Number), intake: expect.objectContaining({ type: "otherIntake" }), outcome: expect.objectContaining({ type: "adoption" }) };
     expect(await readAll(since, recordsKey)).toEqual([
-      { id: expect.any(String), type: "pet.updated", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: { status: "available" }, stay } },
+      {
+        id: expect.any(String),
+        type: "pet.updated",
+        organizationId: 1,
+        createdAt: expect.any(String),
+        data: { pet: updated, previous: { status: "available" }, stay },
+      },
       { id: expect.any(String), type: "pet.stay.ended", organizationId: 1, createdAt: expect.any(String), data: { pet: updated, previous: {}, stay } },
     ]);
     expect(events[0]!.data.pet.version).toBe(2);
@@ -120,7 +140,12 @@ describe("events are written with the change", () => {
     await expect(
       db().$transaction(async (tx) => {
         const { createPet } = await import("@/lib/pets/service");
-        await createPet(newPetSchema.parse({ name: "Ghost", categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t", tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()), tx);
+        await createPet(
+          newPetSchema.parse({ name: "Ghost", categoryId: 1 }),
+          { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "t", tenancy: { kind: "organization", organizationId: 1 } },
+          petView(new Date()),
+          tx,
+        );
         throw new Error("roll back");
       }),
     ).rejects.toThrow("roll back");
@@ -161,7 +186,7 @@ describe("reading the feed", () => {
     expect(events[0]!.id).toBe(`evt_${numbers[0]}`);
   });
 
-  it("pages with `limit` (default 20) and Link rel=\"next\" while more are waiting, carrying limit and type", async () => {
+  it('pages with `limit` (default 20) and Link rel="next" while more are waiting, carrying limit and type', async () => {
     const start = `evt_${Number(ids[0]!.slice(4)) - 1}`;
     const page1 = await feed(`?after=${start}&limit=4`);
     expect(page1.events.map((e) => e.id)).toEqual(ids.slice(0, 4));
@@ -252,7 +277,11 @@ describe("order under concurrent writers", () => {
     );
     try {
       const { createPet } = await import("@/lib/pets/service");
-      const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "slow-commit", tenancy: { kind: "organization" as const, organizationId: 1 } };
+      const context = {
+        actor: { kind: "staff" as const, id: staff.staffId, email: staff.email },
+        requestId: "slow-commit",
+        tenancy: { kind: "organization" as const, organizationId: 1 },
+      };
       // Each in a transaction of its own (creates of the same moment would otherwise share one).
       const write = (name: string) => db().$transaction((tx) => createPet(newPetSchema.parse({ name, categoryId: 1 }), context, petView(new Date()), tx));
       const since = await lastId();
@@ -307,7 +336,16 @@ describe("order under concurrent writers", () => {
     const slowWriters = Array.from({ length: 5 }, async (_, w) => {
       for (let i = 0; i < 8; i++) {
         await db().$transaction(async (tx) => {
-          await createPet(newPetSchema.parse({ name: `Slow ${w}-${i}`, categoryId: 1 }), { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: `slow-${w}-${i}`, tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()), tx);
+          await createPet(
+            newPetSchema.parse({ name: `Slow ${w}-${i}`, categoryId: 1 }),
+            {
+              actor: { kind: "staff", id: staff.staffId, email: staff.email },
+              requestId: `slow-${w}-${i}`,
+              tenancy: { kind: "organization", organizationId: 1 },
+            },
+            petView(new Date()),
+            tx,
+          );
           await new Promise((r) => setTimeout(r, (w * 7 + i * 3) % 6));
         });
       }

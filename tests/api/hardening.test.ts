@@ -15,12 +15,15 @@ afterEach(() => {
 });
 
 describe("query parameters named like Object.prototype members", () => {
-  it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])("?%s=1 is one parameter like any other (ignored), not 'given more than once'", async (name) => {
-    const { key } = await newKey(["pets:read"]);
-    expect(Array.isArray(await expectJson(await call(listGET, `/v1/pets?${name}=1`, { key })))).toBe(true);
-    const twice = await expectApiError(await call(listGET, `/v1/pets?${name}=1&${name}=2`, { key }), 400, "invalid_query");
-    expect(twice.message).toBe(`Query parameter "${name}" is given more than once.`);
-  });
+  it.each(["constructor", "__proto__", "toString", "hasOwnProperty"])(
+    "?%s=1 is one parameter like any other (ignored), not 'given more than once'",
+    async (name) => {
+      const { key } = await newKey(["pets:read"]);
+      expect(Array.isArray(await expectJson(await call(listGET, `/v1/pets?${name}=1`, { key })))).toBe(true);
+      const twice = await expectApiError(await call(listGET, `/v1/pets?${name}=1&${name}=2`, { key }), 400, "invalid_query");
+      expect(twice.message).toBe(`Query parameter "${name}" is given more than once.`);
+    },
+  );
 });
 
 describe("API key modes", () => {

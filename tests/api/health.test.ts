@@ -106,9 +106,13 @@ describe("shutdown hooks", () => {
     const order: string[] = [];
     onShutdown("test pool", async () => void order.push("pool"), 10);
     onShutdown("test hang", () => new Promise(() => {}), 5);
-    onShutdown("test fail", async () => {
-      throw new Error("boom");
-    }, 7);
+    onShutdown(
+      "test fail",
+      async () => {
+        throw new Error("boom");
+      },
+      7,
+    );
     onShutdown("test work", async () => void order.push("work"), 0);
     const logged: string[] = [];
     await closeResources(50, (line) => logged.push(line));

@@ -121,7 +121,10 @@ export async function newOrganization(fields: { name?: string; lat?: number; lng
   const row = await db().organization.create({
     data: {
       name,
-      slug: name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, ""),
+      slug: name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-|-$/g, ""),
       city: "Evanston",
       country: "US",
       lat: fields.lat ?? 42.0451,
@@ -264,11 +267,16 @@ export async function staffSession(
  */
 export async function applicationFootprint(applicationId: number, petId: number) {
   const [application, pet, audits, events, mails] = await Promise.all([
-    db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(applicationId) }, select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } } }),
+    db().adoptionApplication.findUniqueOrThrow({
+      where: { id: BigInt(applicationId) },
+      select: { state: true, decisionMessage: true, updatedAt: true, _count: { select: { steps: true } } },
+    }),
     db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, version: true } }),
     db().petAudit.count({ where: { petId: BigInt(petId) } }),
     db().event.count(),
-    db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
+    db().$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'application-mail'`,
   ]);
   return { application, pet, audits, events, mails: mails[0]!.n };
 }

@@ -29,7 +29,7 @@ describe("cli import", () => {
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(0);
 
     const real = cli("import", file, "--org", "cli-rescue");
-    expect(real.stdout).toContain("line 6 (Type) refused: \"Horse\" is not a species");
+    expect(real.stdout).toContain('line 6 (Type) refused: "Horse" is not a species');
     expect(real.stdout).toContain("line 7 (AnimalName) refused: is empty: every animal needs a name");
     expect(real.stdout).toContain("Imported: 4 created, 0 updated, 0 unchanged, 2 rejected");
     expect(real.status, real.stderr).toBe(1);
@@ -89,7 +89,9 @@ describe("cli import beside a running server", () => {
     // No ID column: every row is a new animal, so two runners would make each twice.
     const file = tempFile("no-ids.csv", ["Name,Kind", ...Array.from({ length: 300 }, (_, i) => `Racer ${i},Dog`)].join("\n") + "\n");
     const mapping = tempFile("mapping.json", JSON.stringify({ name: "Name", species: "Kind" }));
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "import", file, "--org", String(org), "--mapping", mapping], { env: { ...process.env } });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/cli.ts", "import", file, "--org", String(org), "--mapping", mapping], {
+      env: { ...process.env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

@@ -26,7 +26,8 @@ function worker(): ChildProcess {
   return child;
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
 
 /** Polls `check` until it answers something (the test's own timeout bounds the wait). */
 async function until<T>(check: () => Promise<T | null | undefined | false>): Promise<T> {
@@ -38,7 +39,9 @@ async function until<T>(check: () => Promise<T | null | undefined | false>): Pro
 }
 
 const importRow = (id: number) =>
-  db().import.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { status: true, counts: true, leaseExpiresAt: true } }).then((r) => ({ ...r, counts: r.counts as { created: number; unchanged: number } }));
+  db()
+    .import.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { status: true, counts: true, leaseExpiresAt: true } })
+    .then((r) => ({ ...r, counts: r.counts as { created: number; unchanged: number } }));
 const jobOf = async (id: number) =>
   (
     await db().$queryRaw<{ id: bigint; locked_by: string | null; queue_locked_by: string | null }[]>`
@@ -105,29 +108,42 @@ describe("a process killed during long work", () => {
     const queued = await expectJson<Import>(await postImport({ key }, "ID,Name,Kind\r\nX-1,Ash,DOG\r\n", { mapping: MAPPING }), 202);
     // As the job's last attempt leaves it: failed for good, the import still "running" under an expired lease.
     await db().$executeRaw`UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = ${`import-${queued.id}`}`;
-    await db().$executeRaw`UPDATE imports SET status = 'running', lease_owner = 'gone#1', lease_expires_at = now() - interval '1 second' WHERE id = ${BigInt(queued.id)}`;
+    await db()
+      .$executeRaw`UPDATE imports SET status = 'running', lease_owner = 'gone#1', lease_expires_at = now() - interval '1 second' WHERE id = ${BigInt(queued.id)}`;
 
     expect(await recoverStalledImports()).toEqual({ resumed: [], failed: [queued.id] });
     expect((await importRow(queued.id)).status).toBe("failed");
-    expect(await readIssues({ key }, queued.id)).toEqual([{ line: 0, field: null, message: expect.stringContaining("The import stopped without finishing"), result: "refused" }]);
+    expect(await readIssues({ key }, queued.id)).toEqual([
+      { line: 0, field: null, message: expect.stringContaining("The import stopped without finishing"), result: "refused" },
+    ]);
     expect((await postImport({ key }, "ID,Name,Kind\r\nX-2,Bay,DOG\r\n", { mapping: MAPPING })).status).toBe(202);
   });
 
   it("a listing upload left running past its deadline: its dead worker's job is let go, and an upload nothing will run again is marked failed", async () => {
     const org = await newOrganization({ name: "Upload Rescue" });
-    const site = await db().listingSite.create({ data: { organizationId: BigInt(org), site: "petfinder", host: "ftp.example.org", username: "shelter", password: "sealed" }, select: { id: true } });
+    const site = await db().listingSite.create({
+      data: { organizationId: BigInt(org), site: "petfinder", host: "ftp.example.org", username: "shelter", password: "sealed" },
+      select: { id: true },
+    });
     const longAgo = new Date(Date.now() - 2 * 3_600_000);
     const orphan = await db().listingUpload.create({ data: { siteId: site.id, reason: "change", startedAt: longAgo }, select: { id: true } });
     const waiting = await db().listingUpload.create({ data: { siteId: site.id, reason: "manual", startedAt: longAgo }, select: { id: true } });
     const recent = await db().listingUpload.create({ data: { siteId: site.id, reason: "change" }, select: { id: true } });
     // The manual upload's job, taken two hours ago by a worker whose process is gone.
-    await db().$executeRaw`SELECT graphile_worker.add_job('listing-upload', json_build_object('siteId', ${String(site.id)}::text, 'reason', 'manual', 'uploadId', ${String(waiting.id)}::text),
+    await db()
+      .$executeRaw`SELECT graphile_worker.add_job('listing-upload', json_build_object('siteId', ${String(site.id)}::text, 'reason', 'manual', 'uploadId', ${String(waiting.id)}::text),
                                   queue_name := ${`long-work-org-${org}`}, job_key := ${`listing-manual-${site.id}`})`;
-    await db().$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE key = ${`listing-manual-${site.id}`}`;
-    await db().$executeRaw`UPDATE graphile_worker._private_job_queues SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE queue_name = ${`long-work-org-${org}`}`;
+    await db()
+      .$executeRaw`UPDATE graphile_worker._private_jobs SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE key = ${`listing-manual-${site.id}`}`;
+    await db()
+      .$executeRaw`UPDATE graphile_worker._private_job_queues SET locked_at = ${longAgo}, locked_by = 'worker-gone' WHERE queue_name = ${`long-work-org-${org}`}`;
 
     expect(await recoverStalledUploads()).toEqual({ unlocked: 1, failed: 1 });
-    const outcomes = await db().listingUpload.findMany({ where: { siteId: site.id }, orderBy: { id: "asc" }, select: { id: true, outcome: true, error: true } });
+    const outcomes = await db().listingUpload.findMany({
+      where: { siteId: site.id },
+      orderBy: { id: "asc" },
+      select: { id: true, outcome: true, error: true },
+    });
     expect(outcomes).toEqual([
       { id: orphan.id, outcome: "failed", error: expect.stringContaining("The upload stopped without an outcome") },
       // Its job runs it again, now that the dead worker's lock is gone.

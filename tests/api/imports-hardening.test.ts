@@ -66,12 +66,17 @@ describe("what a file may hold", () => {
     }
     // A Petfinder header with extra names too.
     const extra = `${PETFINDER_COLUMNS.join(",")},${Array.from({ length: MAX_FILE_COLUMNS }, (_, i) => `x${i}`).join(",")}\n"1","1","Rex","","","F","M","Adult","","Dog"\n`;
-    expect((await expectApiError(await postImport({ key: who.key }, extra), 400, "invalid_file")).details).toEqual([{ field: "file", issue: "too_many_columns" }]);
+    expect((await expectApiError(await postImport({ key: who.key }, extra), 400, "invalid_file")).details).toEqual([
+      { field: "file", issue: "too_many_columns" },
+    ]);
     expect(await importsOf(who.org)).toBe(0);
   });
 
   it("a value longer than 64 KB: 400 invalid_file with its line", async () => {
-    const file = petfinderFile([{ ID: "L-1", AnimalName: "Rex", Type: "Dog" }, { ID: "L-2", AnimalName: "Max", Type: "Dog", Desc: "\u0007".repeat(MAX_CELL_BYTES + 1) }]);
+    const file = petfinderFile([
+      { ID: "L-1", AnimalName: "Rex", Type: "Dog" },
+      { ID: "L-2", AnimalName: "Max", Type: "Dog", Desc: "\u0007".repeat(MAX_CELL_BYTES + 1) },
+    ]);
     const error = await expectApiError(await postImport({ key: who.key }, file), 400, "invalid_file");
     expect(error.message).toContain("the record starting on line 3 is longer than 64 KB");
     expect(error.details).toEqual([{ field: "file", issue: "cell_too_long" }]);
@@ -103,7 +108,14 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
   it("a message quotes at most 40 characters of a cell, its control characters made harmless, whatever the cell holds", async () => {
     const { key } = await orgWithKey("Excerpt Shelter");
     const cell = "\u001b]0;owned\u0007".repeat(6_000);
-    const report = await importFile({ key }, petfinderFile([{ ID: "X-1", AnimalName: "Rex", Type: cell }, { ID: "X-2", AnimalName: "Max", Type: "Dog", Sex: `Q${"q".repeat(50_000)}` }]), { dryRun: "true" });
+    const report = await importFile(
+      { key },
+      petfinderFile([
+        { ID: "X-1", AnimalName: "Rex", Type: cell },
+        { ID: "X-2", AnimalName: "Max", Type: "Dog", Sex: `Q${"q".repeat(50_000)}` },
+      ]),
+      { dryRun: "true" },
+    );
     expect(report.errors).toEqual([
       { line: 2, field: "Type", message: expect.stringMatching(/^"(\uFFFD\]0;owned\uFFFD){4}…" is not a species we have a category for/) },
       { line: 3, field: "Sex", message: `"Q${"q".repeat(39)}…" is not M or F` },
@@ -127,7 +139,23 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
     expect(imports.map((i) => i.id)).toEqual([...ids].reverse());
     for (const summary of imports) {
       expect(Object.keys(summary).sort()).toEqual(
-        ["counts", "createdAt", "dryRun", "encoding", "fileName", "finishedAt", "format", "id", "issues", "missing", "organizationId", "photos", "reportExpiresAt", "startedAt", "status"].sort(),
+        [
+          "counts",
+          "createdAt",
+          "dryRun",
+          "encoding",
+          "fileName",
+          "finishedAt",
+          "format",
+          "id",
+          "issues",
+          "missing",
+          "organizationId",
+          "photos",
+          "reportExpiresAt",
+          "startedAt",
+          "status",
+        ].sort(),
       );
       expect(summary).toMatchObject({ status: "done", issues: 450, counts: { rows: 450, rejected: 450 } });
     }
@@ -138,7 +166,7 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
     expect(one.preview).toHaveLength(20);
 
     const pages: ImportIssue[][] = [];
-    for (let path: string | undefined = `/v1/imports/${ids[0]}/issues?limit=200`; path; ) {
+    for (let path: string | undefined = `/v1/imports/${ids[0]}/issues?limit=200`; path;) {
       const res = await call(issuesRoute, path, { key, params: { importId: String(ids[0]) } });
       expect(res.headers.get("cache-control")).toBe("no-store");
       const next = parseLink(res.headers.get("link")).next;
@@ -151,14 +179,29 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
     expect(Math.max(...pages.flat().map((issue) => issue.message.length))).toBeLessThan(200);
     expect(await readIssues({ key }, ids[0]!, 100)).toEqual(pages.flat());
 
-    await expectApiError(await call(issuesRoute, `/v1/imports/${ids[0]}/issues?cursor=nonsense`, { key, params: { importId: String(ids[0]) } }), 400, "invalid_cursor");
-    await expectApiError(await call(issuesRoute, `/v1/imports/${ids[0]}/issues?limit=501`, { key, params: { importId: String(ids[0]) } }), 400, "invalid_query");
+    await expectApiError(
+      await call(issuesRoute, `/v1/imports/${ids[0]}/issues?cursor=nonsense`, { key, params: { importId: String(ids[0]) } }),
+      400,
+      "invalid_cursor",
+    );
+    await expectApiError(
+      await call(issuesRoute, `/v1/imports/${ids[0]}/issues?limit=501`, { key, params: { importId: String(ids[0]) } }),
+      400,
+      "invalid_query",
+    );
     await expectApiError(await call(issuesRoute, "/v1/imports/987654321/issues", { key, params: { importId: "987654321" } }), 404, "not_found");
   });
 
   it(`a report is kept ${REPORT_RETENTION_DAYS} days after its import finished, then 410 and deleted; the import stays listed with its counts`, async () => {
     const { key } = await orgWithKey("Retention Shelter");
-    const report = await importFile({ key }, petfinderFile([{ ID: "K-1", AnimalName: "Kept", Type: "Dog" }, { ID: "K-2", AnimalName: "Gone", Type: "Unicorn" }]), { dryRun: "true" });
+    const report = await importFile(
+      { key },
+      petfinderFile([
+        { ID: "K-1", AnimalName: "Kept", Type: "Dog" },
+        { ID: "K-2", AnimalName: "Gone", Type: "Unicorn" },
+      ]),
+      { dryRun: "true" },
+    );
     const finished = Date.parse(report.finishedAt!);
     expect(report.reportExpiresAt).toBe(new Date(finished + REPORT_RETENTION_DAYS * 86_400_000).toISOString());
     expect(report.errors).toHaveLength(1);
@@ -168,7 +211,11 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
 
     setClock(new Date(finished + REPORT_RETENTION_DAYS * 86_400_000 + 1_000));
     // Gone at once for its readers, whether or not the sweep has run yet.
-    const gone = await expectApiError(await call(issuesRoute, `/v1/imports/${report.id}/issues`, { key, params: { importId: String(report.id) } }), 410, "gone");
+    const gone = await expectApiError(
+      await call(issuesRoute, `/v1/imports/${report.id}/issues`, { key, params: { importId: String(report.id) } }),
+      410,
+      "gone",
+    );
     expect(gone.message).toContain(`deleted ${REPORT_RETENTION_DAYS} days after the import finished`);
     expect(await expectJson<Import>(await call(importRoute, `/v1/imports/${report.id}`, { key, params: { importId: String(report.id) } }))).toMatchObject({
       issues: 0,
@@ -177,10 +224,15 @@ describe("reports: short excerpts, a page at a time, a light list", () => {
     });
     // The job worker's hourly sweep deletes its rows (the task registered in the worker, and in its schedule).
     expect(CRONTAB).toMatch(/^\S+ \* \* \* \* sweep-import-reports$/m);
-    const sweep = taskList({ owner: "retention-test", signal: new AbortController().signal, load: { current: () => 0, requests: () => 0, stop: () => {} } })["sweep-import-reports"]!;
+    const sweep = taskList({ owner: "retention-test", signal: new AbortController().signal, load: { current: () => 0, requests: () => 0, stop: () => {} } })[
+      "sweep-import-reports"
+    ]!;
     await sweep({}, {} as Parameters<typeof sweep>[1]);
     expect(await db().importIssue.count({ where: { importId: BigInt(report.id) } })).toBe(0);
-    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(report.id) }, select: { preview: true, reportDeletedAt: true } })).toMatchObject({ preview: [], reportDeletedAt: expect.any(Date) });
+    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(report.id) }, select: { preview: true, reportDeletedAt: true } })).toMatchObject({
+      preview: [],
+      reportDeletedAt: expect.any(Date),
+    });
     const listed = await expectJson<ImportSummary[]>(await call(listRoute, "/v1/imports", { key }));
     expect(listed).toEqual([expect.objectContaining({ id: report.id, counts: expect.objectContaining({ rejected: 1 }), issues: 0 })]);
   });
@@ -192,20 +244,29 @@ describe("the job: what it keeps and writes", () => {
     const rows = Array.from({ length: 350 }, (_, i) => ({ ID: `A-${i}`, AnimalName: `Ann ${i}`, Type: i % 2 ? "Dog" : "Griffin" }));
     const report = await importFile({ key }, petfinderFile(rows), { dryRun: "true" });
     expect(report.counts).toMatchObject({ rows: 350, rejected: 175 });
-    const saves = vi.mocked(queries.saveProgress).mock.calls.filter(([id]) => id === report.id).map(([, , progress]) => progress);
+    const saves = vi
+      .mocked(queries.saveProgress)
+      .mock.calls.filter(([id]) => id === report.id)
+      .map(([, , progress]) => progress);
     // A save per chunk of 100 rows (and at the photos, and at the end), each with only what is new.
     expect(saves.map((p) => p.issues.length)).toEqual([50, 50, 50, 25, 0, 0]);
     expect(saves.map((p) => p.counts.rejected)).toEqual([50, 100, 150, 175, 175, 175]);
     expect(saves.slice(1).every((p) => p.preview === undefined)).toBe(true);
     const stored = await db().importIssue.findMany({ where: { importId: BigInt(report.id) }, orderBy: { id: "asc" }, select: { line: true } });
     expect(stored.map((i) => i.line)).toEqual(rows.flatMap((_, i) => (i % 2 ? [] : [i + 2])));
-    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(report.id) }, select: { issueCount: true, file: true } })).toEqual({ issueCount: 175, file: null });
+    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(report.id) }, select: { issueCount: true, file: true } })).toEqual({
+      issueCount: 175,
+      file: null,
+    });
     expect(org).toBeGreaterThan(0);
   });
 
   it("the file is let go as soon as the rows have run, before the photos", async () => {
     const { key } = await orgWithKey("Let Go Shelter");
-    const queued = await expectJson<Import>(await postImport({ key }, petfinderFile([{ ID: "F-1", AnimalName: "Fido", Type: "Dog", photo1: "https://photos.invalid/fido.jpg" }])), 202);
+    const queued = await expectJson<Import>(
+      await postImport({ key }, petfinderFile([{ ID: "F-1", AnimalName: "Fido", Type: "Dog", photo1: "https://photos.invalid/fido.jpg" }])),
+      202,
+    );
     const save = vi.mocked(queries.saveProgress);
     let fileAtPhotos: unknown = "not seen";
     save.mockImplementation(async (id, owner, progress) => {
@@ -250,7 +311,8 @@ describe("one runner per import", () => {
   it("a runner that died leaves a lease that expires; then the retry takes the import over, its report started anew", async () => {
     const { org, key } = await orgWithKey("Dead Runner Shelter");
     const queued = await expectJson<Import>(await postImport({ key }, noIds(120), { mapping }), 202);
-    await db().$executeRaw`UPDATE imports SET status = 'running', lease_owner = 'petstore:1#dead', lease_expires_at = now() + interval '30 seconds' WHERE id = ${BigInt(queued.id)}`;
+    await db()
+      .$executeRaw`UPDATE imports SET status = 'running', lease_owner = 'petstore:1#dead', lease_expires_at = now() + interval '30 seconds' WHERE id = ${BigInt(queued.id)}`;
     await expect(runImport(queued.id, NO_DNS)).rejects.toBeInstanceOf(ImportBusyError);
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(0);
     await db().$executeRaw`UPDATE imports SET lease_expires_at = now() - interval '1 second' WHERE id = ${BigInt(queued.id)}`;
@@ -271,7 +333,10 @@ describe("one runner per import", () => {
     await runImport(queued.id, NO_DNS);
     // The first chunk was written; then the run found the import taken and stopped.
     expect(await db().pet.count({ where: { organizationId: BigInt(org) } })).toBe(100);
-    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(queued.id) }, select: { status: true, leaseOwner: true } })).toEqual({ status: "running", leaseOwner: "petstore:2#other" });
+    expect(await db().import.findUniqueOrThrow({ where: { id: BigInt(queued.id) }, select: { status: true, leaseOwner: true } })).toEqual({
+      status: "running",
+      leaseOwner: "petstore:2#other",
+    });
     await clearJobs();
     await db().$executeRaw`UPDATE imports SET status = 'failed' WHERE id = ${BigInt(queued.id)}`;
   });

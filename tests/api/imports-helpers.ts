@@ -74,7 +74,7 @@ export async function readImport(who: Who, id: number): Promise<ImportReport> {
 export async function readIssues(who: Who, id: number, limit = 500): Promise<ImportIssue[]> {
   const { GET } = await import("@/app/v1/imports/[importId]/issues/route");
   const issues: ImportIssue[] = [];
-  for (let path: string | undefined = `/v1/imports/${id}/issues?limit=${limit}`; path; ) {
+  for (let path: string | undefined = `/v1/imports/${id}/issues?limit=${limit}`; path;) {
     const res = await call(GET, path, { key: who.key, headers: who.headers, params: { importId: String(id) } });
     const next = parseLink(res.headers.get("link")).next;
     issues.push(...(await expectJson<ImportIssue[]>(res)));

@@ -25,7 +25,17 @@ const FILE = [
   "",
 ].join("\r\n");
 
-const COLUMNS = { externalId: "ID", name: "Name", species: "Kind", sex: "Sex", coatLength: "Coat", intakeDate: "In", intakeType: "In type", outcomeDate: "Out", outcomeType: "Out type" };
+const COLUMNS = {
+  externalId: "ID",
+  name: "Name",
+  species: "Kind",
+  sex: "Sex",
+  coatLength: "Coat",
+  intakeDate: "In",
+  intakeType: "In type",
+  outcomeDate: "Out",
+  outcomeType: "Out type",
+};
 
 describe("a history file with a value map", () => {
   it("words neither ours nor mapped refuse their rows and are listed with their counts; the map completed, the file imports", async () => {
@@ -66,12 +76,21 @@ describe("a history file with a value map", () => {
         FROM pets p JOIN pet_stays s ON s.pet_id = p.id WHERE p.organization_id = ${BigInt(organization)} GROUP BY p.id ORDER BY p.external_id`;
     expect(pets).toEqual([
       // Adopted, returned: a new open stay, available and in care.
-      { external_id: "H-1", name: "Pip", status: "available", in_care: true, sex: "female", stays: "2021-01-05 relinquishedByOwner 2021-01-20 adoption; 2021-03-01 relinquishedByOwner open" },
+      {
+        external_id: "H-1",
+        name: "Pip",
+        status: "available",
+        in_care: true,
+        sex: "female",
+        stays: "2021-01-05 relinquishedByOwner 2021-01-20 adoption; 2021-03-01 relinquishedByOwner open",
+      },
       // An RFC 3339 time is that instant, its day the shelter's; euthanised: out of care.
       { external_id: "H-2", name: "H-2", status: "available", in_care: false, sex: "male", stays: "2021-02-01 stray 2021-02-03 shelterEuthanasia" },
       { external_id: "H-3", name: "Moss", status: "available", in_care: false, sex: "female", stays: "2021-02-01 stray 2021-02-02 returnedToOwner" },
     ]);
-    const [euthanised] = await db().$queryRaw<{ outcome_at: Date }[]>`SELECT s.outcome_at FROM pet_stays s JOIN pets p ON p.id = s.pet_id WHERE p.external_id = 'H-2' AND p.organization_id = ${BigInt(organization)}`;
+    const [euthanised] = await db().$queryRaw<
+      { outcome_at: Date }[]
+    >`SELECT s.outcome_at FROM pet_stays s JOIN pets p ON p.id = s.pet_id WHERE p.external_id = 'H-2' AND p.organization_id = ${BigInt(organization)}`;
     expect(euthanised!.outcome_at.toISOString()).toBe("2021-02-03T16:00:00.000Z");
 
     const again = await importFile({ key }, FILE, { mapping: JSON.stringify(mapping) });
@@ -81,10 +100,16 @@ describe("a history file with a value map", () => {
   it("the mapping's own mistakes are 400s naming them", async () => {
     const badTarget = await postImport({ key }, FILE, { mapping: JSON.stringify({ ...COLUMNS, values: { intakeType: { STRAY: "wandering" } } }) });
     const body = await expectApiError(badTarget, 400, "invalid_body");
-    expect(body.details).toContainEqual({ field: "mapping.values.intakeType.STRAY", issue: expect.stringContaining('maps to "wandering", which is not one of stray') });
+    expect(body.details).toContainEqual({
+      field: "mapping.values.intakeType.STRAY",
+      issue: expect.stringContaining('maps to "wandering", which is not one of stray'),
+    });
     const noCategory = await postImport({ key }, FILE, { mapping: JSON.stringify({ ...COLUMNS, values: { species: { LIZARD: "Dragons" } } }) });
     expect((await expectApiError(noCategory, 400, "invalid_mapping")).message).toContain('values.species maps to "Dragons", which no category is');
     const noIntake = await postImport({ key }, FILE, { mapping: JSON.stringify({ ...COLUMNS, intakeDate: undefined }) });
-    expect((await expectApiError(noIntake, 400, "invalid_body")).details).toContainEqual({ field: "mapping.intakeDate", issue: expect.stringContaining("is required with the stay columns") });
+    expect((await expectApiError(noIntake, 400, "invalid_body")).details).toContainEqual({
+      field: "mapping.intakeDate",
+      issue: expect.stringContaining("is required with the stay columns"),
+    });
   });
 });

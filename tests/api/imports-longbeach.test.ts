@@ -43,9 +43,15 @@ describe("Long Beach's whole file", () => {
     expect(dry.counts.rows).toBe(16_985);
     // One row has an outcome date without a type; eleven stays overlap the animal's previous one (README of the data).
     const refused = dry.report.filter((e) => e.result === "refused");
-    expect(refused).toContainEqual({ line: expect.any(Number), field: "Outcome Type", message: "is empty, but the row has an outcome date: an outcome has a type", result: "refused" });
+    expect(refused).toContainEqual({
+      line: expect.any(Number),
+      field: "Outcome Type",
+      message: "is empty, but the row has an outcome date: an outcome has a type",
+      result: "refused",
+    });
     expect(refused.filter((e) => e.message.includes("overlaps the stay from")).length).toBeGreaterThanOrEqual(1);
-    for (const entry of refused.filter((e) => e.message.includes("overlaps"))) expect(entry.message).toMatch(/\d{4}-\d{2}-\d{2} to .*overlaps the stay from \d{4}-\d{2}-\d{2} to .* on line \d+/);
+    for (const entry of refused.filter((e) => e.message.includes("overlaps")))
+      expect(entry.message).toMatch(/\d{4}-\d{2}-\d{2} to .*overlaps the stay from \d{4}-\d{2}-\d{2} to .* on line \d+/);
     // Nameless cats are imported under their ID, with a warning each.
     expect(dry.report.filter((e) => e.result === "importedWithWarning" && e.field === "Animal Name").length).toBe(7_331);
 
@@ -57,16 +63,31 @@ describe("Long Beach's whole file", () => {
     expect(real.report.map((e) => [e.line, e.result, e.message])).toEqual(dry.report.map((e) => [e.line, e.result, e.message]));
     expect(real.counts.created + real.counts.rejected).toBe(16_985);
 
-    console.info(real.report.filter((e) => e.result === "refused").map((e) => `line ${e.line} (${e.field ?? "row"}): ${e.message}`).join("\n"));
+    console.info(
+      real.report
+        .filter((e) => e.result === "refused")
+        .map((e) => `line ${e.line} (${e.field ?? "row"}): ${e.message}`)
+        .join("\n"),
+    );
     // Every cat with a row kept is there once (16,606 in the file, less those whose every row was refused).
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
-    const keptCats = new Set(csvRecords(FILE.toString("utf8")).slice(1).filter((r) => !refusedLines.has(r.line)).map((r) => r.cells[0]));
+    const keptCats = new Set(
+      csvRecords(FILE.toString("utf8"))
+        .slice(1)
+        .filter((r) => !refusedLines.has(r.line))
+        .map((r) => r.cells[0]),
+    );
     expect(keptCats.size).toBeGreaterThan(16_600);
-    const { animals } = (await db().$queryRaw<{ animals: number }[]>`SELECT count(*)::int AS animals FROM pets WHERE organization_id = ${BigInt(organization)}`)[0]!;
+    const { animals } = (
+      await db().$queryRaw<{ animals: number }[]>`SELECT count(*)::int AS animals FROM pets WHERE organization_id = ${BigInt(organization)}`
+    )[0]!;
     expect(animals).toBe(keptCats.size);
     const { stays } = (await state())[0]!;
     expect(stays).toBe(real.counts.created);
-    const soda = await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organization), externalId: "A635322" }, select: { name: true, status: true } });
+    const soda = await db().pet.findFirstOrThrow({
+      where: { organizationId: BigInt(organization), externalId: "A635322" },
+      select: { name: true, status: true },
+    });
     expect(soda).toEqual({ name: "*SODA POP", status: "sold" });
     // A birth date in 2031 is refused as the API would refuse it.
     expect(refused).toContainEqual({ line: 495, field: "birthDate", message: "must not be in the future", result: "refused" });
@@ -74,7 +95,19 @@ describe("Long Beach's whole file", () => {
 
   it("every month's intakes and outcomes by type, species and age agree with the file's rows", async () => {
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
-    const file = countFile(FILE, { species: "Animal Type", birthDate: "DOB", intakeDate: "Intake Date", intakeType: "Intake Type", outcomeDate: "Outcome Date", outcomeType: "Outcome Type" }, MAPPING.values, refusedLines);
+    const file = countFile(
+      FILE,
+      {
+        species: "Animal Type",
+        birthDate: "DOB",
+        intakeDate: "Intake Date",
+        intakeType: "Intake Type",
+        outcomeDate: "Outcome Date",
+        outcomeType: "Outcome Type",
+      },
+      MAPPING.values,
+      refusedLines,
+    );
     // The report's side: the monthly report itself (GET /v1/organizations/{id}/reports/monthly's
     // service), over every month the file has, read into the same map.
     const fileMonths = [...file.keys()].sort();
@@ -128,13 +161,22 @@ describe("Long Beach's whole file", () => {
     const target = records.find((r) => !refusedLines.has(r.line) && r.cells[16] === "RESCUE" && isoDay(r.cells[8]!) < latest.get(r.cells[0]!)!)!;
     const lines = text.split("\r\n");
     lines[target.line - 1] = lines[target.line - 1]!.replace(",RESCUE,", ",RETURN TO OWNER,");
-    const pet = await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organization), externalId: target.cells[0]! }, select: { id: true, version: true } });
+    const pet = await db().pet.findFirstOrThrow({
+      where: { organizationId: BigInt(organization), externalId: target.cells[0]! },
+      select: { id: true, version: true },
+    });
     const changed = await importFile({ key }, Buffer.from(lines.join("\r\n"), "utf8"), { mapping: MAPPING_TEXT });
     expect(changed.counts).toMatchObject({ created: 0, updated: 1, rejected: real.counts.rejected });
     expect(changed.preview.length).toBeGreaterThan(0);
     const after = (await state())[0]!;
     // Issue 48: a change of the stays alone is a change of the cat, through the write path (one version, audit record and event).
-    expect({ ...after, changed: null }).toEqual({ ...before, versions: before.versions + 1, audits: before.audits + 1, events: before.events + 1, changed: null });
+    expect({ ...after, changed: null }).toEqual({
+      ...before,
+      versions: before.versions + 1,
+      audits: before.audits + 1,
+      events: before.events + 1,
+      changed: null,
+    });
     expect(after.changed!.getTime()).toBeGreaterThan(before.changed!.getTime());
     const stays = await db().petStay.findMany({ where: { petId: pet.id }, orderBy: { intakeAt: "asc" }, select: { intakeOn: true, outcomeType: true } });
     expect(stays.find((s) => s.intakeOn.toISOString().slice(0, 10) === isoDay(target.cells[8]!))?.outcomeType).toBe("returnedToOwner");

@@ -22,8 +22,12 @@ let server: http.Server;
 let base: string;
 
 beforeAll(async () => {
-  jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#c97d4a" } }).jpeg().toBuffer();
-  png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7dc9" } }).png().toBuffer();
+  jpeg = await sharp({ create: { width: 800, height: 600, channels: 3, background: "#c97d4a" } })
+    .jpeg()
+    .toBuffer();
+  png = await sharp({ create: { width: 400, height: 400, channels: 3, background: "#4a7dc9" } })
+    .png()
+    .toBuffer();
   server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -56,7 +60,11 @@ function file(rows: Record<string, string>[]): string {
 }
 
 const photosOf = (organizationId: number, externalId: string) =>
-  db().petPhoto.findMany({ where: { pet: { organizationId: BigInt(organizationId), externalId } }, orderBy: { position: "asc" }, select: { sourceUrl: true, width: true, files: true } });
+  db().petPhoto.findMany({
+    where: { pet: { organizationId: BigInt(organizationId), externalId } },
+    orderBy: { position: "asc" },
+    select: { sourceUrl: true, width: true, files: true },
+  });
 
 describe("photos named by URL", () => {
   it("are fetched through the guard and the photo pipeline, redirects followed; failures counted and listed; a re-import fetches nothing twice", async () => {
@@ -105,7 +113,13 @@ describe("photos named by URL", () => {
     const before = hits.get("/b.png") ?? 0;
     const refused = await importFile({ key }, file([{ ID: "PR-1", AnimalName: "Private", Type: "Dog", photo1: `${base}/b.png` }]), {}, NO_DNS);
     expect(refused).toMatchObject({ counts: { created: 1 }, photos: { queued: 1, stored: 0, failed: 1, skipped: 0 } });
-    expect(refused.errors).toEqual([{ line: 2, field: "photo", message: `"${base}/b.png": The address 127.0.0.1 is not a public address (loopback, private, shared or reserved): photos are only fetched from public addresses.` }]);
+    expect(refused.errors).toEqual([
+      {
+        line: 2,
+        field: "photo",
+        message: `"${base}/b.png": The address 127.0.0.1 is not a public address (loopback, private, shared or reserved): photos are only fetched from public addresses.`,
+      },
+    ]);
     expect(hits.get("/b.png") ?? 0).toBe(before);
 
     vi.stubEnv("OUTBOUND_ALLOW_PRIVATE", undefined as unknown as string);
@@ -119,7 +133,12 @@ describe("photos named by URL", () => {
   it("a photo over the size limit fails on its own", async () => {
     allowPrivate(true);
     const { key } = await newKey(["pets:read", "pets:write"], "limits");
-    const report = await importFile({ key }, file([{ ID: "BIG-1", AnimalName: "Big", Type: "Dog", photo1: `${base}/a.jpg` }]), {}, { ...NO_DNS, limits: { maxBytes: 1000, timeoutMs: 10_000, maxRedirects: 3 } });
+    const report = await importFile(
+      { key },
+      file([{ ID: "BIG-1", AnimalName: "Big", Type: "Dog", photo1: `${base}/a.jpg` }]),
+      {},
+      { ...NO_DNS, limits: { maxBytes: 1000, timeoutMs: 10_000, maxRedirects: 3 } },
+    );
     expect(report.photos).toEqual({ queued: 1, stored: 0, failed: 1, skipped: 0 });
     expect(report.errors[0]!.message).toMatch(/is larger than/);
   });
@@ -128,7 +147,8 @@ describe("photos named by URL", () => {
 describe("how many photos an import fetches, decided before it fetches any", () => {
   const hitsUnder = (prefix: string) => [...hits.entries()].filter(([path]) => path.startsWith(prefix)).reduce((n, [, count]) => n + count, 0);
   const mapping = JSON.stringify({ externalId: "Ref", name: "Name", species: "Kind", photoUrls: "Photos" });
-  const generic = (rows: [string, string, string[]][]) => ["Ref,Name,Kind,Photos", ...rows.map(([ref, name, urls]) => `${ref},${name},Dog,"${urls.join(" ")}"`)].join("\n") + "\n";
+  const generic = (rows: [string, string, string[]][]) =>
+    ["Ref,Name,Kind,Photos", ...rows.map(([ref, name, urls]) => `${ref},${name},Dog,"${urls.join(" ")}"`)].join("\n") + "\n";
 
   it("at most the 10 an animal holds: a cell of 14 addresses fetches the first 10; the others are counted and said", async () => {
     allowPrivate(true);
@@ -137,7 +157,9 @@ describe("how many photos an import fetches, decided before it fetches any", () 
     const urls = Array.from({ length: 14 }, (_, i) => `${base}/n/many-${i + 1}.jpg`);
     const report = await importFile({ key }, generic([["M-1", "Many", urls]]), { mapping });
     expect(report.photos).toEqual({ queued: 10, stored: 10, failed: 0, skipped: 4 });
-    expect(report.errors).toEqual([{ line: 2, field: "photo", message: "4 photo addresses left out: an animal holds at most 10 photos, and the row names more" }]);
+    expect(report.errors).toEqual([
+      { line: 2, field: "photo", message: "4 photo addresses left out: an animal holds at most 10 photos, and the row names more" },
+    ]);
     expect(hitsUnder("/n/many-")).toBe(10);
     expect(hits.get("/n/many-11.jpg")).toBeUndefined();
     expect((await photosOf(org, "M-1")).map((p) => p.sourceUrl)).toEqual(urls.slice(0, 10));
@@ -163,19 +185,44 @@ describe("how many photos an import fetches, decided before it fetches any", () 
     const { key } = await newKey(["pets:read", "pets:write"], "allowance", { plan: "pro" }, org);
     const allowance = { ...NO_DNS, photoAllowance: { perImport: 3, perDay: 5 } };
     const urls = (tag: string) => [`${base}/n/${tag}-1.jpg`, `${base}/n/${tag}-2.jpg`];
-    const dry = await importFile({ key }, generic([["A-1", "Ada", urls("a")], ["A-2", "Bo", urls("b")]]), { mapping, dryRun: "true" }, allowance);
+    const dry = await importFile(
+      { key },
+      generic([
+        ["A-1", "Ada", urls("a")],
+        ["A-2", "Bo", urls("b")],
+      ]),
+      { mapping, dryRun: "true" },
+      allowance,
+    );
     expect(dry.photos).toEqual({ queued: 3, stored: 0, failed: 0, skipped: 1 });
-    const first = await importFile({ key }, generic([["A-1", "Ada", urls("a")], ["A-2", "Bo", urls("b")]]), { mapping }, allowance);
+    const first = await importFile(
+      { key },
+      generic([
+        ["A-1", "Ada", urls("a")],
+        ["A-2", "Bo", urls("b")],
+      ]),
+      { mapping },
+      allowance,
+    );
     expect(first.photos).toEqual({ queued: 3, stored: 3, failed: 0, skipped: 1 });
     expect(first.errors).toEqual([
       {
         line: 0,
         field: "photo",
-        message: "1 photo address left out: an import fetches at most 3 photos, and an organisation 5 a day; import the file again later to fetch them (photos already stored are not fetched again)",
+        message:
+          "1 photo address left out: an import fetches at most 3 photos, and an organisation 5 a day; import the file again later to fetch them (photos already stored are not fetched again)",
       },
     ]);
     // The day's 5: 3 fetched, so 2 more today.
-    const second = await importFile({ key }, generic([["A-3", "Cy", urls("c")], ["A-4", "Di", urls("d")]]), { mapping }, allowance);
+    const second = await importFile(
+      { key },
+      generic([
+        ["A-3", "Cy", urls("c")],
+        ["A-4", "Di", urls("d")],
+      ]),
+      { mapping },
+      allowance,
+    );
     expect(second.photos).toEqual({ queued: 2, stored: 2, failed: 0, skipped: 2 });
     expect(hitsUnder("/n/a-") + hitsUnder("/n/b-") + hitsUnder("/n/c-") + hitsUnder("/n/d-")).toBe(5);
   });

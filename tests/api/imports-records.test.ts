@@ -31,7 +31,16 @@ beforeAll(async () => {
   staff = await staffSession(undefined, { organizationId: organization });
 });
 
-const MAPPING = { externalId: "ID", name: "Name", species: "Kind", intakeDate: "In", intakeType: "In type", intakeSubtype: "In note", outcomeDate: "Out", outcomeType: "Out type" };
+const MAPPING = {
+  externalId: "ID",
+  name: "Name",
+  species: "Kind",
+  intakeDate: "In",
+  intakeType: "In type",
+  intakeSubtype: "In note",
+  outcomeDate: "Out",
+  outcomeType: "Out type",
+};
 const csv = (...rows: string[]) => ["ID,Name,Kind,In,In type,In note,Out,Out type", ...rows, ""].join("\r\n");
 const history = (who: Who, file: string, options = NO_DNS) => importFile(who, file, { mapping: JSON.stringify(MAPPING) }, options);
 
@@ -40,14 +49,19 @@ const animal = (externalId: string) =>
 const staysOf = (petId: bigint) =>
   db().$queryRaw<{ id: bigint; intake_subtype: string | null; outcome_type: string | null }[]>`
     SELECT id, intake_subtype, outcome_type::text AS outcome_type FROM pet_stays WHERE pet_id = ${petId} ORDER BY intake_at`;
-const auditsOf = (petId: bigint) => db().petAudit.findMany({ where: { petId }, orderBy: { id: "asc" }, select: { action: true, version: true, requestId: true } });
+const auditsOf = (petId: bigint) =>
+  db().petAudit.findMany({ where: { petId }, orderBy: { id: "asc" }, select: { action: true, version: true, requestId: true } });
 const eventsOf = (petId: bigint) => db().event.findMany({ where: { petId }, orderBy: { position: "asc" }, select: { type: true, data: true } });
 
 describe("the records scopes", () => {
   it("a history file (stay columns) needs records:write: 403 naming the scope before any work, its dry run too and with the remembered mapping; a file without stay columns still imports with pets:write", async () => {
     const before = await db().import.count({ where: { organizationId: BigInt(organization) } });
     for (const dryRun of ["false", "true"]) {
-      const refused = await expectApiError(await postImport({ key: petsOnly }, csv("S-1,Sky,DOG,2021-01-05,stray,,,"), { mapping: JSON.stringify(MAPPING), dryRun }), 403, "forbidden");
+      const refused = await expectApiError(
+        await postImport({ key: petsOnly }, csv("S-1,Sky,DOG,2021-01-05,stray,,,"), { mapping: JSON.stringify(MAPPING), dryRun }),
+        403,
+        "forbidden",
+      );
       expect(refused.message).toContain('"records:write" scope');
     }
     expect(await db().import.count({ where: { organizationId: BigInt(organization) } })).toBe(before);
@@ -56,7 +70,9 @@ describe("the records scopes", () => {
     expect((await history({ key: writer }, csv("S-1,Sky,DOG,2021-01-05,stray,,,"))).counts).toMatchObject({ created: 1 });
     await expectApiError(await postImport({ key: petsOnly }, csv("S-2,Sun,DOG,2021-01-05,stray,,,")), 403, "forbidden");
 
-    const plain = await importFile({ key: petsOnly }, "ID,Name,Kind\r\nS-3,Sol,DOG\r\n", { mapping: JSON.stringify({ externalId: "ID", name: "Name", species: "Kind" }) });
+    const plain = await importFile({ key: petsOnly }, "ID,Name,Kind\r\nS-3,Sol,DOG\r\n", {
+      mapping: JSON.stringify({ externalId: "ID", name: "Name", species: "Kind" }),
+    });
     expect(plain.counts).toMatchObject({ created: 1, rejected: 0 });
   });
 
@@ -65,7 +81,8 @@ describe("the records scopes", () => {
     const refused = await history({ key: blindWriter }, csv("D-1,Dot,DOG,2021-07-01,stray,,2021-07-03,adoption"));
     expect(refused.counts).toMatchObject({ rejected: 1 });
     const withoutDates = "its stay (2021-07-01 to 2021-07-03) overlaps a stay of the animal recorded here: an animal is in one stay at a time";
-    const withDates = "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time";
+    const withDates =
+      "its stay (2021-07-01 to 2021-07-03) overlaps the animal's stay from 2021-06-01 to now (no outcome), recorded here: an animal is in one stay at a time";
     expect(refused.report).toEqual([{ line: 2, field: null, message: withoutDates, result: "refused" }]);
     expect((await readIssues({ key: petsOnly }, refused.id)).map((e) => e.message)).toEqual([withoutDates]);
     expect((await readIssues({ key: writer }, refused.id)).map((e) => e.message)).toEqual([withDates]);
@@ -85,13 +102,20 @@ describe("an existing animal changes once, under its lock, through the write pat
     });
     const application = (await expectJson<{ id: number }>(applied, 201)).id;
     const step = (to: string) =>
-      call(transitionRoute, `/v1/applications/${application}/transitions`, { method: "POST", json: { to }, headers: staff.headers, params: { applicationId: String(application) } });
+      call(transitionRoute, `/v1/applications/${application}/transitions`, {
+        method: "POST",
+        json: { to },
+        headers: staff.headers,
+        params: { applicationId: String(application) },
+      });
     await expectJson(await step("approved"));
     const held = { pet: await animal("A-1"), stays: await staysOf(pet.id), audits: await auditsOf(pet.id) };
 
     const adopted = await history({ key: writer }, csv("A-1,Ace,DOG,2021-03-01,stray,,2021-04-01,adoption"));
     expect(adopted.counts).toMatchObject({ updated: 0, rejected: 1 });
-    expect(adopted.report).toEqual([{ line: 2, field: null, message: expect.stringContaining("is approved, so its status follows that adoption"), result: "refused" }]);
+    expect(adopted.report).toEqual([
+      { line: 2, field: null, message: expect.stringContaining("is approved, so its status follows that adoption"), result: "refused" },
+    ]);
     expect({ pet: await animal("A-1"), stays: await staysOf(pet.id), audits: await auditsOf(pet.id) }).toEqual(held);
 
     await expectJson(await step("cancelled"));
@@ -106,19 +130,35 @@ describe("an existing animal changes once, under its lock, through the write pat
     const apply = async (email: string) =>
       (
         await expectJson<{ id: number }>(
-          await call(applyRoute, `/v1/pets/${pet.id}/applications`, { method: "POST", key: site, params: { petId: String(pet.id) }, json: { name: "Sam", email, home: "house", message: "Hello", consent: true } }),
+          await call(applyRoute, `/v1/pets/${pet.id}/applications`, {
+            method: "POST",
+            key: site,
+            params: { petId: String(pet.id) },
+            json: { name: "Sam", email, home: "house", message: "Hello", consent: true },
+          }),
           201,
         )
       ).id;
     const approved = await apply("approved.records@example.org");
     const waiting = await apply("waiting.records@example.org");
-    await expectJson(await call(transitionRoute, `/v1/applications/${approved}/transitions`, { method: "POST", json: { to: "approved" }, headers: staff.headers, params: { applicationId: String(approved) } }));
+    await expectJson(
+      await call(transitionRoute, `/v1/applications/${approved}/transitions`, {
+        method: "POST",
+        json: { to: "approved" },
+        headers: staff.headers,
+        params: { applicationId: String(approved) },
+      }),
+    );
     expect(await animal("T-1")).toMatchObject({ status: "pending", inCare: true });
 
     const left = await history({ key: writer }, csv("T-1,Tex,DOG,2021-03-01,stray,,2021-04-01,transferredOut"));
     expect(left.counts).toMatchObject({ updated: 1, rejected: 0 });
     expect(await animal("T-1")).toMatchObject({ status: "available", inCare: false });
-    const states = await db().adoptionApplication.findMany({ where: { id: { in: [BigInt(approved), BigInt(waiting)] } }, orderBy: { id: "asc" }, select: { state: true } });
+    const states = await db().adoptionApplication.findMany({
+      where: { id: { in: [BigInt(approved), BigInt(waiting)] } },
+      orderBy: { id: "asc" },
+      select: { state: true },
+    });
     expect(states.map((a) => a.state)).toEqual(["cancelled", "cancelled"]);
   });
 
@@ -140,7 +180,12 @@ describe("an existing animal changes once, under its lock, through the write pat
     expect(run.counts).toMatchObject({ updated: 1, rejected: 0 });
     // The shelter system's key reads the records: the outcome kept is named.
     expect(run.report).toEqual([
-      { line: 2, field: null, message: "has no outcome, but the stay's outcome is recorded here (shelterEuthanasia, 2021-05-01 to 2021-05-20): the recorded outcome is kept", result: "importedWithWarning" },
+      {
+        line: 2,
+        field: null,
+        message: "has no outcome, but the stay's outcome is recorded here (shelterEuthanasia, 2021-05-01 to 2021-05-20): the recorded outcome is kept",
+        result: "importedWithWarning",
+      },
     ]);
     expect((await staysOf(pet.id)).map((s) => [s.intake_subtype, s.outcome_type])).toEqual([["found on Elm St", "shelterEuthanasia"]]);
     expect(await animal("C-1")).toMatchObject({ inCare: false, version: pet.version + 2 });
@@ -195,14 +240,21 @@ describe(`at most ${STAYS_PER_ANIMAL_MAX} stays an animal`, () => {
     });
     expect(refused.at(-1)!.line).toBe(excess + 1);
     const pet = await animal("M-1");
-    const [count] = await db().$queryRaw<{ n: number; first: Date }[]>`SELECT count(*)::int AS n, min(intake_at) AS first FROM pet_stays WHERE pet_id = ${pet.id}`;
+    const [count] = await db().$queryRaw<
+      { n: number; first: Date }[]
+    >`SELECT count(*)::int AS n, min(intake_at) AS first FROM pet_stays WHERE pet_id = ${pet.id}`;
     expect(count).toEqual({ n: STAYS_PER_ANIMAL_MAX, first: new Date(`${day(2 * excess)}T00:00:00Z`) });
 
     // The same file again: its stays are the animal's, the oldest still refused.
     const again = await history({ key: writer }, file);
     expect(again.counts).toMatchObject({ unchanged: STAYS_PER_ANIMAL_MAX, rejected: excess, created: 0, updated: 0 });
 
-    const intake = await call(openRoute, `/v1/pets/${pet.id}/stays`, { method: "POST", json: { intake: { type: "stray" } }, key: writer, params: { petId: String(pet.id) } });
+    const intake = await call(openRoute, `/v1/pets/${pet.id}/stays`, {
+      method: "POST",
+      json: { intake: { type: "stray" } },
+      key: writer,
+      params: { petId: String(pet.id) },
+    });
     expect((await expectApiError(intake, 409, "too_many_stays")).message).toContain(`(${STAYS_PER_ANIMAL_MAX})`);
   }, 60_000);
 });

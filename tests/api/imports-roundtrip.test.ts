@@ -67,12 +67,33 @@ describe("a file the uploads wrote imports back with nothing lost that its forma
   it("Adopt-a-Pet (no header row, as uploaded with its import.cfg)", async () => {
     const { report, zoe } = await importedZoe("adoptapet-pets.csv");
     expect(report).toMatchObject({ format: "adoptapet", counts: { rows: 3, created: 3 } });
-    expect(zoe).toMatchObject({ ...ZOE, breed: "Labrador Retriever", secondaryBreed: "Border Collie", mixedBreed: true, goodWithChildren: true, goodWithDogs: false, spayedNeutered: true, houseTrained: true, shotsCurrent: true });
+    expect(zoe).toMatchObject({
+      ...ZOE,
+      breed: "Labrador Retriever",
+      secondaryBreed: "Border Collie",
+      mixedBreed: true,
+      goodWithChildren: true,
+      goodWithDogs: false,
+      spayedNeutered: true,
+      houseTrained: true,
+      shotsCurrent: true,
+    });
   });
 
   it("RescueGroups", async () => {
     const { report, zoe } = await importedZoe("rescuegroups-import-pets.csv");
     expect(report).toMatchObject({ format: "rescuegroups", counts: { rows: 3, created: 3 } });
-    expect(zoe).toMatchObject({ ...ZOE, breed: "Labrador Retriever", secondaryBreed: "Border Collie", mixedBreed: true, goodWithChildren: true, goodWithDogs: false, coatLength: "short", spayedNeutered: true, houseTrained: true, shotsCurrent: true });
+    expect(zoe).toMatchObject({
+      ...ZOE,
+      breed: "Labrador Retriever",
+      secondaryBreed: "Border Collie",
+      mixedBreed: true,
+      goodWithChildren: true,
+      goodWithDogs: false,
+      coatLength: "short",
+      spayedNeutered: true,
+      houseTrained: true,
+      shotsCurrent: true,
+    });
   });
 });

@@ -37,7 +37,9 @@ describe("Sonoma County's whole file", () => {
     expect(dry.counts.rows).toBe(16_792);
     const refused = dry.report.filter((e) => e.result === "refused");
     // Three rows with an outcome date but no type, four stays that overlap the animal's previous one: 16,785 of 16,792 kept.
-    expect(refused.filter((e) => e.field === "Outcome Type").map((e) => e.message)).toEqual(Array(3).fill("is empty, but the row has an outcome date: an outcome has a type"));
+    expect(refused.filter((e) => e.field === "Outcome Type").map((e) => e.message)).toEqual(
+      Array(3).fill("is empty, but the row has an outcome date: an outcome has a type"),
+    );
     const overlaps = refused.filter((e) => e.message.includes("overlaps the stay from"));
     expect(overlaps).toHaveLength(4);
     for (const entry of overlaps) expect(entry.message).toMatch(/\d{4}-\d{2}-\d{2} to .*overlaps the stay from \d{4}-\d{2}-\d{2} to .* on line \d+/);
@@ -46,11 +48,20 @@ describe("Sonoma County's whole file", () => {
     const real = await importFile({ key }, FILE, { mapping: MAPPING_TEXT });
     expect(real).toMatchObject({ status: "done", counts: { ...dry.counts } });
     expect(real.counts.created + real.counts.rejected).toBe(16_792);
-    const { stays } = (await db().$queryRaw<{ stays: number }[]>`SELECT count(*)::int AS stays FROM pet_stays WHERE organization_id = ${BigInt(organization)}`)[0]!;
+    const { stays } = (
+      await db().$queryRaw<{ stays: number }[]>`SELECT count(*)::int AS stays FROM pet_stays WHERE organization_id = ${BigInt(organization)}`
+    )[0]!;
     expect(stays).toBe(real.counts.created);
 
     const refusedLines = new Set(real.report.filter((e) => e.result === "refused").map((e) => e.line));
-    const columns = { species: "Type", birthDate: "Date Of Birth", intakeDate: "Intake Date", intakeType: "Intake Type", outcomeDate: "Outcome Date", outcomeType: "Outcome Type" };
+    const columns = {
+      species: "Type",
+      birthDate: "Date Of Birth",
+      intakeDate: "Intake Date",
+      intakeType: "Intake Type",
+      outcomeDate: "Outcome Date",
+      outcomeType: "Outcome Type",
+    };
     const file = countFile(FILE, columns, MAPPING.values, refusedLines);
     const fileMonths = [...file.keys()].sort();
     const report = await organizationReport(organization, { from: fileMonths[0]!, to: fileMonths.at(-1)! }, new Date());
@@ -59,10 +70,12 @@ describe("Sonoma County's whole file", () => {
     // The counts carry from month to month: what ends one begins the next.
     for (const [i, month] of report.months.entries()) {
       for (const s of Object.values(month.species)) {
-        const sum = (byType: Record<string, Record<string, number>>) => Object.values(byType).reduce((n, ages) => n + Object.values(ages).reduce((a, b) => a + b, 0), 0);
+        const sum = (byType: Record<string, Record<string, number>>) =>
+          Object.values(byType).reduce((n, ages) => n + Object.values(ages).reduce((a, b) => a + b, 0), 0);
         expect(s.endingCount).toBe(s.beginningCount + sum(s.intakes) - sum(s.outcomes));
       }
-      if (i > 0) for (const kind of ["dog", "cat", "other"] as const) expect(month.species[kind].beginningCount).toBe(report.months[i - 1]!.species[kind].endingCount);
+      if (i > 0)
+        for (const kind of ["dog", "cat", "other"] as const) expect(month.species[kind].beginningCount).toBe(report.months[i - 1]!.species[kind].endingCount);
     }
   }, 1_200_000);
 });

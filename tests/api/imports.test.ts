@@ -20,9 +20,16 @@ beforeAll(async () => {
 });
 
 const petsOf = (organizationId: number) =>
-  db().pet.findMany({ where: { organizationId: BigInt(organizationId) }, orderBy: { id: "asc" }, select: { id: true, externalId: true, name: true, status: true, version: true, description: true, categoryId: true, goodWithDogs: true, colors: true } });
+  db().pet.findMany({
+    where: { organizationId: BigInt(organizationId) },
+    orderBy: { id: "asc" },
+    select: { id: true, externalId: true, name: true, status: true, version: true, description: true, categoryId: true, goodWithDogs: true, colors: true },
+  });
 const byExternalId = async (organizationId: number, externalId: string) =>
-  db().pet.findFirstOrThrow({ where: { organizationId: BigInt(organizationId), externalId }, select: { id: true, name: true, status: true, version: true, description: true, breed: true, secondaryBreed: true, sex: true } });
+  db().pet.findFirstOrThrow({
+    where: { organizationId: BigInt(organizationId), externalId },
+    select: { id: true, name: true, status: true, version: true, description: true, breed: true, secondaryBreed: true, sex: true },
+  });
 
 /** A small Petfinder file: a header and these rows (cells by column name). */
 function petfinderFile(rows: Record<string, string>[]): string {
@@ -74,7 +81,11 @@ describe("each format from its sample file", () => {
     const mapping = fixture("generic-mapping.json").toString();
     const first = await importFile({ key: orgKey }, fixture("generic.csv"), { mapping });
     // G-3 has no name: imported, named by its ID, with a warning (issue 42); G-4's words are not ours (Q, maybe): refused.
-    expect(first).toMatchObject({ format: "generic", counts: { rows: 4, created: 3, rejected: 1 }, unknownWords: { sex: [{ word: "Q", count: 1 }], goodWithChildren: [{ word: "maybe", count: 1 }] } });
+    expect(first).toMatchObject({
+      format: "generic",
+      counts: { rows: 4, created: 3, rejected: 1 },
+      unknownWords: { sex: [{ word: "Q", count: 1 }], goodWithChildren: [{ word: "maybe", count: 1 }] },
+    });
     expect(first.mapping).toEqual(JSON.parse(mapping));
     expect(first.report).toContainEqual({ line: 5, field: "Name", message: 'is empty: the animal is named by its ID "G-3"', result: "importedWithWarning" });
     expect((await byExternalId(org, "G-3")).name).toBe("G-3");
@@ -132,7 +143,9 @@ describe("the same file twice, and changes", () => {
     expect(before.events).toBe(4);
     const again = await importFile({ key: orgKey }, fixture("petfinder.csv"));
     expect(again.counts).toEqual({ rows: 6, created: 0, updated: 0, unchanged: 4, rejected: 2, adopted: 0 });
-    expect({ pets: await petsOf(org), audit: await db().petAudit.count(), events: await db().event.count({ where: { organizationId: BigInt(org) } }) }).toEqual(before);
+    expect({ pets: await petsOf(org), audit: await db().petAudit.count(), events: await db().event.count({ where: { organizationId: BigInt(org) } }) }).toEqual(
+      before,
+    );
   });
 
   it("a changed row updates only what differs, through the write path: a new version, an audit record naming the import, a pet.updated event", async () => {
@@ -151,7 +164,10 @@ describe("the same file twice, and changes", () => {
     const after = await byExternalId(org, "U-1");
     expect(after).toMatchObject({ description: "Loves long walks.", version: bean.version + 1 });
     expect((await byExternalId(org, "U-2")).version).toBe(1);
-    const audit = await db().petAudit.findFirstOrThrow({ where: { petId: bean.id, action: "updated" }, select: { requestId: true, actorKind: true, actorId: true, before: true } });
+    const audit = await db().petAudit.findFirstOrThrow({
+      where: { petId: bean.id, action: "updated" },
+      select: { requestId: true, actorKind: true, actorId: true, before: true },
+    });
     expect(audit).toEqual({ requestId: `import-${changed.id}`, actorKind: "api_key", actorId: BigInt(keyId), before: { description: "Loves walks." } });
     const created = await db().petAudit.findFirstOrThrow({ where: { petId: bean.id, action: "created" }, select: { requestId: true } });
     expect(created.requestId).toBe(`import-${first.id}`);
@@ -160,10 +176,13 @@ describe("the same file twice, and changes", () => {
   });
 
   it("an ID given twice in one file: the second row is rejected, naming the first's line", async () => {
-    const report = await importFile({ key }, petfinderFile([
-      { ID: "D-1", AnimalName: "First", Type: "Dog" },
-      { ID: "D-1", AnimalName: "Second", Type: "Dog" },
-    ]));
+    const report = await importFile(
+      { key },
+      petfinderFile([
+        { ID: "D-1", AnimalName: "First", Type: "Dog" },
+        { ID: "D-1", AnimalName: "Second", Type: "Dog" },
+      ]),
+    );
     expect(report.counts).toMatchObject({ created: 1, rejected: 1 });
     expect(report.errors).toEqual([{ line: 3, field: null, message: expect.stringContaining("line 2 already has") }]);
   });
@@ -190,7 +209,9 @@ describe("one import of an organisation at a time", () => {
     expect(await count()).toBe(1);
     // Running is as queued.
     await db().import.update({ where: { id: BigInt(dry.id) }, data: { status: "running" } });
-    expect((await expectApiError(await postImport({ key: orgKey }, file), 409, "import_in_progress")).message).toContain(`Import ${dry.id} of this organisation is still running`);
+    expect((await expectApiError(await postImport({ key: orgKey }, file), 409, "import_in_progress")).message).toContain(
+      `Import ${dry.id} of this organisation is still running`,
+    );
     await db().import.update({ where: { id: BigInt(dry.id) }, data: { status: "queued" } });
     await expectJson<Import>(await postImport({ key: otherKey }, file), 202);
     await runImportJobs();
@@ -214,7 +235,13 @@ describe("dry run", () => {
   it("reports exactly what the real import then does, and writes nothing", async () => {
     const org = await newOrganization({ name: "Dry Shelter" });
     const { key: orgKey } = await newKey(["pets:read", "pets:write"], "dry", { plan: "pro" }, org);
-    await importFile({ key: orgKey }, petfinderFile([{ ID: "K-1", AnimalName: "Kept", Type: "Dog" }, { ID: "K-2", AnimalName: "Gone", Type: "Dog" }]));
+    await importFile(
+      { key: orgKey },
+      petfinderFile([
+        { ID: "K-1", AnimalName: "Kept", Type: "Dog" },
+        { ID: "K-2", AnimalName: "Gone", Type: "Dog" },
+      ]),
+    );
     const file = petfinderFile([
       { ID: "K-1", AnimalName: "Kept", Type: "Dog", Desc: "Now described." },
       { ID: "K-3", AnimalName: "New", Type: "Cat" },
@@ -315,7 +342,11 @@ describe("bad input: a clear error, nothing queued", () => {
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
     const { POST } = await import("@/app/v1/imports/route");
-    await expectApiError(await call(POST, "/v1/imports", { method: "POST", key, body: big, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }), 413, "payload_too_large");
+    await expectApiError(
+      await call(POST, "/v1/imports", { method: "POST", key, body: big, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }),
+      413,
+      "payload_too_large",
+    );
     const many = petfinderFile(Array.from({ length: MAX_FILE_ROWS + 1 }, (_, i) => ({ ID: `R-${i}`, AnimalName: "R", Type: "Dog" })));
     await expectApiError(await postImport({ key }, many), 413, "too_many_rows");
   });

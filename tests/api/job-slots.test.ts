@@ -58,7 +58,16 @@ const until = <T>(what: string, probe: () => Promise<T | null | undefined | fals
 function fileWithHangingPhotos(rows: number, base: string): Buffer {
   const lines = [PETFINDER_COLUMNS.join(",")];
   for (let i = 0; i < rows; i++) {
-    const cells: Record<string, string> = { ID: `SLOW-${i}`, AnimalName: `Slow ${i}`, Type: "Dog", PrimaryBreed: "Labrador Retriever", Sex: "M", Size: "M", Age: "Adult", Status: "A" };
+    const cells: Record<string, string> = {
+      ID: `SLOW-${i}`,
+      AnimalName: `Slow ${i}`,
+      Type: "Dog",
+      PrimaryBreed: "Labrador Retriever",
+      Sex: "M",
+      Size: "M",
+      Age: "Adult",
+      Status: "A",
+    };
     for (let n = 1; n <= 4; n++) cells[`photo${n}`] = `${base}/slow-${i}-${n}.jpg`;
     lines.push(PETFINDER_COLUMNS.map((c) => `"${cells[c] ?? ""}"`).join(","));
   }
@@ -68,7 +77,11 @@ function fileWithHangingPhotos(rows: number, base: string): Buffer {
 /** Adds an Adopt-a-Pet account on the silent server for the key's organisation and asks for an upload now. */
 async function hangingUpload(key: string): Promise<number> {
   const site = await expectJson<{ id: number }>(
-    await call(createSiteRoute, "/v1/listing-sites", { method: "POST", key, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: "never checked" } }),
+    await call(createSiteRoute, "/v1/listing-sites", {
+      method: "POST",
+      key,
+      json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: "never checked" },
+    }),
     201,
   );
   expect((await call(startUploadRoute, `/v1/listing-sites/${site.id}/uploads`, { method: "POST", key, params: { siteId: String(site.id) } })).status).toBe(202);
@@ -117,7 +130,10 @@ beforeAll(async () => {
   const quietOrg = await newOrganization({ name: "Quiet Shelter" });
   ({ key: quietKey } = await newKey(["pets:read", "pets:write", "webhooks:manage"], "quiet shelter", { plan: "pro" }, quietOrg));
   ({ key: partnerKey } = await newKey(["pets:read", "applications:write"], "listing site", { plan: "pro" }, null));
-  await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: quietKey, json: { url: receiver.url, events: ["pet.created"] } }), 201);
+  await expectJson(
+    await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: quietKey, json: { url: receiver.url, events: ["pet.created"] } }),
+    201,
+  );
 
   for (let i = 0; i < INSTANCES; i++) works.push(startBackgroundWork());
 }, 120_000);
@@ -145,7 +161,10 @@ describe("long work while one shelter's uploads and import hang", () => {
     })();
     try {
       // The hanging work has the slots it can get before the quiet shelter does anything.
-      await until("the busy shelter's work to start", async () => ftp.open() > 0 || (await db().import.count({ where: { id: BigInt(busyImport), status: "running" } })) > 0);
+      await until(
+        "the busy shelter's work to start",
+        async () => ftp.open() > 0 || (await db().import.count({ where: { id: BigInt(busyImport), status: "running" } })) > 0,
+      );
       // Workers take jobs one fetch at a time: wait until long work holds all it is going to (the count unchanged for 3 s).
       let held = -1;
       let since = Date.now();
@@ -155,7 +174,10 @@ describe("long work while one shelter's uploads and import hang", () => {
         return held > 0 && Date.now() - since >= 3_000;
       });
 
-      const pet = await expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", key: quietKey, json: { name: "Not Kept Waiting", categoryId: 1 } }), 201);
+      const pet = await expectJson<Pet>(
+        await call(createPetRoute, "/v1/pets", { method: "POST", key: quietKey, json: { name: "Not Kept Waiting", categoryId: 1 } }),
+        201,
+      );
       const delivered = await receiver.waitFor((r) => (eventOf(r).data.pet as Pet | undefined)?.id === pet.id, 30_000);
       expect(eventOf(delivered).type).toBe("pet.created");
       const applied = await call(applyRoute, `/v1/pets/${pet.id}/applications`, {

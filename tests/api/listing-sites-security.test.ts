@@ -23,7 +23,18 @@ import { CONNECTION_TEST_BUDGETS } from "@/lib/listings/uploads/schemas";
 import { decryptSecret, encryptSecret } from "@/lib/core/secrets";
 import { resealStaleSecrets } from "@/lib/webhooks/service";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
-import { allowPrivateWebhooks, call, clearJobs, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import {
+  allowPrivateWebhooks,
+  call,
+  clearJobs,
+  expectApiError,
+  expectJson,
+  FIRST_ORG,
+  newKey,
+  newOrganization,
+  staffSession,
+  type StaffSession,
+} from "./helpers";
 
 // Issue 40, the listing sites' part: one organisation's key or listing site
 // can never take the service, other organisations' accounts or their
@@ -53,7 +64,9 @@ beforeAll(async () => {
   const dog = await db().pet.create({ data: { name: "Biscuit", categoryId: 1n, organizationId: BigInt(FIRST_ORG), externalId: "B-1", breed: "Beagle" } });
   for (const [position, colour] of ["#884422", "#224488"].entries()) {
     const key = `biscuit-${position}.webp`;
-    const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } }).webp().toBuffer();
+    const bytes = await sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+      .webp()
+      .toBuffer();
     await db().photoFile.create({ data: { key, contentType: "image/webp", bytes: new Uint8Array(bytes) } });
     await db().petPhoto.create({ data: { petId: dog.id, position, width: 40, height: 30, placeholder: "data:,", files: { "1280": key }, fileKeys: [key] } });
   }
@@ -71,7 +84,11 @@ type Headers = Record<string, string>;
 const asStaff = (who: StaffSession = staff) => ({ headers: who.headers });
 
 async function addSite(json: Record<string, unknown>, caller: { headers?: Headers; key?: string } = asStaff()): Promise<ListingSiteView> {
-  const res = await call(createSiteRoute, "/v1/listing-sites", { method: "POST", ...caller, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: ftp.username, password: PASSWORD, ...json } });
+  const res = await call(createSiteRoute, "/v1/listing-sites", {
+    method: "POST",
+    ...caller,
+    json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: ftp.username, password: PASSWORD, ...json },
+  });
   return expectJson<ListingSiteView>(res, 201);
 }
 
@@ -116,7 +133,9 @@ describe("1. the sealed password goes only where it was given for", () => {
     expect(await db().listingSiteAudit.count({ where: { siteId: BigInt(site.id), action: "updated" } })).toBe(0);
 
     // The values it already has move nothing: no password needed (the staff form sends them all).
-    const same = await expectJson<ListingSiteView>(await patchSite(site.id, { host: ftp.host, port: ftp.port, username: ftp.username, secure: false, enabled: false }));
+    const same = await expectJson<ListingSiteView>(
+      await patchSite(site.id, { host: ftp.host, port: ftp.port, username: ftp.username, secure: false, enabled: false }),
+    );
     expect(same).toMatchObject({ host: ftp.host, port: ftp.port, enabled: false });
     // With the password in the same request, the move is made.
     const moved = await expectJson<ListingSiteView>(await patchSite(site.id, { username: "shelter-2", password: "the new account's password", enabled: true }));
@@ -183,8 +202,17 @@ describe("1. the sealed password goes only where it was given for", () => {
       before: { host: ftp.host },
       after: { host: "127.0.0.3" },
     });
-    expect(second).toMatchObject({ fields: ["accountId", "enabled"], before: { accountId: "5678", enabled: true }, after: { accountId: "9999", enabled: false } });
-    expect(deleted).toMatchObject({ requestId: removed.headers.get("x-request-id"), fields: [], before: { host: "127.0.0.3", username: "rg-user", enabled: false }, after: null });
+    expect(second).toMatchObject({
+      fields: ["accountId", "enabled"],
+      before: { accountId: "5678", enabled: true },
+      after: { accountId: "9999", enabled: false },
+    });
+    expect(deleted).toMatchObject({
+      requestId: removed.headers.get("x-request-id"),
+      fields: [],
+      before: { host: "127.0.0.3", username: "rg-user", enabled: false },
+      after: null,
+    });
     expect(text).not.toMatch(/first-secret-password|second-secret-password/);
     const rows = await db().listingSiteAudit.findMany();
     expect(JSON.stringify(rows, (_, value: unknown) => (typeof value === "bigint" ? String(value) : value))).not.toMatch(/secret-password|v1\.|ftp1\./);
@@ -247,7 +275,9 @@ describe("2. Upload now", () => {
       const [stopped] = await runQueued(site.id);
       expect(stopped).toMatchObject({ outcome: "failed", error: "The upload took longer than 2 s and was stopped." });
       // Retried as any failure is.
-      const [retry] = await query<{ key: string }>(Prisma.sql`SELECT j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'listing-upload' AND j.payload->>'siteId' = ${String(site.id)}`);
+      const [retry] = await query<{ key: string }>(
+        Prisma.sql`SELECT j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE t.identifier = 'listing-upload' AND j.payload->>'siteId' = ${String(site.id)}`,
+      );
       expect(retry?.key).toBe(`listing-retry-${site.id}`);
       const landed = Object.keys((await stored(site.id)).sentPhotos as Record<string, string>);
       expect(landed.every((name) => slow.read(name) !== null)).toBe(true);
@@ -303,7 +333,10 @@ describe("3. the connection test is no password oracle nor banner reader", () =>
   it("says a refused login, and any other failure, in its own words, never with the server's text", async () => {
     const wrong = await expectJson<{ ok: boolean; error: string }>(await test({ username: ftp.username, password: "not it" }));
     expect(wrong).toEqual({ ok: false, entries: [], error: "Login refused: check the user name and password." });
-    const banner = await talkingServer({ greeting: "220 ACME-FTP build 7.3.1 (internal host db-4) ready", onUser: "530 ACME-FTP: user kept in /etc/acme/users" });
+    const banner = await talkingServer({
+      greeting: "220 ACME-FTP build 7.3.1 (internal host db-4) ready",
+      onUser: "530 ACME-FTP: user kept in /etc/acme/users",
+    });
     const busy = await talkingServer({ greeting: "421 ACME-FTP too many connections from 10.1.2.3", onUser: "" });
     try {
       const refused = await expectJson<{ ok: boolean; error: string }>(await test({ port: banner.port, username: "probe", password: "probe" }));
@@ -326,7 +359,15 @@ describe("3. the connection test is no password oracle nor banner reader", () =>
       const body = { ...json, username: "probe", password: "probe" };
       const error = await expectApiError(await call(testRoute, "/v1/listing-sites/test", { method: "POST", ...asStaff(), json: body }), 400, "invalid_body");
       expect(error.details).toEqual([{ field: "port", issue: expect.stringMatching(/^must be 21 for /) }]);
-      await expectApiError(await call(createSiteRoute, "/v1/listing-sites", { method: "POST", ...asStaff(), json: { ...body, accountId: json.site === "adoptapet" ? undefined : "X1" } }), 400, "invalid_body");
+      await expectApiError(
+        await call(createSiteRoute, "/v1/listing-sites", {
+          method: "POST",
+          ...asStaff(),
+          json: { ...body, accountId: json.site === "adoptapet" ? undefined : "X1" },
+        }),
+        400,
+        "invalid_body",
+      );
     }
     const site = await addSite({});
     await expectApiError(await patchSite(site.id, { host: "autoupload.adoptapet.com", port: 2121, password: "p" }), 400, "invalid_body");
@@ -454,7 +495,11 @@ describe("4. FTP passwords at rest", () => {
 
 describe("5. the pull feed", () => {
   const feed = (site: string, headers: Headers = {}) =>
-    call(feedRoute, `/v1/organizations/${FIRST_ORG}/listings/${site}.csv`, { key: reader, headers, params: { organizationId: String(FIRST_ORG), file: `${site}.csv` } });
+    call(feedRoute, `/v1/organizations/${FIRST_ORG}/listings/${site}.csv`, {
+      key: reader,
+      headers,
+      params: { organizationId: String(FIRST_ORG), file: `${site}.csv` },
+    });
   let reader: string;
 
   beforeAll(async () => {
@@ -481,7 +526,12 @@ describe("5. the pull feed", () => {
     expect((await feed("adoptapet", { "if-none-match": etag })).status).toBe(304);
     // A change through the API (as on any instance) is in the very next answer.
     const dog = await db().pet.findFirstOrThrow({ where: { externalId: "B-1" } });
-    const patched = await call(patchPetRoute, `/v1/pets/${dog.id}`, { method: "PATCH", ...asStaff(), params: { petId: String(dog.id) }, json: { name: "Biscuit the Brave" } });
+    const patched = await call(patchPetRoute, `/v1/pets/${dog.id}`, {
+      method: "PATCH",
+      ...asStaff(),
+      params: { petId: String(dog.id) },
+      json: { name: "Biscuit the Brave" },
+    });
     expect(patched.status).toBe(200);
     const fresh = await feed("adoptapet", { "if-none-match": etag });
     expect(fresh.status).toBe(200);

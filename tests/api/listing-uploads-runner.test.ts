@@ -24,7 +24,6 @@ let work: BackgroundWork | undefined;
 let siteId: number;
 const ids: Record<string, number> = {};
 
-
 beforeAll(async () => {
   vi.stubEnv("LISTINGS_DELAY_SECONDS", String(DELAY));
   vi.stubEnv("PUBLIC_BASE_URL", "https://adopt.shelter.example/v1");
@@ -56,17 +55,25 @@ afterAll(async () => {
 
 describe("with the instance's background work", () => {
   it("uploads now on request, then removes a sold animal from the site's file after the quiet period, both changes in one upload", async () => {
-    expect((await call(startUploadRoute, `/v1/listing-sites/${siteId}/uploads`, { method: "POST", headers: staff.headers, params: { siteId: String(siteId) } })).status).toBe(202);
+    expect(
+      (await call(startUploadRoute, `/v1/listing-sites/${siteId}/uploads`, { method: "POST", headers: staff.headers, params: { siteId: String(siteId) } }))
+        .status,
+    ).toBe(202);
     await until("the first file", () => ftp.read("import/IL99")?.toString().includes('"D-1"'), 30_000);
-    const patch = (id: number, json: unknown) => call(patchPetRoute, `/v1/pets/${id}`, { method: "PATCH", headers: staff.headers, params: { petId: String(id) }, json });
+    const patch = (id: number, json: unknown) =>
+      call(patchPetRoute, `/v1/pets/${id}`, { method: "PATCH", headers: staff.headers, params: { petId: String(id) }, json });
 
     const began = Date.now();
     expect((await patch(ids["D-1"]!, { status: "sold" })).status).toBe(200);
     expect((await patch(ids["D-2"]!, { name: "Pepper Jr." })).status).toBe(200);
-    const text = await until("D-1 gone from the file", () => {
-      const file = ftp.read("import/IL99")?.toString();
-      return file && !file.includes('"D-1"') ? file : null;
-    }, DELAY * 1000 + 60_000);
+    const text = await until(
+      "D-1 gone from the file",
+      () => {
+        const file = ftp.read("import/IL99")?.toString();
+        return file && !file.includes('"D-1"') ? file : null;
+      },
+      DELAY * 1000 + 60_000,
+    );
     const seconds = (Date.now() - began) / 1000;
     console.info(`listing upload: PATCH to sold -> gone from the file on the server in ${seconds.toFixed(1)} s (LISTINGS_DELAY_SECONDS=${DELAY})`);
     expect(seconds).toBeGreaterThanOrEqual(DELAY - 0.5);

@@ -19,7 +19,18 @@ import { queueDailyUploads, scheduleListingUploads } from "@/lib/listings/upload
 import type { ListingSiteView, ListingUpload } from "@/lib/listings/uploads/schemas";
 import { startFtpServer, type TestFtpServer } from "@/tests/ftp-server";
 import { captureLogLines } from "@/tests/log-capture";
-import { allowPrivateWebhooks, call, clearJobs, expectApiError, expectJson, FIRST_ORG, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import {
+  allowPrivateWebhooks,
+  call,
+  clearJobs,
+  expectApiError,
+  expectJson,
+  FIRST_ORG,
+  newKey,
+  newOrganization,
+  staffSession,
+  type StaffSession,
+} from "./helpers";
 
 // Listing uploads against a real FTP server (ftp-srv, in this process):
 // each site's files byte for byte against tests/fixtures/listings/uploaded/,
@@ -48,12 +59,16 @@ let dogId: number;
 let catId: number;
 
 async function webp(colour: string): Promise<Buffer> {
-  return sharp({ create: { width: 40, height: 30, channels: 3, background: colour } }).webp().toBuffer();
+  return sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+    .webp()
+    .toBuffer();
 }
 
 async function addPhoto(petId: bigint, position: number, key: string, colour: string) {
   await db().photoFile.create({ data: { key, contentType: "image/webp", bytes: new Uint8Array(await webp(colour)) } });
-  await db().petPhoto.create({ data: { petId, position, width: 40, height: 30, placeholder: "data:,", files: { "320": `small-${key}`, "1280": key }, fileKeys: [key] } });
+  await db().petPhoto.create({
+    data: { petId, position, width: 40, height: 30, placeholder: "data:,", files: { "320": `small-${key}`, "1280": key }, fileKeys: [key] },
+  });
 }
 
 beforeAll(async () => {
@@ -94,7 +109,9 @@ beforeAll(async () => {
   dogId = Number(dog.id);
   await addPhoto(dog.id, 0, "dog-cover.webp", "#884422");
   await addPhoto(dog.id, 1, "dog-second.webp", "#224488");
-  const cat = await db().pet.create({ data: { name: "Mr. Pickles", categoryId: 2n, organizationId: org, sex: "male", size: "medium", breed: "Domestic Short Hair" } });
+  const cat = await db().pet.create({
+    data: { name: "Mr. Pickles", categoryId: 2n, organizationId: org, sex: "male", size: "medium", breed: "Domestic Short Hair" },
+  });
   catId = Number(cat.id);
   // Pending: Petfinder only (as H). Sold, and switched off: nowhere. Another organisation's: never.
   await db().pet.create({ data: { name: "Thumper", categoryId: 3n, organizationId: org, status: "pending", externalId: "R-7", sex: "male" } });
@@ -112,12 +129,20 @@ afterAll(async () => {
 });
 
 async function addSite(json: Record<string, unknown>, headers = staff.headers): Promise<ListingSiteView> {
-  const res = await call(createSiteRoute, "/v1/listing-sites", { method: "POST", headers, json: { host: ftp.host, port: ftp.port, username: ftp.username, password: PASSWORD, ...json } });
+  const res = await call(createSiteRoute, "/v1/listing-sites", {
+    method: "POST",
+    headers,
+    json: { host: ftp.host, port: ftp.port, username: ftp.username, password: PASSWORD, ...json },
+  });
   return expectJson<ListingSiteView>(res, 201);
 }
 
 async function uploadNow(site: ListingSiteView): Promise<ListingUpload> {
-  const res = await call(startUploadRoute, `/v1/listing-sites/${site.id}/uploads`, { method: "POST", headers: staff.headers, params: { siteId: String(site.id) } });
+  const res = await call(startUploadRoute, `/v1/listing-sites/${site.id}/uploads`, {
+    method: "POST",
+    headers: staff.headers,
+    params: { siteId: String(site.id) },
+  });
   const queued = await expectJson<ListingUpload>(res, 202);
   expect(queued).toMatchObject({ reason: "manual", outcome: "running", finishedAt: null });
   // The job the request queued, taken off the queue and run here (no worker runs in this file).
@@ -126,7 +151,9 @@ async function uploadNow(site: ListingSiteView): Promise<ListingUpload> {
   );
   expect(taken.map((t) => t.payload)).toEqual([{ siteId: String(site.id), reason: "manual", retry: 0, uploadId: String(queued.id) }]);
   await runUpload({ siteId: String(site.id), reason: "manual", uploadId: String(queued.id) });
-  const list = await expectJson<ListingUpload[]>(await call(listUploadsRoute, `/v1/listing-sites/${site.id}/uploads`, { headers: staff.headers, params: { siteId: String(site.id) } }));
+  const list = await expectJson<ListingUpload[]>(
+    await call(listUploadsRoute, `/v1/listing-sites/${site.id}/uploads`, { headers: staff.headers, params: { siteId: String(site.id) } }),
+  );
   expect(list[0]!.id).toBe(queued.id);
   return list[0]!;
 }
@@ -147,7 +174,16 @@ let rescuegroups: ListingSiteView;
 describe("listing sites", () => {
   it("adds a site: 201 without the password, which is stored sealed", async () => {
     petfinder = await addSite({ site: "petfinder", accountId: "CA1234" });
-    expect(petfinder).toMatchObject({ site: "petfinder", host: "127.0.0.1", port: ftp.port, secure: false, username: "shelter", accountId: "CA1234", enabled: true, lastUpload: null });
+    expect(petfinder).toMatchObject({
+      site: "petfinder",
+      host: "127.0.0.1",
+      port: ftp.port,
+      secure: false,
+      username: "shelter",
+      accountId: "CA1234",
+      enabled: true,
+      lastUpload: null,
+    });
     expect(petfinder).not.toHaveProperty("password");
     const stored = await db().listingSite.findUniqueOrThrow({ where: { id: BigInt(petfinder.id) } });
     expect(stored.password).not.toContain(PASSWORD);
@@ -177,11 +213,19 @@ describe("listing sites", () => {
 
   it("tests a connection: lists the folder with the right password, a refused login (in our words) with a wrong one", async () => {
     const ok = await expectJson<{ ok: boolean; entries: string[]; error: string | null }>(
-      await call(testRoute, "/v1/listing-sites/test", { method: "POST", headers: staff.headers, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: PASSWORD } }),
+      await call(testRoute, "/v1/listing-sites/test", {
+        method: "POST",
+        headers: staff.headers,
+        json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: PASSWORD },
+      }),
     );
     expect(ok).toEqual({ ok: true, entries: expect.any(Array), error: null });
     const wrong = await expectJson<{ ok: boolean; error: string }>(
-      await call(testRoute, "/v1/listing-sites/test", { method: "POST", headers: staff.headers, json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: "nope" } }),
+      await call(testRoute, "/v1/listing-sites/test", {
+        method: "POST",
+        headers: staff.headers,
+        json: { site: "adoptapet", host: ftp.host, port: ftp.port, username: "shelter", password: "nope" },
+      }),
     );
     expect(wrong.ok).toBe(false);
     expect(wrong.error).toBe("Login refused: check the user name and password.");
@@ -219,7 +263,9 @@ describe("listing sites", () => {
   it("does not send an unchanged photo again", async () => {
     const again = await uploadNow(adoptapet);
     expect(again).toMatchObject({ outcome: "sent", photos: 0 });
-    const site = await expectJson<ListingSiteView>(await call(getSiteRoute, `/v1/listing-sites/${adoptapet.id}`, { headers: staff.headers, params: { siteId: String(adoptapet.id) } }));
+    const site = await expectJson<ListingSiteView>(
+      await call(getSiteRoute, `/v1/listing-sites/${adoptapet.id}`, { headers: staff.headers, params: { siteId: String(adoptapet.id) } }),
+    );
     expect(site.lastUpload?.id).toBe(again.id);
     expect(site.lastSentAt).not.toBeNull();
   });
@@ -239,7 +285,11 @@ describe("listing sites", () => {
       const again = await call(feedRoute, `/v1/organizations/${FIRST_ORG}/listings/${site}.csv`, { key: reader, params, headers: { "if-none-match": etag } });
       expect(again.status).toBe(304);
     }
-    await expectApiError(await call(feedRoute, "/v1/organizations/1/listings/x.csv", { key: reader, params: { organizationId: "1", file: "x.csv" } }), 400, "invalid_path");
+    await expectApiError(
+      await call(feedRoute, "/v1/organizations/1/listings/x.csv", { key: reader, params: { organizationId: "1", file: "x.csv" } }),
+      400,
+      "invalid_path",
+    );
   });
 
   it("reads back through the import with nothing lost that each format carries", async () => {
@@ -270,9 +320,26 @@ describe("listing sites", () => {
     });
     expect(pf.photoUrls).toEqual(["https://adopt.shelter.example/photos/dog-cover.webp", "https://adopt.shelter.example/photos/dog-second.webp"]);
     const aap = await dogOf(ftp.read("pets.csv")!);
-    expect(aap.fields).toMatchObject({ name: "Zoë", categoryId: 1, sex: "female", size: "large", mixedBreed: true, colors: ["Black"], spayedNeutered: true, houseTrained: true });
+    expect(aap.fields).toMatchObject({
+      name: "Zoë",
+      categoryId: 1,
+      sex: "female",
+      size: "large",
+      mixedBreed: true,
+      colors: ["Black"],
+      spayedNeutered: true,
+      houseTrained: true,
+    });
     const rg = await dogOf(ftp.read("import/pets.csv")!);
-    expect(rg.fields).toMatchObject({ name: "Zoë", categoryId: 1, sex: "female", size: "large", breed: "Labrador Retriever", colors: ["Black"], coatLength: "short" });
+    expect(rg.fields).toMatchObject({
+      name: "Zoë",
+      categoryId: 1,
+      sex: "female",
+      size: "large",
+      breed: "Labrador Retriever",
+      colors: ["Black"],
+      coatLength: "short",
+    });
   });
 
   it("a wrong password fails with the server's answer, is not retried, and appears in no answer or log line", async () => {
@@ -284,13 +351,23 @@ describe("listing sites", () => {
     expect(failed.outcome).toBe("failed");
     expect(failed.error).toMatch(/^530 Login incorrect/);
     expect(await jobsOf(site.id)).toEqual([]);
-    const answers = JSON.stringify([failed, await (await call(getSiteRoute, `/v1/listing-sites/${site.id}`, { headers: staff.headers, params: { siteId: String(site.id) } })).json()]);
+    const answers = JSON.stringify([
+      failed,
+      await (await call(getSiteRoute, `/v1/listing-sites/${site.id}`, { headers: staff.headers, params: { siteId: String(site.id) } })).json(),
+    ]);
     expect(answers).not.toContain(wrongPassword);
     const lines = logs.since(from);
     expect(lines.some((l) => l.includes("listing upload failed"))).toBe(true);
     expect(lines.join("\n")).not.toContain(wrongPassword);
     // A new password (PATCH) makes the next upload work.
-    await expectJson(await call(patchSiteRoute, `/v1/listing-sites/${site.id}`, { method: "PATCH", headers: staff.headers, params: { siteId: String(site.id) }, json: { password: PASSWORD } }));
+    await expectJson(
+      await call(patchSiteRoute, `/v1/listing-sites/${site.id}`, {
+        method: "PATCH",
+        headers: staff.headers,
+        params: { siteId: String(site.id) },
+        json: { password: PASSWORD },
+      }),
+    );
     expect((await uploadNow(site)).outcome).toBe("sent");
     await db().listingSite.delete({ where: { id: BigInt(site.id) } });
   });
@@ -354,7 +431,8 @@ describe("listing sites", () => {
     const off = await addSite({ site: "rescuegroups", accountId: "9", enabled: false });
     // An unlisted animal's change concerns no site.
     const unlisted = await db().pet.findFirstOrThrow({ where: { name: "Not Listed" } });
-    const patch = (id: number | bigint, json: unknown) => call(patchPetRoute, `/v1/pets/${id}`, { method: "PATCH", headers: staff.headers, params: { petId: String(id) }, json });
+    const patch = (id: number | bigint, json: unknown) =>
+      call(patchPetRoute, `/v1/pets/${id}`, { method: "PATCH", headers: staff.headers, params: { petId: String(id) }, json });
     expect((await patch(unlisted.id, { name: "Still Not Listed" })).status).toBe(200);
     expect((await scheduleListingUploads()).uploads).toBe(0);
     expect((await patch(catId, { name: "Mr. Pickles II" })).status).toBe(200);

@@ -55,11 +55,12 @@ describe("log lines of database errors", () => {
   });
 
   it("nor does a driver's error logged under any other name, or quoted in another error's message", async () => {
-    const error = await query(Prisma.sql`INSERT INTO alerts (email, inbox, token_hash, sealed_token, frequency, filters, within_chord, near_lat, near_lng, consent_at)
+    const error =
+      await query(Prisma.sql`INSERT INTO alerts (email, inbox, token_hash, sealed_token, frequency, filters, within_chord, near_lat, near_lng, consent_at)
       VALUES ('driver.row@example.org', 'driver.row@example.org', ${"x".repeat(43)}, 'sealed', 'hourly', '{}', 0, 41.88, -87.62, now())`).then(
-      () => null,
-      (e: unknown) => e,
-    );
+        () => null,
+        (e: unknown) => e,
+      );
     expect(error).toBeTruthy();
     const from = lines.length;
     logger().warn({ failure: error, step: "probe" }, "something failed");

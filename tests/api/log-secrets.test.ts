@@ -59,18 +59,38 @@ describe("log lines", () => {
 
     // An adoption application: the applicant's details and the private link's token.
     const { key: forwarder } = await newKey(["pets:read", "pets:write", "applications:write"], "forwarder");
-    const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Private", categoryId: 1 } })).json()) as { id: number };
-    const applicant = { name: "Quinn Logless", email: "quinn.logless@example.org", phone: "+1 555 0177", home: "flat", message: "Reasons nobody else reads.", consent: true };
-    const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, { method: "POST", key: forwarder, json: applicant, params: { petId: String(pet.id) } });
+    const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Private", categoryId: 1 } })).json()) as {
+      id: number;
+    };
+    const applicant = {
+      name: "Quinn Logless",
+      email: "quinn.logless@example.org",
+      phone: "+1 555 0177",
+      home: "flat",
+      message: "Reasons nobody else reads.",
+      consent: true,
+    };
+    const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, {
+      method: "POST",
+      key: forwarder,
+      json: applicant,
+      params: { petId: String(pet.id) },
+    });
     expect(applied.status).toBe(201);
     const token = ((await applied.json()) as { statusUrl: string }).statusUrl.split("/").at(-1)!;
     await call(linkGET, `/v1/application-links/${token}`, { params: { token } });
     secrets.push(token, applicant.name, applicant.email, applicant.phone, applicant.message);
 
     // An alert: its address and its private link's token (in the paths of its page's calls and of the one-click unsubscribe).
-    const alerted = await call(alertPOST, "/v1/alerts", { method: "POST", key: forwarder, json: { email: "ari.alerts@example.org", frequency: "hourly", consent: true } });
+    const alerted = await call(alertPOST, "/v1/alerts", {
+      method: "POST",
+      key: forwarder,
+      json: { email: "ari.alerts@example.org", frequency: "hourly", consent: true },
+    });
     expect(alerted.status).toBe(202);
-    const alertToken = openToken((await db().alert.findFirstOrThrow({ where: { email: "ari.alerts@example.org" }, select: { sealedToken: true } })).sealedToken);
+    const alertToken = openToken(
+      (await db().alert.findFirstOrThrow({ where: { email: "ari.alerts@example.org" }, select: { sealedToken: true } })).sealedToken,
+    );
     await call(alertGET, `/v1/alerts/${alertToken}`, { params: { token: alertToken } });
     await call(unsubscribePOST, `/v1/alerts/${alertToken}/unsubscribe`, { method: "POST", params: { token: alertToken } });
     secrets.push(alertToken, "ari.alerts@example.org");
@@ -93,15 +113,31 @@ describe("log lines", () => {
     lines.length = 0;
     try {
       const { key: forwarder } = await newKey(["pets:read", "pets:write", "applications:write"], "refused forwarder");
-      const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Unmailed", categoryId: 1 } })).json()) as { id: number };
-      const applicant = { name: "Rowan Unlisted", email: "rowan.unlisted@example.org", phone: "+1 555 0199", home: "house", message: "Words for the shelter only.", consent: true };
-      const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, { method: "POST", key: forwarder, json: applicant, params: { petId: String(pet.id) } });
+      const pet = (await (await call(createPOST, "/v1/pets", { method: "POST", key: forwarder, json: { name: "Unmailed", categoryId: 1 } })).json()) as {
+        id: number;
+      };
+      const applicant = {
+        name: "Rowan Unlisted",
+        email: "rowan.unlisted@example.org",
+        phone: "+1 555 0199",
+        home: "house",
+        message: "Words for the shelter only.",
+        consent: true,
+      };
+      const applied = await call(applyPOST, `/v1/pets/${pet.id}/applications`, {
+        method: "POST",
+        key: forwarder,
+        json: applicant,
+        params: { petId: String(pet.id) },
+      });
       expect(applied.status).toBe(201);
       const { id } = (await applied.json()) as { id: number };
 
       // Its confirmation job fails (and will be retried).
       const failed = await until("the confirmation job to fail", async () => {
-        const rows = await db().$queryRaw<{ last_error: string | null }[]>`SELECT j.last_error FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        const rows = await db().$queryRaw<
+          { last_error: string | null }[]
+        >`SELECT j.last_error FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
           WHERE t.identifier = 'application-mail' AND j.payload->>'applicationId' = ${String(id)} AND j.attempts >= 1 AND j.last_error IS NOT NULL`;
         return rows.length > 0 ? rows : null;
       });

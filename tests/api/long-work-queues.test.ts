@@ -34,13 +34,16 @@ async function jobs(task: string) {
      WHERE t.identifier = ${task} ORDER BY j.id`;
 }
 
-
 beforeAll(async () => {
   for (const name of ["First Queue Shelter", "Second Queue Shelter"]) {
     const id = await newOrganization({ name });
     const { key } = await newKey(["pets:read", "pets:write", "listings:manage"], name, { plan: "pro" }, id);
     const site = await expectJson<{ id: number }>(
-      await call(createSiteRoute, "/v1/listing-sites", { method: "POST", key, json: { site: "adoptapet", host: "127.0.0.1", port: 2121, username: "shelter", password: "secret" } }),
+      await call(createSiteRoute, "/v1/listing-sites", {
+        method: "POST",
+        key,
+        json: { site: "adoptapet", host: "127.0.0.1", port: 2121, username: "shelter", password: "secret" },
+      }),
       201,
     );
     const pet = await db().pet.create({ data: { name: `${name} pet`, categoryId: 1n, organizationId: BigInt(id) } });
@@ -70,7 +73,9 @@ describe("each organisation's imports and uploads share its one queue of long wo
   it("an upload asked for now, one a change calls for, and the daily run's", async () => {
     const [first, second] = orgs as [Org, Org];
     for (const org of orgs) {
-      expect((await call(startUploadRoute, `/v1/listing-sites/${org.site}/uploads`, { method: "POST", key: org.key, params: { siteId: String(org.site) } })).status).toBe(202);
+      expect(
+        (await call(startUploadRoute, `/v1/listing-sites/${org.site}/uploads`, { method: "POST", key: org.key, params: { siteId: String(org.site) } })).status,
+      ).toBe(202);
     }
     const queues = async () => (await jobs("listing-upload")).map((j) => [j.payload.siteId, j.payload.reason, j.queue]);
     expect(await queues()).toEqual([
@@ -80,7 +85,12 @@ describe("each organisation's imports and uploads share its one queue of long wo
     await clearJobs();
 
     for (const org of orgs) {
-      const res = await call(patchPetRoute, `/v1/pets/${org.pet}`, { method: "PATCH", key: org.key, params: { petId: String(org.pet) }, json: { name: "Renamed" } });
+      const res = await call(patchPetRoute, `/v1/pets/${org.pet}`, {
+        method: "PATCH",
+        key: org.key,
+        params: { petId: String(org.pet) },
+        json: { name: "Renamed" },
+      });
       expect(res.status).toBe(200);
     }
     expect((await scheduleListingUploads()).uploads).toBe(2);

@@ -29,7 +29,15 @@ describe("deploy/ metrics files", () => {
   it("the alert rules: seven, each with an expression, a summary, and only exported metrics", async () => {
     const doc = parse(read("deploy/prometheus/alerts.yml")) as { groups: { rules: { alert: string; expr: string; annotations: { summary: string } }[] }[] };
     const rules = doc.groups.flatMap((g) => g.rules);
-    expect(rules.map((r) => r.alert)).toEqual(["PetstoreHighErrorRatio", "PetstoreSlowApi", "PetstoreWebhookBacklog", "PetstoreReadinessFlapping", "PetstoreReplicaLag", "PetstoreMailRefused", "PetstoreListingUploadsStale"]);
+    expect(rules.map((r) => r.alert)).toEqual([
+      "PetstoreHighErrorRatio",
+      "PetstoreSlowApi",
+      "PetstoreWebhookBacklog",
+      "PetstoreReadinessFlapping",
+      "PetstoreReplicaLag",
+      "PetstoreMailRefused",
+      "PetstoreListingUploadsStale",
+    ]);
     for (const rule of rules) expect(rule.expr.trim().length && rule.annotations.summary.length).toBeGreaterThan(0);
     const names = await exported();
     const missing = referenced(read("deploy/prometheus/alerts.yml")).filter((n) => !names.has(n));

@@ -153,7 +153,8 @@ describe("what it carries", () => {
     await fetch(`${base}/v1/pets?limit=2`, { headers: auth });
     await fetch(`${base}/v1/pets?limit=2`);
     const after = await scrape();
-    const moved = (labels: Record<string, string>) => sample(after, "petstore_http_requests_total", labels) - sample(before, "petstore_http_requests_total", labels);
+    const moved = (labels: Record<string, string>) =>
+      sample(after, "petstore_http_requests_total", labels) - sample(before, "petstore_http_requests_total", labels);
     expect(moved({ route: "/v1/pets/{petId}", method: "GET", status: "404" })).toBe(3);
     expect(moved({ route: "/v1/pets", method: "GET", status: "200" })).toBe(1);
     expect(moved({ route: "/v1/pets", method: "GET", status: "401" })).toBe(1);
@@ -177,8 +178,12 @@ describe("what it carries", () => {
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     const after = await scrape();
-    const limited = sample(after, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" }) - sample(before, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" });
-    const banned = sample(after, "petstore_rate_limited_total", { plan: "free", code: "key_temporarily_banned" }) - sample(before, "petstore_rate_limited_total", { plan: "free", code: "key_temporarily_banned" });
+    const limited =
+      sample(after, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" }) -
+      sample(before, "petstore_rate_limited_total", { plan: "free", code: "rate_limited" });
+    const banned =
+      sample(after, "petstore_rate_limited_total", { plan: "free", code: "key_temporarily_banned" }) -
+      sample(before, "petstore_rate_limited_total", { plan: "free", code: "key_temporarily_banned" });
     expect(limited + banned).toBe(statuses.filter((s) => s === 429).length);
     expect(banned).toBeGreaterThan(0);
     expect(sample(after, "petstore_api_keys_banned_total", { plan: "free" }) - sample(before, "petstore_api_keys_banned_total", { plan: "free" })).toBe(1);
@@ -244,7 +249,11 @@ describe("what it carries", () => {
   });
 
   it("the feed and webhooks: head position, deliveries pending and the oldest one's age, attempts by outcome, endpoints disabled, jobs waiting", async () => {
-    const { key } = await newKey(["pets:read", "pets:write", "webhooks:manage"], "metrics webhooks", { plan: "enterprise", perMinute: 10_000, perDay: 100_000 });
+    const { key } = await newKey(["pets:read", "pets:write", "webhooks:manage"], "metrics webhooks", {
+      plan: "enterprise",
+      perMinute: 10_000,
+      perDay: 100_000,
+    });
     const endpoint = await expectJson<{ id: number }>(
       await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: receiver.url, events: ["pet.created"] } }),
       201,
@@ -277,7 +286,8 @@ describe("what it carries", () => {
     await db().webhookEndpoint.update({ where: { id: BigInt(endpoint.id) }, data: { enabled: false, disabledReason: "test", disabledAt: new Date() } });
 
     const after = await scrape();
-    const moved = (outcome: string) => sample(after, "petstore_webhook_attempts_total", { outcome }) - sample(before, "petstore_webhook_attempts_total", { outcome });
+    const moved = (outcome: string) =>
+      sample(after, "petstore_webhook_attempts_total", { outcome }) - sample(before, "petstore_webhook_attempts_total", { outcome });
     expect(moved("retry_scheduled")).toBe(1);
     expect(moved("succeeded")).toBe(1);
     expect(sample(after, "petstore_webhook_deliveries_pending")).toBe(0);

@@ -26,20 +26,31 @@ describe(`migration ${UPGRADE}`, () => {
     const {
       rows: [pet],
     } = await client.query<{ id: string }>(`INSERT INTO pets (name, category_id) VALUES ('Old timer', 1) RETURNING id`);
-    await client.query(`INSERT INTO events (type, pet_id, data) VALUES ('pet.created', $1, $2)`, [pet!.id, { pet: { id: Number(pet!.id), name: "Old timer" } }]);
-    await client.query(`INSERT INTO events (type, pet_id, data) VALUES ('pet.updated', $1, $2)`, [pet!.id, { pet: { id: Number(pet!.id) }, previous: { status: "available" } }]);
+    await client.query(`INSERT INTO events (type, pet_id, data) VALUES ('pet.created', $1, $2)`, [
+      pet!.id,
+      { pet: { id: Number(pet!.id), name: "Old timer" } },
+    ]);
+    await client.query(`INSERT INTO events (type, pet_id, data) VALUES ('pet.updated', $1, $2)`, [
+      pet!.id,
+      { pet: { id: Number(pet!.id) }, previous: { status: "available" } },
+    ]);
     const { rows: before } = await client.query<{ position: string; type: string }>(`SELECT position, type FROM events ORDER BY position`);
     expect(before.map((e) => e.type)).toEqual(["pet.created", "pet.updated"]);
     const {
       rows: [key],
-    } = await client.query<{ id: string }>(`INSERT INTO api_keys (name, prefix, hash, last4, scopes) VALUES ('k', 'pk_live_', 'h', 'abcd', '{webhooks:manage}') RETURNING id`);
+    } = await client.query<{ id: string }>(
+      `INSERT INTO api_keys (name, prefix, hash, last4, scopes) VALUES ('k', 'pk_live_', 'h', 'abcd', '{webhooks:manage}') RETURNING id`,
+    );
     const {
       rows: [endpoint],
     } = await client.query<{ id: string }>(
       `INSERT INTO webhook_endpoints (api_key_id, url, events, secret, start_after) VALUES ($1, 'http://127.0.0.1:9/hook', '{pet.created}', 's', 0) RETURNING id`,
       [key!.id],
     );
-    await client.query(`INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type) VALUES ($1, $2, 'pet.created')`, [endpoint!.id, before[0]!.position]);
+    await client.query(`INSERT INTO webhook_deliveries (endpoint_id, event_position, event_type) VALUES ($1, $2, 'pet.created')`, [
+      endpoint!.id,
+      before[0]!.position,
+    ]);
 
     await client.query(sqlOf(UPGRADE));
 

@@ -25,13 +25,25 @@ describe(`migration ${UPGRADE}`, () => {
     const org = (await client.query<{ id: string }>("INSERT INTO organizations (name, slug) VALUES ('Before', 'before-feed-view') RETURNING id")).rows[0]!.id;
     const pet = async (name: string, inCare: boolean) =>
       Number(
-        (await client.query<{ id: string }>(`INSERT INTO pets (name, category_id, organization_id, in_care) VALUES ($1, (SELECT min(id) FROM categories), $2, $3) RETURNING id`, [name, org, inCare])).rows[0]!.id,
+        (
+          await client.query<{ id: string }>(
+            `INSERT INTO pets (name, category_id, organization_id, in_care) VALUES ($1, (SELECT min(id) FROM categories), $2, $3) RETURNING id`,
+            [name, org, inCare],
+          )
+        ).rows[0]!.id,
       );
     const left = await pet("Left", false);
     const sold = await pet("Sold", true);
     const event = (petId: number, type: string, data: Record<string, unknown>) =>
-      client.query(`INSERT INTO events (position, type, pet_id, organization_id, data) VALUES (nextval('events_position_seq'), $1, $2, (SELECT organization_id FROM pets WHERE id = $2), $3)`, [type, petId, data]);
-    const stay = (outcome: string | null) => ({ id: 1, intake: { type: "stray", subtype: null, at: "2026-01-01T00:00:00.000Z" }, outcome: outcome && { type: outcome, subtype: "12 Elm St", at: "2026-02-01T00:00:00.000Z" } });
+      client.query(
+        `INSERT INTO events (position, type, pet_id, organization_id, data) VALUES (nextval('events_position_seq'), $1, $2, (SELECT organization_id FROM pets WHERE id = $2), $3)`,
+        [type, petId, data],
+      );
+    const stay = (outcome: string | null) => ({
+      id: 1,
+      intake: { type: "stray", subtype: null, at: "2026-01-01T00:00:00.000Z" },
+      outcome: outcome && { type: outcome, subtype: "12 Elm St", at: "2026-02-01T00:00:00.000Z" },
+    });
     await event(left, "pet.created", { pet: { id: left } });
     await event(sold, "pet.created", { pet: { id: sold } });
     await event(left, "pet.stay.ended", { pet: { id: left }, previous: {}, stay: stay("shelterEuthanasia") });
@@ -43,7 +55,9 @@ describe(`migration ${UPGRADE}`, () => {
 
     await client.query(sqlOf(UPGRADE));
 
-    const { rows } = await client.query<{ pet_id: string; type: string; public_type: string | null }>(`SELECT pet_id, type, public_type FROM events ORDER BY position`);
+    const { rows } = await client.query<{ pet_id: string; type: string; public_type: string | null }>(
+      `SELECT pet_id, type, public_type FROM events ORDER BY position`,
+    );
     expect(rows.map((r) => [Number(r.pet_id) === left ? "Left" : "Sold", r.type, r.public_type])).toEqual([
       ["Left", "pet.created", "pet.created"],
       ["Sold", "pet.created", "pet.created"],
@@ -54,7 +68,9 @@ describe(`migration ${UPGRADE}`, () => {
       ["Left", "pet.stay.started", "pet.listed"],
       ["Left", "pet.updated", "pet.updated"],
     ]);
-    const { rows: pets } = await client.query<{ name: string; feed_listed: boolean }>(`SELECT name, feed_listed FROM pets WHERE id = ANY($1) ORDER BY id`, [[left, sold]]);
+    const { rows: pets } = await client.query<{ name: string; feed_listed: boolean }>(`SELECT name, feed_listed FROM pets WHERE id = ANY($1) ORDER BY id`, [
+      [left, sold],
+    ]);
     expect(pets).toEqual([
       { name: "Left", feed_listed: false },
       { name: "Sold", feed_listed: true },

@@ -66,8 +66,11 @@ describe(`migration ${MIGRATION}`, () => {
     ]);
     // From now on, the database holds one active import per organisation.
     await expect(
-      client.query(`INSERT INTO imports (organization_id, format, encoding, dry_run, missing, counts, photos, actor_kind, actor_id)
-                    VALUES ($1, 'generic', 'utf-8', true, 'keep', '{}', '{}', 'api_key', 1)`, [org]),
+      client.query(
+        `INSERT INTO imports (organization_id, format, encoding, dry_run, missing, counts, photos, actor_kind, actor_id)
+                    VALUES ($1, 'generic', 'utf-8', true, 'keep', '{}', '{}', 'api_key', 1)`,
+        [org],
+      ),
     ).rejects.toThrow(/imports_one_active_per_organization/);
   });
 });

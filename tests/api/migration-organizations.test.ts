@@ -25,8 +25,12 @@ describe(`migration ${UPGRADE}`, () => {
   it("moves a one-shelter database into the first organisation, and the feed goes on naming it", async () => {
     // The shelter as it was: animals, a key with a webhook endpoint, staff, an application, events.
     await client.query(`INSERT INTO categories (name) VALUES ('Dogs'), ('Cats')`);
-    const pets = (await client.query<{ id: string }>(`INSERT INTO pets (name, category_id, status) VALUES ('Rex', 1, 'available'), ('Tom', 2, 'sold') RETURNING id`)).rows;
-    const key = await one<{ id: string }>(`INSERT INTO api_keys (name, prefix, hash, last4, scopes) VALUES ('partner', 'pk_live_', repeat('a', 64), 'abcd', '{pets:read}') RETURNING id`);
+    const pets = (
+      await client.query<{ id: string }>(`INSERT INTO pets (name, category_id, status) VALUES ('Rex', 1, 'available'), ('Tom', 2, 'sold') RETURNING id`)
+    ).rows;
+    const key = await one<{ id: string }>(
+      `INSERT INTO api_keys (name, prefix, hash, last4, scopes) VALUES ('partner', 'pk_live_', repeat('a', 64), 'abcd', '{pets:read}') RETURNING id`,
+    );
     const staff = await one<{ id: string }>(`INSERT INTO staff_users (email, password_hash) VALUES ('staff@shelter.example', 'x') RETURNING id`);
     const application = await one<{ id: string }>(
       `INSERT INTO adoption_applications (pet_id, token_hash, name, email, home, message, consent_at) VALUES ($1, repeat('t', 43), 'Sam', 'sam@example.org', 'house', 'Hi', now()) RETURNING id`,
@@ -51,11 +55,15 @@ describe(`migration ${UPGRADE}`, () => {
 
     // Every animal needs its organisation from now on; a staff account one, or to be a platform admin.
     await expect(client.query(`INSERT INTO pets (name, category_id) VALUES ('Nobody''s', 1)`)).rejects.toThrow(/organization_id/);
-    await expect(client.query(`INSERT INTO staff_users (email, password_hash) VALUES ('x@y.example', 'x')`)).rejects.toThrow(/staff_users_organization_or_platform/);
+    await expect(client.query(`INSERT INTO staff_users (email, password_hash) VALUES ('x@y.example', 'x')`)).rejects.toThrow(
+      /staff_users_organization_or_platform/,
+    );
 
     // A change after the migration: its event names the animal's organisation,
     // from the record when it says so, else from the animal.
-    const second = await one<{ id: string }>(`INSERT INTO organizations (name, slug, city, country, lat, lng) VALUES ('Elsewhere', 'elsewhere', 'Evanston', 'US', 42.04, -87.69) RETURNING id`);
+    const second = await one<{ id: string }>(
+      `INSERT INTO organizations (name, slug, city, country, lat, lng) VALUES ('Elsewhere', 'elsewhere', 'Evanston', 'US', 42.04, -87.69) RETURNING id`,
+    );
     const there = await one<{ id: string }>(`INSERT INTO pets (name, category_id, organization_id) VALUES ('Ada', 1, $1) RETURNING id`, [second.id]);
     await client.query("BEGIN");
     await client.query(

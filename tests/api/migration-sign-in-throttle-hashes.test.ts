@@ -36,7 +36,9 @@ describe(`migration ${UPGRADE}`, () => {
     expect(rows[0]).toMatchObject({ key: "address:ip:203.0.113.5", address: "ip:203.0.113.5", attempts: 100, account: null, lockouts: 1 });
     expect(rows[0]!.locked_until).toEqual(later);
     expect(JSON.stringify(rows)).not.toContain("staff@shelter.example");
-    const { rows: columns } = await client.query<{ column_name: string }>(`SELECT column_name FROM information_schema.columns WHERE table_name = 'sign_in_throttles'`);
+    const { rows: columns } = await client.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'sign_in_throttles'`,
+    );
     expect(columns.map((c) => c.column_name)).not.toContain("email");
   });
 });

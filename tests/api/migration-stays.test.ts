@@ -59,11 +59,29 @@ describe(`migration ${MIGRATION}`, () => {
 
     await client.query(sqlOf(MIGRATION));
 
-    const { rows } = await client.query<{ pet_id: string; intake_at: Date; intake_on: string; intake_type: string; outcome_at: Date | null; outcome_type: string | null; in_care: boolean }>(
+    const { rows } = await client.query<{
+      pet_id: string;
+      intake_at: Date;
+      intake_on: string;
+      intake_type: string;
+      outcome_at: Date | null;
+      outcome_type: string | null;
+      in_care: boolean;
+    }>(
       `SELECT s.pet_id, s.intake_at, s.intake_on::text, s.intake_type::text, s.outcome_at, s.outcome_type::text, p.in_care
        FROM pet_stays s JOIN pets p ON p.id = s.pet_id ORDER BY s.pet_id`,
     );
-    expect(rows.map((r) => [Number(r.pet_id), r.intake_at.toISOString(), r.intake_on, r.intake_type, r.outcome_at?.toISOString() ?? null, r.outcome_type, r.in_care])).toEqual([
+    expect(
+      rows.map((r) => [
+        Number(r.pet_id),
+        r.intake_at.toISOString(),
+        r.intake_on,
+        r.intake_type,
+        r.outcome_at?.toISOString() ?? null,
+        r.outcome_type,
+        r.in_care,
+      ]),
+    ).toEqual([
       [waiting, "2025-03-01T00:00:00.000Z", "2025-03-01", "otherIntake", null, null, true],
       [noIntake, "2025-04-02T09:30:00.000Z", "2025-04-02", "otherIntake", null, null, true],
       [future, "2025-05-01T08:00:00.000Z", "2025-05-01", "otherIntake", null, null, true],

@@ -50,7 +50,8 @@ export function rewriteRefs<T>(node: T): T {
 }
 
 /** Headers of the kinds the document describes per response. */
-const DOCUMENTED_KIND = /^(x-ratelimit-.+|ratelimit|ratelimit-policy|link|location|deprecation|sunset|retry-after|www-authenticate|allow|etag|idempotent-replayed)$/i;
+const DOCUMENTED_KIND =
+  /^(x-ratelimit-.+|ratelimit|ratelimit-policy|link|location|deprecation|sunset|retry-after|www-authenticate|allow|etag|idempotent-replayed)$/i;
 
 /** A checker for one document. `sometimes`: "<header> <path> <method>" declared headers that are only sent sometimes. */
 export function conformance(doc: Document, sometimes: Set<string>) {
@@ -99,4 +100,3 @@ export function conformance(doc: Document, sometimes: Set<string>) {
 
   return { ajv, operation, expectConforms };
 }
-

@@ -21,7 +21,12 @@ let reader: string;
 let homeStaff: StaffSession;
 
 beforeAll(async () => {
-  ({ key: platform, id: platformId } = await newKey(["pets:read", "pets:write", "organizations:manage", "webhooks:manage"], "listing site", { plan: "pro" }, null));
+  ({ key: platform, id: platformId } = await newKey(
+    ["pets:read", "pets:write", "organizations:manage", "webhooks:manage"],
+    "listing site",
+    { plan: "pro" },
+    null,
+  ));
   ({ key: reader } = await newKey(["pets:read"]));
   homeStaff = await staffSession();
 });
@@ -30,7 +35,11 @@ const add = (json: unknown, key = platform) => call(createOrganization, "/v1/org
 
 describe("POST /v1/organizations", () => {
   it("a platform key adds one: placed at its US ZIP code's centre, slug made from the name, 201 with Location", async () => {
-    const res = await add({ name: "Lakeshore Animal Rescue!", email: "adopt@lakeshore.example", address: { street: "1 Main St", city: "Chicago", region: "IL", postcode: "60601", country: "us" } });
+    const res = await add({
+      name: "Lakeshore Animal Rescue!",
+      email: "adopt@lakeshore.example",
+      address: { street: "1 Main St", city: "Chicago", region: "IL", postcode: "60601", country: "us" },
+    });
     const org = await expectJson<Organization>(res, 201);
     expect(org).toMatchObject({
       name: "Lakeshore Animal Rescue!",
@@ -44,16 +53,26 @@ describe("POST /v1/organizations", () => {
     expect(org.location!.lng).toBeCloseTo(-87.618, 2);
     expect(res.headers.get("location")).toMatch(new RegExp(`/v1/organizations/${org.id}$`));
     // The same name again: the next free slug.
-    const again = await expectJson<Organization>(await add({ name: "Lakeshore Animal Rescue", address: { city: "Chicago", postcode: "60601", country: "US" } }), 201);
+    const again = await expectJson<Organization>(
+      await add({ name: "Lakeshore Animal Rescue", address: { city: "Chicago", postcode: "60601", country: "US" } }),
+      201,
+    );
     expect(again.slug).toBe("lakeshore-animal-rescue-2");
   });
 
   it("outside the US (or without a known ZIP code) the location must be given: 400 unknown_location", async () => {
-    const noPlace = await expectApiError(await add({ name: "Refugio", address: { city: "Madrid", country: "ES", postcode: "28001" } }), 400, "unknown_location");
+    const noPlace = await expectApiError(
+      await add({ name: "Refugio", address: { city: "Madrid", country: "ES", postcode: "28001" } }),
+      400,
+      "unknown_location",
+    );
     expect(noPlace.details).toEqual([{ field: "location", issue: expect.stringMatching(/required/) }]);
     const unknownZip = await expectApiError(await add({ name: "Nowhere", address: { city: "X", country: "US", postcode: "00000" } }), 400, "unknown_location");
     expect(unknownZip.details?.[0]?.field).toBe("address.postcode");
-    const placed = await expectJson<Organization>(await add({ name: "Refugio", address: { city: "Madrid", country: "ES" }, location: { lat: 40.4168, lng: -3.7038 } }), 201);
+    const placed = await expectJson<Organization>(
+      await add({ name: "Refugio", address: { city: "Madrid", country: "ES" }, location: { lat: 40.4168, lng: -3.7038 } }),
+      201,
+    );
     expect(placed.location).toEqual({ lat: 40.4168, lng: -3.7038 });
   });
 
@@ -64,12 +83,20 @@ describe("POST /v1/organizations", () => {
       "invalid_body",
     );
     expect(bad.details?.map((d) => d.field).sort()).toEqual(["address.country", "location.lat", "name", "website"]);
-    const taken = await expectApiError(await add({ name: "Another", slug: "petstore", address: { city: "Chicago", country: "US", postcode: "60601" } }), 400, "invalid_body");
+    const taken = await expectApiError(
+      await add({ name: "Another", slug: "petstore", address: { city: "Chicago", country: "US", postcode: "60601" } }),
+      400,
+      "invalid_body",
+    );
     expect(taken.details).toEqual([{ field: "slug", issue: "is taken" }]);
     const { key: orgKey } = await newKey(["organizations:manage"], "an organisation's key");
     await expectApiError(await add({ name: "Mine", address: { city: "Chicago", country: "US", postcode: "60601" } }, orgKey), 403, "forbidden");
     await expectApiError(await add({ name: "Mine", address: { city: "Chicago", country: "US", postcode: "60601" } }, reader), 403, "forbidden");
-    const res = await call(createOrganization, "/v1/organizations", { method: "POST", headers: homeStaff.headers, json: { name: "Mine", address: { city: "Chicago", country: "US", postcode: "60601" } } });
+    const res = await call(createOrganization, "/v1/organizations", {
+      method: "POST",
+      headers: homeStaff.headers,
+      json: { name: "Mine", address: { city: "Chicago", country: "US", postcode: "60601" } },
+    });
     await expectApiError(res, 403, "forbidden");
   });
 });
@@ -80,7 +107,11 @@ describe("PATCH /v1/organizations/{id}", () => {
 
   it("its own staff fill in the profile: the address merges, a US ZIP code places it", async () => {
     const filled = await expectJson<Organization>(
-      await patch(FIRST_ORG, { phone: "+1 312 555 0100", address: { street: "233 S Wacker Dr", city: "Chicago", region: "IL", postcode: "60606", country: "US" } }, { headers: homeStaff.headers }),
+      await patch(
+        FIRST_ORG,
+        { phone: "+1 312 555 0100", address: { street: "233 S Wacker Dr", city: "Chicago", region: "IL", postcode: "60606", country: "US" } },
+        { headers: homeStaff.headers },
+      ),
     );
     expect(filled.address).toEqual({ street: "233 S Wacker Dr", city: "Chicago", region: "IL", postcode: "60606", country: "US" });
     expect(filled.location!.lat).toBeCloseTo(41.88, 1);
@@ -105,10 +136,16 @@ describe("PATCH /v1/organizations/{id}", () => {
     // With a new postcode in the same patch, the new ZIP code's centre.
     const moved = await expectJson<Organization>(await patch(org.id, { address: { postcode: "60202" }, location: null }, { key: platform }));
     expect(moved.location!.lat).toBeCloseTo(42.03, 1);
-    const abroad = await expectApiError(await patch(org.id, { address: { country: "CA", postcode: "M5V 2T6" }, location: null }, { key: platform }), 400, "unknown_location");
+    const abroad = await expectApiError(
+      await patch(org.id, { address: { country: "CA", postcode: "M5V 2T6" }, location: null }, { key: platform }),
+      400,
+      "unknown_location",
+    );
     expect(abroad.details).toEqual([{ field: "location", issue: expect.stringMatching(/required/) }]);
     // Nothing was changed by the refused patch.
-    const after = await expectJson<Organization>(await call(getOrganization, `/v1/organizations/${org.id}`, { key: reader, params: { organizationId: String(org.id) } }));
+    const after = await expectJson<Organization>(
+      await call(getOrganization, `/v1/organizations/${org.id}`, { key: reader, params: { organizationId: String(org.id) } }),
+    );
     expect(after.address?.country).toBe("US");
   });
 
@@ -122,7 +159,7 @@ describe("PATCH /v1/organizations/{id}", () => {
 describe("GET /v1/organizations", () => {
   it("lists in name order (case ignored), pages through Link, searches names, and finds by id", async () => {
     const all: Organization[] = [];
-    for (let url: string | undefined = "/v1/organizations?limit=2"; url; ) {
+    for (let url: string | undefined = "/v1/organizations?limit=2"; url;) {
       const res = await call(listOrganizations, url, { key: reader });
       all.push(...(await expectJson<Organization[]>(res)));
       url = parseLink(res.headers.get("link")).next;
@@ -140,8 +177,12 @@ describe("GET /v1/organizations", () => {
     const badSlug = await expectApiError(await call(listOrganizations, "/v1/organizations?slug=Not%20A%20Slug", { key: reader }), 400, "invalid_query");
     expect(badSlug.details?.map((d) => d.field)).toEqual(["slug"]);
     // It combines with the other filters: a slug outside a search finds nothing.
-    expect(await expectJson<Organization[]>(await call(listOrganizations, "/v1/organizations?slug=lakeshore-animal-rescue&q=intake", { key: reader }))).toEqual([]);
-    const one = await expectJson<Organization>(await call(getOrganization, `/v1/organizations/${FIRST_ORG}`, { key: reader, params: { organizationId: String(FIRST_ORG) } }));
+    expect(await expectJson<Organization[]>(await call(listOrganizations, "/v1/organizations?slug=lakeshore-animal-rescue&q=intake", { key: reader }))).toEqual(
+      [],
+    );
+    const one = await expectJson<Organization>(
+      await call(getOrganization, `/v1/organizations/${FIRST_ORG}`, { key: reader, params: { organizationId: String(FIRST_ORG) } }),
+    );
     expect(one.id).toBe(FIRST_ORG);
     await expectApiError(await call(getOrganization, "/v1/organizations/424242", { key: reader, params: { organizationId: "424242" } }), 404, "not_found");
   });
@@ -150,10 +191,21 @@ describe("GET /v1/organizations", () => {
 describe("animals and events across organisations", () => {
   it("a platform key adds an animal only for a named, existing organisation", async () => {
     const org = await expectJson<Organization>(await add({ name: "Intake Partner", address: { city: "Austin", country: "US", postcode: "78701" } }), 201);
-    const missing = await expectApiError(await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1 } }), 400, "invalid_body");
+    const missing = await expectApiError(
+      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1 } }),
+      400,
+      "invalid_body",
+    );
     expect(missing.details).toEqual([{ field: "organizationId", issue: expect.stringMatching(/required/) }]);
-    await expectApiError(await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: 999999 } }), 400, "unknown_organization");
-    const pet = await expectJson<Pet>(await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: org.id } }), 201);
+    await expectApiError(
+      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: 999999 } }),
+      400,
+      "unknown_organization",
+    );
+    const pet = await expectJson<Pet>(
+      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: org.id } }),
+      201,
+    );
     expect(pet.organizationId).toBe(org.id);
     // An organisation's key adds to its own without saying so.
     const { key: own } = await newKey(["pets:write", "pets:read"], "shelter key", { plan: "pro" }, org.id);
@@ -169,22 +221,35 @@ describe("animals and events across organisations", () => {
     const since = (await db().event.aggregate({ _max: { position: true } }))._max.position ?? 0n;
     await dispatchEvents();
     const hook = (keyId: number) =>
-      db().webhookEndpoint.create({ data: { apiKeyId: BigInt(keyId), url: "https://hooks.example/in", events: ["pet.created"], secret: "s", startAfter: since }, select: { id: true } });
+      db().webhookEndpoint.create({
+        data: { apiKeyId: BigInt(keyId), url: "https://hooks.example/in", events: ["pet.created"], secret: "s", startAfter: since },
+        select: { id: true },
+      });
     const hookA = await hook(keyA.id);
     const hookAll = await hook(platformId);
-    for (const [key, name] of [[keyA.key, "In A"], [keyB.key, "In B"], [keyA.key, "In A too"]] as const) {
+    for (const [key, name] of [
+      [keyA.key, "In A"],
+      [keyB.key, "In B"],
+      [keyA.key, "In A too"],
+    ] as const) {
       expect((await call(createPet, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } })).status).toBe(201);
     }
     const feed = async (key: string, query = "") => expectJson<PetEvent[]>(await call(listEvents, `/v1/events?after=evt_${since}${query}`, { key }));
     expect((await feed(keyA.key)).map((e) => e.data.pet.name)).toEqual(["In A", "In A too"]);
     expect((await feed(keyB.key)).map((e) => e.data.pet.name)).toEqual(["In B"]);
-    expect((await feed(platform)).map((e) => [e.data.pet.name, e.organizationId])).toEqual([["In A", a.id], ["In B", b.id], ["In A too", a.id]]);
+    expect((await feed(platform)).map((e) => [e.data.pet.name, e.organizationId])).toEqual([
+      ["In A", a.id],
+      ["In B", b.id],
+      ["In A too", a.id],
+    ]);
     expect((await feed(platform, `&organizationId=${b.id}`)).map((e) => e.data.pet.name)).toEqual(["In B"]);
     await expectApiError(await call(listEvents, `/v1/events?organizationId=${b.id}`, { key: keyA.key }), 403, "forbidden");
 
     await dispatchEvents();
     const delivered = async (endpoint: bigint) =>
-      (await db().webhookDelivery.findMany({ where: { endpointId: endpoint }, select: { event: { select: { organizationId: true } } } })).map((d) => Number(d.event.organizationId));
+      (await db().webhookDelivery.findMany({ where: { endpointId: endpoint }, select: { event: { select: { organizationId: true } } } })).map((d) =>
+        Number(d.event.organizationId),
+      );
     expect(await delivered(hookA.id)).toEqual([a.id, a.id]);
     expect((await delivered(hookAll.id)).sort()).toEqual([a.id, a.id, b.id].sort());
   });

@@ -50,7 +50,11 @@ describe("the CSRF check accepts the origin the browser used", () => {
   it("refuses a foreign Origin for a signed-in session, and a same-site but other-origin one", async () => {
     const cookie = await staffCookie("127.0.0.1:3000");
     for (const origin of ["http://evil.example", "http://localhost:3000", "http://127.0.0.1:3001", "https://127.0.0.1:3000", "null"]) {
-      const res = await call(createPOST, "/v1/pets", { method: "POST", json: { name: "Forged", categoryId: 1 }, headers: { host: "127.0.0.1:3000", origin, cookie } });
+      const res = await call(createPOST, "/v1/pets", {
+        method: "POST",
+        json: { name: "Forged", categoryId: 1 },
+        headers: { host: "127.0.0.1:3000", origin, cookie },
+      });
       await expectApiError(res, 403, "forbidden");
     }
   });
@@ -70,7 +74,9 @@ describe("the CSRF check accepts the origin the browser used", () => {
     await expectApiError(await signIn({ host: "127.0.0.1:3000" }), 403, "forbidden");
     const out = await call(signOutDELETE, "/v1/session", { method: "DELETE", headers: { host: "127.0.0.1:3000", origin: "http://evil.example" } });
     await expectApiError(out, 403, "forbidden");
-    expect((await call(signOutDELETE, "/v1/session", { method: "DELETE", headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" } })).status).toBe(204);
+    expect((await call(signOutDELETE, "/v1/session", { method: "DELETE", headers: { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" } })).status).toBe(
+      204,
+    );
   });
 
   it("also accepts PUBLIC_BASE_URL's origin and ALLOWED_ORIGINS, and nothing else", async () => {
@@ -112,7 +118,8 @@ describe("everything else derived from the request's address follows the same ru
   });
 
   it("the OpenAPI production server is the origin addressed unless PUBLIC_BASE_URL fixes it", async () => {
-    const servers = async (host: string) => (await expectJson<{ servers: { url: string }[] }>(await call(openapiGET, "/v1/openapi.json", { headers: { host } }))).servers;
+    const servers = async (host: string) =>
+      (await expectJson<{ servers: { url: string }[] }>(await call(openapiGET, "/v1/openapi.json", { headers: { host } }))).servers;
     expect((await servers("192.0.2.2:3000"))[0]!.url).toBe("http://192.0.2.2:3000/v1");
     expect((await servers("petstore.internal"))[0]!.url).toBe("http://petstore.internal/v1");
     configure({ PUBLIC_BASE_URL: "https://api.shelter.example/v1/" });

@@ -42,14 +42,24 @@ describe("a refused host reads the same whether its name does not resolve or res
     const { key } = await newKey(["pets:read", "webhooks:manage"], "partner");
     const from = log.lines.length;
     const refused = async (host: string) => {
-      const body = await expectApiError(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: `https://${host}/hook`, events: ["pet.created"] } }), 400, "invalid_webhook_url");
+      const body = await expectApiError(
+        await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: `https://${host}/hook`, events: ["pet.created"] } }),
+        400,
+        "invalid_webhook_url",
+      );
       return [shape(body.message, host), ...(body.details ?? []).map((d) => shape(d.issue, host))];
     };
     const missing = await refused("db.invalid");
     expect(missing).toEqual(await refused("localhost"));
-    expect(missing[0]).toBe('The webhook URL cannot be used. The host "<host>" does not resolve to a public address: webhooks are only sent to public addresses.');
+    expect(missing[0]).toBe(
+      'The webhook URL cannot be used. The host "<host>" does not resolve to a public address: webhooks are only sent to public addresses.',
+    );
     expect(refusals(from)).toEqual([
-      expect.objectContaining({ host: "db.invalid", reason: "unresolvable", resolution: expect.stringMatching(/^does not resolve \((ENOTFOUND|EAI_AGAIN)\)$/) }),
+      expect.objectContaining({
+        host: "db.invalid",
+        reason: "unresolvable",
+        resolution: expect.stringMatching(/^does not resolve \((ENOTFOUND|EAI_AGAIN)\)$/),
+      }),
       expect.objectContaining({ host: "localhost", reason: "not_public", resolution: expect.stringContaining("127.0.0.1") }),
     ]);
   });
@@ -57,12 +67,18 @@ describe("a refused host reads the same whether its name does not resolve or res
   it("listing sites: 400 invalid_listing_host with one message", async () => {
     const { key } = await newKey(["listings:manage"], "listing manager");
     const refused = async (host: string) => {
-      const body = await expectApiError(await call(createSiteRoute, "/v1/listing-sites", { method: "POST", key, json: { site: "adoptapet", host, username: "u", password: "p" } }), 400, "invalid_listing_host");
+      const body = await expectApiError(
+        await call(createSiteRoute, "/v1/listing-sites", { method: "POST", key, json: { site: "adoptapet", host, username: "u", password: "p" } }),
+        400,
+        "invalid_listing_host",
+      );
       return [shape(body.message, host), ...(body.details ?? []).map((d) => shape(d.issue, host))];
     };
     const missing = await refused("ftp.invalid");
     expect(missing).toEqual(await refused("localhost"));
-    expect(missing[0]).toBe('The FTP host cannot be used. The host "<host>" does not resolve to a public address: listing sites are only reached at public addresses.');
+    expect(missing[0]).toBe(
+      'The FTP host cannot be used. The host "<host>" does not resolve to a public address: listing sites are only reached at public addresses.',
+    );
   });
 
   it("an import's photo URLs: the fetch that imports use refuses both in one message (the report's line quotes it)", async () => {

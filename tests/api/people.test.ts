@@ -31,7 +31,11 @@ async function someoneWithEverything(email: string): Promise<void> {
   expect(applied.status).toBe(201);
   await confirmedAlert(key, email, { categoryId: 1 });
   await createAlert(key, { email, frequency: "daily", timeZone: "Europe/London", filters: { q: "Rex" } });
-  await createPet(newPetSchema.parse({ name: "Found", categoryId: 1 }), { actor: { kind: "api_key", id: 1 }, requestId: "p", tenancy: { kind: "organization", organizationId: 1 } }, petView(new Date()));
+  await createPet(
+    newPetSchema.parse({ name: "Found", categoryId: 1 }),
+    { actor: { kind: "api_key", id: 1 }, requestId: "p", tenancy: { kind: "organization", organizationId: 1 } },
+    petView(new Date()),
+  );
   await matchAlerts(new Date());
 }
 
@@ -43,7 +47,13 @@ describe("people export / erase", () => {
     expect(out.email).toBe("pat.person@example.org");
     expect(out.applications).toHaveLength(1);
     expect(out.alerts).toHaveLength(2);
-    expect(out.alerts[0]).toMatchObject({ email: "pat.person@example.org", status: "active", frequency: "hourly", filters: { categoryId: 1 }, animalsFound: 1 });
+    expect(out.alerts[0]).toMatchObject({
+      email: "pat.person@example.org",
+      status: "active",
+      frequency: "hourly",
+      filters: { categoryId: 1 },
+      animalsFound: 1,
+    });
     expect(out.alerts[1]).toMatchObject({ status: "unconfirmed", frequency: "daily", timeZone: "Europe/London", filters: { q: "Rex" }, confirmedAt: null });
     expect(JSON.stringify(out)).not.toContain("other.person");
     expect(JSON.stringify(out)).not.toMatch(/sealed|token/i);
@@ -56,13 +66,19 @@ describe("people export / erase", () => {
     expect(await db().alert.count({ where: { email: "erase.me@example.org" } })).toBe(0);
     expect((await exportPerson("erase.me@example.org")).alerts).toEqual([]);
     expect(await db().alert.count({ where: { email: "stays@example.org" } })).toBe(1);
-    const orphans = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM alert_matches m WHERE NOT EXISTS (SELECT 1 FROM alerts a WHERE a.id = m.alert_id)`;
+    const orphans = await db().$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM alert_matches m WHERE NOT EXISTS (SELECT 1 FROM alerts a WHERE a.id = m.alert_id)`;
     expect(orphans[0]!.n).toBe(0);
   });
 
   it("the CLI: `people export` and `applicants erase` (the old name) reach the same", () => {
     const cli = (...args: string[]) =>
-      spawnSync(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "cli.ts"), ...args], { env: { ...process.env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 });
+      spawnSync(process.execPath, ["--import", "tsx", path.join(process.cwd(), "scripts", "cli.ts"), ...args], {
+        env: { ...process.env, LOG_LEVEL: "silent" },
+        encoding: "utf8",
+        timeout: 60_000,
+      });
     const exported = cli("people", "export", "--email", "pat.person@example.org");
     expect(exported.status, exported.stderr).toBe(0);
     expect((JSON.parse(exported.stdout) as { alerts: unknown[] }).alerts).toHaveLength(2);

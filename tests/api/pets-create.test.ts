@@ -30,7 +30,20 @@ describe("POST /v1/pets: success", () => {
     const res = await create({ name: "  Biscuit \t", categoryId: 2 });
     const pet = await expectJson<Pet>(res, 201);
     expect(pet).toEqual({
-      id: expect.any(Number), name: "Biscuit", categoryId: 2, organizationId: 1, status: "available", version: 1, sex: "unknown", size: null, birthDate: null, ageGroup: null, breed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, photos: [],
+      id: expect.any(Number),
+      name: "Biscuit",
+      categoryId: 2,
+      organizationId: 1,
+      status: "available",
+      version: 1,
+      sex: "unknown",
+      size: null,
+      birthDate: null,
+      ageGroup: null,
+      breed: null,
+      description: null,
+      goodWith: { children: null, dogs: null, cats: null },
+      photos: [],
       // The listing sites' profile: nothing known, listed on other sites.
       ...LISTING_UNKNOWN,
     });
@@ -38,7 +51,25 @@ describe("POST /v1/pets: success", () => {
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
     // The spec's fields, the version, and the profile (unknown when not given): answers only grow.
     expect(Object.keys(pet).sort()).toEqual(
-      [...["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"], ...Object.keys(LISTING_UNKNOWN)].sort(),
+      [
+        ...[
+          "ageGroup",
+          "birthDate",
+          "breed",
+          "categoryId",
+          "description",
+          "goodWith",
+          "id",
+          "name",
+          "organizationId",
+          "photos",
+          "sex",
+          "size",
+          "status",
+          "version",
+        ],
+        ...Object.keys(LISTING_UNKNOWN),
+      ].sort(),
     );
 
     const location = res.headers.get("location");

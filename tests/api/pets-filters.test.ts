@@ -73,7 +73,12 @@ describe("combined", () => {
   it("with each other and with status, category, paging backwards too", async () => {
     const query = "status=available&sex=female&size=small,medium,large&age=young,adult,senior&goodWith=dogs";
     const want = all.filter(
-      (p) => p.status === "available" && p.sex === "female" && ["small", "medium", "large"].includes(p.size ?? "") && ["young", "adult", "senior"].includes(p.ageGroup ?? "") && p.goodWith.dogs === true,
+      (p) =>
+        p.status === "available" &&
+        p.sex === "female" &&
+        ["small", "medium", "large"].includes(p.size ?? "") &&
+        ["young", "adult", "senior"].includes(p.ageGroup ?? "") &&
+        p.goodWith.dogs === true,
     );
     expect(ids(await walk(query, 2))).toEqual(ids(want));
 
@@ -94,7 +99,12 @@ describe("combined", () => {
       back.unshift(await expectJson<Pet[]>(res));
       prev = parseLink(res.headers.get("link")).prev;
     }
-    expect(back.flat().map((p) => p.id)).toEqual(pages.slice(0, -1).flat().map((p) => p.id));
+    expect(back.flat().map((p) => p.id)).toEqual(
+      pages
+        .slice(0, -1)
+        .flat()
+        .map((p) => p.id),
+    );
   });
 
   it("status=available&age=baby", async () => {

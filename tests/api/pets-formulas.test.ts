@@ -25,17 +25,36 @@ beforeAll(async () => {
 
 describe("values a spreadsheet would run", () => {
   it.each(FORMULAS)("POST /v1/pets refuses %j as a name, a breed, a second breed, a colour and a tag, saying which and why", async (formula) => {
-    for (const [field, value] of [["name", formula], ["breed", formula], ["secondaryBreed", formula], ["colors", [formula]], ["tags", ["Playful", formula]]] as const) {
-      const error = await expectApiError(await call(POST, "/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1, [field]: value } }), 400, "invalid_body");
+    for (const [field, value] of [
+      ["name", formula],
+      ["breed", formula],
+      ["secondaryBreed", formula],
+      ["colors", [formula]],
+      ["tags", ["Playful", formula]],
+    ] as const) {
+      const error = await expectApiError(
+        await call(POST, "/v1/pets", { method: "POST", key, json: { name: "Rex", categoryId: 1, [field]: value } }),
+        400,
+        "invalid_body",
+      );
       // (A long formula is a long colour or tag too: the formula rule is among the issues.)
-      expect(error.details).toContainEqual({ field: Array.isArray(value) ? `${field}.${value.length - 1}` : field, issue: Array.isArray(value) ? `each ${field === "colors" ? "colour" : "tag"} ${MESSAGE}` : MESSAGE });
+      expect(error.details).toContainEqual({
+        field: Array.isArray(value) ? `${field}.${value.length - 1}` : field,
+        issue: Array.isArray(value) ? `each ${field === "colors" ? "colour" : "tag"} ${MESSAGE}` : MESSAGE,
+      });
     }
   });
 
   it("PATCH refuses them too, and the staff form's schema (the add and edit forms validate with these)", async () => {
     const [pet] = await seedPets([{ name: "Plain" }]);
     const error = await expectApiError(
-      await call(PATCH, `/v1/pets/${pet!.id}`, { method: "PATCH", key, json: { name: "=1+1" }, params: { petId: String(pet!.id) }, headers: { "content-type": "application/merge-patch+json" } }),
+      await call(PATCH, `/v1/pets/${pet!.id}`, {
+        method: "PATCH",
+        key,
+        json: { name: "=1+1" },
+        params: { petId: String(pet!.id) },
+        headers: { "content-type": "application/merge-patch+json" },
+      }),
       400,
       "invalid_body",
     );
@@ -76,10 +95,36 @@ describe("values a spreadsheet would run", () => {
 
   it("the sites' files carry what is stored byte for byte: nothing is escaped or prefixed on the way out", () => {
     const animal: ListingAnimal = {
-      id: 7, externalId: "A-7", name: "=1+1", categoryId: 1, categoryName: "Dogs", status: "available", sex: "male", size: "medium", birthDate: null, breed: null,
-      secondaryBreed: null, mixedBreed: null, description: null, goodWith: { children: null, dogs: null, cats: null }, colors: [], coatLength: null, spayedNeutered: null,
-      houseTrained: null, declawed: null, shotsCurrent: null, specialNeeds: null, specialNeedsNotes: null, adoptionFee: null, intakeDate: null, videoUrl: null, tags: [],
-      ageGroup: null, photos: [], listOnOtherSites: true, updatedAt: null,
+      id: 7,
+      externalId: "A-7",
+      name: "=1+1",
+      categoryId: 1,
+      categoryName: "Dogs",
+      status: "available",
+      sex: "male",
+      size: "medium",
+      birthDate: null,
+      breed: null,
+      secondaryBreed: null,
+      mixedBreed: null,
+      description: null,
+      goodWith: { children: null, dogs: null, cats: null },
+      colors: [],
+      coatLength: null,
+      spayedNeutered: null,
+      houseTrained: null,
+      declawed: null,
+      shotsCurrent: null,
+      specialNeeds: null,
+      specialNeedsNotes: null,
+      adoptionFee: null,
+      intakeDate: null,
+      videoUrl: null,
+      tags: [],
+      ageGroup: null,
+      photos: [],
+      listOnOtherSites: true,
+      updatedAt: null,
     };
     // A name stored before the rule (or by an operator) is written as it is: the files are the sites' to read, exactly.
     expect(writeListingFile("petfinder", [animal]).text.split("\n")[1]).toMatch(/^"A-7","7","=1\+1",/);

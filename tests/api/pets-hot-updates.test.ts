@@ -31,7 +31,9 @@ async function counters(): Promise<PetsCounters> {
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query<{ upd: string; hot: string }>("SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'pets'");
+    const { rows } = await client.query<{ upd: string; hot: string }>(
+      "SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'pets'",
+    );
     return { updates: Number(rows[0]!.upd), hot: Number(rows[0]!.hot) };
   } finally {
     await client.end();
@@ -88,7 +90,12 @@ describe("an update that changes no indexed column is a HOT update", () => {
   it("the first change of an animal on a page full of others finds room there: the table keeps a tenth of each page free", async () => {
     // 2,000 animals inserted one after another fill their pages as far as the table lets them.
     const { count } = await db().pet.createMany({
-      data: Array.from({ length: 2_000 }, (_, i) => ({ name: `Packed ${i}`, categoryId: 1n, organizationId: 1n, description: "Friendly; walks well on a lead." })),
+      data: Array.from({ length: 2_000 }, (_, i) => ({
+        name: `Packed ${i}`,
+        categoryId: 1n,
+        organizationId: 1n,
+        description: "Friendly; walks well on a lead.",
+      })),
     });
     expect(count).toBe(2_000);
     // One animal of each page: nothing else on its page has changed, so there is nothing to prune, and only

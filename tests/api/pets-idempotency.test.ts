@@ -212,7 +212,11 @@ describe("concurrent duplicates", () => {
       const idem = randomUUID();
       const stored = { id: 434343, name, categoryId: 1, status: "available", version: 1 };
       // The body as a create was parsed before issue 34 added its fields.
-      await holdKey(idem, { name, categoryId: 1, status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: {} }, stored);
+      await holdKey(
+        idem,
+        { name, categoryId: 1, status: "available", sex: "unknown", size: null, birthDate: null, breed: null, description: null, goodWith: {} },
+        stored,
+      );
       await holder.query("COMMIT");
       const res = await create({ name, categoryId: 1 }, idem);
       expect(await expectJson(res, 201)).toEqual(stored);

@@ -12,9 +12,7 @@ let pets: Pet[]; // ascending ids
 
 beforeAll(async () => {
   ({ key } = await newKey(["pets:read"]));
-  pets = await seedPets(
-    Array.from({ length: 12 }, (_, i) => ({ name: `Pet ${i}`, categoryId: 1 + (i % 2), status: i % 3 === 0 ? "sold" : "available" })),
-  );
+  pets = await seedPets(Array.from({ length: 12 }, (_, i) => ({ name: `Pet ${i}`, categoryId: 1 + (i % 2), status: i % 3 === 0 ? "sold" : "available" })));
 });
 
 const list = (query: string) => call(GET, `/v1/pets${query}`, { key });

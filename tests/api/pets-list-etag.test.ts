@@ -61,7 +61,13 @@ describe("GET /v1/pets with If-None-Match", () => {
     const onPage = pets.find((p) => p.id === idsPage1[1])!;
 
     const change = (pet: Pet, json: Record<string, unknown>) =>
-      call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", key, json, params: { petId: String(pet.id) }, headers: { "content-type": "application/merge-patch+json" } });
+      call(patchPet, `/v1/pets/${pet.id}`, {
+        method: "PATCH",
+        key,
+        json,
+        params: { petId: String(pet.id) },
+        headers: { "content-type": "application/merge-patch+json" },
+      });
     expect((await change(elsewhere, { name: "Renamed elsewhere" })).status).toBe(200);
     expect((await list("/v1/pets?limit=3", page1)).status).toBe(304);
 

@@ -17,9 +17,7 @@ let all: Pet[]; // newest first, as the API should list them
 
 beforeAll(async () => {
   ({ key } = await newKey(["pets:read"]));
-  const seeded = await seedPets(
-    Array.from({ length: TOTAL }, (_, i) => ({ name: `Pet ${i}`, status: STATUSES[i % 3], categoryId: 1 + (i % 5) })),
-  );
+  const seeded = await seedPets(Array.from({ length: TOTAL }, (_, i) => ({ name: `Pet ${i}`, status: STATUSES[i % 3], categoryId: 1 + (i % 5) })));
   all = [...seeded].sort((a, b) => b.id - a.id);
 });
 
@@ -36,7 +34,25 @@ describe("GET /v1/pets", () => {
     for (const pet of body) {
       expect(Object.keys(pet).sort()).toEqual(
         // The profile, and the listing sites' (issue 34).
-        [...["ageGroup", "birthDate", "breed", "categoryId", "description", "goodWith", "id", "name", "organizationId", "photos", "sex", "size", "status", "version"], ...Object.keys(LISTING_UNKNOWN)].sort(),
+        [
+          ...[
+            "ageGroup",
+            "birthDate",
+            "breed",
+            "categoryId",
+            "description",
+            "goodWith",
+            "id",
+            "name",
+            "organizationId",
+            "photos",
+            "sex",
+            "size",
+            "status",
+            "version",
+          ],
+          ...Object.keys(LISTING_UNKNOWN),
+        ].sort(),
       );
     }
   });

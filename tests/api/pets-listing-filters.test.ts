@@ -74,9 +74,12 @@ describe("each filter alone, every page", () => {
     expect(ids(await walk(query))).toEqual(ids(want));
   });
 
-  it.each([["short"], ["short", "long"], ["hairless", "wire", "curly"], [...COAT_LENGTHS]] as CoatLength[][])("coatLength=%s (any of them)", async (...coats) => {
-    expect(ids(await walk(`coatLength=${coats.join(",")}`))).toEqual(ids(all.filter((p) => p.coatLength !== null && coats.includes(p.coatLength))));
-  });
+  it.each([["short"], ["short", "long"], ["hairless", "wire", "curly"], [...COAT_LENGTHS]] as CoatLength[][])(
+    "coatLength=%s (any of them)",
+    async (...coats) => {
+      expect(ids(await walk(`coatLength=${coats.join(",")}`))).toEqual(ids(all.filter((p) => p.coatLength !== null && coats.includes(p.coatLength))));
+    },
+  );
 });
 
 describe("combined with every other filter, and the cursors both ways", () => {
@@ -92,7 +95,14 @@ describe("combined with every other filter, and the cursors both ways", () => {
       "houseTrained=true&specialNeeds=false&spayedNeutered=true&coatLength=short,medium,long",
       (p: Pet) => p.houseTrained === true && p.specialNeeds === false && p.spayedNeutered === true && ["short", "medium", "long"].includes(p.coatLength ?? ""),
     ],
-    ["coatLength=short,long&size=small,medium,large&goodWith=children&status=pending", (p: Pet) => ["short", "long"].includes(p.coatLength ?? "") && ["small", "medium", "large"].includes(p.size ?? "") && p.goodWith.children === true && p.status === "pending"],
+    [
+      "coatLength=short,long&size=small,medium,large&goodWith=children&status=pending",
+      (p: Pet) =>
+        ["short", "long"].includes(p.coatLength ?? "") &&
+        ["small", "medium", "large"].includes(p.size ?? "") &&
+        p.goodWith.children === true &&
+        p.status === "pending",
+    ],
   ])("%s", async (query, keep) => {
     const got = await walkBothWays(query.replace("NEAR", String(near)));
     expect(ids(got)).toEqual(ids(all.filter(keep)));

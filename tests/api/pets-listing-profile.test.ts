@@ -201,13 +201,40 @@ describe("on PATCH", () => {
   it("changes them, merges the fee, replaces lists, and null makes a field unknown", async () => {
     const pet = await expectJson<Pet>(await create(FULL()), 201);
     const v2 = await expectJson<Pet>(await patch(pet, { adoptionFee: { waived: true }, colors: ["Brindle"], houseTrained: true, listOnOtherSites: true }));
-    expect(v2).toMatchObject({ version: 2, adoptionFee: { amountCents: 15000, currency: "USD", waived: true }, colors: ["Brindle"], houseTrained: true, listOnOtherSites: true });
+    expect(v2).toMatchObject({
+      version: 2,
+      adoptionFee: { amountCents: 15000, currency: "USD", waived: true },
+      colors: ["Brindle"],
+      houseTrained: true,
+      listOnOtherSites: true,
+    });
     const v3 = await expectJson<Pet>(await patch(v2, { adoptionFee: { amountCents: 7500, currency: "cad" } }));
     expect(v3.adoptionFee).toEqual({ amountCents: 7500, currency: "CAD", waived: true });
     const v4 = await expectJson<Pet>(
-      await patch(v3, { adoptionFee: null, colors: null, tags: [], externalId: null, videoUrl: null, intakeDate: null, specialNeeds: null, specialNeedsNotes: null, coatLength: null }),
+      await patch(v3, {
+        adoptionFee: null,
+        colors: null,
+        tags: [],
+        externalId: null,
+        videoUrl: null,
+        intakeDate: null,
+        specialNeeds: null,
+        specialNeedsNotes: null,
+        coatLength: null,
+      }),
     );
-    expect(v4).toMatchObject({ version: 4, adoptionFee: null, colors: [], tags: [], externalId: null, videoUrl: null, intakeDate: null, specialNeeds: null, specialNeedsNotes: null, coatLength: null });
+    expect(v4).toMatchObject({
+      version: 4,
+      adoptionFee: null,
+      colors: [],
+      tags: [],
+      externalId: null,
+      videoUrl: null,
+      intakeDate: null,
+      specialNeeds: null,
+      specialNeedsNotes: null,
+      coatLength: null,
+    });
     // An animal without a fee gets one with an amount (USD, not waived, unless said).
     const v5 = await expectJson<Pet>(await patch(v4, { adoptionFee: { amountCents: 5000 } }));
     expect(v5.adoptionFee).toEqual({ amountCents: 5000, currency: "USD", waived: false });
@@ -224,7 +251,13 @@ describe("on PATCH", () => {
     const full = FULL();
     const pet = await expectJson<Pet>(await create(full), 201);
     const same = await expectJson<Pet>(
-      await patch(pet, { tags: ["Playful", "playful", " Loves car rides"], adoptionFee: { waived: false }, houseTrained: false, externalId: full.externalId, listOnOtherSites: false }),
+      await patch(pet, {
+        tags: ["Playful", "playful", " Loves car rides"],
+        adoptionFee: { waived: false },
+        houseTrained: false,
+        externalId: full.externalId,
+        listOnOtherSites: false,
+      }),
     );
     expect(same.version).toBe(1);
     expect(await db().petAudit.count({ where: { petId: BigInt(pet.id) } })).toBe(1);
@@ -292,7 +325,10 @@ describe("externalId is unique within an organisation", () => {
     const taken = unique("H");
     await expectJson<Pet>(await create({ name: "Holder", categoryId: 1, externalId: taken }), 201);
     const others = Array.from({ length: 6 }, (_, i) => unique(`I${i}`));
-    const results = await Promise.all([create({ name: "Duplicate", categoryId: 1, externalId: taken }), ...others.map((externalId, i) => create({ name: `Batch ${i}`, categoryId: 1, externalId }))]);
+    const results = await Promise.all([
+      create({ name: "Duplicate", categoryId: 1, externalId: taken }),
+      ...others.map((externalId, i) => create({ name: `Batch ${i}`, categoryId: 1, externalId })),
+    ]);
     await expectApiError(results[0]!, 409, "external_id_taken");
     for (const r of results.slice(1)) expect(r.status).toBe(201);
     expect(await db().pet.count({ where: { externalId: { in: others } } })).toBe(6);
@@ -300,10 +336,16 @@ describe("externalId is unique within an organisation", () => {
 
   it("two PATCHes racing for one free id: one wins, the other is 409", async () => {
     const externalId = unique("J");
-    const [x, y] = await Promise.all([create({ name: "X", categoryId: 1 }), create({ name: "Y", categoryId: 1 })].map(async (r) => expectJson<Pet>(await r, 201)));
+    const [x, y] = await Promise.all(
+      [create({ name: "X", categoryId: 1 }), create({ name: "Y", categoryId: 1 })].map(async (r) => expectJson<Pet>(await r, 201)),
+    );
     const results = await Promise.all([patch(x!, { externalId }), patch(y!, { externalId })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    await expectApiError(results.find((r) => r.status === 409)!, 409, "external_id_taken");
+    await expectApiError(
+      results.find((r) => r.status === 409)!,
+      409,
+      "external_id_taken",
+    );
   });
 
   it("two organisations may use the same id, and the list by externalId finds both (or one shelter's with organizationId)", async () => {
@@ -333,7 +375,8 @@ describe("GET /v1/pets?externalId=", () => {
   it("pages through many with cursors, and combines with the other filters", async () => {
     const ids = Array.from({ length: 9 }, (_, i) => unique(`P${i}`));
     const pets = [];
-    for (const [i, externalId] of ids.entries()) pets.push(await expectJson<Pet>(await create({ name: `Paged ${i}`, categoryId: 1, externalId, houseTrained: i % 2 === 0 }), 201));
+    for (const [i, externalId] of ids.entries())
+      pets.push(await expectJson<Pet>(await create({ name: `Paged ${i}`, categoryId: 1, externalId, houseTrained: i % 2 === 0 }), 201));
     const first = await list(`externalId=${ids.join(",")}&limit=4`);
     expect((await expectJson<Pet[]>(first)).map((p) => p.name)).toEqual(["Paged 8", "Paged 7", "Paged 6", "Paged 5"]);
     const next = /<([^>]+)>;\s*rel="next"/.exec(first.headers.get("link") ?? "")![1]!;
@@ -341,7 +384,13 @@ describe("GET /v1/pets?externalId=", () => {
     expect((await expectJson<Pet[]>(second)).map((p) => p.name)).toEqual(["Paged 4", "Paged 3", "Paged 2", "Paged 1"]);
     const prev = /<([^>]+)>;\s*rel="prev"/.exec(second.headers.get("link") ?? "")![1]!;
     expect((await expectJson<Pet[]>(await call(listPetsRoute, prev, { key }))).map((p) => p.name)).toEqual(["Paged 8", "Paged 7", "Paged 6", "Paged 5"]);
-    expect((await expectJson<Pet[]>(await list(`externalId=${ids.join(",")}&houseTrained=true&q=paged`))).map((p) => p.name)).toEqual(["Paged 8", "Paged 6", "Paged 4", "Paged 2", "Paged 0"]);
+    expect((await expectJson<Pet[]>(await list(`externalId=${ids.join(",")}&houseTrained=true&q=paged`))).map((p) => p.name)).toEqual([
+      "Paged 8",
+      "Paged 6",
+      "Paged 4",
+      "Paged 2",
+      "Paged 0",
+    ]);
   });
 
   it.each([
@@ -372,7 +421,9 @@ describe("the audit trail and the change feed", () => {
         headers: staff.headers,
       }),
     );
-    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(await call(listEventsRoute, "/v1/events?limit=100", { key }));
+    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(
+      await call(listEventsRoute, "/v1/events?limit=100", { key }),
+    );
     const mine = events.filter((e) => e.data.pet.id === pet.id);
     expect(mine.map((e) => e.type)).toEqual(["pet.created", "pet.updated"]);
     expect(mine[0]!.data.pet).toEqual(pet);
@@ -384,7 +435,9 @@ describe("the audit trail and the change feed", () => {
       listOnOtherSites: false,
     });
 
-    const history = await expectJson<HistoryEntry[]>(await call(historyRoute, `/v1/pets/${pet.id}/history`, { params: { petId: String(pet.id) }, headers: staff.headers }));
+    const history = await expectJson<HistoryEntry[]>(
+      await call(historyRoute, `/v1/pets/${pet.id}/history`, { params: { petId: String(pet.id) }, headers: staff.headers }),
+    );
     expect(history.map((e) => e.after)).toEqual([changed, pet]);
     expect(describeChanges(history[0]!)).toBe(
       'houseTrained: no → yes, adoptionFee: $150 → $150 (waived), tags: "Playful", "Loves car rides" → "Calm", listOnOtherSites: no → yes',
@@ -398,11 +451,14 @@ describe("the audit trail and the change feed", () => {
     // The record as an older version wrote it: without the listing-site fields.
     await db().$executeRaw`ALTER TABLE pet_audit DISABLE TRIGGER USER`;
     try {
-      await db().$executeRaw`UPDATE pet_audit SET after = after - ARRAY['externalId','colors','tags','listOnOtherSites','adoptionFee','videoUrl'] WHERE pet_id = ${BigInt(pet.id)}`;
+      await db()
+        .$executeRaw`UPDATE pet_audit SET after = after - ARRAY['externalId','colors','tags','listOnOtherSites','adoptionFee','videoUrl'] WHERE pet_id = ${BigInt(pet.id)}`;
     } finally {
       await db().$executeRaw`ALTER TABLE pet_audit ENABLE TRIGGER USER`;
     }
-    const [entry] = await expectJson<HistoryEntry[]>(await call(historyRoute, `/v1/pets/${pet.id}/history`, { params: { petId: String(pet.id) }, headers: staff.headers }));
+    const [entry] = await expectJson<HistoryEntry[]>(
+      await call(historyRoute, `/v1/pets/${pet.id}/history`, { params: { petId: String(pet.id) }, headers: staff.headers }),
+    );
     expect(entry!.after).toEqual(pet);
   });
 });

@@ -64,9 +64,12 @@ beforeAll(async () => {
     });
   }
   await db().pet.createMany({ data: rows });
-  pets = (await db().pet.findMany({ select: { id: true, organizationId: true, status: true, categoryId: true, name: true }, where: { organization: { slug: { startsWith: "near-" } } } })).map(
-    (p) => ({ id: Number(p.id), organizationId: Number(p.organizationId), status: p.status, categoryId: Number(p.categoryId), name: p.name }),
-  );
+  pets = (
+    await db().pet.findMany({
+      select: { id: true, organizationId: true, status: true, categoryId: true, name: true },
+      where: { organization: { slug: { startsWith: "near-" } } },
+    })
+  ).map((p) => ({ id: Number(p.id), organizationId: Number(p.organizationId), status: p.status, categoryId: Number(p.categoryId), name: p.name }));
 });
 
 /** The brute force: every matching animal within `km`, by haversine distance, newest first at one distance. */
@@ -88,7 +91,7 @@ async function page(url: string): Promise<{ body: Pet[]; links: Record<string, s
 async function walk(url: string): Promise<{ pets: Pet[]; pages: string[] }> {
   const all: Pet[] = [];
   const pages: string[] = [];
-  for (let next: string | undefined = url; next; ) {
+  for (let next: string | undefined = url; next;) {
     pages.push(next);
     const { body, links } = await page(next);
     all.push(...body);
@@ -204,7 +207,11 @@ describe("GET /v1/pets?near=", () => {
         [listPets, "/v1/pets"],
         [listOrganizations, "/v1/organizations"],
       ] as const) {
-        const error = await expectApiError(await call(route, `${path}?near=${CHICAGO.lat},${CHICAGO.lng}&within=25km&cursor=${forged}`, { key }), 400, "invalid_cursor");
+        const error = await expectApiError(
+          await call(route, `${path}?near=${CHICAGO.lat},${CHICAGO.lng}&within=25km&cursor=${forged}`, { key }),
+          400,
+          "invalid_cursor",
+        );
         expect(error.message).toMatch(/farther than this `within`/);
       }
     }
@@ -228,7 +235,7 @@ describe("GET /v1/organizations?near=", () => {
       .filter((o) => o.km <= 500)
       .sort((a, b) => a.km - b.km || b.id - a.id);
     const got: Organization[] = [];
-    for (let url: string | undefined = `/v1/organizations?near=${CHICAGO.lat},${CHICAGO.lng}&within=500km&limit=4`; url; ) {
+    for (let url: string | undefined = `/v1/organizations?near=${CHICAGO.lat},${CHICAGO.lng}&within=500km&limit=4`; url;) {
       const res = await call(listOrganizations, url, { key });
       got.push(...(await expectJson<Organization[]>(res)));
       url = parseLink(res.headers.get("link")).next;

@@ -79,7 +79,10 @@ describe("adding a photo", () => {
     const pet = await fresh();
     const phone = await image(1200, 900)
       .jpeg()
-      .withExif({ IFD0: { Make: "PhoneMaker", Model: "Phone 12" }, IFD3: { GPSLatitudeRef: "N", GPSLatitude: "51/1 30/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "0/1 7/1 0/1" } })
+      .withExif({
+        IFD0: { Make: "PhoneMaker", Model: "Phone 12" },
+        IFD3: { GPSLatitudeRef: "N", GPSLatitude: "51/1 30/1 0/1", GPSLongitudeRef: "W", GPSLongitude: "0/1 7/1 0/1" },
+      })
       .withMetadata({ orientation: 6 })
       .toBuffer();
     expect((await sharp(phone).metadata()).exif).toBeDefined();
@@ -102,13 +105,21 @@ describe("adding a photo", () => {
 describe("refusals, each in the Error shape", () => {
   it("a text file sent as image/jpeg: 415, naming the formats accepted", async () => {
     const pet = await fresh();
-    const body = await expectApiError(await upload(pet.id, "hello, I am not a photo", { headers: { "content-type": "image/jpeg" } }), 415, "unsupported_media_type");
+    const body = await expectApiError(
+      await upload(pet.id, "hello, I am not a photo", { headers: { "content-type": "image/jpeg" } }),
+      415,
+      "unsupported_media_type",
+    );
     expect(body.message).toMatch(/JPEG, PNG, WebP or AVIF/);
   });
 
   it("a body that is neither the form nor an image ([object Object] as text/plain): 415 naming the type received and the ones accepted", async () => {
     const pet = await fresh();
-    const body = await expectApiError(await upload(pet.id, "[object Object]", { headers: { "content-type": "text/plain;charset=UTF-8" } }), 415, "unsupported_media_type");
+    const body = await expectApiError(
+      await upload(pet.id, "[object Object]", { headers: { "content-type": "text/plain;charset=UTF-8" } }),
+      415,
+      "unsupported_media_type",
+    );
     expect(body.message).toContain('"text/plain;charset=UTF-8"');
     expect(body.message).toContain("multipart/form-data");
     expect(body.message).toContain("image/jpeg, image/png, image/webp, image/avif or application/octet-stream");
@@ -227,16 +238,27 @@ describe("reordering, alt text and deleting", () => {
     expect(reordered.photos.map((p) => p.id)).toEqual([b.id, a.id]);
     expect(reordered.version).toBe(4);
 
-    const alt = await call(patchPhoto, `/v1/pets/${pet.id}/photos/${a.id}`, { method: "PATCH", key, json: { alt: "Green" }, params: { petId: String(pet.id), photoId: String(a.id) } });
+    const alt = await call(patchPhoto, `/v1/pets/${pet.id}/photos/${a.id}`, {
+      method: "PATCH",
+      key,
+      json: { alt: "Green" },
+      params: { petId: String(pet.id), photoId: String(a.id) },
+    });
     expect((await expectJson<Photo>(alt)).alt).toBe("Green");
 
-    const del = await call(deletePhotoRoute, `/v1/pets/${pet.id}/photos/${b.id}`, { method: "DELETE", key, params: { petId: String(pet.id), photoId: String(b.id) } });
+    const del = await call(deletePhotoRoute, `/v1/pets/${pet.id}/photos/${b.id}`, {
+      method: "DELETE",
+      key,
+      params: { petId: String(pet.id), photoId: String(b.id) },
+    });
     expect(del.status).toBe(204);
     expect(del.headers.get("etag")).toBe('"6"');
     const after = await petOf(pet.id);
     expect(after.photos.map((p) => p.id)).toEqual([a.id]);
 
-    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(await call(listEventsRoute, "/v1/events?limit=100", { key }));
+    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(
+      await call(listEventsRoute, "/v1/events?limit=100", { key }),
+    );
     const mine = events.filter((e) => e.data.pet.id === pet.id);
     expect(mine.map((e) => [e.type, e.data.pet.version, e.data.pet.photos.length, e.data.previous?.photos?.length])).toEqual([
       ["pet.updated", 2, 1, 0],

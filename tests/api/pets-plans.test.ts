@@ -131,7 +131,10 @@ describe("every filter combination, first and deep pages, both directions", () =
       const all = nodes(await plan(query(), mode));
       const discarding = all.filter((n) => (n["Rows Removed by Filter"] ?? 0) > 0);
       expect(discarding.map((n) => `${mode}: ${n["Node Type"]} ${n["Index Name"] ?? ""} discards ${n["Rows Removed by Filter"]}`)).toEqual([]);
-      expect(all.some((n) => n["Node Type"] === "Seq Scan"), `${mode}: a sequential scan`).toBe(false);
+      expect(
+        all.some((n) => n["Node Type"] === "Seq Scan"),
+        `${mode}: a sequential scan`,
+      ).toBe(false);
     }
   });
 });
@@ -162,7 +165,10 @@ describe("the age filter at any depth: its birthday windows are read from the co
       expect(windows.map((n) => `${mode}: ${n["Node Type"]} on ${n["Index Name"]}, ${n["Heap Fetches"]} heap fetches`)).toEqual(
         windows.map(() => `${mode}: Index Only Scan on pets_birth_date_cover_idx, 0 heap fetches`),
       );
-      expect(all.some((n) => n["Node Type"] === "Seq Scan"), `${mode}: a sequential scan`).toBe(false);
+      expect(
+        all.some((n) => n["Node Type"] === "Seq Scan"),
+        `${mode}: a sequential scan`,
+      ).toBe(false);
     }
   });
 });
@@ -203,10 +209,16 @@ describe("the listing-site filters at any depth: each walks its own index, even 
       const all = nodes(await plan(query(), mode));
       const discarding = all.filter((n) => (n["Rows Removed by Filter"] ?? 0) > mayDiscard);
       expect(discarding.map((n) => `${mode}: ${n["Node Type"]} ${n["Index Name"] ?? ""} discards ${n["Rows Removed by Filter"]}`)).toEqual([]);
-      expect(all.some((n) => n["Node Type"] === "Seq Scan"), `${mode}: a sequential scan`).toBe(false);
+      expect(
+        all.some((n) => n["Node Type"] === "Seq Scan"),
+        `${mode}: a sequential scan`,
+      ).toBe(false);
       const walked = all.filter((n) => n["Index Name"] && n["Index Name"] !== "pets_pkey" && n["Index Name"] !== "pet_photos_pet_id_position_idx");
       expect(walked.length, `${mode}: an index of the filter`).toBeGreaterThan(0);
-      expect(walked.map((n) => n["Index Name"]!).filter((name) => !index.test(name)), `${mode}: other indexes walked`).toEqual([]);
+      expect(
+        walked.map((n) => n["Index Name"]!).filter((name) => !index.test(name)),
+        `${mode}: other indexes walked`,
+      ).toEqual([]);
     }
   });
 });

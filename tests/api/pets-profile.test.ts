@@ -117,7 +117,9 @@ describe("the change feed", () => {
   it("carries the profile in pet.created and the changed fields' old values in pet.updated", async () => {
     const pet = await expectJson<Pet>(await create(FULL), 201);
     await expectJson<Pet>(await patch(pet, { goodWith: { cats: false } }));
-    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(await call(listEventsRoute, "/v1/events?limit=100", { key }));
+    const events = await expectJson<{ type: string; data: { pet: Pet; previous?: Partial<Pet> } }[]>(
+      await call(listEventsRoute, "/v1/events?limit=100", { key }),
+    );
     const mine = events.filter((e) => e.data.pet.id === pet.id);
     expect(mine.map((e) => e.type)).toEqual(["pet.created", "pet.updated"]);
     expect(mine[0]!.data.pet).toMatchObject({ sex: "female", size: "medium", breed: "Labrador mix", ageGroup: "young", photos: [] });

@@ -94,7 +94,12 @@ describe("PATCH /v1/pets/{petId}: changes", () => {
 
   it("signed-in staff change animals through the same endpoint (session cookie, own Origin)", async () => {
     const pet = await freshPet();
-    const res = await call(PATCH, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "pending" }, params: { petId: String(pet.id) }, headers: staff.headers });
+    const res = await call(PATCH, `/v1/pets/${pet.id}`, {
+      method: "PATCH",
+      json: { status: "pending" },
+      params: { petId: String(pet.id) },
+      headers: staff.headers,
+    });
     expect((await expectJson<Pet>(res)).status).toBe("pending");
   });
 
@@ -163,9 +168,7 @@ describe("PATCH /v1/pets/{petId}: If-Match", () => {
 
   it("two staff saving from the same version at once: exactly one wins, the other gets 412", async () => {
     const pet = await freshPet();
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => patch(pet.id, { name: `Writer ${i}` }, { headers: { "if-match": '"1"' } })),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => patch(pet.id, { name: `Writer ${i}` }, { headers: { "if-match": '"1"' } })));
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([200, ...Array(9).fill(412)]);
     const winner = await expectJson<Pet>(results.find((r) => r.status === 200)!);
@@ -178,7 +181,11 @@ describe("PATCH /v1/pets/{petId}: If-Match", () => {
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => patch(pet.id, { name: `Round ${i}` })));
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect((await stored(pet.id)).version).toBe(9);
-    const records = await db().petAudit.findMany({ where: { petId: BigInt(pet.id) }, orderBy: { id: "asc" }, select: { version: true, before: true, after: true } });
+    const records = await db().petAudit.findMany({
+      where: { petId: BigInt(pet.id) },
+      orderBy: { id: "asc" },
+      select: { version: true, before: true, after: true },
+    });
     expect(records.map((r) => r.version)).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
     let previousName = "Biscuit";
     for (const record of records) {
@@ -334,12 +341,18 @@ describe("CORS for PATCH", () => {
     expect(preflight.status).toBe(204);
     const methods = (preflight.headers.get("access-control-allow-methods") ?? "").split(",").map((m) => m.trim());
     expect(methods).toEqual(expect.arrayContaining(["GET", "PATCH"]));
-    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(",").map((h) => h.trim());
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "")
+      .toLowerCase()
+      .split(",")
+      .map((h) => h.trim());
     expect(allowed).toEqual(expect.arrayContaining(["if-match", "idempotency-key", "content-type", "authorization"]));
 
     const pet = await freshPet();
     const res = await patch(pet.id, { status: "sold" });
-    const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase().split(",").map((h) => h.trim());
+    const exposed = (res.headers.get("access-control-expose-headers") ?? "")
+      .toLowerCase()
+      .split(",")
+      .map((h) => h.trim());
     expect(exposed).toEqual(expect.arrayContaining(["etag", "idempotent-replayed"]));
   });
 });

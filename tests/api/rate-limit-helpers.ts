@@ -56,8 +56,7 @@ export const headersFor = ({ address, headers }: Who) => ({
 });
 
 export const list = (who: Who = {}) => call(GET, "/v1/pets?limit=1", { key: who.key, headers: headersFor(who) });
-export const create = (json: unknown, who: Who = {}) =>
-  call(POST, "/v1/pets", { method: "POST", key: who.key, json, headers: headersFor(who) });
+export const create = (json: unknown, who: Who = {}) => call(POST, "/v1/pets", { method: "POST", key: who.key, json, headers: headersFor(who) });
 export const getPet = (petId: number, who: Who = {}) =>
   call(getPetRoute, `/v1/pets/${petId}`, { key: who.key, headers: headersFor(who), params: { petId: String(petId) } });
 

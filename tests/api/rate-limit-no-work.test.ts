@@ -52,13 +52,19 @@ describe("a banned key costs no work", () => {
     const until = new Date(now.getTime() + 10 * 60_000);
     await db().apiKey.updateMany({ where: { id: { in: [BigInt(reports.id), BigInt(near.id)] } }, data: { bannedUntil: until } });
 
-    for (const [key, path, route] of [[reports.key, TEN_YEARS, reportRoute], [near.key, NEAR, listPetsRoute]] as const) {
+    for (const [key, path, route] of [
+      [reports.key, TEN_YEARS, reportRoute],
+      [near.key, NEAR, listPetsRoute],
+    ] as const) {
       const { res, statements } = await statementsDuring(() => call(route, path, { key, params: paramsOf(path) }));
       await expectApiError(res, 429, "key_temporarily_banned");
       expect(int(res, "Retry-After")).toBe(600);
       expect(int(res, "X-RateLimit-Remaining")).toBe(0);
       expect(res.headers.get("RateLimit-Policy")).toContain('"minute"');
-      expect(statements.some((sql) => /rate_limit_counters/.test(sql)), `${path}: the request was counted`).toBe(true);
+      expect(
+        statements.some((sql) => /rate_limit_counters/.test(sql)),
+        `${path}: the request was counted`,
+      ).toBe(true);
       expect(work(statements), path).toEqual([]);
     }
   });
@@ -70,7 +76,10 @@ describe("a key known to be over its limit costs no work", () => {
     const { key: reportsKey } = await newKey(["records:read"], "limited shelter key", { plan: "enterprise", perMinute: 2, perDay: 100 });
     const { key: nearKey } = await enterprise(2, 100, "limited partner key");
 
-    for (const [key, path, route] of [[reportsKey, TEN_YEARS, reportRoute], [nearKey, NEAR, listPetsRoute]] as const) {
+    for (const [key, path, route] of [
+      [reportsKey, TEN_YEARS, reportRoute],
+      [nearKey, NEAR, listPetsRoute],
+    ] as const) {
       for (let i = 0; i < 2; i++) {
         const { res, statements } = await statementsDuring(() => call(route, path, { key, params: paramsOf(path) }));
         expect(res.status, path).toBe(200);

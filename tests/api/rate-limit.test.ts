@@ -5,7 +5,22 @@ import { BAN_MS, counterStore, setCounterStore } from "@/lib/http/rate-limit";
 import { setApiKeyPlan } from "@/lib/keys/service";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { UNKNOWN_KEY, expectApiError, newKey } from "./helpers";
-import { list, pin, unix, secondsUntil, minuteEnd, burst, statuses, countOf, enterprise, int, parseItems, expectRateHeaders, bannedUntil, rateLimitTestFile } from "./rate-limit-helpers";
+import {
+  list,
+  pin,
+  unix,
+  secondsUntil,
+  minuteEnd,
+  burst,
+  statuses,
+  countOf,
+  enterprise,
+  int,
+  parseItems,
+  expectRateHeaders,
+  bannedUntil,
+  rateLimitTestFile,
+} from "./rate-limit-helpers";
 import { rateLimitStoreContract } from "./rate-limit-store-contract";
 
 // Spec section 8 and product.md "Rate limits", against the real route

@@ -59,10 +59,14 @@ afterAll(async () => {
 
 /** Waits until the monitor's check of the replica satisfies `ok`. */
 function untilReplica(ok: (s: { status: string; lagMs: number | null }) => boolean, timeoutMs = 20_000) {
-  return until("the replica's status", async () => {
-    const [status] = await checkReplicas();
-    return status && ok(status) ? status : null;
-  }, timeoutMs);
+  return until(
+    "the replica's status",
+    async () => {
+      const [status] = await checkReplicas();
+      return status && ok(status) ? status : null;
+    },
+    timeoutMs,
+  );
 }
 
 async function reads(): Promise<Record<string, number>> {
@@ -74,7 +78,8 @@ const moved = (before: Record<string, number>, after: Record<string, number>) =>
   return { replica: delta("replica"), primary: delta("primary"), primary_fallback: delta("primary_fallback") };
 };
 
-const create = async (name: string, key = writer) => expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } }), 201);
+const create = async (name: string, key = writer) =>
+  expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } }), 201);
 const list = async (key: string, headers: Record<string, string> = {}) => call(listRoute, "/v1/pets?limit=5", { key, headers });
 const names = async (res: Response) => ((await res.json()) as Pet[]).map((p) => p.name);
 
@@ -173,7 +178,7 @@ describe.skipIf(!canRunReplicaCluster)("reads from a streaming replica", () => {
       expect(conditional.status).toBe(304);
 
       // A staff session is a caller like a key.
-      const pet = (await (await list(writer)).json() as Pet[])[0]!;
+      const pet = ((await (await list(writer)).json()) as Pet[])[0]!;
       const patched = await call(patchPetRoute, `/v1/pets/${pet.id}`, {
         method: "PATCH",
         json: { name: "Renamed by staff" },
@@ -186,7 +191,11 @@ describe.skipIf(!canRunReplicaCluster)("reads from a streaming replica", () => {
       const other = await call(getPetRoute, `/v1/pets/${pet.id}`, { key: reader, params: { petId: String(pet.id) } });
       expect(other.status).toBe(404); // created after the replica paused: not there yet
       // ...unless the reader holds a tag of it (passed on by the writer): then the primary answers getPet too.
-      const tagged = await call(getPetRoute, `/v1/pets/${pet.id}`, { key: reader, params: { petId: String(pet.id) }, headers: { "if-none-match": patched.headers.get("etag")! } });
+      const tagged = await call(getPetRoute, `/v1/pets/${pet.id}`, {
+        key: reader,
+        params: { petId: String(pet.id) },
+        headers: { "if-none-match": patched.headers.get("etag")! },
+      });
       expect(tagged.status).toBe(200);
       expect(((await tagged.json()) as Pet).name).toBe("Renamed by staff");
     } finally {

@@ -41,7 +41,9 @@ async function stay(org: number, pet: number, intake: { at: string; type: string
 }
 
 async function report(org: number, key: string, query: string): Promise<MonthlyReport> {
-  return expectJson<MonthlyReport>(await call(monthlyRoute, `/v1/organizations/${org}/reports/monthly?${query}`, { key, params: { organizationId: String(org) } }));
+  return expectJson<MonthlyReport>(
+    await call(monthlyRoute, `/v1/organizations/${org}/reports/monthly?${query}`, { key, params: { organizationId: String(org) } }),
+  );
 }
 
 const total = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;
@@ -105,7 +107,12 @@ describe("age on the day, species by category", () => {
 
   it("Dogs are dog, Cats are cat, every other category is other", async () => {
     const { org, key } = await shelter("UTC");
-    for (const [category, n] of [["Dogs", 2], ["Cats", 1], ["Rabbits", 3], ["Birds", 1]] as const) {
+    for (const [category, n] of [
+      ["Dogs", 2],
+      ["Cats", 1],
+      ["Rabbits", 3],
+      ["Birds", 1],
+    ] as const) {
       for (let i = 0; i < n; i++) await stay(org, await animal(org, category), { at: "2021-06-10T12:00:00Z", type: "otherIntake" });
     }
     const { species } = (await report(org, key, "from=2021-06&to=2021-06")).months[0]!;
@@ -180,7 +187,10 @@ describe("counts from month to month", () => {
     for (const month of months) {
       const first = `${month.month}-01`;
       const open = stays.filter((x) => day(x.from) < first && (x.to === null || day(x.to) >= first)).length;
-      expect(SPECIES.reduce((n, s) => n + month.species[s].beginningCount, 0), month.month).toBe(open);
+      expect(
+        SPECIES.reduce((n, s) => n + month.species[s].beginningCount, 0),
+        month.month,
+      ).toBe(open);
     }
     expect(months[0]!.species.dog.beginningCount).toBe(0);
     expect(months.at(-1)!.species.dog.endingCount + months.at(-1)!.species.cat.endingCount + months.at(-1)!.species.other.endingCount).toBe(
@@ -225,7 +235,10 @@ describe("the request", () => {
     ];
     for (const [q, field] of cases) {
       const body = await expectApiError(await ask(q), 400, "invalid_query");
-      expect(body.details?.map((d) => d.field), q).toContain(field);
+      expect(
+        body.details?.map((d) => d.field),
+        q,
+      ).toContain(field);
     }
     // 120 months exactly is fine.
     expect((await report(org, key, "from=2011-02&to=2021-01")).months).toHaveLength(120);
@@ -233,12 +246,22 @@ describe("the request", () => {
 
   it("the whole network's report takes at most 12 months (issue 48: ten years ran past the statement timeout, answered 503): 13 are 400 naming to, JSON and CSV alike; an organisation's still takes 120", async () => {
     const { key } = await newKey(["records:read"], "platform", { plan: "pro" }, null);
-    for (const [route, path] of [[networkRoute, "/v1/reports/monthly"], [networkCsvRoute, "/v1/reports/monthly.csv"]] as const) {
+    for (const [route, path] of [
+      [networkRoute, "/v1/reports/monthly"],
+      [networkCsvRoute, "/v1/reports/monthly.csv"],
+    ] as const) {
       for (const q of ["from=2020-01&to=2021-01", "from=2011-02&to=2021-01"]) {
         const res = await call(route, `${path}?${q}`, { key });
         const body = await expectApiError(res, 400, "invalid_query");
         expect(res.headers.get("Retry-After"), q).toBeNull();
-        expect(body.details, q).toEqual([{ field: "to", issue: expect.stringMatching(/^must be at most 12 months from from \(20[12][01]-0[12]\) for the whole network's report \(an organisation's: 120\): this range has (13|120)$/) }]);
+        expect(body.details, q).toEqual([
+          {
+            field: "to",
+            issue: expect.stringMatching(
+              /^must be at most 12 months from from \(20[12][01]-0[12]\) for the whole network's report \(an organisation's: 120\): this range has (13|120)$/,
+            ),
+          },
+        ]);
       }
       expect((await call(route, `${path}?from=2020-01&to=2020-12`, { key })).status).toBe(200);
     }
@@ -265,8 +288,16 @@ describe("the request", () => {
     const petsOnly = await newKey(["pets:read"], "no records", { plan: "pro" }, org);
     await expectApiError(await call(monthlyRoute, path, { key: petsOnly.key, params }), 403, "forbidden");
     await expectApiError(await call(monthlyRoute, path, { key: other.key, params }), 403, "forbidden");
-    await expectApiError(await call(monthlyRoute, path, { headers: (await staffSession(undefined, { organizationId: other.org })).headers, params }), 403, "forbidden");
-    await expectApiError(await call(monthlyRoute, `/v1/organizations/987654321/reports/monthly`, { key, params: { organizationId: "987654321" } }), 404, "not_found");
+    await expectApiError(
+      await call(monthlyRoute, path, { headers: (await staffSession(undefined, { organizationId: other.org })).headers, params }),
+      403,
+      "forbidden",
+    );
+    await expectApiError(
+      await call(monthlyRoute, `/v1/organizations/987654321/reports/monthly`, { key, params: { organizationId: "987654321" } }),
+      404,
+      "not_found",
+    );
   });
 });
 
@@ -274,7 +305,10 @@ describe("the CSV", () => {
   it("is a download in the matrix's layout: a block per month, rows the categories, columns species × age", async () => {
     const { org, key } = await shelter("UTC");
     await stay(org, await animal(org, "Dogs", "2021-05-01"), { at: "2021-06-10T12:00:00Z", type: "stray" }, { at: "2021-07-02T12:00:00Z", type: "adoption" });
-    const res = await call(monthlyCsvRoute, `/v1/organizations/${org}/reports/monthly.csv?from=2021-06&to=2021-07`, { key, params: { organizationId: String(org) } });
+    const res = await call(monthlyCsvRoute, `/v1/organizations/${org}/reports/monthly.csv?from=2021-06&to=2021-07`, {
+      key,
+      params: { organizationId: String(org) },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(res.headers.get("content-disposition")).toBe(`attachment; filename="monthly-report-${org}-2021-06_2021-07.csv"`);
@@ -308,7 +342,11 @@ describe("the network report", () => {
     expect(network.months[1]!.species.dog.beginningCount).toBe(1);
     const platformKey = await newKey(["records:read"], "platform", { plan: "pro" }, null);
     expect((await call(networkRoute, "/v1/reports/monthly?from=1990-03&to=1990-03", { key: platformKey.key })).status).toBe(200);
-    await expectApiError(await call(networkRoute, "/v1/reports/monthly", { headers: (await staffSession(undefined, { organizationId: a.org })).headers }), 403, "forbidden");
+    await expectApiError(
+      await call(networkRoute, "/v1/reports/monthly", { headers: (await staffSession(undefined, { organizationId: a.org })).headers }),
+      403,
+      "forbidden",
+    );
     await expectApiError(await call(networkRoute, "/v1/reports/monthly", { key: a.key }), 403, "forbidden");
   });
 });

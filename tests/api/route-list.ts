@@ -27,7 +27,10 @@ function routeFiles(dir: string): string[] {
 /** "/v1/pets/{petId}" from app/v1/pets/[petId]/route.ts. */
 function template(file: string): string {
   const rel = path.relative(path.join(process.cwd(), "app"), path.dirname(file));
-  return `/${rel.split(path.sep).map((part) => part.replace(/^\[\[?\.{0,3}([^\]]+)\]?\]$/, "{$1}")).join("/")}`;
+  return `/${rel
+    .split(path.sep)
+    .map((part) => part.replace(/^\[\[?\.{0,3}([^\]]+)\]?\]$/, "{$1}"))
+    .join("/")}`;
 }
 
 /** Each method a /v1 route file answers (not those it only refuses with 405). */

@@ -13,14 +13,20 @@ const ROOT = process.cwd();
 
 describe("the key scopes", () => {
   it("`keys create --help` offers every scope a key can hold", () => {
-    const help = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "cli.ts"), "keys", "create", "--help"], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+    const help = spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts", "cli.ts"), "keys", "create", "--help"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
     expect(help.status, help.stderr).toBe(0);
     const offered = help.stdout.replace(/\s+/g, "");
     for (const scope of KEY_SCOPES) expect(offered, scope).toContain(scope);
   });
 
   it("the document's bearerAuth names every scope, with what it allows in x-scopes", () => {
-    const scheme = (buildOpenApiDocument().components?.securitySchemes as unknown as Record<string, { description: string; "x-scopes": Record<string, string> }>).bearerAuth!;
+    const scheme = (
+      buildOpenApiDocument().components?.securitySchemes as unknown as Record<string, { description: string; "x-scopes": Record<string, string> }>
+    ).bearerAuth!;
     for (const scope of KEY_SCOPES) expect(scheme.description).toContain(`\`${scope}\``);
     expect(Object.keys(scheme["x-scopes"])).toEqual([...KEY_SCOPES]);
   });
@@ -33,7 +39,13 @@ describe("the key scopes", () => {
   });
 
   it("no doc keeps a list of its own: a line naming several scopes names them all", () => {
-    const docs = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+    const docs = [
+      "README.md",
+      ...fs
+        .readdirSync(path.join(ROOT, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => path.join("docs", f)),
+    ];
     const partial: string[] = [];
     for (const file of docs) {
       fs.readFileSync(path.join(ROOT, file), "utf8")

@@ -41,7 +41,10 @@ export function fromMonthlyReport(report: {
   const months: MonthCounts = new Map();
   for (const { month, species } of report.months) {
     for (const [kind, s] of Object.entries(species)) {
-      for (const [side, byType] of [["intake", s.intakes], ["outcome", s.outcomes]] as const) {
+      for (const [side, byType] of [
+        ["intake", s.intakes],
+        ["outcome", s.outcomes],
+      ] as const) {
         for (const [type, ages] of Object.entries(byType)) {
           for (const [age, n] of Object.entries(ages)) if (n) add(months, month, `${side} ${type} ${kind} ${age}`, n);
         }
@@ -82,8 +85,7 @@ export function csvRecords(text: string): { line: number; cells: string[] }[] {
     else if (c === ",") {
       cells.push(cell);
       cell = "";
-    }
-    else if (c === "\r") continue;
+    } else if (c === "\r") continue;
     else if (c === "\n") {
       cells.push(cell);
       records.push({ line: start, cells });
@@ -127,10 +129,22 @@ export interface ExportColumns {
 }
 
 /** The file's side: every row the import kept, counted by its own cells and the map's words. */
-export function countFile(file: Buffer, columns: ExportColumns, values: { intakeType: Record<string, string>; outcomeType: Record<string, string> }, refusedLines: Set<number>): MonthCounts {
+export function countFile(
+  file: Buffer,
+  columns: ExportColumns,
+  values: { intakeType: Record<string, string>; outcomeType: Record<string, string> },
+  refusedLines: Set<number>,
+): MonthCounts {
   const [header, ...rows] = csvRecords(file.toString("utf8"));
   const col = (name: string) => header!.cells.indexOf(name);
-  const [type, dob, intakeDate, intakeType, outcomeDate, outcomeType] = [columns.species, columns.birthDate, columns.intakeDate, columns.intakeType, columns.outcomeDate, columns.outcomeType].map(col) as number[];
+  const [type, dob, intakeDate, intakeType, outcomeDate, outcomeType] = [
+    columns.species,
+    columns.birthDate,
+    columns.intakeDate,
+    columns.intakeType,
+    columns.outcomeDate,
+    columns.outcomeType,
+  ].map(col) as number[];
   const ours = (words: Record<string, string>, word: string) => words[word] ?? word.toLowerCase();
   const months: MonthCounts = new Map();
   for (const { line, cells } of rows) {

@@ -173,7 +173,14 @@ describe("staff see and lift lock-outs", () => {
     const now = pinFresh();
     for (let i = 0; i < 5; i++) await attempt("not.staff@petstore.test", "wrong password", "198.51.100.70");
     const [guess] = (await listLockouts(now)).filter((l) => l.scope !== "address");
-    expect(guess).toEqual({ scope: "unknown_email", email: null, address: "ip:198.51.100.70", attempts: 0, lockedUntil: new Date(now.getTime() + 900_000), lockouts: 1 });
+    expect(guess).toEqual({
+      scope: "unknown_email",
+      email: null,
+      address: "ip:198.51.100.70",
+      attempts: 0,
+      lockedUntil: new Date(now.getTime() + 900_000),
+      lockouts: 1,
+    });
     expect(await unlock({ email: "not.staff@petstore.test" })).toBe(1);
   });
 });

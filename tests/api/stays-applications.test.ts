@@ -57,13 +57,18 @@ async function apply(petId: number, email: string, locale?: "es"): Promise<numbe
 }
 
 /** An animal with its first stay open, as the API adds one. */
-const seedPets = async ([{ name }]: [{ name: string }]) => [await expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: records, json: { name, categoryId: 1 } }), 201)];
+const seedPets = async ([{ name }]: [{ name: string }]) => [
+  await expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: records, json: { name, categoryId: 1 } }), 201),
+];
 
 const step = (id: number, to: string) =>
   call(transitionRoute, `/v1/applications/${id}/transitions`, { method: "POST", headers: staff.headers, json: { to }, params: { applicationId: String(id) } });
 const stateOf = async (id: number) =>
-  (await expectJson<{ state: string; steps: { from: string | null; to: string; actor: string }[] }>(await call(getApplicationRoute, `/v1/applications/${id}`, { headers: staff.headers, params: { applicationId: String(id) } })));
-const openStay = async (petId: number) => (await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${petId}/stays?limit=100`, { key: records, params: { petId: String(petId) } }))).at(-1)!;
+  await expectJson<{ state: string; steps: { from: string | null; to: string; actor: string }[] }>(
+    await call(getApplicationRoute, `/v1/applications/${id}`, { headers: staff.headers, params: { applicationId: String(id) } }),
+  );
+const openStay = async (petId: number) =>
+  (await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${petId}/stays?limit=100`, { key: records, params: { petId: String(petId) } }))).at(-1)!;
 const row = (petId: number) => db().pet.findUniqueOrThrow({ where: { id: BigInt(petId) }, select: { status: true, inCare: true } });
 
 describe("an outcome other than adoption closes the animal's applications", () => {
@@ -85,7 +90,11 @@ describe("an outcome other than adoption closes the animal's applications", () =
     });
     expect((await expectJson<Stay>(ended)).outcome?.type).toBe("transferredOut");
     expect(await row(pet!.id)).toEqual({ status: "available", inCare: false });
-    for (const [id, from] of [[approved, "approved"], [waiting, "received"], [reviewed, "in_review"]] as const) {
+    for (const [id, from] of [
+      [approved, "approved"],
+      [waiting, "received"],
+      [reviewed, "in_review"],
+    ] as const) {
       const application = await stateOf(id);
       expect(application.state, `application ${id}`).toBe("cancelled");
       expect(application.steps.at(-1)).toMatchObject({ from, to: "cancelled", actor: expect.stringMatching(/^API key #\d+$/) });
@@ -135,12 +144,32 @@ describe("an outcome other than adoption closes the animal's applications", () =
     const approved = await apply(pet!.id, "nova@example.org");
     await expectJson(await step(approved, "approved"));
     const stay = await openStay(pet!.id);
-    const byHand = await call(endRoute, `/v1/pets/${pet!.id}/stays/${stay.id}/outcome`, { method: "POST", key: records, json: { type: "adoption" }, params: { petId: String(pet!.id), stayId: String(stay.id) } });
+    const byHand = await call(endRoute, `/v1/pets/${pet!.id}/stays/${stay.id}/outcome`, {
+      method: "POST",
+      key: records,
+      json: { type: "adoption" },
+      params: { petId: String(pet!.id), stayId: String(stay.id) },
+    });
     await expectApiError(byHand, 409, "adoption_in_progress");
     expect((await stateOf(approved)).state).toBe("approved");
-    await expectJson(await call(endRoute, `/v1/pets/${pet!.id}/stays/${stay.id}/outcome`, { method: "POST", key: records, json: { type: "diedInCare" }, params: { petId: String(pet!.id), stayId: String(stay.id) } }));
+    await expectJson(
+      await call(endRoute, `/v1/pets/${pet!.id}/stays/${stay.id}/outcome`, {
+        method: "POST",
+        key: records,
+        json: { type: "diedInCare" },
+        params: { petId: String(pet!.id), stayId: String(stay.id) },
+      }),
+    );
     expect((await stateOf(approved)).state).toBe("cancelled");
-    await expectJson(await call(openRoute, `/v1/pets/${pet!.id}/stays`, { method: "POST", key: records, json: { intake: { type: "stray" } }, params: { petId: String(pet!.id) } }), 201);
+    await expectJson(
+      await call(openRoute, `/v1/pets/${pet!.id}/stays`, {
+        method: "POST",
+        key: records,
+        json: { intake: { type: "stray" } },
+        params: { petId: String(pet!.id) },
+      }),
+      201,
+    );
     expect(await row(pet!.id)).toEqual({ status: "available", inCare: true });
     await apply(pet!.id, "again@example.org");
   });

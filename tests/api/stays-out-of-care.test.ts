@@ -66,14 +66,25 @@ const publicViews = async () => ({
 
 describe("an outcome other than adoption", () => {
   it("transferredOut: gone from every public list, the pull feed and the sites' next file (queued within the listing delay); staff still read it with its stays", async () => {
-    expect(await publicViews()).toEqual({ list: true, search: true, shelterPage: true, near: true, byIdInList: true, partnersList: true, getPet: true, pullFeed: true });
+    expect(await publicViews()).toEqual({
+      list: true,
+      search: true,
+      shelterPage: true,
+      near: true,
+      byIdInList: true,
+      partnersList: true,
+      getPet: true,
+      pullFeed: true,
+    });
 
     vi.stubEnv("LISTINGS_DELAY_SECONDS", "60");
     resetEnvCache();
     await scheduleListingUploads(); // everything before is seen
     await clearJobs();
 
-    const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${ranger.id}/stays`, { key: shelterKey, params: { petId: String(ranger.id) } }));
+    const [stay] = await expectJson<Stay[]>(
+      await call(listStaysRoute, `/v1/pets/${ranger.id}/stays`, { key: shelterKey, params: { petId: String(ranger.id) } }),
+    );
     const ended = await expectJson<Stay>(
       await call(endRoute, `/v1/pets/${ranger.id}/stays/${stay!.id}/outcome`, {
         method: "POST",
@@ -83,14 +94,25 @@ describe("an outcome other than adoption", () => {
       }),
     );
 
-    expect(await publicViews()).toEqual({ list: false, search: false, shelterPage: false, near: false, byIdInList: false, partnersList: false, getPet: false, pullFeed: false });
+    expect(await publicViews()).toEqual({
+      list: false,
+      search: false,
+      shelterPage: false,
+      near: false,
+      byIdInList: false,
+      partnersList: false,
+      getPet: false,
+      pullFeed: false,
+    });
     // The animal still in care is untouched.
     expect(await ids(`/v1/pets?organizationId=${org}`)).toEqual([keeper.id]);
     expect(await feed()).toContain("OOC-Keeper");
 
     // The sites get a new file after the quiet period, built without it.
     expect((await scheduleListingUploads()).uploads).toBe(1);
-    const [job] = await query<{ run_at: Date; payload: { siteId: string } }>(Prisma.sql`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE payload->>'siteId' = ${String(site)}`);
+    const [job] = await query<{ run_at: Date; payload: { siteId: string } }>(
+      Prisma.sql`SELECT run_at, payload FROM graphile_worker._private_jobs WHERE payload->>'siteId' = ${String(site)}`,
+    );
     expect((job!.run_at.getTime() - Date.now()) / 1000).toBeGreaterThan(50);
     expect((job!.run_at.getTime() - Date.now()) / 1000).toBeLessThanOrEqual(61);
     await clearJobs();
@@ -109,7 +131,9 @@ describe("an outcome other than adoption", () => {
     // Its staff: the animal by id (the pet page reads ?id=), and its stays.
     expect((await call(getPetRoute, `/v1/pets/${ranger.id}`, { headers: staff.headers, params: { petId: String(ranger.id) } })).status).toBe(200);
     expect((await expectJson<Pet[]>(await call(listPets, `/v1/pets?id=${ranger.id}`, { headers: staff.headers }))).map((p) => p.id)).toEqual([ranger.id]);
-    expect(await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${ranger.id}/stays`, { headers: staff.headers, params: { petId: String(ranger.id) } }))).toEqual([ended]);
+    expect(
+      await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${ranger.id}/stays`, { headers: staff.headers, params: { petId: String(ranger.id) } })),
+    ).toEqual([ended]);
     // Not on the staff's lists either (they are the adopters' lists), and not for another organisation's staff.
     expect((await expectJson<Pet[]>(await call(listPets, `/v1/pets?organizationId=${org}`, { headers: staff.headers }))).map((p) => p.id)).toEqual([keeper.id]);
     const otherStaff = await staffSession();
@@ -151,7 +175,14 @@ describe("alerts", () => {
     const gone = await create("Gone Before Dawn");
     const here = await create("Here To Stay");
     const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${gone.id}/stays`, { key: shelterKey, params: { petId: String(gone.id) } }));
-    await expectJson(await call(endRoute, `/v1/pets/${gone.id}/stays/${stay!.id}/outcome`, { method: "POST", key: shelterKey, params: { petId: String(gone.id), stayId: String(stay!.id) }, json: { type: "returnedToOwner" } }));
+    await expectJson(
+      await call(endRoute, `/v1/pets/${gone.id}/stays/${stay!.id}/outcome`, {
+        method: "POST",
+        key: shelterKey,
+        params: { petId: String(gone.id), stayId: String(stay!.id) },
+        json: { type: "returnedToOwner" },
+      }),
+    );
     await matchAlerts();
     const matched = async (petId: number) => db().alertMatch.count({ where: { petId: BigInt(petId) } });
     expect(await matched(gone.id)).toBe(0);
@@ -164,11 +195,15 @@ describe("imports", () => {
     const { PETFINDER_COLUMNS } = await import("@/lib/listings/formats/petfinder");
     const { importFile } = await import("./imports-helpers");
     const file = (ids: string[]) =>
-      [PETFINDER_COLUMNS.join(","), ...ids.map((id) => PETFINDER_COLUMNS.map((c) => (c === "ID" || c === "AnimalName" ? id : c === "Type" ? "Dog" : "")).join(","))].join("\r\n") + "\r\n";
+      [
+        PETFINDER_COLUMNS.join(","),
+        ...ids.map((id) => PETFINDER_COLUMNS.map((c) => (c === "ID" || c === "AnimalName" ? id : c === "Type" ? "Dog" : "")).join(",")),
+      ].join("\r\n") + "\r\n";
     const importOrg = await newOrganization({ name: "Importing Shelter" });
     const importKey = (await newKey(["pets:read", "pets:write", "records:read", "records:write"], "importer", { plan: "pro" }, importOrg)).key;
     await importFile({ key: importKey }, file(["IM-1", "IM-2", "IM-3"]));
-    const idOf = async (externalId: string) => Number((await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(importOrg), externalId }, select: { id: true } })).id);
+    const idOf = async (externalId: string) =>
+      Number((await db().pet.findFirstOrThrow({ where: { organizationId: BigInt(importOrg), externalId }, select: { id: true } })).id);
     const staysOf = async (externalId: string) => {
       const id = await idOf(externalId);
       return expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${id}/stays`, { key: importKey, params: { petId: String(id) } }));
@@ -178,13 +213,23 @@ describe("imports", () => {
     // IM-3 left another way before the next import.
     const im3 = await idOf("IM-3");
     const [stay] = await staysOf("IM-3");
-    await expectJson(await call(endRoute, `/v1/pets/${im3}/stays/${stay!.id}/outcome`, { method: "POST", key: importKey, params: { petId: String(im3), stayId: String(stay!.id) }, json: { type: "diedInCare" } }));
+    await expectJson(
+      await call(endRoute, `/v1/pets/${im3}/stays/${stay!.id}/outcome`, {
+        method: "POST",
+        key: importKey,
+        params: { petId: String(im3), stayId: String(stay!.id) },
+        json: { type: "diedInCare" },
+      }),
+    );
 
     const report = await importFile({ key: importKey }, file(["IM-1"]), { missing: "adopted" });
     expect(report.status).toBe("done");
     expect(report.counts).toMatchObject({ adopted: 1 });
     expect((await staysOf("IM-2")).map((s) => s.outcome?.type)).toEqual(["adoption"]);
     expect((await staysOf("IM-3")).map((s) => s.outcome?.type)).toEqual(["diedInCare"]);
-    expect((await db().pet.findUniqueOrThrow({ where: { id: BigInt(im3) }, select: { status: true, inCare: true } }))).toEqual({ status: "available", inCare: false });
+    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(im3) }, select: { status: true, inCare: true } })).toEqual({
+      status: "available",
+      inCare: false,
+    });
   });
 });

@@ -46,7 +46,14 @@ describe("an animal's stays, a page at a time", () => {
     const ids = new Map<number, number>();
     for (const s of [...stays].reverse()) {
       const row = await db().petStay.create({
-        data: { petId, organizationId: BigInt(pet.organizationId), intakeAt: new Date(s.at), intakeType: "stray", outcomeAt: new Date(s.to), outcomeType: "returnedToOwner" },
+        data: {
+          petId,
+          organizationId: BigInt(pet.organizationId),
+          intakeAt: new Date(s.at),
+          intakeType: "stray",
+          outcomeAt: new Date(s.to),
+          outcomeType: "returnedToOwner",
+        },
         select: { id: true },
       });
       ids.set(stays.indexOf(s), Number(row.id));
@@ -82,7 +89,12 @@ describe("an animal's stays, a page at a time", () => {
     }
     expect(back).toEqual([pages[2], pages[1], pages[0]]);
 
-    const last = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${pet.id}/stays?limit=100&cursor=${new URL(`http://x${prevs[3]}`).searchParams.get("cursor")}`, { key, params: { petId: String(pet.id) } }));
+    const last = await expectJson<Stay[]>(
+      await call(listStaysRoute, `/v1/pets/${pet.id}/stays?limit=100&cursor=${new URL(`http://x${prevs[3]}`).searchParams.get("cursor")}`, {
+        key,
+        params: { petId: String(pet.id) },
+      }),
+    );
     expect(last).toHaveLength(100);
   });
 
@@ -91,13 +103,21 @@ describe("an animal's stays, a page at a time", () => {
     expect((await expectJson<Stay[]>(first.clone())).map((s) => s.id)).toEqual(expected.slice(0, 20));
     expect(linkOf(first, "next")).toBeDefined();
     for (const limit of ["0", "101", "x", "1.5"]) {
-      await expectApiError(await call(listStaysRoute, `/v1/pets/${pet.id}/stays?limit=${limit}`, { key, params: { petId: String(pet.id) } }), 400, "invalid_query");
+      await expectApiError(
+        await call(listStaysRoute, `/v1/pets/${pet.id}/stays?limit=${limit}`, { key, params: { petId: String(pet.id) } }),
+        400,
+        "invalid_query",
+      );
     }
     await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Another", categoryId: 1 } });
     const petsPage = await call(listPets, "/v1/pets?limit=1", { key });
     const petsCursor = new URL(`http://x${linkOf(petsPage, "next")}`).searchParams.get("cursor")!;
     for (const cursor of ["nonsense!", "eyJ2IjoxfQ", petsCursor]) {
-      await expectApiError(await call(listStaysRoute, `/v1/pets/${pet.id}/stays?cursor=${cursor}`, { key, params: { petId: String(pet.id) } }), 400, "invalid_cursor");
+      await expectApiError(
+        await call(listStaysRoute, `/v1/pets/${pet.id}/stays?cursor=${cursor}`, { key, params: { petId: String(pet.id) } }),
+        400,
+        "invalid_cursor",
+      );
     }
   });
 });

@@ -28,7 +28,11 @@ let options: UpdateOptions;
 
 beforeAll(async () => {
   const staff = await staffSession();
-  options = { actor: { kind: "staff", id: staff.staffId, email: staff.email }, requestId: "stays-properties", tenancy: { kind: "organization", organizationId: FIRST_ORG } };
+  options = {
+    actor: { kind: "staff", id: staff.staffId, email: staff.email },
+    requestId: "stays-properties",
+    tenancy: { kind: "organization", organizationId: FIRST_ORG },
+  };
 });
 
 // Twelve instants twelve hours apart, so that steps often meet at one instant
@@ -72,7 +76,9 @@ async function checkAgrees(petId: number, trail: string): Promise<void> {
     const before = stays[i - 1]!;
     const after = stays[i]!;
     expect(before.outcomeAt, `only the latest stay may be open\n${shown}`).not.toBeNull();
-    expect(before.outcomeAt!.getTime(), `a stay ends before the next begins (no overlap, none inside another)\n${shown}`).toBeLessThanOrEqual(after.intakeAt.getTime());
+    expect(before.outcomeAt!.getTime(), `a stay ends before the next begins (no overlap, none inside another)\n${shown}`).toBeLessThanOrEqual(
+      after.intakeAt.getTime(),
+    );
     // Only stays of no length share an instant (then ordered by id); a lasting stay begins after them.
     const lasts = (s: Row) => s.outcomeAt?.getTime() !== s.intakeAt.getTime();
     expect(before.intakeAt.getTime() === after.intakeAt.getTime() && lasts(before), `a lasting stay shares its intake with a later one\n${shown}`).toBe(false);
@@ -80,7 +86,9 @@ async function checkAgrees(petId: number, trail: string): Promise<void> {
   const latest = stays.at(-1);
   expect(latest, shown).toBeDefined();
   expect(pet.status === "sold", `sold ⇔ the latest stay ended with an adoption\n${shown}`).toBe(latest!.outcomeType === "adoption");
-  expect(!pet.inCare, `out of care ⇔ the latest stay ended with another outcome\n${shown}`).toBe(latest!.outcomeAt !== null && latest!.outcomeType !== "adoption");
+  expect(!pet.inCare, `out of care ⇔ the latest stay ended with another outcome\n${shown}`).toBe(
+    latest!.outcomeAt !== null && latest!.outcomeType !== "adoption",
+  );
 }
 
 /** One step through the service; a refusal (4xx) is an answer, anything else is thrown. */
@@ -110,7 +118,11 @@ describe("the animal and its latest stay always agree", () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
-        const pet = await createPet(newPetSchema.parse({ name: `Walker ${++n}`, categoryId: 1, intake: { at: new Date(BASE).toISOString(), type: "stray" } }), options, petView(new Date(), ORIGIN));
+        const pet = await createPet(
+          newPetSchema.parse({ name: `Walker ${++n}`, categoryId: 1, intake: { at: new Date(BASE).toISOString(), type: "stray" } }),
+          options,
+          petView(new Date(), ORIGIN),
+        );
         const trail: string[] = [];
         await checkAgrees(pet.id, "created");
         for (const s of steps) {
@@ -137,13 +149,23 @@ describe("the cases the property found, by hand", () => {
     const second = (await openStay(pet.id, { at: at(0), type: "stray" }, options)).stay.id;
     await endStay(pet.id, second, { at: at(4), type: "transferredOut" }, options, closeApplicationsOfAnimalLeavingCare);
     const third = (await openStay(pet.id, { at: at(5), type: "transferredIn" }, options)).stay.id;
-    const refusal = (p: Promise<unknown>) => p.then(() => "accepted", (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)));
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => "accepted",
+        (e: unknown) => (e instanceof ApiError ? `${e.status} ${e.code}` : String(e)),
+      );
     // Inside the second stay; after the open one.
-    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(2) }, outcome: { at: at(2) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
-    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(6) }, outcome: { at: at(6) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe("409 stay_overlap");
+    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(2) }, outcome: { at: at(2) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe(
+      "409 stay_overlap",
+    );
+    expect(await refusal(correctStay(pet.id, first!, { intake: { at: at(6) }, outcome: { at: at(6) } }, options, closeApplicationsOfAnimalLeavingCare))).toBe(
+      "409 stay_overlap",
+    );
     const stay = { petId: BigInt(pet.id), organizationId: BigInt(pet.organizationId), intakeType: "stray" as const, outcomeType: "diedInCare" as const };
     for (const day of [2, 6]) {
-      await expect(db().petStay.create({ data: { ...stay, intakeAt: new Date(at(day)), outcomeAt: new Date(at(day)) } }), `day ${day}`).rejects.toThrow(/pet_stays_no_instant_inside/);
+      await expect(db().petStay.create({ data: { ...stay, intakeAt: new Date(at(day)), outcomeAt: new Date(at(day)) } }), `day ${day}`).rejects.toThrow(
+        /pet_stays_no_instant_inside/,
+      );
     }
     expect(await idsOf(pet.id)).toEqual([first, second, third]);
     await checkAgrees(pet.id, "after the refusals");
@@ -161,11 +183,17 @@ describe("the cases the property found, by hand", () => {
     await endStay(pet.id, second, { at: at(3), type: "adoption" }, options, closeApplicationsOfAnimalLeavingCare);
     await checkAgrees(pet.id, "sold");
     await correctStay(pet.id, first!, { intake: { at: at(4) }, outcome: { at: at(5) } }, options, closeApplicationsOfAnimalLeavingCare);
-    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({ status: "available", inCare: false });
+    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({
+      status: "available",
+      inCare: false,
+    });
     expect(await idsOf(pet.id)).toEqual([second, first]);
     await checkAgrees(pet.id, "moved past");
     await correctStay(pet.id, first!, { intake: { at: at(0) }, outcome: { at: at(1) } }, options, closeApplicationsOfAnimalLeavingCare);
-    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({ status: "sold", inCare: true });
+    expect(await db().pet.findUniqueOrThrow({ where: { id: BigInt(pet.id) }, select: { status: true, inCare: true } })).toEqual({
+      status: "sold",
+      inCare: true,
+    });
     await checkAgrees(pet.id, "moved back");
   });
 });

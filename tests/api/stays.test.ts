@@ -67,7 +67,9 @@ describe("adding an animal opens its first stay", () => {
 
   it("with an intake on a date: midnight of that day in the organisation's time zone (Chicago, UTC-6 in winter), the type and the shelter's word", async () => {
     const pet = await create({ intake: { at: "2026-01-15", type: "stray", subtype: "Found on Main St" } });
-    expect(await staysOf(pet.id)).toEqual([{ id: expect.any(Number), intake: { at: "2026-01-15T06:00:00.000Z", type: "stray", subtype: "Found on Main St" }, outcome: null }]);
+    expect(await staysOf(pet.id)).toEqual([
+      { id: expect.any(Number), intake: { at: "2026-01-15T06:00:00.000Z", type: "stray", subtype: "Found on Main St" }, outcome: null },
+    ]);
     const [local] = await db().$queryRaw<{ day: string }[]>`SELECT intake_on::text AS day FROM pet_stays WHERE pet_id = ${BigInt(pet.id)}`;
     expect(local!.day).toBe("2026-01-15");
   });
@@ -78,9 +80,16 @@ describe("adding an animal opens its first stay", () => {
     for (const at of [future, "2999-01-01", "yesterday", "2026-02-30"]) {
       const res = await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Later", categoryId: 1, intake: { at, type: "stray" } } });
       const body = await expectApiError(res, 400, "invalid_body");
-      expect(body.details?.map((d) => d.field), at).toEqual(["intake.at"]);
+      expect(
+        body.details?.map((d) => d.field),
+        at,
+      ).toEqual(["intake.at"]);
     }
-    const tooLong = await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Wordy", categoryId: 1, intake: { type: "stray", subtype: "x".repeat(101) } } });
+    const tooLong = await call(createRoute, "/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Wordy", categoryId: 1, intake: { type: "stray", subtype: "x".repeat(101) } },
+    });
     expect((await expectApiError(tooLong, 400, "invalid_body")).details?.map((d) => d.field)).toEqual(["intake.subtype"]);
     expect(await db().pet.count()).toBe(count);
   });
@@ -88,8 +97,14 @@ describe("adding an animal opens its first stay", () => {
   it("a sold animal's first stay ends at once with its adoption; { stays: 'provided' } opens none (imports bring their own)", async () => {
     const sold = await create({ status: "sold" });
     expect((await staysOf(sold.id))[0]!.outcome).toMatchObject({ type: "adoption" });
-    const context = { actor: { kind: "staff" as const, id: staff.staffId, email: staff.email }, requestId: "import-1", tenancy: { kind: "organization" as const, organizationId: FIRST_ORG } };
-    const imported = await createPet(newPetSchema.parse({ name: "Imported", categoryId: 1 }), context, petView(new Date(), ORIGIN), undefined, { stays: "provided" });
+    const context = {
+      actor: { kind: "staff" as const, id: staff.staffId, email: staff.email },
+      requestId: "import-1",
+      tenancy: { kind: "organization" as const, organizationId: FIRST_ORG },
+    };
+    const imported = await createPet(newPetSchema.parse({ name: "Imported", categoryId: 1 }), context, petView(new Date(), ORIGIN), undefined, {
+      stays: "provided",
+    });
     expect(await staysOf(imported.id)).toEqual([]);
   });
 });
@@ -106,7 +121,9 @@ describe("an outcome other than adoption takes the animal out of care; a new int
     expect(await publicIds()).not.toContain(pet.id);
     await expectApiError(await call(getPetRoute, `/v1/pets/${pet.id}`, { key: reader, params: { petId: String(pet.id) } }), 404, "not_found");
     // Staff still read it, and its stays.
-    expect((await expectJson<Pet>(await call(getPetRoute, `/v1/pets/${pet.id}`, { headers: staff.headers, params: { petId: String(pet.id) } }))).id).toBe(pet.id);
+    expect((await expectJson<Pet>(await call(getPetRoute, `/v1/pets/${pet.id}`, { headers: staff.headers, params: { petId: String(pet.id) } }))).id).toBe(
+      pet.id,
+    );
     expect(await expectJson<Stay[]>(await stays(pet.id, { headers: staff.headers }))).toEqual([ended]);
 
     await expectApiError(await end(pet.id, first!.id, { type: "adoption" }), 409, "stay_ended");
@@ -124,7 +141,9 @@ describe("an outcome other than adoption takes the animal out of care; a new int
     expect(types).toEqual(["pet.created", "pet.stay.ended", "pet.stay.started"]);
     const ev = (await eventsOf(pet.id))[1]!;
     expect(ev.data).toMatchObject({ stay: ended, previous: {} });
-    const history = await expectJson<HistoryEntry[]>(await call(historyRoute, `/v1/pets/${pet.id}/history`, { headers: staff.headers, params: { petId: String(pet.id) } }));
+    const history = await expectJson<HistoryEntry[]>(
+      await call(historyRoute, `/v1/pets/${pet.id}/history`, { headers: staff.headers, params: { petId: String(pet.id) } }),
+    );
     expect(history.map((h) => [h.action, h.version])).toEqual([
       ["stay_started", 3],
       ["stay_ended", 2],
@@ -138,7 +157,11 @@ describe("an outcome other than adoption takes the animal out of care; a new int
     const early = await expectApiError(await end(pet.id, stay!.id, { at: "2026-03-01T00:00:00Z", type: "diedInCare" }), 400, "invalid_body");
     expect(early.message).toContain("2026-03-01T00:00:00.000Z");
     expect(early.message).toContain("2026-03-10T12:00:00.000Z");
-    const later = await expectApiError(await end(pet.id, stay!.id, { at: new Date(Date.now() + 3_600_000).toISOString(), type: "diedInCare" }), 400, "invalid_body");
+    const later = await expectApiError(
+      await end(pet.id, stay!.id, { at: new Date(Date.now() + 3_600_000).toISOString(), type: "diedInCare" }),
+      400,
+      "invalid_body",
+    );
     expect(later.details?.map((d) => d.field)).toEqual(["at"]);
     await expectApiError(await end(pet.id, 987654321, { type: "diedInCare" }), 404, "not_found");
     expect(await row(pet.id)).toMatchObject({ inCare: true, version: 1 });
@@ -164,7 +187,9 @@ describe("stays never overlap", () => {
     const backwards = await expectApiError(await correct(pet.id, second.id, { intake: { at: "2025-04-01" } }), 409, "stay_overlap");
     expect(backwards.details?.map((d) => d.field)).toEqual(["intake.at"]);
     // The database itself refuses it too, whatever path writes.
-    await expect(db().petStay.update({ where: { id: BigInt(second.id) }, data: { intakeAt: new Date("2025-05-20T00:00:00Z") } })).rejects.toThrow(/pet_stays_no_overlap/);
+    await expect(db().petStay.update({ where: { id: BigInt(second.id) }, data: { intakeAt: new Date("2025-05-20T00:00:00Z") } })).rejects.toThrow(
+      /pet_stays_no_overlap/,
+    );
   });
 });
 
@@ -172,7 +197,9 @@ describe("corrections", () => {
   it("a date, type or subtype; correcting the last outcome's type re-derives the animal (adoption ↔ out of care)", async () => {
     const pet = await create({ intake: { at: "2026-02-01", type: "stray" } });
     const [stay] = await staysOf(pet.id);
-    const fixed = await expectJson<Stay>(await correct(pet.id, stay!.id, { intake: { type: "relinquishedByOwner", subtype: "OWNER SURRENDER", at: "2026-02-02" } }));
+    const fixed = await expectJson<Stay>(
+      await correct(pet.id, stay!.id, { intake: { type: "relinquishedByOwner", subtype: "OWNER SURRENDER", at: "2026-02-02" } }),
+    );
     expect(fixed.intake).toEqual({ at: "2026-02-02T06:00:00.000Z", type: "relinquishedByOwner", subtype: "OWNER SURRENDER" });
     await expectApiError(await correct(pet.id, stay!.id, { outcome: { type: "adoption" } }), 409, "stay_open");
     await expectApiError(await correct(pet.id, stay!.id, {}), 400, "invalid_body");
@@ -220,7 +247,12 @@ describe("the status and the stay never disagree", () => {
     });
     const application = (await expectJson<{ id: number }>(res, 201)).id;
     const step = (to: string) =>
-      call(transitionRoute, `/v1/applications/${application}/transitions`, { method: "POST", json: { to }, headers: staff.headers, params: { applicationId: String(application) } });
+      call(transitionRoute, `/v1/applications/${application}/transitions`, {
+        method: "POST",
+        json: { to },
+        headers: staff.headers,
+        params: { applicationId: String(application) },
+      });
     await expectJson(await step("approved"));
     // While the adoption is under way, its application decides the status: recording an adoption by hand waits for it.
     const [stay] = await staysOf(pet.id);
@@ -279,11 +311,19 @@ describe("the organisation's time zone", () => {
     expect((await expectJson<{ timeZone: string }>(await call(getOrg, path, { key: orgKey, params }))).timeZone).toBe("UTC");
     for (const timeZone of ["Mars/Olympus_Mons", "UTC+3", ""]) {
       const refused = await expectApiError(await call(patchOrg, path, { method: "PATCH", key: orgKey, params, json: { timeZone } }), 400, "invalid_body");
-      expect(refused.details?.map((d) => d.field), timeZone).toEqual(["timeZone"]);
+      expect(
+        refused.details?.map((d) => d.field),
+        timeZone,
+      ).toEqual(["timeZone"]);
     }
-    const saved = await expectJson<{ timeZone: string }>(await call(patchOrg, path, { method: "PATCH", key: orgKey, params, json: { timeZone: "Europe/Paris" } }));
+    const saved = await expectJson<{ timeZone: string }>(
+      await call(patchOrg, path, { method: "PATCH", key: orgKey, params, json: { timeZone: "Europe/Paris" } }),
+    );
     expect(saved.timeZone).toBe("Europe/Paris");
-    const pet = await expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name: "Minou", categoryId: 2, intake: { at: "2026-07-14", type: "stray" } } }), 201);
+    const pet = await expectJson<Pet>(
+      await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name: "Minou", categoryId: 2, intake: { at: "2026-07-14", type: "stray" } } }),
+      201,
+    );
     const [stay] = await expectJson<Stay[]>(await stays(pet.id, { key: orgKey }));
     expect(stay!.intake.at).toBe("2026-07-13T22:00:00.000Z");
   });
@@ -295,7 +335,11 @@ describe("an animal out of care cannot be sold by hand", () => {
     const [stay] = await staysOf(pet.id);
     await expectJson(await end(pet.id, stay!.id, { type: "lostInCare" }));
     const before = await row(pet.id);
-    await expectApiError(await call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "sold" }, key, params: { petId: String(pet.id) } }), 409, "stay_ended");
+    await expectApiError(
+      await call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "sold" }, key, params: { petId: String(pet.id) } }),
+      409,
+      "stay_ended",
+    );
     expect(await row(pet.id)).toEqual(before);
     await expectJson(await open(pet.id, { type: "stray" }), 201);
     await expectJson(await call(patchPet, `/v1/pets/${pet.id}`, { method: "PATCH", json: { status: "sold" }, key, params: { petId: String(pet.id) } }));

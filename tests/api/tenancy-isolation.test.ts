@@ -86,15 +86,39 @@ beforeAll(async () => {
     select: { id: true },
   });
   const listingSiteChange = await db().listingSiteAudit.create({
-    data: { organizationId: BigInt(FIRST_ORG), siteId: listingSite.id, site: "petfinder", action: "created", fields: ["host"], after: { host: "members.petfinder.com" }, actorKind: "staff", actorId: 1n, actorName: "home@petstore.test", requestId: "home" },
+    data: {
+      organizationId: BigInt(FIRST_ORG),
+      siteId: listingSite.id,
+      site: "petfinder",
+      action: "created",
+      fields: ["host"],
+      after: { host: "members.petfinder.com" },
+      actorKind: "staff",
+      actorId: 1n,
+      actorName: "home@petstore.test",
+      requestId: "home",
+    },
     select: { id: true },
   });
   const imported = await db().import.create({
-    data: { organizationId: BigInt(FIRST_ORG), format: "petfinder", encoding: "utf-8", dryRun: true, missing: "keep", counts: {}, photos: {}, actorKind: "api_key", actorId: BigInt(key.id) },
+    data: {
+      organizationId: BigInt(FIRST_ORG),
+      format: "petfinder",
+      encoding: "utf-8",
+      dryRun: true,
+      missing: "keep",
+      counts: {},
+      photos: {},
+      actorKind: "api_key",
+      actorId: BigInt(key.id),
+    },
     select: { id: true },
   });
   // The animal's stay (seeded animals have none: the create path opens it).
-  const stay = await db().petStay.create({ data: { petId: BigInt(pet!.id), organizationId: BigInt(FIRST_ORG), intakeAt: new Date("2026-01-01T00:00:00Z"), intakeType: "stray" }, select: { id: true } });
+  const stay = await db().petStay.create({
+    data: { petId: BigInt(pet!.id), organizationId: BigInt(FIRST_ORG), intakeAt: new Date("2026-01-01T00:00:00Z"), intakeType: "stray" },
+    select: { id: true },
+  });
   home = {
     pet: pet!.id,
     stay: Number(stay.id),
@@ -111,7 +135,12 @@ beforeAll(async () => {
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
-  const foreignKey = await newKey(["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"], "foreign key", { plan: "pro" }, org);
+  const foreignKey = await newKey(
+    ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"],
+    "foreign key",
+    { plan: "pro" },
+    org,
+  );
   foreign = { org, key: foreignKey.key, staff: await staffSession(undefined, { organizationId: org }), pet: foreignPet!.id };
 });
 
@@ -158,16 +187,33 @@ const PRIVATE: Record<string, Row> = {
     request: () => ({ path: `/v1/pets/${home.pet}/stays`, params: { petId: String(home.pet) }, json: { intake: { type: "stray" } } }),
   },
   "POST /v1/pets/{petId}/stays/{stayId}/outcome": {
-    request: () => ({ path: `/v1/pets/${home.pet}/stays/${home.stay}/outcome`, params: { petId: String(home.pet), stayId: String(home.stay) }, json: { type: "transferredOut" } }),
+    request: () => ({
+      path: `/v1/pets/${home.pet}/stays/${home.stay}/outcome`,
+      params: { petId: String(home.pet), stayId: String(home.stay) },
+      json: { type: "transferredOut" },
+    }),
   },
   "PATCH /v1/pets/{petId}/stays/{stayId}": {
-    request: () => ({ path: `/v1/pets/${home.pet}/stays/${home.stay}`, params: { petId: String(home.pet), stayId: String(home.stay) }, json: { intake: { type: "stray" } } }),
+    request: () => ({
+      path: `/v1/pets/${home.pet}/stays/${home.stay}`,
+      params: { petId: String(home.pet), stayId: String(home.stay) },
+      json: { intake: { type: "stray" } },
+    }),
   },
   "POST /v1/pets/{petId}/photos": {
-    request: () => ({ path: `/v1/pets/${home.pet}/photos`, params: { petId: String(home.pet) }, body: new Uint8Array([0xff, 0xd8, 0xff]), headers: { "content-type": "image/jpeg" } }),
+    request: () => ({
+      path: `/v1/pets/${home.pet}/photos`,
+      params: { petId: String(home.pet) },
+      body: new Uint8Array([0xff, 0xd8, 0xff]),
+      headers: { "content-type": "image/jpeg" },
+    }),
   },
   "PATCH /v1/pets/{petId}/photos/{photoId}": {
-    request: () => ({ path: `/v1/pets/${home.pet}/photos/${home.photo}`, params: { petId: String(home.pet), photoId: String(home.photo) }, json: { alt: "Taken" } }),
+    request: () => ({
+      path: `/v1/pets/${home.pet}/photos/${home.photo}`,
+      params: { petId: String(home.pet), photoId: String(home.photo) },
+      json: { alt: "Taken" },
+    }),
   },
   "DELETE /v1/pets/{petId}/photos/{photoId}": {
     request: () => ({ path: `/v1/pets/${home.pet}/photos/${home.photo}`, params: { petId: String(home.pet), photoId: String(home.photo) } }),
@@ -177,9 +223,15 @@ const PRIVATE: Record<string, Row> = {
     request: () => ({ path: "/v1/pets", params: {}, json: { name: "Planted", categoryId: 1, organizationId: FIRST_ORG } }),
   },
   "GET /v1/applications": { request: () => ({ path: "/v1/applications", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.application) },
-  "GET /v1/applications/{applicationId}": { request: () => ({ path: `/v1/applications/${home.application}`, params: { applicationId: String(home.application) } }) },
+  "GET /v1/applications/{applicationId}": {
+    request: () => ({ path: `/v1/applications/${home.application}`, params: { applicationId: String(home.application) } }),
+  },
   "POST /v1/applications/{applicationId}/transitions": {
-    request: () => ({ path: `/v1/applications/${home.application}/transitions`, params: { applicationId: String(home.application) }, json: { to: "in_review" } }),
+    request: () => ({
+      path: `/v1/applications/${home.application}/transitions`,
+      params: { applicationId: String(home.application) },
+      json: { to: "in_review" },
+    }),
   },
   "GET /v1/dashboard": {
     request: () => ({ path: "/v1/dashboard", params: {} }),
@@ -194,7 +246,11 @@ const PRIVATE: Record<string, Row> = {
   "GET /v1/listing-sites": { request: () => ({ path: "/v1/listing-sites", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.listingSite) },
   "POST /v1/listing-sites": {
     // Naming the first organisation: refused.
-    request: () => ({ path: "/v1/listing-sites", params: {}, json: { organizationId: FIRST_ORG, site: "adoptapet", username: "planted", password: "planted" } }),
+    request: () => ({
+      path: "/v1/listing-sites",
+      params: {},
+      json: { organizationId: FIRST_ORG, site: "adoptapet", username: "planted", password: "planted" },
+    }),
   },
   "POST /v1/listing-sites/test": {
     // Credentials only, nothing of an organisation's: what it shows is the test's outcome (a site outside is not reached from here).
@@ -211,8 +267,12 @@ const PRIVATE: Record<string, Row> = {
     request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) }, json: { enabled: false } }),
   },
   "DELETE /v1/listing-sites/{siteId}": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}`, params: { siteId: String(home.listingSite) } }) },
-  "GET /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
-  "POST /v1/listing-sites/{siteId}/uploads": { request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }) },
+  "GET /v1/listing-sites/{siteId}/uploads": {
+    request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }),
+  },
+  "POST /v1/listing-sites/{siteId}/uploads": {
+    request: () => ({ path: `/v1/listing-sites/${home.listingSite}/uploads`, params: { siteId: String(home.listingSite) } }),
+  },
   "GET /v1/imports": { request: () => ({ path: "/v1/imports", params: {} }), shows: (body) => expect(ids(body)).not.toContain(home.import) },
   "POST /v1/imports": {
     // Naming the first organisation: refused (its own organisation is the default).
@@ -255,12 +315,18 @@ const PRIVATE: Record<string, Row> = {
     request: () => ({ path: "/v1/webhooks", params: {}, json: { url: "not a url" } }),
     refused: { key: 400, staff: 403 },
   },
-  "GET /v1/webhooks/{webhookId}": { request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+  "GET /v1/webhooks/{webhookId}": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }),
+    refused: { key: 404 },
+  },
   "PATCH /v1/webhooks/{webhookId}": {
     request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) }, json: { enabled: false } }),
     refused: { key: 404 },
   },
-  "DELETE /v1/webhooks/{webhookId}": { request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+  "DELETE /v1/webhooks/{webhookId}": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}`, params: { webhookId: String(home.webhook) } }),
+    refused: { key: 404 },
+  },
   "GET /v1/webhooks/{webhookId}/deliveries": {
     request: () => ({ path: `/v1/webhooks/${home.webhook}/deliveries`, params: { webhookId: String(home.webhook) } }),
     refused: { key: 404 },
@@ -273,7 +339,10 @@ const PRIVATE: Record<string, Row> = {
     request: () => ({ path: `/v1/webhooks/${home.webhook}/rotate-secret`, params: { webhookId: String(home.webhook) } }),
     refused: { key: 404 },
   },
-  "POST /v1/webhooks/{webhookId}/test": { request: () => ({ path: `/v1/webhooks/${home.webhook}/test`, params: { webhookId: String(home.webhook) } }), refused: { key: 404 } },
+  "POST /v1/webhooks/{webhookId}/test": {
+    request: () => ({ path: `/v1/webhooks/${home.webhook}/test`, params: { webhookId: String(home.webhook) } }),
+    refused: { key: 404 },
+  },
 };
 
 describe("every route is in the isolation table", () => {
@@ -335,7 +404,16 @@ describe("a path that names nothing is 404 at once, before the body is read", ()
         .filter((name) => name.includes("{") && !name.includes("/v1/webhooks/"))
         .sort(),
     );
-    const foreignKeyScopes: string[] = ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"];
+    const foreignKeyScopes: string[] = [
+      "pets:read",
+      "pets:write",
+      "webhooks:manage",
+      "applications:write",
+      "organizations:manage",
+      "listings:manage",
+      "records:read",
+      "records:write",
+    ];
     for (const route of owned) {
       const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));
       const url = route.route.replace(/\{\w+\}/g, "987654321");
@@ -369,10 +447,23 @@ describe("the organisation's own callers are not refused", () => {
     const { GET: application } = await import("@/app/v1/applications/[applicationId]/route");
     const { PATCH: patch } = await import("@/app/v1/pets/[petId]/route");
     expect((await call(history, `/v1/pets/${home.pet}/history`, { headers: home.staff.headers, params: { petId: String(home.pet) } })).status).toBe(200);
-    expect((await call(application, `/v1/applications/${home.application}`, { headers: home.staff.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
-    const own = await call(patch, `/v1/pets/${home.pet}`, { method: "PATCH", key: home.keySecret, params: { petId: String(home.pet) }, json: { breed: "Mixed" } });
+    expect(
+      (await call(application, `/v1/applications/${home.application}`, { headers: home.staff.headers, params: { applicationId: String(home.application) } }))
+        .status,
+    ).toBe(200);
+    const own = await call(patch, `/v1/pets/${home.pet}`, {
+      method: "PATCH",
+      key: home.keySecret,
+      params: { petId: String(home.pet) },
+      json: { breed: "Mixed" },
+    });
     expect(own.status).toBe(200);
-    const theirs = await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: foreign.key, params: { petId: String(foreign.pet) }, json: { breed: "Mixed" } });
+    const theirs = await call(patch, `/v1/pets/${foreign.pet}`, {
+      method: "PATCH",
+      key: foreign.key,
+      params: { petId: String(foreign.pet) },
+      json: { breed: "Mixed" },
+    });
     expect(theirs.status).toBe(200);
   });
 
@@ -380,9 +471,14 @@ describe("the organisation's own callers are not refused", () => {
     const { PATCH: patch } = await import("@/app/v1/pets/[petId]/route");
     const { GET: application } = await import("@/app/v1/applications/[applicationId]/route");
     const platform = await newKey(["pets:read", "pets:write"] as Scope[], "listing site", { plan: "pro" }, null);
-    expect((await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: platform.key, params: { petId: String(foreign.pet) }, json: { breed: "Collie" } })).status).toBe(200);
+    expect(
+      (await call(patch, `/v1/pets/${foreign.pet}`, { method: "PATCH", key: platform.key, params: { petId: String(foreign.pet) }, json: { breed: "Collie" } }))
+        .status,
+    ).toBe(200);
     const admin = await staffSession(undefined, { platformAdmin: true });
-    expect((await call(application, `/v1/applications/${home.application}`, { headers: admin.headers, params: { applicationId: String(home.application) } })).status).toBe(200);
+    expect(
+      (await call(application, `/v1/applications/${home.application}`, { headers: admin.headers, params: { applicationId: String(home.application) } })).status,
+    ).toBe(200);
   });
 });
 
@@ -405,7 +501,10 @@ describe("plans and limits of keys are the platform's decision", () => {
     ];
     for (const [json, status] of refused) expect((await issue(foreign.staff, json)).status, JSON.stringify(json)).toBe(status);
     expect(await liveKeys(foreign.org)).toBe(before);
-    const business = await expectJson<{ summary: { plan: string; perMinute: number } }>(await issue(foreign.staff, { name: "Standard", plan: "business" }), 201);
+    const business = await expectJson<{ summary: { plan: string; perMinute: number } }>(
+      await issue(foreign.staff, { name: "Standard", plan: "business" }),
+      201,
+    );
     expect(business.summary).toMatchObject({ plan: "business", perMinute: 1_000 });
   });
 
@@ -416,7 +515,11 @@ describe("plans and limits of keys are the platform's decision", () => {
     // Two at once for the last place: exactly one gets it.
     const both = await Promise.all([issue(staff, { name: "Last A" }), issue(staff, { name: "Last B" })]);
     expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
-    const error = await expectApiError(both.find((r) => r.status === 409)!, 409, "too_many_keys");
+    const error = await expectApiError(
+      both.find((r) => r.status === 409)!,
+      409,
+      "too_many_keys",
+    );
     expect(error.message).toMatch(/20 live API keys/);
     expect(await liveKeys(org)).toBe(LIVE_KEYS_PER_ORGANIZATION);
     await expectApiError(await issue(staff, { name: "One more" }), 409, "too_many_keys");

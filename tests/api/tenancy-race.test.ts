@@ -109,7 +109,14 @@ const RACES: Record<string, Race> = {
     path: (id) => `/v1/pets/${id}/photos`,
     params: (id) => ({ petId: String(id) }),
     caller: () => ({ key: home.key }),
-    body: async () => ({ bytes: new Uint8Array(await sharp({ create: { width: 64, height: 48, channels: 3, background: "#884422" } }).jpeg().toBuffer()), type: "image/jpeg" }),
+    body: async () => ({
+      bytes: new Uint8Array(
+        await sharp({ create: { width: 64, height: 48, channels: 3, background: "#884422" } })
+          .jpeg()
+          .toBuffer(),
+      ),
+      type: "image/jpeg",
+    }),
     create: () => createOtherPet("Camera shy"),
     state: (id) => db().pet.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { version: true, photos: { select: { id: true } } } }),
   },
@@ -130,7 +137,11 @@ const RACES: Record<string, Race> = {
       });
       return (await expectJson<{ id: number }>(res, 201)).id;
     },
-    state: (id) => db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { state: true, decisionMessage: true, _count: { select: { steps: true } } } }),
+    state: (id) =>
+      db().adoptionApplication.findUniqueOrThrow({
+        where: { id: BigInt(id) },
+        select: { state: true, decisionMessage: true, _count: { select: { steps: true } } },
+      }),
   },
   "PATCH /v1/organizations/{organizationId}: a new organisation's profile is not taken over": {
     handler: organizationPatch,
@@ -213,13 +224,23 @@ describe("below the wrapper, every write names the caller's organisation in the 
       json: { name: "Kit Mine", email: "kit.mine@example.org", home: "house", message: "Hello", consent: true },
     });
     const platformKey = await newKey(["pets:read"], "platform key", { plan: "pro" }, null);
-    mine = { pet: pet!.id, photo: Number(photo.id), application: (await expectJson<{ id: number }>(applied, 201)).id, key: key.id, platformKey: platformKey.id, webhook: Number(webhook.id) };
+    mine = {
+      pet: pet!.id,
+      photo: Number(photo.id),
+      application: (await expectJson<{ id: number }>(applied, 201)).id,
+      key: key.id,
+      platformKey: platformKey.id,
+      webhook: Number(webhook.id),
+    };
     theirs = organizationTenancy(await newOrganization({ name: "Elsewhere" }));
   });
 
   async function footprint() {
     return Promise.all([
-      db().pet.findUniqueOrThrow({ where: { id: BigInt(mine.pet) }, select: { name: true, version: true, status: true, photos: { select: { id: true, alt: true } } } }),
+      db().pet.findUniqueOrThrow({
+        where: { id: BigInt(mine.pet) },
+        select: { name: true, version: true, status: true, photos: { select: { id: true, alt: true } } },
+      }),
       db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(mine.application) }, select: { state: true, updatedAt: true } }),
       db().apiKey.findMany({ where: { id: { in: [BigInt(mine.key), BigInt(mine.platformKey)] } }, select: { revokedAt: true, bannedUntil: true } }),
       db().webhookEndpoint.findUniqueOrThrow({ where: { id: BigInt(mine.webhook) }, select: { enabled: true } }),
@@ -227,16 +248,32 @@ describe("below the wrapper, every write names the caller's organisation in the 
     ]);
   }
 
-  const options = (tenancy: Tenancy) => ({ actor: { kind: "staff" as const, id: 1, email: staff.email }, requestId: "statement", tenancy, view: petView(new Date()) });
+  const options = (tenancy: Tenancy) => ({
+    actor: { kind: "staff" as const, id: 1, email: staff.email },
+    requestId: "statement",
+    tenancy,
+    view: petView(new Date()),
+  });
 
   const WRITES: Record<string, (tenancy: Tenancy) => Promise<unknown>> = {
     "updatePet (changePet's lock)": (tenancy) => updatePet(mine.pet, { name: "Taken" }, options(tenancy)),
     addPhoto: async (tenancy) =>
-      addPhoto(mine.pet, { bytes: await sharp({ create: { width: 32, height: 32, channels: 3, background: "#123456" } }).png().toBuffer(), alt: null }, options(tenancy)),
+      addPhoto(
+        mine.pet,
+        {
+          bytes: await sharp({ create: { width: 32, height: 32, channels: 3, background: "#123456" } })
+            .png()
+            .toBuffer(),
+          alt: null,
+        },
+        options(tenancy),
+      ),
     deletePhoto: (tenancy) => deletePhoto(mine.pet, mine.photo, options(tenancy)),
     updatePhotoAlt: (tenancy) => updatePhotoAlt(mine.pet, mine.photo, "Taken", options(tenancy)),
-    "transitionApplication (the application's lock)": (tenancy) => transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
-    "transitionApplication (with the animal's lock)": (tenancy) => transitionApplication(mine.application, { to: "approved", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
+    "transitionApplication (the application's lock)": (tenancy) =>
+      transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
+    "transitionApplication (with the animal's lock)": (tenancy) =>
+      transitionApplication(mine.application, { to: "approved", declineOthers: false, message: null }, { staff, tenancy, requestId: "statement" }),
     getApplication: (tenancy) => getApplication(mine.application, tenancy.kind === "organization" ? tenancy.organizationId : undefined),
     updateOrganization: (tenancy) => updateOrganization(FIRST_ORG, { name: "Taken" }, tenancy),
     revokeApiKey: (tenancy) => revokeApiKey(mine.key, tenancy),
@@ -257,7 +294,9 @@ describe("below the wrapper, every write names the caller's organisation in the 
     const own = organizationTenancy(FIRST_ORG);
     await expect(updatePet(mine.pet, { name: "Renamed" }, options(own))).resolves.toMatchObject({ name: "Renamed" });
     await expect(updatePhotoAlt(mine.pet, mine.photo, "A dog", options(PLATFORM))).resolves.toMatchObject({ photo: { alt: "A dog" } });
-    await expect(transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy: own, requestId: "own" })).resolves.toMatchObject({ state: "in_review" });
+    await expect(
+      transitionApplication(mine.application, { to: "in_review", declineOthers: false, message: null }, { staff, tenancy: own, requestId: "own" }),
+    ).resolves.toMatchObject({ state: "in_review" });
     await expect(getApplication(mine.application, FIRST_ORG)).resolves.toMatchObject({ name: "Kit Mine" });
     await expect(updateOrganization(FIRST_ORG, { phone: "+1 312 555 0100" }, own)).resolves.toMatchObject({ phone: "+1 312 555 0100" });
     await expect(unbanApiKey(mine.key, own)).resolves.toMatchObject({ id: mine.key });

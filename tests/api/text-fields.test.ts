@@ -48,11 +48,21 @@ describe("the reproductions", () => {
     const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${pet.id}/stays`, { key, params: { petId: String(pet.id) } }));
     const params = { petId: String(pet.id), stayId: String(stay!.id) };
     for (const subtype of [NUL, LONE]) {
-      const ended = await call(endRoute, `/v1/pets/${pet.id}/stays/${stay!.id}/outcome`, { method: "POST", key, params, json: { type: "transferredOut", subtype } });
+      const ended = await call(endRoute, `/v1/pets/${pet.id}/stays/${stay!.id}/outcome`, {
+        method: "POST",
+        key,
+        params,
+        json: { type: "transferredOut", subtype },
+      });
       expect((await expectApiError(ended, 400, "invalid_body")).details).toEqual([{ field: "subtype", issue: ISSUE }]);
       const corrected = await call(correctRoute, `/v1/pets/${pet.id}/stays/${stay!.id}`, { method: "PATCH", key, params, json: { intake: { subtype } } });
       expect((await expectApiError(corrected, 400, "invalid_body")).details?.map((d) => d.field)).toEqual(["intake.subtype"]);
-      const opened = await call(openRoute, `/v1/pets/${pet.id}/stays`, { method: "POST", key, params: { petId: String(pet.id) }, json: { intake: { type: "stray", subtype } } });
+      const opened = await call(openRoute, `/v1/pets/${pet.id}/stays`, {
+        method: "POST",
+        key,
+        params: { petId: String(pet.id) },
+        json: { intake: { type: "stray", subtype } },
+      });
       expect((await expectApiError(opened, 400, "invalid_body")).details?.map((d) => d.field)).toEqual(["intake.subtype"]);
     }
     const rows = await db().petStay.findMany({ where: { petId: BigInt(pet.id) }, select: { intakeSubtype: true, outcomeType: true } });
@@ -60,9 +70,17 @@ describe("the reproductions", () => {
   });
 
   it("a query's text: ?q with a NUL, ?near with a NUL, ?q with a surrogate's UTF-8 bytes (which the URL parser turns into U+FFFD): 400 invalid_query naming the parameter", async () => {
-    for (const [query, field] of [["q=a%00b", "q"], ["near=41.88%00,-87.63", "near"], ["q=a%ED%A0%80b", "q"], ["q=%FF", "q"]] as const) {
+    for (const [query, field] of [
+      ["q=a%00b", "q"],
+      ["near=41.88%00,-87.63", "near"],
+      ["q=a%ED%A0%80b", "q"],
+      ["q=%FF", "q"],
+    ] as const) {
       const body = await expectApiError(await call(listPets, `/v1/pets?${query}`, { key }), 400, "invalid_query");
-      expect(body.details?.map((d) => d.field), query).toEqual([field]);
+      expect(
+        body.details?.map((d) => d.field),
+        query,
+      ).toEqual([field]);
     }
     // A % that encodes nothing is a plain character, and real UTF-8 is text.
     expect((await call(listPets, "/v1/pets?q=100%", { key })).status).toBe(200);
@@ -87,7 +105,9 @@ describe("a form's text fields (a photo's alt, an import's options)", () => {
 
 // ---------------------------------------------------------------- every field of the contract
 
-type JsonSchema = { $ref?: string; type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema } & Partial<Record<"allOf" | "anyOf" | "oneOf", JsonSchema[]>>;
+type JsonSchema = { $ref?: string; type?: string | string[]; properties?: Record<string, JsonSchema>; items?: JsonSchema } & Partial<
+  Record<"allOf" | "anyOf" | "oneOf", JsonSchema[]>
+>;
 type Operation = { parameters?: { in: string; name: string; schema?: JsonSchema }[]; requestBody?: { content: Record<string, { schema: JsonSchema }> } };
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, JsonSchema> } };
 
@@ -127,7 +147,9 @@ async function refusal(read: () => Promise<unknown> | unknown): Promise<ApiError
 
 describe.each(["partner", "site"] as const)("every text field of the %s document", (audience) => {
   const doc = buildOpenApiDocument(audience) as unknown as Document;
-  const operations = Object.entries(doc.paths).flatMap(([route, ops]) => Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${route}`, op })));
+  const operations = Object.entries(doc.paths).flatMap(([route, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${route}`, op })),
+  );
 
   it("in a JSON request body refuses a NUL and a lone surrogate with 400 invalid_body naming the field", async () => {
     const cases = operations.flatMap(({ name, op }) =>
@@ -140,7 +162,11 @@ describe.each(["partner", "site"] as const)("every text field of the %s document
     expect(cases.some(({ path }) => path.join(".") === "intake.subtype")).toBe(true);
     for (const { name, path } of cases) {
       for (const text of [NUL, LONE]) {
-        const request = new Request("http://localhost/v1", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(bodyWith(path, text)) });
+        const request = new Request("http://localhost/v1", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(bodyWith(path, text)),
+        });
         const error = await refusal(() => readJsonBody(request));
         expect([error.status, error.code], name).toEqual([400, "invalid_body"]);
         expect(error.details, `${name} ${path.join(".")}`).toEqual([{ field: path.join("."), issue: ISSUE }]);

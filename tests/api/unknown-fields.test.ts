@@ -68,7 +68,13 @@ describe("every JSON body", () => {
   });
 });
 
-type JsonSchema = { $ref?: string; type?: string | string[]; properties?: Record<string, JsonSchema>; additionalProperties?: unknown; items?: JsonSchema } & Partial<Record<"allOf" | "anyOf" | "oneOf", JsonSchema[]>>;
+type JsonSchema = {
+  $ref?: string;
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  additionalProperties?: unknown;
+  items?: JsonSchema;
+} & Partial<Record<"allOf" | "anyOf" | "oneOf", JsonSchema[]>>;
 
 /** Every object in a request body's schema (following $refs) that does not say additionalProperties: false, by where it is. */
 function openObjects(doc: { components: { schemas: Record<string, JsonSchema> } }, schema: JsonSchema, at: string, seen = new Set<JsonSchema>()): string[] {
@@ -86,7 +92,10 @@ function openObjects(doc: { components: { schemas: Record<string, JsonSchema> } 
 
 describe("the OpenAPI documents", () => {
   it.each(["partner", "site"] as const)("%s: every JSON request body states additionalProperties: false at every depth", (audience) => {
-    const doc = buildOpenApiDocument(audience) as unknown as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>; components: { schemas: Record<string, JsonSchema> } };
+    const doc = buildOpenApiDocument(audience) as unknown as {
+      paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+      components: { schemas: Record<string, JsonSchema> };
+    };
     const open: string[] = [];
     let bodies = 0;
     for (const [route, operations] of Object.entries(doc.paths)) {
@@ -117,10 +126,18 @@ describe("POST /v1/pets", () => {
   it("any unknown field, at the top (id included) or nested, is refused by its path", async () => {
     const { key } = await newKey(["pets:read", "pets:write"]);
     const refused = async (json: Record<string, unknown>) =>
-      (await expectApiError(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Strict", categoryId: 1, ...json } }), 400, "invalid_body")).details;
+      (
+        await expectApiError(
+          await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Strict", categoryId: 1, ...json } }),
+          400,
+          "invalid_body",
+        )
+      ).details;
     expect(await refused({ id: 5 })).toEqual([{ field: "id", issue: "is not a known field" }]);
     expect(await refused({ Name: "Shout" })).toEqual([{ field: "Name", issue: "is not a known field: did you mean name?" }]);
-    expect(await refused({ adoptionFeeAmountCents: 100 })).toEqual([{ field: "adoptionFeeAmountCents", issue: "is not a known field: did you mean adoptionFee.amountCents?" }]);
+    expect(await refused({ adoptionFeeAmountCents: 100 })).toEqual([
+      { field: "adoptionFeeAmountCents", issue: "is not a known field: did you mean adoptionFee.amountCents?" },
+    ]);
     const nested = await refused({ goodWith: { children: true, kids: true } });
     expect(nested?.map((d) => d.field)).toEqual(["goodWith.kids"]);
   });
@@ -142,8 +159,13 @@ describe("other bodies", () => {
 
   it("an organisation's location with a field it does not take is 400 naming its path; a flat latitude names location.lat", async () => {
     const { key } = await newKey(["organizations:manage"], "platform", { plan: "pro" }, null);
-    const create = (json: Record<string, unknown>) => call(createOrganizationRoute, "/v1/organizations", { method: "POST", key, json: { name: "Strict Rescue", email: "s@example.org", ...json } });
-    const nested = await expectApiError(await create({ address: { city: "Leeds", country: "GB" }, location: { lat: 53.8, lng: -1.55, altitude: 30 } }), 400, "invalid_body");
+    const create = (json: Record<string, unknown>) =>
+      call(createOrganizationRoute, "/v1/organizations", { method: "POST", key, json: { name: "Strict Rescue", email: "s@example.org", ...json } });
+    const nested = await expectApiError(
+      await create({ address: { city: "Leeds", country: "GB" }, location: { lat: 53.8, lng: -1.55, altitude: 30 } }),
+      400,
+      "invalid_body",
+    );
     expect(nested.details?.map((d) => d.field)).toEqual(["location.altitude"]);
     const flat = await expectApiError(await create({ address: { city: "Leeds", country: "GB" }, locationLat: 53.8 }), 400, "invalid_body");
     expect(flat.details).toContainEqual({ field: "locationLat", issue: "is not a known field: did you mean location.lat?" });
@@ -170,7 +192,11 @@ describe("a body of thousands of unknown fields (issue 48)", () => {
   it("over HTTP (as many as fit in a body: 5,000, top-level and nested): 400 with five named and the others counted per object; nothing is created", async () => {
     const { key } = await newKey(["pets:read", "pets:write"]);
     const before = await db().pet.count();
-    const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Many", categoryId: 1, ...manyFields(3_000), goodWith: { children: true, ...manyFields(2_000) } } });
+    const res = await call(createPetRoute, "/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Many", categoryId: 1, ...manyFields(3_000), goodWith: { children: true, ...manyFields(2_000) } },
+    });
     const body = await expectApiError(res, 400, "invalid_body");
     // zod reports the nested object first: its first five are named, then each object's rest is counted.
     expect(body.details).toEqual([

@@ -67,7 +67,13 @@ interface As {
 
 /** Those who read the shelter's records (the policy's rule, written out for the test). */
 const RECORDS_READERS: CallerName[] = ["staff", "platform admin", "key with records:read", "platform key with records:read"];
-const KEY_CALLERS: CallerName[] = ["key", "key with records:read", "another organisation's key with records:read", "platform key", "platform key with records:read"];
+const KEY_CALLERS: CallerName[] = [
+  "key",
+  "key with records:read",
+  "another organisation's key with records:read",
+  "platform key",
+  "platform key with records:read",
+];
 
 let org: number;
 let writer: string;
@@ -85,7 +91,14 @@ async function firstStay(petId: number): Promise<Stay> {
 }
 
 async function endStay(petId: number, stayId: number, json: Record<string, unknown>) {
-  await expectJson(await call(outcomeRoute, `/v1/pets/${petId}/stays/${stayId}/outcome`, { method: "POST", key: writer, params: { petId: String(petId), stayId: String(stayId) }, json }));
+  await expectJson(
+    await call(outcomeRoute, `/v1/pets/${petId}/stays/${stayId}/outcome`, {
+      method: "POST",
+      key: writer,
+      params: { petId: String(petId), stayId: String(stayId) },
+      json,
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -108,7 +121,10 @@ beforeAll(async () => {
   for (const name of KEY_CALLERS) {
     const receiver = await startReceiver();
     receivers[name] = receiver;
-    const events = RECORDS_READERS.includes(name) || name === "another organisation's key with records:read" ? [...PET_EVENT_TYPES] : PET_EVENT_TYPES.filter((t) => !t.startsWith("pet.stay."));
+    const events =
+      RECORDS_READERS.includes(name) || name === "another organisation's key with records:read"
+        ? [...PET_EVENT_TYPES]
+        : PET_EVENT_TYPES.filter((t) => !t.startsWith("pet.stay."));
     await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: as[name].key, json: { url: receiver.url, events } }), 201);
   }
   // An alert that would match every animal, to show none of it reaches alert mail.
@@ -116,20 +132,42 @@ beforeAll(async () => {
   await matchAlerts();
 
   const create = async (name: string) =>
-    expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", key: writer, json: { name, categoryId: 1, externalId: `VIS-${name}`, description: "A friend." } }), 201);
+    expectJson<Pet>(
+      await call(createPetRoute, "/v1/pets", {
+        method: "POST",
+        key: writer,
+        json: { name, categoryId: 1, externalId: `VIS-${name}`, description: "A friend." },
+      }),
+      201,
+    );
   gone = await create("Gone");
   back = await create("Back");
   sold = await create("Sold");
 
   goneStay = (await firstStay(gone.id)).id;
   await endStay(gone.id, goneStay, { type: "shelterEuthanasia", subtype: SECRET_SUBTYPE });
-  const edited = await call(patchPetRoute, `/v1/pets/${gone.id}`, { method: "PATCH", key: writer, params: { petId: String(gone.id) }, json: { description: EDITED_OUT_OF_CARE } });
+  const edited = await call(patchPetRoute, `/v1/pets/${gone.id}`, {
+    method: "PATCH",
+    key: writer,
+    params: { petId: String(gone.id) },
+    json: { description: EDITED_OUT_OF_CARE },
+  });
   expect(edited.status).toBe(200);
 
   await endStay(back.id, (await firstStay(back.id)).id, { type: "transferredOut", subtype: "To the county" });
-  await expectJson(await call(newStayRoute, `/v1/pets/${back.id}/stays`, { method: "POST", key: writer, params: { petId: String(back.id) }, json: { intake: { type: "transferredIn" } } }), 201);
+  await expectJson(
+    await call(newStayRoute, `/v1/pets/${back.id}/stays`, {
+      method: "POST",
+      key: writer,
+      params: { petId: String(back.id) },
+      json: { intake: { type: "transferredIn" } },
+    }),
+    201,
+  );
 
-  expect((await call(patchPetRoute, `/v1/pets/${sold.id}`, { method: "PATCH", key: writer, params: { petId: String(sold.id) }, json: { status: "sold" } })).status).toBe(200);
+  expect(
+    (await call(patchPetRoute, `/v1/pets/${sold.id}`, { method: "PATCH", key: writer, params: { petId: String(sold.id) }, json: { status: "sold" } })).status,
+  ).toBe(200);
 
   // Deliveries made and attempted, as the worker would.
   await dispatchEvents();
@@ -198,10 +236,12 @@ const reveals = (text: string) => RECORD_MARKERS.some((marker) => text.includes(
 type Reader = (who: As, name: CallerName) => Promise<boolean>;
 
 const text = async (res: Response) => (res.ok ? await res.text() : "");
-const listShows = (path: () => string): Reader => async (who) => {
-  const res = await call(listPetsRoute, path(), who);
-  return res.ok && ((await res.json()) as Pet[]).some((p) => p.id === gone.id);
-};
+const listShows =
+  (path: () => string): Reader =>
+  async (who) => {
+    const res = await call(listPetsRoute, path(), who);
+    return res.ok && ((await res.json()) as Pet[]).some((p) => p.id === gone.id);
+  };
 
 interface Row {
   read: Reader;
@@ -223,10 +263,17 @@ const READERS: Record<string, Row> = {
   "GET /v1/pets?organizationId=": { read: listShows(() => `/v1/pets?organizationId=${org}&limit=100`), who: NOBODY },
   "GET /v1/pets?id=": { read: listShows(() => `/v1/pets?id=${gone.id}`) },
   "GET /v1/pets?inCare=false": { read: listShows(() => "/v1/pets?inCare=false&limit=100") },
-  "GET /v1/pets/{petId}": { read: async (who) => reveals(await text(await call(getPetRoute, `/v1/pets/${gone.id}`, { ...who, params: { petId: String(gone.id) } }))) },
-  "GET /v1/pets/{petId}/stays": { read: async (who) => reveals(await text(await call(staysRoute, `/v1/pets/${gone.id}/stays`, { ...who, params: { petId: String(gone.id) } }))) },
+  "GET /v1/pets/{petId}": {
+    read: async (who) => reveals(await text(await call(getPetRoute, `/v1/pets/${gone.id}`, { ...who, params: { petId: String(gone.id) } }))),
+  },
+  "GET /v1/pets/{petId}/stays": {
+    read: async (who) => reveals(await text(await call(staysRoute, `/v1/pets/${gone.id}/stays`, { ...who, params: { petId: String(gone.id) } }))),
+  },
   // The audit trail is staff's (audit:read, which no key holds).
-  "GET /v1/pets/{petId}/history": { read: async (who) => reveals(await text(await call(historyRoute, `/v1/pets/${gone.id}/history`, { ...who, params: { petId: String(gone.id) } }))), who: STAFF_OF_IT },
+  "GET /v1/pets/{petId}/history": {
+    read: async (who) => reveals(await text(await call(historyRoute, `/v1/pets/${gone.id}/history`, { ...who, params: { petId: String(gone.id) } }))),
+    who: STAFF_OF_IT,
+  },
   "GET /v1/events": {
     read: async (who) => {
       const { events } = await feedOf(who);
@@ -237,7 +284,8 @@ const READERS: Record<string, Row> = {
     read: async (who) => (await call(orgReportRoute, `/v1/organizations/${org}/reports/monthly`, { ...who, params: { organizationId: String(org) } })).ok,
   },
   "GET /v1/organizations/{organizationId}/reports/monthly.csv": {
-    read: async (who) => (await call(orgReportCsvRoute, `/v1/organizations/${org}/reports/monthly.csv`, { ...who, params: { organizationId: String(org) } })).ok,
+    read: async (who) =>
+      (await call(orgReportCsvRoute, `/v1/organizations/${org}/reports/monthly.csv`, { ...who, params: { organizationId: String(org) } })).ok,
   },
   "GET /v1/reports/monthly": { read: async (who) => (await call(networkReportRoute, "/v1/reports/monthly", who)).ok, who: PLATFORM_RECORDS },
   "GET /v1/reports/monthly.csv": { read: async (who) => (await call(networkReportCsvRoute, "/v1/reports/monthly.csv", who)).ok, who: PLATFORM_RECORDS },
@@ -246,7 +294,10 @@ const READERS: Record<string, Row> = {
   "GET /v1/organizations/{organizationId}/listings/{file}": {
     read: async (who) => {
       for (const site of LISTING_SITES) {
-        const res = await call(listingFileRoute, `/v1/organizations/${org}/listings/${site}.csv`, { ...who, params: { organizationId: String(org), file: `${site}.csv` } });
+        const res = await call(listingFileRoute, `/v1/organizations/${org}/listings/${site}.csv`, {
+          ...who,
+          params: { organizationId: String(org), file: `${site}.csv` },
+        });
         if (res.ok && (await res.text()).includes("VIS-Gone")) return true;
       }
       return false;
@@ -296,14 +347,16 @@ const READS_NO_ANIMAL: Record<string, string> = {
 };
 
 /** What a webhook endpoint of the caller's key received of this type about our animals. */
-const webhookReceived = (type: string): Reader => async (_who, name) => {
-  const receiver = receivers[name];
-  if (!receiver) return false;
-  return receiver.requests.some((r) => {
-    const event = JSON.parse(r.body) as PetEvent;
-    return event.type === type && ours().has(event.data.pet.id) && (type.startsWith("pet.stay.") || reveals(r.body));
-  });
-};
+const webhookReceived =
+  (type: string): Reader =>
+  async (_who, name) => {
+    const receiver = receivers[name];
+    if (!receiver) return false;
+    return receiver.requests.some((r) => {
+      const event = JSON.parse(r.body) as PetEvent;
+      return event.type === type && ours().has(event.data.pet.id) && (type.startsWith("pet.stay.") || reveals(r.body));
+    });
+  };
 
 /** Per event type: whether a delivery of it showed the caller anything of the records (a stay's event, or anything about the animal that left). */
 const WEBHOOK_ROWS: Record<string, Row> = {
@@ -317,7 +370,9 @@ const WEBHOOK_ROWS: Record<string, Row> = {
 
 /** Readers with no caller: what they show is the public's. */
 const PUBLIC_READERS: Record<string, () => Promise<boolean>> = {
-  ...Object.fromEntries(LISTING_SITES.map((site) => [`listing upload ${site}`, async () => (await listedAnimals(org, site, new Date())).animals.some((a) => a.id === gone.id)])),
+  ...Object.fromEntries(
+    LISTING_SITES.map((site) => [`listing upload ${site}`, async () => (await listedAnimals(org, site, new Date())).animals.some((a) => a.id === gone.id)]),
+  ),
   "alert matches": async () => (await db().alertMatch.count({ where: { petId: BigInt(gone.id) } })) > 0,
 };
 
@@ -325,9 +380,18 @@ describe("who sees what: every reader is in the table", () => {
   it("every GET route, the applying route, every event type and every listing site has its row", async () => {
     const routes = (await allRoutes()).filter((r) => r.method === "GET").map((r) => `GET ${r.route}`);
     const tabled = new Set([...Object.keys(READERS).map((k) => k.replace(/\?.*$/, "")), ...Object.keys(READS_NO_ANIMAL)]);
-    expect(routes.filter((r) => !tabled.has(r)), "GET routes with no row in READERS or READS_NO_ANIMAL").toEqual([]);
-    expect(PET_EVENT_TYPES.filter((t) => !WEBHOOK_ROWS[`webhook ${t}`]), "event types with no webhook row").toEqual([]);
-    expect(LISTING_SITES.filter((s) => !PUBLIC_READERS[`listing upload ${s}`]), "listing sites with no upload row").toEqual([]);
+    expect(
+      routes.filter((r) => !tabled.has(r)),
+      "GET routes with no row in READERS or READS_NO_ANIMAL",
+    ).toEqual([]);
+    expect(
+      PET_EVENT_TYPES.filter((t) => !WEBHOOK_ROWS[`webhook ${t}`]),
+      "event types with no webhook row",
+    ).toEqual([]);
+    expect(
+      LISTING_SITES.filter((s) => !PUBLIC_READERS[`listing upload ${s}`]),
+      "listing sites with no upload row",
+    ).toEqual([]);
   });
 });
 
@@ -386,14 +450,21 @@ describe("the change feed and webhooks, event by event", () => {
   });
 
   it("subscribing to the stays' events needs records:read", async () => {
-    const res = await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key: as["key"].key, json: { url: "https://hooks.example/in", events: ["pet.created", "pet.stay.ended"] } });
+    const res = await call(createWebhookRoute, "/v1/webhooks", {
+      method: "POST",
+      key: as["key"].key,
+      json: { url: "https://hooks.example/in", events: ["pet.created", "pet.stay.ended"] },
+    });
     await expectApiError(res, 403, "forbidden");
   });
 
   it("what a delivery carries is decided when it is sent: a key that lost records:read since is sent the public form, or nothing", async () => {
     const receiver = await startReceiver();
     const { key, id } = await newKey(["pets:read", "records:read", "webhooks:manage"], "changing scopes", { plan: "pro" }, org);
-    await expectJson(await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: receiver.url, events: ["pet.stay.ended", "pet.unlisted"] } }), 201);
+    await expectJson(
+      await call(createWebhookRoute, "/v1/webhooks", { method: "POST", key, json: { url: receiver.url, events: ["pet.stay.ended", "pet.unlisted"] } }),
+      201,
+    );
     const pet = await expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", key: writer, json: { name: "Late", categoryId: 1 } }), 201);
     await endStay(pet.id, (await firstStay(pet.id)).id, { type: "diedInCare", subtype: SECRET_SUBTYPE });
     await dispatchEvents();
@@ -401,9 +472,14 @@ describe("the change feed and webhooks, event by event", () => {
     await db().apiKey.update({ where: { id: BigInt(id) }, data: { scopes: ["pets:read", "webhooks:manage"] } });
     const pending = await db().webhookDelivery.findMany({ where: { status: "pending", endpoint: { apiKeyId: BigInt(id) } }, select: { id: true } });
     expect(pending).toHaveLength(1);
-    const results = await attemptDeliveries(pending.map((d) => d.id), { owner: "visibility-test" });
+    const results = await attemptDeliveries(
+      pending.map((d) => d.id),
+      { owner: "visibility-test" },
+    );
     expect([...results.values()]).toEqual(["succeeded"]);
-    expect(receiver.requests.map((r) => JSON.parse(r.body) as PetEvent)).toEqual([expect.objectContaining({ type: "pet.unlisted", data: { pet: { id: pet.id, organizationId: org } } })]);
+    expect(receiver.requests.map((r) => JSON.parse(r.body) as PetEvent)).toEqual([
+      expect.objectContaining({ type: "pet.unlisted", data: { pet: { id: pet.id, organizationId: org } } }),
+    ]);
     expect(receiver.requests[0]!.body).not.toContain(SECRET_SUBTYPE);
     await receiver.close();
   });

@@ -66,7 +66,9 @@ async function feedEvent(id: string): Promise<PetEvent> {
 }
 
 async function deliveriesOf(endpoint: Endpoint): Promise<Delivery[]> {
-  return expectJson<Delivery[]>(await call(deliveriesRoute, `/v1/webhooks/${endpoint.id}/deliveries`, { key: partner, params: { webhookId: String(endpoint.id) } }));
+  return expectJson<Delivery[]>(
+    await call(deliveriesRoute, `/v1/webhooks/${endpoint.id}/deliveries`, { key: partner, params: { webhookId: String(endpoint.id) } }),
+  );
 }
 
 const forPet = (pet: Pet, type?: string) => (r: ReceivedRequest) => {
@@ -110,7 +112,10 @@ describe("deliveries", () => {
     expect(() => new Webhook(endpoint.secret).verify(created.body.replace("Signed Sam", "Forged"), created.headers as Record<string, string>)).toThrow();
 
     // The log says so too.
-    const log = await eventually(() => deliveriesOf(endpoint), (d) => d.every((x) => x.status === "succeeded") && d.length === 2);
+    const log = await eventually(
+      () => deliveriesOf(endpoint),
+      (d) => d.every((x) => x.status === "succeeded") && d.length === 2,
+    );
     expect(log.map((d) => [d.eventType, d.status, d.attempts.length, d.attempts[0]!.statusCode])).toEqual([
       ["pet.updated", "succeeded", 1, 200],
       ["pet.created", "succeeded", 1, 200],
@@ -150,7 +155,10 @@ describe("deliveries", () => {
       // Backoff: the retries came after the schedule's 1 s (±10 %).
       expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(850);
 
-      const [delivery] = await eventually(() => deliveriesOf(endpoint), (d) => d[0]?.status === "succeeded");
+      const [delivery] = await eventually(
+        () => deliveriesOf(endpoint),
+        (d) => d[0]?.status === "succeeded",
+      );
       expect(delivery).toMatchObject({ eventId: attempts[0]!.headers["webhook-id"], status: "succeeded", nextAttemptAt: null });
       expect(delivery!.attempts.map((a) => [a.statusCode, a.error, a.responseBody])).toEqual([
         [500, null, "down"],
@@ -159,7 +167,9 @@ describe("deliveries", () => {
       ]);
       for (const a of delivery!.attempts) expect(a.durationMs).toBeGreaterThanOrEqual(0);
       // A failure recorded, then cleared by the success.
-      expect((await expectJson<WebhookEndpoint>(await call(getWebhookRoute, "/x", { key: partner, params: { webhookId: String(endpoint.id) } }))).failingSince).toBeNull();
+      expect(
+        (await expectJson<WebhookEndpoint>(await call(getWebhookRoute, "/x", { key: partner, params: { webhookId: String(endpoint.id) } }))).failingSince,
+      ).toBeNull();
     } finally {
       await own.close();
     }
@@ -173,7 +183,10 @@ describe("deliveries", () => {
       const pet = await createPet("Never delivered");
       // 1 attempt + 3 retries (WEBHOOK_RETRY_SCHEDULE=1,1,1).
       await own.waitForCount(forPet(pet), 4);
-      const [failed] = await eventually(() => deliveriesOf(endpoint), (d) => d[0]?.status === "failed");
+      const [failed] = await eventually(
+        () => deliveriesOf(endpoint),
+        (d) => d[0]?.status === "failed",
+      );
       expect(failed).toMatchObject({ status: "failed", nextAttemptAt: null });
       expect(failed!.attempts).toHaveLength(4);
       const withFailure = await expectJson<WebhookEndpoint>(await call(getWebhookRoute, "/x", { key: partner, params: { webhookId: String(endpoint.id) } }));
@@ -258,7 +271,10 @@ describe("deliveries", () => {
       resetEnvCache();
       try {
         await createPet("Not for loopback");
-        const [delivery] = await eventually(() => deliveriesOf(endpoint), (d) => (d[0]?.attempts.length ?? 0) > 0);
+        const [delivery] = await eventually(
+          () => deliveriesOf(endpoint),
+          (d) => (d[0]?.attempts.length ?? 0) > 0,
+        );
         expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: "address_not_allowed" });
         expect(own.requests).toHaveLength(0);
       } finally {
@@ -283,7 +299,10 @@ describe("deliveries", () => {
       resetEnvCache();
       await db().webhookEndpoint.update({ where: { id: BigInt(endpoint.id) }, data: { secret: unreadable } });
       await createPet("Cannot be signed");
-      const [delivery] = await eventually(() => deliveriesOf(endpoint), (d) => (d[0]?.attempts.length ?? 0) > 0);
+      const [delivery] = await eventually(
+        () => deliveriesOf(endpoint),
+        (d) => (d[0]?.attempts.length ?? 0) > 0,
+      );
       expect(delivery!.attempts[0]).toMatchObject({ statusCode: null, error: "signing_error" });
       expect(own.requests).toHaveLength(0);
     } finally {
@@ -293,7 +312,7 @@ describe("deliveries", () => {
     }
   });
 
-  it("the deliveries log pages newest first through Link rel=\"next\"", async () => {
+  it('the deliveries log pages newest first through Link rel="next"', async () => {
     const own = await startReceiver();
     try {
       const endpoint = await register(own.url, ["pet.created"]);

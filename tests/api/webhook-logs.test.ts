@@ -41,10 +41,17 @@ it("no log line carries a webhook secret or a signature, through registration, r
   await expectJson(await call(testRoute, "/x", { method: "POST", key, params }));
   receiver.script({ status: 500 });
   await expectJson(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Quietly logged", categoryId: 1 } }), 201);
-  await receiver.waitForCount((r) => r.headers["webhook-id"]?.toString().startsWith("evt_") === true && !r.headers["webhook-id"]!.toString().startsWith("evt_test"), 2);
+  await receiver.waitForCount(
+    (r) => r.headers["webhook-id"]?.toString().startsWith("evt_") === true && !r.headers["webhook-id"]!.toString().startsWith("evt_test"),
+    2,
+  );
   await expect.poll(() => lines.filter((l) => l.includes('"msg":"webhook attempt"')).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
 
-  const signatures = receiver.requests.flatMap((r) => String(r.headers["webhook-signature"]).split(" ").map((s) => s.slice(3)));
+  const signatures = receiver.requests.flatMap((r) =>
+    String(r.headers["webhook-signature"])
+      .split(" ")
+      .map((s) => s.slice(3)),
+  );
   const secrets = [created.secret, created.secret.slice(6), rotated.secret, rotated.secret.slice(6), ...signatures];
   const all = lines.join("\n");
   expect(lines.length).toBeGreaterThan(5);

@@ -97,8 +97,16 @@ describe("POST /v1/webhooks", () => {
   });
 
   it("400 invalid_json and 415 for bodies that are not JSON", async () => {
-    await expectApiError(await call(createRoute, "/v1/webhooks", { method: "POST", key: owner.key, body: "{", headers: { "content-type": "application/json" } }), 400, "invalid_json");
-    await expectApiError(await call(createRoute, "/v1/webhooks", { method: "POST", key: owner.key, body: "url=x", headers: { "content-type": "text/plain" } }), 415, "unsupported_media_type");
+    await expectApiError(
+      await call(createRoute, "/v1/webhooks", { method: "POST", key: owner.key, body: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "invalid_json",
+    );
+    await expectApiError(
+      await call(createRoute, "/v1/webhooks", { method: "POST", key: owner.key, body: "url=x", headers: { "content-type": "text/plain" } }),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   it("at most 10 endpoints per key: the 11th is 409 webhook_limit_reached, even when asked for at once", async () => {
@@ -110,7 +118,11 @@ describe("POST /v1/webhooks", () => {
   });
 
   it("needs an API key with webhooks:manage: 401 without, 403 for a key without the scope or a staff session", async () => {
-    await expectApiError(await call(createRoute, "/v1/webhooks", { method: "POST", json: { url: receiver.url, events: ["pet.created"] } }), 401, "unauthorized");
+    await expectApiError(
+      await call(createRoute, "/v1/webhooks", { method: "POST", json: { url: receiver.url, events: ["pet.created"] } }),
+      401,
+      "unauthorized",
+    );
     await expectApiError(await create({ url: receiver.url, events: ["pet.created"] }, petsOnly), 403, "forbidden");
     await expectApiError(await call(listRoute, "/v1/webhooks", { headers: staff.headers }), 403, "forbidden");
     await expectApiError(await call(putRoute, "/v1/webhooks", { method: "PUT", key: owner.key, json: {} }), 405, "method_not_allowed");
@@ -247,9 +259,16 @@ describe("secrets and the test ping", () => {
     receiver.script({ status: 200, body: "pong" });
     const res = await call(testRoute, `/v1/webhooks/${endpoint.id}/test`, one(endpoint.id, { method: "POST" }));
     const result = await expectJson<{ eventId: string; succeeded: boolean; attempt: { statusCode: number; responseBody: string } }>(res);
-    expect(result).toMatchObject({ eventId: expect.stringMatching(/^evt_test_[0-9a-f]{16}$/), succeeded: true, attempt: { statusCode: 200, responseBody: "pong" } });
+    expect(result).toMatchObject({
+      eventId: expect.stringMatching(/^evt_test_[0-9a-f]{16}$/),
+      succeeded: true,
+      attempt: { statusCode: 200, responseBody: "pong" },
+    });
     const request = receiver.requests.find((r) => r.headers["webhook-id"] === result.eventId)!;
-    const event = new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as { type: string; data: { endpointId: number } };
+    const event = new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>) as {
+      type: string;
+      data: { endpointId: number };
+    };
     expect(event).toMatchObject({ id: result.eventId, type: "webhook.test", data: { endpointId: endpoint.id } });
 
     receiver.script({ status: 503 });
@@ -267,7 +286,12 @@ describe("staff: a key's endpoints and disabling one", () => {
     const list = await expectJson<(WebhookEndpoint & { keyId: number; keyName: string })[]>(
       await call(staffListRoute, `/v1/keys/${owner.id}/webhooks`, { headers: staff.headers, params: { keyId: String(owner.id) } }),
     );
-    expect(list.find((e) => e.id === endpoint.id)).toMatchObject({ keyId: owner.id, keyName: "partner with webhooks", enabled: true, description: "staff can see me" });
+    expect(list.find((e) => e.id === endpoint.id)).toMatchObject({
+      keyId: owner.id,
+      keyName: "partner with webhooks",
+      enabled: true,
+      description: "staff can see me",
+    });
     expect(JSON.stringify(list)).not.toContain("whsec_");
 
     const params = { keyId: String(owner.id), webhookId: String(endpoint.id) };
@@ -276,7 +300,10 @@ describe("staff: a key's endpoints and disabling one", () => {
     );
     expect(disabled).toMatchObject({ enabled: false, disabledReason: `Disabled by staff (${staff.email}).` });
     // The owner sees why.
-    expect(await expectJson(await call(getRoute, `/v1/webhooks/${endpoint.id}`, one(endpoint.id)))).toMatchObject({ enabled: false, disabledReason: disabled.disabledReason });
+    expect(await expectJson(await call(getRoute, `/v1/webhooks/${endpoint.id}`, one(endpoint.id)))).toMatchObject({
+      enabled: false,
+      disabledReason: disabled.disabledReason,
+    });
 
     // Another key's endpoint under this key's path is 404.
     const theirs = await register({}, other.key);
@@ -288,6 +315,10 @@ describe("staff: a key's endpoints and disabling one", () => {
   });
 
   it("staff only: API keys (even with webhooks:manage) get 403", async () => {
-    await expectApiError(await call(staffListRoute, `/v1/keys/${owner.id}/webhooks`, { key: owner.key, params: { keyId: String(owner.id) } }), 403, "forbidden");
+    await expectApiError(
+      await call(staffListRoute, `/v1/keys/${owner.id}/webhooks`, { key: owner.key, params: { keyId: String(owner.id) } }),
+      403,
+      "forbidden",
+    );
   });
 });

@@ -14,7 +14,13 @@ import { ROOT } from "@/scripts/database";
 // fails here instead of in a newcomer's terminal. (The calls themselves run
 // against a server in e2e: the partners' snippets, the launcher, the CLI.)
 
-const DOCUMENTS = ["README.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCUMENTS = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The commands of a document's sh/bash blocks, continuation lines joined, comments dropped. */
 function commandsOf(file: string): string[] {
@@ -51,10 +57,12 @@ function findCommand(words: string[]): { command: Command; rest: string[] } | st
   return { command, rest: words.slice(i) };
 }
 
-const PATHS = Object.entries((openApiDocument("http://localhost:3000") as unknown as { paths: Record<string, Record<string, unknown>> }).paths).map(([template, ops]) => ({
-  pattern: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, "[^/]+").replace(/\./g, "\\.")}$`),
-  methods: Object.keys(ops).map((m) => m.toUpperCase()),
-}));
+const PATHS = Object.entries((openApiDocument("http://localhost:3000") as unknown as { paths: Record<string, Record<string, unknown>> }).paths).map(
+  ([template, ops]) => ({
+    pattern: new RegExp(`^/v1${template.replace(/\{[^}]+\}/g, "[^/]+").replace(/\./g, "\\.")}$`),
+    methods: Object.keys(ops).map((m) => m.toUpperCase()),
+  }),
+);
 /** Routes outside /v1 the documents call. */
 const OUTSIDE_V1 = [/^\/healthz$/, /^\/readyz$/, /^\/metrics$/, /^\/photos\/.+/, /^\/docs$/, /^\/$/, /^\/es\/?$/, /^\/staff(\/.*)?$/];
 

@@ -9,8 +9,19 @@ const view = (search: string) => parseBrowseQuery((name) => new URLSearchParams(
 
 describe("alertFiltersOf", () => {
   it("keeps every filter of the view, status aside, near with its distance", () => {
-    const { filters, widened } = alertFiltersOf(view("status=sold&category=1&sex=female&size=small&age=young&goodWith=cats,children&q=bis&near=60601&within=25mi&limit=50"));
-    expect(filters).toEqual({ categoryId: 1, sex: "female", size: "small", ageGroup: "young", goodWith: ["children", "cats"], q: "bis", near: "60601", within: "25mi" });
+    const { filters, widened } = alertFiltersOf(
+      view("status=sold&category=1&sex=female&size=small&age=young&goodWith=cats,children&q=bis&near=60601&within=25mi&limit=50"),
+    );
+    expect(filters).toEqual({
+      categoryId: 1,
+      sex: "female",
+      size: "small",
+      ageGroup: "young",
+      goodWith: ["children", "cats"],
+      q: "bis",
+      near: "60601",
+      within: "25mi",
+    });
     expect(widened).toEqual([]);
     expect(newAlertSchema.safeParse({ email: "a@example.org", frequency: "hourly", consent: true, filters }).success).toBe(true);
   });

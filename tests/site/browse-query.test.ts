@@ -32,7 +32,11 @@ describe("the browse URL", () => {
     expect(browseHref(query)).toBe("/?category=2&houseTrained=true&specialNeeds=false");
     expect(activeFilterCount(query)).toBe(3);
     expect(withoutFilters(query)).toEqual({ status: "available", limit: 20 });
-    expect(Object.fromEntries(new URL(petsApiPath(query), "http://x").searchParams)).toMatchObject({ houseTrained: "true", specialNeeds: "false", categoryId: "2" });
+    expect(Object.fromEntries(new URL(petsApiPath(query), "http://x").searchParams)).toMatchObject({
+      houseTrained: "true",
+      specialNeeds: "false",
+      categoryId: "2",
+    });
     expect(parse("specialNeeds=true").specialNeeds).toBe(true);
     // Nobody looks for the animals that are not house-trained: only "true" is a filter.
     expect(parse("houseTrained=false&specialNeeds=maybe")).toEqual({ status: "available", limit: 20 });

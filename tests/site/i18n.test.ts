@@ -77,8 +77,13 @@ describe("the message files", () => {
     // locale data costs the first page about 150 ms of blocking time on a
     // phone (lib/i18n/numbers.ts): a counting message takes `{shown}` instead.
     const pound = (nodes: unknown[]): boolean =>
-      (nodes as { type: number; options?: Record<string, { value: unknown[] }> }[]).some((n) => n.type === 7 || Object.values(n.options ?? {}).some((o) => pound(o.value)));
-    for (const [locale, messages] of [["en", en], ["es", es]] as const) {
+      (nodes as { type: number; options?: Record<string, { value: unknown[] }> }[]).some(
+        (n) => n.type === 7 || Object.values(n.options ?? {}).some((o) => pound(o.value)),
+      );
+    for (const [locale, messages] of [
+      ["en", en],
+      ["es", es],
+    ] as const) {
       const counting = [...messages].filter(([, message]) => pound(new IntlMessageFormat(message, locale).getAst())).map(([key]) => key);
       expect(counting, locale).toEqual([]);
     }
@@ -240,9 +245,11 @@ function literalEnglish(source: string): string[] {
 
 describe("the translated adopter pages", () => {
   it("render no English string of their own", () => {
-    const offenders = TRANSLATED.flatMap((file) => literalEnglish(fs.readFileSync(path.resolve(file), "utf8"))
+    const offenders = TRANSLATED.flatMap((file) =>
+      literalEnglish(fs.readFileSync(path.resolve(file), "utf8"))
         .filter((text) => !STAFF_ONLY[file]?.includes(text))
-        .map((text) => `${file}: ${text}`));
+        .map((text) => `${file}: ${text}`),
+    );
     expect(offenders).toEqual([]);
   });
 

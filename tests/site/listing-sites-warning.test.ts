@@ -28,11 +28,24 @@ function site(fields: Partial<ListingSiteView>): ListingSiteView {
   };
 }
 
-const failed = { id: 9, siteId: 1, reason: "change" as const, startedAt: hoursAgo(1), finishedAt: hoursAgo(1), outcome: "failed" as const, animals: 3, photos: 0, warnings: [], error: "530 Login incorrect." };
+const failed = {
+  id: 9,
+  siteId: 1,
+  reason: "change" as const,
+  startedAt: hoursAgo(1),
+  finishedAt: hoursAgo(1),
+  outcome: "failed" as const,
+  animals: 3,
+  photos: 0,
+  warnings: [],
+  error: "530 Login incorrect.",
+};
 
 describe("troubledSites", () => {
   it("names a failed last upload with the server's answer", () => {
-    expect(troubledSites([site({ lastUpload: failed, lastSentAt: hoursAgo(2) })], NOW).map((t) => t.why)).toEqual(["its last upload failed: 530 Login incorrect."]);
+    expect(troubledSites([site({ lastUpload: failed, lastSentAt: hoursAgo(2) })], NOW).map((t) => t.why)).toEqual([
+      "its last upload failed: 530 Login incorrect.",
+    ]);
   });
 
   it("names a site with no success in 26 hours, or none since it was added a day and more ago", () => {

@@ -45,7 +45,16 @@ describe("the care facts", () => {
 
   it("say every known answer, yes or no, in a fixed order", () => {
     expect(
-      words(pet({ houseTrained: true, shotsCurrent: true, declawed: false, specialNeeds: true, specialNeedsNotes: "Deaf; knows hand signals.", intakeDate: "2026-10-02" })),
+      words(
+        pet({
+          houseTrained: true,
+          shotsCurrent: true,
+          declawed: false,
+          specialNeeds: true,
+          specialNeedsNotes: "Deaf; knows hand signals.",
+          intakeDate: "2026-10-02",
+        }),
+      ),
     ).toEqual(["House-trained", "Shots up to date", "Not declawed", "Special needs: Deaf; knows hand signals.", "At the shelter since 2 October 2026"]);
     expect(words(pet({ houseTrained: false, shotsCurrent: false, declawed: true, specialNeeds: false }))).toEqual([
       "Not house-trained",

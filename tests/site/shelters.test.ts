@@ -95,21 +95,34 @@ const organization: Organization = {
   timeZone: "America/Chicago",
   createdAt: "2026-11-26T00:00:00.000Z",
 };
-const unchanged = { name: "Lakeshore Rescue", email: null, phone: "+1 312 555 0100", website: null, address: { ...organization.address! }, location: { lat: 41.9, lng: -87.65 } };
+const unchanged = {
+  name: "Lakeshore Rescue",
+  email: null,
+  phone: "+1 312 555 0100",
+  website: null,
+  address: { ...organization.address! },
+  location: { lat: 41.9, lng: -87.65 },
+};
 
 describe("what the staff profile form sends", () => {
   it("only what changed: the contact, the address field by field", () => {
     expect(profilePatch(unchanged, { organization, mode: "exact" }, "exact")).toEqual({});
-    expect(profilePatch({ ...unchanged, phone: null, address: { ...unchanged.address, street: "2 Main St" } }, { organization, mode: "exact" }, "exact")).toEqual({
+    expect(
+      profilePatch({ ...unchanged, phone: null, address: { ...unchanged.address, street: "2 Main St" } }, { organization, mode: "exact" }, "exact"),
+    ).toEqual({
       phone: null,
       address: { street: "2 Main St" },
     });
   });
 
   it("a new exact position; back to the ZIP code's centre with location null; a new ZIP code alone lets the API place it", () => {
-    expect(profilePatch({ ...unchanged, location: { lat: 41.95, lng: -87.7 } }, { organization, mode: "exact" }, "exact")).toEqual({ location: { lat: 41.95, lng: -87.7 } });
+    expect(profilePatch({ ...unchanged, location: { lat: 41.95, lng: -87.7 } }, { organization, mode: "exact" }, "exact")).toEqual({
+      location: { lat: 41.95, lng: -87.7 },
+    });
     expect(profilePatch(unchanged, { organization, mode: "exact" }, "zip")).toEqual({ location: null });
-    expect(profilePatch({ ...unchanged, address: { ...unchanged.address, postcode: "60202" } }, { organization, mode: "zip" }, "zip")).toEqual({ address: { postcode: "60202" } });
+    expect(profilePatch({ ...unchanged, address: { ...unchanged.address, postcode: "60202" } }, { organization, mode: "zip" }, "zip")).toEqual({
+      address: { postcode: "60202" },
+    });
   });
 
   it("a shelter with no address or position yet: the whole address, placed from its ZIP code", () => {

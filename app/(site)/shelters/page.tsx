@@ -9,7 +9,16 @@ import { PageTransitionProvider } from "@/components/shelters/page-transition";
 import { PagerLinks } from "@/components/shelters/pager-links";
 import { ShelterCard } from "@/components/shelters/shelter-card";
 import { ShelterSearch } from "@/components/shelters/shelter-search";
-import { isPosition, linkCursor, nearProblem, parseSheltersQuery, sheltersApiPath, sheltersHref, widerThan, type SheltersQuery } from "@/components/shelters/shelters-query";
+import {
+  isPosition,
+  linkCursor,
+  nearProblem,
+  parseSheltersQuery,
+  sheltersApiPath,
+  sheltersHref,
+  widerThan,
+  type SheltersQuery,
+} from "@/components/shelters/shelters-query";
 import { TransitionLink } from "@/components/shelters/transition-link";
 import type { ErrorBody } from "@/lib/core/errors";
 import { WITHIN_CHOICES_MI } from "@/lib/core/units";
@@ -83,9 +92,7 @@ export default async function SheltersPage({ searchParams }: { searchParams: Sea
               />
             ) : shelters && shelters.length === 0 ? (
               <div className="rounded-xl border border-stone-200 bg-white px-6 py-8 text-center">
-                <p className="text-lg font-semibold text-stone-900">
-                  {where ? t(wider ? "noneNearWider" : "noneNear", where) : t("none")}
-                </p>
+                <p className="text-lg font-semibold text-stone-900">{where ? t(wider ? "noneNearWider" : "noneNear", where) : t("none")}</p>
                 {query.near && wider ? (
                   <p className="mt-3">
                     <TransitionLink href={here({ near: query.near, within: wider })} scroll={false} className={textLinkClass}>

@@ -32,15 +32,15 @@ export default async function DashboardPage() {
       <div className="space-y-1">
         <h1 className="text-2xl font-bold">Dashboard</h1>
         <p className="text-stone-700">
-          {session?.kind === "staff" && session.platformAdmin ? "Every organisation at a glance" : "The shelter at a glance"}: animals, applications that need you, and how
-          adoptions are going.
+          {session?.kind === "staff" && session.platformAdmin ? "Every organisation at a glance" : "The shelter at a glance"}: animals, applications that need
+          you, and how adoptions are going.
         </p>
       </div>
       {unplaced ? (
         <div role="note" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
           <p>
-            <span className="font-semibold">Add your shelter&rsquo;s address so adopters can find it near them.</span> Searches by ZIP code or
-            location only show shelters whose place is known.
+            <span className="font-semibold">Add your shelter&rsquo;s address so adopters can find it near them.</span> Searches by ZIP code or location only
+            show shelters whose place is known.
           </p>
           <a href="/staff/organization" className={linkClass}>
             Add the address

@@ -44,7 +44,20 @@ describe("GET /pictures/{kind}-{variant}.svg", () => {
   });
 
   it("answers 404 in plain text for anything else", async () => {
-    for (const file of ["cat-999.svg", "cat-105.svg", "lion-1.svg", "../x.svg", "cat.svg", "cat-03.svg", "cat-3.png", "cat-3.svg.svg", "Cat-3.svg", "cat--3.svg", "-3.svg", "constructor-1.svg"]) {
+    for (const file of [
+      "cat-999.svg",
+      "cat-105.svg",
+      "lion-1.svg",
+      "../x.svg",
+      "cat.svg",
+      "cat-03.svg",
+      "cat-3.png",
+      "cat-3.svg.svg",
+      "Cat-3.svg",
+      "cat--3.svg",
+      "-3.svg",
+      "constructor-1.svg",
+    ]) {
       const response = await get(file);
       expect(response.status, file).toBe(404);
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");

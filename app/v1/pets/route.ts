@@ -15,7 +15,11 @@ import { listPets } from "@/lib/pets/reads";
 export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPetsQuerySchema }, async ({ query, url, now, request, caller }) => {
   const view = petView(now, url.origin);
   const viewer = viewerOf(caller);
-  const { pets, cursors, etag } = await readNoOlderThanHeld(request, () => listPets(query, view, viewer), (page) => page.etag);
+  const { pets, cursors, etag } = await readNoOlderThanHeld(
+    request,
+    () => listPets(query, view, viewer),
+    (page) => page.etag,
+  );
   const link = linkHeader({
     next: cursors.next && withCursor(url, cursors.next),
     prev: cursors.prev && withCursor(url, cursors.prev),

@@ -32,15 +32,42 @@ import type { WriteOptions } from "@/lib/listings/formats/types";
 // seven more in 2026): their birth date and fee are read, the rest ignored.
 
 export const ADOPTAPET_COLUMNS = [
-  "Id", "Animal", "Breed", "Breed2", "Purebred", "Age", "Name", "Size", "Sex",
-  "Description", "Status", "GoodWKids", "GoodWCats", "GoodWDogs", "SpayedNeutered", "ShotsCurrent",
-  "Housetrained", "Declawed", "SpecialNeeds", "HairLength", "YouTubeVideoURL",
+  "Id",
+  "Animal",
+  "Breed",
+  "Breed2",
+  "Purebred",
+  "Age",
+  "Name",
+  "Size",
+  "Sex",
+  "Description",
+  "Status",
+  "GoodWKids",
+  "GoodWCats",
+  "GoodWDogs",
+  "SpayedNeutered",
+  "ShotsCurrent",
+  "Housetrained",
+  "Declawed",
+  "SpecialNeeds",
+  "HairLength",
+  "YouTubeVideoURL",
 ] as const;
 export const ADOPTAPET_COLOR_COLUMN = "Color";
 /** ASM3's later columns, in order: 4 from 2021, 7 more from 2026. */
 export const ADOPTAPET_LATER_COLUMNS = [
-  "Birthdate", "Sizecurrent", "SizeUOM", "AdoptionFee",
-  "Cratetrained", "HeartwormNegative", "HeartwormPositive", "Leashtrained", "IndoorOnly", "FIVPositive", "SpecialDietaryNeeds",
+  "Birthdate",
+  "Sizecurrent",
+  "SizeUOM",
+  "AdoptionFee",
+  "Cratetrained",
+  "HeartwormNegative",
+  "HeartwormPositive",
+  "Leashtrained",
+  "IndoorOnly",
+  "FIVPositive",
+  "SpecialDietaryNeeds",
 ] as const;
 
 /** The columns of a file of this many cells a row, in order, when it has no header row; undefined for any other count. */
@@ -133,12 +160,20 @@ const BASE_COLUMNS: readonly Column[] = [
 ];
 
 const LATER_COLUMNS: readonly Column[] = [
-  column("Birthdate", () => "", (cell, s) => readDateCell("Birthdate", cell, s, "birthDate", "MM/DD/YYYY")),
-  column("AdoptionFee", () => "", (cell, s) => {
-    const cents = readMoney(cell);
-    if (cents === undefined) s.error("AdoptionFee", `${quoteCell(cell)} is not an amount`);
-    else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: "USD", waived: false };
-  }),
+  column(
+    "Birthdate",
+    () => "",
+    (cell, s) => readDateCell("Birthdate", cell, s, "birthDate", "MM/DD/YYYY"),
+  ),
+  column(
+    "AdoptionFee",
+    () => "",
+    (cell, s) => {
+      const cents = readMoney(cell);
+      if (cents === undefined) s.error("AdoptionFee", `${quoteCell(cell)} is not an amount`);
+      else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: "USD", waived: false };
+    },
+  ),
 ];
 
 function columnsOf(options: WriteOptions): readonly Column[] {

@@ -45,7 +45,10 @@ const SIZES: Record<string, PetSize> = {
 };
 
 export function readSize(cell: string): PetSize | null | undefined {
-  const v = cell.trim().toLowerCase().replace(/[^a-z]/g, "");
+  const v = cell
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z]/g, "");
   return v === "" ? null : SIZES[v];
 }
 
@@ -79,7 +82,11 @@ export function readDate(cell: string): string | null | undefined {
 
 /** An amount of money ("$1,250.00", "150", "USD 80"), in cents. */
 export function readMoney(cell: string): number | null | undefined {
-  const v = cell.trim().replace(/^(?:US\$|USD|\$|£|€|CA\$|CAD)\s*/i, "").replace(/\s*(?:USD|CAD|EUR|GBP)$/i, "").replaceAll(",", "");
+  const v = cell
+    .trim()
+    .replace(/^(?:US\$|USD|\$|£|€|CA\$|CAD)\s*/i, "")
+    .replace(/\s*(?:USD|CAD|EUR|GBP)$/i, "")
+    .replaceAll(",", "");
   if (v === "") return null;
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(v);
   if (!m) return undefined;
@@ -137,7 +144,11 @@ export function htmlToText(cell: string): string {
 
 /** Plain text for a site: &, < and > as entities (the sites show descriptions as HTML), line breaks as `lineBreak`. */
 export function textToHtml(text: string, lineBreak: "<br>" | "&#10;"): string {
-  return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replace(/\r\n|\r|\n/g, lineBreak);
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replace(/\r\n|\r|\n/g, lineBreak);
 }
 
 export function isHttpUrl(text: string): boolean {

@@ -77,7 +77,14 @@ export function readPhotoCell(name: string, cell: string, s: ReadState): void {
 export type FileStatus = "available" | "pending" | "sold" | "delete";
 
 /** A status word, looked up ignoring case and spacing; sold is also the "adopted" action. `notes` warn about loose readings. */
-export function readStatusCell(name: string, cell: string, s: ReadState, words: Readonly<Record<string, FileStatus>>, expected: string, notes: Readonly<Record<string, string>> = {}): void {
+export function readStatusCell(
+  name: string,
+  cell: string,
+  s: ReadState,
+  words: Readonly<Record<string, FileStatus>>,
+  expected: string,
+  notes: Readonly<Record<string, string>> = {},
+): void {
   if (!cell) return;
   const key = normalizeName(cell);
   const status = words[key];
@@ -90,7 +97,13 @@ export function readStatusCell(name: string, cell: string, s: ReadState, words: 
   }
 }
 
-export function statusColumn(name: string, write: Column["write"], words: Readonly<Record<string, FileStatus>>, expected: string, notes?: Readonly<Record<string, string>>): Column {
+export function statusColumn(
+  name: string,
+  write: Column["write"],
+  words: Readonly<Record<string, FileStatus>>,
+  expected: string,
+  notes?: Readonly<Record<string, string>>,
+): Column {
   return { name, write, read: (cell, s) => readStatusCell(name, cell, s, words, expected, notes) };
 }
 
@@ -136,7 +149,11 @@ export function readAgeCell(name: string, cell: string, s: ReadState, expected: 
 }
 
 export function ageColumn(name: string): Column {
-  return { name, write: (s) => (s.animal.ageGroup ? AGE_WORDS[s.animal.ageGroup] : ""), read: (cell, s) => readAgeCell(name, cell, s, "Baby, Young, Adult or Senior") };
+  return {
+    name,
+    write: (s) => (s.animal.ageGroup ? AGE_WORDS[s.animal.ageGroup] : ""),
+    read: (cell, s) => readAgeCell(name, cell, s, "Baby, Young, Adult or Senior"),
+  };
 }
 
 export function readCoatCell(name: string, cell: string, s: ReadState, expected: string): void {

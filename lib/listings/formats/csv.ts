@@ -144,7 +144,8 @@ export function scanCsv(bytes: Uint8Array, limits: CsvLimits = { maxCells: MAX_F
       if (++cellBytes > limits.maxCellBytes) throw tooLong();
     }
   }
-  if (quoted) throw new ListingFileError("not_csv", `The file is not valid CSV: the record starting on line ${recordLine}: a quoted value is never closed.`, recordLine);
+  if (quoted)
+    throw new ListingFileError("not_csv", `The file is not valid CSV: the record starting on line ${recordLine}: a quoted value is never closed.`, recordLine);
   if (content) {
     records++;
     first ??= { start: recordStart, end: n };

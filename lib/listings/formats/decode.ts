@@ -22,7 +22,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 export function decodeListingFile(bytes: Uint8Array): { text: string; encoding: ListingEncoding } {
   if (bytes.length > MAX_FILE_BYTES) {
-    throw new ListingFileError("too_large", `The file is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; at most ${MAX_FILE_BYTES / 1024 / 1024} MB can be imported at once.`);
+    throw new ListingFileError(
+      "too_large",
+      `The file is ${(bytes.length / 1024 / 1024).toFixed(1)} MB; at most ${MAX_FILE_BYTES / 1024 / 1024} MB can be imported at once.`,
+    );
   }
   if (bytes.length === 0) throw new ListingFileError("empty_file", "The file is empty.");
   const signature = SIGNATURES.find((s) => s.bytes.every((b, i) => bytes[i] === b));

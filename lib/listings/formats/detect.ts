@@ -47,7 +47,10 @@ function looksLikeAdoptapetRow(cells: readonly string[], columns: readonly strin
 }
 
 function describe(first: readonly string[]): string {
-  const shown = first.slice(0, 4).map((cell) => quoteCell(cell.trim())).join(", ");
+  const shown = first
+    .slice(0, 4)
+    .map((cell) => quoteCell(cell.trim()))
+    .join(", ");
   const semicolons = first.length === 1 && first[0]!.includes(";") ? " (its values are separated by semicolons: save it with commas)" : "";
   return `its first line has ${first.length} value${first.length === 1 ? "" : "s"}, starting ${shown}${first.length > 4 ? ", …" : ""}${semicolons}`;
 }
@@ -62,7 +65,8 @@ const EXPECTED: Record<ListingSite, string> = {
 export function detectLayout(first: readonly string[], format?: ListingFormatName): Layout {
   if (format === "generic") {
     const columns = first.map((cell) => cell.trim());
-    if (columns.every((c) => c === "")) throw new ListingFileError("unknown_format", "A generic CSV file needs a header row naming its columns; the first line is empty.");
+    if (columns.every((c) => c === ""))
+      throw new ListingFileError("unknown_format", "A generic CSV file needs a header row naming its columns; the first line is empty.");
     return { format, columns, hasHeader: true };
   }
   for (const site of ["petfinder", "rescuegroups", "adoptapet"] as const) {

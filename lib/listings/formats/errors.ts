@@ -16,15 +16,7 @@ export const MAX_FILE_COLUMNS = 200;
 export const MAX_CELL_BYTES = 64 * 1024;
 
 export type ListingFileErrorCode =
-  | "empty_file"
-  | "not_csv"
-  | "too_large"
-  | "too_many_rows"
-  | "too_many_columns"
-  | "cell_too_long"
-  | "unknown_format"
-  | "format_mismatch"
-  | "invalid_mapping";
+  "empty_file" | "not_csv" | "too_large" | "too_many_rows" | "too_many_columns" | "cell_too_long" | "unknown_format" | "format_mismatch" | "invalid_mapping";
 
 export class ListingFileError extends Error {
   constructor(

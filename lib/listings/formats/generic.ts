@@ -29,19 +29,46 @@ import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, RowStay, W
 // trip, and for a partner who wants a plain file) as RFC 4180 with our own
 // words: CRLF, quotes only where needed, line breaks kept in their cell.
 
-const columnName = z
-  .string({ error: "must be a column name (a string)" })
-  .trim()
-  .min(1, "must not be blank")
-  .max(200, "must be at most 200 characters");
+const columnName = z.string({ error: "must be a column name (a string)" }).trim().min(1, "must not be blank").max(200, "must be at most 200 characters");
 const columnNames = z.union([columnName, z.array(columnName).min(1, "must name at least one column").max(10, "must name at most 10 columns")]);
 
 /** The fields a generic file can fill, in the order a written file has them. */
 export const GENERIC_FIELDS = [
-  "externalId", "name", "species", "status", "sex", "size", "birthDate", "ageGroup", "breed", "secondaryBreed", "mixedBreed",
-  "description", "goodWithChildren", "goodWithDogs", "goodWithCats", "colors", "coatLength", "spayedNeutered", "houseTrained",
-  "declawed", "shotsCurrent", "specialNeeds", "specialNeedsNotes", "adoptionFee", "adoptionFeeCurrency", "adoptionFeeWaived",
-  "intakeDate", "intakeType", "intakeSubtype", "outcomeDate", "outcomeType", "outcomeSubtype", "videoUrl", "tags", "photoUrls",
+  "externalId",
+  "name",
+  "species",
+  "status",
+  "sex",
+  "size",
+  "birthDate",
+  "ageGroup",
+  "breed",
+  "secondaryBreed",
+  "mixedBreed",
+  "description",
+  "goodWithChildren",
+  "goodWithDogs",
+  "goodWithCats",
+  "colors",
+  "coatLength",
+  "spayedNeutered",
+  "houseTrained",
+  "declawed",
+  "shotsCurrent",
+  "specialNeeds",
+  "specialNeedsNotes",
+  "adoptionFee",
+  "adoptionFeeCurrency",
+  "adoptionFeeWaived",
+  "intakeDate",
+  "intakeType",
+  "intakeSubtype",
+  "outcomeDate",
+  "outcomeType",
+  "outcomeSubtype",
+  "videoUrl",
+  "tags",
+  "photoUrls",
 ] as const;
 export type GenericField = (typeof GENERIC_FIELDS)[number];
 /** The fields a list of columns may fill (each column one item). */
@@ -84,7 +111,10 @@ const isValueField = (field: string): field is ValueField => field in VALUE_FIEL
 export const valueKey = (word: string) => word.trim().replace(/\s+/g, " ").toLowerCase();
 
 const wordMapSchema = z
-  .record(z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters"), z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters"))
+  .record(
+    z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters"),
+    z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters"),
+  )
   .refine((words) => Object.keys(words).length <= 500, "must have at most 500 words");
 
 const valuesSchema = z
@@ -99,9 +129,11 @@ const valuesSchema = z
       if (!ours || !words) continue;
       const seen = new Map<string, string>();
       for (const [theirs, target] of Object.entries(words)) {
-        if (!ourWord(ours, target)) ctx.addIssue({ code: "custom", path: [field, theirs], message: `maps to "${target}", which is not one of ${ours.join(", ")}` });
+        if (!ourWord(ours, target))
+          ctx.addIssue({ code: "custom", path: [field, theirs], message: `maps to "${target}", which is not one of ${ours.join(", ")}` });
         const key = valueKey(theirs);
-        if (seen.has(key)) ctx.addIssue({ code: "custom", path: [field, theirs], message: `is the same word as "${seen.get(key)}" (case and spacing do not count)` });
+        if (seen.has(key))
+          ctx.addIssue({ code: "custom", path: [field, theirs], message: `is the same word as "${seen.get(key)}" (case and spacing do not count)` });
         seen.set(key, theirs);
       }
     }
@@ -109,7 +141,7 @@ const valuesSchema = z
   .meta({
     id: "ImportValues",
     description:
-      "For each field with a closed vocabulary, the file's words in ours: `{ \"intakeType\": { \"OWNER SURRENDER\": \"relinquishedByOwner\" } }`. A file's word is matched trimmed, ignoring case and inner spacing; one of our own words needs no entry. A row with a word neither ours nor mapped is refused, and the import's `unknownWords` lists each such word with its count. Species map to a category's name.",
+      'For each field with a closed vocabulary, the file\'s words in ours: `{ "intakeType": { "OWNER SURRENDER": "relinquishedByOwner" } }`. A file\'s word is matched trimmed, ignoring case and inner spacing; one of our own words needs no entry. A row with a word neither ours nor mapped is refused, and the import\'s `unknownWords` lists each such word with its count. Species map to a category\'s name.',
   });
 
 export const genericMappingSchema = z
@@ -127,14 +159,21 @@ export const genericMappingSchema = z
       if (!mapping[field]) ctx.addIssue({ code: "custom", path: [field], message: "is required: every animal needs it" });
     }
     if (STAY_FIELDS.some((field) => mapping[field]) && !mapping.intakeDate) {
-      ctx.addIssue({ code: "custom", path: ["intakeDate"], message: "is required with the stay columns (intakeType, outcomeDate…): a stay starts at its intake" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["intakeDate"],
+        message: "is required with the stay columns (intakeType, outcomeDate…): a stay starts at its intake",
+      });
     }
     for (const field of ["outcomeType", "outcomeSubtype"] as const) {
-      if (mapping[field] && !mapping.outcomeDate) ctx.addIssue({ code: "custom", path: ["outcomeDate"], message: `is required with ${field}: an outcome has a date` });
+      if (mapping[field] && !mapping.outcomeDate)
+        ctx.addIssue({ code: "custom", path: ["outcomeDate"], message: `is required with ${field}: an outcome has a date` });
     }
-    if (mapping.outcomeDate && !mapping.outcomeType) ctx.addIssue({ code: "custom", path: ["outcomeType"], message: "is required with outcomeDate: an outcome has a type" });
+    if (mapping.outcomeDate && !mapping.outcomeType)
+      ctx.addIssue({ code: "custom", path: ["outcomeType"], message: "is required with outcomeDate: an outcome has a type" });
     for (const field of VALUE_FIELD_NAMES) {
-      if (mapping.values?.[field] && !mapping[field]) ctx.addIssue({ code: "custom", path: ["values", field], message: `translates words of ${field}, which the mapping does not map to a column` });
+      if (mapping.values?.[field] && !mapping[field])
+        ctx.addIssue({ code: "custom", path: ["values", field], message: `translates words of ${field}, which the mapping does not map to a column` });
     }
     const seen = new Map<string, string>();
     for (const field of GENERIC_FIELDS) {
@@ -180,7 +219,10 @@ function flag(field: "mixedBreed" | "spayedNeutered" | "houseTrained" | "declawe
 }
 
 function goodWith(kind: "children" | "dogs" | "cats"): FieldCodec {
-  return { write: (a) => words(a.goodWith[kind]), read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields.goodWith = { ...s.fields.goodWith, [kind]: v })) };
+  return {
+    write: (a) => words(a.goodWith[kind]),
+    read: (name, cell, s) => readFlagCell(name, cell, s, (v) => (s.fields.goodWith = { ...s.fields.goodWith, [kind]: v })),
+  };
 }
 
 function date(field: "birthDate" | "intakeDate"): FieldCodec {
@@ -277,7 +319,10 @@ const CODECS: Record<GenericField, FieldCodec> = {
       s.fields.colors = [...(s.fields.colors ?? []), ...items.map((c) => matchColor(kind, c))];
     },
   },
-  coatLength: { write: (a) => a.coatLength ?? "", read: (name, cell, s) => readCoatCell(name, cell, s, "a coat length (hairless, short, medium, long, wire, curly)") },
+  coatLength: {
+    write: (a) => a.coatLength ?? "",
+    read: (name, cell, s) => readCoatCell(name, cell, s, "a coat length (hairless, short, medium, long, wire, curly)"),
+  },
   spayedNeutered: flag("spayedNeutered"),
   houseTrained: flag("houseTrained"),
   declawed: flag("declawed"),
@@ -289,7 +334,9 @@ const CODECS: Record<GenericField, FieldCodec> = {
     read: (name, cell, s) => {
       const cents = readMoney(cell);
       if (cents === undefined) s.error(name, `${quoteCell(cell)} is not an amount`);
-      else s.fields.adoptionFee = cents === null ? null : { amountCents: cents, currency: s.fields.adoptionFee?.currency ?? "USD", waived: s.fields.adoptionFee?.waived ?? false };
+      else
+        s.fields.adoptionFee =
+          cents === null ? null : { amountCents: cents, currency: s.fields.adoptionFee?.currency ?? "USD", waived: s.fields.adoptionFee?.waived ?? false };
     },
   },
   adoptionFeeCurrency: {
@@ -375,7 +422,10 @@ export function genericFormat(mapping: GenericMapping, header?: readonly string[
       // A header may have 200 names of up to 64 KB: the message names the first ones, each as a short excerpt.
       const shown = header.slice(0, HEADER_SHOWN).map((h) => quoteCell(h));
       const more = header.length > HEADER_SHOWN ? `, … (${header.length} in all)` : "";
-      throw new ListingFileError("invalid_mapping", `The mapping names columns the file does not have: ${missing.join(", ")}. Its columns are: ${shown.join(", ")}${more}.`);
+      throw new ListingFileError(
+        "invalid_mapping",
+        `The mapping names columns the file does not have: ${missing.join(", ")}. Its columns are: ${shown.join(", ")}${more}.`,
+      );
     }
   }
   const speciesWords = mapping.values?.species;
@@ -418,7 +468,8 @@ export function genericFormat(mapping: GenericMapping, header?: readonly string[
     columns,
     toRow(animal: ListingAnimal): WrittenRow {
       const warnings: WriteIssue[] = [];
-      if (listedKindOf(animal.categoryName) === null) warnings.push({ field: "categoryId", message: `the category "${animal.categoryName}" has no listing-site words: written as it is` });
+      if (listedKindOf(animal.categoryName) === null)
+        warnings.push({ field: "categoryId", message: `the category "${animal.categoryName}" has no listing-site words: written as it is` });
       const cells = GENERIC_FIELDS.flatMap((field) => {
         const count = columnsOf(mapping[field]).length;
         if (count === 0) return [];

@@ -28,12 +28,45 @@ import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/
 // the same since 2026).
 
 export const PETFINDER_COLUMNS = [
-  "ID", "Internal", "AnimalName", "PrimaryBreed", "SecondaryBreed", "Sex", "Size", "Age", "Desc", "Type", "Status",
-  "Shots", "Altered", "NoDogs", "NoCats", "NoKids", "Housetrained", "Declawed", "specialNeeds", "Mix",
-  "photo1", "photo2", "photo3", "photo4", "photo5", "photo6", "arrival_date", "birth_date",
-  "primaryColor", "secondaryColor", "tertiaryColor", "coat_length",
-  "adoption_fee", "display_adoption_fee", "adoption_fee_waived",
-  "special_needs_notes", "no_other", "no_other_note", "tags",
+  "ID",
+  "Internal",
+  "AnimalName",
+  "PrimaryBreed",
+  "SecondaryBreed",
+  "Sex",
+  "Size",
+  "Age",
+  "Desc",
+  "Type",
+  "Status",
+  "Shots",
+  "Altered",
+  "NoDogs",
+  "NoCats",
+  "NoKids",
+  "Housetrained",
+  "Declawed",
+  "specialNeeds",
+  "Mix",
+  "photo1",
+  "photo2",
+  "photo3",
+  "photo4",
+  "photo5",
+  "photo6",
+  "arrival_date",
+  "birth_date",
+  "primaryColor",
+  "secondaryColor",
+  "tertiaryColor",
+  "coat_length",
+  "adoption_fee",
+  "display_adoption_fee",
+  "adoption_fee_waived",
+  "special_needs_notes",
+  "no_other",
+  "no_other_note",
+  "tags",
 ] as const;
 
 const PHOTO_COLUMNS = 6;
@@ -129,7 +162,8 @@ const COLUMNS: readonly Column[] = [
     (s) => oneOrEmpty(s.animal.adoptionFee?.waived ?? null),
     (cell, s) =>
       readFlagCell("adoption_fee_waived", cell, s, (waived) => {
-        if (waived && s.fields.adoptionFee !== undefined) s.fields.adoptionFee = { ...(s.fields.adoptionFee ?? { amountCents: 0, currency: "USD" }), waived: true };
+        if (waived && s.fields.adoptionFee !== undefined)
+          s.fields.adoptionFee = { ...(s.fields.adoptionFee ?? { amountCents: 0, currency: "USD" }), waived: true };
       }),
   ),
   textColumn("special_needs_notes", "specialNeedsNotes", (text) => textToHtml(text, "&#10;")),

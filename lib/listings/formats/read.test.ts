@@ -71,7 +71,11 @@ const RG: ImportedFields = {
 function row(line: number, externalId: string | null, species: string | null, fields: ImportedFields, more: Partial<ImportedRow> = {}): ImportedRow {
   return { line, externalId, species, fields, ageGroup: null, photoUrls: [], photosLeftOut: 0, statusAction: null, errors: [], warnings: [], ...more };
 }
-const unknownBreed = (line: number, field: string, breed: string) => ({ line, field, message: `"${breed}" is not a breed the listing sites know: kept as written` });
+const unknownBreed = (line: number, field: string, breed: string) => ({
+  line,
+  field,
+  message: `"${breed}" is not a breed the listing sites know: kept as written`,
+});
 const noCategory = (line: number, field: string, species: string) => ({
   line,
   field,
@@ -84,81 +88,117 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
     format: "petfinder",
     encoding: "utf-8",
     rows: [
-      row(2, "PF-1001", "Dog", {
-        ...PF,
-        categoryId: 1,
-        name: "Zoë",
-        breed: "Labrador Retriever",
-        secondaryBreed: "Border Collie",
-        sex: "female",
-        size: "large",
-        description: "Zoë came to us in March, shy but sweet.\nShe loves tennis balls, naps & long walks. She's house-trained.",
-        status: "available",
-        shotsCurrent: true,
-        spayedNeutered: true,
-        goodWith: { dogs: true, cats: false, children: null },
-        houseTrained: true,
-        mixedBreed: true,
-        videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
-        intakeDate: "2026-03-02",
-        birthDate: "2021-06-15",
-        colors: ["Black", "White / Cream"],
-        coatLength: "short",
-        adoptionFee: { amountCents: 15000, currency: "USD", waived: false },
-        tags: ["friendly", "playful"],
-      }, { ageGroup: "adult", photoUrls: ["https://photos.example.org/pf/1001-1.jpg", "https://photos.example.org/pf/1001-2.jpg"] }),
+      row(
+        2,
+        "PF-1001",
+        "Dog",
+        {
+          ...PF,
+          categoryId: 1,
+          name: "Zoë",
+          breed: "Labrador Retriever",
+          secondaryBreed: "Border Collie",
+          sex: "female",
+          size: "large",
+          description: "Zoë came to us in March, shy but sweet.\nShe loves tennis balls, naps & long walks. She's house-trained.",
+          status: "available",
+          shotsCurrent: true,
+          spayedNeutered: true,
+          goodWith: { dogs: true, cats: false, children: null },
+          houseTrained: true,
+          mixedBreed: true,
+          videoUrl: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+          intakeDate: "2026-03-02",
+          birthDate: "2021-06-15",
+          colors: ["Black", "White / Cream"],
+          coatLength: "short",
+          adoptionFee: { amountCents: 15000, currency: "USD", waived: false },
+          tags: ["friendly", "playful"],
+        },
+        { ageGroup: "adult", photoUrls: ["https://photos.example.org/pf/1001-1.jpg", "https://photos.example.org/pf/1001-2.jpg"] },
+      ),
       // Its description holds two line breaks: the next record starts on line 6.
-      row(3, "PF-1002", "Cat", {
-        ...PF,
-        categoryId: 2,
-        name: "Mr. Pickles",
-        breed: "Domestic Short Hair",
-        sex: "male",
-        size: "medium",
-        description: "Mr. Pickles is 11, and proud of it.\nHe wants a quiet home, a sunny window, and no dogs.\nFee waived for seniors!",
-        status: "pending",
-        shotsCurrent: true,
-        spayedNeutered: true,
-        goodWith: { dogs: false, cats: null, children: true },
-        houseTrained: true,
-        declawed: true,
-        specialNeeds: true,
-        intakeDate: "2026-01-20",
-        birthDate: "2014-09-01",
-        colors: ["Tabby (Orange / Red)"],
-        coatLength: "medium",
-        adoptionFee: { amountCents: 0, currency: "USD", waived: true },
-        specialNeedsNotes: "Thyroid medication twice a day.",
-      }, { ageGroup: "senior", photoUrls: ["https://photos.example.org/pf/1002-1.jpg"] }),
-      row(6, "PF-1003", "Horse", { ...PF, name: "Biscuit", breed: "Quarterhorse", sex: "male", size: "xlarge", description: "Gentle giant.", status: "available" }, {
-        ageGroup: "adult",
-        errors: [noCategory(6, "Type", "Horse")],
-        unknownWords: [{ field: "species", word: "Horse" }],
-        warnings: [unknownBreed(6, "PrimaryBreed", "Quarterhorse")],
-      }),
-      row(7, "PF-1004", "Cat", { ...PF, categoryId: 2, breed: "Siamese", sex: "female", size: "small", status: "available" }, {
-        ageGroup: "young",
-        errors: [{ line: 7, field: "AnimalName", message: "is empty: every animal needs a name" }],
-      }),
-      row(8, "PF-1005", "Rabbit", {
-        ...PF,
-        categoryId: 3,
-        name: "Clémentine",
-        breed: "Mini-Lop",
-        sex: "female",
-        size: "small",
-        description: "Adopted last week – thank you!",
-        status: "sold",
-        spayedNeutered: true,
-        houseTrained: true,
-        intakeDate: "2026-02-10",
-        birthDate: "2025-11-01",
-        coatLength: "long",
-      }, { ageGroup: "baby", statusAction: "adopted" }),
-      row(9, "PF-1006", "Small&Furry", { ...PF, categoryId: 6, name: "Peanut", breed: "Syrian Hamster", sex: "male", size: "small", status: "available" }, {
-        ageGroup: "young",
-        warnings: [unknownBreed(9, "PrimaryBreed", "Syrian Hamster")],
-      }),
+      row(
+        3,
+        "PF-1002",
+        "Cat",
+        {
+          ...PF,
+          categoryId: 2,
+          name: "Mr. Pickles",
+          breed: "Domestic Short Hair",
+          sex: "male",
+          size: "medium",
+          description: "Mr. Pickles is 11, and proud of it.\nHe wants a quiet home, a sunny window, and no dogs.\nFee waived for seniors!",
+          status: "pending",
+          shotsCurrent: true,
+          spayedNeutered: true,
+          goodWith: { dogs: false, cats: null, children: true },
+          houseTrained: true,
+          declawed: true,
+          specialNeeds: true,
+          intakeDate: "2026-01-20",
+          birthDate: "2014-09-01",
+          colors: ["Tabby (Orange / Red)"],
+          coatLength: "medium",
+          adoptionFee: { amountCents: 0, currency: "USD", waived: true },
+          specialNeedsNotes: "Thyroid medication twice a day.",
+        },
+        { ageGroup: "senior", photoUrls: ["https://photos.example.org/pf/1002-1.jpg"] },
+      ),
+      row(
+        6,
+        "PF-1003",
+        "Horse",
+        { ...PF, name: "Biscuit", breed: "Quarterhorse", sex: "male", size: "xlarge", description: "Gentle giant.", status: "available" },
+        {
+          ageGroup: "adult",
+          errors: [noCategory(6, "Type", "Horse")],
+          unknownWords: [{ field: "species", word: "Horse" }],
+          warnings: [unknownBreed(6, "PrimaryBreed", "Quarterhorse")],
+        },
+      ),
+      row(
+        7,
+        "PF-1004",
+        "Cat",
+        { ...PF, categoryId: 2, breed: "Siamese", sex: "female", size: "small", status: "available" },
+        {
+          ageGroup: "young",
+          errors: [{ line: 7, field: "AnimalName", message: "is empty: every animal needs a name" }],
+        },
+      ),
+      row(
+        8,
+        "PF-1005",
+        "Rabbit",
+        {
+          ...PF,
+          categoryId: 3,
+          name: "Clémentine",
+          breed: "Mini-Lop",
+          sex: "female",
+          size: "small",
+          description: "Adopted last week – thank you!",
+          status: "sold",
+          spayedNeutered: true,
+          houseTrained: true,
+          intakeDate: "2026-02-10",
+          birthDate: "2025-11-01",
+          coatLength: "long",
+        },
+        { ageGroup: "baby", statusAction: "adopted" },
+      ),
+      row(
+        9,
+        "PF-1006",
+        "Small&Furry",
+        { ...PF, categoryId: 6, name: "Peanut", breed: "Syrian Hamster", sex: "male", size: "small", status: "available" },
+        {
+          ageGroup: "young",
+          warnings: [unknownBreed(9, "PrimaryBreed", "Syrian Hamster")],
+        },
+      ),
     ],
   },
   {
@@ -166,53 +206,92 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
     format: "adoptapet",
     encoding: "windows-1252",
     rows: [
-      row(1, "AAP-7", "Dog", {
-        ...AAP,
-        categoryId: 1,
-        name: "Renée",
-        // Adopt-a-Pet's "American Pit Bull Terrier" is Petfinder's (and our) "Pit Bull Terrier".
-        breed: "Pit Bull Terrier",
-        mixedBreed: false,
-        size: "large",
-        sex: "female",
-        description: "Sweet, goofy, and strong.\nBest as the only dog.",
-        status: "available",
-        goodWith: { children: true, cats: null, dogs: false },
-        spayedNeutered: true,
-        shotsCurrent: true,
-        houseTrained: true,
-        declawed: false,
-        specialNeeds: false,
-        videoUrl: "https://youtu.be/dQw4w9WgXcQ",
-      }, { ageGroup: "young" }),
-      row(2, "AAP-8", "Cat", {
-        ...AAP,
-        categoryId: 2,
-        name: "Gâteau",
-        breed: "Domestic Short Hair",
-        mixedBreed: true,
-        size: "small",
-        sex: "male",
-        description: "Found under a café table.",
-        status: "available",
-        goodWith: { children: true, cats: true, dogs: null },
-        spayedNeutered: false,
-        shotsCurrent: true,
-        declawed: false,
-        specialNeeds: false,
-        coatLength: "short",
-      }, { ageGroup: "baby" }),
-      row(3, "AAP-9", "Small Animal", { ...AAP, categoryId: 6, name: "Señor Wiggles", breed: "Guinea Pig", sex: "male", description: "Squeaks for lettuce.", status: "sold", coatLength: "short" }, {
-        ageGroup: "adult",
-        statusAction: "adopted",
-      }),
-      row(4, "AAP-10", "Rabbit", { ...AAP, categoryId: 3, name: "Noisette", breed: "Holland Lop", sex: "female", coatLength: null }, { ageGroup: "senior", statusAction: "delete" }),
-      row(5, "AAP-11", "Horse", { ...AAP, name: "Dakota", breed: "Quarter Horse", mixedBreed: false, sex: "female", status: "available", coatLength: null }, {
-        ageGroup: "adult",
-        errors: [noCategory(5, "Animal", "Horse")],
-        unknownWords: [{ field: "species", word: "Horse" }],
-        warnings: [unknownBreed(5, "Breed", "Quarter Horse")],
-      }),
+      row(
+        1,
+        "AAP-7",
+        "Dog",
+        {
+          ...AAP,
+          categoryId: 1,
+          name: "Renée",
+          // Adopt-a-Pet's "American Pit Bull Terrier" is Petfinder's (and our) "Pit Bull Terrier".
+          breed: "Pit Bull Terrier",
+          mixedBreed: false,
+          size: "large",
+          sex: "female",
+          description: "Sweet, goofy, and strong.\nBest as the only dog.",
+          status: "available",
+          goodWith: { children: true, cats: null, dogs: false },
+          spayedNeutered: true,
+          shotsCurrent: true,
+          houseTrained: true,
+          declawed: false,
+          specialNeeds: false,
+          videoUrl: "https://youtu.be/dQw4w9WgXcQ",
+        },
+        { ageGroup: "young" },
+      ),
+      row(
+        2,
+        "AAP-8",
+        "Cat",
+        {
+          ...AAP,
+          categoryId: 2,
+          name: "Gâteau",
+          breed: "Domestic Short Hair",
+          mixedBreed: true,
+          size: "small",
+          sex: "male",
+          description: "Found under a café table.",
+          status: "available",
+          goodWith: { children: true, cats: true, dogs: null },
+          spayedNeutered: false,
+          shotsCurrent: true,
+          declawed: false,
+          specialNeeds: false,
+          coatLength: "short",
+        },
+        { ageGroup: "baby" },
+      ),
+      row(
+        3,
+        "AAP-9",
+        "Small Animal",
+        {
+          ...AAP,
+          categoryId: 6,
+          name: "Señor Wiggles",
+          breed: "Guinea Pig",
+          sex: "male",
+          description: "Squeaks for lettuce.",
+          status: "sold",
+          coatLength: "short",
+        },
+        {
+          ageGroup: "adult",
+          statusAction: "adopted",
+        },
+      ),
+      row(
+        4,
+        "AAP-10",
+        "Rabbit",
+        { ...AAP, categoryId: 3, name: "Noisette", breed: "Holland Lop", sex: "female", coatLength: null },
+        { ageGroup: "senior", statusAction: "delete" },
+      ),
+      row(
+        5,
+        "AAP-11",
+        "Horse",
+        { ...AAP, name: "Dakota", breed: "Quarter Horse", mixedBreed: false, sex: "female", status: "available", coatLength: null },
+        {
+          ageGroup: "adult",
+          errors: [noCategory(5, "Animal", "Horse")],
+          unknownWords: [{ field: "species", word: "Horse" }],
+          warnings: [unknownBreed(5, "Breed", "Quarter Horse")],
+        },
+      ),
     ],
   },
   {
@@ -220,29 +299,50 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
     format: "adoptapet",
     encoding: "utf-8",
     rows: [
-      row(2, "AAP-20", "Dog", {
-        ...AAP,
-        categoryId: 1,
-        name: "Rocket",
-        breed: "Labrador Retriever",
-        secondaryBreed: "Poodle",
-        mixedBreed: true,
-        size: "large",
-        sex: "male",
-        colors: ["Black"],
-        description: "Fetch champion.\nNeeds a yard & a job.",
-        status: "available",
-        goodWith: { children: true, cats: false, dogs: true },
-        spayedNeutered: true,
-        shotsCurrent: true,
-        houseTrained: true,
-        declawed: false,
-        specialNeeds: false,
-        videoUrl: "https://www.youtube.com/watch?v=abcdefghijk",
-      }, { ageGroup: "adult" }),
-      row(3, "AAP-21", "Bird", { ...AAP, categoryId: 4, name: "Kiwi", breed: "Budgie/Budgerigar", sex: "female", colors: ["Green"], description: "Whistles the news theme.", status: "available" }, {
-        ageGroup: "young",
-      }),
+      row(
+        2,
+        "AAP-20",
+        "Dog",
+        {
+          ...AAP,
+          categoryId: 1,
+          name: "Rocket",
+          breed: "Labrador Retriever",
+          secondaryBreed: "Poodle",
+          mixedBreed: true,
+          size: "large",
+          sex: "male",
+          colors: ["Black"],
+          description: "Fetch champion.\nNeeds a yard & a job.",
+          status: "available",
+          goodWith: { children: true, cats: false, dogs: true },
+          spayedNeutered: true,
+          shotsCurrent: true,
+          houseTrained: true,
+          declawed: false,
+          specialNeeds: false,
+          videoUrl: "https://www.youtube.com/watch?v=abcdefghijk",
+        },
+        { ageGroup: "adult" },
+      ),
+      row(
+        3,
+        "AAP-21",
+        "Bird",
+        {
+          ...AAP,
+          categoryId: 4,
+          name: "Kiwi",
+          breed: "Budgie/Budgerigar",
+          sex: "female",
+          colors: ["Green"],
+          description: "Whistles the news theme.",
+          status: "available",
+        },
+        {
+          ageGroup: "young",
+        },
+      ),
     ],
   },
   {
@@ -250,55 +350,89 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
     format: "rescuegroups",
     encoding: "utf-8-bom",
     rows: [
-      row(2, "RG-1", "Dog", {
-        ...RG,
-        categoryId: 1,
-        name: "Muffin",
-        status: "available",
-        breed: "Beagle",
-        sex: "female",
-        mixedBreed: true,
-        goodWith: { dogs: true, cats: false, children: true },
-        houseTrained: true,
-        spayedNeutered: true,
-        size: "medium",
-        shotsCurrent: true,
-        colors: ["Tricolor (Brown, Black, & White)"],
-        coatLength: "short",
-        description: "Loves sniffing.\nHowls at sirens & trucks.",
-      }, { ageGroup: "young", photoUrls: ["https://photos.example.org/rg/1.jpg", "https://photos.example.org/rg/2.jpg"] }),
-      row(3, "RG-2", "Cat", {
-        ...RG,
-        categoryId: 2,
-        name: "Ömer",
-        status: "pending",
-        breed: "Maine Coon",
-        sex: "male",
-        mixedBreed: false,
-        goodWith: { dogs: null, cats: true, children: null },
-        declawed: false,
-        houseTrained: true,
-        specialNeeds: true,
-        spayedNeutered: true,
-        size: "large",
-        shotsCurrent: false,
-        colors: ["Gray / Blue / Silver"],
-        coatLength: "long",
-        description: "Big, fluffy, and polite.",
-      }, {
-        ageGroup: "adult",
-        warnings: [{ line: 3, field: "pic1", message: '"5002-1.jpg" names a file on the site\'s server, not an address: the import cannot fetch it' }],
-      }),
+      row(
+        2,
+        "RG-1",
+        "Dog",
+        {
+          ...RG,
+          categoryId: 1,
+          name: "Muffin",
+          status: "available",
+          breed: "Beagle",
+          sex: "female",
+          mixedBreed: true,
+          goodWith: { dogs: true, cats: false, children: true },
+          houseTrained: true,
+          spayedNeutered: true,
+          size: "medium",
+          shotsCurrent: true,
+          colors: ["Tricolor (Brown, Black, & White)"],
+          coatLength: "short",
+          description: "Loves sniffing.\nHowls at sirens & trucks.",
+        },
+        { ageGroup: "young", photoUrls: ["https://photos.example.org/rg/1.jpg", "https://photos.example.org/rg/2.jpg"] },
+      ),
+      row(
+        3,
+        "RG-2",
+        "Cat",
+        {
+          ...RG,
+          categoryId: 2,
+          name: "Ömer",
+          status: "pending",
+          breed: "Maine Coon",
+          sex: "male",
+          mixedBreed: false,
+          goodWith: { dogs: null, cats: true, children: null },
+          declawed: false,
+          houseTrained: true,
+          specialNeeds: true,
+          spayedNeutered: true,
+          size: "large",
+          shotsCurrent: false,
+          colors: ["Gray / Blue / Silver"],
+          coatLength: "long",
+          description: "Big, fluffy, and polite.",
+        },
+        {
+          ageGroup: "adult",
+          warnings: [{ line: 3, field: "pic1", message: '"5002-1.jpg" names a file on the site\'s server, not an address: the import cannot fetch it' }],
+        },
+      ),
       // No rescueID: the animalID is the ID.
-      row(4, "5003", "Cat", { ...RG, categoryId: 2, name: "Ghost", status: "sold", breed: "Domestic Short Hair", sex: "female", spayedNeutered: true, size: "small", colors: ["White"] }, {
-        ageGroup: "senior",
-        statusAction: "adopted",
-      }),
+      row(
+        4,
+        "5003",
+        "Cat",
+        {
+          ...RG,
+          categoryId: 2,
+          name: "Ghost",
+          status: "sold",
+          breed: "Domestic Short Hair",
+          sex: "female",
+          spayedNeutered: true,
+          size: "small",
+          colors: ["White"],
+        },
+        {
+          ageGroup: "senior",
+          statusAction: "adopted",
+        },
+      ),
       row(5, "RG-4", "Reptile", { ...RG, categoryId: 5, name: "Spike", breed: "Bearded Dragon", sex: "male" }, { ageGroup: "adult", statusAction: "delete" }),
-      row(6, "RG-5", null, { ...RG, name: "Pebble", status: "available", breed: null, sex: "female" }, {
-        ageGroup: "baby",
-        errors: [{ line: 6, field: "species", message: "is empty: every animal needs a species" }],
-      }),
+      row(
+        6,
+        "RG-5",
+        null,
+        { ...RG, name: "Pebble", status: "available", breed: null, sex: "female" },
+        {
+          ageGroup: "baby",
+          errors: [{ line: 6, field: "species", message: "is empty: every animal needs a species" }],
+        },
+      ),
     ],
   },
   {
@@ -306,46 +440,81 @@ const SAMPLES: { file: string; format: ListingFormatName; encoding: string; rows
     format: "generic",
     encoding: "utf-8",
     rows: [
-      row(2, "G-1", "dog", {
-        categoryId: 1,
-        name: "Pépite",
-        status: "available",
-        sex: "female",
-        birthDate: "2022-03-15",
-        breed: "Labrador Retriever",
-        mixedBreed: true,
-        description: "Calm, gentle, and curious.\nLoves kids; tolerates cats.",
-        goodWith: { children: true, dogs: null, cats: false },
-        colors: ["Black", "White / Cream"],
-        adoptionFee: { amountCents: 9500, currency: "USD", waived: false },
-      }, { photoUrls: ["https://photos.example.org/g/1.jpg"] }),
-      row(4, "G-2", "Cats", {
-        categoryId: 2,
-        name: "Otis",
-        status: "sold",
-        sex: "male",
-        birthDate: "2019-01-01",
-        breed: "Domestic Medium Hair",
-        description: null,
-        goodWith: unknownGoodWith,
-        colors: ["Gray / Blue / Silver"],
-        adoptionFee: { amountCents: 0, currency: "USD", waived: false },
-      }, { statusAction: "adopted" }),
+      row(
+        2,
+        "G-1",
+        "dog",
+        {
+          categoryId: 1,
+          name: "Pépite",
+          status: "available",
+          sex: "female",
+          birthDate: "2022-03-15",
+          breed: "Labrador Retriever",
+          mixedBreed: true,
+          description: "Calm, gentle, and curious.\nLoves kids; tolerates cats.",
+          goodWith: { children: true, dogs: null, cats: false },
+          colors: ["Black", "White / Cream"],
+          adoptionFee: { amountCents: 9500, currency: "USD", waived: false },
+        },
+        { photoUrls: ["https://photos.example.org/g/1.jpg"] },
+      ),
+      row(
+        4,
+        "G-2",
+        "Cats",
+        {
+          categoryId: 2,
+          name: "Otis",
+          status: "sold",
+          sex: "male",
+          birthDate: "2019-01-01",
+          breed: "Domestic Medium Hair",
+          description: null,
+          goodWith: unknownGoodWith,
+          colors: ["Gray / Blue / Silver"],
+          adoptionFee: { amountCents: 0, currency: "USD", waived: false },
+        },
+        { statusAction: "adopted" },
+      ),
       // A generic row without a name is the animal named by its ID (issue 42).
-      row(5, "G-3", "Rabbit", { categoryId: 3, name: "G-3", status: "available", sex: "female", birthDate: null, breed: "Rex", description: null, goodWith: unknownGoodWith, colors: [], adoptionFee: null }, {
-        warnings: [{ line: 5, field: "Name", message: 'is empty: the animal is named by its ID "G-3"' }],
-      }),
-      row(6, "G-4", "rabbit", { categoryId: 3, name: "Hopper", breed: "Rex", description: null, goodWith: { dogs: null, cats: null }, colors: [], adoptionFee: null }, {
-        errors: [
-          { line: 6, field: "Sex", message: '"Q" is not female or male' },
-          { line: 6, field: "Birthday", message: '"2024-02-30" is not a date (YYYY-MM-DD or MM/DD/YYYY)' },
-          { line: 6, field: "Kids?", message: '"maybe" is not yes or no' },
-        ],
-        unknownWords: [
-          { field: "sex", word: "Q" },
-          { field: "goodWithChildren", word: "maybe" },
-        ],
-      }),
+      row(
+        5,
+        "G-3",
+        "Rabbit",
+        {
+          categoryId: 3,
+          name: "G-3",
+          status: "available",
+          sex: "female",
+          birthDate: null,
+          breed: "Rex",
+          description: null,
+          goodWith: unknownGoodWith,
+          colors: [],
+          adoptionFee: null,
+        },
+        {
+          warnings: [{ line: 5, field: "Name", message: 'is empty: the animal is named by its ID "G-3"' }],
+        },
+      ),
+      row(
+        6,
+        "G-4",
+        "rabbit",
+        { categoryId: 3, name: "Hopper", breed: "Rex", description: null, goodWith: { dogs: null, cats: null }, colors: [], adoptionFee: null },
+        {
+          errors: [
+            { line: 6, field: "Sex", message: '"Q" is not female or male' },
+            { line: 6, field: "Birthday", message: '"2024-02-30" is not a date (YYYY-MM-DD or MM/DD/YYYY)' },
+            { line: 6, field: "Kids?", message: '"maybe" is not yes or no' },
+          ],
+          unknownWords: [
+            { field: "sex", word: "Q" },
+            { field: "goodWithChildren", word: "maybe" },
+          ],
+        },
+      ),
     ],
   },
 ];
@@ -359,11 +528,14 @@ describe("the sample files", () => {
     expect(parsed.rows).toEqual(rows);
   });
 
-  it.each(SAMPLES.filter((s) => s.format !== "generic"))("$file is found to be $format without being told, and reads the same when told", async ({ file, format }) => {
-    const told = await parseListingFile(fixture(file), { categories: CATEGORIES, format });
-    const found = await parseListingFile(fixture(file), { categories: CATEGORIES });
-    expect(found.rows).toEqual(told.rows);
-  });
+  it.each(SAMPLES.filter((s) => s.format !== "generic"))(
+    "$file is found to be $format without being told, and reads the same when told",
+    async ({ file, format }) => {
+      const told = await parseListingFile(fixture(file), { categories: CATEGORIES, format });
+      const found = await parseListingFile(fixture(file), { categories: CATEGORIES });
+      expect(found.rows).toEqual(told.rows);
+    },
+  );
 });
 
 describe("encodings", () => {
@@ -387,7 +559,14 @@ describe("line numbers", () => {
   it("names the physical line a record starts on, past quoted line breaks (LF, CRLF or CR) and blank lines", async () => {
     const header = "ID,Internal,AnimalName,Type";
     for (const eol of ["\n", "\r\n", "\r"]) {
-      const text = [header, '"1","1","One","Dog"', '"2","2","Two, with a", "Cat"', "", `"3","3","Three${eol}lines${eol}long","Dog"`, '"4","4","Four","Dog"'].join(eol);
+      const text = [
+        header,
+        '"1","1","One","Dog"',
+        '"2","2","Two, with a", "Cat"',
+        "",
+        `"3","3","Three${eol}lines${eol}long","Dog"`,
+        '"4","4","Four","Dog"',
+      ].join(eol);
       const file = await readListingFile(Buffer.from(text.replace('"Two, with a", "Cat"', '"Two, with a","Cat"')));
       expect(file.records.map((r) => r.line)).toEqual([2, 3, 5, 8]);
       expect(recordValue(file.records[2]!, "AnimalName")).toBe(`Three${eol}lines${eol}long`);
@@ -395,9 +574,11 @@ describe("line numbers", () => {
   });
 
   it("reports a row with too few or too many values on its own line, and the others still read", async () => {
-    const text = ['ID,Internal,AnimalName,Type', '"1","1","One","Dog"', '"2","2","Two, unquoted",Cat,extra', '"3","3","Three","Cat"'].join("\n");
+    const text = ["ID,Internal,AnimalName,Type", '"1","1","One","Dog"', '"2","2","Two, unquoted",Cat,extra', '"3","3","Three","Cat"'].join("\n");
     const { rows } = await parseListingFile(Buffer.from(text), { categories: CATEGORIES });
-    expect(rows[1]!.errors).toEqual([{ line: 3, field: null, message: "has 5 values where the file's rows have 4: a value is missing, or a comma in it is not quoted" }]);
+    expect(rows[1]!.errors).toEqual([
+      { line: 3, field: null, message: "has 5 values where the file's rows have 4: a value is missing, or a comma in it is not quoted" },
+    ]);
     expect(rows[0]!.errors).toEqual([]);
     expect(rows[2]!.fields.name).toBe("Three");
   });
@@ -439,14 +620,24 @@ describe("detection", () => {
   });
 
   it.each([
-    ["an Excel workbook", Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]), "not_csv", "The file is not a CSV file: it is a ZIP archive (an Excel .xlsx workbook is one: save it as CSV)."],
+    [
+      "an Excel workbook",
+      Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00]),
+      "not_csv",
+      "The file is not a CSV file: it is a ZIP archive (an Excel .xlsx workbook is one: save it as CSV).",
+    ],
     ["a PDF", Buffer.from("%PDF-1.7\n"), "not_csv", "The file is not a CSV file: it is a PDF document."],
     ["a JPEG", Buffer.from([0xff, 0xd8, 0xff, 0xe0]), "not_csv", "The file is not a CSV file: it is a JPEG image."],
     ["binary data", Buffer.from([0x41, 0x00, 0x42]), "not_csv", "The file is not a CSV file: it holds binary data (NUL bytes), not text."],
     ["UTF-16", Buffer.from([0xff, 0xfe, 0x41, 0x00]), "not_csv", "The file is UTF-16 text: save it as CSV in UTF-8 (or Windows-1252)."],
     ["an empty file", Buffer.alloc(0), "empty_file", "The file is empty."],
     ["only blank lines", Buffer.from("\n\r\n,,,\n"), "empty_file", "The file has no rows (only empty lines)."],
-    ["an unclosed quote", Buffer.from('ID,Internal,AnimalName\n"1","2","Rex\nand the file ends'), "not_csv", "The file is not valid CSV: the record starting on line 2: a quoted value is never closed."],
+    [
+      "an unclosed quote",
+      Buffer.from('ID,Internal,AnimalName\n"1","2","Rex\nand the file ends'),
+      "not_csv",
+      "The file is not valid CSV: the record starting on line 2: a quoted value is never closed.",
+    ],
   ])("refuses %s, saying what it is", async (_what, bytes, code, message) => {
     const err = await error(bytes);
     expect(err.code).toBe(code);
@@ -466,15 +657,22 @@ describe("detection", () => {
   it("refuses a file that is not in the format named", async () => {
     const err = await error(fixture("petfinder.csv"), { format: "rescuegroups" });
     expect(err.code).toBe("format_mismatch");
-    expect(err.message).toMatch(/^The file is not in the rescuegroups format: its first line has 39 values, starting "ID", "Internal", "AnimalName", "PrimaryBreed", …\. Expected RescueGroups' header row/);
+    expect(err.message).toMatch(
+      /^The file is not in the rescuegroups format: its first line has 39 values, starting "ID", "Internal", "AnimalName", "PrimaryBreed", …\. Expected RescueGroups' header row/,
+    );
     expect((await error(fixture("adoptapet-windows-1252.csv"), { format: "petfinder" })).code).toBe("format_mismatch");
   });
 
   it("refuses a generic file without a mapping, or with one naming columns it does not have", async () => {
     const noMapping = await parseListingFile(fixture("generic.csv"), { categories: CATEGORIES, format: "generic" }).catch((err: unknown) => err);
     expect(noMapping).toMatchObject({ code: "invalid_mapping" });
-    const wrong = await parseListingFile(fixture("generic.csv"), { categories: CATEGORIES, mapping: { ...MAPPING, breed: "Race" } }).catch((err: unknown) => err);
-    expect(wrong).toMatchObject({ code: "invalid_mapping", message: expect.stringMatching(/^The mapping names columns the file does not have: "Race" \(breed\)\. Its columns are: "Animal ID", "Name"/) });
+    const wrong = await parseListingFile(fixture("generic.csv"), { categories: CATEGORIES, mapping: { ...MAPPING, breed: "Race" } }).catch(
+      (err: unknown) => err,
+    );
+    expect(wrong).toMatchObject({
+      code: "invalid_mapping",
+      message: expect.stringMatching(/^The mapping names columns the file does not have: "Race" \(breed\)\. Its columns are: "Animal ID", "Name"/),
+    });
   });
 });
 
@@ -488,7 +686,11 @@ describe("limits", () => {
     const file = (rows: number) => Buffer.from(["ID,Internal,AnimalName,Type", ...Array.from({ length: rows }, (_, i) => `${i},${i},Pet ${i},Dog`)].join("\n"));
     expect((await readListingFile(file(MAX_FILE_ROWS))).records).toHaveLength(MAX_FILE_ROWS);
     const err = await readListingFile(file(MAX_FILE_ROWS + 1)).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: "too_many_rows", overLimit: true, message: "The file has more than 20,000 animals; import it in parts of at most that many rows." });
+    expect(err).toMatchObject({
+      code: "too_many_rows",
+      overLimit: true,
+      message: "The file has more than 20,000 animals; import it in parts of at most that many rows.",
+    });
   });
 
   it("counts a headerless Adopt-a-Pet file's first row as an animal", async () => {
@@ -539,7 +741,9 @@ describe("what one row and one value may hold", () => {
     const long = "x".repeat(MAX_CELL_BYTES + 1);
     const err = await refusal(Buffer.from(`${PETFINDER_HEADER}\n"1","1","Rex","Dog"\n"2","2","${long}","Cat"\n`));
     expect(err).toMatchObject({ code: "cell_too_long", line: 3 });
-    expect(err.message).toBe("Value 3 of the record starting on line 3 is longer than 64 KB, the most one value may hold (a quote left open makes the rest of the file one value).");
+    expect(err.message).toBe(
+      "Value 3 of the record starting on line 3 is longer than 64 KB, the most one value may hold (a quote left open makes the rest of the file one value).",
+    );
     expect((await refusal(Buffer.from(`${PETFINDER_HEADER}\n1,1,${long},Dog\n`))).code).toBe("cell_too_long");
     const open = await refusal(Buffer.from(`${PETFINDER_HEADER}\n"1","1","Rex,Dog\n${"1,1,Rex,Dog\n".repeat(6_000)}`));
     expect(open).toMatchObject({ code: "cell_too_long", line: 2 });

@@ -49,7 +49,10 @@ export function recordValue(record: ListingRecord, name: string): string | undef
 }
 
 const tooManyRows = () =>
-  new ListingFileError("too_many_rows", `The file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} animals; import it in parts of at most that many rows.`);
+  new ListingFileError(
+    "too_many_rows",
+    `The file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} animals; import it in parts of at most that many rows.`,
+  );
 
 interface Prepared {
   encoding: ListingEncoding;

@@ -38,10 +38,17 @@ export interface ParsedListingFile {
  * generic file's built from its mapping, which is checked against the
  * file's header here). Lets a caller read the rows a part at a time.
  */
-export function listingRowReader(file: Pick<ListingFile, "format" | "columns">, options: { mapping?: GenericMapping } & ReadContext): (record: ListingRecord) => ImportedRow {
+export function listingRowReader(
+  file: Pick<ListingFile, "format" | "columns">,
+  options: { mapping?: GenericMapping } & ReadContext,
+): (record: ListingRecord) => ImportedRow {
   const context: ReadContext = { categories: options.categories };
   if (file.format === "generic") {
-    if (!options.mapping) throw new ListingFileError("invalid_mapping", "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.");
+    if (!options.mapping)
+      throw new ListingFileError(
+        "invalid_mapping",
+        "A generic CSV file needs a mapping: which of its columns holds the name, the species and the other fields.",
+      );
     const generic = genericFormat(options.mapping, file.columns, options.categories);
     return (record) => generic.fromRow(record, context);
   }

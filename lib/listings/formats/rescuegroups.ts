@@ -3,7 +3,18 @@ import type { CoatLength } from "@/lib/pets/profile";
 import { matchColor } from "@/lib/listings/vocabulary/colors";
 import { siteSpecies } from "@/lib/listings/vocabulary/species";
 import { SIZE_CODES, fileStem, textToHtml, yesNo } from "@/lib/listings/formats/cells";
-import { ageColumn, breedColumn, coatColumn, flagColumn, goodWithColumn, readPhotoCell, sexColumn, sizeColumn, statusColumn, textColumn } from "@/lib/listings/formats/columns";
+import {
+  ageColumn,
+  breedColumn,
+  coatColumn,
+  flagColumn,
+  goodWithColumn,
+  readPhotoCell,
+  sexColumn,
+  sizeColumn,
+  statusColumn,
+  textColumn,
+} from "@/lib/listings/formats/columns";
 import { quotedLine } from "@/lib/listings/formats/csv";
 import { photoFiles, siteFormat, type Column, type SiteFormatSpec } from "@/lib/listings/formats/row";
 import type { ImportedRow, ListingRecord, ReadContext } from "@/lib/listings/formats/types";
@@ -19,10 +30,38 @@ import type { ImportedRow, ListingRecord, ReadContext } from "@/lib/listings/for
 // prefers rescueID, the one a shelter knows).
 
 export const RESCUEGROUPS_COLUMNS = [
-  "orgID", "animalID", "status", "lastUpdated", "rescueID", "name", "summary", "species", "breed",
-  "primaryBreed", "secondaryBreed", "sex", "mixed", "dogs", "cats", "kids", "declawed", "housetrained", "age",
-  "specialNeeds", "altered", "size", "uptodate", "color", "coatLength", "pattern", "courtesy", "description",
-  "pic1", "pic2", "pic3", "pic4",
+  "orgID",
+  "animalID",
+  "status",
+  "lastUpdated",
+  "rescueID",
+  "name",
+  "summary",
+  "species",
+  "breed",
+  "primaryBreed",
+  "secondaryBreed",
+  "sex",
+  "mixed",
+  "dogs",
+  "cats",
+  "kids",
+  "declawed",
+  "housetrained",
+  "age",
+  "specialNeeds",
+  "altered",
+  "size",
+  "uptodate",
+  "color",
+  "coatLength",
+  "pattern",
+  "courtesy",
+  "description",
+  "pic1",
+  "pic2",
+  "pic3",
+  "pic4",
 ] as const;
 
 const PICTURES = 4;

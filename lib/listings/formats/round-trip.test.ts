@@ -17,7 +17,14 @@ import { AGE_GROUPS } from "@/lib/pets/age";
 // expected objects below are the list, per format, of what comes back; the
 // docs' tables say the same in words).
 
-const CATEGORY_NAMES: Record<ListedKind, string> = { dog: "Dogs", cat: "Cats", rabbit: "Rabbits", bird: "Birds", reptile: "Reptiles", "small-mammal": "Small mammals" };
+const CATEGORY_NAMES: Record<ListedKind, string> = {
+  dog: "Dogs",
+  cat: "Cats",
+  rabbit: "Rabbits",
+  bird: "Birds",
+  reptile: "Reptiles",
+  "small-mammal": "Small mammals",
+};
 const CATEGORIES = LISTED_KINDS.map((kind, i) => ({ id: i + 1, name: CATEGORY_NAMES[kind] }));
 const categoryOf = (kind: ListedKind) => CATEGORIES.find((c) => listedKindOf(c.name) === kind)!;
 
@@ -44,7 +51,7 @@ const BASE: ListingAnimal = {
   breed: "Labrador Retriever",
   secondaryBreed: "Border Collie",
   mixedBreed: true,
-  description: "Loves walks, naps & <treats>; \"zoomies\" at 6pm.\n\nShy with men at first &amp; then a clown.",
+  description: 'Loves walks, naps & <treats>; "zoomies" at 6pm.\n\nShy with men at first &amp; then a clown.',
   goodWith: { children: true, dogs: false, cats: null },
   colors: ["Black", "White / Cream", "Brindle"],
   coatLength: "short",
@@ -179,10 +186,24 @@ describe("round trip, one animal with every field", () => {
     const back = await roundTrip("petfinder", BASE);
     expect(back.fields).toEqual(EXPECTED.petfinder(BASE));
     expect(back).toMatchObject({ externalId: "A-7", ageGroup: "adult", statusAction: null, photoUrls: BASE.photos.map((p) => p.url) });
-    const nos = await roundTrip("petfinder", { ...BASE, spayedNeutered: false, houseTrained: false, shotsCurrent: false, specialNeeds: false, declawed: false, mixedBreed: false });
+    const nos = await roundTrip("petfinder", {
+      ...BASE,
+      spayedNeutered: false,
+      houseTrained: false,
+      shotsCurrent: false,
+      specialNeeds: false,
+      declawed: false,
+      mixedBreed: false,
+    });
     expect(nos.fields).toMatchObject({ spayedNeutered: null, houseTrained: null, shotsCurrent: null, specialNeeds: null, declawed: null, mixedBreed: null });
     // An unknown size is sent as M (Petfinder requires one); a fee of nothing is no fee; no video leaves six photos.
-    const sparse = await roundTrip("petfinder", { ...BASE, size: null, adoptionFee: { amountCents: 0, currency: "USD", waived: false }, videoUrl: null, photos: Array.from({ length: 7 }, (_, i) => ({ url: `https://p.example/${i}.jpg` })) });
+    const sparse = await roundTrip("petfinder", {
+      ...BASE,
+      size: null,
+      adoptionFee: { amountCents: 0, currency: "USD", waived: false },
+      videoUrl: null,
+      photos: Array.from({ length: 7 }, (_, i) => ({ url: `https://p.example/${i}.jpg` })),
+    });
     expect(sparse.fields).toMatchObject({ size: "medium", adoptionFee: null, videoUrl: null });
     expect(sparse.photoUrls).toEqual(Array.from({ length: 6 }, (_, i) => `https://p.example/${i}.jpg`));
   });
@@ -220,15 +241,33 @@ describe("round trip, one animal with every field", () => {
 const kindArb = fc.constantFrom(...LISTED_KINDS);
 const text = (max: number) =>
   fc
-    .string({ unit: fc.constantFrom(..."abcXYZ é ñ ß Ö 0 9 , ; \" ' & < > / # ( ) - . ! ?".split(" "), " ", "\n", "&amp;", "&#10;", "<br>"), minLength: 1, maxLength: max })
+    .string({
+      unit: fc.constantFrom(..."abcXYZ é ñ ß Ö 0 9 , ; \" ' & < > / # ( ) - . ! ?".split(" "), " ", "\n", "&amp;", "&#10;", "<br>"),
+      minLength: 1,
+      maxLength: max,
+    })
     .map((s) => s.trim().replace(/\n{2,}/g, "\n"))
     .filter((s) => s.length > 0);
-const nameArb = fc.string({ unit: fc.constantFrom(..."AbcZoë ,\"'&<>-.ñ".split("")), minLength: 1, maxLength: 30 }).map((s) => s.trim()).filter((s) => s.length > 0);
+const nameArb = fc
+  .string({ unit: fc.constantFrom(..."AbcZoë ,\"'&<>-.ñ".split("")), minLength: 1, maxLength: 30 })
+  .map((s) => s.trim())
+  .filter((s) => s.length > 0);
 const dateArb = fc.date({ min: new Date("1990-01-01"), max: new Date("2026-06-30"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
 const triArb = fc.constantFrom(true, false, null);
 /** The breeds a site names so that its name leads back to the same breed (not many-to-one, as Adopt-a-Pet's three colours of Labrador). */
-const breedArb = (kind: ListedKind, site: ListingSite) => fc.constantFrom(...breedsOf(kind).filter((b) => findBreed(kind, b[site])?.name === b.name).map((b) => b.name));
-const photosArb = (max: number) => fc.array(fc.webUrl({ validSchemes: ["https"] }).filter((u) => !/youtu|vimeo/.test(u) && !/[\s,;]/.test(u)), { maxLength: max }).map((urls) => urls.map((url) => ({ url })));
+const breedArb = (kind: ListedKind, site: ListingSite) =>
+  fc.constantFrom(
+    ...breedsOf(kind)
+      .filter((b) => findBreed(kind, b[site])?.name === b.name)
+      .map((b) => b.name),
+  );
+const photosArb = (max: number) =>
+  fc
+    .array(
+      fc.webUrl({ validSchemes: ["https"] }).filter((u) => !/youtu|vimeo/.test(u) && !/[\s,;]/.test(u)),
+      { maxLength: max },
+    )
+    .map((urls) => urls.map((url) => ({ url })));
 const videoArb = fc.option(fc.constantFrom("https://www.youtube.com/watch?v=dQw4w9WgXcQ", "https://vimeo.com/76979871"), { nil: null });
 
 /** At most one colour, among those Adopt-a-Pet names as Petfinder does (reptiles have none there). */
@@ -242,85 +281,96 @@ function adoptapetColorsArb(kind: ListedKind) {
 
 function animalArb(kind: ListedKind, site: ListingSite | "generic") {
   const breedSite = site === "generic" ? "petfinder" : site;
-  return fc.record({
-    id: fc.integer({ min: 1, max: 1_000_000 }),
-    externalId: fc.option(fc.stringMatching(/^[A-Za-z0-9-]{1,20}$/), { nil: null }),
-    name: nameArb,
-    status: fc.constantFrom(...(site === "adoptapet" ? (["available", "sold"] as const) : (["available", "pending", "sold"] as const))),
-    sex: fc.constantFrom(...PET_SEXES),
-    size: site === "petfinder" ? fc.constantFrom(...PET_SIZES) : fc.option(fc.constantFrom(...PET_SIZES), { nil: null }),
-    birthDate: fc.option(dateArb, { nil: null }),
-    ageGroup: fc.option(fc.constantFrom(...AGE_GROUPS), { nil: null }),
-    breed: breedArb(kind, breedSite),
-    secondaryBreed: fc.option(breedArb(kind, breedSite), { nil: null }),
-    mixedBreed: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    description: fc.option(text(200), { nil: null }),
-    goodWith: fc.record({ children: triArb, dogs: triArb, cats: triArb }),
-    colors:
-      site === "petfinder" || site === "generic"
-        ? fc.uniqueArray(fc.constantFrom(...PETFINDER_COLORS[kind]), { maxLength: 3 })
-        : site === "adoptapet"
-          ? adoptapetColorsArb(kind)
-          : fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z /&-]{0,20}[a-z]$/), { maxLength: 1 }),
-    coatLength:
-      site === "adoptapet"
-        ? fc.option(fc.constantFrom(...(adoptapetHairLengths(kind).length ? adoptapetHairLengths(kind) : (["short"] as const))), { nil: null })
-        : site === "rescuegroups"
-          ? fc.option(fc.constantFrom("short" as const, "medium" as const, "long" as const), { nil: null })
-          : petfinderCoats(kind).length
-            ? fc.option(fc.constantFrom(...petfinderCoats(kind)), { nil: null })
-            : fc.constant(null),
-    spayedNeutered: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    houseTrained: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    declawed: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    shotsCurrent: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    specialNeeds: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
-    specialNeedsNotes: fc.option(text(100), { nil: null }),
-    adoptionFee:
-      site === "generic"
-        ? fc.option(fc.record({ amountCents: fc.integer({ min: 0, max: 500_000 }), currency: fc.constantFrom("USD", "CAD", "EUR"), waived: fc.boolean() }), { nil: null })
-        : fc.option(
-            fc.oneof(
-              fc.record({ amountCents: fc.integer({ min: 1, max: 500_000 }), currency: fc.constant("USD"), waived: fc.boolean() }),
-              fc.constant({ amountCents: 0, currency: "USD", waived: true }),
+  return fc
+    .record({
+      id: fc.integer({ min: 1, max: 1_000_000 }),
+      externalId: fc.option(fc.stringMatching(/^[A-Za-z0-9-]{1,20}$/), { nil: null }),
+      name: nameArb,
+      status: fc.constantFrom(...(site === "adoptapet" ? (["available", "sold"] as const) : (["available", "pending", "sold"] as const))),
+      sex: fc.constantFrom(...PET_SEXES),
+      size: site === "petfinder" ? fc.constantFrom(...PET_SIZES) : fc.option(fc.constantFrom(...PET_SIZES), { nil: null }),
+      birthDate: fc.option(dateArb, { nil: null }),
+      ageGroup: fc.option(fc.constantFrom(...AGE_GROUPS), { nil: null }),
+      breed: breedArb(kind, breedSite),
+      secondaryBreed: fc.option(breedArb(kind, breedSite), { nil: null }),
+      mixedBreed: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      description: fc.option(text(200), { nil: null }),
+      goodWith: fc.record({ children: triArb, dogs: triArb, cats: triArb }),
+      colors:
+        site === "petfinder" || site === "generic"
+          ? fc.uniqueArray(fc.constantFrom(...PETFINDER_COLORS[kind]), { maxLength: 3 })
+          : site === "adoptapet"
+            ? adoptapetColorsArb(kind)
+            : fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z /&-]{0,20}[a-z]$/), { maxLength: 1 }),
+      coatLength:
+        site === "adoptapet"
+          ? fc.option(fc.constantFrom(...(adoptapetHairLengths(kind).length ? adoptapetHairLengths(kind) : (["short"] as const))), { nil: null })
+          : site === "rescuegroups"
+            ? fc.option(fc.constantFrom("short" as const, "medium" as const, "long" as const), { nil: null })
+            : petfinderCoats(kind).length
+              ? fc.option(fc.constantFrom(...petfinderCoats(kind)), { nil: null })
+              : fc.constant(null),
+      spayedNeutered: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      houseTrained: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      declawed: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      shotsCurrent: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      specialNeeds: site === "petfinder" ? fc.constantFrom(true, null) : triArb,
+      specialNeedsNotes: fc.option(text(100), { nil: null }),
+      adoptionFee:
+        site === "generic"
+          ? fc.option(fc.record({ amountCents: fc.integer({ min: 0, max: 500_000 }), currency: fc.constantFrom("USD", "CAD", "EUR"), waived: fc.boolean() }), {
+              nil: null,
+            })
+          : fc.option(
+              fc.oneof(
+                fc.record({ amountCents: fc.integer({ min: 1, max: 500_000 }), currency: fc.constant("USD"), waived: fc.boolean() }),
+                fc.constant({ amountCents: 0, currency: "USD", waived: true }),
+              ),
+              { nil: null },
             ),
-            { nil: null },
-          ),
-    intakeDate: fc.option(dateArb, { nil: null }),
-    videoUrl: site === "adoptapet" ? fc.option(fc.constant("https://www.youtube.com/watch?v=dQw4w9WgXcQ"), { nil: null }) : videoArb,
-    tags: fc.uniqueArray(fc.stringMatching(/^[a-z0-9][a-z0-9 -]{0,28}[a-z0-9]$/), { maxLength: 10 }),
-    photos: photosArb(site === "rescuegroups" ? 4 : 5),
-    updatedAt: fc.constant("2026-03-01T12:00:00Z"),
-  }).map((a): ListingAnimal => ({ ...a, categoryId: categoryOf(kind).id, categoryName: CATEGORY_NAMES[kind], listOnOtherSites: true }));
+      intakeDate: fc.option(dateArb, { nil: null }),
+      videoUrl: site === "adoptapet" ? fc.option(fc.constant("https://www.youtube.com/watch?v=dQw4w9WgXcQ"), { nil: null }) : videoArb,
+      tags: fc.uniqueArray(fc.stringMatching(/^[a-z0-9][a-z0-9 -]{0,28}[a-z0-9]$/), { maxLength: 10 }),
+      photos: photosArb(site === "rescuegroups" ? 4 : 5),
+      updatedAt: fc.constant("2026-03-01T12:00:00Z"),
+    })
+    .map((a): ListingAnimal => ({ ...a, categoryId: categoryOf(kind).id, categoryName: CATEGORY_NAMES[kind], listOnOtherSites: true }));
 }
 
 describe("round trip, any animal within what the format carries (fast-check)", () => {
   const runs = { numRuns: 50, seed: 20260301 };
 
   it.each(["petfinder", "adoptapet", "rescuegroups"] as const)("%s", async (site) => {
-    const options: WriteOptions = site === "adoptapet" ? { adoptapetColors: true } : site === "rescuegroups" ? { photoReference: ({ photo }) => photo.url } : {};
+    const options: WriteOptions =
+      site === "adoptapet" ? { adoptapetColors: true } : site === "rescuegroups" ? { photoReference: ({ photo }) => photo.url } : {};
     await fc.assert(
-      fc.asyncProperty(kindArb.chain((kind) => animalArb(kind, site)), async (animal) => {
-        const back = await roundTrip(site, animal, options);
-        expect(back.fields).toEqual(EXPECTED[site](animal));
-        expect(back.externalId).toBe(animal.externalId ?? String(animal.id));
-        expect(back.ageGroup).toBe(animal.ageGroup);
-        expect(back.statusAction).toBe(statusAction(animal));
-        if (site !== "adoptapet") expect(back.photoUrls).toEqual(animal.photos.map((p) => p.url));
-      }),
+      fc.asyncProperty(
+        kindArb.chain((kind) => animalArb(kind, site)),
+        async (animal) => {
+          const back = await roundTrip(site, animal, options);
+          expect(back.fields).toEqual(EXPECTED[site](animal));
+          expect(back.externalId).toBe(animal.externalId ?? String(animal.id));
+          expect(back.ageGroup).toBe(animal.ageGroup);
+          expect(back.statusAction).toBe(statusAction(animal));
+          if (site !== "adoptapet") expect(back.photoUrls).toEqual(animal.photos.map((p) => p.url));
+        },
+      ),
       runs,
     );
   });
 
   it("generic", async () => {
     await fc.assert(
-      fc.asyncProperty(kindArb.chain((kind) => animalArb(kind, "generic")), async (animal) => {
-        const back = await genericRoundTrip(animal);
-        expect(back.fields).toEqual(EXPECTED.generic(animal));
-        expect(back.externalId).toBe(animal.externalId ?? String(animal.id));
-        expect(back.ageGroup).toBe(animal.ageGroup);
-        expect(back.photoUrls).toEqual(animal.photos.map((p) => p.url));
-      }),
+      fc.asyncProperty(
+        kindArb.chain((kind) => animalArb(kind, "generic")),
+        async (animal) => {
+          const back = await genericRoundTrip(animal);
+          expect(back.fields).toEqual(EXPECTED.generic(animal));
+          expect(back.externalId).toBe(animal.externalId ?? String(animal.id));
+          expect(back.ageGroup).toBe(animal.ageGroup);
+          expect(back.photoUrls).toEqual(animal.photos.map((p) => p.url));
+        },
+      ),
       runs,
     );
   });

@@ -152,7 +152,10 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   const cell = spec.translate ? (name: string) => spec.translate!(name, raw(name)) : raw;
 
   if (record.cellCount !== record.expectedCellCount) {
-    state.error(null, `has ${record.cellCount} values where the file's rows have ${record.expectedCellCount}: a value is missing, or a comma in it is not quoted`);
+    state.error(
+      null,
+      `has ${record.cellCount} values where the file's rows have ${record.expectedCellCount}: a value is missing, or a comma in it is not quoted`,
+    );
     return row;
   }
 
@@ -191,7 +194,10 @@ export function readRow(spec: ReadSpec, record: ListingRecord, context: ReadCont
   const photos = [...new Set(row.photoUrls)];
   if (photos.length > PHOTOS_MAX) {
     row.photosLeftOut = photos.length - PHOTOS_MAX;
-    state.warn("photoUrls", `${row.photosLeftOut} more photo address${row.photosLeftOut === 1 ? "" : "es"} left out: an animal holds at most ${PHOTOS_MAX} photos`);
+    state.warn(
+      "photoUrls",
+      `${row.photosLeftOut} more photo address${row.photosLeftOut === 1 ? "" : "es"} left out: an animal holds at most ${PHOTOS_MAX} photos`,
+    );
   }
   row.photoUrls = photos.slice(0, PHOTOS_MAX);
   return row;

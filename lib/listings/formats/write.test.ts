@@ -111,7 +111,16 @@ const rabbit: ListingAnimal = {
   photos: [{ url: "https://petstore.example/photos/jkl-1280.webp" }],
 };
 
-const horse: ListingAnimal = { ...dog, id: 404, externalId: "H-1", name: "Dakota", categoryId: 7, categoryName: "Horses", breed: "Quarterhorse", secondaryBreed: null };
+const horse: ListingAnimal = {
+  ...dog,
+  id: 404,
+  externalId: "H-1",
+  name: "Dakota",
+  categoryId: 7,
+  categoryName: "Horses",
+  breed: "Quarterhorse",
+  secondaryBreed: null,
+};
 
 const animals = [dog, cat, rabbit, horse];
 
@@ -145,7 +154,12 @@ describe("the files the sites take", () => {
     expect(plain.text.split("\n").map((line) => line.match(/","/g)!.length + 1)).toEqual([21, 21, 21]);
     expect(colored.text.split("\n").map((line) => line.match(/","/g)!.length + 1)).toEqual([22, 22, 22]);
     // A file name only from a plain ID; "R 7/2026" would be a path: our id instead.
-    expect(plain.rows.map((r) => r.photos.map((p) => p.reference))).toEqual([["photos/A-101-1.jpg", "photos/A-101-2.jpg"], ["photos/202-1.jpg"], ["photos/303-1.jpg"], []]);
+    expect(plain.rows.map((r) => r.photos.map((p) => p.reference))).toEqual([
+      ["photos/A-101-1.jpg", "photos/A-101-2.jpg"],
+      ["photos/202-1.jpg"],
+      ["photos/303-1.jpg"],
+      [],
+    ]);
     expect(colored.rows.map((r) => r.warnings)).toEqual([
       [{ field: "colors", message: "Adopt-a-Pet takes one colour: the first is sent" }],
       [
@@ -158,7 +172,7 @@ describe("the files the sites take", () => {
     ]);
   });
 
-  it("rescuegroups: its header (names separated by \", \"), orgID, pictures named in pic1-pic4", () => {
+  it('rescuegroups: its header (names separated by ", "), orgID, pictures named in pic1-pic4', () => {
     const file = writeListingFile("rescuegroups", animals, { accountId: "4321" });
     expectFile("rescuegroups.csv", file.text);
     expect(file.rows.map((r) => r.photos.map((p) => p.reference))).toEqual([["A-101-1.jpg", "A-101-2.jpg"], ["202-1.jpg"], ["303-1.jpg"], []]);
@@ -180,14 +194,16 @@ describe("the files the sites take", () => {
     const cell = (site: "petfinder" | "adoptapet" | "rescuegroups", animal: ListingAnimal, column: number) =>
       writeListingFile(site, [animal]).text.split("\n").at(-1)!.split('","')[column]!.replace(/^"/, "");
     const unknown = (categoryName: string, categoryId: number) => ({ ...dog, categoryName, categoryId, breed: "Something Else", secondaryBreed: null });
-    expect([["Dogs", 1], ["Cats", 2], ["Rabbits", 3], ["Birds", 4], ["Reptiles", 5], ["Small mammals", 6]].map(([name, id]) => cell("petfinder", unknown(name as string, id as number), 3))).toEqual([
-      "Mixed Breed",
-      "Domestic Short Hair",
-      "Bunny Rabbit",
-      "Parrot (Other)",
-      "Lizard",
-      "Guinea Pig",
-    ]);
+    expect(
+      [
+        ["Dogs", 1],
+        ["Cats", 2],
+        ["Rabbits", 3],
+        ["Birds", 4],
+        ["Reptiles", 5],
+        ["Small mammals", 6],
+      ].map(([name, id]) => cell("petfinder", unknown(name as string, id as number), 3)),
+    ).toEqual(["Mixed Breed", "Domestic Short Hair", "Bunny Rabbit", "Parrot (Other)", "Lizard", "Guinea Pig"]);
     expect(cell("adoptapet", unknown("Dogs", 1), 2)).toBe("Mixed Breed (Medium)");
     expect(cell("adoptapet", { ...dog, breed: "Yorkshire Terrier Yorkie" }, 2)).toBe("Yorkie, Yorkshire Terrier");
     expect(cell("adoptapet", { ...dog, categoryName: "Small mammals", breed: "Hamster" }, 1)).toBe("Small Animal");

@@ -120,7 +120,11 @@ export function describeFtpError(error: unknown): FtpFailure {
   if (error instanceof FTPError) {
     // 530: not logged in (wrong user or password); 421/4xx: try later.
     const login = error.code === 530 || error.code === 532;
-    return new FtpFailure(error.message.trim(), login, login ? "Login refused: check the user name and password." : `The server refused (FTP reply ${error.code}).`);
+    return new FtpFailure(
+      error.message.trim(),
+      login,
+      login ? "Login refused: check the user name and password." : `The server refused (FTP reply ${error.code}).`,
+    );
   }
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
@@ -152,16 +156,19 @@ export async function openFtp(account: FtpAccount, deadline?: FtpDeadline): Prom
   client.prepareTransfer = target.family === 6 ? enterPassiveModeIPv6 : enterPassiveModeIPv4_forceControlHostIP;
   const servername = account.host.replace(/^\[(.*)\]$/, "$1");
   try {
-    await withDeadline(client, "Connecting and logging in", () =>
-      client.access({
-        host: target.address,
-        port: account.port,
-        user: account.username,
-        password: account.password,
-        secure: account.secure,
-        // The certificate is checked against the name typed, not the address connected to.
-        secureOptions: account.secure ? { servername: /^[0-9.]+$|:/.test(servername) ? undefined : servername } : undefined,
-      }),
+    await withDeadline(
+      client,
+      "Connecting and logging in",
+      () =>
+        client.access({
+          host: target.address,
+          port: account.port,
+          user: account.username,
+          password: account.password,
+          secure: account.secure,
+          // The certificate is checked against the name typed, not the address connected to.
+          secureOptions: account.secure ? { servername: /^[0-9.]+$|:/.test(servername) ? undefined : servername } : undefined,
+        }),
       deadline,
     );
   } catch (error) {
@@ -174,28 +181,33 @@ export async function openFtp(account: FtpAccount, deadline?: FtpDeadline): Prom
       const folder = slash >= 0 ? remotePath.slice(0, slash) : "";
       const name = remotePath.slice(slash + 1);
       const temporary = `${name}.uploading`;
-      await withDeadline(client, `Sending ${remotePath}`, async () => {
-        await client.cd("/");
-        if (folder) await client.ensureDir(folder);
-        await client.uploadFrom(Readable.from([bytes]), temporary);
-        try {
-          await client.rename(temporary, name);
-        } catch (error) {
-          if (!(error instanceof FTPError)) throw error;
-          // Some servers refuse to rename onto an existing file: remove it
-          // and rename again; one that refuses renames altogether gets the
-          // file under its own name (a site may then read it half-written,
-          // as every uploader to such a server does).
-          await client.remove(name, true);
+      await withDeadline(
+        client,
+        `Sending ${remotePath}`,
+        async () => {
+          await client.cd("/");
+          if (folder) await client.ensureDir(folder);
+          await client.uploadFrom(Readable.from([bytes]), temporary);
           try {
             await client.rename(temporary, name);
-          } catch (again) {
-            if (!(again instanceof FTPError)) throw again;
-            await client.uploadFrom(Readable.from([bytes]), name);
-            await client.remove(temporary, true);
+          } catch (error) {
+            if (!(error instanceof FTPError)) throw error;
+            // Some servers refuse to rename onto an existing file: remove it
+            // and rename again; one that refuses renames altogether gets the
+            // file under its own name (a site may then read it half-written,
+            // as every uploader to such a server does).
+            await client.remove(name, true);
+            try {
+              await client.rename(temporary, name);
+            } catch (again) {
+              if (!(again instanceof FTPError)) throw again;
+              await client.uploadFrom(Readable.from([bytes]), name);
+              await client.remove(temporary, true);
+            }
           }
-        }
-      }, deadline);
+        },
+        deadline,
+      );
     },
     async list(folder = "/") {
       return withDeadline(client, "Listing the folder", async () => (await client.list(folder)).map((entry) => entry.name), deadline);

@@ -36,7 +36,14 @@ const Q = Prisma.raw(QUEUE_SCHEMA);
  */
 export function uploadJobSql(
   siteId: Prisma.Sql,
-  job: { reason: UploadReason; delaySeconds: number; key: "change" | "retry" | "manual" | "daily"; uploadId?: Prisma.Sql; retry?: number; failedUploadId?: bigint },
+  job: {
+    reason: UploadReason;
+    delaySeconds: number;
+    key: "change" | "retry" | "manual" | "daily";
+    uploadId?: Prisma.Sql;
+    retry?: number;
+    failedUploadId?: bigint;
+  },
 ): Prisma.Sql {
   const payload = Prisma.sql`jsonb_build_object('siteId', (${siteId})::text, 'reason', ${job.reason}::text, 'retry', ${job.retry ?? 0}::int)
     || ${job.uploadId ? Prisma.sql`jsonb_build_object('uploadId', (${job.uploadId})::text)` : Prisma.sql`'{}'::jsonb`}

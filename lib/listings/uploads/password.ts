@@ -45,7 +45,11 @@ export function openPassword(stored: string): { password: string; stale: boolean
   const [format, iv, sealed, tag] = stored.split(".");
   if (format === LEGACY_FORMAT) return { password: openWebhookSeal(stored).secret, stale: true };
   if (format !== FORMAT || !iv || !sealed || !tag) throw new Error("listing site password: unknown storage format");
-  const opened = openWithAny(appSecrets().map(keyFrom), { iv: Buffer.from(iv, "base64url"), ciphertext: Buffer.from(sealed, "base64url"), tag: Buffer.from(tag, "base64url") });
+  const opened = openWithAny(appSecrets().map(keyFrom), {
+    iv: Buffer.from(iv, "base64url"),
+    ciphertext: Buffer.from(sealed, "base64url"),
+    tag: Buffer.from(tag, "base64url"),
+  });
   if (opened) return { password: opened.plain, stale: opened.index > 0 };
   throw new Error("listing site password: sealed under neither SESSION_SECRET nor SESSION_SECRET_PREVIOUS");
 }

@@ -107,7 +107,12 @@ export async function runUpload(job: UploadJob, now: () => Date = () => new Date
   const password = tryOpenPassword(site.password);
   if (password === null) {
     logger().error(log, "listing site password cannot be opened (SESSION_SECRET replaced without SESSION_SECRET_PREVIOUS?)");
-    await finish(uploadId, site.site, { outcome: "failed", animals: snapshot.animals, warnings, error: "The stored password cannot be read any more: enter it again." });
+    await finish(uploadId, site.site, {
+      outcome: "failed",
+      animals: snapshot.animals,
+      warnings,
+      error: "The stored password cannot be read any more: enter it again.",
+    });
     return;
   }
   const seconds = env().LISTINGS_UPLOAD_TIMEOUT_SECONDS;
@@ -137,7 +142,9 @@ export async function runUpload(job: UploadJob, now: () => Date = () => new Date
     await finish(uploadId, site.site, { outcome: "failed", animals: snapshot.animals, warnings, error: failure.message.slice(0, 1000) });
     logger().warn({ ...log, error: failure.message, retryInSeconds: delay ?? null }, "listing upload failed");
     if (delay !== undefined) {
-      await query(Prisma.sql`SELECT ${uploadJobSql(Prisma.sql`${siteId}::bigint`, { reason: job.reason, delaySeconds: delay, key: "retry", retry: retry + 1, failedUploadId: uploadId })}`);
+      await query(
+        Prisma.sql`SELECT ${uploadJobSql(Prisma.sql`${siteId}::bigint`, { reason: job.reason, delaySeconds: delay, key: "retry", retry: retry + 1, failedUploadId: uploadId })}`,
+      );
     }
   } finally {
     session?.close();
@@ -145,7 +152,9 @@ export async function runUpload(job: UploadJob, now: () => Date = () => new Date
 }
 
 function warningsOfRows(snapshot: Snapshot): Warning[] {
-  return snapshot.written.rows.flatMap((row, i) => row.warnings.map((w) => ({ animalId: snapshot.animalIds[i] ?? 0, rowId: row.rowId, field: w.field, message: w.message })));
+  return snapshot.written.rows.flatMap((row, i) =>
+    row.warnings.map((w) => ({ animalId: snapshot.animalIds[i] ?? 0, rowId: row.rowId, field: w.field, message: w.message })),
+  );
 }
 
 async function finish(
@@ -168,4 +177,3 @@ async function finish(
   });
   metrics().listingUploads.inc({ site, outcome: result.outcome });
 }
-

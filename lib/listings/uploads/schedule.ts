@@ -20,8 +20,7 @@ const BATCH = 500;
 const NO_ENABLED_SITE = Prisma.sql`NOT EXISTS (SELECT 1 FROM listing_sites WHERE enabled)`;
 
 /** Whether the animal (as an event keeps it, `pet`) is on the listing sites. */
-const listed = (pet: Prisma.Sql) =>
-  Prisma.sql`((${pet})->>'status' IN ('available', 'pending') AND COALESCE(((${pet})->>'listOnOtherSites')::boolean, true))`;
+const listed = (pet: Prisma.Sql) => Prisma.sql`((${pet})->>'status' IN ('available', 'pending') AND COALESCE(((${pet})->>'listOnOtherSites')::boolean, true))`;
 
 export interface ScheduleResult {
   busy: boolean;

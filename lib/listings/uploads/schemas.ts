@@ -49,21 +49,34 @@ const hostSchema = z
   .toLowerCase()
   .min(1, "must not be blank")
   .max(253, "must be at most 253 characters")
-  .regex(/^(\[[0-9a-f:.]+\]|[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?(\.[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?)*)$/, "must be a host name or an IP address, without scheme or path")
-  .meta({ description: "The FTP server. Defaults to the site's own (Petfinder members.petfinder.com, Adopt-a-Pet autoupload.adoptapet.com, RescueGroups ftp.rescuegroups.org). Must resolve to public addresses only.", example: "members.petfinder.com" });
+  .regex(
+    /^(\[[0-9a-f:.]+\]|[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?(\.[0-9a-z]([0-9a-z-]{0,61}[0-9a-z])?)*)$/,
+    "must be a host name or an IP address, without scheme or path",
+  )
+  .meta({
+    description:
+      "The FTP server. Defaults to the site's own (Petfinder members.petfinder.com, Adopt-a-Pet autoupload.adoptapet.com, RescueGroups ftp.rescuegroups.org). Must resolve to public addresses only.",
+    example: "members.petfinder.com",
+  });
 
 const portSchema = z.number().int().min(1, "must be at least 1").max(65535, "must be at most 65535").meta({
   // A rule on two fields, which a JSON Schema for each cannot hold: said here (tests/api/document-boundaries.test.ts lists it).
-  description: "The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.",
+  description:
+    "The FTP control port. A listing site's own FTP server (`host` left out, or the site's host) takes 21 only: another port is `400 invalid_body` naming `port`.",
   example: 21,
 });
 const secureSchema = z.boolean().meta({ description: "Explicit FTPS (AUTH TLS) with a verified certificate." });
-const usernameSchema = z.string().trim().min(1, "must not be blank").max(200, "must be at most 200 characters").meta({ description: "The FTP user name the site gave the shelter.", example: "ca1234" });
-const passwordSchema = z
+const usernameSchema = z
   .string()
-  .min(1, "must not be empty")
+  .trim()
+  .min(1, "must not be blank")
   .max(200, "must be at most 200 characters")
-  .meta({ description: "The FTP password. Stored encrypted and never shown again: no answer, log line, event or metric carries it.", writeOnly: true, example: "s3cret-ftp" });
+  .meta({ description: "The FTP user name the site gave the shelter.", example: "ca1234" });
+const passwordSchema = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters").meta({
+  description: "The FTP password. Stored encrypted and never shown again: no answer, log line, event or metric carries it.",
+  writeOnly: true,
+  example: "s3cret-ftp",
+});
 const accountIdSchema = z
   .string()
   .trim()
@@ -71,14 +84,21 @@ const accountIdSchema = z
   .max(100, "must be at most 100 characters")
   .regex(/^[A-Za-z0-9._-]+$/, "must be letters, digits, '.', '_' or '-' (it names a file on the server)")
   .meta({
-  description: "Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.",
-  example: "CA1234",
-});
+    description:
+      "Petfinder's shelter ID (the file is `import/<accountId>`), RescueGroups' orgID (in every row): required for those two (`400 invalid_body` naming `accountId` without it). Adopt-a-Pet takes none (its FTP user name is the account): refused there.",
+    example: "CA1234",
+  });
 const enabledSchema = z.boolean().meta({ description: "Whether changes and the daily run upload to it. A switched-off site keeps its settings and log." });
 
 export const newListingSiteSchema = z
   .strictObject({
-    organizationId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: "The organisation (platform callers only; an organisation's own callers may leave it out)." }),
+    organizationId: z
+      .number()
+      .int()
+      .min(1)
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .meta({ description: "The organisation (platform callers only; an organisation's own callers may leave it out)." }),
     site: listingSiteKindSchema,
     host: hostSchema.optional(),
     port: portSchema.default(21),
@@ -109,15 +129,19 @@ export const listingSitePatchSchema = z
   });
 export type ListingSitePatch = z.infer<typeof listingSitePatchSchema>;
 
-export const uploadReasonSchema = z.enum(["change", "daily", "manual"]).meta({ description: "Why it ran: an animal changed, the daily full upload, or someone asked." });
-export const uploadOutcomeSchema = z.enum(["running", "sent", "failed"]).meta({ description: "running until it ends; sent when the file (and photos) are on the server; failed with `error`." });
+export const uploadReasonSchema = z
+  .enum(["change", "daily", "manual"])
+  .meta({ description: "Why it ran: an animal changed, the daily full upload, or someone asked." });
+export const uploadOutcomeSchema = z
+  .enum(["running", "sent", "failed"])
+  .meta({ description: "running until it ends; sent when the file (and photos) are on the server; failed with `error`." });
 
 export const uploadWarningSchema = z
   .object({
     animalId: z.number().int().meta({ description: "The animal's id." }),
     rowId: z.string().meta({ description: "The animal's ID in the file (its externalId, else its id)." }),
     field: z.string().meta({ description: "The field concerned.", example: "breed" }),
-    message: z.string().meta({ example: "Petfinder has no breed \"Dorgi\": sent as Mixed Breed." }),
+    message: z.string().meta({ example: 'Petfinder has no breed "Dorgi": sent as Mixed Breed.' }),
   })
   .meta({ id: "ListingUploadWarning" });
 
@@ -132,7 +156,7 @@ export const listingUploadSchema = z
     animals: z.number().int().meta({ description: "Animals in the file." }),
     photos: z.number().int().meta({ description: "Photo files sent (unchanged photos are not sent again; Petfinder takes addresses, not files)." }),
     warnings: z.array(uploadWarningSchema),
-    error: z.string().nullable().meta({ description: "Why it failed, with the server's answer (\"530 Login incorrect.\")." }),
+    error: z.string().nullable().meta({ description: 'Why it failed, with the server\'s answer ("530 Login incorrect.").' }),
   })
   .meta({ id: "ListingUpload" });
 export type ListingUpload = z.infer<typeof listingUploadSchema>;
@@ -165,7 +189,7 @@ export const connectionTestSchema = z
     /** The folder listing (names only) when it worked. */
     entries: z.array(z.string()).meta({ description: "Names in the account's root folder." }),
     error: z.string().nullable().meta({
-      description: "Why it failed, in our words (\"Login refused: check the user name and password.\", \"Connection refused.\"), never the server's own text.",
+      description: 'Why it failed, in our words ("Login refused: check the user name and password.", "Connection refused."), never the server\'s own text.',
     }),
   })
   .meta({ id: "ListingConnectionTest" });
@@ -221,7 +245,9 @@ export const listingSiteHistoryEntrySchema = z
     action: z.enum(LISTING_SITE_AUDIT_ACTIONS),
     actor: historyActorSchema,
     requestId: z.string().meta({ description: "The request's X-Request-Id: it leads to its log lines." }),
-    fields: z.array(z.enum(LISTING_SITE_AUDITED_FIELDS)).meta({ description: "The fields set (created) or changed (updated); `password` when a new one was given, never its value." }),
+    fields: z
+      .array(z.enum(LISTING_SITE_AUDITED_FIELDS))
+      .meta({ description: "The fields set (created) or changed (updated); `password` when a new one was given, never its value." }),
     before: settingsSchema.nullable().meta({ description: "The changed fields' values before (updated), every setting (deleted); null for a creation." }),
     after: settingsSchema.nullable().meta({ description: "The changed fields' values after (updated), every setting (created); null for a deletion." }),
   })
@@ -233,7 +259,7 @@ export const LISTING_SITE_HISTORY_DEFAULT = 50;
 export const listingSiteHistoryQuerySchema = z.object({
   siteId: queryInteger(1, Number.MAX_SAFE_INTEGER).optional().meta({ description: "Only this listing site's changes (also after it was deleted)." }),
   limit: queryInteger(1, LIMIT_MAX, "int32").default(LISTING_SITE_HISTORY_DEFAULT).meta({ default: LISTING_SITE_HISTORY_DEFAULT }),
-  cursor: z.string().min(1, "must not be empty").optional().meta({ description: "From the previous page's `Link: rel=\"next\"`." }),
+  cursor: z.string().min(1, "must not be empty").optional().meta({ description: 'From the previous page\'s `Link: rel="next"`.' }),
 });
 export type ListingSiteHistoryQuery = z.infer<typeof listingSiteHistoryQuerySchema>;
 

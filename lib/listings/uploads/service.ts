@@ -109,7 +109,6 @@ async function present(rows: SiteRow[]): Promise<ListingSiteView[]> {
   });
 }
 
-
 /** Refuses a host we would never connect to (the same guard as webhooks), as 400 invalid_listing_host; answers the address that passed. */
 async function assertReachable(host: string): Promise<CheckedTarget> {
   try {
@@ -136,12 +135,21 @@ function assertAccountId(site: ListingSite, accountId: string | null | undefined
     throw new ApiError(400, "invalid_body", `This site needs accountId: ${what}.`, [{ field: "accountId", issue: `is required for ${site}` }]);
   }
   if (!NEEDS_ACCOUNT_ID[site] && accountId) {
-    throw new ApiError(400, "invalid_body", "Adopt-a-Pet takes no account id: its FTP user name is the account.", [{ field: "accountId", issue: "is not used by adoptapet" }]);
+    throw new ApiError(400, "invalid_body", "Adopt-a-Pet takes no account id: its FTP user name is the account.", [
+      { field: "accountId", issue: "is not used by adoptapet" },
+    ]);
   }
 }
 
 /** The settings a history entry may show: everything but the password. */
-function settingsOf(row: { host: string; port: number; secure: boolean; username: string; accountId: string | null; enabled: boolean }): Required<ListingSiteSettings> {
+function settingsOf(row: {
+  host: string;
+  port: number;
+  secure: boolean;
+  username: string;
+  accountId: string | null;
+  enabled: boolean;
+}): Required<ListingSiteSettings> {
   return { host: row.host, port: row.port, secure: row.secure, username: row.username, accountId: row.accountId, enabled: row.enabled };
 }
 
@@ -190,7 +198,11 @@ export async function createListingSite(input: NewListingSite, context: Context)
     await tx.$queryRaw`SELECT id FROM organizations WHERE id = ${BigInt(organizationId)} FOR UPDATE`;
     const count = await tx.listingSite.count({ where: { organizationId: BigInt(organizationId) } });
     if (count >= LISTING_SITES_PER_ORGANIZATION) {
-      throw new ApiError(409, "listing_site_limit_reached", `An organisation can have at most ${LISTING_SITES_PER_ORGANIZATION} listing sites; delete one first.`);
+      throw new ApiError(
+        409,
+        "listing_site_limit_reached",
+        `An organisation can have at most ${LISTING_SITES_PER_ORGANIZATION} listing sites; delete one first.`,
+      );
     }
     const created = await tx.listingSite.create({
       data: {
@@ -306,7 +318,11 @@ export async function deleteListingSite(id: number, context: Context): Promise<v
 }
 
 function uploadAlreadyQueued(id: number): ApiError {
-  return new ApiError(409, "upload_already_queued", `An upload of listing site ${id} asked for by hand is already waiting to run: follow it with GET /v1/listing-sites/${id}/uploads.`);
+  return new ApiError(
+    409,
+    "upload_already_queued",
+    `An upload of listing site ${id} asked for by hand is already waiting to run: follow it with GET /v1/listing-sites/${id}/uploads.`,
+  );
 }
 
 /**
@@ -371,7 +387,9 @@ export async function testConnection(input: ConnectionTestBody, caller: Caller, 
 
 function toHistoryEntry(row: Prisma.ListingSiteAuditGetPayload<object>): ListingSiteHistoryEntry {
   const actor: HistoryActor =
-    row.actorKind === "staff" ? { kind: "staff", id: Number(row.actorId), email: row.actorName } : { kind: "api_key", id: Number(row.actorId), name: row.actorName };
+    row.actorKind === "staff"
+      ? { kind: "staff", id: Number(row.actorId), email: row.actorName }
+      : { kind: "api_key", id: Number(row.actorId), name: row.actorName };
   return {
     id: Number(row.id),
     at: row.createdAt.toISOString(),

@@ -46,7 +46,9 @@ export interface Snapshot {
 
 /** The largest stored variant: what the sites get (they resize themselves). */
 function largestKey(files: Record<string, string>): string | undefined {
-  const widths = Object.keys(files).map(Number).sort((a, b) => b - a);
+  const widths = Object.keys(files)
+    .map(Number)
+    .sort((a, b) => b - a);
   return widths.length ? files[String(widths[0])] : undefined;
 }
 
@@ -128,7 +130,15 @@ export function snapshotFiles(site: ListingSite, animals: ListingAnimal[], keys:
   }
   const remotePath = site === "petfinder" ? `import/${accountId ?? "petfinder"}` : site === "adoptapet" ? "pets.csv" : "import/pets.csv";
   const extras = site === "adoptapet" ? [{ remotePath: "import.cfg", bytes: Buffer.from(adoptapetImportConfig({ adoptapetColors }), "utf8") }] : [];
-  return { site, file: { remotePath, bytes: written.bytes }, extras, photos, written, animals: written.rows.filter((r) => r.cells).length, animalIds: animals.map((a) => a.id) };
+  return {
+    site,
+    file: { remotePath, bytes: written.bytes },
+    extras,
+    photos,
+    written,
+    animals: written.rows.filter((r) => r.cells).length,
+    animalIds: animals.map((a) => a.id),
+  };
 }
 
 export async function buildSnapshot(organizationId: number, site: ListingSite, accountId: string | null, now: Date): Promise<Snapshot> {

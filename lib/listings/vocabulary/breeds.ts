@@ -57,7 +57,12 @@ const indexes = new Map<ListedKind, KindIndex>();
 function indexOf(kind: ListedKind): KindIndex {
   let index = indexes.get(kind);
   if (index) return index;
-  const breeds = PETFINDER_BREEDS[kind].map((petfinder) => ({ name: petfinder, petfinder, adoptapet: adoptapetName(kind, petfinder), rescuegroups: petfinder }));
+  const breeds = PETFINDER_BREEDS[kind].map((petfinder) => ({
+    name: petfinder,
+    petfinder,
+    adoptapet: adoptapetName(kind, petfinder),
+    rescuegroups: petfinder,
+  }));
   const byName = new Map<string, Breed>();
   // In order of authority: Petfinder's names, then the aliases, then the
   // other sites' names. The first breed to claim a name keeps it, so

@@ -154,7 +154,20 @@ describe("species and categories", () => {
 describe("colours and coats", () => {
   it("gives a category Petfinder's colours and coats for its kind, and none for a category of no kind", () => {
     expect(categoryVocabulary("Rabbits")).toEqual({
-      colors: ["Agouti", "Black", "Blue / Gray", "Brown / Chocolate", "Cream", "Lilac", "Orange / Red", "Sable", "Silver Marten", "Tan", "Tortoiseshell", "White"],
+      colors: [
+        "Agouti",
+        "Black",
+        "Blue / Gray",
+        "Brown / Chocolate",
+        "Cream",
+        "Lilac",
+        "Orange / Red",
+        "Sable",
+        "Silver Marten",
+        "Tan",
+        "Tortoiseshell",
+        "White",
+      ],
       coatLengths: ["short", "long"],
     });
     expect(categoryVocabulary("Horses")).toEqual({ colors: [], coatLengths: [] });

@@ -2,7 +2,6 @@ import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type IsoDate } from "@/lib/pets/age";
 
-
 // The stored age groups' freshness, and the daily job that moves them on.
 
 let refreshed: { on: IsoDate; readAt: number } | undefined;
@@ -28,4 +27,3 @@ export async function refreshAgeGroups(day: IsoDate): Promise<number> {
   refreshed = undefined;
   return Number(rows[0]?.changed ?? 0);
 }
-

@@ -73,7 +73,9 @@ export function plainConditions(f: PetFilter & { idGreaterThan?: number; idLessT
   // is part of every index walk, not a filter after it.
   const conditions: Prisma.Sql[] = [inCareCondition(f)];
   if (f.search !== undefined) {
-    conditions.push(Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`);
+    conditions.push(
+      Prisma.sql`search_name LIKE '%' || replace(replace(replace(pet_search_key(${f.search}), '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%' ESCAPE '\\'`,
+    );
   }
   // A literal, not a parameter: each status's statement then has its own
   // (prepared) plan, which can use that status's partial index; a generic
@@ -255,4 +257,3 @@ export function anyOfConditions(f: PetFilter): Prisma.Sql[] {
   }
   return out;
 }
-

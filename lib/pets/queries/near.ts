@@ -44,10 +44,7 @@ function nearPetConditions(f: PetFilter): Prisma.Sql[] {
 
 /** Organisations that may hold a match: with a place, and among those asked for. */
 function nearOrganizationConditions(f: PetFilter): Prisma.Sql[] {
-  return [
-    Prisma.sql`o.earth_point IS NOT NULL`,
-    ...(f.organizationIds?.length ? [Prisma.sql`o.id = ANY(${f.organizationIds.map(BigInt)}::bigint[])`] : []),
-  ];
+  return [Prisma.sql`o.earth_point IS NOT NULL`, ...(f.organizationIds?.length ? [Prisma.sql`o.id = ANY(${f.organizationIds.map(BigInt)}::bigint[])`] : [])];
 }
 
 /** One chunk of a forward walk: the page's rows found among the organisations it answers for, and where the next chunk starts. */
@@ -93,7 +90,9 @@ export async function findNearPets(q: NearPageQuery): Promise<NearPetRow[]> {
   const rows: NearPetRow[] = [];
   let from = q.after?.k ?? 0;
   for (let chunk = NEAR_CHUNK_FIRST; ; chunk = Math.min(chunk * 2, NEAR_CHUNK_MAX)) {
-    const found = await sharedReadQuery<NearChunkRow & { chunkSize: number; chunkFar: number | null }>(nearChunkSql({ ...q, from, chunk, take: q.take - rows.length }));
+    const found = await sharedReadQuery<NearChunkRow & { chunkSize: number; chunkFar: number | null }>(
+      nearChunkSql({ ...q, from, chunk, take: q.take - rows.length }),
+    );
     for (const r of found) if (r.id !== null) rows.push({ ...fromRaw(r as RawPetRow), chord: (r as { chord: number }).chord });
     const { chunkSize, chunkFar } = found[0] ?? { chunkSize: 0, chunkFar: null };
     // Done: the page is full, no organisation is left, or the chunk reached past the radius.
@@ -134,4 +133,3 @@ export async function findNearPetsBefore(q: NearPageQuery & { before: { k: numbe
   const rows = await sharedReadQuery<RawPetRow & { chord: number }>(nearBeforeSql(q));
   return rows.map((r) => ({ ...fromRaw(r), chord: r.chord }));
 }
-

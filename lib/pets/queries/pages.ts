@@ -29,7 +29,10 @@ function pageIds(q: PetPageQuery, bounds: { idLessThan?: number; idGreaterThan?:
       : Prisma.sql`SELECT id FROM pets ${sqlWhere({ ...q, ...bounds }, branch)} ORDER BY id ${order} LIMIT ${take}`,
   );
   if (branches.length === 1) return branches[0]!;
-  return Prisma.sql`SELECT id FROM (${Prisma.join(branches.map((b) => Prisma.sql`(${b})`), " UNION ALL ")}) u ORDER BY id ${order} LIMIT ${take}`;
+  return Prisma.sql`SELECT id FROM (${Prisma.join(
+    branches.map((b) => Prisma.sql`(${b})`),
+    " UNION ALL ",
+  )}) u ORDER BY id ${order} LIMIT ${take}`;
 }
 
 /**
@@ -68,4 +71,3 @@ export function pageSql(q: PetPageQuery): Prisma.Sql {
     FROM (SELECT (${pageIds(q, otherSide, q.after !== undefined ? Prisma.sql`ASC` : Prisma.sql`DESC`, 1)}) IS NOT NULL AS other) o
     LEFT JOIN LATERAL (${page}) p ON true`;
 }
-

@@ -1,7 +1,6 @@
 import { Prisma, type PrismaClient } from "@/lib/generated/prisma/client";
 import { type CoatLength, type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
 
-
 // The row of an animal as every read and write returns it, and the SQL that selects it.
 
 /** A transaction's client, or the pool's: reads and writes of one change share the first. */
@@ -36,8 +35,8 @@ export type PetRow = {
   /** False once the last stay ended other than by adoption (lib/stays): shown to its organisation's staff only. */
   inCare: boolean;
 } & ListingColumns & {
-  photos: StoredPhoto[];
-};
+    photos: StoredPhoto[];
+  };
 
 /** The listing-site profile as the row holds it (the fee as its three columns). */
 export interface ListingColumns {
@@ -83,4 +82,3 @@ export const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
                                       'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos
     FROM pet_photos f WHERE f.pet_id = p.id) ph ON true`;
-

@@ -201,12 +201,24 @@ const creates = new Batcher<PetToCreate, PetRow | null | Failed>(async (items) =
     return await insertPets(items);
   } catch (error) {
     if (items.length === 1 || isDatabaseUnavailable(error)) throw error;
-    return Promise.all(items.map((item) => insertPets([item]).then(([row]) => row!, (failure: unknown) => new Failed(failure))));
+    return Promise.all(
+      items.map((item) =>
+        insertPets([item]).then(
+          ([row]) => row!,
+          (failure: unknown) => new Failed(failure),
+        ),
+      ),
+    );
   }
 }, CREATE_BATCH_MAX);
 
 /** Adds one animal with its records: batched with concurrent creates, or inside the caller's transaction. */
-export async function createPetWithRecords(tx: Prisma.TransactionClient | undefined, pet: PetToCreate["pet"], actor: AuditActor, requestId: string): Promise<PetRow | null> {
+export async function createPetWithRecords(
+  tx: Prisma.TransactionClient | undefined,
+  pet: PetToCreate["pet"],
+  actor: AuditActor,
+  requestId: string,
+): Promise<PetRow | null> {
   const item = { pet, actor, requestId };
   if (tx) return (await insertPets([item], tx))[0]!;
   const result = await creates.run("create", item);
@@ -249,7 +261,12 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
       FROM pets p ${PHOTOS_JOIN} ${lastStayJoin("ls")} WHERE p.id = ${BigInt(id)}`);
   const row = rows[0];
   if (!row) return null;
-  return { row: petOfRow(row), lastStay: stayOfRow(row), approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication), stayCount: Number(row.stayCount) };
+  return {
+    row: petOfRow(row),
+    lastStay: stayOfRow(row),
+    approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication),
+    stayCount: Number(row.stayCount),
+  };
 }
 
 /** The animal's own columns of a row that also holds a stay's ("stay.*") or other columns. */
@@ -426,7 +443,11 @@ const EXTERNAL_ID_INDEX = "pets_external_id_organization_id_key";
 export function isExternalIdTaken(error: unknown): boolean {
   for (const part of errorChain(error)) {
     const unique = part.code === "23505" || part.code === "P2002" || part.kind === "UniqueConstraintViolation";
-    if (unique && [part.constraint, part.message, part.meta, part.cause].some((p) => describe(p).includes(EXTERNAL_ID_INDEX) || describe(p).includes("external_id"))) return true;
+    if (
+      unique &&
+      [part.constraint, part.message, part.meta, part.cause].some((p) => describe(p).includes(EXTERNAL_ID_INDEX) || describe(p).includes("external_id"))
+    )
+      return true;
   }
   return false;
 }
@@ -457,4 +478,3 @@ export async function setPhotoPositions(tx: Prisma.TransactionClient, petId: num
 export async function createPetsWithRecords(items: PetToCreate[], tx?: Prisma.TransactionClient): Promise<(PetRow | null)[]> {
   return insertPets(items, tx);
 }
-

@@ -46,7 +46,8 @@ export const petNameSchema = z
   .refine(storable, STORABLE_ISSUE)
   .refine((s) => !looksLikeFormula(s), FORMULA_RULE)
   .meta({
-    description: "The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).",
+    description:
+      "The animal's name: 1 to 100 characters after trimming, any Unicode, not starting with =, +, - or @ followed by more (a spreadsheet would run it as a formula).",
     example: "Biscuit",
     minLength: 1,
     maxLength: NAME_MAX,
@@ -68,14 +69,12 @@ export const ageGroupSchema = z.enum(AGE_GROUPS).meta({
   example: "young",
 });
 
-
 export const BREED_MAX = 100;
 export const DESCRIPTION_MAX = 5000;
 export const ALT_MAX = 300;
 export const PHOTOS_MAX = 10;
 /** The earliest birth date accepted: a tortoise may be old, a typo in the year should not pass. */
 export const BIRTH_DATE_MIN = "1900-01-01";
-
 
 /**
  * A free-text field that may be null ("unknown"); blank text is refused rather than silently stored.
@@ -144,7 +143,7 @@ export const goodWithInputSchema = z
       dogs: goodWithAnswer("dogs").optional(),
       cats: goodWithAnswer("cats").optional(),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not one of children, dogs, cats" : "must be an object such as {\"children\": true}") },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not one of children, dogs, cats" : 'must be an object such as {"children": true}') },
   )
   .meta({ id: "GoodWithInput", description: "Any of children, dogs, cats: true, false or null (unknown). Those not sent keep their value (null on create)." });
 
@@ -207,17 +206,19 @@ export function wordListSchema(noun: string, plural: string, max: number, itemMa
     .refine((s) => !s.includes(","), { error: (issue) => `each ${noun} must be one ${noun}, without commas (${quoted(issue.input)})` })
     .refine((s) => noControlCharacters(s) && s.isWellFormed(), `each ${noun} must not contain control characters or unpaired surrogates`)
     .refine((s) => !looksLikeFormula(s), `each ${noun} ${FORMULA_RULE}`);
-  return z
-    .array(item, { error: () => `must be a list of up to ${max} ${plural}, or null` })
-    .max(max, `must list at most ${max} ${plural}`)
-    .transform((items) => {
-      const seen = new Set<string>();
-      return items.filter((i) => !seen.has(i.toLowerCase()) && seen.add(i.toLowerCase()));
-    })
-    .nullable()
-    .transform((items) => items ?? [])
-    // Each item: not a formula, no comma (control characters are refused too, after inner spaces, line breaks included, are made single).
-    .meta({ type: ["array", "null"], items: { type: "string", minLength: 1, maxLength: itemMax, pattern: `${NOT_A_FORMULA_PATTERN}[^,]*$` }, maxItems: max });
+  return (
+    z
+      .array(item, { error: () => `must be a list of up to ${max} ${plural}, or null` })
+      .max(max, `must list at most ${max} ${plural}`)
+      .transform((items) => {
+        const seen = new Set<string>();
+        return items.filter((i) => !seen.has(i.toLowerCase()) && seen.add(i.toLowerCase()));
+      })
+      .nullable()
+      .transform((items) => items ?? [])
+      // Each item: not a formula, no comma (control characters are refused too, after inner spaces, line breaks included, are made single).
+      .meta({ type: ["array", "null"], items: { type: "string", minLength: 1, maxLength: itemMax, pattern: `${NOT_A_FORMULA_PATTERN}[^,]*$` }, maxItems: max })
+  );
 }
 
 export const colorsSchema = wordListSchema("colour", "colours", COLORS_MAX, COLOR_MAX).meta({
@@ -280,10 +281,12 @@ export const currencySchema = z
   .refine((c) => CURRENCIES.includes(c), "must be an ISO 4217 currency code such as USD, CAD or EUR")
   .meta({ description: "ISO 4217 currency code (case does not matter; returned in capitals).", example: "USD", pattern: "^[A-Za-z]{3}$" });
 
-export const waivedSchema = z.boolean({ error: () => "must be true or false" }).meta({ description: "The fee is waived (a promotion, a sponsor): the animal goes home free.", example: false });
+export const waivedSchema = z
+  .boolean({ error: () => "must be true or false" })
+  .meta({ description: "The fee is waived (a promotion, a sponsor): the animal goes home free.", example: false });
 
 export const feeKeysError = (issue: { code: string }) =>
-  issue.code === "unrecognized_keys" ? "is not one of amountCents, currency, waived" : "must be an object such as {\"amountCents\": 15000} or null";
+  issue.code === "unrecognized_keys" ? "is not one of amountCents, currency, waived" : 'must be an object such as {"amountCents": 15000} or null';
 
 export const adoptionFeeInputSchema = z
   .strictObject(
@@ -300,7 +303,8 @@ export const adoptionFeePatchSchema = z
   .strictObject({ amountCents: amountCentsSchema.optional(), currency: currencySchema.optional(), waived: waivedSchema.optional() }, { error: feeKeysError })
   .meta({
     id: "AdoptionFeePatch",
-    description: "The parts of the fee to change (a merge: `{\"waived\": true}` keeps the amount). An animal without a fee needs `amountCents` (currency USD and waived false unless sent).",
+    description:
+      'The parts of the fee to change (a merge: `{"waived": true}` keeps the amount). An animal without a fee needs `amountCents` (currency USD and waived false unless sent).',
   });
 
 export const adoptionFeeSchema = z
@@ -333,4 +337,3 @@ export const listOnOtherSitesSchema = z.boolean({ error: () => "must be true or 
   description: "Whether the animal is sent to the listing sites (Petfinder, Adopt-a-Pet, RescueGroups) the organisation uploads to. True unless switched off.",
   example: true,
 });
-

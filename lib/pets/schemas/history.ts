@@ -19,7 +19,9 @@ export const historyEntrySchema = z
     before: petFieldsSchema.partial().nullable(),
     /** The whole animal after the change. */
     after: petSchema,
-    stay: staySchema.optional().meta({ description: "The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one)." }),
+    stay: staySchema.optional().meta({
+      description: "The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one).",
+    }),
   })
   .meta({ id: "PetHistoryEntry" });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -21,7 +21,11 @@ export const photoAltSchema = z
   .refine((s) => characterCount(s) <= ALT_MAX, `must be at most ${ALT_MAX} characters`)
   .refine(storable, STORABLE_ISSUE)
   .transform((s) => s || null)
-  .meta({ description: `Text describing the photo for people who cannot see it, up to ${ALT_MAX} characters.`, maxLength: ALT_MAX, example: "Biscuit asleep on a blue blanket" });
+  .meta({
+    description: `Text describing the photo for people who cannot see it, up to ${ALT_MAX} characters.`,
+    maxLength: ALT_MAX,
+    example: "Biscuit asleep on a blue blanket",
+  });
 
 export const photoUploadQuerySchema = z.object({
   alt: photoAltSchema.optional(),

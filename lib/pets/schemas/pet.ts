@@ -1,7 +1,32 @@
 import { z } from "zod";
 import { intakeInputSchema } from "@/lib/stays/schemas";
 import { categoryCoatLengthsSchema, categoryColorsSchema, coatLengthSchema } from "@/lib/pets/schemas/vocabulary";
-import { petStatusSchema, petNameSchema, petSexSchema, petSizeSchema, ageGroupSchema, PHOTOS_MAX, breedSchema, descriptionSchema, birthDateSchema, goodWithInputSchema, goodWithSchema, externalIdSchema, colorsSchema, tagsSchema, answerSchema, ANSWER_DESCRIPTIONS, specialNeedsNotesSchema, secondaryBreedSchema, adoptionFeeInputSchema, adoptionFeePatchSchema, adoptionFeeSchema, intakeDateSchema, videoUrlSchema, listOnOtherSitesSchema } from "@/lib/pets/schemas/fields";
+import {
+  petStatusSchema,
+  petNameSchema,
+  petSexSchema,
+  petSizeSchema,
+  ageGroupSchema,
+  PHOTOS_MAX,
+  breedSchema,
+  descriptionSchema,
+  birthDateSchema,
+  goodWithInputSchema,
+  goodWithSchema,
+  externalIdSchema,
+  colorsSchema,
+  tagsSchema,
+  answerSchema,
+  ANSWER_DESCRIPTIONS,
+  specialNeedsNotesSchema,
+  secondaryBreedSchema,
+  adoptionFeeInputSchema,
+  adoptionFeePatchSchema,
+  adoptionFeeSchema,
+  intakeDateSchema,
+  videoUrlSchema,
+  listOnOtherSitesSchema,
+} from "@/lib/pets/schemas/fields";
 import { idSchema } from "@/lib/core/schemas";
 
 // The animal as a whole: its photo, the create and PATCH bodies, the Pet as
@@ -10,16 +35,21 @@ import { idSchema } from "@/lib/core/schemas";
 export const photoSchema = z
   .object({
     id: idSchema.meta({ description: "The photo's identifier (for DELETE and `photoOrder`)." }),
-    alt: z.string().nullable().meta({ description: "Text describing the photo for people who cannot see it; null when none was given.", example: "Biscuit asleep on a blue blanket" }),
+    alt: z
+      .string()
+      .nullable()
+      .meta({ description: "Text describing the photo for people who cannot see it; null when none was given.", example: "Biscuit asleep on a blue blanket" }),
     width: z.number().int().min(1).meta({ description: "Width of the photo as displayed (after its EXIF orientation), in pixels.", example: 4000 }),
     height: z.number().int().min(1).meta({ description: "Height of the photo as displayed, in pixels.", example: 3000 }),
-    placeholder: z.string().meta({ description: "A tiny blurred version as a `data:image/webp;base64,...` URI, to show while the photo loads.", example: "data:image/webp;base64,UklGRlIAAABXRUJQVlA4..." }),
-    urls: z
-      .record(z.string().regex(/^[0-9]+$/), z.string())
-      .meta({
-        description: "The photo resized to each width (about 320, 640 and 1280 pixels, never larger than the original), WebP, keyed by width. The files never change: cache them forever. No API key is needed to fetch them.",
-        example: { "320": "https://petstore.example/photos/3q2-7w8Xx0y5K8mH0K7m9vXnq7fO4dWQ8p3ZrRkS9Ts.webp" },
-      }),
+    placeholder: z.string().meta({
+      description: "A tiny blurred version as a `data:image/webp;base64,...` URI, to show while the photo loads.",
+      example: "data:image/webp;base64,UklGRlIAAABXRUJQVlA4...",
+    }),
+    urls: z.record(z.string().regex(/^[0-9]+$/), z.string()).meta({
+      description:
+        "The photo resized to each width (about 320, 640 and 1280 pixels, never larger than the original), WebP, keyed by width. The files never change: cache them forever. No API key is needed to fetch them.",
+      example: { "320": "https://petstore.example/photos/3q2-7w8Xx0y5K8mH0K7m9vXnq7fO4dWQ8p3ZrRkS9Ts.webp" },
+    }),
   })
   .meta({ id: "Photo", description: "A photo of an animal." });
 export type Photo = z.infer<typeof photoSchema>;
@@ -59,12 +89,19 @@ export const newPetSchema = z
     description: descriptionSchema.default(null),
     goodWith: goodWithInputSchema.default({}),
     ...listingProfileInput,
-    listOnOtherSites: listOnOtherSitesSchema.default(true).meta({ description: "Whether the animal is sent to the listing sites the organisation uploads to; true when omitted." }),
+    listOnOtherSites: listOnOtherSitesSchema
+      .default(true)
+      .meta({ description: "Whether the animal is sent to the listing sites the organisation uploads to; true when omitted." }),
     intake: intakeInputSchema.optional().meta({
-      description: "How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now.",
+      description:
+        "How and when the animal came in: its first stay (GET /v1/pets/{petId}/stays). When omitted: `otherIntake`, at the midnight of `intakeDate` in the organisation's time zone when given, else now.",
     }),
   })
-  .meta({ id: "NewPet", description: "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each)." });
+  .meta({
+    id: "NewPet",
+    description:
+      "Request body for creating an animal. Only `name` and `categoryId` are required. Unknown fields (including `id`) are refused (400 `invalid_body` naming each).",
+  });
 export type NewPet = z.infer<typeof newPetSchema>;
 
 /**
@@ -100,27 +137,34 @@ export const petSchema = z
     id: idSchema.meta({ description: "Unique identifier assigned by the service on creation." }),
     name: z.string().meta({ description: "The animal's name.", example: "Biscuit" }),
     categoryId: idSchema.meta({ description: "Identifier of the category the animal belongs to." }),
-    organizationId: idSchema.meta({ description: "The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact." }),
+    organizationId: idSchema.meta({
+      description: "The organisation (shelter or rescue) the animal is at: GET /organizations/{organizationId} for its address and contact.",
+    }),
     status: petStatusSchema,
     // In the body as well as in the ETag header: a list answer has one ETag
     // for many animals, so clients (and the site's edit form) read each
     // animal's version here to send it back in If-Match.
-    version: z
-      .number()
-      .int()
-      .min(1)
-      .meta({
-        description: 'Increases with every change. The animal\'s ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.',
-        example: 1,
-      }),
+    version: z.number().int().min(1).meta({
+      description:
+        'Increases with every change. The animal\'s ETag is this number in quotes (`"3"`); send it in `If-Match` to change only the version you saw.',
+      example: 1,
+    }),
     sex: petSexSchema,
     size: petSizeSchema.nullable(),
-    birthDate: z.string().nullable().meta({ format: "date", description: "Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.", example: "2024-03-15" }),
-    ageGroup: ageGroupSchema.nullable().meta({ description: "Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date." }),
+    birthDate: z
+      .string()
+      .nullable()
+      .meta({ format: "date", description: "Date of birth (YYYY-MM-DD), possibly an estimate; null when unknown.", example: "2024-03-15" }),
+    ageGroup: ageGroupSchema
+      .nullable()
+      .meta({ description: "Derived from `birthDate` on the day of the answer (so it changes as the animal ages); null without a birth date." }),
     breed: z.string().nullable().meta({ example: "Labrador mix" }),
     description: z.string().nullable().meta({ description: "Plain text with line breaks; never HTML." }),
     goodWith: goodWithSchema,
-    externalId: z.string().nullable().meta({ description: "The shelter's own identifier for the animal, unique within its organisation; null when it has none.", example: "A123" }),
+    externalId: z
+      .string()
+      .nullable()
+      .meta({ description: "The shelter's own identifier for the animal, unique within its organisation; null when it has none.", example: "A123" }),
     secondaryBreed: z.string().nullable().meta({ description: "The second breed of a mix; null when none or not known.", example: "Border collie" }),
     mixedBreed: answerSchema(ANSWER_DESCRIPTIONS.mixedBreed),
     colors: z.array(z.string()).meta({ description: "Up to 3 colours, the main one first; empty when not known.", example: ["Black", "White"] }),
@@ -130,17 +174,27 @@ export const petSchema = z
     declawed: answerSchema(ANSWER_DESCRIPTIONS.declawed),
     shotsCurrent: answerSchema(ANSWER_DESCRIPTIONS.shotsCurrent),
     specialNeeds: answerSchema(ANSWER_DESCRIPTIONS.specialNeeds),
-    specialNeedsNotes: z.string().nullable().meta({ description: "What the special needs are; null when nothing is said.", example: "Needs a daily thyroid pill." }),
+    specialNeedsNotes: z
+      .string()
+      .nullable()
+      .meta({ description: "What the special needs are; null when nothing is said.", example: "Needs a daily thyroid pill." }),
     adoptionFee: adoptionFeeSchema.nullable().meta({ description: "The adoption fee; null when not known." }),
-    intakeDate: z.string().nullable().meta({ format: "date", description: "The day the animal came to the shelter (YYYY-MM-DD); null when not known.", example: "2026-10-02" }),
-    videoUrl: z.string().nullable().meta({ format: "uri", description: "A YouTube or Vimeo address of a video of the animal; null when there is none.", example: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" }),
+    intakeDate: z
+      .string()
+      .nullable()
+      .meta({ format: "date", description: "The day the animal came to the shelter (YYYY-MM-DD); null when not known.", example: "2026-10-02" }),
+    videoUrl: z.string().nullable().meta({
+      format: "uri",
+      description: "A YouTube or Vimeo address of a video of the animal; null when there is none.",
+      example: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+    }),
     tags: z.array(z.string()).meta({ description: "Words describing the animal (up to 10); empty when none.", example: ["Playful", "Loves car rides"] }),
     listOnOtherSites: listOnOtherSitesSchema,
     photos: z.array(photoSchema).meta({ description: "The animal's photos in order: the first is the cover. Empty when there are none." }),
-    distanceKm: z
-      .number()
-      .optional()
-      .meta({ description: "Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.", example: 12.4 }),
+    distanceKm: z.number().optional().meta({
+      description: "Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.",
+      example: 12.4,
+    }),
   })
   .meta({ id: "Pet", description: "An animal as returned." });
 export type Pet = z.infer<typeof petSchema>;
@@ -202,7 +256,19 @@ export const petFieldsSchema = petSchema.pick({
  * refused rather than ignored: a typo in a change must not pass as a no-op.
  * null would mean "remove" in a merge patch, and no field can be removed.
  */
-export const PATCH_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", ...LISTING_FIELDS, "photoOrder"] as const;
+export const PATCH_FIELDS = [
+  "name",
+  "categoryId",
+  "status",
+  "sex",
+  "size",
+  "birthDate",
+  "breed",
+  "description",
+  "goodWith",
+  ...LISTING_FIELDS,
+  "photoOrder",
+] as const;
 
 export const petPatchSchema = z
   .strictObject(
@@ -218,7 +284,7 @@ export const petPatchSchema = z
       goodWith: goodWithInputSchema
         .nullable()
         .optional()
-        .meta({ description: "The answers to change (a merge: `{\"cats\": true}` leaves children and dogs as they are); null sets all three to unknown." }),
+        .meta({ description: 'The answers to change (a merge: `{"cats": true}` leaves children and dogs as they are); null sets all three to unknown.' }),
       externalId: externalIdSchema.optional(),
       secondaryBreed: secondaryBreedSchema.optional(),
       mixedBreed: answerSchema(ANSWER_DESCRIPTIONS.mixedBreed).optional(),
@@ -263,7 +329,10 @@ export const categorySchema = z
     colors: categoryColorsSchema,
     coatLengths: categoryCoatLengthsSchema,
   })
-  .meta({ id: "Category", description: "A group of animals, with the words the listing sites describe its animals in (`GET /categories/{categoryId}/breeds` lists its breeds)." });
+  .meta({
+    id: "Category",
+    description: "A group of animals, with the words the listing sites describe its animals in (`GET /categories/{categoryId}/breeds` lists its breeds).",
+  });
 export type Category = z.infer<typeof categorySchema>;
 
 export const categoriesSchema = z.array(categorySchema).meta({ id: "Categories" });

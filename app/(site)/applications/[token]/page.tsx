@@ -25,7 +25,12 @@ export default async function ApplicationPage({ params }: { params: Params }) {
     const retry = res.headers.get("retry-after");
     return (
       <PetLoadFailed
-        error={{ status: res.status, code: body.code ?? "unknown_error", message: body.message ?? `The server answered ${res.status}.`, retryAfter: retry && /^\d+$/.test(retry) ? Number(retry) : undefined }}
+        error={{
+          status: res.status,
+          code: body.code ?? "unknown_error",
+          message: body.message ?? `The server answered ${res.status}.`,
+          retryAfter: retry && /^\d+$/.test(retry) ? Number(retry) : undefined,
+        }}
       />
     );
   }

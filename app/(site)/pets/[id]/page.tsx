@@ -17,9 +17,7 @@ import { PetShelter } from "@/components/shelters/pet-shelter";
 type Params = Promise<{ id: string }>;
 
 type PetResult =
-  | { kind: "found"; pet: Pet; fetchedAt: number }
-  | { kind: "missing" }
-  | { kind: "failed"; status: number; body: Partial<ErrorBody>; retryAfter?: number };
+  { kind: "found"; pet: Pet; fetchedAt: number } | { kind: "missing" } | { kind: "failed"; status: number; body: Partial<ErrorBody>; retryAfter?: number };
 
 // One call per request, shared by generateMetadata and the page (each call is rate-limited).
 const loadPet = cache(async (id: string): Promise<PetResult> => {
@@ -35,7 +33,12 @@ const loadPet = cache(async (id: string): Promise<PetResult> => {
   // 400: an id out of range (0, beyond 2^53-1) names no animal either.
   if (res.status === 400) return { kind: "missing" };
   const retry = res.headers.get("retry-after");
-  return { kind: "failed", status: res.status, body: (res.body ?? {}) as Partial<ErrorBody>, ...(retry && /^\d+$/.test(retry) ? { retryAfter: Number(retry) } : {}) };
+  return {
+    kind: "failed",
+    status: res.status,
+    body: (res.body ?? {}) as Partial<ErrorBody>,
+    ...(retry && /^\d+$/.test(retry) ? { retryAfter: Number(retry) } : {}),
+  };
 });
 
 export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
@@ -52,7 +55,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
       openGraph: {
         title: pet.name,
         ...(description ? { description } : {}),
-        ...(cover && largest ? { images: [{ url: largest[1], width: Number(largest[0]), height: Math.round((cover.height * Number(largest[0])) / cover.width), alt: cover.alt ?? "" }] } : {}),
+        ...(cover && largest
+          ? {
+              images: [
+                { url: largest[1], width: Number(largest[0]), height: Math.round((cover.height * Number(largest[0])) / cover.width), alt: cover.alt ?? "" },
+              ],
+            }
+          : {}),
       },
     };
   }

@@ -53,7 +53,9 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
   const t = await getTranslations("Shelter");
   if (result.kind !== "found") return { title: result.kind === "missing" ? t("notFoundTitle") : t("unavailableTitle") };
   const { organization } = result;
-  const description = organization.address ? t("descriptionIn", { name: organization.name, place: placeLine(organization.address) }) : t("description", { name: organization.name });
+  const description = organization.address
+    ? t("descriptionIn", { name: organization.name, place: placeLine(organization.address) })
+    : t("description", { name: organization.name });
   return { title: organization.name, description };
 }
 
@@ -105,9 +107,7 @@ export default async function ShelterPage({ params, searchParams }: { params: Pa
           <div className="min-w-0 space-y-2">
             <h1 className="text-3xl font-bold text-stone-900 wrap-anywhere">{organization.name}</h1>
             {organization.address ? <p className="text-lg text-stone-700">{placeLine(organization.address)}</p> : null}
-            <p className="text-stone-700">
-              {t("intro")}
-            </p>
+            <p className="text-stone-700">{t("intro")}</p>
           </div>
           <section aria-labelledby="contact-heading" className="min-w-0 space-y-2 border-t border-stone-200 pt-4 md:border-t-0 md:border-l md:pt-0 md:pl-6">
             <h2 id="contact-heading" className="text-sm font-semibold tracking-wide text-stone-600 uppercase">

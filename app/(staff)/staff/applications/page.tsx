@@ -17,8 +17,8 @@ export default async function ApplicationsPage() {
       {session?.kind === "staff" && !mailConfigured() ? (
         // Staff should know before they decide that nobody will hear of it by email.
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
-          Email is not set up (<code>SMTP_URL</code>), so applicants get no confirmation or decision by email: they follow their application only
-          through the private link shown when they applied. Tell them your decision another way.
+          Email is not set up (<code>SMTP_URL</code>), so applicants get no confirmation or decision by email: they follow their application only through the
+          private link shown when they applied. Tell them your decision another way.
         </p>
       ) : null}
       <ApplicationsPanel initialSession={session} />

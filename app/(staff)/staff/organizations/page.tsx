@@ -26,7 +26,9 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
   const intro = (
     <div className="space-y-1">
       <h1 className="text-2xl font-bold">Organisations</h1>
-      <p className="text-stone-700">The shelters and rescues on this service. Each one&rsquo;s staff see and change only its own animals, applications and keys.</p>
+      <p className="text-stone-700">
+        The shelters and rescues on this service. Each one&rsquo;s staff see and change only its own animals, applications and keys.
+      </p>
     </div>
   );
   if (session?.kind !== "staff") {
@@ -50,7 +52,10 @@ export default async function OrganizationsPage({ searchParams }: { searchParams
     );
   }
   const cursor = typeof params.cursor === "string" && params.cursor ? params.cursor : undefined;
-  const res = await serverApi<Organization[]>(listOrganizations, `/v1/organizations?${new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })}`);
+  const res = await serverApi<Organization[]>(
+    listOrganizations,
+    `/v1/organizations?${new URLSearchParams({ limit: String(PAGE_SIZE), ...(cursor ? { cursor } : {}) })}`,
+  );
   const href = (rel: "prev" | "next") => {
     const next = linkCursor(res.headers.get("link"), rel);
     return next === undefined ? undefined : `/staff/organizations?${new URLSearchParams({ cursor: next })}`;

@@ -26,8 +26,8 @@ export default async function OutOfCarePage({ searchParams }: { searchParams: Se
     <div className="space-y-1">
       <h1 className="text-2xl font-bold">Out of care</h1>
       <p className="text-stone-700">
-        Animals whose last stay ended other than by adoption (transferred out, returned to their owner, died…). They are on no adoption page or listing site; their records stay
-        here. To take one in again, open it and record a new intake.
+        Animals whose last stay ended other than by adoption (transferred out, returned to their owner, died…). They are on no adoption page or listing site;
+        their records stay here. To take one in again, open it and record a new intake.
       </p>
     </div>
   );
@@ -40,7 +40,12 @@ export default async function OutOfCarePage({ searchParams }: { searchParams: Se
   const [res, categories] = await Promise.all([serverApi<Pet[]>(listPetsRoute, `/v1/pets?${query.toString()}`), categoriesForStaff()]);
   const categoryName = new Map(categories?.map((c) => [c.id, c.name]) ?? []);
   const search = (
-    <form method="get" action="/staff/pets" className={`${panelClass} grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end`} aria-label="Search the animals out of care">
+    <form
+      method="get"
+      action="/staff/pets"
+      className={`${panelClass} grid gap-4 sm:grid-cols-[1fr_auto] sm:items-end`}
+      aria-label="Search the animals out of care"
+    >
       <div>
         <label htmlFor="out-of-care-q" className={labelClass}>
           Name

@@ -26,8 +26,8 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
     <div className="space-y-1">
       <h1 className="text-2xl font-bold">Reports</h1>
       <p className="text-stone-700">
-        The monthly numbers for Shelter Animals Count&rsquo;s Basic Data Matrix: intakes and outcomes by category, species and age, the animals in care at the start and end of each
-        month, and the live release rate.
+        The monthly numbers for Shelter Animals Count&rsquo;s Basic Data Matrix: intakes and outcomes by category, species and age, the animals in care at the
+        start and end of each month, and the live release rate.
       </p>
     </div>
   );
@@ -50,7 +50,9 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
       <div className="space-y-6">
         {intro}
         <FormAlert>
-          {res.status === 400 ? (error.details?.map((d) => `${d.field}: ${d.issue}`).join("; ") ?? error.message) : `Could not read the report just now${res.status === 429 ? " (too many requests)" : ""}.`}{" "}
+          {res.status === 400
+            ? (error.details?.map((d) => `${d.field}: ${d.issue}`).join("; ") ?? error.message)
+            : `Could not read the report just now${res.status === 429 ? " (too many requests)" : ""}.`}{" "}
           <a href="/staff/reports" className={linkClass}>
             Show the last twelve months
           </a>
@@ -69,7 +71,12 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
   return (
     <div className="space-y-6">
       {intro}
-      <form method="get" action="/staff/reports" className={`${panelClass} grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end`} aria-label="Months to show">
+      <form
+        method="get"
+        action="/staff/reports"
+        className={`${panelClass} grid gap-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end`}
+        aria-label="Months to show"
+      >
         <div>
           <label htmlFor="report-from" className={labelClass}>
             From
@@ -98,7 +105,8 @@ export default async function ReportsPage({ searchParams }: { searchParams: Sear
           Show
         </button>
         <p className="text-sm text-stone-700 sm:col-span-4">
-          {report.timeZone ? `Months are calendar months in ${report.timeZone}.` : "Every organisation summed; each shelter's months are in its own time zone."} At most 120 months.{" "}
+          {report.timeZone ? `Months are calendar months in ${report.timeZone}.` : "Every organisation summed; each shelter's months are in its own time zone."}{" "}
+          At most 120 months.{" "}
           <a href={csv} className={linkClass} download>
             Download {monthLabel(first)} to {monthLabel(last)} as CSV
           </a>{" "}

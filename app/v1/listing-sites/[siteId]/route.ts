@@ -16,9 +16,12 @@ export const PATCH = withApi(
 );
 
 // DELETE /v1/listing-sites/{siteId} - remove it with its uploads log (the site keeps what it last received); audited
-export const DELETE = withApi({ scope: "listings:manage", tenant: listingSiteOwner, params: listingSiteIdParamsSchema }, async ({ caller, params, requestId }) => {
-  await deleteListingSite(params.siteId, writeContext(caller, requestId));
-  return { status: 204 };
-});
+export const DELETE = withApi(
+  { scope: "listings:manage", tenant: listingSiteOwner, params: listingSiteIdParamsSchema },
+  async ({ caller, params, requestId }) => {
+    await deleteListingSite(params.siteId, writeContext(caller, requestId));
+    return { status: 204 };
+  },
+);
 
 export const { POST, PUT, OPTIONS } = otherMethods(["GET", "PATCH", "DELETE"]);

@@ -20,16 +20,27 @@ export const GET = withApi(
     // An animal out of care is its organisation's record (lib/visibility).
     const viewer = viewerOf(caller);
     // An animal the replica does not have yet may be on the primary, as may a newer version.
-    const pet = await readNoOlderThanHeld(request, () => findPet(params.petId, view, viewer), (found) => (found ? etagOf(found.version) : null));
+    const pet = await readNoOlderThanHeld(
+      request,
+      () => findPet(params.petId, view, viewer),
+      (found) => (found ? etagOf(found.version) : null),
+    );
     if (!pet) throw notFound("animal", params.petId);
     return { body: pet, headers: { ETag: etagOf(pet.version) } };
   },
 );
 
 // PATCH /v1/pets/{petId} - change an animal: its fields, or its photos' order (JSON merge patch; If-Match against its ETag)
-export const PATCH = withApi({ scope: "pets:write", tenant: petOwner, params: petIdParamsSchema, body: petPatchSchema }, async ({ params, body, request, caller, requestId, now, url }) => {
-  const pet = await updatePet(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) });
-  return { body: pet, headers: { ETag: etagOf(pet.version) } };
-});
+export const PATCH = withApi(
+  { scope: "pets:write", tenant: petOwner, params: petIdParamsSchema, body: petPatchSchema },
+  async ({ params, body, request, caller, requestId, now, url }) => {
+    const pet = await updatePet(params.petId, body, {
+      ...writeContext(caller, requestId),
+      expectedVersions: ifMatchVersions(request),
+      view: petView(now, url.origin),
+    });
+    return { body: pet, headers: { ETag: etagOf(pet.version) } };
+  },
+);
 
 export const { POST, PUT, DELETE, OPTIONS } = otherMethods(["GET", "PATCH"]);

@@ -10,9 +10,12 @@ export const GET = withApi({ scope: "webhooks:manage", tenant: "caller", params:
 }));
 
 // PATCH /v1/webhooks/{webhookId} - change its URL, events, description, or pause and resume it
-export const PATCH = withApi({ scope: "webhooks:manage", tenant: "caller", params: webhookIdParamsSchema, body: webhookPatchSchema }, async ({ caller, params, body }) => ({
-  body: await updateWebhook(ownerKeyId(caller), params.webhookId, body, viewerOf(caller)),
-}));
+export const PATCH = withApi(
+  { scope: "webhooks:manage", tenant: "caller", params: webhookIdParamsSchema, body: webhookPatchSchema },
+  async ({ caller, params, body }) => ({
+    body: await updateWebhook(ownerKeyId(caller), params.webhookId, body, viewerOf(caller)),
+  }),
+);
 
 // DELETE /v1/webhooks/{webhookId} - remove it with its deliveries log
 export const DELETE = withApi({ scope: "webhooks:manage", tenant: "caller", params: webhookIdParamsSchema }, async ({ caller, params }) => {
