@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { query } from "@/lib/db";
 import { analyzeGrownTables } from "@/lib/db-statistics";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -54,8 +54,11 @@ describe("analyze-grown-tables", () => {
   it("after 20,000 creates, a name search is back on the trigram index, its work as small as before the growth", async () => {
     // "pet 5" is in 11 of the 64 names (pet 5, pet 50 to pet 59) and in none of the new ones.
     const small = await searchPlan("pet 5");
-    await query(Prisma.sql`INSERT INTO pets (name, organization_id, category_id, status)
-      SELECT 'Soak new', ${BigInt(shelter)}, 1, 'available' FROM generate_series(1, 20000) g`);
+    // The counts the job reads (pg_stat_user_tables) are flushed by each backend when it goes idle, up
+    // to seconds later: this one flushes before it answers, so the job sees the growth at once.
+    await query(Prisma.sql`WITH grown AS (INSERT INTO pets (name, organization_id, category_id, status)
+      SELECT 'Soak new', ${BigInt(shelter)}, 1, 'available' FROM generate_series(1, 20000) g RETURNING 1)
+      SELECT count(*)::int AS n, pg_stat_force_next_flush() FROM grown`);
     const stale = await searchPlan("pet 5");
     const analyzed = await analyzeGrownTables();
     expect(analyzed).toContain("public.pets");
@@ -69,7 +72,9 @@ describe("analyze-grown-tables", () => {
   });
 
   it("analyzes nothing that has not grown since", async () => {
-    await analyzeGrownTables();
+    // Other backends' counts of earlier writes may still be on their way (flushed when they go idle):
+    // once those are analyzed, a run with nothing grown analyzes nothing.
+    await vi.waitFor(async () => expect(await analyzeGrownTables()).toEqual([]), { timeout: 30_000, interval: 1_000 });
     expect(await analyzeGrownTables()).toEqual([]);
   });
 });
