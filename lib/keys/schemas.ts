@@ -20,6 +20,8 @@ export const SCOPES = [
   "applications:manage",
   "records:read",
   "records:write",
+  "people:read",
+  "people:write",
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 /**
@@ -28,6 +30,7 @@ export type Scope = (typeof SCOPES)[number];
  */
 /** listings:manage: an organisation's listing-site accounts (Petfinder, Adopt-a-Pet, RescueGroups) and their uploads. */
 /** records:read / records:write: the organisation's records of its animals' stays (intakes and outcomes, issue 42). */
+/** people:read / people:write: the organisation's people (fosters): personal data, given to a key only on purpose. */
 export const KEY_SCOPES = [
   "pets:read",
   "pets:write",
@@ -37,6 +40,8 @@ export const KEY_SCOPES = [
   "listings:manage",
   "records:read",
   "records:write",
+  "people:read",
+  "people:write",
 ] as const;
 
 /**
@@ -54,6 +59,8 @@ export const KEY_SCOPE_DESCRIPTIONS: Partial<Record<string, string>> = {
   "listings:manage": "Manage listing-site uploads",
   "records:read": "Read stays and the monthly report",
   "records:write": "Record intakes and outcomes",
+  "people:read": "Read the shelter's people (fosters' names and homes)",
+  "people:write": "Add and change the shelter's people",
 };
 
 /** A scope as people read it: "Read animals (pets:read)", or the scope's name when it has no description. */

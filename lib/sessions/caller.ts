@@ -44,4 +44,6 @@ export const STAFF_SCOPES: Scope[] = [
   "listings:manage",
   "records:read",
   "records:write",
+  "people:read",
+  "people:write",
 ];

@@ -7602,7 +7602,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write" | "people:read" | "people:write")[];
                         usedToday?: number;
                     }[];
                 };
@@ -7746,7 +7746,7 @@ export interface operations {
                      *       "pets:write"
                      *     ]
                      */
-                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
+                    scopes?: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write" | "people:read" | "people:write")[];
                 };
             };
         };
@@ -7789,7 +7789,7 @@ export interface operations {
                             /** @enum {string} */
                             plan: "free" | "pro" | "business" | "enterprise";
                             revokedAt: string | null;
-                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
+                            scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write" | "people:read" | "people:write")[];
                             usedToday?: number;
                         };
                     };
@@ -7997,7 +7997,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write" | "people:read" | "people:write")[];
                         usedToday?: number;
                     };
                 };
@@ -8183,7 +8183,7 @@ export interface operations {
                         /** @enum {string} */
                         plan: "free" | "pro" | "business" | "enterprise";
                         revokedAt: string | null;
-                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write")[];
+                        scopes: ("pets:read" | "pets:write" | "webhooks:manage" | "applications:write" | "organizations:manage" | "listings:manage" | "records:read" | "records:write" | "people:read" | "people:write")[];
                         usedToday?: number;
                     };
                 };

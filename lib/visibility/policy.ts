@@ -22,6 +22,15 @@ import type { Caller } from "@/lib/sessions/caller";
 // Everyone else sees an animal that leaves care as no longer listed (the
 // feed's one neutral `pet.unlisted`), nothing while it is out of care, and a
 // `pet.listed` when it comes back.
+//   people      the organisation's people (fosters): name, email, phone, home,
+//               notes. Personal data (docs/decisions/028): its staff and its
+//               keys with people:read read them, a platform admin or platform
+//               key with people:read every organisation's. Nobody else, and
+//               never a file, the feed, a webhook or a mail.
+//   custody     where an animal in care lives: every reader of the animal sees
+//               that it lives in a foster home and the foster's city and
+//               region (or the organisation's place, when it chooses so);
+//               which foster, only readers of the people.
 
 /** Who is reading: a caller of the API, or the public (files for listing sites, alert mails, the pull feed). */
 export interface Viewer {
@@ -54,6 +63,33 @@ export function recordsOf(viewer: Viewer): "all" | number | null {
 export function mayReadRecordsOf(viewer: Viewer, organizationId: number | bigint): boolean {
   const scope = recordsOf(viewer);
   return scope === "all" || (scope !== null && scope === Number(organizationId));
+}
+
+/**
+ * Whose people the viewer reads: every organisation's, one organisation's,
+ * or none. Staff hold people:read; a key only when it was given it.
+ */
+export function peopleOf(viewer: Viewer): "all" | number | null {
+  if (viewer.kind !== "key" && viewer.kind !== "staff") return null;
+  if (!viewer.scopes.includes("people:read")) return null;
+  if (viewer.tenancy.kind === "platform") return "all";
+  return viewer.tenancy.kind === "organization" ? viewer.tenancy.organizationId : null;
+}
+
+export function mayReadPeopleOf(viewer: Viewer, organizationId: number | bigint): boolean {
+  const scope = peopleOf(viewer);
+  return scope === "all" || (scope !== null && scope === Number(organizationId));
+}
+
+/**
+ * What the viewer sees of where an animal of the organisation lives:
+ * "people", the foster (person id and name) too; "public", only that it
+ * lives in a foster home and the foster's city and region.
+ */
+export type CustodyView = "people" | "public";
+
+export function custodyViewOf(viewer: Viewer, organizationId: number | bigint): CustodyView {
+  return mayReadPeopleOf(viewer, organizationId) ? "people" : "public";
 }
 
 /** An animal as the rule needs it. */

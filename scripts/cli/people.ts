@@ -13,7 +13,7 @@ peopleCommand
   .requiredOption("--email <email>", "the person's email (any case)")
   .action((opts: { email: string }) =>
     withDatabase(async () => {
-      const { exportPerson } = await import("@/lib/people/service");
+      const { exportPerson } = await import("@/lib/privacy/service");
       console.log(JSON.stringify(await exportPerson(opts.email), null, 2));
     }),
   );
@@ -25,7 +25,7 @@ peopleCommand
   .option("--yes", "do it (without it, only says how much would be)")
   .action((opts: { email: string; yes?: boolean }) =>
     withDatabase(async () => {
-      const { erasePerson, exportPerson } = await import("@/lib/people/service");
+      const { erasePerson, exportPerson } = await import("@/lib/privacy/service");
       if (!opts.yes) {
         const { applications, alerts } = await exportPerson(opts.email);
         console.log(

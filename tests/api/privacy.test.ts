@@ -7,7 +7,7 @@ import { db } from "@/lib/db";
 import { petView } from "@/lib/pets/present";
 import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { createPet } from "@/lib/pets/service";
-import { erasePerson, exportPerson } from "@/lib/people/service";
+import { erasePerson, exportPerson } from "@/lib/privacy/service";
 import { call, newKey, seedPets } from "./helpers";
 import { confirmedAlert, createAlert } from "./alerts-helpers";
 
