@@ -9,7 +9,7 @@ import { resetEnvCache } from "@/lib/env";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { sweepEvents } from "@/lib/events/service";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
+import { call, createPet, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
 
 // GET /v1/events - the change feed: one event per create and update, written
 // in the transaction of the change, read in commit order by passing back the
@@ -35,9 +35,7 @@ beforeAll(async () => {
   staff = await staffSession();
 });
 
-async function create(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Pet> {
-  return expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key, json: body, headers }), 201);
-}
+const create = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Pet> => createPet(body, { key, headers });
 
 async function patch(id: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return call(patchRoute, `/v1/pets/${id}`, { method: "PATCH", key, json: body, params: { petId: String(id) }, headers });

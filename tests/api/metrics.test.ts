@@ -17,7 +17,7 @@ import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/me
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, enableRateLimit, expectJson, newKey, request, type RouteHandler, allowPrivateWebhooks } from "./helpers";
+import { call, createPet, enableRateLimit, expectJson, newKey, request, type RouteHandler, allowPrivateWebhooks } from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
 allowPrivateWebhooks();
@@ -259,7 +259,7 @@ describe("what it carries", () => {
       201,
     );
     const before = await scrape();
-    await expectJson(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Metered", categoryId: 1 } }), 201);
+    await createPet({ name: "Metered" }, { key });
     await dispatchEvents();
     // Made an hour old, so a gauge stuck at 0 (or counting in milliseconds) shows.
     const AGE = 3_600;
