@@ -17,10 +17,12 @@ import { StatusOptions, categoryIdValue, formFieldOf } from "@/components/staff/
 import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields";
 import { panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCategories } from "@/components/staff/use-categories";
+import { showServerError } from "@/components/staff/server-error";
 import { useHydrated } from "@/components/use-hydrated";
 import { ApiClientError } from "@/lib/site/api-error";
 import { callApi } from "@/lib/site/api-client-core";
 import { describeError } from "@/lib/site/api-client";
+import type { ErrorDetail } from "@/lib/core/errors";
 import { NAME_MAX } from "@/lib/pets/schemas/fields";
 import { listingDefaults, newPetSchema, type Category, type NewPet, type NewPetInput, type Pet } from "@/lib/pets/schemas/pet";
 
@@ -45,6 +47,9 @@ const FIELDS = {
 } as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
+const FIELD_CODES = ["invalid_body", "unknown_category", "external_id_taken"];
+const fieldErrorsOf = (details: ErrorDetail[]) =>
+  details.map((d) => ({ field: formFieldOf(d.field), message: d.issue })).filter((d): d is { field: Field; message: string } => isField(d.field));
 
 const SIGN_IN_HREF = "/staff/sign-in?next=/staff/pets/new";
 
@@ -98,28 +103,21 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
     }
   }, [added, setFocus]);
 
-  function showServerError(error: unknown) {
-    if (error instanceof ApiClientError) {
-      if (error.code === "invalid_body" || error.code === "unknown_category" || error.code === "external_id_taken") {
-        const onFields = error.details.map((d) => ({ ...d, field: formFieldOf(d.field) })).filter((d) => isField(d.field));
-        onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
-        if (error.code === "unknown_category") {
-          if (onFields.length === 0) setError("categoryId", { type: "server", message: "does not name an existing category" }, { shouldFocus: true });
-          // The list on screen is out of date.
-          void categories.refetch();
-        }
-        if (onFields.length > 0 || error.code === "unknown_category") return;
-      }
-      if (error.status === 401) {
-        setProblem({ message: "Your session has expired, so the animal was not added. Sign in again, then add it.", signIn: true });
-        return;
-      }
-      if (error.status === 403 && error.code === "forbidden") {
-        setProblem({ message: `The animal was not added: ${error.message}`, signIn: true });
+  function showError(error: unknown) {
+    if (error instanceof ApiClientError && error.code === "unknown_category") {
+      // The list on screen is out of date.
+      void categories.refetch();
+      if (fieldErrorsOf(error.details).length === 0) {
+        setError("categoryId", { type: "server", message: "does not name an existing category" }, { shouldFocus: true });
         return;
       }
     }
-    setProblem({ message: `The animal was not added. ${describeError(error)}` });
+    showServerError(error, {
+      failed: "The animal was not added",
+      setProblem,
+      fields: { codes: FIELD_CODES, of: fieldErrorsOf, setError },
+      session: { expired: "Your session has expired, so the animal was not added. Sign in again, then add it." },
+    });
   }
 
   // The schema leaves the shelter optional (an organisation's staff add to
@@ -138,7 +136,7 @@ export function AddPetForm({ initialCategories, platformAdmin = false }: { initi
       try {
         setAdded(await create.mutateAsync(pet));
       } catch (error) {
-        showServerError(error);
+        showError(error);
       }
     },
     () => {

@@ -13,8 +13,9 @@ import { PROFILE_LABELS, ProfileFields } from "@/components/staff/profile-fields
 import { STATUS_LABELS } from "@/components/pets/browse-query";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { useUpdatePet } from "@/components/staff/use-update-pet";
+import { showServerError } from "@/components/staff/server-error";
 import { ApiClientError } from "@/lib/site/api-error";
-import { describeError } from "@/lib/site/api-client";
+import type { ErrorDetail } from "@/lib/core/errors";
 import { LISTING_FIELDS, petPatchSchema, type Category, type ListingField, type Pet, type PetPatch, type PetPatchInput } from "@/lib/pets/schemas/pet";
 import { NAME_MAX } from "@/lib/pets/schemas/fields";
 
@@ -29,6 +30,9 @@ const FIELDS = {
 const FORM_FIELDS = ["name", "categoryId", "status", "sex", "size", "birthDate", "breed", "description", "goodWith", ...LISTING_FIELDS] as const;
 type Field = keyof typeof FIELDS;
 const isField = (field: string): field is Field => field in FIELDS;
+const FIELD_CODES = ["invalid_body", "unknown_category", "external_id_taken"];
+const fieldErrorsOf = (details: ErrorDetail[]) =>
+  details.map((d) => ({ field: formFieldOf(d.field), message: d.issue })).filter((d): d is { field: Field; message: string } => isField(d.field));
 
 const valuesOf = (pet: Pet): PetPatchInput => ({
   name: pet.name,
@@ -78,27 +82,16 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
     formState: { errors, isSubmitting },
   } = form;
 
-  function showServerError(error: unknown) {
-    if (error instanceof ApiClientError) {
-      if (error.status === 412) {
-        setConflict(true);
-        return;
-      }
-      if (error.code === "invalid_body" || error.code === "unknown_category" || error.code === "external_id_taken") {
-        const onFields = error.details.map((d) => ({ ...d, field: formFieldOf(d.field) })).filter((d) => isField(d.field));
-        onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
-        if (onFields.length > 0) return;
-      }
-      if (error.status === 401 || (error.status === 403 && error.code === "forbidden")) {
-        setProblem({ message: `Your change was not saved: ${error.status === 401 ? "your session has expired." : error.message}`, signIn: true });
-        return;
-      }
-      if (error.status === 404) {
-        setProblem({ message: "Your change was not saved: this animal no longer exists." });
-        return;
-      }
+  function showError(error: unknown) {
+    if (error instanceof ApiClientError && error.status === 412) {
+      setConflict(true);
+      return;
     }
-    setProblem({ message: `Your change was not saved. ${describeError(error)}` });
+    if (error instanceof ApiClientError && error.status === 404) {
+      setProblem({ message: "Your change was not saved: this animal no longer exists." });
+      return;
+    }
+    showServerError(error, { failed: "Your change was not saved", setProblem, fields: { codes: FIELD_CODES, of: fieldErrorsOf, setError } });
   }
 
   const onSubmit = handleSubmit(async (values) => {
@@ -117,7 +110,7 @@ export function EditPetForm({ pet, categories, signInHref }: { pet: Pet; categor
       const saved = await update.mutateAsync({ id: pet.id, version: base.version, changes });
       setNotice(`Saved. ${saved.name} is now ${STATUS_LABELS[saved.status].toLowerCase()}.`);
     } catch (error) {
-      showServerError(error);
+      showError(error);
     }
   });
 

@@ -6,7 +6,7 @@ import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, seco
 import { useAddListingSite, useTestConnection } from "@/components/staff/use-listing-sites";
 import { DEFAULT_HOSTS, NEEDS_ACCOUNT_ID, type ConnectionTest } from "@/lib/listings/uploads/schemas";
 import { LISTING_SITES, SITE_NAMES, type ListingSite } from "@/lib/core/listing-sites";
-import { describeError } from "@/lib/site/api-client";
+import { showServerError } from "@/components/staff/server-error";
 import { describeTestError } from "@/components/staff/listing-site-shared";
 import { ACCOUNT_LABEL } from "@/components/staff/listing-site-shared";
 
@@ -69,7 +69,7 @@ export function AddSiteForm({ platformAdmin }: { platformAdmin: boolean }) {
       setDraft(EMPTY);
       setTested(null);
     } catch (error) {
-      setProblem(`The site was not added. ${describeError(error)}`);
+      showServerError(error, { failed: "The site was not added", setProblem: ({ message }) => setProblem(message), session: false });
     }
   }
 

@@ -8,7 +8,7 @@ import { useUpdateListingSite } from "@/components/staff/use-listing-sites";
 import { DEFAULT_HOSTS, NEEDS_ACCOUNT_ID, type ListingSitePatch, type ListingSiteView } from "@/lib/listings/uploads/schemas";
 import { SITE_NAMES } from "@/lib/core/listing-sites";
 import { ApiClientError } from "@/lib/site/api-error";
-import { describeError } from "@/lib/site/api-client";
+import { showServerError } from "@/components/staff/server-error";
 import { ACCOUNT_LABEL } from "@/components/staff/listing-site-shared";
 
 // Changing a listing site's settings; the password is typed again whenever where it goes changes.
@@ -85,7 +85,7 @@ export function EditSiteForm({ site }: { site: ListingSiteView }) {
       if (error instanceof ApiClientError && error.code === "password_required") {
         setPasswordError("must be typed again: the server, port, FTPS or user name changes");
       } else {
-        setProblem(`The settings were not saved. ${describeError(error)}`);
+        showServerError(error, { failed: "The settings were not saved", setProblem: ({ message }) => setProblem(message), session: false });
       }
     }
   }

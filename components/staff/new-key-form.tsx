@@ -12,11 +12,10 @@ import { FormProblemAlert, type FormProblem } from "@/components/staff/form-aler
 import { FormField } from "@/components/staff/form-field";
 import { hintClass, labelClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
 import { PLAN_NAMES } from "@/components/staff/plan-names";
+import { showServerError } from "@/components/staff/server-error";
 import { useIssueKey } from "@/components/staff/use-api-keys";
 import { ORGANIZATION_PLANS, PLANS, PLAN_LIMITS, type Plan } from "@/lib/keys/plans";
 import { describeKeyScope, KEY_SCOPES, newApiKeySchema, type ApiKeySummary, type NewApiKey } from "@/lib/keys/schemas";
-import { ApiClientError } from "@/lib/site/api-error";
-import { describeError } from "@/lib/site/api-client";
 
 // Only platform admins choose an organisation: the chooser (and its list of
 // organisations) is a chunk of its own, which a shelter's staff never load.
@@ -103,19 +102,16 @@ export function NewKeyForm({
         reset();
         setWhose("organization");
       } catch (error) {
-        if (error instanceof ApiClientError && error.code === "invalid_body") {
-          const onFields = error.details.filter((d) => isField(d.field));
-          onFields.forEach((d, i) => setError(d.field as Field, { type: "server", message: d.issue }, { shouldFocus: i === 0 }));
-          if (onFields.length > 0) return;
-        }
-        if (error instanceof ApiClientError && (error.status === 401 || error.status === 403)) {
-          setProblem({
-            message: error.status === 401 ? "Your session has expired: the key was not issued." : `The key was not issued: ${error.message}`,
-            signIn: true,
-          });
-          return;
-        }
-        setProblem({ message: `The key was not issued. ${describeError(error)}` });
+        showServerError(error, {
+          failed: "The key was not issued",
+          setProblem,
+          fields: {
+            codes: ["invalid_body"],
+            of: (details) => details.filter((d) => isField(d.field)).map((d) => ({ field: d.field as Field, message: d.issue })),
+            setError,
+          },
+          session: { expired: "Your session has expired: the key was not issued.", anyForbidden: true },
+        });
       }
     },
     () => {

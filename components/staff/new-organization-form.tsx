@@ -11,11 +11,10 @@ import { FormProblemAlert, type FormProblem } from "@/components/staff/form-aler
 import { FormField } from "@/components/staff/form-field";
 import { LocationFields, type LocationMode } from "@/components/staff/location-fields";
 import { organizationFieldErrors } from "@/components/staff/organization-errors";
+import { showServerError } from "@/components/staff/server-error";
 import { OrganizationFields } from "@/components/staff/organization-fields";
 import { linkClass, panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError } from "@/lib/site/api-error";
 import { callApi } from "@/lib/site/api-client-core";
-import { describeError } from "@/lib/site/api-client";
 import type { CountryChoice } from "@/lib/site/countries";
 import { newOrganizationSchema, type NewOrganization, type NewOrganizationInput, type Organization } from "@/lib/organizations/schemas";
 
@@ -59,23 +58,19 @@ export function NewOrganizationForm({ countries }: { countries: CountryChoice[] 
     mutationFn: async (input: NewOrganization): Promise<Organization> => (await callApi((api) => api.POST("/organizations", { body: input }))).data,
   });
 
-  function showServerError(error: unknown) {
-    if (error instanceof ApiClientError) {
-      if (error.code === "invalid_body" || error.code === "unknown_location") {
-        const onFields = [
-          ...organizationFieldErrors(error.details),
-          ...error.details.filter((d) => d.field === "slug").map((d) => ({ field: "slug" as const, message: d.issue })),
-        ];
-        onFields.forEach(({ field, message }, i) => setError(field, { type: "server", message }, { shouldFocus: i === 0 }));
-        if (onFields.length > 0) return;
-      }
-      if (error.status === 401 || (error.status === 403 && error.code === "forbidden")) {
-        setProblem({ message: `The organisation was not added: ${error.status === 401 ? "your session has expired." : error.message}`, signIn: true });
-        return;
-      }
-    }
-    setProblem({ message: `The organisation was not added. ${describeError(error)}` });
-  }
+  const showError = (error: unknown) =>
+    showServerError(error, {
+      failed: "The organisation was not added",
+      setProblem,
+      fields: {
+        codes: ["invalid_body", "unknown_location"],
+        of: (details) => [
+          ...organizationFieldErrors(details),
+          ...details.filter((d) => d.field === "slug").map((d) => ({ field: "slug" as const, message: d.issue })),
+        ],
+        setError,
+      },
+    });
 
   const onSubmit = handleSubmit(async ({ location, ...input }) => {
     setProblem(null);
@@ -88,7 +83,7 @@ export function NewOrganizationForm({ countries }: { countries: CountryChoice[] 
       // The list beside this form is drawn on the server.
       router.refresh();
     } catch (error) {
-      showServerError(error);
+      showError(error);
     }
   });
 

@@ -10,13 +10,12 @@ import { FormProvider, useForm } from "react-hook-form";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { LocationFields, type LocationMode } from "@/components/staff/location-fields";
 import { organizationFieldErrors } from "@/components/staff/organization-errors";
+import { showServerError } from "@/components/staff/server-error";
 import { OrganizationFields } from "@/components/staff/organization-fields";
 import { TimeZoneField } from "@/components/staff/time-zone-field";
 import { profilePatch } from "@/components/staff/profile-patch";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
-import { ApiClientError } from "@/lib/site/api-error";
 import { callApi } from "@/lib/site/api-client-core";
-import { describeError } from "@/lib/site/api-client";
 import type { CountryChoice } from "@/lib/site/countries";
 import { organizationPatchSchema, type Address, type Organization, type OrganizationPatch, type OrganizationPatchInput } from "@/lib/organizations/schemas";
 
@@ -71,20 +70,16 @@ export function OrganizationProfileForm({
       (await callApi((api) => api.PATCH("/organizations/{organizationId}", { params: { path: { organizationId: organization.id } }, body: patch }))).data,
   });
 
-  function showServerError(error: unknown) {
-    if (error instanceof ApiClientError) {
-      if (error.code === "invalid_body" || error.code === "unknown_location") {
-        const onFields = organizationFieldErrors(error.details);
-        onFields.forEach(({ field, message }, i) => setError(field, { type: "server", message }, { shouldFocus: i === 0 }));
-        if (onFields.length > 0) return;
-      }
-      if (error.status === 401 || (error.status === 403 && error.code === "forbidden")) {
-        setProblem({ message: `Your changes were not saved: ${error.status === 401 ? "your session has expired." : error.message}`, signIn: true });
-        return;
-      }
-    }
-    setProblem({ message: `Your changes were not saved. ${describeError(error)}` });
-  }
+  const showError = (error: unknown) =>
+    showServerError(error, {
+      failed: "Your changes were not saved",
+      setProblem,
+      fields: {
+        codes: ["invalid_body", "unknown_location"],
+        of: (details) => organizationFieldErrors(details),
+        setError,
+      },
+    });
 
   const onSubmit = handleSubmit(async (values) => {
     setProblem(null);
@@ -101,7 +96,7 @@ export function OrganizationProfileForm({
       // The header's name and the preview beside the form are drawn on the server.
       router.refresh();
     } catch (error) {
-      showServerError(error);
+      showError(error);
     }
   });
 

@@ -7,6 +7,8 @@ import {
   LIVE_OUTCOMES,
   OUTCOME_TYPES,
   SPECIES,
+  addAgeCounts,
+  ageTotal,
   type AgeCounts,
   type MonthlyReport,
   type ReportMonth,
@@ -24,16 +26,15 @@ const SERIES = [
 ];
 const RATE = { name: "Live release rate", colour: "#1d4ed8" }; // blue-700
 
-const sum = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;
-const intakesOf = (s: SpeciesReport) => INTAKE_TYPES.reduce((n, t) => n + sum(s.intakes[t]), 0);
-const outcomesOf = (s: SpeciesReport) => OUTCOME_TYPES.reduce((n, t) => n + sum(s.outcomes[t]), 0);
+const intakesOf = (s: SpeciesReport) => INTAKE_TYPES.reduce((n, t) => n + ageTotal(s.intakes[t]), 0);
+const outcomesOf = (s: SpeciesReport) => OUTCOME_TYPES.reduce((n, t) => n + ageTotal(s.outcomes[t]), 0);
 
 /** A month's totals over every species; its live release rate from those totals, as the matrix's does. */
 export function monthTotals(month: ReportMonth): { intakes: number; outcomes: number; rate: number | null } {
   const all = SPECIES.map((s) => month.species[s]);
   const outcomes = all.reduce((n, s) => n + outcomesOf(s), 0);
-  const live = all.reduce((n, s) => n + LIVE_OUTCOMES.reduce((m, t) => m + sum(s.outcomes[t]), 0), 0);
-  const counted = outcomes - all.reduce((n, s) => n + sum(s.outcomes.ownerIntendedEuthanasia), 0);
+  const live = all.reduce((n, s) => n + LIVE_OUTCOMES.reduce((m, t) => m + ageTotal(s.outcomes[t]), 0), 0);
+  const counted = outcomes - all.reduce((n, s) => n + ageTotal(s.outcomes.ownerIntendedEuthanasia), 0);
   return { intakes: all.reduce((n, s) => n + intakesOf(s), 0), outcomes, rate: counted === 0 ? null : live / counted };
 }
 
@@ -156,7 +157,7 @@ function AgeRow({ label, counts, strong }: { label: string; counts: AgeCounts; s
           {counts[a]}
         </td>
       ))}
-      <td className="py-1.5 text-right font-semibold tabular-nums">{sum(counts)}</td>
+      <td className="py-1.5 text-right font-semibold tabular-nums">{ageTotal(counts)}</td>
     </tr>
   );
 }
@@ -173,12 +174,6 @@ function CountRow({ label, value }: { label: string; value: string | number }) {
     </tr>
   );
 }
-
-const total = (list: AgeCounts[]): AgeCounts => ({
-  adult: list.reduce((n, a) => n + a.adult, 0),
-  juvenile: list.reduce((n, a) => n + a.juvenile, 0),
-  unknownAge: list.reduce((n, a) => n + a.unknownAge, 0),
-});
 
 /** One month in the matrix's categories: a table per species (rows the categories, columns the ages). */
 export function MonthTable({ month }: { month: ReportMonth }) {
@@ -214,11 +209,11 @@ export function MonthTable({ month }: { month: ReportMonth }) {
                   {INTAKE_TYPES.map((t) => (
                     <AgeRow key={t} label={INTAKE_LABELS[t]} counts={sp.intakes[t]} />
                   ))}
-                  <AgeRow label="Total intakes" counts={total(INTAKE_TYPES.map((t) => sp.intakes[t]))} strong />
+                  <AgeRow label="Total intakes" counts={addAgeCounts(INTAKE_TYPES.map((t) => sp.intakes[t]))} strong />
                   {OUTCOME_TYPES.map((t) => (
                     <AgeRow key={t} label={OUTCOME_LABELS[t]} counts={sp.outcomes[t]} />
                   ))}
-                  <AgeRow label="Total outcomes" counts={total(OUTCOME_TYPES.map((t) => sp.outcomes[t]))} strong />
+                  <AgeRow label="Total outcomes" counts={addAgeCounts(OUTCOME_TYPES.map((t) => sp.outcomes[t]))} strong />
                   <CountRow label="Ending count" value={sp.endingCount} />
                   <CountRow label="Live release rate" value={percent(sp.liveReleaseRate)} />
                   <CountRow label="Median length of stay" value={days(sp.medianLengthOfStayDays)} />

@@ -9,9 +9,9 @@ import type { z } from "zod";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
 import { panelClass, primaryButtonClass } from "@/components/staff/styles";
+import { showServerError } from "@/components/staff/server-error";
 import { ApiClientError } from "@/lib/site/api-error";
 import { callApi } from "@/lib/site/api-client-core";
-import { describeError } from "@/lib/site/api-client";
 import { signInSchema, type SignIn } from "@/lib/staff/schemas";
 
 const FIELDS = { email: "Email", password: "Password" } as const;
@@ -40,13 +40,16 @@ export function SignInForm({ next }: { next: string }) {
       // the server, and everything cached was fetched as an adopter.
       window.location.replace(next);
     } catch (error) {
-      if (error instanceof ApiClientError && error.code === "invalid_body" && error.details.length > 0) {
-        for (const detail of error.details) {
-          if (detail.field in FIELDS) setError(detail.field as Field, { type: "server", message: detail.issue });
-        }
-        return;
-      }
-      setFormError(describeError(error));
+      // A 401 here is a wrong email or password, not a session gone.
+      showServerError(error, {
+        setProblem: ({ message }) => setFormError(message),
+        fields: {
+          codes: ["invalid_body"],
+          of: (details) => details.filter((d) => d.field in FIELDS).map((d) => ({ field: d.field as Field, message: d.issue })),
+          setError,
+        },
+        session: false,
+      });
       if (error instanceof ApiClientError && error.status === 401) {
         resetField("password");
         setFocus("password");

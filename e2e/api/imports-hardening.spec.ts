@@ -19,14 +19,18 @@ function shelterKey(): string {
   return createKey("import hardening", "--org", slug, "--plan", "enterprise", "--per-minute", "100000", "--per-day", "1000000");
 }
 
-async function waitForImport(request: APIRequestContext, key: string, id: number): Promise<{ status: string; counts: Record<string, number>; issues: number }> {
-  for (;;) {
+type Finished = { status: string; counts: Record<string, number>; issues: number };
+
+async function waitForImport(request: APIRequestContext, key: string, id: number): Promise<Finished> {
+  let found: Finished | undefined;
+  // Until the test's own timeout (toPass's default): the large files take minutes.
+  await expect(async () => {
     const res = await request.get(`/v1/imports/${id}`, { headers: bearer(key) });
     expect(res.status()).toBe(200);
-    const found = await res.json();
-    if (found.status === "done" || found.status === "failed") return found;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+    found = await res.json();
+    expect(found!.status, `import ${id} to be done or failed`).toMatch(/^(done|failed)$/);
+  }).toPass({ intervals: [500] });
+  return found!;
 }
 
 test("a header of a million names (8 MB) is refused with a 400 at once, and the server goes on answering", async ({ request }) => {

@@ -1,7 +1,7 @@
 import net from "node:net";
 import { expect, test } from "@playwright/test";
 import pg from "pg";
-import { bearer, cli, createKey } from "../helpers";
+import { bearer, cli, createKey, createPet } from "../helpers";
 
 // Issue 32's report, replayed against the running server over a raw socket:
 // the first organisation's key sends the head of PATCH /v1/pets/{next id}
@@ -71,9 +71,7 @@ test("a PATCH held open until another organisation creates the animal is refused
   // The answer came from the head alone: nothing named that animal yet.
   expect(held.statusLine).toBe("HTTP/1.1 404 Not Found");
 
-  const res = await request.post("/v1/pets", { headers: bearer(theirs), data: { name: "Their own", categoryId: 1 } });
-  expect(res.status()).toBe(201);
-  expect((await res.json()).id).toBe(next);
+  expect((await createPet(request, theirs, { name: "Their own" })).id).toBe(next);
 
   held.sendBody(body);
   held.close();

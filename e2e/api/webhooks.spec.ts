@@ -174,7 +174,7 @@ test("two instances: each event reaches the endpoint once", async () => {
     await register(a, partner, own.url);
     const pets = await Promise.all(Array.from({ length: 30 }, (_, i) => createPet(i % 2 ? a : b, key, `Once ${i}`)));
     await own.waitForCount(() => true, 30, 60_000);
-    // Time for any duplicate to arrive.
+    // A deliberate sleep: time for any duplicate to arrive (an absence cannot be awaited).
     await new Promise((r) => setTimeout(r, 3_000));
     const ids = own.requests.map((r) => r.headers["webhook-id"]);
     expect(ids).toHaveLength(30);

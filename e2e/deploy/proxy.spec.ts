@@ -140,6 +140,7 @@ test("SIGTERM to one instance under load: no request fails, it exits 0 in time a
     connections: 20,
     duration: 6,
   });
+  // A deliberate sleep: the stop must come in the middle of two seconds of load, not at its start.
   await new Promise((r) => setTimeout(r, 2_000));
   const before = servedRequests(victim);
   expect(before).toBeGreaterThan(0);

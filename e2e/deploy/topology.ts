@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess, type SpawnOptions } from "node:chi
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { expect } from "@playwright/test";
 import pg from "pg";
 import { freePort } from "../../scripts/database";
 
@@ -144,14 +145,15 @@ export async function startNginx(upstreamPorts: number[]): Promise<Proxy> {
   child.stderr!.on("data", (chunk: Buffer) => log.push(chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const origin = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${origin}/nginx-health`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    if (i > 100) throw new Error("nginx did not come up");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await expect
+    .poll(
+      () =>
+        fetch(`${origin}/nginx-health`)
+          .then((r) => r.ok)
+          .catch(() => false),
+      { message: "nginx to come up", intervals: [50], timeout: 5_000 },
+    )
+    .toBe(true);
   return {
     origin,
     log,

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { bearer, cli, createKey } from "../helpers";
+import { bearer, cli, createKey, createPet } from "../helpers";
 
 // Applicants' personal data from the command line, as an operator answers an
 // access or erasure request: `applicants export` prints everything held as
@@ -35,9 +35,7 @@ interface Exported {
 }
 
 async function newPet(request: APIRequestContext, name: string): Promise<{ id: number; name: string; version: number }> {
-  const res = await request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1 } });
-  expect(res.status(), await res.text()).toBe(201);
-  return res.json();
+  return createPet(request, key, { name });
 }
 
 function exportOf(email: string): Exported {

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { freshDatabase } from "../deploy/topology";
-import { bearer, cli, createKey, runCli } from "../helpers";
+import { bearer, cli, createKey, createPet, runCli } from "../helpers";
 
 // Commands an operator runs once there are several shelters: `keys create`
 // and `staff create` say whose the key or account is (the first
@@ -64,7 +64,7 @@ test("alerts delete honours a mailto unsubscribe: that alert only, only for its 
     const res = await request.post("/v1/alerts", { headers: bearer(key), data: { email, frequency: "daily", filters: { categoryId }, consent: true } });
     expect(res.status(), await res.text()).toBe(202);
   }
-  const pet = await (await request.post("/v1/pets", { headers: bearer(key), data: { name: `Mailto ${stamp}`, categoryId: 1 } })).json();
+  const pet = await createPet(request, key, { name: `Mailto ${stamp}` });
   const applied = await request.post(`/v1/pets/${pet.id}/applications`, {
     headers: bearer(key),
     data: { name: "Mai Lto", email: `mailto.${stamp}@example.org`, home: "house", message: "Hello", consent: true },

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import { E2E_MAIL_SENDER, linksIn, mailTo, waitForMail } from "../mailbox";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -17,9 +17,7 @@ test.beforeAll(() => {
 });
 
 async function newPet(request: APIRequestContext, name = uniqueName("Adopt me")): Promise<{ id: number; name: string }> {
-  const res = await request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1 } });
-  expect(res.status()).toBe(201);
-  return res.json();
+  return createPet(request, key, { name });
 }
 
 const applyForm = (page: Page) => page.getByRole("form", { name: /^Apply to adopt/ });

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Request } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import { animalList, cardNames, filterSheet, filtersButton, settledList, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, recordRequests, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -17,9 +17,7 @@ test.beforeAll(() => {
 });
 
 async function newPet(page: Page, fields: Record<string, unknown>): Promise<ListingPet> {
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { categoryId: 1, status: "available", ...fields } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as ListingPet;
+  return createPet<ListingPet>(page.request, key, { status: "available", ...fields });
 }
 
 async function petById(page: Page, id: number): Promise<ListingPet> {

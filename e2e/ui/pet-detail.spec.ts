@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import { apiGet, cardNames, cards, coverOf, settledList, spendRateLimit, type ApiCategory, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 
@@ -61,9 +61,7 @@ test("a name with HTML characters is shown as text, on the card and the page", a
   const key = createKey("e2e ui html name");
   const categories = (await (await request.get("/v1/categories", { headers: bearer(key) })).json()) as ApiCategory[];
   const name = `<b>Bold</b> & "Co"`;
-  const created = await request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: categories[0]!.id } });
-  expect(created.status()).toBe(201);
-  const pet = (await created.json()) as ApiPet;
+  const pet = await createPet<ApiPet>(request, key, { name, categoryId: categories[0]!.id });
 
   // Newest first: the new animal heads the list.
   await page.goto("/");

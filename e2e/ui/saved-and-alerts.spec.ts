@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet, type CreatedPet } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
 import { animalList, type ApiCategory } from "./site-helpers";
 import { watchCsp } from "./page-quality";
@@ -19,15 +19,8 @@ test.beforeAll(() => {
   key = createKey("e2e saved and alerts", "--plan", "business");
 });
 
-interface CreatedPet {
-  id: number;
-  name: string;
-}
-
 async function newPet(request: APIRequestContext, data: Record<string, unknown> = {}): Promise<CreatedPet> {
-  const res = await request.post("/v1/pets", { headers: bearer(key), data: { name: uniqueName("Saved pet"), categoryId: 1, ...data } });
-  expect(res.status(), await res.text()).toBe(201);
-  return res.json();
+  return createPet(request, key, { name: uniqueName("Saved pet"), ...data });
 }
 
 async function setStatus(request: APIRequestContext, pet: CreatedPet, status: "available" | "pending" | "sold") {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, cli, createKey } from "../helpers";
+import { cli, createKey, createPet } from "../helpers";
 import { apiGet, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
 import { uniqueName } from "./staff-helpers";
@@ -174,9 +174,7 @@ test("a shelter's page lists only the animals available there, a page at a time;
   const added: ApiPet[] = [];
   for (let i = 0; i < 15; i++) {
     const status = i === 3 ? "pending" : i === 7 ? "sold" : "available";
-    const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: `Harbor ${status} ${i}`, categoryId: 1 + (i % 3), status } });
-    expect(res.status(), await res.text()).toBe(201);
-    added.push((await res.json()) as ApiPet);
+    added.push(await createPet<ApiPet>(page.request, key, { name: `Harbor ${status} ${i}`, categoryId: 1 + (i % 3), status }));
   }
   const available = added
     .filter((p) => p.status === "available")

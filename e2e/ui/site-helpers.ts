@@ -81,6 +81,7 @@ export async function spendRateLimit(page: Page): Promise<number> {
   };
   let wait = await spend();
   // A window about to reset would let the next page through: start on a fresh one.
+  // A deliberate sleep: nothing but time passing opens the next window.
   if (wait < 5) {
     await page.waitForTimeout((wait + 1) * 1000);
     wait = await spend();

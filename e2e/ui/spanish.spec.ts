@@ -1,5 +1,5 @@
 import { expect, test, type Browser } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { createKey, createPet } from "../helpers";
 import { linksIn, waitForMail } from "../mailbox";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -55,21 +55,15 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert with
   const context = await spanishPhone(browser);
   const page = await context.newPage();
   const name = uniqueName("Canela");
-  const created = await page.request.post("/v1/pets", {
-    headers: bearer(key),
-    data: {
-      name,
-      categoryId: 1,
-      sex: "female",
-      size: "small",
-      houseTrained: true,
-      shotsCurrent: true,
-      spayedNeutered: true,
-      adoptionFee: { amountCents: 15000, currency: "USD" },
-    },
+  const pet = await createPet(page.request, key, {
+    name,
+    sex: "female",
+    size: "small",
+    houseTrained: true,
+    shotsCurrent: true,
+    spayedNeutered: true,
+    adoptionFee: { amountCents: 15000, currency: "USD" },
   });
-  expect(created.status(), await created.text()).toBe(201);
-  const pet = (await created.json()) as { id: number };
 
   // Browse: the search, then a filter from the Filtros sheet.
   await page.goto(`/es?q=${encodeURIComponent(name)}`);
@@ -145,11 +139,7 @@ test("on a phone in Spanish: a filter, an animal's page, applying, an alert with
   // A matching animal arrives: the match email is in Spanish, and its links open the Spanish pages.
   // The sending job runs every minute, so it can take up to two.
   const newcomer = `${word} Junior`;
-  const arrived = await page.request.post("/v1/pets", {
-    headers: bearer(key),
-    data: { name: newcomer, categoryId: 1, sex: "female", size: "small", status: "available" },
-  });
-  expect(arrived.status(), await arrived.text()).toBe(201);
+  await createPet(page.request, key, { name: newcomer, sex: "female", size: "small", status: "available" });
   const news = await waitForMail(subscriber, `Nueva coincidencia: ${newcomer} (${described})`, 180_000);
   expect(news.text).toContain("Un animal nuevo coincide con su alerta");
   expect(news.text).toContain(`Recibe este correo porque pidió los animales nuevos que coincidan con: ${described}.`);

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Locator, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -25,9 +25,7 @@ interface ApiApplication {
 }
 
 async function newPet(page: Page, name = uniqueName("Applied for")): Promise<ApiPet> {
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1, status: "available" } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as ApiPet;
+  return createPet<ApiPet>(page.request, key, { name, status: "available" });
 }
 
 /** An application forwarded by a partner (the key), as a listing site would. */

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { DEMO_STAFF, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -47,11 +47,7 @@ test("staff land on it after signing in; its figures are the API's and follow an
   await expect(page.getByRole("img", { name: /^Bar chart: \d+ intakes and \d+ adoptions over the last 12 weeks/ })).toBeVisible();
 
   // An intake, an application for it, and an adoption of another animal.
-  const add = async (name: string) => {
-    const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 2 } });
-    expect(res.status(), await res.text()).toBe(201);
-    return (await res.json()) as ApiPet;
-  };
+  const add = (name: string) => createPet<ApiPet>(page.request, key, { name, categoryId: 2 });
   const [applied, adopted] = [await add(uniqueName("Dashboard")), await add(uniqueName("Dashboard adopted"))];
   const application = await page.request.post(`/v1/pets/${applied.id}/applications`, {
     headers: bearer(key),

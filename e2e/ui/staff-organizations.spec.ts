@@ -1,6 +1,6 @@
 import pg from "pg";
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, cli, createKey } from "../helpers";
+import { bearer, cli, createKey, createPet } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { createStaffAccount, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -41,9 +41,7 @@ test.beforeAll(() => {
 });
 
 async function newPet(page: Page, key: string, name: string): Promise<ApiPet> {
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1 } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as ApiPet;
+  return createPet<ApiPet>(page.request, key, { name });
 }
 
 async function apply(page: Page, key: string, petId: number, name: string): Promise<void> {

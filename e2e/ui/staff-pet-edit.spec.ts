@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import { cards, holdRequests, settledList, statusTab, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, recordRequests, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
@@ -27,9 +27,7 @@ const historyItems = (page: Page) => page.getByRole("list", { name: "Changes, ne
 
 /** An animal of this test's own, added by a partner's key (so its history starts with that key). */
 async function newPet(page: Page, name = uniqueName("Edit me")): Promise<ApiPet> {
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name, categoryId: 1, status: "available" } });
-  expect(res.status()).toBe(201);
-  return (await res.json()) as ApiPet;
+  return createPet<ApiPet>(page.request, key, { name, status: "available" });
 }
 
 test("marks an animal adopted: the page shows it at once, the browse list after, and the history records who", async ({ page }) => {

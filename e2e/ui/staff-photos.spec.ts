@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
 // Profiles and photos as staff make them and adopters see them: the add
@@ -151,8 +151,7 @@ test("staff add an animal with a profile and two photos, make the second the cov
 });
 
 test("the gallery steps through the photos by keyboard, and tells where it is", async ({ page }) => {
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: uniqueName("Gallery"), categoryId: 2 } });
-  const pet = (await res.json()) as ApiPet;
+  const pet = await createPet<ApiPet>(page.request, key, { name: uniqueName("Gallery"), categoryId: 2 });
   const colours: [number, number, number, string][] = [
     [200, 40, 40, "Red"],
     [40, 200, 40, "Green"],
@@ -186,8 +185,7 @@ test("the gallery steps through the photos by keyboard, and tells where it is", 
 
 test("a file that is not an image is refused with the formats that are, and the others still go", async ({ page, context, baseURL }) => {
   await signInAsStaff(context, baseURL!);
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: uniqueName("Refuse"), categoryId: 1 } });
-  const pet = (await res.json()) as ApiPet;
+  const pet = await createPet<ApiPet>(page.request, key, { name: uniqueName("Refuse") });
   await page.goto(`/pets/${pet.id}`);
   const photos = page.getByRole("region", { name: /^Photos/ });
   await expect(photos.getByRole("heading")).toHaveText("Photos (0 of 10)");
@@ -205,8 +203,7 @@ test("a file that is not an image is refused with the formats that are, and the 
 
 test("staff edit the profile on the animal's page: only what changed is sent", async ({ page, context, baseURL }) => {
   await signInAsStaff(context, baseURL!);
-  const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: uniqueName("Profile"), categoryId: 1, breed: "Beagle" } });
-  const pet = (await res.json()) as ApiPet;
+  const pet = await createPet<ApiPet>(page.request, key, { name: uniqueName("Profile"), breed: "Beagle" });
   await page.goto(`/pets/${pet.id}`);
   const form = page.getByRole("form", { name: "Change this animal" });
   await expect(form.getByLabel("Breed", { exact: true })).toHaveValue("Beagle");
@@ -234,10 +231,7 @@ test("staff edit the profile on the animal's page: only what changed is sent", a
 
 test("adopters filter by sex, age, size and good-with; the URL keeps them and the empty state names them", async ({ page }) => {
   const tag = uniqueName("Filt");
-  const add = async (suffix: string, profile: object) => {
-    const res = await page.request.post("/v1/pets", { headers: bearer(key), data: { name: `${tag} ${suffix}`, categoryId: 1, ...profile } });
-    expect(res.status()).toBe(201);
-  };
+  const add = (suffix: string, profile: object) => createPet(page.request, key, { name: `${tag} ${suffix}`, ...profile });
   await add("A", { sex: "female", size: "small", goodWith: { children: true, cats: true } });
   await add("B", { sex: "male", size: "large", goodWith: { children: true } });
   await page.goto(`/?q=${encodeURIComponent(tag)}`);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { eventOf, startReceiver, type Receiver } from "../../tests/webhook-receiver";
-import { bearer, cli, createKey } from "../helpers";
+import { bearer, cli, createKey, createPet } from "../helpers";
 import { createShelterWithStaff, expectNoHorizontalScroll, expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 import { docScreenshot } from "../doc-screenshots";
 
@@ -44,7 +44,7 @@ test("a key's endpoints with their state and last delivery; staff disable one", 
     const res = await request.post("/v1/webhooks", { headers: bearer(partner), data: { url, events: ["pet.created"], description } });
     expect(res.status(), await res.text()).toBe(201);
   }
-  const pet = await (await request.post("/v1/pets", { headers: bearer(writer), data: { name: "Announced", categoryId: 1 } })).json();
+  const pet = await createPet(request, writer, { name: "Announced" });
   await healthy.waitFor((r) => (eventOf(r).data.pet as { id: number }).id === pet.id);
   await failing.waitFor((r) => (eventOf(r).data.pet as { id: number }).id === pet.id);
 

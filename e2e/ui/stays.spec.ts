@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { bearer, createKey } from "../helpers";
+import { bearer, createKey, createPet } from "../helpers";
 import type { ApiPet } from "./site-helpers";
 import { expectNoSeriousA11yViolations, signInAsStaff, uniqueName } from "./staff-helpers";
 
@@ -24,12 +24,7 @@ const items = (page: Page) =>
 
 test("records an outcome, then a new intake, and sees the stays listed", async ({ page }) => {
   const name = uniqueName("Stayer");
-  const res = await page.request.post("/v1/pets", {
-    headers: bearer(key),
-    data: { name, categoryId: 1, intake: { type: "stray", subtype: "Found on Elm St" } },
-  });
-  expect(res.status()).toBe(201);
-  const pet = (await res.json()) as ApiPet;
+  const pet = await createPet<ApiPet>(page.request, key, { name, intake: { type: "stray", subtype: "Found on Elm St" } });
 
   await page.goto(`/pets/${pet.id}`);
   await expect(items(page)).toHaveCount(1);

@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { translatorFor } from "@/lib/i18n/translator";
 import { categoryLabel } from "@/lib/i18n/words";
 import type { Locale } from "@/lib/i18n/locales";
 import { db } from "@/lib/db";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
+import { hashToken } from "@/lib/keys/tokens";
 import { addressRateKey } from "@/lib/core/client";
 import { inboxOf } from "@/lib/mail/inbox";
 import { sealToken } from "@/lib/mail/sealed-token";
@@ -26,7 +27,8 @@ import { ALERTS_PER_EMAIL, type AlertFilters, type AlertPatch, type AlertView, t
 // email address stays in this room and its mail: never in a log line, an
 // event, a webhook or a metric.
 
-export const hashAlertToken = (token: string) => createHash("sha256").update(token).digest("base64url");
+/** Alert links are stored as base64url SHA-256, as application links are (the keys' and sessions' are hex). */
+export const hashAlertToken = (token: string) => hashToken(token, "base64url");
 
 /**
  * Confirmation emails one inbox may be sent (counted as the inbox sees the
@@ -221,11 +223,7 @@ async function toView(row: queries.AlertViewRow): Promise<AlertView> {
 }
 
 const noSuchAlert = () =>
-  new ApiError(
-    404,
-    "not_found",
-    "There is no alert at this link: it may have been deleted, or it was not confirmed within 7 days. Check that the whole link was copied.",
-  );
+  notFound("There is no alert at this link: it may have been deleted, or it was not confirmed within 7 days. Check that the whole link was copied.");
 
 /** The alert's private page: opening it counts as a sign of life (the 12-month renewal starts over). */
 export async function alertByToken(token: string, now: Date): Promise<AlertView> {

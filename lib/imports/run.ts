@@ -7,7 +7,8 @@ import { ApiError } from "@/lib/core/errors";
 import { historyColumns, planAnimal, planAnimalInSteps, type AnimalPlan, type FileStay, type StayColumns } from "@/lib/imports/history";
 import { planRow, type PlannedRow } from "@/lib/imports/plan";
 import { startOfDay } from "@/lib/imports/stay-times";
-import { findStaysOf, insertStays, isStayConflict, organizationZone, updateStays } from "@/lib/imports/stays";
+import { findStaysOf, insertStays, isStayConflict, updateStays } from "@/lib/imports/stays";
+import { getOrganizationTimeZone } from "@/lib/organizations/service";
 import * as queries from "@/lib/imports/queries";
 import {
   PHOTO_FETCH_ALLOWANCE,
@@ -395,7 +396,8 @@ async function runRows(
     rows.push(...records.slice(start, start + READ_CHUNK).map(read));
   }
   state.unknownWords = unknownWordsOf(rows);
-  const zone = await organizationZone(state.organizationId);
+  // A file's days are days in the organisation's time zone.
+  const zone = await getOrganizationTimeZone(state.organizationId);
   // One animal's rows together: a history's by externalId (in the order of its first row); otherwise each row alone.
   let units: ImportedRow[][];
   if (history) {

@@ -1,6 +1,6 @@
 import type { WriteContext } from "@/lib/audit/schemas";
 import { now } from "@/lib/clock";
-import { ApiError, validationError } from "@/lib/core/errors";
+import { ApiError, notFound, validationError } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
 import * as queries from "@/lib/imports/queries";
 import {
@@ -187,12 +187,10 @@ function importInProgress(active: { id: number; status: string }): ApiError {
   );
 }
 
-const noSuchImport = (id: number) => new ApiError(404, "not_found", `There is no import with id ${id}.`);
-
 /** One import, if it is `organizationId`'s (undefined: anyone's, for a platform caller). */
 export async function getImport(id: number, organizationId: number | undefined): Promise<Import> {
   const row = await queries.findImport(id, organizationId);
-  if (!row) throw noSuchImport(id);
+  if (!row) throw notFound("import", id);
   return presentImport(row);
 }
 
@@ -215,7 +213,7 @@ export async function listImportIssues(
   readsRecords: boolean,
 ): Promise<{ issues: ImportIssue[]; next?: string }> {
   const row = await queries.findImport(id, organizationId);
-  if (!row) throw noSuchImport(id);
+  if (!row) throw notFound("import", id);
   if (reportGone(row)) {
     throw new ApiError(
       410,

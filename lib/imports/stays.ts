@@ -15,12 +15,6 @@ import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
 
 type Client = Prisma.TransactionClient | ReturnType<typeof db>;
 
-/** The organisation's time zone (IANA): a file's days are days there. */
-export async function organizationZone(organizationId: number): Promise<string> {
-  const rows = await db().$queryRaw<{ time_zone: string }[]>`SELECT time_zone FROM organizations WHERE id = ${BigInt(organizationId)}`;
-  return rows[0]?.time_zone ?? "UTC";
-}
-
 /** The animals' recorded stays (oldest first) and whether each is in care, by animal id (`client`: a transaction that holds their locks). */
 export async function findStaysOf(petIds: number[], client: Client = db()): Promise<Map<number, { inCare: boolean; stays: RecordedStay[] }>> {
   const found = new Map<number, { inCare: boolean; stays: RecordedStay[] }>();

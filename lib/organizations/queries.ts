@@ -45,6 +45,12 @@ export async function findOrganizationBySlug(slug: string): Promise<Organization
   return rows[0] ? fromRaw(rows[0]) : null;
 }
 
+/** The organisation's time zone (IANA), read on the primary; null when there is no such organisation. */
+export async function findOrganizationTimeZone(id: number): Promise<string | null> {
+  const rows = await query<{ time_zone: string }>(Prisma.sql`SELECT time_zone FROM organizations WHERE id = ${BigInt(id)}`);
+  return rows[0]?.time_zone ?? null;
+}
+
 /** The first organisation (lowest id): where a one-shelter install's data lives, and what `keys create` without --org means while it is the only one. */
 export async function firstOrganizationId(): Promise<bigint | null> {
   const rows = await query<{ id: string }>(Prisma.sql`SELECT id FROM organizations ORDER BY id LIMIT 1`);

@@ -40,6 +40,13 @@ export async function getOrganization(id: number): Promise<Organization> {
   return presentOrganization(row);
 }
 
+/** Where the organisation's calendar is (IANA): its records' days, an import's dates, its monthly report's months. */
+export async function getOrganizationTimeZone(id: number): Promise<string> {
+  const timeZone = await queries.findOrganizationTimeZone(id);
+  if (timeZone === null) throw organizationNotFound(id);
+  return timeZone;
+}
+
 export interface OrganizationPage {
   organizations: Organization[];
   cursors: { next?: string; prev?: string };

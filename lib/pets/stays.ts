@@ -90,7 +90,7 @@ export async function listStays(petId: number, query: ListStaysQuery): Promise<S
 }
 
 function noSuchStay(petId: number, stayId: number): ApiError {
-  return new ApiError(404, "not_found", `Animal ${petId} has no stay with id ${stayId}.`);
+  return notFound(`Animal ${petId} has no stay with id ${stayId}.`);
 }
 
 function inFuture(field: string, what: string): ApiError {

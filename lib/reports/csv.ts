@@ -1,4 +1,15 @@
-import { AGES, INTAKE_TYPES, OUTCOME_TYPES, SPECIES, type Age, type AgeCounts, type MonthlyReport, type Species } from "@/lib/reports/schemas";
+import {
+  AGES,
+  INTAKE_TYPES,
+  OUTCOME_TYPES,
+  SPECIES,
+  addAgeCounts,
+  ageTotal,
+  type Age,
+  type AgeCounts,
+  type MonthlyReport,
+  type Species,
+} from "@/lib/reports/schemas";
 
 // The monthly report as CSV in the Basic Data Matrix's layout, so staff can
 // copy it into the national database's form: one block per month; rows are
@@ -27,7 +38,6 @@ function field(value: string | number): string {
 }
 
 const line = (cells: (string | number)[]) => cells.map(field).join(",");
-const total = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;
 
 export function monthlyReportCsv(report: MonthlyReport): string {
   const header = ["Category", ...SPECIES.flatMap((s) => [...AGES.map((a) => `${SPECIES_LABELS[s]}: ${AGE_LABELS[a]}`), `${SPECIES_LABELS[s]}: Total`])];
@@ -37,19 +47,14 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     const sp = month.species;
     const countRow = (label: string, pick: (s: Species) => number) => line([label, ...SPECIES.flatMap((s) => [...blank, pick(s)])]);
     const ageRow = (label: string, pick: (s: Species) => AgeCounts) =>
-      line([label, ...SPECIES.flatMap((s) => [...AGES.map((a) => pick(s)[a]), total(pick(s))])]);
-    const sum = (list: AgeCounts[]): AgeCounts => ({
-      adult: list.reduce((n, a) => n + a.adult, 0),
-      juvenile: list.reduce((n, a) => n + a.juvenile, 0),
-      unknownAge: list.reduce((n, a) => n + a.unknownAge, 0),
-    });
+      line([label, ...SPECIES.flatMap((s) => [...AGES.map((a) => pick(s)[a]), ageTotal(pick(s))])]);
     lines.push(line([`Month ${month.month}`, ...(report.timeZone ? [`Time zone ${report.timeZone}`] : [])]));
     lines.push(line(header));
     lines.push(countRow("Beginning count", (s) => sp[s].beginningCount));
     for (const t of INTAKE_TYPES) lines.push(ageRow(`Intake: ${INTAKE_LABELS[t]}`, (s) => sp[s].intakes[t]));
-    lines.push(ageRow("Total intakes", (s) => sum(INTAKE_TYPES.map((t) => sp[s].intakes[t]))));
+    lines.push(ageRow("Total intakes", (s) => addAgeCounts(INTAKE_TYPES.map((t) => sp[s].intakes[t]))));
     for (const t of OUTCOME_TYPES) lines.push(ageRow(`Outcome: ${OUTCOME_LABELS[t]}`, (s) => sp[s].outcomes[t]));
-    lines.push(ageRow("Total outcomes", (s) => sum(OUTCOME_TYPES.map((t) => sp[s].outcomes[t]))));
+    lines.push(ageRow("Total outcomes", (s) => addAgeCounts(OUTCOME_TYPES.map((t) => sp[s].outcomes[t]))));
     lines.push(countRow("Ending count", (s) => sp[s].endingCount));
     lines.push(
       line(["Live release rate", ...SPECIES.flatMap((s) => [...blank, sp[s].liveReleaseRate === null ? "" : `${(sp[s].liveReleaseRate! * 100).toFixed(1)}%`])]),

@@ -92,9 +92,3 @@ async function withoutJit<T>(sql: Prisma.Sql): Promise<T[]> {
   ]);
   return rows;
 }
-
-/** The organisation's time zone, or null when there is no such organisation. */
-export async function organizationTimeZone(organizationId: number): Promise<string | null> {
-  const row = await db().organization.findUnique({ where: { id: BigInt(organizationId) }, select: { timeZone: true } });
-  return row?.timeZone ?? null;
-}

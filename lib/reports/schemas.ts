@@ -72,6 +72,16 @@ export const ageCountsSchema = z
   .meta({ id: "ReportAgeCounts" });
 export type AgeCounts = z.infer<typeof ageCountsSchema>;
 
+/** Every age of one count together (the matrix's Total column). */
+export const ageTotal = (a: AgeCounts): number => a.adult + a.juvenile + a.unknownAge;
+
+/** Several counts added age by age (the matrix's total rows). */
+export const addAgeCounts = (list: AgeCounts[]): AgeCounts => ({
+  adult: list.reduce((n, a) => n + a.adult, 0),
+  juvenile: list.reduce((n, a) => n + a.juvenile, 0),
+  unknownAge: list.reduce((n, a) => n + a.unknownAge, 0),
+});
+
 const byType = <T extends readonly string[]>(types: T, what: string) =>
   z.object(Object.fromEntries(types.map((t) => [t, ageCountsSchema])) as { [K in T[number]]: typeof ageCountsSchema }).meta({
     description: `${what} by the matrix's category, each by age; every category is present (zeros included).`,

@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/core/errors";
+import { getOrganizationTimeZone } from "@/lib/organizations/service";
 import * as queries from "@/lib/reports/queries";
 import {
   INTAKE_TYPES,
@@ -7,6 +8,7 @@ import {
   NETWORK_MONTHS_MAX,
   OUTCOME_TYPES,
   SPECIES,
+  ageTotal,
   monthIndex,
   monthOf,
   type AgeCounts,
@@ -56,13 +58,11 @@ function emptySpecies(): SpeciesReport {
   };
 }
 
-const sumAges = (a: AgeCounts) => a.adult + a.juvenile + a.unknownAge;
-
 /** Live outcomes over all outcomes minus owner-intended euthanasia; null when that is 0. */
 export function liveReleaseRate(outcomes: Record<(typeof OUTCOME_TYPES)[number], AgeCounts>): number | null {
-  const all = OUTCOME_TYPES.reduce((n, t) => n + sumAges(outcomes[t]), 0) - sumAges(outcomes.ownerIntendedEuthanasia);
+  const all = OUTCOME_TYPES.reduce((n, t) => n + ageTotal(outcomes[t]), 0) - ageTotal(outcomes.ownerIntendedEuthanasia);
   if (all === 0) return null;
-  const live = LIVE_OUTCOMES.reduce((n, t) => n + sumAges(outcomes[t]), 0);
+  const live = LIVE_OUTCOMES.reduce((n, t) => n + ageTotal(outcomes[t]), 0);
   return Math.round((live / all) * 10_000) / 10_000;
 }
 
@@ -109,8 +109,7 @@ async function build(organizationId: number | undefined, timeZone: string | null
 
 /** One organisation's report, in its time zone (the route has checked that it exists and the caller may read it). */
 export async function organizationReport(organizationId: number, query: MonthlyReportQuery, now: Date): Promise<MonthlyReport> {
-  const timeZone = await queries.organizationTimeZone(organizationId);
-  if (timeZone === null) throw new ApiError(404, "not_found", `There is no organisation with id ${organizationId}.`);
+  const timeZone = await getOrganizationTimeZone(organizationId);
   const { from, to } = monthRange(query, now, timeZone);
   return build(organizationId, timeZone, from, to);
 }

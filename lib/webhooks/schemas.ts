@@ -14,7 +14,7 @@ export const DESCRIPTION_MAX = 500;
 export const webhookIdParamsSchema = z.object({ webhookId: integerId("webhook endpoint") });
 export const deliveryIdParamsSchema = z.object({ webhookId: integerId("webhook endpoint"), deliveryId: integerId("delivery") });
 
-/** An http(s) URL; whether its host may be reached is decided by lib/webhooks/url-guard.ts (it needs DNS). */
+/** An http(s) URL; whether its host may be reached is decided by lib/outbound/address-guard.ts (it needs DNS). */
 const urlSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
   .trim()

@@ -29,7 +29,7 @@ export interface SendOptions {
   /** Aborts the attempt (graceful shutdown); it is then recorded as `shutdown`. */
   signal?: AbortSignal;
   timeoutMs?: number;
-  /** For tests: resolve host names another way (see url-guard). */
+  /** For tests: resolve host names another way (see lib/outbound/address-guard.ts). */
   resolve?: GuardOptions["resolve"];
 }
 

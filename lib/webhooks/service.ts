@@ -4,7 +4,7 @@ import { applicationName, db } from "@/lib/db";
 import { newestPosition } from "@/lib/events/queries";
 import { eventIdOf, type TestEvent } from "@/lib/events/schemas";
 import { assertMaySubscribe, type Viewer } from "@/lib/visibility/policy";
-import { ApiError } from "@/lib/core/errors";
+import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, encodeCursor } from "@/lib/core/pagination";
 import { attemptDelivery, signingSecrets } from "@/lib/webhooks/delivery";
 import { disableEndpoint } from "@/lib/webhooks/failure";
@@ -50,10 +50,6 @@ export function toEndpoint(row: queries.EndpointRow): WebhookEndpoint {
   };
 }
 
-function notFound(id: number): ApiError {
-  return new ApiError(404, "not_found", `There is no webhook endpoint with id ${id}.`);
-}
-
 /** Refuses a URL we would never call, with the reason, as 400 invalid_webhook_url. */
 async function assertDeliverable(url: string): Promise<void> {
   try {
@@ -93,7 +89,7 @@ export async function listWebhooks(keyId: bigint): Promise<WebhookEndpoint[]> {
 
 async function ownEndpointOrThrow(keyId: bigint, id: number): Promise<queries.EndpointRow> {
   const row = await queries.findEndpoint(keyId, BigInt(id));
-  if (!row) throw notFound(id);
+  if (!row) throw notFound("webhook endpoint", id);
   return row;
 }
 
@@ -126,7 +122,7 @@ export async function updateWebhook(keyId: bigint, id: number, patch: WebhookPat
 }
 
 export async function deleteWebhook(keyId: bigint, id: number): Promise<void> {
-  if (!(await queries.deleteEndpoint(keyId, BigInt(id)))) throw notFound(id);
+  if (!(await queries.deleteEndpoint(keyId, BigInt(id)))) throw notFound("webhook endpoint", id);
 }
 
 /** A new secret, shown once; the old one keeps signing (alongside) for 24 hours. */
@@ -224,7 +220,7 @@ export async function listDeliveries(keyId: bigint, id: number, query: ListDeliv
 export async function retryDelivery(keyId: bigint, id: number, deliveryId: number): Promise<Delivery> {
   const endpoint = await ownEndpointOrThrow(keyId, id);
   const existing = await queries.findDelivery(endpoint.id, BigInt(deliveryId));
-  if (!existing) throw new ApiError(404, "not_found", `Webhook endpoint ${id} has no delivery with id ${deliveryId}.`);
+  if (!existing) throw notFound(`Webhook endpoint ${id} has no delivery with id ${deliveryId}.`);
   const result = await attemptDelivery(existing.id, { owner: applicationName(), manual: true });
   if (result === "not_due") {
     throw new ApiError(409, "delivery_in_progress", "An attempt of this delivery is in progress. Look at its deliveries log in a few seconds.", undefined, {
@@ -249,7 +245,7 @@ export async function disableWebhookByStaff(keyId: number, id: number, staffEmai
   await db().$transaction(async (tx) => {
     // The endpoint is locked only if its key is the caller's organisation's: the check and the act are one.
     if (!(await queries.lockEndpointOfOrganization(tx, BigInt(keyId), BigInt(id), organizationScope(tenancy)))) {
-      throw new ApiError(404, "not_found", `API key ${keyId} has no webhook endpoint with id ${id}.`);
+      throw notFound(`API key ${keyId} has no webhook endpoint with id ${id}.`);
     }
     await disableEndpoint(tx, BigInt(id), `Disabled by staff (${staffEmail}).`);
   });

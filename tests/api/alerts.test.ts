@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { db } from "@/lib/db";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { now } from "@/lib/clock";
-import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets } from "./helpers";
+import { ORIGIN, call, createPet, expectApiError, expectJson, newKey, seedPets } from "./helpers";
 import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 
 // Alerts through their API (the contract shared with the site): creating one
@@ -177,10 +177,8 @@ describe("the private link", () => {
 
 async function seedPetsThatMatch(): Promise<void> {
   // Created through the audit trail's trigger as the API would: seedPets writes rows only, so write an event-producing change instead.
-  const { POST: createPet } = await import("@/app/v1/pets/route");
   const { key: staffKey } = await newKey(["pets:read", "pets:write"], "intake");
-  const res = await call(createPet, "/v1/pets", { method: "POST", key: staffKey, json: { name: "Waiting", categoryId: 1 } });
-  expect(res.status).toBe(201);
+  await createPet({ name: "Waiting" }, { key: staffKey });
   await matchAlerts(new Date(Date.now() + 1000));
 }
 

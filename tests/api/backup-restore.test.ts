@@ -5,7 +5,6 @@ import path from "node:path";
 import { Logger, runOnce } from "graphile-worker";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as feedRoute } from "@/app/v1/events/route";
-import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db, disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
@@ -14,12 +13,11 @@ import { setCounterStore } from "@/lib/http/rate-limit";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { taskList } from "@/lib/worker/tasks";
 import { stopKeyCache } from "@/lib/keys/cache";
-import type { Pet } from "@/lib/pets/schemas/pet";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { dispatchEvents, requeueDueDeliveries } from "@/lib/webhooks/dispatch";
 import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "@/scripts/database";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, expectApiError, expectJson, newKey, allowPrivateWebhooks } from "./helpers";
+import { call, createPet, expectApiError, expectJson, newKey, allowPrivateWebhooks } from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
 allowPrivateWebhooks();
@@ -83,7 +81,7 @@ async function pointAppAt(url: string | undefined): Promise<void> {
   resetEnvCache();
 }
 
-const create = async (name: string) => expectJson<Pet>(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } }), 201);
+const create = (name: string) => createPet({ name }, { key });
 
 const feedAfter = async (position: bigint) => expectJson<PetEvent[]>(await call(feedRoute, `/v1/events?after=evt_${position}`, { key }));
 

@@ -5,11 +5,13 @@ import { GET as feedRoute, POST as feedPost } from "@/app/v1/events/route";
 import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
 import { POST as createRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { resetEnvCache } from "@/lib/env";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import { sweepEvents } from "@/lib/events/service";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
+import { until } from "@/tests/wait";
+import { call, createPet, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
 
 // GET /v1/events - the change feed: one event per create and update, written
 // in the transaction of the change, read in commit order by passing back the
@@ -35,9 +37,7 @@ beforeAll(async () => {
   staff = await staffSession();
 });
 
-async function create(body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Pet> {
-  return expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key, json: body, headers }), 201);
-}
+const create = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Pet> => createPet(body, { key, headers });
 
 async function patch(id: number, body: Record<string, unknown>, headers: Record<string, string> = {}) {
   return call(patchRoute, `/v1/pets/${id}`, { method: "PATCH", key, json: body, params: { petId: String(id) }, headers });
@@ -268,10 +268,11 @@ describe("retention", () => {
 describe("order under concurrent writers", () => {
   it("a commit that takes long holds back the ones behind it: the feed never shows a later event while an earlier one is still committing", async () => {
     // A second commit-time trigger, after the one that writes the event and
-    // takes its position, keeps the "Sleepy" commit going for half a second.
+    // takes its position, keeps the "Sleepy" commit going for two seconds
+    // (ample: the test waits for each commit to be where it says, not for a time).
     await db().$executeRawUnsafe(`
       CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.after->>'name' = 'Sleepy' THEN PERFORM pg_sleep(0.5); END IF; RETURN NULL; END $$`);
+      BEGIN IF NEW.after->>'name' = 'Sleepy' THEN PERFORM pg_sleep(2); END IF; RETURN NULL; END $$`);
     await db().$executeRawUnsafe(
       "CREATE CONSTRAINT TRIGGER zz_slow_commit AFTER INSERT ON pet_audit DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit()",
     );
@@ -285,10 +286,16 @@ describe("order under concurrent writers", () => {
       // Each in a transaction of its own (creates of the same moment would otherwise share one).
       const write = (name: string) => db().$transaction((tx) => createPet(newPetSchema.parse({ name, categoryId: 1 }), context, petView(new Date()), tx));
       const since = await lastId();
+      const waiting = (condition: Prisma.Sql) => async () => {
+        const [row] = await db().$queryRaw<
+          { n: number }[]
+        >`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND ${condition}`;
+        return row!.n > 0;
+      };
       const sleepy = write("Sleepy");
-      await new Promise((r) => setTimeout(r, 150));
+      await until('"Sleepy" to be committing (asleep, holding the feed\'s lock)', waiting(Prisma.sql`wait_event = 'PgSleep'`));
       const quick = write("Quick");
-      await new Promise((r) => setTimeout(r, 150));
+      await until('"Quick" to be committing behind it', waiting(Prisma.sql`wait_event_type = 'Lock' AND wait_event = 'advisory'`));
       // "Quick" has reached its commit and waits: it must not be visible before "Sleepy".
       expect((await readAll(since)).map((e) => (e.data.pet as Pet).name)).toEqual([]);
       await Promise.all([sleepy, quick]);
@@ -346,6 +353,7 @@ describe("order under concurrent writers", () => {
             petView(new Date()),
             tx,
           );
+          // A deliberate pause of 0 to 5 ms, different per writer: it only shuffles the commits' order.
           await new Promise((r) => setTimeout(r, (w * 7 + i * 3) % 6));
         });
       }

@@ -281,8 +281,11 @@ export async function applicationFootprint(applicationId: number, petId: number)
   return { application, pet, audits, events, mails: mails[0]!.n };
 }
 
-/** Adds an animal through POST /v1/pets (the one write path), as a key or a staff session's headers, and answers it (201). */
-export async function createPet(json: Record<string, unknown>, as: { key: string } | { headers: Record<string, string> }): Promise<Pet> {
+/** Adds an animal through POST /v1/pets (the one write path), as a key (with headers of its own, if any) or a staff session's headers, and answers it (201). */
+export async function createPet(
+  json: Record<string, unknown>,
+  as: { key: string; headers?: Record<string, string> } | { headers: Record<string, string> },
+): Promise<Pet> {
   // Loaded on the first use: most files that use these helpers never create an animal through the route.
   const { POST } = await import("@/app/v1/pets/route");
   return expectJson<Pet>(await call(POST, "/v1/pets", { method: "POST", json: { categoryId: 1, ...json }, ...as }), 201);

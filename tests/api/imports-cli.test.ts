@@ -2,8 +2,8 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { until } from "@/tests/wait";
 import { db } from "@/lib/db";
 import { ImportBusyError, runImport } from "@/lib/imports/run";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
@@ -99,17 +99,18 @@ describe("cli import beside a running server", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     // The worker: takes the import's job as soon as it is queued, as a server's would.
     let worked = false;
-    while (child.exitCode === null && !worked) {
-      const [job] = await db().$queryRaw<{ id: bigint; importId: string }[]>`
+    const job = await until("the CLI to queue its import (or to exit)", async () => {
+      const [queued] = await db().$queryRaw<{ id: bigint; importId: string }[]>`
         SELECT j.id, j.payload->>'importId' AS "importId" FROM graphile_worker._private_jobs j JOIN imports i ON i.id = (j.payload->>'importId')::bigint
          WHERE i.organization_id = ${BigInt(org)}`;
-      if (job) {
-        await runImport(Number(job.importId), NO_DNS).catch((error: unknown) => {
-          if (!(error instanceof ImportBusyError)) throw error;
-        });
-        await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE id = ${job.id}`;
-        worked = true;
-      } else await sleep(20);
+      return queued ?? (child.exitCode !== null && "exited");
+    }, 60_000);
+    if (job !== "exited") {
+      await runImport(Number(job.importId), NO_DNS).catch((error: unknown) => {
+        if (!(error instanceof ImportBusyError)) throw error;
+      });
+      await db().$executeRaw`DELETE FROM graphile_worker._private_jobs WHERE id = ${job.id}`;
+      worked = true;
     }
     expect(await exited, stderr).toBe(0);
     expect(worked).toBe(true);

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { until } from "@/tests/wait";
 import { db } from "@/lib/db";
 import { recoverStalledImports } from "@/lib/imports/recovery";
 import { recoverStalledUploads } from "@/lib/listings/uploads/recovery";
@@ -29,15 +29,6 @@ function worker(): ChildProcess {
 const exited = (child: ChildProcess) =>
   new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once("exit", () => resolve())));
 
-/** Polls `check` until it answers something (the test's own timeout bounds the wait). */
-async function until<T>(check: () => Promise<T | null | undefined | false>): Promise<T> {
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    await sleep(50);
-  }
-}
-
 const importRow = (id: number) =>
   db()
     .import.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { status: true, counts: true, leaseExpiresAt: true } })
@@ -62,10 +53,10 @@ describe("a process killed during long work", () => {
     const first = worker();
     try {
       // Some chunks saved, not all: then the process dies, without a word.
-      await until(async () => {
+      await until("the first worker to have saved some chunks", async () => {
         const row = await importRow(queued.id);
         return row.status === "running" && row.counts.created > 0;
-      });
+      }, 60_000);
       first.kill("SIGKILL");
       await exited(first);
     } finally {
@@ -82,13 +73,13 @@ describe("a process killed during long work", () => {
     expect(await recoverStalledImports()).toEqual({ resumed: [], failed: [] });
     expect((await jobOf(queued.id))?.locked_by).toBe(held!.locked_by);
 
-    await until(async () => (await importRow(queued.id)).leaseExpiresAt! < new Date());
+    await until("the first run's lease to run out", async () => (await importRow(queued.id)).leaseExpiresAt! < new Date(), 60_000);
     expect(await recoverStalledImports()).toEqual({ resumed: [queued.id], failed: [] });
     expect(await jobOf(queued.id)).toMatchObject({ locked_by: null, queue_locked_by: null });
 
     const second = worker();
     try {
-      await until(async () => (await importRow(queued.id)).status === "done");
+      await until("the second worker to finish the import", async () => (await importRow(queued.id)).status === "done", 60_000);
     } finally {
       second.kill("SIGTERM");
       await exited(second);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as createSiteRoute } from "@/app/v1/listing-sites/route";
 import { POST as startUploadRoute } from "@/app/v1/listing-sites/[siteId]/uploads/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
-import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
@@ -15,7 +14,7 @@ import { startSilentFtpServer, type SilentFtpServer } from "@/tests/silent-ftp-s
 import { testMailServer } from "@/tests/mail-server";
 import { eventOf, startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { postImport } from "./imports-helpers";
-import { allowPrivateWebhooks, call, expectJson, newKey, newOrganization } from "./helpers";
+import { allowPrivateWebhooks, call, createPet, expectJson, newKey, newOrganization } from "./helpers";
 import { until as waitUntil } from "@/tests/wait";
 
 // One organisation's long work (imports, listing uploads) never takes the
@@ -174,10 +173,7 @@ describe("long work while one shelter's uploads and import hang", () => {
         return held > 0 && Date.now() - since >= 3_000;
       });
 
-      const pet = await expectJson<Pet>(
-        await call(createPetRoute, "/v1/pets", { method: "POST", key: quietKey, json: { name: "Not Kept Waiting", categoryId: 1 } }),
-        201,
-      );
+      const pet = await createPet({ name: "Not Kept Waiting" }, { key: quietKey });
       const delivered = await receiver.waitFor((r) => (eventOf(r).data.pet as Pet | undefined)?.id === pet.id, 30_000);
       expect(eventOf(delivered).type).toBe("pet.created");
       const applied = await call(applyRoute, `/v1/pets/${pet.id}/applications`, {

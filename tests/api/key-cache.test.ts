@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { until } from "@/tests/wait";
 import { GET as listGET } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import { KEY_CHANNEL, listen, stopKeyCache } from "@/lib/keys/cache";
@@ -15,15 +16,10 @@ import { call, expectApiError, expectJson, newKey } from "./helpers";
 afterEach(() => vi.restoreAllMocks());
 
 const list = (key: string) => call(listGET, "/v1/pets?limit=1", { key });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Until `check` holds, at most `ms`; returns how long it took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+async function within(ms: number, what: string, check: () => Promise<boolean>): Promise<number> {
   const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await sleep(20);
-  }
+  await until(`${what} within ${ms} ms`, check, ms);
   return Date.now() - started;
 }
 
@@ -56,7 +52,7 @@ describe("the key cache", () => {
     await expectJson(await list(key));
     await other.query("SELECT pg_notify($1, $2)", [KEY_CHANNEL, String(id)]);
     await other.end();
-    const ms = await within(1_000, async () => (await list(key)).status === 401);
+    const ms = await within(1_000, "the notified key to be refused", async () => (await list(key)).status === 401);
     expect(ms).toBeLessThan(1_000);
   });
 
@@ -111,7 +107,7 @@ describe("the key cache", () => {
     await admin.connect();
     await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %' AND datname = current_database()");
     await admin.end();
-    await within(2_000, async () => {
+    await within(2_000, "the cache to be bypassed once its listener is gone", async () => {
       await list(key);
       return lookups.mock.calls.length >= 3;
     });

@@ -17,7 +17,8 @@ import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/me
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
-import { call, enableRateLimit, expectJson, newKey, request, type RouteHandler, allowPrivateWebhooks } from "./helpers";
+import { until } from "@/tests/wait";
+import { call, createPet, enableRateLimit, expectJson, newKey, request, type RouteHandler, allowPrivateWebhooks } from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
 allowPrivateWebhooks();
@@ -204,16 +205,17 @@ describe("what it carries", () => {
       // Scraped once PostgreSQL shows them all sleeping: seen from outside
       // the pool, so the wait takes nothing from the gauges under test. 3 s
       // of sleep leaves room for a loaded machine to open all ten first.
-      const deadline = Date.now() + 5_000;
-      for (;;) {
-        const { rows } = await observer.query<{ n: number }>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%pg_sleep%'",
-          [applicationName()],
-        );
-        if (rows[0]!.n === size) break;
-        if (Date.now() > deadline) throw new Error(`only ${rows[0]!.n} of the pool's ${size} connections ever slept`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await until(
+        `all ${size} of the pool's connections to sleep`,
+        async () => {
+          const { rows } = await observer.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND state = 'active' AND query LIKE '%pg_sleep%'",
+            [applicationName()],
+          );
+          return rows[0]!.n === size;
+        },
+        5_000,
+      );
     } finally {
       await observer.end();
     }
@@ -259,7 +261,7 @@ describe("what it carries", () => {
       201,
     );
     const before = await scrape();
-    await expectJson(await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Metered", categoryId: 1 } }), 201);
+    await createPet({ name: "Metered" }, { key });
     await dispatchEvents();
     // Made an hour old, so a gauge stuck at 0 (or counting in milliseconds) shows.
     const AGE = 3_600;
@@ -302,6 +304,7 @@ describe("what it carries", () => {
 
   it("the process: event-loop lag, heap, garbage collection", async () => {
     const gcs = (text: string) => sample(text, "petstore_nodejs_gc_duration_seconds_count", { kind: "minor" });
+    // Deliberate sleeps: the lag is measured on the timer's ticks, and each scrape resets it, so it cannot be polled.
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     // The lag histogram is read and reset by each scrape: this one starts it
     // afresh. Node measures the first delay after a reset from the next tick

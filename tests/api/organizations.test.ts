@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listEvents } from "@/app/v1/events/route";
 import { GET as getOrganization, PATCH as patchOrganization } from "@/app/v1/organizations/[organizationId]/route";
 import { GET as listOrganizations, POST as createOrganization } from "@/app/v1/organizations/route";
-import { POST as createPet } from "@/app/v1/pets/route";
+import { POST as createPetRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
 import type { Organization } from "@/lib/organizations/schemas";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
-import { FIRST_ORG, call, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
+import { FIRST_ORG, call, createPet, expectApiError, expectJson, newKey, parseLink, staffSession, type StaffSession } from "./helpers";
 
 // Organisations through the API: adding one (placed by its ZIP code), its
 // profile changed by its own staff, the directory in name order, animals
@@ -192,24 +192,24 @@ describe("animals and events across organisations", () => {
   it("a platform key adds an animal only for a named, existing organisation", async () => {
     const org = await expectJson<Organization>(await add({ name: "Intake Partner", address: { city: "Austin", country: "US", postcode: "78701" } }), 201);
     const missing = await expectApiError(
-      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1 } }),
+      await call(createPetRoute, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1 } }),
       400,
       "invalid_body",
     );
     expect(missing.details).toEqual([{ field: "organizationId", issue: expect.stringMatching(/required/) }]);
     await expectApiError(
-      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: 999999 } }),
+      await call(createPetRoute, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: 999999 } }),
       400,
       "unknown_organization",
     );
     const pet = await expectJson<Pet>(
-      await call(createPet, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: org.id } }),
+      await call(createPetRoute, "/v1/pets", { method: "POST", key: platform, json: { name: "Rex", categoryId: 1, organizationId: org.id } }),
       201,
     );
     expect(pet.organizationId).toBe(org.id);
     // An organisation's key adds to its own without saying so.
     const { key: own } = await newKey(["pets:write", "pets:read"], "shelter key", { plan: "pro" }, org.id);
-    const mine = await expectJson<Pet>(await call(createPet, "/v1/pets", { method: "POST", key: own, json: { name: "Mine", categoryId: 1 } }), 201);
+    const mine = await createPet({ name: "Mine" }, { key: own });
     expect(mine.organizationId).toBe(org.id);
   });
 
@@ -232,7 +232,7 @@ describe("animals and events across organisations", () => {
       [keyB.key, "In B"],
       [keyA.key, "In A too"],
     ] as const) {
-      expect((await call(createPet, "/v1/pets", { method: "POST", key, json: { name, categoryId: 1 } })).status).toBe(201);
+      await createPet({ name }, { key });
     }
     const feed = async (key: string, query = "") => expectJson<PetEvent[]>(await call(listEvents, `/v1/events?after=evt_${since}${query}`, { key }));
     expect((await feed(keyA.key)).map((e) => e.data.pet.name)).toEqual(["In A", "In A too"]);

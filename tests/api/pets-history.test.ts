@@ -5,7 +5,7 @@ import { POST } from "@/app/v1/pets/route";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, newKey, parseLink, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
+import { call, createPet, expectApiError, expectJson, newKey, parseLink, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
 
 // The audit trail: every create and update recorded (who, when, which
 // request, before and after), append-only, and readable by staff only
@@ -85,8 +85,7 @@ describe("what is recorded", () => {
 
   it("keeps the key's name as it was when the change was made", async () => {
     const renamedKey = await newKey(["pets:read", "pets:write"], "Old name");
-    const res = await call(POST, "/v1/pets", { method: "POST", key: renamedKey.key, json: { name: "Mochi", categoryId: 2 } });
-    const pet = await expectJson<Pet>(res, 201);
+    const pet = await createPet({ name: "Mochi", categoryId: 2 }, { key: renamedKey.key });
     await db().apiKey.update({ where: { id: BigInt(renamedKey.id) }, data: { name: "New name" } });
     const [entry] = await expectJson<HistoryEntry[]>(await readHistory(pet.id));
     expect(entry?.actor).toEqual({ kind: "api_key", id: renamedKey.id, name: "Old name" });

@@ -1,5 +1,6 @@
 import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
+import { until } from "@/tests/wait";
 import { PATCH as patchRoute } from "@/app/v1/pets/[petId]/route";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
@@ -47,12 +48,14 @@ async function counters(): Promise<PetsCounters> {
  * a little after the requests.
  */
 async function countersAfter(from: PetsCounters, updates: number): Promise<PetsCounters> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const now = await counters();
-    if (now.updates - from.updates >= updates || Date.now() > deadline) return now;
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return until(
+    `${updates} more updates of pets to be counted`,
+    async () => {
+      const now = await counters();
+      return now.updates - from.updates >= updates && now;
+    },
+    30_000,
+  );
 }
 
 const patch = (id: number, json: unknown) => call(patchRoute, `/v1/pets/${id}`, { method: "PATCH", key, json, params: { petId: String(id) } });

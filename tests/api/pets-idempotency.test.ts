@@ -10,6 +10,7 @@ import { db } from "@/lib/db";
 import { fingerprint } from "@/lib/idempotency/service";
 import * as petQueries from "@/lib/pets/queries/writes";
 import type { Pet } from "@/lib/pets/schemas/pet";
+import { until } from "@/tests/wait";
 import { call, expectApiError, expectJson, newKey, staffSession, type CallOptions, type StaffSession } from "./helpers";
 
 // Idempotency-Key on POST /v1/pets: a retried create answers the first
@@ -231,7 +232,12 @@ describe("concurrent duplicates", () => {
       const stored = { id: 424242, name, categoryId: 1, status: "available", version: 1 };
       await holdKey(idem, idempotentNewPet(newPetSchema.parse({ name, categoryId: 1 })), stored);
       const pending = create({ name, categoryId: 1 }, idem);
-      await new Promise((r) => setTimeout(r, 300));
+      await until("the duplicate to wait on the held key", async () => {
+        const [row] = await db().$queryRaw<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM pg_stat_activity
+           WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%idempotency_keys%'`;
+        return row!.n > 0;
+      });
       await holder.query("COMMIT");
       const res = await pending;
       expect(await expectJson(res, 201)).toEqual(stored);

@@ -5,7 +5,7 @@ import * as auditQueries from "@/lib/audit/queries";
 import * as petQueries from "@/lib/pets/queries/writes";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { ORIGIN, call, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
+import { ORIGIN, call, createPet, expectApiError, expectJson, newKey, seedPets, staffSession, type CallOptions, type StaffSession } from "./helpers";
 import { petView, presentPet, type StoredPet } from "@/lib/pets/present";
 
 // PATCH /v1/pets/{petId} - change an animal: a JSON merge patch, versioned
@@ -322,8 +322,7 @@ describe("the change and its audit record are one transaction", () => {
   });
 
   it("a created animal's audit record and event show it exactly as the API does", async () => {
-    const res = await call(createPetRoute, "/v1/pets", { method: "POST", key, json: { name: "Recorded", categoryId: 2, status: "pending" } });
-    const pet = (await expectJson(res, 201)) as Pet;
+    const pet = await createPet({ name: "Recorded", categoryId: 2, status: "pending" }, { key });
     const [audit] = await db().petAudit.findMany({ where: { petId: BigInt(pet.id) } });
     // Records keep the animal without what depends on the answer (ageGroup, photo URLs): shown, they are the API's Pet.
     const stored = Object.fromEntries(Object.entries(pet).filter(([field]) => field !== "ageGroup"));

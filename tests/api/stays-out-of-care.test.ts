@@ -4,14 +4,14 @@ import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as getPetRoute } from "@/app/v1/pets/[petId]/route";
 import { POST as endRoute } from "@/app/v1/pets/[petId]/stays/[stayId]/outcome/route";
 import { GET as listStaysRoute } from "@/app/v1/pets/[petId]/stays/route";
-import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
+import { GET as listPets } from "@/app/v1/pets/route";
 import { db, query } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { scheduleListingUploads } from "@/lib/listings/uploads/schedule";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
-import { call, clearJobs, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { call, clearJobs, createPet, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // An animal whose stay ended other than by adoption is out of care
 // (docs/decisions/023): gone from every list adopters and partners see (the
@@ -34,8 +34,7 @@ beforeAll(async () => {
   reader = (await newKey(["pets:read"], "adopters' site")).key;
   platform = (await newKey(["pets:read"], "listing partner", { plan: "pro" }, null)).key;
   staff = await staffSession(undefined, { organizationId: org });
-  const create = async (name: string) =>
-    expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: shelterKey, json: { name, categoryId: 1, externalId: `OOC-${name}` } }), 201);
+  const create = (name: string) => createPet({ name, externalId: `OOC-${name}` }, { key: shelterKey });
   ranger = await create("Ranger");
   keeper = await create("Keeper");
   site = (
@@ -170,8 +169,7 @@ describe("alerts", () => {
     const site = (await newKey(["pets:read", "applications:write"], "alerts site")).key;
     await confirmedAlert(site, "everything.ooc@example.org");
     await matchAlerts(); // what came before
-    const create = async (name: string) =>
-      expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: shelterKey, json: { name, categoryId: 1 } }), 201);
+    const create = (name: string) => createPet({ name }, { key: shelterKey });
     const gone = await create("Gone Before Dawn");
     const here = await create("Here To Stay");
     const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${gone.id}/stays`, { key: shelterKey, params: { petId: String(gone.id) } }));

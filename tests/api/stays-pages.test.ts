@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listStaysRoute } from "@/app/v1/pets/[petId]/stays/route";
-import { GET as listPets, POST as createRoute } from "@/app/v1/pets/route";
+import { GET as listPets } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Stay } from "@/lib/stays/schemas";
-import { call, expectApiError, expectJson, newKey } from "./helpers";
+import { call, createPet, expectApiError, expectJson, newKey } from "./helpers";
 
 // GET /v1/pets/{petId}/stays is paged as every list is (issue 48): `limit`,
 // opaque cursors in the Link header, `rel="next"` and `rel="prev"`, the stays
@@ -34,7 +34,7 @@ describe("an animal's stays, a page at a time", () => {
   const expected: number[] = [];
 
   beforeAll(async () => {
-    pet = await expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Frequent", categoryId: 1 } }), 201);
+    pet = await createPet({ name: "Frequent" }, { key });
     const petId = BigInt(pet.id);
     const [open] = await db().petStay.findMany({ where: { petId }, select: { id: true } });
     // 149 past stays, written out of order (so ids are not the order): on
@@ -109,7 +109,7 @@ describe("an animal's stays, a page at a time", () => {
         "invalid_query",
       );
     }
-    await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Another", categoryId: 1 } });
+    await createPet({ name: "Another" }, { key });
     const petsPage = await call(listPets, "/v1/pets?limit=1", { key });
     const petsCursor = new URL(`http://x${linkOf(petsPage, "next")}`).searchParams.get("cursor")!;
     for (const cursor of ["nonsense!", "eyJ2IjoxfQ", petsCursor]) {

@@ -29,7 +29,7 @@ import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { confirmedAlert } from "./alerts-helpers";
-import { ORIGIN, allowPrivateWebhooks, call, expectApiError, expectJson, newKey, newOrganization, staffSession } from "./helpers";
+import { ORIGIN, allowPrivateWebhooks, call, createPet, expectApiError, expectJson, newKey, newOrganization, staffSession } from "./helpers";
 import { allRoutes } from "./route-list";
 
 // Who sees what of an animal and its records (docs/decisions/027), held over
@@ -133,15 +133,7 @@ beforeAll(async () => {
   await confirmedAlert((await newKey(["pets:read", "applications:write"], "alerts site")).key, "everything.visibility@example.org");
   await matchAlerts();
 
-  const create = async (name: string) =>
-    expectJson<Pet>(
-      await call(createPetRoute, "/v1/pets", {
-        method: "POST",
-        key: writer,
-        json: { name, categoryId: 1, externalId: `VIS-${name}`, description: "A friend." },
-      }),
-      201,
-    );
+  const create = (name: string) => createPet({ name, externalId: `VIS-${name}`, description: "A friend." }, { key: writer });
   gone = await create("Gone");
   back = await create("Back");
   sold = await create("Sold");

@@ -14,6 +14,7 @@ import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import type { Delivery, WebhookEndpoint } from "@/lib/webhooks/schemas";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
+import { until } from "@/tests/wait";
 import { call, createPet as createAnimal, expectApiError, expectJson, newKey, parseLink, allowPrivateWebhooks } from "./helpers";
 
 // Its webhook receivers listen on 127.0.0.1.
@@ -80,13 +81,17 @@ function verify(endpoint: Endpoint, request: ReceivedRequest): unknown {
   return new Webhook(endpoint.secret).verify(request.body, request.headers as Record<string, string>);
 }
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** What `read` answers once `ok` holds of it, asked again until then (at most `timeoutMs`). */
+async function eventually<T>(what: string, read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const found = await until(
+    what,
+    async () => {
+      const value = await read();
+      return ok(value) && { value };
+    },
+    timeoutMs,
+  );
+  return found.value;
 }
 
 describe("deliveries", () => {
@@ -113,6 +118,7 @@ describe("deliveries", () => {
 
     // The log says so too.
     const log = await eventually(
+      "both deliveries to be logged as succeeded",
       () => deliveriesOf(endpoint),
       (d) => d.every((x) => x.status === "succeeded") && d.length === 2,
     );
@@ -134,6 +140,7 @@ describe("deliveries", () => {
       await patchPet(early.id, { name: "Renamed early" });
       const received = await own.waitForCount(() => true, 2);
       expect(received.map((r) => eventOf(r).type)).toEqual(["pet.updated", "pet.updated"]);
+      // A deliberate sleep: time for a third request, which must not come (an absence cannot be awaited).
       await new Promise((r) => setTimeout(r, 1_500));
       expect(own.requests).toHaveLength(2);
       expect(new Set(own.requests.map((r) => r.headers["webhook-id"])).size).toBe(2);
@@ -156,6 +163,7 @@ describe("deliveries", () => {
       expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(850);
 
       const [delivery] = await eventually(
+        "the delivery to be logged as succeeded",
         () => deliveriesOf(endpoint),
         (d) => d[0]?.status === "succeeded",
       );
@@ -184,6 +192,7 @@ describe("deliveries", () => {
       // 1 attempt + 3 retries (WEBHOOK_RETRY_SCHEDULE=1,1,1).
       await own.waitForCount(forPet(pet), 4);
       const [failed] = await eventually(
+        "the delivery to be logged as failed",
         () => deliveriesOf(endpoint),
         (d) => d[0]?.status === "failed",
       );
@@ -213,11 +222,13 @@ describe("deliveries", () => {
       const pet = await createPet("Gone receiver");
       await own.waitFor(forPet(pet));
       const state = await eventually(
+        "the endpoint to be disabled after the 410",
         async () => expectJson<WebhookEndpoint>(await call(getWebhookRoute, "/x", { key: partner, params: { webhookId: String(endpoint.id) } })),
         (e) => !e.enabled,
       );
       expect(state).toMatchObject({ enabled: false, disabledReason: "The receiver answered 410 Gone." });
       await patchPet(pet.id, { status: "sold" });
+      // A deliberate sleep: time for a delivery to the disabled endpoint, which must not come.
       await new Promise((r) => setTimeout(r, 1_500));
       expect(own.requests).toHaveLength(1);
       expect((await deliveriesOf(endpoint)).map((d) => d.status)).toEqual(["failed"]);
@@ -235,6 +246,7 @@ describe("deliveries", () => {
       const pet = await createPet("Abandoned receiver");
       await own.waitFor(forPet(pet));
       const state = await eventually(
+        "the endpoint to be disabled after 3 days of failures",
         async () => expectJson<WebhookEndpoint>(await call(getWebhookRoute, "/x", { key: partner, params: { webhookId: String(endpoint.id) } })),
         (e) => !e.enabled,
       );
@@ -252,6 +264,7 @@ describe("deliveries", () => {
       const params = { webhookId: String(endpoint.id) };
       await expectJson(await call(patchWebhookRoute, "/x", { method: "PATCH", key: partner, params, json: { enabled: false } }));
       await createPet("While paused");
+      // A deliberate sleep: time for a delivery to the paused endpoint, which must not come.
       await new Promise((r) => setTimeout(r, 1_500));
       expect(own.requests).toHaveLength(0);
       await expectJson(await call(patchWebhookRoute, "/x", { method: "PATCH", key: partner, params, json: { enabled: true } }));
@@ -272,6 +285,7 @@ describe("deliveries", () => {
       try {
         await createPet("Not for loopback");
         const [delivery] = await eventually(
+          "the refused attempt to be logged",
           () => deliveriesOf(endpoint),
           (d) => (d[0]?.attempts.length ?? 0) > 0,
         );
@@ -300,6 +314,7 @@ describe("deliveries", () => {
       await db().webhookEndpoint.update({ where: { id: BigInt(endpoint.id) }, data: { secret: unreadable } });
       await createPet("Cannot be signed");
       const [delivery] = await eventually(
+        "the unsigned attempt to be logged",
         () => deliveriesOf(endpoint),
         (d) => (d[0]?.attempts.length ?? 0) > 0,
       );
