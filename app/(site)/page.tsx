@@ -6,7 +6,9 @@ import type { Organization } from "@/lib/organizations/schemas";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { headers } from "next/headers";
-import { getTranslations } from "next-intl/server";
+import { getMessages, getTranslations } from "next-intl/server";
+import { clientMessages } from "@/lib/i18n/client-messages";
+import { pageLocale } from "@/lib/i18n/server";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage } from "@/components/pets/browse-query";
@@ -70,9 +72,11 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
 // gets the card's code only when it draws another page
 // (components/pets/pet-browser.tsx).
 export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
-  const [initial, t] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse")]);
+  const [initial, t, locale, messages] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse"), pageLocale(), getMessages()]);
   return (
     <PetBrowser
+      locale={locale}
+      messages={clientMessages(messages)}
       initial={initial}
       firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} shelters={initial.page.shelters} />}
       skeleton={<PetCardSkeleton />}

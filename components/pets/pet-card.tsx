@@ -53,6 +53,7 @@ export function PetCard({
   eager?: boolean;
 }) {
   const words = useTranslations("Words");
+  const common = useTranslations("Common");
   const locale = useLocale();
   const to = useLocalePath();
   const profile = profileLine(pet, words);
@@ -90,7 +91,7 @@ export function PetCard({
       </div>
       {/* Over the cover, above the link that covers the card, and after the name in
           the tab order (name, then its heart): the card's one client component. */}
-      <SaveButton pet={{ id: pet.id, name: pet.name }} />
+      <SaveButton pet={{ id: pet.id, name: pet.name }} labels={{ saveName: common("saveName", { name: pet.name }), saved: common("saved") }} />
     </article>
   );
 }
