@@ -45,17 +45,19 @@ export function useClientMessages(): ClientMessagesValue {
   return value;
 }
 
-const cache = new Map<string, Intl.PluralRules | Intl.NumberFormat | Intl.DateTimeFormat>();
-function cached<T extends Intl.PluralRules | Intl.NumberFormat | Intl.DateTimeFormat>(kind: string, make: () => T, args: unknown[]): T {
-  const key = `${kind}${JSON.stringify(args)}`;
-  let found = cache.get(key) as T | undefined;
-  if (!found) cache.set(key, (found = make()));
-  return found;
-}
+// Plural rules are kept per language (a page says "20 animals" at every
+// view); the client messages use no number or date arguments, so those are
+// made as asked.
+const pluralRules = new Map<string, Intl.PluralRules>();
 const formatters = {
-  getPluralRules: (...args: ConstructorParameters<typeof Intl.PluralRules>) => cached("p", () => new Intl.PluralRules(...args), args),
-  getNumberFormat: (...args: ConstructorParameters<typeof Intl.NumberFormat>) => cached("n", () => new Intl.NumberFormat(...args), args),
-  getDateTimeFormat: (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) => cached("d", () => new Intl.DateTimeFormat(...args), args),
+  getPluralRules(locale?: Intl.LocalesArgument, options?: Intl.PluralRulesOptions) {
+    const key = `${String(locale)} ${options?.type}`;
+    let rules = pluralRules.get(key);
+    if (!rules) pluralRules.set(key, (rules = new Intl.PluralRules(locale, options)));
+    return rules;
+  },
+  getNumberFormat: (...args: ConstructorParameters<typeof Intl.NumberFormat>) => new Intl.NumberFormat(...args),
+  getDateTimeFormat: (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) => new Intl.DateTimeFormat(...args),
 };
 
 function lookUp(messages: AbstractIntlMessages, path: string): CompiledMessage | undefined {
@@ -74,13 +76,12 @@ export function useTranslations(namespace: string): ClientTranslator {
       if (message === undefined) return `${namespace}.${key}`;
       return format<React.ReactNode>(message, locale, values, { formatters, timeZone: "UTC" });
     };
-    const t = ((key: string, values?: Values) => String(run(key, values))) as ClientTranslator;
-    t.rich = (key, values) => {
+    const rich = (key: string, values: RichValues) => {
       const out = run(key, values);
       // Elements from tags, side by side, need keys as next-intl gives them.
       return Array.isArray(out) ? out.map((part, i) => (isValidElement(part) ? <Fragment key={i}>{part}</Fragment> : part)) : out;
     };
-    return t;
+    return Object.assign((key: string, values?: Values) => String(run(key, values)), { rich });
   }, [locale, messages, namespace]);
 }
 
