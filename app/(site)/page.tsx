@@ -14,7 +14,7 @@ import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage } from "@/components/pets/browse-query";
 import { type PlainApiError } from "@/lib/site/plain-error";
 import { PetBrowser } from "@/components/pets/pet-browser";
-import { PetCards } from "@/components/pets/pet-card";
+import { cardPet, PetCards } from "@/components/pets/pet-card";
 import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
 import { petsApiPath, shelterSummaries, sheltersApiQuery } from "@/components/pets/pets-api-query";
 
@@ -41,7 +41,7 @@ function plainError(status: number, body: unknown, headers: Headers): PlainApiEr
 }
 
 /** The page's animals' shelters, for the cards' shelter line; none when that call fails (the cards do without). */
-async function sheltersOf(pets: Pet[]): Promise<PetPage["shelters"]> {
+async function sheltersOf(pets: PetPage["pets"]): Promise<PetPage["shelters"]> {
   const query = sheltersApiQuery(pets);
   if (!query) return {};
   const res = await serverApi<Organization[] | ErrorBody>(listOrganizationsGET, `/v1/organizations?id=${query.id.join(",")}&limit=${query.limit}`);
@@ -55,7 +55,8 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
     serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
     headers().then(manyShelters),
   ]);
-  const page: PetPage | undefined = pets.status === 200 ? { pets: pets.body as Pet[], link: pets.headers.get("link") } : undefined;
+  // Of each animal, only what its card shows: the browser gets this page too.
+  const page: PetPage | undefined = pets.status === 200 ? { pets: (pets.body as Pet[]).map(cardPet), link: pets.headers.get("link") } : undefined;
   if (page && many) page.shelters = await sheltersOf(page.pets);
   return {
     query,
