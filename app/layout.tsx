@@ -1,9 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import { connection } from "next/server";
-import { NextIntlClientProvider } from "next-intl";
-import { getMessages, getTranslations } from "next-intl/server";
+import { getTranslations } from "next-intl/server";
 import { SiteHeader } from "@/components/site-header";
-import { clientMessages } from "@/lib/i18n/client-messages";
 import { languageAlternates, pageLocale } from "@/lib/i18n/server";
 import "./globals.css";
 
@@ -24,7 +22,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page renders per request: the CSP nonce (proxy.ts) differs each
   // time, and Next can only stamp it on its scripts in a dynamic render.
   await connection();
-  const [locale, messages, t] = await Promise.all([pageLocale(), getMessages(), getTranslations("Layout")]);
+  const [locale, t] = await Promise.all([pageLocale(), getTranslations("Layout")]);
   return (
     <html lang={locale}>
       <body className="min-h-screen bg-stone-50 text-stone-900 antialiased">
@@ -34,17 +32,17 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         >
           {t("skipToContent")}
         </a>
-        {/* No react-query provider here: the browse page does without it
-            (its first load's JavaScript budget); the pages that use it have
-            it in their own layout (components/providers.tsx). The client
-            components get only the messages they use, with the server's
-            render, never the whole file (lib/i18n/client-messages.ts). */}
-        <NextIntlClientProvider locale={locale} messages={clientMessages(messages)} timeZone="UTC">
-          <SiteHeader />
-          <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-            {children}
-          </main>
-        </NextIntlClientProvider>
+        {/* No react-query provider here, nor next-intl's: the browse page
+            does without both (its first load's JavaScript budget: it says
+            its words through lib/i18n/client-translator.tsx). The pages
+            that use them have them in their own layout
+            (components/providers.tsx; NextIntlClientProvider with only the
+            messages their client components use, lib/i18n/client-messages.ts);
+            the header is the server's, and staff pages are English only. */}
+        <SiteHeader />
+        <main id="main" className="mx-auto max-w-6xl px-4 py-6">
+          {children}
+        </main>
       </body>
     </html>
   );

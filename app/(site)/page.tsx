@@ -6,13 +6,15 @@ import type { Organization } from "@/lib/organizations/schemas";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { headers } from "next/headers";
-import { getTranslations } from "next-intl/server";
+import { getMessages, getTranslations } from "next-intl/server";
+import { clientMessages } from "@/lib/i18n/client-messages";
+import { pageLocale } from "@/lib/i18n/server";
 import { serverApi } from "@/lib/site/server-api";
 import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage } from "@/components/pets/browse-query";
 import { type PlainApiError } from "@/lib/site/plain-error";
 import { PetBrowser } from "@/components/pets/pet-browser";
-import { PetCards } from "@/components/pets/pet-card";
+import { cardPet, PetCards } from "@/components/pets/pet-card";
 import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
 import { petsApiPath, shelterSummaries, sheltersApiQuery } from "@/components/pets/pets-api-query";
 
@@ -39,7 +41,7 @@ function plainError(status: number, body: unknown, headers: Headers): PlainApiEr
 }
 
 /** The page's animals' shelters, for the cards' shelter line; none when that call fails (the cards do without). */
-async function sheltersOf(pets: Pet[]): Promise<PetPage["shelters"]> {
+async function sheltersOf(pets: PetPage["pets"]): Promise<PetPage["shelters"]> {
   const query = sheltersApiQuery(pets);
   if (!query) return {};
   const res = await serverApi<Organization[] | ErrorBody>(listOrganizationsGET, `/v1/organizations?id=${query.id.join(",")}&limit=${query.limit}`);
@@ -53,7 +55,8 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
     serverApi<Category[] | ErrorBody>(categoriesGET, "/v1/categories"),
     headers().then(manyShelters),
   ]);
-  const page: PetPage | undefined = pets.status === 200 ? { pets: pets.body as Pet[], link: pets.headers.get("link") } : undefined;
+  // Of each animal, only what its card shows: the browser gets this page too.
+  const page: PetPage | undefined = pets.status === 200 ? { pets: (pets.body as Pet[]).map(cardPet), link: pets.headers.get("link") } : undefined;
   if (page && many) page.shelters = await sheltersOf(page.pets);
   return {
     query,
@@ -70,9 +73,11 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
 // gets the card's code only when it draws another page
 // (components/pets/pet-browser.tsx).
 export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
-  const [initial, t] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse")]);
+  const [initial, t, locale, messages] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse"), pageLocale(), getMessages()]);
   return (
     <PetBrowser
+      locale={locale}
+      messages={clientMessages(messages)}
       initial={initial}
       firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} shelters={initial.page.shelters} />}
       skeleton={<PetCardSkeleton />}

@@ -1,7 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
-
+import { useTranslations } from "@/lib/i18n/client-translator";
 import { lazy, Suspense, useState } from "react";
 import type { BrowseQuery } from "@/components/pets/browse-query";
 import type { Category } from "@/lib/pets/schemas/pet";
@@ -9,17 +8,22 @@ import type { Category } from "@/lib/pets/schemas/pet";
 // The browse page's "Email me new matches": only the button ships with the
 // first page (its JavaScript budget is 150 kB); the form, with
 // react-hook-form and zod, loads when the button is pressed.
-const AlertForm = lazy(() =>
-  import("@/components/alerts/alert-form").catch(() => ({
-    default: function AlertFormFailed() {
-      const t = useTranslations("AlertForm");
-      return (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
-          {t("unreachable")}
-        </p>
-      );
-    },
-  })),
+// It says its words through next-intl, whose runtime comes with it (lib/i18n/next-intl-bridge.tsx).
+type FormProps = React.ComponentProps<(typeof import("@/components/alerts/alert-form"))["default"]>;
+const AlertForm = lazy<React.ComponentType<FormProps>>(() =>
+  Promise.all([import("@/components/alerts/alert-form"), import("@/lib/i18n/next-intl-bridge")]).then(
+    ([form, bridge]) => ({ default: bridge.withNextIntl(form.default) }),
+    () => ({
+      default: function AlertFormFailed() {
+        const t = useTranslations("AlertForm");
+        return (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
+            {t("unreachable")}
+          </p>
+        );
+      },
+    }),
+  ),
 );
 
 const FORM_ID = "alert-form";

@@ -1,7 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
-import { useLocalePath } from "@/lib/i18n/paths";
+import { useLocalePath, useTranslations } from "@/lib/i18n/client-translator";
 import { categoryLabel } from "@/lib/i18n/words";
 import { AGE_GROUPS } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";

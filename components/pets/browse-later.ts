@@ -5,17 +5,24 @@ import { browseHref, type BrowseQuery, type PetPage } from "@/components/pets/br
 import { petsApiQuery, shelterSummaries, sheltersApiQuery } from "@/components/pets/pets-api-query";
 import { QUERY_DEFAULTS } from "@/components/query-defaults";
 import { call } from "@/lib/site/typed-client";
+import { withNextIntl } from "@/lib/i18n/next-intl-bridge";
+import { BrowseEmptyState as EmptyState } from "@/components/pets/browse-empty-state";
+import { BrowseLoadError as LoadError } from "@/components/pets/browse-load-error";
+import { PetCards as Cards } from "@/components/pets/pet-card";
 
 // What the browse page needs only for what the server did not render:
 // fetching another page (react-query, through the typed client), its
 // cards, the empty state and the load error. One chunk, loaded when the
 // view first changes or has nothing to show (components/pets/use-pets.ts
 // loadBrowseLater); the first page, whose JavaScript budget is 150 kB
-// (goal 140), carries none of it: react-query alone is 12 kB.
+// (goal 140), carries none of it: react-query alone is 12 kB. Nor
+// next-intl's client runtime: these parts say their words through it, so
+// they come under its provider, over the page's messages (the first page's
+// controls use lib/i18n/client-translator.tsx).
 
-export { BrowseEmptyState } from "@/components/pets/browse-empty-state";
-export { BrowseLoadError } from "@/components/pets/browse-load-error";
-export { PetCards } from "@/components/pets/pet-card";
+export const BrowseEmptyState = withNextIntl(EmptyState);
+export const BrowseLoadError = withNextIntl(LoadError);
+export const PetCards = withNextIntl(Cards);
 
 /**
  * One page of animals for a view, from /v1/pets, and (with several

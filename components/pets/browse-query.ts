@@ -65,12 +65,22 @@ export interface BrowseQuery {
 // An API failure as plain data (defined beside plainError, which makes one).
 
 export interface PetPage {
-  pets: Pet[];
+  /** Whole records from /v1/pets, or only what the cards show (the server's first page: cardPet). */
+  pets: CardPet[];
   /** The Link header, where the Previous and Next cursors come from. */
   link: string | null;
   /** The page's animals' shelters, by id, for the cards' shelter line (only when there is more than one shelter). */
   shelters?: Record<number, ShelterSummary>;
 }
+
+/**
+ * What a card shows of an animal, and all the browse page sends the browser
+ * of its first page (app/(site)/page.tsx, with cardPet in pet-card.tsx):
+ * whole records (the description, the other photos, the profile's every
+ * answer) were about a third of that page's payload, for cards the server
+ * had drawn already.
+ */
+export type CardPet = Pick<Pet, "id" | "name" | "breed" | "categoryId" | "organizationId" | "sex" | "ageGroup" | "size" | "status" | "distanceKm" | "photos">;
 
 /** What a card says of an animal's shelter. */
 export type ShelterSummary = Pick<Organization, "id" | "name" | "slug"> & { city: string | null; region: string | null };

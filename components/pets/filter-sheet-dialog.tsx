@@ -1,8 +1,7 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useLocalePath, usePageLocale, useTranslations } from "@/lib/i18n/client-translator";
 import { countArgs } from "@/lib/i18n/numbers";
-import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { useLayoutEffect, useRef } from "react";
 import type { Category } from "@/lib/pets/schemas/pet";
 import { activeFilterCount, browseHref, withoutFilters, type BrowseQuery } from "@/components/pets/browse-query";

@@ -1,6 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
+import { useTranslations } from "@/lib/i18n/client-translator";
 import { lazy, Suspense, useState } from "react";
 import type { Category } from "@/lib/pets/schemas/pet";
 import { activeFilterCount, type BrowseQuery } from "@/components/pets/browse-query";

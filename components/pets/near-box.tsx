@@ -1,7 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
-import { useLocalePath } from "@/lib/i18n/paths";
+import { useLocalePath, useTranslations } from "@/lib/i18n/client-translator";
 
 import { useState } from "react";
 import { DEFAULT_STATUS, nearIsPoint, normaliseNear, type BrowseQuery } from "@/components/pets/browse-query";

@@ -1,7 +1,6 @@
 "use client";
 
-import { useTranslations } from "next-intl";
-import { useLocalePath } from "@/lib/i18n/paths";
+import { useLocalePath, useTranslations } from "@/lib/i18n/client-translator";
 import { browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { buttonClass, disabledButtonClass } from "@/components/pets/styles";

@@ -1,9 +1,10 @@
 "use client";
 
+import { ClientMessages, useLocalePath, usePageLocale, useTranslations } from "@/lib/i18n/client-translator";
+import type { AbstractIntlMessages } from "next-intl";
+import type { Locale } from "@/lib/i18n/locales";
 import { useSearchParams } from "next/navigation";
-import { useTranslations } from "next-intl";
 import { countArgs } from "@/lib/i18n/numbers";
-import { useLocalePath, usePageLocale } from "@/lib/i18n/paths";
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiClientError, networkError } from "@/lib/site/api-error";
 import { linkCursor } from "@/lib/site/api-client-core";
@@ -36,12 +37,17 @@ const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-
  * every other view is fetched from /v1/pets in the browser, the previous
  * page staying on screen.
  */
-export function PetBrowser({
-  initial,
-  firstCards,
-  skeleton,
-  intro,
-}: {
+export function PetBrowser({ locale, messages, ...props }: BrowserProps & { locale: Locale; messages: AbstractIntlMessages }) {
+  // The page's words for its client parts (lib/i18n/client-messages.ts),
+  // through the small translator rather than next-intl's client runtime.
+  return (
+    <ClientMessages locale={locale} messages={messages}>
+      <Browser {...props} />
+    </ClientMessages>
+  );
+}
+
+interface BrowserProps {
   initial: InitialBrowse;
   /** initial.page's cards, rendered on the server (an <li> each): the card's own code loads only for another page. */
   firstCards?: React.ReactNode;
@@ -50,7 +56,9 @@ export function PetBrowser({
   skeleton: React.ReactNode;
   /** The line under the heading. */
   intro: React.ReactNode;
-}) {
+}
+
+function Browser({ initial, firstCards, skeleton, intro }: BrowserProps) {
   const searchParams = useSearchParams();
   const t = useTranslations("Browse");
   const to = useLocalePath();

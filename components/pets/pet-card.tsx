@@ -1,7 +1,7 @@
 import { useLocale, useTranslations } from "next-intl";
 import { useLocalePath } from "@/lib/i18n/paths";
 import { categoryLabel, milesAwayLabel } from "@/lib/i18n/words";
-import type { ShelterSummary } from "@/components/pets/browse-query";
+import type { CardPet, ShelterSummary } from "@/components/pets/browse-query";
 import type { Category, Pet } from "@/lib/pets/schemas/pet";
 import { PetCover } from "@/components/pets/pet-photo";
 import { SaveButton } from "@/components/saved/save-button";
@@ -15,9 +15,14 @@ import { StatusBadge } from "@/components/pets/status-badge";
  */
 const CARD_SIZES = "(min-width: 1280px) 268px, (min-width: 1024px) calc((100vw - 64px) / 3), (min-width: 640px) calc((100vw - 48px) / 2), calc(100vw - 32px)";
 
-/** "Female · Young · Medium": what is known, in the order adopters look for it. */
-/** "Female · Young · Medium", in the page's language (`words`: the "Words" messages). */
-export function profileLine(pet: Pet, words: (key: string) => string): string {
+/** An animal as its card shows it: the cover alone of its photos. */
+export function cardPet(pet: Pet): CardPet {
+  const { id, name, breed, categoryId, organizationId, sex, ageGroup, size, status, distanceKm, photos } = pet;
+  return { id, name, breed, categoryId, organizationId, sex, ageGroup, size, status, distanceKm, photos: photos.slice(0, 1) };
+}
+
+/** "Female · Young · Medium": what is known, in the order adopters look for it, in the page's language (`words`: the "Words" messages). */
+export function profileLine(pet: Pick<Pet, "sex" | "ageGroup" | "size">, words: (key: string) => string): string {
   return [
     pet.sex === "unknown" ? undefined : words(`sex.${pet.sex}`),
     pet.ageGroup ? words(`age.${pet.ageGroup}`) : undefined,
@@ -45,7 +50,7 @@ export function PetCard({
   priority = false,
   eager = false,
 }: {
-  pet: Pet;
+  pet: CardPet;
   categoryName: string | undefined;
   /** Its shelter, when the service has several (else the line is left out, as in a one-shelter install). */
   shelter?: ShelterSummary;
@@ -53,6 +58,7 @@ export function PetCard({
   eager?: boolean;
 }) {
   const words = useTranslations("Words");
+  const common = useTranslations("Common");
   const locale = useLocale();
   const to = useLocalePath();
   const profile = profileLine(pet, words);
@@ -90,7 +96,7 @@ export function PetCard({
       </div>
       {/* Over the cover, above the link that covers the card, and after the name in
           the tab order (name, then its heart): the card's one client component. */}
-      <SaveButton pet={{ id: pet.id, name: pet.name }} />
+      <SaveButton pet={{ id: pet.id, name: pet.name }} labels={{ saveName: common("saveName", { name: pet.name }), saved: common("saved") }} />
     </article>
   );
 }
@@ -99,7 +105,7 @@ export function PetCard({
  * A page of cards, an <li> each: the browse page's first page drawn on the
  * server (app/(site)/page.tsx), any other in the browser (browse-later.ts).
  */
-export function PetCards({ pets, categories, shelters }: { pets: Pet[]; categories: Category[] | undefined; shelters?: Record<number, ShelterSummary> }) {
+export function PetCards({ pets, categories, shelters }: { pets: CardPet[]; categories: Category[] | undefined; shelters?: Record<number, ShelterSummary> }) {
   const categoryNames = new Map(categories?.map((c) => [c.id, c.name]));
   return pets.map((pet, index) => (
     <li key={pet.id}>

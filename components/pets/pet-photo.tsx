@@ -77,7 +77,7 @@ export function PetCover({
   priority,
   eager,
 }: {
-  pet: Pet;
+  pet: Pick<Pet, "id" | "photos">;
   categoryName: string | undefined;
   sizes: string;
   className?: string;

@@ -1,7 +1,5 @@
 "use client";
 
-import { useTranslations } from "next-intl";
-
 import { isSaved } from "@/lib/saved/saved";
 import { toggleSavedAnimal, useSaved } from "@/components/saved/saved-store";
 
@@ -25,17 +23,27 @@ export function HeartIcon({ filled }: { filled: boolean }) {
 type SavablePet = { id: number; name: string };
 
 /**
+ * The button's names in the page's language ("Save Biscuit", "Saved":
+ * Common.saveName and Common.saved), from the component that draws it: on
+ * the browse page that is the server's card, so the first page's hearts
+ * need no translator in the browser.
+ */
+export interface SaveLabels {
+  saveName: string;
+  saved: string;
+}
+
+/**
  * What both Save buttons (this one and save-toggle.tsx) are: a toggle button
  * whose pressed state is whether the animal is saved in this browser, named
  * "Save Biscuit" until pressed and "Saved" after.
  */
-export function useSaveToggle(pet: SavablePet) {
+export function useSaveToggle(pet: SavablePet, labels: SaveLabels) {
   const saved = isSaved(useSaved(), pet.id);
-  const t = useTranslations("Common");
   const toggle = {
     type: "button",
     "aria-pressed": saved,
-    "aria-label": saved ? t("saved") : t("saveName", { name: pet.name }),
+    "aria-label": saved ? labels.saved : labels.saveName,
     onClick: () => toggleSavedAnimal(pet),
   } as const;
   return { saved, toggle };
@@ -48,8 +56,8 @@ export function useSaveToggle(pet: SavablePet) {
  * that covers the card. The animal's page has its worded twin (save-toggle.tsx),
  * apart so that the browse page's first JavaScript carries only this.
  */
-export function SaveButton({ pet }: { pet: SavablePet }) {
-  const { saved, toggle } = useSaveToggle(pet);
+export function SaveButton({ pet, labels }: { pet: SavablePet; labels: SaveLabels }) {
+  const { saved, toggle } = useSaveToggle(pet, labels);
   return (
     <button
       {...toggle}

@@ -6,8 +6,8 @@ import { HeartIcon, useSaveToggle } from "@/components/saved/save-button";
 
 /** The animal page's Save toggle: the card's heart (save-button.tsx) with its word, "Save" or "Saved". */
 export function SaveToggle({ pet }: { pet: { id: number; name: string } }) {
-  const { saved, toggle } = useSaveToggle(pet);
   const t = useTranslations("Common");
+  const { saved, toggle } = useSaveToggle(pet, { saveName: t("saveName", { name: pet.name }), saved: t("saved") });
   return (
     <button
       {...toggle}

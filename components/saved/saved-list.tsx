@@ -109,6 +109,7 @@ export function SavedList() {
 function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | undefined; loading: boolean }) {
   const words = useTranslations("Words");
   const t = useTranslations("Saved");
+  const common = useTranslations("Common");
   const to = useLocalePath();
   if (!pet) {
     return (
@@ -151,7 +152,7 @@ function SavedItem({ entry, pet, loading }: { entry: SavedAnimal; pet: Pet | und
           </span>
         </p>
       </div>
-      <SaveButton pet={{ id: pet.id, name: pet.name }} />
+      <SaveButton pet={{ id: pet.id, name: pet.name }} labels={{ saveName: common("saveName", { name: pet.name }), saved: common("saved") }} />
     </article>
   );
 }
