@@ -78,6 +78,11 @@ export function overrideRefused(): ApiError {
   return forbidden("overrideCapacity is for signed-in staff only: an API key cannot place an animal past a foster's capacity.");
 }
 
+/** 403: `intake.fosterId` on a new animal needs records:write (a key with pets:write alone lists animals, it does not place them). */
+export function fosterNeedsRecords(): ApiError {
+  return forbidden("intake.fosterId places the animal with a foster, a write of the organisation's records: it needs the records:write scope.");
+}
+
 /** 409 no_open_stay: a placement lies inside a stay, and the animal has none open. */
 export function noOpenStay(petId: number, field: string, last: StayRow | null): ApiError {
   const why = last ? `its last stay ended on ${iso(last.outcomeAt!)} (${last.outcomeType})` : "it has no stay";

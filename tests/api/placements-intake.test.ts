@@ -74,6 +74,15 @@ describe("intake straight into a foster home", () => {
     }
     expect(afterFull.pets).toBe(before.pets + 1);
     expect({ pets: await db().pet.count(), stays: await db().petStay.count(), audit: await db().petAudit.count() }).toEqual(afterFull);
+    // A key that lists animals (pets:write) but does not write records may not place one.
+    const lister = (await newKey(["pets:read", "pets:write"], "lister")).key;
+    const listed = await call(createRoute, "/v1/pets", {
+      method: "POST",
+      key: lister,
+      json: { name: "Listed", categoryId: 1, intake: { type: "stray", fosterId: await newFoster() } },
+    });
+    await expectApiError(listed, 403, "forbidden");
+    expect(await db().pet.count()).toBe(afterFull.pets);
     // A sold animal's first stay ends at once: there is no stay to place it in.
     await expectApiError(await create({ status: "sold", intake: { type: "stray", fosterId: await newFoster() } }), 409, "no_open_stay");
   });
