@@ -75,7 +75,8 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
       {
         name: "placements",
-        description: "Where each animal lives: its placements in volunteers' foster homes, inside its stays, and the custody list (scope `records:read` / `records:write`).",
+        description:
+          "Where each animal lives: its placements in volunteers' foster homes, inside its stays, and the custody list (scope `records:read` / `records:write`).",
       },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       {

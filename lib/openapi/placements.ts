@@ -27,8 +27,7 @@ const ifMatch = () =>
   z.object({ "If-Match": z.string().optional().meta({ description: 'Only if the animal is at this version (`"3"`); 412 otherwise.', example: '"3"' }) });
 const OWNERS =
   "Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource.";
-const ANNOUNCED =
-  "Announced as the animal's `pet.updated` (to every reader alike: its data carries no placement and never a person's name or contact).";
+const ANNOUNCED = "Announced as the animal's `pet.updated` (to every reader alike: its data carries no placement and never a person's name or contact).";
 const WRITE_ERRORS = {
   412: errorResponse(412, ["precondition_failed"]),
   413: errorResponse(413, ["payload_too_large"]),
@@ -73,7 +72,12 @@ export function registerPlacements(registry: OpenAPIRegistry, security: Record<s
         headers: { ...COMMON_HEADERS, ...etag(), Location: header("URL of the placement.") },
         content: { "application/json": { schema: placementSchema } },
       },
-      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"], {}, "The body is invalid, or `at` is in the future (`details` names the field)."),
+      400: errorResponse(
+        400,
+        ["invalid_path", "invalid_json", "invalid_body"],
+        {},
+        "The body is invalid, or `at` is in the future (`details` names the field).",
+      ),
       404: errorResponse(404, ["not_found"], {}, "No such animal, or no such person in the animal's organisation."),
       409: errorResponse(
         409,
@@ -122,8 +126,17 @@ export function registerPlacements(registry: OpenAPIRegistry, security: Record<s
       body: { required: true, content: { "application/json": { schema: placementPatchSchema } } },
     },
     responses: {
-      200: { description: "The placement, corrected.", headers: { ...COMMON_HEADERS, ...etag() }, content: { "application/json": { schema: placementSchema } } },
-      400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body"], {}, "The body is invalid, a date is in the future, or the end is before the start."),
+      200: {
+        description: "The placement, corrected.",
+        headers: { ...COMMON_HEADERS, ...etag() },
+        content: { "application/json": { schema: placementSchema } },
+      },
+      400: errorResponse(
+        400,
+        ["invalid_path", "invalid_json", "invalid_body"],
+        {},
+        "The body is invalid, a date is in the future, or the end is before the start.",
+      ),
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,

@@ -91,7 +91,9 @@ describe("intake straight into a foster home", () => {
     const pet = await expectJson<Pet>(await create({}), 201);
     const [first] = await staysOf(pet.id, asKey());
     const params = { petId: String(pet.id), stayId: String(first!.id) };
-    await expectJson(await call(outcomeRoute, `/v1/pets/${pet.id}/stays/${first!.id}/outcome`, { method: "POST", key, json: { type: "transferredOut" }, params }));
+    await expectJson(
+      await call(outcomeRoute, `/v1/pets/${pet.id}/stays/${first!.id}/outcome`, { method: "POST", key, json: { type: "transferredOut" }, params }),
+    );
     const paused = await newFoster({ status: "paused" });
     const refused = await call(newStayRoute, `/v1/pets/${pet.id}/stays`, {
       method: "POST",
@@ -127,7 +129,8 @@ describe("custody: where each animal in care is", () => {
   beforeAll(async () => {
     org = await newOrganization({ name: "Custody Rescue" });
     orgKey = (await newKey(["pets:read", "pets:write", "records:read", "records:write"], "custody", { plan: "pro" }, org)).key;
-    const mk = async (name: string) => expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name, categoryId: 1 } }), 201);
+    const mk = async (name: string) =>
+      expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name, categoryId: 1 } }), 201);
     shelterPet = await mk("At the shelter");
     fostered = await mk("Fostered");
     overdue = await mk("Overdue");
