@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { PlacementEndReason } from "@/lib/generated/prisma/enums";
 import { idSchema, LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
-import { stayTimeSchema } from "@/lib/stays/schemas";
+import { pathId, stayTimeSchema } from "@/lib/stays/schemas";
 
 // Where each animal lives inside its stay (issue 50, docs/decisions/028): the
 // shapes the placements API takes and answers, in one place for the handlers,
@@ -133,14 +133,6 @@ const cursorSchema = z
 /** `GET /v1/pets/{petId}/placements`'s query: paged as every list is. */
 export const listPlacementsQuerySchema = z.object({ limit: limitSchema("placements"), cursor: cursorSchema });
 export type ListPlacementsQuery = z.infer<typeof listPlacementsQuerySchema>;
-
-const pathId = (what: string) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "must be at least 1").max(Number.MAX_SAFE_INTEGER, "is too large"))
-    .meta({ type: "integer", description: `Identifier of the ${what}.`, example: 7 });
 
 export const placementParamsSchema = z.object({ petId: pathId("animal"), placementId: pathId("placement") });
 

@@ -163,7 +163,8 @@ export const listStaysQuerySchema = z.object({
 });
 export type ListStaysQuery = z.infer<typeof listStaysQuerySchema>;
 
-const pathId = (what: string) =>
+/** A path's id segment (the placements' paths name their ids the same way). */
+export const pathId = (what: string) =>
   z
     .string()
     .regex(/^[0-9]+$/, "must be a whole number")
