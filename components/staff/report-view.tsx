@@ -211,6 +211,7 @@ export function MonthTable({ month }: { month: ReportMonth }) {
                 </thead>
                 <tbody>
                   <CountRow label="Beginning count" value={sp.beginningCount} />
+                  <CountRow label="Of which in foster homes" value={sp.beginningFosterCount} />
                   {INTAKE_TYPES.map((t) => (
                     <AgeRow key={t} label={INTAKE_LABELS[t]} counts={sp.intakes[t]} />
                   ))}
@@ -220,6 +221,7 @@ export function MonthTable({ month }: { month: ReportMonth }) {
                   ))}
                   <AgeRow label="Total outcomes" counts={total(OUTCOME_TYPES.map((t) => sp.outcomes[t]))} strong />
                   <CountRow label="Ending count" value={sp.endingCount} />
+                  <CountRow label="Of which in foster homes" value={sp.endingFosterCount} />
                   <CountRow label="Live release rate" value={percent(sp.liveReleaseRate)} />
                   <CountRow label="Median length of stay" value={days(sp.medianLengthOfStayDays)} />
                 </tbody>

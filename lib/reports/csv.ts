@@ -46,11 +46,13 @@ export function monthlyReportCsv(report: MonthlyReport): string {
     lines.push(line([`Month ${month.month}`, ...(report.timeZone ? [`Time zone ${report.timeZone}`] : [])]));
     lines.push(line(header));
     lines.push(countRow("Beginning count", (s) => sp[s].beginningCount));
+    lines.push(countRow("Beginning count: in foster homes", (s) => sp[s].beginningFosterCount));
     for (const t of INTAKE_TYPES) lines.push(ageRow(`Intake: ${INTAKE_LABELS[t]}`, (s) => sp[s].intakes[t]));
     lines.push(ageRow("Total intakes", (s) => sum(INTAKE_TYPES.map((t) => sp[s].intakes[t]))));
     for (const t of OUTCOME_TYPES) lines.push(ageRow(`Outcome: ${OUTCOME_LABELS[t]}`, (s) => sp[s].outcomes[t]));
     lines.push(ageRow("Total outcomes", (s) => sum(OUTCOME_TYPES.map((t) => sp[s].outcomes[t]))));
     lines.push(countRow("Ending count", (s) => sp[s].endingCount));
+    lines.push(countRow("Ending count: in foster homes", (s) => sp[s].endingFosterCount));
     lines.push(
       line(["Live release rate", ...SPECIES.flatMap((s) => [...blank, sp[s].liveReleaseRate === null ? "" : `${(sp[s].liveReleaseRate! * 100).toFixed(1)}%`])]),
     );

@@ -77,6 +77,29 @@ export async function openAt(from: string, to: string, organizationId: number | 
 }
 
 /**
+ * Of the animals openAtSql counts on each first day, those in a foster home
+ * then (issue 50, docs/decisions/028), by the same rule: a placement whose
+ * days (start_on, end_on], in the organisation's zone as the stays' are,
+ * hold the day, and whose stay holds it too (a placement lies inside its
+ * stay, so the second test only guards days written under another zone).
+ * One probe of pet_placements_on_idx per month, then each placement's stay
+ * by its key: placements are far fewer than stays.
+ */
+export function fosteredAtSql(from: string, to: string, organizationId: number | undefined): Prisma.Sql {
+  const ofPlacement = organizationId === undefined ? Prisma.empty : Prisma.sql`AND p.organization_id = ${BigInt(organizationId)}`;
+  return Prisma.sql`
+    SELECT to_char(m.day, 'YYYY-MM-DD') AS day, s.species, count(*)::int AS n
+      FROM generate_series(${from}::date, ${to}::date, interval '1 month') AS m(day)
+      JOIN pet_placements p ON daterange(p.start_on, p.end_on, '(]') @> m.day::date ${ofPlacement}
+      JOIN pet_stays s ON s.id = p.stay_id AND daterange(s.intake_on, s.outcome_on, '(]') @> m.day::date
+     GROUP BY 1, 2`;
+}
+
+export async function fosteredAt(from: string, to: string, organizationId: number | undefined): Promise<OpenRow[]> {
+  return withoutJit<OpenRow>(fosteredAtSql(from, to, organizationId));
+}
+
+/**
  * One statement with PostgreSQL's JIT compilation and parallel workers off.
  * Over millions of stays the planner's cost estimates pass the JIT
  * thresholds, and compiling took longer than the statement (2.6 s of a

@@ -85,6 +85,13 @@ export const speciesReportSchema = z
     endingCount: count.meta({
       description: "Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes.",
     }),
+    beginningFosterCount: count.meta({
+      description:
+        "Of beginningCount, the animals in a foster home when the month began, by the same rule (a placement that began on an earlier day and had not ended before the first day). A placement is never an intake or an outcome.",
+    }),
+    endingFosterCount: count.meta({
+      description: "Of endingCount, the animals in a foster home when the month ended: the next month's beginningFosterCount.",
+    }),
     intakes: byType(INTAKE_TYPES, "Stays that began this month (age on the intake's day)"),
     outcomes: byType(OUTCOME_TYPES, "Stays that ended this month (age on the outcome's day)"),
     liveReleaseRate: z.number().min(0).max(1).nullable().meta({

@@ -49,6 +49,8 @@ function emptySpecies(): SpeciesReport {
   return {
     beginningCount: 0,
     endingCount: 0,
+    beginningFosterCount: 0,
+    endingFosterCount: 0,
     intakes: byTypes(INTAKE_TYPES),
     outcomes: byTypes(OUTCOME_TYPES),
     liveReleaseRate: null,
@@ -71,10 +73,11 @@ const firstDay = (month: string) => `${month}-01`;
 async function build(organizationId: number | undefined, timeZone: string | null, from: string, to: string): Promise<MonthlyReport> {
   const months = Array.from({ length: monthIndex(to) - monthIndex(from) + 1 }, (_, i) => monthOf(monthIndex(from) + i));
   const after = monthOf(monthIndex(to) + 1);
-  const [flows, open] = await Promise.all([
+  const [flows, open, fostered] = await Promise.all([
     queries.flows(firstDay(from), firstDay(after), organizationId),
     // The first days of every month and of the month after the last: its count is the last month's endingCount.
     queries.openAt(firstDay(from), firstDay(after), organizationId),
+    queries.fosteredAt(firstDay(from), firstDay(after), organizationId),
   ]);
 
   const report = new Map<string, Record<Species, SpeciesReport>>(months.map((m) => [m, { dog: emptySpecies(), cat: emptySpecies(), other: emptySpecies() }]));
@@ -91,6 +94,7 @@ async function build(organizationId: number | undefined, timeZone: string | null
     if (counts && row.age) counts[row.age] += row.n;
   }
   const openOn = new Map(open.map((r) => [`${r.day}/${r.species}`, r.n]));
+  const fosteredOn = new Map(fostered.map((r) => [`${r.day}/${r.species}`, r.n]));
   return {
     organizationId: organizationId ?? null,
     timeZone,
@@ -100,6 +104,8 @@ async function build(organizationId: number | undefined, timeZone: string | null
       for (const s of SPECIES) {
         species[s].beginningCount = openOn.get(`${firstDay(month)}/${s}`) ?? 0;
         species[s].endingCount = openOn.get(`${firstDay(next)}/${s}`) ?? 0;
+        species[s].beginningFosterCount = fosteredOn.get(`${firstDay(month)}/${s}`) ?? 0;
+        species[s].endingFosterCount = fosteredOn.get(`${firstDay(next)}/${s}`) ?? 0;
         species[s].liveReleaseRate = liveReleaseRate(species[s].outcomes);
       }
       return { month, species };

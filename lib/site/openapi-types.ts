@@ -622,7 +622,7 @@ export interface paths {
         };
         /**
          * An organisation's monthly report as CSV
-         * @description The same range as `getMonthlyReport`, in the matrix's layout, to copy into the national database's form. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
+         * @description The same range as `getMonthlyReport`, in the matrix's layout, to copy into the national database's form. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, Beginning count: in foster homes (of the beginning count), the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Ending count: in foster homes, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
          */
         get: operations["getMonthlyReportCsv"];
         put?: never;
@@ -865,7 +865,7 @@ export interface paths {
         };
         /**
          * The whole network's monthly report as CSV
-         * @description The same as `getNetworkMonthlyReport`, in the matrix's layout. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
+         * @description The same as `getNetworkMonthlyReport`, in the matrix's layout. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, Beginning count: in foster homes (of the beginning count), the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Ending count: in foster homes, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
          */
         get: operations["getNetworkMonthlyReportCsv"];
         put?: never;
@@ -3446,8 +3446,12 @@ export interface components {
         ReportSpecies: {
             /** @description Animals in care when the month began: stays that began on an earlier day and had not ended before its first day. */
             beginningCount: number;
+            /** @description Of beginningCount, the animals in a foster home when the month began, by the same rule (a placement that began on an earlier day and had not ended before the first day). A placement is never an intake or an outcome. */
+            beginningFosterCount: number;
             /** @description Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes. */
             endingCount: number;
+            /** @description Of endingCount, the animals in a foster home when the month ended: the next month's beginningFosterCount. */
+            endingFosterCount: number;
             /** @description Stays that began this month (age on the intake's day) by the matrix's category, each by age; every category is present (zeros included). */
             intakes: {
                 otherIntake: components["schemas"]["ReportAgeCounts"];
