@@ -2,9 +2,9 @@ import { differences, refusals, rejected, wanted, type PlannedRow } from "@/lib/
 import type { ImportIssue, ReportEntry } from "@/lib/imports/schemas";
 import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times";
 import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
-import { FOSTER_OUTCOME, FOSTER_RETURN } from "@/lib/listings/vocabulary/stay-types";
+import { DETAIL_WORDS, FOSTER_OUTCOME, FOSTER_RETURN } from "@/lib/listings/vocabulary/stay-types";
 import type { ImportedRow } from "@/lib/listings/formats/types";
-import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import type { IntakeDetail, IntakeType, OutcomeDetail, OutcomeType } from "@/lib/stays/schemas";
 import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas/pet";
 import { afterLastStay, staysMeet } from "@/lib/stays/rules";
 import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
@@ -37,6 +37,9 @@ export interface FileStay {
   outcomeAt: Date | null;
   outcomeType: OutcomeType | null;
   outcomeSubtype: string | null;
+  /** The matrix's 2021 details (seizedOrImpounded; a transfer's distance): absent is none. */
+  intakeDetail?: IntakeDetail | null;
+  outcomeDetail?: OutcomeDetail | null;
   /** Its times in foster homes, oldest first (none: absent or empty). */
   placements?: FilePlacement[];
   /** The row's intake is a return from a foster home (`returnFromFoster`): it ends a placement, it starts no stay (intakeType: the fallback, otherIntake). */
@@ -125,7 +128,9 @@ function sameStay(a: FileStay, b: FileStay): boolean {
     a.intakeSubtype === b.intakeSubtype &&
     (a.outcomeAt?.getTime() ?? null) === (b.outcomeAt?.getTime() ?? null) &&
     a.outcomeType === b.outcomeType &&
-    a.outcomeSubtype === b.outcomeSubtype
+    a.outcomeSubtype === b.outcomeSubtype &&
+    (a.intakeDetail ?? null) === (b.intakeDetail ?? null) &&
+    (a.outcomeDetail ?? null) === (b.outcomeDetail ?? null)
   );
 }
 
@@ -148,14 +153,19 @@ function readStay(row: ImportedRow, columns: StayColumns, zone: string, now: Dat
   if (outcome && !outcomeType) return refuse(row, columns.outcomeType ?? null, "is empty, but the row has an outcome date: an outcome has a type");
   if (!outcome && outcomeType) return refuse(row, columns.outcomeDate ?? null, `is empty, but the row has the outcome ${outcomeType}: an outcome has a date`);
   const returnFromFoster = cells?.intakeType === FOSTER_RETURN;
+  // A 2021 row (seizedOrImpounded, a transfer by distance) is today's type with its detail.
+  const intakeWord = DETAIL_WORDS[cells?.intakeType as keyof typeof DETAIL_WORDS] as { type: IntakeType; detail: IntakeDetail } | undefined;
+  const outcomeWord = DETAIL_WORDS[outcomeType as keyof typeof DETAIL_WORDS] as { type: OutcomeType; detail: OutcomeDetail } | undefined;
   const stay: FileStay = {
     intakeAt: instantOf(intake, zone),
     // A return from a foster home that finds no placement to end is another intake (planRead).
-    intakeType: returnFromFoster ? "otherIntake" : ((cells?.intakeType ?? "otherIntake") as IntakeType),
+    intakeType: returnFromFoster ? "otherIntake" : (intakeWord?.type ?? ((cells?.intakeType ?? "otherIntake") as IntakeType)),
     intakeSubtype: cells?.intakeSubtype ?? null,
     outcomeAt: outcome ? instantOf(outcome, zone) : null,
-    outcomeType: outcome ? (outcomeType as OutcomeType) : null,
+    outcomeType: outcome ? (outcomeWord?.type ?? (outcomeType as OutcomeType)) : null,
     outcomeSubtype: outcome ? (cells?.outcomeSubtype ?? null) : null,
+    ...(intakeWord ? { intakeDetail: intakeWord.detail } : {}),
+    ...(outcome && outcomeWord ? { outcomeDetail: outcomeWord.detail } : {}),
     ...(returnFromFoster ? { returnFromFoster } : {}),
   };
   if (stay.intakeAt > now) return refuse(row, columns.intakeDate, "is in the future: a stay is recorded once it has begun");
@@ -182,6 +192,7 @@ function returned(stay: FileStay, until: FilePlacement, at: Date, next: FileStay
     outcomeAt: next.outcomeAt,
     outcomeType: next.outcomeType,
     outcomeSubtype: next.outcomeSubtype,
+    outcomeDetail: next.outcomeDetail ?? null,
     placements: [...kept, { ...until, endAt: at, endReason: "returnedToShelter" }, ...(next.placements ?? [])],
   };
 }
@@ -374,7 +385,7 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates: read }: R
     matched.set(c.row, first);
     // An outcome recorded here is newer than a file that has none for the stay: kept.
     if (first.outcomeAt !== null && c.stay.outcomeAt === null) {
-      c.stay = { ...c.stay, outcomeAt: first.outcomeAt, outcomeType: first.outcomeType, outcomeSubtype: first.outcomeSubtype };
+      c.stay = { ...c.stay, outcomeAt: first.outcomeAt, outcomeType: first.outcomeType, outcomeSubtype: first.outcomeSubtype, outcomeDetail: first.outcomeDetail ?? null };
       warnings.set(c.row, [
         ...(warnings.get(c.row) ?? []),
         {

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { FilePlacement, FileStay, RecordedStay } from "@/lib/imports/history";
-import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import type { IntakeDetail, IntakeType, OutcomeDetail, OutcomeType } from "@/lib/stays/schemas";
 
 // The import's own writes of stays (issue 42): an imported history is
 // written as the file says it, a chunk of new animals a statement, inside the
@@ -38,8 +38,11 @@ export async function findStaysOf(petIds: number[], client: Client = db()): Prom
       outcome_at: Date | null;
       outcome_type: OutcomeType | null;
       outcome_subtype: string | null;
+      intake_detail: IntakeDetail | null;
+      outcome_detail: OutcomeDetail | null;
     }[]
-  >`SELECT id, pet_id, intake_at, intake_type::text AS intake_type, intake_subtype, outcome_at, outcome_type::text AS outcome_type, outcome_subtype
+  >`SELECT id, pet_id, intake_at, intake_type::text AS intake_type, intake_subtype, outcome_at, outcome_type::text AS outcome_type, outcome_subtype,
+           intake_detail, outcome_detail
       FROM pet_stays WHERE pet_id = ANY(${ids}::bigint[]) ORDER BY pet_id, intake_at, id`;
   // Their placements (issue 50): where each animal was inside its stays, so a file that says so again changes nothing.
   const placements = await client.$queryRaw<
@@ -60,6 +63,8 @@ export async function findStaysOf(petIds: number[], client: Client = db()): Prom
       outcomeAt: s.outcome_at,
       outcomeType: s.outcome_type,
       outcomeSubtype: s.outcome_subtype,
+      intakeDetail: s.intake_detail,
+      outcomeDetail: s.outcome_detail,
       ...(placementsOf.has(Number(s.id)) ? { placements: placementsOf.get(Number(s.id)) } : {}),
     });
   }
@@ -70,12 +75,14 @@ export async function findStaysOf(petIds: number[], client: Client = db()): Prom
 export async function insertStays(client: Client, organizationId: number, stays: { petId: number; stay: FileStay }[]): Promise<void> {
   if (!stays.length) return;
   await client.$executeRaw`
-    INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type, outcome_subtype)
-    SELECT s.pet_id, ${BigInt(organizationId)}, s.intake_at, s.intake_type::"IntakeType", s.intake_subtype, s.outcome_at, s.outcome_type::"OutcomeType", s.outcome_subtype
+    INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type, outcome_subtype, intake_detail, outcome_detail)
+    SELECT s.pet_id, ${BigInt(organizationId)}, s.intake_at, s.intake_type::"IntakeType", s.intake_subtype, s.outcome_at, s.outcome_type::"OutcomeType", s.outcome_subtype,
+           s.intake_detail, s.outcome_detail
       FROM unnest(${stays.map((s) => BigInt(s.petId))}::bigint[], ${stays.map((s) => s.stay.intakeAt)}::timestamptz[], ${stays.map((s) => s.stay.intakeType)}::text[],
                   ${stays.map((s) => s.stay.intakeSubtype)}::text[], ${stays.map((s) => s.stay.outcomeAt)}::timestamptz[], ${stays.map((s) => s.stay.outcomeType)}::text[],
-                  ${stays.map((s) => s.stay.outcomeSubtype)}::text[])
-           AS s(pet_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type, outcome_subtype)`;
+                  ${stays.map((s) => s.stay.outcomeSubtype)}::text[], ${stays.map((s) => s.stay.intakeDetail ?? null)}::text[],
+                  ${stays.map((s) => s.stay.outcomeDetail ?? null)}::text[])
+           AS s(pet_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type, outcome_subtype, intake_detail, outcome_detail)`;
   await insertPlacements(
     client,
     organizationId,
@@ -124,7 +131,8 @@ export async function updateStays(client: Client, updates: { id: number; stay: F
     }
     await client.$executeRaw`
       UPDATE pet_stays SET intake_at = ${stay.intakeAt}, intake_type = ${stay.intakeType}::"IntakeType", intake_subtype = ${stay.intakeSubtype},
-                           outcome_at = ${stay.outcomeAt}, outcome_type = ${stay.outcomeType}::"OutcomeType", outcome_subtype = ${stay.outcomeSubtype}, updated_at = now()
+                           outcome_at = ${stay.outcomeAt}, outcome_type = ${stay.outcomeType}::"OutcomeType", outcome_subtype = ${stay.outcomeSubtype},
+                           intake_detail = ${stay.intakeDetail ?? null}, outcome_detail = ${stay.outcomeDetail ?? null}, updated_at = now()
        WHERE id = ${BigInt(id)}`;
     await insertPlacements(
       client,
@@ -137,5 +145,5 @@ export async function updateStays(client: Client, updates: { id: number; stay: F
 /** The stays' constraints (decision 023) refused a write: another writer changed the animal's stays between the plan and the write. */
 export function isStayConflict(error: unknown): boolean {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
-  return /pet_stays_no_overlap|pet_stays_one_open_key|pet_stays_outcome_after_intake|pet_placements_no_overlap|pet_placements_one_open|pet_placements_inside_stay/.test(text);
+  return /pet_stays_no_overlap|pet_stays_one_open_key|pet_stays_outcome_after_intake|pet_placements_no_overlap|pet_placements_one_open|pet_placements_inside_stay|pet_stays_intake_detail_check|pet_stays_outcome_detail_check/.test(text);
 }

@@ -67,6 +67,7 @@ export async function createPet(
           at: input.intake?.at ? await firstIntakeAt(organizationId, input.intake.at) : null,
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
+          detail: input.intake?.detail ?? null,
         };
   const row = await createPetWithRecords(
     tx,

@@ -16,7 +16,8 @@ const ofOrganization = (organizationId: number | undefined) =>
 export interface FlowRow {
   month: string;
   species: "dog" | "cat" | "other";
-  kind: "intake" | "outcome";
+  /** intakeDetail / outcomeDetail: the matrix's 2021 details (type: the detail), counted apart from, and inside, their type's row. */
+  kind: "intake" | "outcome" | "intakeDetail" | "outcomeDetail";
   /** Null on the outcomes' per-species rows that carry the median length of stay. */
   type: string | null;
   age: "adult" | "juvenile" | "unknownAge" | null;
@@ -43,7 +44,18 @@ export function flowsSql(from: string, to: string, organizationId: number | unde
            CASE WHEN GROUPING(s.outcome_type) = 1 THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.outcome_on - s.intake_on) END::float8 AS median_days
       FROM pet_stays s
      WHERE s.outcome_on >= ${from}::date AND s.outcome_on < ${to}::date ${ofOrganization(organizationId)}
-     GROUP BY GROUPING SETS ((to_char(s.outcome_on, 'YYYY-MM'), s.species, s.outcome_type, s.outcome_age), (to_char(s.outcome_on, 'YYYY-MM'), s.species))`;
+     GROUP BY GROUPING SETS ((to_char(s.outcome_on, 'YYYY-MM'), s.species, s.outcome_type, s.outcome_age), (to_char(s.outcome_on, 'YYYY-MM'), s.species))
+    UNION ALL
+    -- The 2021 details (issue 50), from their partial indexes (migration 20261211300100): few stays have one.
+    SELECT to_char(s.intake_on, 'YYYY-MM'), s.species, 'intakeDetail', s.intake_type::text || '.' || s.intake_detail, s.intake_age, count(*)::int, NULL::float8
+      FROM pet_stays s
+     WHERE s.intake_detail IS NOT NULL AND s.intake_on >= ${from}::date AND s.intake_on < ${to}::date ${ofOrganization(organizationId)}
+     GROUP BY 1, 2, 4, 5
+    UNION ALL
+    SELECT to_char(s.outcome_on, 'YYYY-MM'), s.species, 'outcomeDetail', s.outcome_type::text || '.' || s.outcome_detail, s.outcome_age, count(*)::int, NULL::float8
+      FROM pet_stays s
+     WHERE s.outcome_detail IS NOT NULL AND s.outcome_on >= ${from}::date AND s.outcome_on < ${to}::date ${ofOrganization(organizationId)}
+     GROUP BY 1, 2, 4, 5`;
 }
 
 export async function flows(from: string, to: string, organizationId: number | undefined): Promise<FlowRow[]> {

@@ -1,8 +1,12 @@
 import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/reports/queries";
 import {
+  INTAKE_DETAIL_ROWS,
   INTAKE_TYPES,
   LIVE_OUTCOMES,
+  OUTCOME_DETAIL_ROWS,
+  type IntakeDetailRow,
+  type OutcomeDetailRow,
   MONTHS_MAX,
   NETWORK_MONTHS_MAX,
   OUTCOME_TYPES,
@@ -53,6 +57,8 @@ function emptySpecies(): SpeciesReport {
     endingFosterCount: 0,
     intakes: byTypes(INTAKE_TYPES),
     outcomes: byTypes(OUTCOME_TYPES),
+    intakeDetails: byTypes(Object.keys(INTAKE_DETAIL_ROWS) as IntakeDetailRow[]),
+    outcomeDetails: byTypes(Object.keys(OUTCOME_DETAIL_ROWS) as OutcomeDetailRow[]),
     liveReleaseRate: null,
     medianLengthOfStayDays: null,
   };
@@ -69,6 +75,11 @@ export function liveReleaseRate(outcomes: Record<(typeof OUTCOME_TYPES)[number],
 }
 
 const firstDay = (month: string) => `${month}-01`;
+/** The statement's "type.detail" keys to the report's rows. */
+const detailRow = {
+  intake: new Map(Object.entries(INTAKE_DETAIL_ROWS).map(([row, key]) => [key as string, row])),
+  outcome: new Map(Object.entries(OUTCOME_DETAIL_ROWS).map(([row, key]) => [key as string, row])),
+};
 
 async function build(organizationId: number | undefined, timeZone: string | null, from: string, to: string): Promise<MonthlyReport> {
   const months = Array.from({ length: monthIndex(to) - monthIndex(from) + 1 }, (_, i) => monthOf(monthIndex(from) + i));
@@ -88,8 +99,10 @@ async function build(organizationId: number | undefined, timeZone: string | null
       species.medianLengthOfStayDays = row.median_days;
       continue;
     }
-    const byType = (row.kind === "intake" ? species.intakes : species.outcomes) as Record<string, AgeCounts>;
-    const counts = byType[row.type!];
+    const byType = (
+      row.kind === "intake" ? species.intakes : row.kind === "outcome" ? species.outcomes : row.kind === "intakeDetail" ? species.intakeDetails : species.outcomeDetails
+    ) as Record<string, AgeCounts>;
+    const counts = byType[row.kind === "intakeDetail" ? detailRow.intake.get(row.type!)! : row.kind === "outcomeDetail" ? detailRow.outcome.get(row.type!)! : row.type!];
     // An enum value the matrix lacks cannot be stored (the columns are PostgreSQL enums of these very lists).
     if (counts && row.age) counts[row.age] += row.n;
   }

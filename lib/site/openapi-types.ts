@@ -1816,10 +1816,22 @@ export interface components {
              * @example 2026-11-28T14:30:00.000Z
              */
             at: string;
+            /**
+             * @description The matrix's 2021 detail of an intake: `seizedOrImpounded` (type `otherIntake`), or a transfer's distance, `inState`, `outOfState` or `international` (type `transferredIn`). Null when none.
+             * @example null
+             * @enum {string|null}
+             */
+            detail: "seizedOrImpounded" | "inState" | "outOfState" | "international" | null;
             /** @example null */
             subtype: string | null;
             type: components["schemas"]["IntakeType"];
         };
+        /**
+         * @description The matrix's 2021 detail of an intake: `seizedOrImpounded` (type `otherIntake`), or a transfer's distance, `inState`, `outOfState` or `international` (type `transferredIn`). Null when none.
+         * @example seizedOrImpounded
+         * @enum {string|null}
+         */
+        IntakeDetail: "seizedOrImpounded" | "inState" | "outOfState" | "international" | null;
         /** @description How and when the animal came in. `at` is now when left out. */
         IntakeInput: {
             /**
@@ -1827,6 +1839,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["IntakeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -1841,6 +1854,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["IntakeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -2340,6 +2354,7 @@ export interface components {
                  * @example 2026-11-28T14:30:00Z
                  */
                 at?: string;
+                detail?: components["schemas"]["IntakeDetail"];
                 /**
                  * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
                  * @example Found on Main St
@@ -2589,10 +2604,22 @@ export interface components {
              * @example 2026-11-28T14:30:00.000Z
              */
             at: string;
+            /**
+             * @description The matrix's 2021 detail of an outcome: a transfer's distance (type `transferredOut`). Null when none.
+             * @example null
+             * @enum {string|null}
+             */
+            detail: "inState" | "outOfState" | "international" | null;
             /** @example null */
             subtype: string | null;
             type: components["schemas"]["OutcomeType"];
         } | null;
+        /**
+         * @description The matrix's 2021 detail of an outcome: a transfer's distance (type `transferredOut`). Null when none.
+         * @example outOfState
+         * @enum {string|null}
+         */
+        OutcomeDetail: "inState" | "outOfState" | "international" | null;
         /** @description How and when the stay ended. `at` is now when left out; not before the intake. */
         OutcomeInput: {
             /**
@@ -2600,6 +2627,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["OutcomeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -2614,6 +2642,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["OutcomeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -3452,6 +3481,13 @@ export interface components {
             endingCount: number;
             /** @description Of endingCount, the animals in a foster home when the month ended: the next month's beginningFosterCount. */
             endingFosterCount: number;
+            /** @description The matrix's 2021 intake rows: `seizedOrImpounded` (of `otherIntake`), and transfers in by distance (of `transferredIn`: `transferredInInState`, `transferredInOutOfState`, `transferredInInternational`), each by age; every row is present (zeros included). Each is part of its type's count, which keeps its total. */
+            intakeDetails: {
+                seizedOrImpounded: components["schemas"]["ReportAgeCounts"];
+                transferredInInState: components["schemas"]["ReportAgeCounts"];
+                transferredInInternational: components["schemas"]["ReportAgeCounts"];
+                transferredInOutOfState: components["schemas"]["ReportAgeCounts"];
+            };
             /** @description Stays that began this month (age on the intake's day) by the matrix's category, each by age; every category is present (zeros included). */
             intakes: {
                 otherIntake: components["schemas"]["ReportAgeCounts"];
@@ -3470,6 +3506,12 @@ export interface components {
              * @example 12
              */
             medianLengthOfStayDays: number | null;
+            /** @description The matrix's 2021 outcome rows: transfers out by distance (of `transferredOut`: `transferredOutInState`, `transferredOutOutOfState`, `transferredOutInternational`), each by age; every row is present (zeros included). Each is part of its type's count, which keeps its total. */
+            outcomeDetails: {
+                transferredOutInState: components["schemas"]["ReportAgeCounts"];
+                transferredOutInternational: components["schemas"]["ReportAgeCounts"];
+                transferredOutOutOfState: components["schemas"]["ReportAgeCounts"];
+            };
             /** @description Stays that ended this month (age on the outcome's day) by the matrix's category, each by age; every category is present (zeros included). */
             outcomes: {
                 adoption: components["schemas"]["ReportAgeCounts"];
@@ -3537,7 +3579,7 @@ export interface components {
             intake: components["schemas"]["Intake"];
             outcome: components["schemas"]["Outcome"];
         };
-        /** @description A correction: a date, type or subtype of the intake or the outcome. The others keep their values. */
+        /** @description A correction: a date, type, subtype or detail of the intake or the outcome. The others keep their values; a new type that its detail does not go with clears the detail. */
         StayPatch: {
             intake?: components["schemas"]["IntakePatch"];
             outcome?: components["schemas"]["OutcomePatch"];

@@ -18,5 +18,25 @@ export function ourWord<T extends string>(words: readonly T[], cell: string): T 
  */
 export const FOSTER_OUTCOME = "foster";
 export const FOSTER_RETURN = "returnFromFoster";
-export const IMPORT_INTAKE_WORDS = [...INTAKE_TYPES, FOSTER_RETURN] as const;
-export const IMPORT_OUTCOME_WORDS = [...OUTCOME_TYPES, FOSTER_OUTCOME] as const;
+/**
+ * The matrix's 2021 rows a value map may name (issue 50): each is a type with its detail, so the
+ * stay keeps today's type (a seized animal is otherIntake, a transfer transferredIn/transferredOut).
+ */
+export const DETAIL_WORDS = {
+  seizedOrImpounded: { type: "otherIntake", detail: "seizedOrImpounded" },
+  transferredInInState: { type: "transferredIn", detail: "inState" },
+  transferredInOutOfState: { type: "transferredIn", detail: "outOfState" },
+  transferredInInternational: { type: "transferredIn", detail: "international" },
+  transferredOutInState: { type: "transferredOut", detail: "inState" },
+  transferredOutOutOfState: { type: "transferredOut", detail: "outOfState" },
+  transferredOutInternational: { type: "transferredOut", detail: "international" },
+} as const;
+export const IMPORT_INTAKE_WORDS = [
+  ...INTAKE_TYPES,
+  FOSTER_RETURN,
+  "seizedOrImpounded",
+  "transferredInInState",
+  "transferredInOutOfState",
+  "transferredInInternational",
+] as const;
+export const IMPORT_OUTCOME_WORDS = [...OUTCOME_TYPES, FOSTER_OUTCOME, "transferredOutInState", "transferredOutOutOfState", "transferredOutInternational"] as const;
