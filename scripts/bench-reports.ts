@@ -426,7 +426,9 @@ export async function main(): Promise<void> {
         met: networkYear.p95 <= 2000 ? "yes" : "NO",
       },
     ]);
-    console.log(`\nThe foster counts' cost (issue 50): ${placements.toLocaleString("en")} placements; medians without them (flows and open stays only) and with them (the service)`);
+    console.log(
+      `\nThe foster counts' cost (issue 50): ${placements.toLocaleString("en")} placements; medians without them (flows and open stays only) and with them (the service)`,
+    );
     console.table(
       (
         [

@@ -233,11 +233,13 @@ function foldReturns(
       else if (open && open.startAt <= at) found = { stay: r, trip: open };
     }
     if (found && !out.some((o) => o.stay.intakeAt.getTime() === found.stay.intakeAt.getTime())) {
-      const { id: _id, ...stay } = found.stay;
+      const stay: FileStay = { ...found.stay };
+      delete (stay as Partial<RecordedStay>).id;
       out.push({ row: c.row, stay: returned(stay, found.trip, at, c.stay), absorbed: [] });
       continue;
     }
-    const { returnFromFoster: _r, ...intake } = c.stay;
+    const intake: FileStay = { ...c.stay };
+    delete intake.returnFromFoster;
     out.push({ row: c.row, stay: intake, absorbed: [] });
     warnings.set(c.row, [
       ...(warnings.get(c.row) ?? []),
@@ -385,7 +387,13 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates: read }: R
     matched.set(c.row, first);
     // An outcome recorded here is newer than a file that has none for the stay: kept.
     if (first.outcomeAt !== null && c.stay.outcomeAt === null) {
-      c.stay = { ...c.stay, outcomeAt: first.outcomeAt, outcomeType: first.outcomeType, outcomeSubtype: first.outcomeSubtype, outcomeDetail: first.outcomeDetail ?? null };
+      c.stay = {
+        ...c.stay,
+        outcomeAt: first.outcomeAt,
+        outcomeType: first.outcomeType,
+        outcomeSubtype: first.outcomeSubtype,
+        outcomeDetail: first.outcomeDetail ?? null,
+      };
       warnings.set(c.row, [
         ...(warnings.get(c.row) ?? []),
         {
@@ -410,7 +418,8 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates: read }: R
   const drop = (c: { row: ImportedRow; absorbed: ImportedRow[] }, message: string, withRecords?: string) => {
     planned.set(c.row, rejected(c.row, [{ ...refuse(c.row, null, message), ...(withRecords ? { withRecords } : {}) }], pet?.id ?? null));
     // The returns it took in go with it: they returned to a stay that is not imported.
-    for (const r of c.absorbed) planned.set(r, rejected(r, [refuse(r, null, `returns from the foster home of the stay on line ${c.row.line}, which is refused`)], pet?.id ?? null));
+    for (const r of c.absorbed)
+      planned.set(r, rejected(r, [refuse(r, null, `returns from the foster home of the stay on line ${c.row.line}, which is refused`)], pet?.id ?? null));
     matched.delete(c.row);
     warnings.delete(c.row);
   };
@@ -546,7 +555,8 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates: read }: R
       stay: k.stay,
       issues: issuesOf(k.row),
     });
-    for (const r of k.absorbed) planned.set(r, { row: r, action: changedRows.has(k.row) ? "update" : "unchanged", petId: pet.id, stay: k.stay, issues: issuesOf(r) });
+    for (const r of k.absorbed)
+      planned.set(r, { row: r, action: changedRows.has(k.row) ? "update" : "unchanged", petId: pet.id, stay: k.stay, issues: issuesOf(r) });
   }
   return { rows: rows.map((r) => planned.get(r)!), profile: planned.get(profileRow)!, insert, update, inCare };
 }

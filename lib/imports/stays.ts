@@ -145,5 +145,7 @@ export async function updateStays(client: Client, updates: { id: number; stay: F
 /** The stays' constraints (decision 023) refused a write: another writer changed the animal's stays between the plan and the write. */
 export function isStayConflict(error: unknown): boolean {
   const text = String((error as { message?: unknown })?.message ?? "") + String((error as { cause?: unknown })?.cause ?? "");
-  return /pet_stays_no_overlap|pet_stays_one_open_key|pet_stays_outcome_after_intake|pet_placements_no_overlap|pet_placements_one_open|pet_placements_inside_stay|pet_stays_intake_detail_check|pet_stays_outcome_detail_check/.test(text);
+  return /pet_stays_no_overlap|pet_stays_one_open_key|pet_stays_outcome_after_intake|pet_placements_no_overlap|pet_placements_one_open|pet_placements_inside_stay|pet_stays_intake_detail_check|pet_stays_outcome_detail_check/.test(
+    text,
+  );
 }

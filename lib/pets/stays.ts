@@ -241,7 +241,11 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
       ...(await followLeaving(tx, was, context, afterLastStay(outcome.type, was.status), leavingCare, options)),
       stayChange: {
         action: "stay_ended",
-        write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null, outcomeDetail: outcome.detail ?? null } },
+        write: {
+          kind: "change",
+          id: row.id,
+          columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null, outcomeDetail: outcome.detail ?? null },
+        },
         refused: refusedAs("at"),
       },
     };

@@ -100,9 +100,16 @@ async function build(organizationId: number | undefined, timeZone: string | null
       continue;
     }
     const byType = (
-      row.kind === "intake" ? species.intakes : row.kind === "outcome" ? species.outcomes : row.kind === "intakeDetail" ? species.intakeDetails : species.outcomeDetails
+      row.kind === "intake"
+        ? species.intakes
+        : row.kind === "outcome"
+          ? species.outcomes
+          : row.kind === "intakeDetail"
+            ? species.intakeDetails
+            : species.outcomeDetails
     ) as Record<string, AgeCounts>;
-    const counts = byType[row.kind === "intakeDetail" ? detailRow.intake.get(row.type!)! : row.kind === "outcomeDetail" ? detailRow.outcome.get(row.type!)! : row.type!];
+    const counts =
+      byType[row.kind === "intakeDetail" ? detailRow.intake.get(row.type!)! : row.kind === "outcomeDetail" ? detailRow.outcome.get(row.type!)! : row.type!];
     // An enum value the matrix lacks cannot be stored (the columns are PostgreSQL enums of these very lists).
     if (counts && row.age) counts[row.age] += row.n;
   }

@@ -73,11 +73,18 @@ export function followStatus(animal: { lastStay: queries.StayRow | null; inCare:
       return null;
     }
     const outcomeAt = at < last.intakeAt ? last.intakeAt : at;
-    return { action: "ended", write: { kind: "change", id: last.id, columns: { outcomeAt, outcomeType: "adoption", outcomeSubtype: null, outcomeDetail: null } } };
+    return {
+      action: "ended",
+      write: { kind: "change", id: last.id, columns: { outcomeAt, outcomeType: "adoption", outcomeSubtype: null, outcomeDetail: null } },
+    };
   }
   if (from === "sold" && to !== "sold") {
     if (!last || last.outcomeType !== "adoption") return null;
-    return { action: "reopened", inCare: true, write: { kind: "change", id: last.id, columns: { outcomeAt: null, outcomeType: null, outcomeSubtype: null, outcomeDetail: null } } };
+    return {
+      action: "reopened",
+      inCare: true,
+      write: { kind: "change", id: last.id, columns: { outcomeAt: null, outcomeType: null, outcomeSubtype: null, outcomeDetail: null } },
+    };
   }
   return null;
 }
@@ -114,7 +121,9 @@ export function overlapping(field: string, mine: { from: Date; to: Date | null }
 /** 400: an outcome before its intake, with both dates named. */
 /** A correction's detail that does not go with the stay's type (the database's CHECK would refuse it). */
 export function detailMismatch(field: string): ApiError {
-  return new ApiError(400, "invalid_body", `The ${field.replace(".", "'s ")} does not go with its type.`, [{ field, issue: `does not go with the type: ${DETAIL_RULE}` }]);
+  return new ApiError(400, "invalid_body", `The ${field.replace(".", "'s ")} does not go with its type.`, [
+    { field, issue: `does not go with the type: ${DETAIL_RULE}` },
+  ]);
 }
 
 export function outcomeBeforeIntake(field: string, intakeAt: Date, outcomeAt: Date): ApiError {

@@ -184,7 +184,9 @@ export const staySchema = z
   .object({
     id: z.number().int().meta({ example: 7 }),
     intake: stayPartSchema(intakeTypeSchema, intakeDetailSchema).meta({ id: "Intake" }),
-    outcome: stayPartSchema(outcomeTypeSchema, outcomeDetailSchema).nullable().meta({ id: "Outcome", description: "Null while the stay is open (the animal is in care)." }),
+    outcome: stayPartSchema(outcomeTypeSchema, outcomeDetailSchema)
+      .nullable()
+      .meta({ id: "Outcome", description: "Null while the stay is open (the animal is in care)." }),
   })
   .meta({ id: "Stay", description: "One stay of an animal at its shelter, from intake to outcome." });
 export type Stay = z.infer<typeof staySchema>;

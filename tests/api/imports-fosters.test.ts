@@ -154,7 +154,10 @@ describe("the report and the map", () => {
       mapping: JSON.stringify({ ...JSON.parse(MAPPING), values: { outcomeType: { FOSTER: "fostered" } } }),
     });
     const body = await expectApiError(res, 400, "invalid_body");
-    expect(body.details).toContainEqual({ field: "mapping.values.outcomeType.FOSTER", issue: expect.stringContaining('maps to "fostered", which is not one of') });
+    expect(body.details).toContainEqual({
+      field: "mapping.values.outcomeType.FOSTER",
+      issue: expect.stringContaining('maps to "fostered", which is not one of'),
+    });
     expect(body.details!.find((d) => d.field === "mapping.values.outcomeType.FOSTER")!.issue).toContain("foster");
     const intake = await postImport({ key }, file("X,Y,DOG,1/1/2021,STRAY,,"), {
       mapping: JSON.stringify({ ...JSON.parse(MAPPING), values: { intakeType: { BACK: "returnedFromFoster" } } }),

@@ -181,7 +181,10 @@ describe("Long Beach's whole file", () => {
       expect(b.intakes).toEqual(a.intakes);
       // The live release rate without those rows, as the matrix counts it.
       const all = Object.entries(a.outcomes).reduce((t, [type, ages]) => t + (type === "ownerIntendedEuthanasia" ? 0 : sum(ages)), 0);
-      const liveOnes = (["adoption", "returnedToOwner", "transferredOut", "returnedToField", "otherLiveOutcome"] as const).reduce((t, type) => t + sum(a.outcomes[type]), 0);
+      const liveOnes = (["adoption", "returnedToOwner", "transferredOut", "returnedToField", "otherLiveOutcome"] as const).reduce(
+        (t, type) => t + sum(a.outcomes[type]),
+        0,
+      );
       expect(b.liveReleaseRate, month.month).toBe(all - n === 0 ? null : Math.round(((liveOnes - n) / (all - n)) * 10_000) / 10_000);
       if (n) {
         changed++;

@@ -37,8 +37,15 @@ describe("the API", () => {
     const [stay] = await expectJson<Stay[]>(await call(listStaysRoute, `/v1/pets/${pet.id}/stays`, { key, params }));
     expect(stay!.intake).toMatchObject({ type: "otherIntake", detail: "seizedOrImpounded" });
 
-    const bad = await call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Bad", categoryId: 1, intake: { type: "stray", detail: "seizedOrImpounded" } } });
-    expect((await expectApiError(bad, 400, "invalid_body")).details).toContainEqual({ field: "intake.detail", issue: expect.stringContaining("does not go with the type") });
+    const bad = await call(createRoute, "/v1/pets", {
+      method: "POST",
+      key,
+      json: { name: "Bad", categoryId: 1, intake: { type: "stray", detail: "seizedOrImpounded" } },
+    });
+    expect((await expectApiError(bad, 400, "invalid_body")).details).toContainEqual({
+      field: "intake.detail",
+      issue: expect.stringContaining("does not go with the type"),
+    });
 
     const stayParams = { petId: String(pet.id), stayId: String(stay!.id) };
     const wrong = await call(endRoute, `/v1/pets/${pet.id}/stays/${stay!.id}/outcome`, {
@@ -47,7 +54,10 @@ describe("the API", () => {
       json: { type: "adoption", detail: "outOfState" },
       params: stayParams,
     });
-    expect((await expectApiError(wrong, 400, "invalid_body")).details).toContainEqual({ field: "detail", issue: expect.stringContaining("does not go with the type") });
+    expect((await expectApiError(wrong, 400, "invalid_body")).details).toContainEqual({
+      field: "detail",
+      issue: expect.stringContaining("does not go with the type"),
+    });
     const ended = await expectJson<Stay>(
       await call(endRoute, `/v1/pets/${pet.id}/stays/${stay!.id}/outcome`, {
         method: "POST",
@@ -59,8 +69,16 @@ describe("the API", () => {
     expect(ended.outcome).toMatchObject({ type: "transferredOut", detail: "outOfState" });
 
     // A correction: a detail that does not go with the stay's type is a 400, never the database's 500.
-    const mismatch = await call(correctRoute, `/v1/pets/${pet.id}/stays/${stay!.id}`, { method: "PATCH", key, json: { intake: { detail: "inState" } }, params: stayParams });
-    expect((await expectApiError(mismatch, 400, "invalid_body")).details).toContainEqual({ field: "intake.detail", issue: expect.stringContaining("does not go with") });
+    const mismatch = await call(correctRoute, `/v1/pets/${pet.id}/stays/${stay!.id}`, {
+      method: "PATCH",
+      key,
+      json: { intake: { detail: "inState" } },
+      params: stayParams,
+    });
+    expect((await expectApiError(mismatch, 400, "invalid_body")).details).toContainEqual({
+      field: "intake.detail",
+      issue: expect.stringContaining("does not go with"),
+    });
     // A new type clears the detail it no longer goes with.
     const corrected = await expectJson<Stay>(
       await call(correctRoute, `/v1/pets/${pet.id}/stays/${stay!.id}`, { method: "PATCH", key, json: { outcome: { type: "adoption" } }, params: stayParams }),
@@ -71,9 +89,12 @@ describe("the API", () => {
 
   it("the database ties each detail to its type, whatever writes", async () => {
     const { org } = await shelter();
-    const [pet] = await db().$queryRaw<{ id: bigint }[]>`INSERT INTO pets (name, organization_id, category_id, status) VALUES ('X', ${BigInt(org)}, 1, 'available') RETURNING id`;
+    const [pet] = await db().$queryRaw<
+      { id: bigint }[]
+    >`INSERT INTO pets (name, organization_id, category_id, status) VALUES ('X', ${BigInt(org)}, 1, 'available') RETURNING id`;
     await expect(
-      db().$executeRaw`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_detail) VALUES (${pet!.id}, ${BigInt(org)}, now(), 'stray', 'seizedOrImpounded')`,
+      db()
+        .$executeRaw`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_detail) VALUES (${pet!.id}, ${BigInt(org)}, now(), 'stray', 'seizedOrImpounded')`,
     ).rejects.toThrow(/pet_stays_intake_detail_check/);
   });
 });
@@ -90,8 +111,13 @@ describe("the report and the import", () => {
       outcomeDate: "Out",
       outcomeType: "Out type",
       values: {
-        intakeType: { "WELFARE SEIZED": "seizedOrImpounded", CONFISCATE: "seizedOrImpounded", "TRANSFER IN": "transferredIn", "TRANSFER IN WA": "transferredInInState" },
-        outcomeType: { "TRANSFER ID": "transferredOutOutOfState", "TRANSFER MX": "transferredOutInternational", "TRANSFER": "transferredOut" },
+        intakeType: {
+          "WELFARE SEIZED": "seizedOrImpounded",
+          CONFISCATE: "seizedOrImpounded",
+          "TRANSFER IN": "transferredIn",
+          "TRANSFER IN WA": "transferredInInState",
+        },
+        outcomeType: { "TRANSFER ID": "transferredOutOutOfState", "TRANSFER MX": "transferredOutInternational", TRANSFER: "transferredOut" },
       },
     });
     const file = [

@@ -39,4 +39,10 @@ export const IMPORT_INTAKE_WORDS = [
   "transferredInOutOfState",
   "transferredInInternational",
 ] as const;
-export const IMPORT_OUTCOME_WORDS = [...OUTCOME_TYPES, FOSTER_OUTCOME, "transferredOutInState", "transferredOutOutOfState", "transferredOutInternational"] as const;
+export const IMPORT_OUTCOME_WORDS = [
+  ...OUTCOME_TYPES,
+  FOSTER_OUTCOME,
+  "transferredOutInState",
+  "transferredOutOutOfState",
+  "transferredOutInternational",
+] as const;
