@@ -1,6 +1,6 @@
 import { BarChart, ChartLegend } from "@/components/staff/bar-chart";
 import { panelClass } from "@/components/staff/styles";
-import { AGE_LABELS, INTAKE_LABELS, OUTCOME_LABELS, SPECIES_LABELS } from "@/lib/reports/csv";
+import { AGE_LABELS, DETAIL_LABELS, INTAKE_DETAIL_KEYS, INTAKE_LABELS, OUTCOME_DETAIL_KEYS, OUTCOME_LABELS, SPECIES_LABELS } from "@/lib/reports/csv";
 import {
   AGES,
   INTAKE_TYPES,
@@ -206,15 +206,23 @@ export function MonthTable({ month }: { month: ReportMonth }) {
                 </thead>
                 <tbody>
                   <CountRow label="Beginning count" value={sp.beginningCount} />
+                  <CountRow label="Of which in foster homes" value={sp.beginningFosterCount} />
                   {INTAKE_TYPES.map((t) => (
                     <AgeRow key={t} label={INTAKE_LABELS[t]} counts={sp.intakes[t]} />
+                  ))}
+                  {INTAKE_DETAIL_KEYS.map((d) => (
+                    <AgeRow key={d} label={DETAIL_LABELS[d]} counts={sp.intakeDetails[d]} />
                   ))}
                   <AgeRow label="Total intakes" counts={addAgeCounts(INTAKE_TYPES.map((t) => sp.intakes[t]))} strong />
                   {OUTCOME_TYPES.map((t) => (
                     <AgeRow key={t} label={OUTCOME_LABELS[t]} counts={sp.outcomes[t]} />
                   ))}
+                  {OUTCOME_DETAIL_KEYS.map((d) => (
+                    <AgeRow key={d} label={DETAIL_LABELS[d]} counts={sp.outcomeDetails[d]} />
+                  ))}
                   <AgeRow label="Total outcomes" counts={addAgeCounts(OUTCOME_TYPES.map((t) => sp.outcomes[t]))} strong />
                   <CountRow label="Ending count" value={sp.endingCount} />
+                  <CountRow label="Of which in foster homes" value={sp.endingFosterCount} />
                   <CountRow label="Live release rate" value={percent(sp.liveReleaseRate)} />
                   <CountRow label="Median length of stay" value={days(sp.medianLengthOfStayDays)} />
                 </tbody>

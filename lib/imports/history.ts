@@ -2,8 +2,9 @@ import { differences, refusals, rejected, wanted, type PlannedRow } from "@/lib/
 import type { ImportIssue, ReportEntry } from "@/lib/imports/schemas";
 import { instantOf, readStayTime, type StayTime } from "@/lib/imports/stay-times";
 import { STAY_FIELDS, type GenericMapping } from "@/lib/listings/formats/generic";
+import { DETAIL_WORDS, FOSTER_OUTCOME, FOSTER_RETURN } from "@/lib/listings/vocabulary/stay-types";
 import type { ImportedRow } from "@/lib/listings/formats/types";
-import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import type { IntakeDetail, IntakeType, OutcomeDetail, OutcomeType } from "@/lib/stays/schemas";
 import { newPetSchema, type Pet, type PetPatch } from "@/lib/pets/schemas/pet";
 import { afterLastStay, staysMeet } from "@/lib/stays/rules";
 import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
@@ -15,6 +16,19 @@ import { STAYS_PER_ANIMAL_MAX } from "@/lib/stays/schemas";
 // never overlap, an open stay is the last, and the animal's status and
 // in_care follow from its last stay. Nothing here writes.
 
+/**
+ * A time in a foster home inside a stay (pet_placements, issue 50): the file's from an outcome
+ * mapped to `foster` (an unnamed foster) until an intake mapped to `returnFromFoster`, or one
+ * recorded here (`id`; `personId` when staff named the foster).
+ */
+export interface FilePlacement {
+  id?: number;
+  personId?: number | null;
+  startAt: Date;
+  endAt: Date | null;
+  endReason: "returnedToShelter" | "movedToAnotherFoster" | "stayEnded" | "other" | null;
+}
+
 /** A stay as the file gives it, its times read in the organisation's zone. */
 export interface FileStay {
   intakeAt: Date;
@@ -23,6 +37,13 @@ export interface FileStay {
   outcomeAt: Date | null;
   outcomeType: OutcomeType | null;
   outcomeSubtype: string | null;
+  /** The matrix's 2021 details (seizedOrImpounded; a transfer's distance): absent is none. */
+  intakeDetail?: IntakeDetail | null;
+  outcomeDetail?: OutcomeDetail | null;
+  /** Its times in foster homes, oldest first (none: absent or empty). */
+  placements?: FilePlacement[];
+  /** The row's intake is a return from a foster home (`returnFromFoster`): it ends a placement, it starts no stay (intakeType: the fallback, otherIntake). */
+  returnFromFoster?: boolean;
 }
 
 /** A stay already recorded for the animal (pet_stays). */
@@ -90,14 +111,26 @@ function span(s: FileStay, zone: string): string {
   return `${day(s.intakeAt)} to ${s.outcomeAt ? day(s.outcomeAt) : "now (no outcome)"}`;
 }
 
+const time = (d: Date | null) => d?.getTime() ?? null;
+
+function samePlacements(a: readonly FilePlacement[] = [], b: readonly FilePlacement[] = []): boolean {
+  return (
+    a.length === b.length &&
+    a.every((p, i) => time(p.startAt) === time(b[i]!.startAt) && time(p.endAt) === time(b[i]!.endAt) && p.endReason === b[i]!.endReason)
+  );
+}
+
 function sameStay(a: FileStay, b: FileStay): boolean {
   return (
+    samePlacements(a.placements, b.placements) &&
     a.intakeAt.getTime() === b.intakeAt.getTime() &&
     a.intakeType === b.intakeType &&
     a.intakeSubtype === b.intakeSubtype &&
     (a.outcomeAt?.getTime() ?? null) === (b.outcomeAt?.getTime() ?? null) &&
     a.outcomeType === b.outcomeType &&
-    a.outcomeSubtype === b.outcomeSubtype
+    a.outcomeSubtype === b.outcomeSubtype &&
+    (a.intakeDetail ?? null) === (b.intakeDetail ?? null) &&
+    (a.outcomeDetail ?? null) === (b.outcomeDetail ?? null)
   );
 }
 
@@ -116,22 +149,137 @@ function readStay(row: ImportedRow, columns: StayColumns, zone: string, now: Dat
   if ("message" in intake) return intake;
   const outcome = columns.outcomeDate ? time(cells?.outcomeDate, columns.outcomeDate) : null;
   if (outcome && "message" in outcome) return outcome;
-  const outcomeType = (cells?.outcomeType ?? null) as OutcomeType | null;
+  const outcomeType = (cells?.outcomeType ?? null) as OutcomeType | typeof FOSTER_OUTCOME | null;
   if (outcome && !outcomeType) return refuse(row, columns.outcomeType ?? null, "is empty, but the row has an outcome date: an outcome has a type");
   if (!outcome && outcomeType) return refuse(row, columns.outcomeDate ?? null, `is empty, but the row has the outcome ${outcomeType}: an outcome has a date`);
+  const returnFromFoster = cells?.intakeType === FOSTER_RETURN;
+  // A 2021 row (seizedOrImpounded, a transfer by distance) is today's type with its detail.
+  const intakeWord = DETAIL_WORDS[cells?.intakeType as keyof typeof DETAIL_WORDS] as { type: IntakeType; detail: IntakeDetail } | undefined;
+  const outcomeWord = DETAIL_WORDS[outcomeType as keyof typeof DETAIL_WORDS] as { type: OutcomeType; detail: OutcomeDetail } | undefined;
   const stay: FileStay = {
     intakeAt: instantOf(intake, zone),
-    intakeType: (cells?.intakeType ?? "otherIntake") as IntakeType,
+    // A return from a foster home that finds no placement to end is another intake (planRead).
+    intakeType: returnFromFoster ? "otherIntake" : (intakeWord?.type ?? ((cells?.intakeType ?? "otherIntake") as IntakeType)),
     intakeSubtype: cells?.intakeSubtype ?? null,
     outcomeAt: outcome ? instantOf(outcome, zone) : null,
-    outcomeType: outcome ? outcomeType : null,
+    outcomeType: outcome ? (outcomeWord?.type ?? (outcomeType as OutcomeType)) : null,
     outcomeSubtype: outcome ? (cells?.outcomeSubtype ?? null) : null,
+    ...(intakeWord ? { intakeDetail: intakeWord.detail } : {}),
+    ...(outcome && outcomeWord ? { outcomeDetail: outcomeWord.detail } : {}),
+    ...(returnFromFoster ? { returnFromFoster } : {}),
   };
   if (stay.intakeAt > now) return refuse(row, columns.intakeDate, "is in the future: a stay is recorded once it has begun");
   if (stay.outcomeAt && stay.outcomeAt > now) return refuse(row, columns.outcomeDate ?? null, "is in the future: an outcome is recorded once it has happened");
   if (stay.outcomeAt && stay.outcomeAt < stay.intakeAt)
     return refuse(row, columns.outcomeDate ?? null, `is before the intake (${span(stay, zone)}): an animal leaves after it came in`);
+  // A trip to a foster home is no outcome (Shelter Animals Count: the animal is still in the organisation's care): the stay goes on, and a placement with an unnamed foster begins then.
+  if (stay.outcomeType === (FOSTER_OUTCOME as string)) {
+    return { ...stay, outcomeAt: null, outcomeType: null, outcomeSubtype: null, placements: [{ startAt: stay.outcomeAt!, endAt: null, endReason: null }] };
+  }
   return stay;
+}
+
+const openPlacement = (s: FileStay) => {
+  const last = s.placements?.at(-1);
+  return last && last.endAt === null ? last : undefined;
+};
+
+/** `stay`'s placements up to `until` ended at `at` as a return to the shelter, then `next`'s (the returning row's own trip, when its outcome is `foster`). */
+function returned(stay: FileStay, until: FilePlacement, at: Date, next: FileStay): FileStay {
+  const kept = stay.placements!.slice(0, stay.placements!.indexOf(until));
+  return {
+    ...stay,
+    outcomeAt: next.outcomeAt,
+    outcomeType: next.outcomeType,
+    outcomeSubtype: next.outcomeSubtype,
+    outcomeDetail: next.outcomeDetail ?? null,
+    placements: [...kept, { ...until, endAt: at, endReason: "returnedToShelter" }, ...(next.placements ?? [])],
+  };
+}
+
+/**
+ * The rows mapped to `returnFromFoster` (issue 50): each ends the placement it returns from,
+ * and its outcome (if any) is the outcome of the stay that goes on; it starts no stay. The
+ * placement is the file's (the animal's previous row went to a foster home) or one recorded
+ * here: open in the animal's open stay, or already ended at this very time (the same file
+ * again). Without one, the row is another intake (otherIntake), with a warning. Returns the
+ * candidates left, the rows each kept one absorbed, and the warnings.
+ */
+function foldReturns(
+  candidates: { row: ImportedRow; stay: FileStay }[],
+  recorded: readonly RecordedStay[],
+  warnings: Map<ImportedRow, ReportEntry[]>,
+): { row: ImportedRow; stay: FileStay; absorbed: ImportedRow[] }[] {
+  const out: { row: ImportedRow; stay: FileStay; absorbed: ImportedRow[] }[] = [];
+  for (const c of candidates) {
+    if (!c.stay.returnFromFoster) {
+      out.push({ ...c, absorbed: [] });
+      continue;
+    }
+    const at = c.stay.intakeAt;
+    const previous = out.at(-1);
+    const trip = previous && previous.stay.outcomeAt === null ? openPlacement(previous.stay) : undefined;
+    if (previous && trip && trip.startAt <= at) {
+      previous.stay = returned(previous.stay, trip, at, c.stay);
+      previous.absorbed.push(c.row);
+      continue;
+    }
+    // A placement recorded here: ended at this time already (the same row imported before), or still open in the open stay.
+    let found: { stay: RecordedStay; trip: FilePlacement } | undefined;
+    for (const r of recorded) {
+      const ended = r.placements?.find((p) => p.endAt?.getTime() === at.getTime() && p.endReason === "returnedToShelter");
+      const open = r.outcomeAt === null ? openPlacement(r) : undefined;
+      if (ended) found = { stay: r, trip: ended };
+      else if (open && open.startAt <= at) found = { stay: r, trip: open };
+    }
+    if (found && !out.some((o) => o.stay.intakeAt.getTime() === found.stay.intakeAt.getTime())) {
+      const stay: FileStay = { ...found.stay };
+      delete (stay as Partial<RecordedStay>).id;
+      out.push({ row: c.row, stay: returned(stay, found.trip, at, c.stay), absorbed: [] });
+      continue;
+    }
+    const intake: FileStay = { ...c.stay };
+    delete intake.returnFromFoster;
+    out.push({ row: c.row, stay: intake, absorbed: [] });
+    warnings.set(c.row, [
+      ...(warnings.get(c.row) ?? []),
+      {
+        line: c.row.line,
+        field: null,
+        message: "is a return from a foster home, but the animal was in none then (here or in the file): imported as another intake (otherIntake)",
+        result: "importedWithWarning",
+      },
+    ]);
+  }
+  out.sort(byIntake);
+  return out;
+}
+
+/**
+ * A recorded stay's placements, with the file's: a trip of the file is the recorded one that
+ * starts at the same instant (a re-import keeps its row), else a new one. A recorded trip is
+ * never taken back by a file that does not name it, and one ended here is not reopened by a
+ * file that has it open (the file was written before: as with outcomes). An outcome ends the
+ * placement still open at its instant (stayEnded), as every outcome does.
+ */
+function withPlacements(stay: FileStay, recorded: RecordedStay | undefined): FileStay {
+  const recordedPlacements = recorded?.placements ?? [];
+  let placements: FilePlacement[];
+  if (!stay.placements?.length) placements = recordedPlacements;
+  else {
+    const ours = new Set(stay.placements.flatMap((p) => (p.id === undefined ? [] : [p.id])));
+    const byStart = new Map(recordedPlacements.filter((p) => !ours.has(p.id!)).map((p) => [p.startAt.getTime(), p]));
+    const file = stay.placements.map((p) => {
+      const same = p.id === undefined ? byStart.get(p.startAt.getTime()) : undefined;
+      if (!same) return p;
+      byStart.delete(p.startAt.getTime());
+      return p.endAt === null && same.endAt !== null ? same : { ...p, id: same.id, personId: same.personId ?? null };
+    });
+    placements = [...byStart.values(), ...file].sort((a, b) => a.startAt.getTime() - b.startAt.getTime());
+  }
+  const last = placements.at(-1);
+  if (stay.outcomeAt && last && last.endAt === null) placements = [...placements.slice(0, -1), { ...last, endAt: stay.outcomeAt, endReason: "stayEnded" }];
+  return placements.length ? { ...stay, placements } : stay;
 }
 
 /** Candidates by intake, ended before open, then in file order. */
@@ -216,10 +364,14 @@ export async function planAnimalInSteps(
   return planRead(rows, read, existing, zone);
 }
 
-function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRows, existing: Existing, zone: string): AnimalPlan {
+function planRead(rows: readonly ImportedRow[], { planned, candidates: read }: ReadRows, existing: Existing, zone: string): AnimalPlan {
   const pet = existing?.pet;
   const recorded = [...(existing?.stays ?? [])].sort(laterStay);
-  candidates.sort(byIntake);
+  read.sort(byIntake);
+  const warnings = new Map<ImportedRow, ReportEntry[]>();
+  // Each row's own intake, before the returns from foster homes join the stay that goes on (they end its placement, they begin nothing).
+  const readStayOf = new Map(read.map((c) => [c.row, c.stay.intakeAt.getTime()]));
+  const candidates = foldReturns(read, recorded, warnings);
 
   // The recorded stays the file's rows are (same intake time, in order), and the others, which the file must not overlap.
   const byIntakeTime = new Map<number, RecordedStay[]>();
@@ -229,15 +381,21 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
     else byIntakeTime.set(s.intakeAt.getTime(), [s]);
   }
   const matched = new Map<ImportedRow, RecordedStay>();
-  const warnings = new Map<ImportedRow, ReportEntry[]>();
   for (const c of candidates) {
     const first = byIntakeTime.get(c.stay.intakeAt.getTime())?.shift();
     if (!first) continue;
     matched.set(c.row, first);
     // An outcome recorded here is newer than a file that has none for the stay: kept.
     if (first.outcomeAt !== null && c.stay.outcomeAt === null) {
-      c.stay = { ...c.stay, outcomeAt: first.outcomeAt, outcomeType: first.outcomeType, outcomeSubtype: first.outcomeSubtype };
+      c.stay = {
+        ...c.stay,
+        outcomeAt: first.outcomeAt,
+        outcomeType: first.outcomeType,
+        outcomeSubtype: first.outcomeSubtype,
+        outcomeDetail: first.outcomeDetail ?? null,
+      };
       warnings.set(c.row, [
+        ...(warnings.get(c.row) ?? []),
         {
           line: c.row.line,
           field: null,
@@ -256,9 +414,12 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   const walls = others.filter((s) => endOf(s) > s.intakeAt.getTime());
   let wall = 0;
 
-  let kept: { row: ImportedRow; stay: FileStay }[] = [];
-  const drop = (c: { row: ImportedRow }, message: string, withRecords?: string) => {
+  let kept: typeof candidates = [];
+  const drop = (c: { row: ImportedRow; absorbed: ImportedRow[] }, message: string, withRecords?: string) => {
     planned.set(c.row, rejected(c.row, [{ ...refuse(c.row, null, message), ...(withRecords ? { withRecords } : {}) }], pet?.id ?? null));
+    // The returns it took in go with it: they returned to a stay that is not imported.
+    for (const r of c.absorbed)
+      planned.set(r, rejected(r, [refuse(r, null, `returns from the foster home of the stay on line ${c.row.line}, which is refused`)], pet?.id ?? null));
     matched.delete(c.row);
     warnings.delete(c.row);
   };
@@ -325,6 +486,8 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   const fields = wanted(profileRow, pet !== undefined);
   if (!fields.ok) throw new Error("a row that was valid is no longer");
   const patchFields: PetPatch = { ...fields.fields };
+  // A return from a foster home began no stay: the animal's intake date stays its stay's.
+  if (kept.at(-1)!.stay.intakeAt.getTime() !== readStayOf.get(profileRow)) delete patchFields.intakeDate;
   const profileWarnings: ReportEntry[] = [...(warnings.get(profileRow) ?? [])];
   // Decision 023, the one rule (lib/stays/rules.ts): the status and care follow from the last stay.
   const lastOutcome = lastOfAll.outcomeAt === null ? null : lastOfAll.outcomeType;
@@ -349,6 +512,7 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
   const changedRows = new Set<ImportedRow>();
   for (const k of kept) {
     const found = matched.get(k.row);
+    k.stay = withPlacements(k.stay, found);
     if (!found) insert.push(k.stay);
     else if (!sameStay(found, k.stay)) update.push({ id: found.id, stay: k.stay });
     else continue;
@@ -360,18 +524,20 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
     const created = newPetSchema.safeParse({ ...patchFields, externalId: profileRow.externalId });
     if (!created.success) {
       for (const k of kept)
-        planned.set(
-          k.row,
-          rejected(
-            k.row,
-            created.error.issues.map((i) => refuse(k.row, i.path.join(".") || null, i.message)),
-          ),
-        );
+        for (const r of [k.row, ...k.absorbed])
+          planned.set(
+            r,
+            rejected(
+              r,
+              created.error.issues.map((i) => refuse(r, i.path.join(".") || null, i.message)),
+            ),
+          );
       return { rows: rows.map((r) => planned.get(r)!), profile: null, insert: [], update: [], inCare: null };
     }
     for (const k of kept) {
       const isProfile = k.row === profileRow;
       planned.set(k.row, { row: k.row, action: "create", petId: null, ...(isProfile ? { create: created.data } : {}), stay: k.stay, issues: issuesOf(k.row) });
+      for (const r of k.absorbed) planned.set(r, { row: r, action: "create", petId: null, stay: k.stay, issues: issuesOf(r) });
     }
     return { rows: rows.map((r) => planned.get(r)!), profile: planned.get(profileRow)!, insert, update, inCare: inCareWanted ? null : false };
   }
@@ -389,6 +555,8 @@ function planRead(rows: readonly ImportedRow[], { planned, candidates }: ReadRow
       stay: k.stay,
       issues: issuesOf(k.row),
     });
+    for (const r of k.absorbed)
+      planned.set(r, { row: r, action: changedRows.has(k.row) ? "update" : "unchanged", petId: pet.id, stay: k.stay, issues: issuesOf(r) });
   }
   return { rows: rows.map((r) => planned.get(r)!), profile: planned.get(profileRow)!, insert, update, inCare };
 }

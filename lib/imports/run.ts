@@ -275,7 +275,7 @@ async function updateAll(state: State, plans: Plan[], history: HistoryMode | nul
           // The report says what the lock's plan did.
           Object.assign(plan, locked);
           if (!locked.profile) return null;
-          await updateStays(tx, locked.update);
+          await updateStays(tx, locked.update, state.organizationId, petId);
           await insertStays(
             tx,
             state.organizationId,

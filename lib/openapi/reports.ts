@@ -23,7 +23,7 @@ const csvHeaders = (example: string) => ({
 });
 
 const CSV_LAYOUT =
-  "One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.";
+  "One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, Beginning count: in foster homes (of the beginning count), the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Ending count: in foster homes, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.";
 
 export function registerReports(registry: OpenAPIRegistry, security: Record<string, string[]>[]): void {
   const invalidQuery = errorResponse(

@@ -69,6 +69,7 @@ export async function createPet(
           at: input.intake?.at ? await firstIntakeAt(organizationId, input.intake.at) : null,
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
+          detail: input.intake?.detail ?? null,
         };
   const create = async (tx: Prisma.TransactionClient | undefined) => {
     const row = await createPetWithRecords(

@@ -9,9 +9,11 @@ import type { PetField } from "@/lib/pets/schemas/pet";
 import type { PetStatus } from "@/lib/pets/schemas/fields";
 import { placeAtIntake } from "@/lib/placements/rules";
 import * as queries from "@/lib/stays/queries";
-import { afterLastStay, outcomeBeforeIntake, overlapping, resolveTime, toStay } from "@/lib/stays/rules";
+import { afterLastStay, detailMismatch, outcomeBeforeIntake, overlapping, resolveTime, toStay } from "@/lib/stays/rules";
 import {
   STAYS_PER_ANIMAL_MAX,
+  intakeDetailFits,
+  outcomeDetailFits,
   type IntakeInput,
   type ListStaysQuery,
   type OutcomeInput,
@@ -204,7 +206,7 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
       ...follow(was, context, afterLastStay(null, was.status)),
       stayChange: {
         action: "stay_started",
-        write: { kind: "open", intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null },
+        write: { kind: "open", intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null, intakeDetail: intake.detail ?? null },
         refused: refusedAs("intake.at"),
       },
       ...(place && { placementChange: { write: (tx: Prisma.TransactionClient, stay: queries.StayRow | null) => place(tx, stay!.id) } }),
@@ -231,7 +233,11 @@ export async function endStay(petId: number, stayId: number, outcome: OutcomeInp
       ...(await followLeaving(tx, was, context, afterLastStay(outcome.type, was.status), leavingCare, options)),
       stayChange: {
         action: "stay_ended",
-        write: { kind: "change", id: row.id, columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null } },
+        write: {
+          kind: "change",
+          id: row.id,
+          columns: { outcomeAt: at, outcomeType: outcome.type, outcomeSubtype: outcome.subtype ?? null, outcomeDetail: outcome.detail ?? null },
+        },
         refused: refusedAs("at"),
       },
     };
@@ -263,6 +269,19 @@ export async function correctStay(petId: number, stayId: number, patch: StayPatc
     if (patch.outcome?.at !== undefined) columns.outcomeAt = await resolveTime(tx, was.organizationId, patch.outcome.at, "outcome.at", now);
     if (patch.outcome?.type !== undefined) columns.outcomeType = patch.outcome.type;
     if (patch.outcome?.subtype !== undefined) columns.outcomeSubtype = patch.outcome.subtype;
+    // The 2021 details (issue 50): given, they must go with the type the stay will have; a new type its detail does not go with clears it.
+    const intakeType = columns.intakeType ?? row.intakeType;
+    const intakeDetail = patch.intake?.detail !== undefined ? patch.intake.detail : row.intakeDetail;
+    if (!intakeDetailFits(intakeType, intakeDetail)) {
+      if (patch.intake?.detail) throw detailMismatch("intake.detail");
+      columns.intakeDetail = null;
+    } else if (patch.intake?.detail !== undefined) columns.intakeDetail = patch.intake.detail;
+    const outcomeType = columns.outcomeType ?? row.outcomeType;
+    const outcomeDetail = patch.outcome?.detail !== undefined ? patch.outcome.detail : row.outcomeDetail;
+    if (!outcomeDetailFits(outcomeType, outcomeDetail)) {
+      if (patch.outcome?.detail) throw detailMismatch("outcome.detail");
+      columns.outcomeDetail = null;
+    } else if (patch.outcome?.detail !== undefined) columns.outcomeDetail = patch.outcome.detail;
 
     const from = columns.intakeAt ?? row.intakeAt;
     const to = columns.outcomeAt !== undefined ? columns.outcomeAt : row.outcomeAt;

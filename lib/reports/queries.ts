@@ -16,7 +16,8 @@ const ofOrganization = (organizationId: number | undefined) =>
 export interface FlowRow {
   month: string;
   species: "dog" | "cat" | "other";
-  kind: "intake" | "outcome";
+  /** intakeDetail / outcomeDetail: the matrix's 2021 details (type: the detail), counted apart from, and inside, their type's row. */
+  kind: "intake" | "outcome" | "intakeDetail" | "outcomeDetail";
   /** Null on the outcomes' per-species rows that carry the median length of stay. */
   type: string | null;
   age: "adult" | "juvenile" | "unknownAge" | null;
@@ -43,7 +44,18 @@ export function flowsSql(from: string, to: string, organizationId: number | unde
            CASE WHEN GROUPING(s.outcome_type) = 1 THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY s.outcome_on - s.intake_on) END::float8 AS median_days
       FROM pet_stays s
      WHERE s.outcome_on >= ${from}::date AND s.outcome_on < ${to}::date ${ofOrganization(organizationId)}
-     GROUP BY GROUPING SETS ((to_char(s.outcome_on, 'YYYY-MM'), s.species, s.outcome_type, s.outcome_age), (to_char(s.outcome_on, 'YYYY-MM'), s.species))`;
+     GROUP BY GROUPING SETS ((to_char(s.outcome_on, 'YYYY-MM'), s.species, s.outcome_type, s.outcome_age), (to_char(s.outcome_on, 'YYYY-MM'), s.species))
+    UNION ALL
+    -- The 2021 details (issue 50), from their partial indexes (migration 20261211300100): few stays have one.
+    SELECT to_char(s.intake_on, 'YYYY-MM'), s.species, 'intakeDetail', s.intake_type::text || '.' || s.intake_detail, s.intake_age, count(*)::int, NULL::float8
+      FROM pet_stays s
+     WHERE s.intake_detail IS NOT NULL AND s.intake_on >= ${from}::date AND s.intake_on < ${to}::date ${ofOrganization(organizationId)}
+     GROUP BY 1, 2, 4, 5
+    UNION ALL
+    SELECT to_char(s.outcome_on, 'YYYY-MM'), s.species, 'outcomeDetail', s.outcome_type::text || '.' || s.outcome_detail, s.outcome_age, count(*)::int, NULL::float8
+      FROM pet_stays s
+     WHERE s.outcome_detail IS NOT NULL AND s.outcome_on >= ${from}::date AND s.outcome_on < ${to}::date ${ofOrganization(organizationId)}
+     GROUP BY 1, 2, 4, 5`;
 }
 
 export async function flows(from: string, to: string, organizationId: number | undefined): Promise<FlowRow[]> {
@@ -74,6 +86,29 @@ export function openAtSql(from: string, to: string, organizationId: number | und
 
 export async function openAt(from: string, to: string, organizationId: number | undefined): Promise<OpenRow[]> {
   return withoutJit<OpenRow>(openAtSql(from, to, organizationId));
+}
+
+/**
+ * Of the animals openAtSql counts on each first day, those in a foster home
+ * then (issue 50, docs/decisions/028), by the same rule: a placement whose
+ * days (start_on, end_on], in the organisation's zone as the stays' are,
+ * hold the day, and whose stay holds it too (a placement lies inside its
+ * stay, so the second test only guards days written under another zone).
+ * One probe of pet_placements_on_idx per month, then each placement's stay
+ * by its key: placements are far fewer than stays.
+ */
+export function fosteredAtSql(from: string, to: string, organizationId: number | undefined): Prisma.Sql {
+  const ofPlacement = organizationId === undefined ? Prisma.empty : Prisma.sql`AND p.organization_id = ${BigInt(organizationId)}`;
+  return Prisma.sql`
+    SELECT to_char(m.day, 'YYYY-MM-DD') AS day, s.species, count(*)::int AS n
+      FROM generate_series(${from}::date, ${to}::date, interval '1 month') AS m(day)
+      JOIN pet_placements p ON daterange(p.start_on, p.end_on, '(]') @> m.day::date ${ofPlacement}
+      JOIN pet_stays s ON s.id = p.stay_id AND daterange(s.intake_on, s.outcome_on, '(]') @> m.day::date
+     GROUP BY 1, 2`;
+}
+
+export async function fosteredAt(from: string, to: string, organizationId: number | undefined): Promise<OpenRow[]> {
+  return withoutJit<OpenRow>(fosteredAtSql(from, to, organizationId));
 }
 
 /**

@@ -82,6 +82,30 @@ export const addAgeCounts = (list: AgeCounts[]): AgeCounts => ({
   unknownAge: list.reduce((n, a) => n + a.unknownAge, 0),
 });
 
+/**
+ * The matrix's 2021 rows (issue 50): seized or impounded animals out of the other intakes, and
+ * transfers by distance. Each is part of its type's row in `intakes`/`outcomes`, which keep their
+ * totals: a transfer recorded without its distance is in `transferredIn` only.
+ */
+export const INTAKE_DETAIL_ROWS = {
+  seizedOrImpounded: "otherIntake.seizedOrImpounded",
+  transferredInInState: "transferredIn.inState",
+  transferredInOutOfState: "transferredIn.outOfState",
+  transferredInInternational: "transferredIn.international",
+} as const;
+export const OUTCOME_DETAIL_ROWS = {
+  transferredOutInState: "transferredOut.inState",
+  transferredOutOutOfState: "transferredOut.outOfState",
+  transferredOutInternational: "transferredOut.international",
+} as const;
+export type IntakeDetailRow = keyof typeof INTAKE_DETAIL_ROWS;
+export type OutcomeDetailRow = keyof typeof OUTCOME_DETAIL_ROWS;
+
+const byDetail = <T extends Record<string, string>>(rows: T, what: string) =>
+  z.object(Object.fromEntries(Object.keys(rows).map((t) => [t, ageCountsSchema])) as { [K in keyof T]: typeof ageCountsSchema }).meta({
+    description: `${what}, each by age; every row is present (zeros included). Each is part of its type's count, which keeps its total.`,
+  });
+
 const byType = <T extends readonly string[]>(types: T, what: string) =>
   z.object(Object.fromEntries(types.map((t) => [t, ageCountsSchema])) as { [K in T[number]]: typeof ageCountsSchema }).meta({
     description: `${what} by the matrix's category, each by age; every category is present (zeros included).`,
@@ -95,8 +119,23 @@ export const speciesReportSchema = z
     endingCount: count.meta({
       description: "Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes.",
     }),
+    beginningFosterCount: count.meta({
+      description:
+        "Of beginningCount, the animals in a foster home when the month began, by the same rule (a placement that began on an earlier day and had not ended before the first day). A placement is never an intake or an outcome.",
+    }),
+    endingFosterCount: count.meta({
+      description: "Of endingCount, the animals in a foster home when the month ended: the next month's beginningFosterCount.",
+    }),
     intakes: byType(INTAKE_TYPES, "Stays that began this month (age on the intake's day)"),
     outcomes: byType(OUTCOME_TYPES, "Stays that ended this month (age on the outcome's day)"),
+    intakeDetails: byDetail(
+      INTAKE_DETAIL_ROWS,
+      "The matrix's 2021 intake rows: `seizedOrImpounded` (of `otherIntake`), and transfers in by distance (of `transferredIn`: `transferredInInState`, `transferredInOutOfState`, `transferredInInternational`)",
+    ),
+    outcomeDetails: byDetail(
+      OUTCOME_DETAIL_ROWS,
+      "The matrix's 2021 outcome rows: transfers out by distance (of `transferredOut`: `transferredOutInState`, `transferredOutOutOfState`, `transferredOutInternational`)",
+    ),
     liveReleaseRate: z.number().min(0).max(1).nullable().meta({
       description:
         "Live outcomes (adoption, returnedToOwner, transferredOut, returnedToField, otherLiveOutcome) divided by all outcomes minus ownerIntendedEuthanasia, from 0 to 1; null when that is 0.",

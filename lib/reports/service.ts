@@ -2,8 +2,12 @@ import { ApiError } from "@/lib/core/errors";
 import { getOrganizationTimeZone } from "@/lib/organizations/service";
 import * as queries from "@/lib/reports/queries";
 import {
+  INTAKE_DETAIL_ROWS,
   INTAKE_TYPES,
   LIVE_OUTCOMES,
+  OUTCOME_DETAIL_ROWS,
+  type IntakeDetailRow,
+  type OutcomeDetailRow,
   MONTHS_MAX,
   NETWORK_MONTHS_MAX,
   OUTCOME_TYPES,
@@ -51,8 +55,12 @@ function emptySpecies(): SpeciesReport {
   return {
     beginningCount: 0,
     endingCount: 0,
+    beginningFosterCount: 0,
+    endingFosterCount: 0,
     intakes: byTypes(INTAKE_TYPES),
     outcomes: byTypes(OUTCOME_TYPES),
+    intakeDetails: byTypes(Object.keys(INTAKE_DETAIL_ROWS) as IntakeDetailRow[]),
+    outcomeDetails: byTypes(Object.keys(OUTCOME_DETAIL_ROWS) as OutcomeDetailRow[]),
     liveReleaseRate: null,
     medianLengthOfStayDays: null,
   };
@@ -67,14 +75,20 @@ export function liveReleaseRate(outcomes: Record<(typeof OUTCOME_TYPES)[number],
 }
 
 const firstDay = (month: string) => `${month}-01`;
+/** The statement's "type.detail" keys to the report's rows. */
+const detailRow = {
+  intake: new Map(Object.entries(INTAKE_DETAIL_ROWS).map(([row, key]) => [key as string, row])),
+  outcome: new Map(Object.entries(OUTCOME_DETAIL_ROWS).map(([row, key]) => [key as string, row])),
+};
 
 async function build(organizationId: number | undefined, timeZone: string | null, from: string, to: string): Promise<MonthlyReport> {
   const months = Array.from({ length: monthIndex(to) - monthIndex(from) + 1 }, (_, i) => monthOf(monthIndex(from) + i));
   const after = monthOf(monthIndex(to) + 1);
-  const [flows, open] = await Promise.all([
+  const [flows, open, fostered] = await Promise.all([
     queries.flows(firstDay(from), firstDay(after), organizationId),
     // The first days of every month and of the month after the last: its count is the last month's endingCount.
     queries.openAt(firstDay(from), firstDay(after), organizationId),
+    queries.fosteredAt(firstDay(from), firstDay(after), organizationId),
   ]);
 
   const report = new Map<string, Record<Species, SpeciesReport>>(months.map((m) => [m, { dog: emptySpecies(), cat: emptySpecies(), other: emptySpecies() }]));
@@ -85,12 +99,22 @@ async function build(organizationId: number | undefined, timeZone: string | null
       species.medianLengthOfStayDays = row.median_days;
       continue;
     }
-    const byType = (row.kind === "intake" ? species.intakes : species.outcomes) as Record<string, AgeCounts>;
-    const counts = byType[row.type!];
+    const byType = (
+      row.kind === "intake"
+        ? species.intakes
+        : row.kind === "outcome"
+          ? species.outcomes
+          : row.kind === "intakeDetail"
+            ? species.intakeDetails
+            : species.outcomeDetails
+    ) as Record<string, AgeCounts>;
+    const counts =
+      byType[row.kind === "intakeDetail" ? detailRow.intake.get(row.type!)! : row.kind === "outcomeDetail" ? detailRow.outcome.get(row.type!)! : row.type!];
     // An enum value the matrix lacks cannot be stored (the columns are PostgreSQL enums of these very lists).
     if (counts && row.age) counts[row.age] += row.n;
   }
   const openOn = new Map(open.map((r) => [`${r.day}/${r.species}`, r.n]));
+  const fosteredOn = new Map(fostered.map((r) => [`${r.day}/${r.species}`, r.n]));
   return {
     organizationId: organizationId ?? null,
     timeZone,
@@ -100,6 +124,8 @@ async function build(organizationId: number | undefined, timeZone: string | null
       for (const s of SPECIES) {
         species[s].beginningCount = openOn.get(`${firstDay(month)}/${s}`) ?? 0;
         species[s].endingCount = openOn.get(`${firstDay(next)}/${s}`) ?? 0;
+        species[s].beginningFosterCount = fosteredOn.get(`${firstDay(month)}/${s}`) ?? 0;
+        species[s].endingFosterCount = fosteredOn.get(`${firstDay(next)}/${s}`) ?? 0;
         species[s].liveReleaseRate = liveReleaseRate(species[s].outcomes);
       }
       return { month, species };

@@ -694,7 +694,7 @@ export interface paths {
         };
         /**
          * An organisation's monthly report as CSV
-         * @description The same range as `getMonthlyReport`, in the matrix's layout, to copy into the national database's form. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
+         * @description The same range as `getMonthlyReport`, in the matrix's layout, to copy into the national database's form. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, Beginning count: in foster homes (of the beginning count), the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Ending count: in foster homes, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
          */
         get: operations["getMonthlyReportCsv"];
         put?: never;
@@ -1001,7 +1001,7 @@ export interface paths {
         };
         /**
          * The whole network's monthly report as CSV
-         * @description The same as `getNetworkMonthlyReport`, in the matrix's layout. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
+         * @description The same as `getNetworkMonthlyReport`, in the matrix's layout. One block per month: a line `Month YYYY-MM` (with the time zone), a header line (Category, then for Dogs, Cats and Other: Adult, Up to 5 months, Age unknown, Total), then a row per category: Beginning count, Beginning count: in foster homes (of the beginning count), the five intake categories, Total intakes, the nine outcome categories, Total outcomes, Ending count, Ending count: in foster homes, Live release rate (a percentage); the counts and the rate sit in each species' Total column. A blank line ends each block. CRLF line ends, UTF-8.
          */
         get: operations["getNetworkMonthlyReportCsv"];
         put?: never;
@@ -2005,10 +2005,22 @@ export interface components {
              * @example 2026-11-28T14:30:00.000Z
              */
             at: string;
+            /**
+             * @description The matrix's 2021 detail of an intake: `seizedOrImpounded` (type `otherIntake`), or a transfer's distance, `inState`, `outOfState` or `international` (type `transferredIn`). Null when none.
+             * @example null
+             * @enum {string|null}
+             */
+            detail: "seizedOrImpounded" | "inState" | "outOfState" | "international" | null;
             /** @example null */
             subtype: string | null;
             type: components["schemas"]["IntakeType"];
         };
+        /**
+         * @description The matrix's 2021 detail of an intake: `seizedOrImpounded` (type `otherIntake`), or a transfer's distance, `inState`, `outOfState` or `international` (type `transferredIn`). Null when none.
+         * @example seizedOrImpounded
+         * @enum {string|null}
+         */
+        IntakeDetail: "seizedOrImpounded" | "inState" | "outOfState" | "international" | null;
         /** @description How and when the animal came in. `at` is now when left out. */
         IntakeInput: {
             /**
@@ -2016,6 +2028,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["IntakeDetail"];
             /**
              * Format: int64
              * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
@@ -2036,6 +2049,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["IntakeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -2617,6 +2631,7 @@ export interface components {
                  * @example 2026-11-28T14:30:00Z
                  */
                 at?: string;
+                detail?: components["schemas"]["IntakeDetail"];
                 /**
                  * Format: int64
                  * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
@@ -2899,10 +2914,22 @@ export interface components {
              * @example 2026-11-28T14:30:00.000Z
              */
             at: string;
+            /**
+             * @description The matrix's 2021 detail of an outcome: a transfer's distance (type `transferredOut`). Null when none.
+             * @example null
+             * @enum {string|null}
+             */
+            detail: "inState" | "outOfState" | "international" | null;
             /** @example null */
             subtype: string | null;
             type: components["schemas"]["OutcomeType"];
         } | null;
+        /**
+         * @description The matrix's 2021 detail of an outcome: a transfer's distance (type `transferredOut`). Null when none.
+         * @example outOfState
+         * @enum {string|null}
+         */
+        OutcomeDetail: "inState" | "outOfState" | "international" | null;
         /** @description How and when the stay ended. `at` is now when left out; not before the intake. */
         OutcomeInput: {
             /**
@@ -2910,6 +2937,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["OutcomeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -2924,6 +2952,7 @@ export interface components {
              * @example 2026-11-28T14:30:00Z
              */
             at?: string;
+            detail?: components["schemas"]["OutcomeDetail"];
             /**
              * @description The shelter's own word for it ("OWNER SURRENDER"), at most 100 characters; null when none.
              * @example Found on Main St
@@ -4014,8 +4043,19 @@ export interface components {
         ReportSpecies: {
             /** @description Animals in care when the month began: stays that began on an earlier day and had not ended before its first day. */
             beginningCount: number;
+            /** @description Of beginningCount, the animals in a foster home when the month began, by the same rule (a placement that began on an earlier day and had not ended before the first day). A placement is never an intake or an outcome. */
+            beginningFosterCount: number;
             /** @description Animals in care when the month ended: the next month's beginningCount, so always beginningCount + intakes − outcomes. */
             endingCount: number;
+            /** @description Of endingCount, the animals in a foster home when the month ended: the next month's beginningFosterCount. */
+            endingFosterCount: number;
+            /** @description The matrix's 2021 intake rows: `seizedOrImpounded` (of `otherIntake`), and transfers in by distance (of `transferredIn`: `transferredInInState`, `transferredInOutOfState`, `transferredInInternational`), each by age; every row is present (zeros included). Each is part of its type's count, which keeps its total. */
+            intakeDetails: {
+                seizedOrImpounded: components["schemas"]["ReportAgeCounts"];
+                transferredInInState: components["schemas"]["ReportAgeCounts"];
+                transferredInInternational: components["schemas"]["ReportAgeCounts"];
+                transferredInOutOfState: components["schemas"]["ReportAgeCounts"];
+            };
             /** @description Stays that began this month (age on the intake's day) by the matrix's category, each by age; every category is present (zeros included). */
             intakes: {
                 otherIntake: components["schemas"]["ReportAgeCounts"];
@@ -4034,6 +4074,12 @@ export interface components {
              * @example 12
              */
             medianLengthOfStayDays: number | null;
+            /** @description The matrix's 2021 outcome rows: transfers out by distance (of `transferredOut`: `transferredOutInState`, `transferredOutOutOfState`, `transferredOutInternational`), each by age; every row is present (zeros included). Each is part of its type's count, which keeps its total. */
+            outcomeDetails: {
+                transferredOutInState: components["schemas"]["ReportAgeCounts"];
+                transferredOutInternational: components["schemas"]["ReportAgeCounts"];
+                transferredOutOutOfState: components["schemas"]["ReportAgeCounts"];
+            };
             /** @description Stays that ended this month (age on the outcome's day) by the matrix's category, each by age; every category is present (zeros included). */
             outcomes: {
                 adoption: components["schemas"]["ReportAgeCounts"];
@@ -4108,7 +4154,7 @@ export interface components {
             intake: components["schemas"]["Intake"];
             outcome: components["schemas"]["Outcome"];
         };
-        /** @description A correction: a date, type or subtype of the intake or the outcome. The others keep their values. */
+        /** @description A correction: a date, type, subtype or detail of the intake or the outcome. The others keep their values; a new type that its detail does not go with clears the detail. */
         StayPatch: {
             intake?: components["schemas"]["IntakePatch"];
             outcome?: components["schemas"]["OutcomePatch"];

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import type { IntakeDetail, IntakeType, OutcomeDetail, OutcomeType } from "@/lib/stays/schemas";
 
 // Data access for stays: Prisma and SQL only, no rules (lib/pets/stays.ts
 // and rules.ts). The database keeps the stays' shape (migration
@@ -19,6 +19,8 @@ export interface StayRow {
   outcomeAt: Date | null;
   outcomeType: OutcomeType | null;
   outcomeSubtype: string | null;
+  intakeDetail: IntakeDetail | null;
+  outcomeDetail: OutcomeDetail | null;
 }
 
 const STAY_SELECT = {
@@ -31,6 +33,8 @@ const STAY_SELECT = {
   outcomeAt: true,
   outcomeType: true,
   outcomeSubtype: true,
+  intakeDetail: true,
+  outcomeDetail: true,
 } as const;
 
 /**
@@ -103,7 +107,8 @@ export async function findLatestStayBut(tx: Db, petId: number, except: bigint): 
 }
 
 export async function findStay(tx: Db, petId: number, stayId: number): Promise<StayRow | null> {
-  return tx.petStay.findFirst({ where: { id: BigInt(stayId), petId: BigInt(petId) }, select: STAY_SELECT });
+  // The details are the database's CHECKed words (migration 20261211300100).
+  return (await tx.petStay.findFirst({ where: { id: BigInt(stayId), petId: BigInt(petId) }, select: STAY_SELECT })) as StayRow | null;
 }
 
 /** Another stay of the animal this span meets (pet_stay_span: the instant of a stay of no length, else its open interval; two of no length never meet): what the exclusion constraints would refuse. */
@@ -114,10 +119,12 @@ export async function findOverlapping(tx: Db, petId: number, from: Date, to: Dat
        AND pet_stay_span(intake_at, outcome_at) && pet_stay_span(${from}::timestamptz, ${to}::timestamptz)
        AND pet_stay_lasts(intake_at, outcome_at) + pet_stay_lasts(${from}::timestamptz, ${to}::timestamptz) > 0
      ORDER BY intake_at LIMIT 1`;
-  return rows[0] ? tx.petStay.findUnique({ where: { id: rows[0].id }, select: STAY_SELECT }) : null;
+  return rows[0] ? ((await tx.petStay.findUnique({ where: { id: rows[0].id }, select: STAY_SELECT })) as StayRow | null) : null;
 }
 
-export type StayColumns = Partial<Pick<StayRow, "intakeAt" | "intakeType" | "intakeSubtype" | "outcomeAt" | "outcomeType" | "outcomeSubtype">>;
+export type StayColumns = Partial<
+  Pick<StayRow, "intakeAt" | "intakeType" | "intakeSubtype" | "intakeDetail" | "outcomeAt" | "outcomeType" | "outcomeSubtype" | "outcomeDetail">
+>;
 
 /**
  * A write of one stay made in the same statement as its animal's own update
@@ -127,14 +134,16 @@ export type StayColumns = Partial<Pick<StayRow, "intakeAt" | "intakeType" | "int
  * correction, an adoption taken back).
  */
 export type StayWrite =
-  { kind: "open"; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null } | { kind: "change"; id: bigint; columns: StayColumns };
+  | { kind: "open"; intakeAt: Date; intakeType: IntakeType; intakeSubtype: string | null; intakeDetail: IntakeDetail | null }
+  | { kind: "change"; id: bigint; columns: StayColumns };
 
 /** A stay's columns under `alias`, named "stay.<field>" (stayOfRow reads them back). */
 export function stayColumnsOf(alias: string): Prisma.Sql {
   const a = Prisma.raw(alias);
   return Prisma.sql`${a}.id AS "stay.id", ${a}.pet_id AS "stay.petId", ${a}.organization_id AS "stay.organizationId",
     ${a}.intake_at AS "stay.intakeAt", ${a}.intake_type::text AS "stay.intakeType", ${a}.intake_subtype AS "stay.intakeSubtype",
-    ${a}.outcome_at AS "stay.outcomeAt", ${a}.outcome_type::text AS "stay.outcomeType", ${a}.outcome_subtype AS "stay.outcomeSubtype"`;
+    ${a}.outcome_at AS "stay.outcomeAt", ${a}.outcome_type::text AS "stay.outcomeType", ${a}.outcome_subtype AS "stay.outcomeSubtype",
+    ${a}.intake_detail AS "stay.intakeDetail", ${a}.outcome_detail AS "stay.outcomeDetail"`;
 }
 
 /** What stayColumnsOf selected, as a row's "stay.*" columns. */
@@ -153,6 +162,8 @@ export function stayOfRow(row: StayColumnsRaw): StayRow | null {
     outcomeAt: row["stay.outcomeAt"],
     outcomeType: row["stay.outcomeType"],
     outcomeSubtype: row["stay.outcomeSubtype"],
+    intakeDetail: row["stay.intakeDetail"],
+    outcomeDetail: row["stay.outcomeDetail"],
   };
 }
 
@@ -168,8 +179,8 @@ export function lastStayJoin(alias: string): Prisma.Sql {
  */
 export function stayWriteSql(write: StayWrite): Prisma.Sql {
   if (write.kind === "open") {
-    return Prisma.sql`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype)
-      SELECT pet.id, pet.organization_id, ${write.intakeAt}::timestamptz, ${write.intakeType}::"IntakeType", ${write.intakeSubtype}::text FROM pet
+    return Prisma.sql`INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, intake_detail)
+      SELECT pet.id, pet.organization_id, ${write.intakeAt}::timestamptz, ${write.intakeType}::"IntakeType", ${write.intakeSubtype}::text, ${write.intakeDetail}::text FROM pet
       RETURNING *`;
   }
   const c = write.columns;
@@ -180,6 +191,8 @@ export function stayWriteSql(write: StayWrite): Prisma.Sql {
   if (c.outcomeAt !== undefined) sets.push(Prisma.sql`outcome_at = ${c.outcomeAt}::timestamptz`);
   if (c.outcomeType !== undefined) sets.push(Prisma.sql`outcome_type = ${c.outcomeType}::"OutcomeType"`);
   if (c.outcomeSubtype !== undefined) sets.push(Prisma.sql`outcome_subtype = ${c.outcomeSubtype}::text`);
+  if (c.intakeDetail !== undefined) sets.push(Prisma.sql`intake_detail = ${c.intakeDetail}::text`);
+  if (c.outcomeDetail !== undefined) sets.push(Prisma.sql`outcome_detail = ${c.outcomeDetail}::text`);
   sets.push(Prisma.sql`updated_at = now()`);
   return Prisma.sql`UPDATE pet_stays s SET ${Prisma.join(sets, ", ")} FROM pet WHERE s.id = ${write.id} AND s.pet_id = pet.id RETURNING s.*`;
 }

@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/stays/queries";
-import { stayTimeOf, type OutcomeType, type Stay } from "@/lib/stays/schemas";
+import { DETAIL_RULE, stayTimeOf, type OutcomeType, type Stay } from "@/lib/stays/schemas";
 
 // What a stay means for its animal, and what an animal's status means for its
 // stays (docs/decisions/023), worked out from the animal as read under its
@@ -28,8 +28,11 @@ export function afterLastStay<S extends Status>(outcome: OutcomeType | null, sta
 export function toStay(row: queries.StayRow): Stay {
   return {
     id: Number(row.id),
-    intake: { at: row.intakeAt.toISOString(), type: row.intakeType, subtype: row.intakeSubtype },
-    outcome: row.outcomeAt && row.outcomeType ? { at: row.outcomeAt.toISOString(), type: row.outcomeType, subtype: row.outcomeSubtype } : null,
+    intake: { at: row.intakeAt.toISOString(), type: row.intakeType, subtype: row.intakeSubtype, detail: row.intakeDetail },
+    outcome:
+      row.outcomeAt && row.outcomeType
+        ? { at: row.outcomeAt.toISOString(), type: row.outcomeType, subtype: row.outcomeSubtype, detail: row.outcomeDetail }
+        : null,
   };
 }
 
@@ -70,11 +73,18 @@ export function followStatus(animal: { lastStay: queries.StayRow | null; inCare:
       return null;
     }
     const outcomeAt = at < last.intakeAt ? last.intakeAt : at;
-    return { action: "ended", write: { kind: "change", id: last.id, columns: { outcomeAt, outcomeType: "adoption", outcomeSubtype: null } } };
+    return {
+      action: "ended",
+      write: { kind: "change", id: last.id, columns: { outcomeAt, outcomeType: "adoption", outcomeSubtype: null, outcomeDetail: null } },
+    };
   }
   if (from === "sold" && to !== "sold") {
     if (!last || last.outcomeType !== "adoption") return null;
-    return { action: "reopened", inCare: true, write: { kind: "change", id: last.id, columns: { outcomeAt: null, outcomeType: null, outcomeSubtype: null } } };
+    return {
+      action: "reopened",
+      inCare: true,
+      write: { kind: "change", id: last.id, columns: { outcomeAt: null, outcomeType: null, outcomeSubtype: null, outcomeDetail: null } },
+    };
   }
   return null;
 }
@@ -109,6 +119,13 @@ export function overlapping(field: string, mine: { from: Date; to: Date | null }
 }
 
 /** 400: an outcome before its intake, with both dates named. */
+/** A correction's detail that does not go with the stay's type (the database's CHECK would refuse it). */
+export function detailMismatch(field: string): ApiError {
+  return new ApiError(400, "invalid_body", `The ${field.replace(".", "'s ")} does not go with its type.`, [
+    { field, issue: `does not go with the type: ${DETAIL_RULE}` },
+  ]);
+}
+
 export function outcomeBeforeIntake(field: string, intakeAt: Date, outcomeAt: Date): ApiError {
   return new ApiError(400, "invalid_body", `The outcome (${day(outcomeAt)}) would be before the intake (${day(intakeAt)}).`, [
     { field, issue: `must not be before the intake (${day(intakeAt)}); the outcome is ${day(outcomeAt)}` },

@@ -26,6 +26,38 @@ export const outcomeTypeSchema = z.enum(OUTCOME_TYPES).meta({
   example: "adoption",
 });
 
+/**
+ * The matrix's 2021 revision (issue 50): seized or impounded animals among the other intakes,
+ * and transfers by distance. A detail of today's types, never a type of its own, so a client that
+ * knows today's values never meets an unknown one (docs/decisions/028).
+ */
+export const TRANSFER_DISTANCES = ["inState", "outOfState", "international"] as const;
+export const INTAKE_DETAILS = ["seizedOrImpounded", ...TRANSFER_DISTANCES] as const;
+export type IntakeDetail = (typeof INTAKE_DETAILS)[number];
+export type OutcomeDetail = (typeof TRANSFER_DISTANCES)[number];
+
+/** The type a detail belongs to (the database's pet_stays_*_detail_check says the same). */
+export function intakeDetailFits(type: IntakeType, detail: IntakeDetail | null | undefined): boolean {
+  if (!detail) return true;
+  return detail === "seizedOrImpounded" ? type === "otherIntake" : type === "transferredIn";
+}
+export function outcomeDetailFits(type: OutcomeType | null, detail: OutcomeDetail | null | undefined): boolean {
+  return !detail || type === "transferredOut";
+}
+export const DETAIL_RULE = "seizedOrImpounded goes with the type otherIntake; inState, outOfState and international with transferredIn or transferredOut";
+
+export const intakeDetailSchema = z.enum(INTAKE_DETAILS).meta({
+  id: "IntakeDetail",
+  description:
+    "The matrix's 2021 detail of an intake: `seizedOrImpounded` (type `otherIntake`), or a transfer's distance, `inState`, `outOfState` or `international` (type `transferredIn`). Null when none.",
+  example: "seizedOrImpounded",
+});
+export const outcomeDetailSchema = z.enum(TRANSFER_DISTANCES).meta({
+  id: "OutcomeDetail",
+  description: "The matrix's 2021 detail of an outcome: a transfer's distance (type `transferredOut`). Null when none.",
+  example: "outOfState",
+});
+
 export const SUBTYPE_MAX = 100;
 
 /**
@@ -97,7 +129,9 @@ export const intakeInputSchema = z
       description:
         "Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.",
     }),
+    detail: intakeDetailSchema.nullable().optional(),
   })
+  .refine((i) => intakeDetailFits(i.type, i.detail), { path: ["detail"], message: `does not go with the type: ${DETAIL_RULE}` })
   .meta({ id: "IntakeInput", description: "How and when the animal came in. `at` is now when left out." });
 export type IntakeInput = z.infer<typeof intakeInputSchema>;
 
@@ -111,43 +145,52 @@ export const outcomeInputSchema = z
     at: stayTimeSchema.optional(),
     type: outcomeTypeSchema,
     subtype: subtypeSchema.optional(),
+    detail: outcomeDetailSchema.nullable().optional(),
   })
+  .refine((o) => outcomeDetailFits(o.type, o.detail), { path: ["detail"], message: `does not go with the type: ${DETAIL_RULE}` })
   .meta({ id: "OutcomeInput", description: "How and when the stay ended. `at` is now when left out; not before the intake." });
 export type OutcomeInput = z.infer<typeof outcomeInputSchema>;
 
-const partPatch = <T extends z.ZodType>(type: T) =>
+const partPatch = <T extends z.ZodType, D extends z.ZodType>(type: T, detail: D) =>
   z
-    .strictObject({ at: stayTimeSchema.optional(), type: type.optional(), subtype: subtypeSchema.optional() })
-    .refine((p) => p.at !== undefined || p.type !== undefined || p.subtype !== undefined, "must change at least one of at, type, subtype");
+    .strictObject({ at: stayTimeSchema.optional(), type: type.optional(), subtype: subtypeSchema.optional(), detail: detail.nullable().optional() })
+    .refine(
+      (p) => p.at !== undefined || p.type !== undefined || p.subtype !== undefined || p.detail !== undefined,
+      "must change at least one of at, type, subtype, detail",
+    );
 
 /** PATCH /v1/pets/{id}/stays/{stayId}: a correction of the intake, the outcome, or both. */
 export const stayPatchSchema = z
   .strictObject({
-    intake: partPatch(intakeTypeSchema).optional().meta({ id: "IntakePatch", description: "The intake's fields to correct." }),
-    outcome: partPatch(outcomeTypeSchema)
+    intake: partPatch(intakeTypeSchema, intakeDetailSchema).optional().meta({ id: "IntakePatch", description: "The intake's fields to correct." }),
+    outcome: partPatch(outcomeTypeSchema, outcomeDetailSchema)
       .optional()
       .meta({ id: "OutcomePatch", description: "The outcome's fields to correct (the stay must have ended: record an outcome with POST …/outcome)." }),
   })
   .refine((p) => p.intake !== undefined || p.outcome !== undefined, "must correct the intake, the outcome, or both")
   .meta({
     id: "StayPatch",
-    description: "A correction: a date, type or subtype of the intake or the outcome. The others keep their values.",
+    description:
+      "A correction: a date, type, subtype or detail of the intake or the outcome. The others keep their values; a new type that its detail does not go with clears the detail.",
     minProperties: 1,
   });
 export type StayPatch = z.infer<typeof stayPatchSchema>;
 
-const stayPartSchema = <T extends z.ZodType>(type: T) =>
+const stayPartSchema = <T extends z.ZodType, D extends z.ZodType>(type: T, detail: D) =>
   z.object({
     at: z.string().meta({ format: "date-time", example: "2026-11-28T14:30:00.000Z" }),
     type,
     subtype: z.string().nullable().meta({ example: null }),
+    detail: detail.nullable().meta({ example: null }),
   });
 
 export const staySchema = z
   .object({
     id: z.number().int().meta({ example: 7 }),
-    intake: stayPartSchema(intakeTypeSchema).meta({ id: "Intake" }),
-    outcome: stayPartSchema(outcomeTypeSchema).nullable().meta({ id: "Outcome", description: "Null while the stay is open (the animal is in care)." }),
+    intake: stayPartSchema(intakeTypeSchema, intakeDetailSchema).meta({ id: "Intake" }),
+    outcome: stayPartSchema(outcomeTypeSchema, outcomeDetailSchema)
+      .nullable()
+      .meta({ id: "Outcome", description: "Null while the stay is open (the animal is in care)." }),
   })
   .meta({ id: "Stay", description: "One stay of an animal at its shelter, from intake to outcome." });
 export type Stay = z.infer<typeof staySchema>;

@@ -143,6 +143,63 @@ describe("Long Beach's whole file", () => {
     expect(rows.find((r) => r.last === "shelterEuthanasia")?.n).toBeGreaterThan(1000);
   });
 
+  it("with FOSTER sent to foster (issue 50): those rows are no outcome, so each month's live release rate changes by exactly them, and the cats are counted in foster homes", async () => {
+    const fosterOrg = await newOrganization({ name: "Long Beach, fosters" });
+    await db().$executeRaw`UPDATE organizations SET time_zone = 'America/Los_Angeles' WHERE id = ${BigInt(fosterOrg)}`;
+    const fosterKey = (await newKey(["pets:read", "pets:write", "records:read", "records:write"], "long-beach-fosters", { plan: "pro" }, fosterOrg)).key;
+    const mapping = JSON.parse(MAPPING_TEXT) as typeof MAPPING;
+    expect(mapping.values.outcomeType.FOSTER).toBe("otherLiveOutcome");
+    mapping.values.outcomeType.FOSTER = "foster";
+    const fostered = await importFile({ key: fosterKey }, FILE, { mapping: JSON.stringify(mapping) });
+    expect(fostered.counts.rejected).toBe(real.counts.rejected);
+
+    // From the file: the rows whose outcome is FOSTER (and were not refused), by the month of their outcome.
+    const refusedLines = new Set(fostered.report.filter((e) => e.result === "refused").map((e) => e.line));
+    const records = csvRecords(FILE.toString("utf8"));
+    const column = (name: string) => records[0]!.cells.findIndex((c) => c.replace(/^\uFEFF/, "") === name);
+    const [outcomeType, outcomeDate, species] = [column("Outcome Type"), column("Outcome Date"), column("Animal Type")];
+    const trips = records.slice(1).filter((r) => !refusedLines.has(r.line) && r.cells[outcomeType] === "FOSTER");
+    expect(trips.every((r) => r.cells[species] === "CAT")).toBe(true);
+    const tripsIn = new Map<string, number>();
+    for (const r of trips) tripsIn.set(isoDay(r.cells[outcomeDate]!).slice(0, 7), (tripsIn.get(isoDay(r.cells[outcomeDate]!).slice(0, 7)) ?? 0) + 1);
+    expect(trips.length).toBeGreaterThan(0);
+
+    const months = [...tripsIn.keys()].sort();
+    const range = { from: months[0]!, to: "2023-12" };
+    const live = await organizationReport(organization, range, new Date());
+    const foster = await organizationReport(fosterOrg, range, new Date());
+    const sum = (a: { adult: number; juvenile: number; unknownAge: number }) => a.adult + a.juvenile + a.unknownAge;
+    let open = 0;
+    let changed = 0;
+    for (const [i, month] of live.months.entries()) {
+      const a = month.species.cat;
+      const b = foster.months[i]!.species.cat;
+      const n = tripsIn.get(month.month) ?? 0;
+      // Only otherLiveOutcome differs, by the month's trips; every intake and other outcome is the same.
+      expect(sum(a.outcomes.otherLiveOutcome) - sum(b.outcomes.otherLiveOutcome), month.month).toBe(n);
+      expect({ ...b.outcomes, otherLiveOutcome: null }).toEqual({ ...a.outcomes, otherLiveOutcome: null });
+      expect(b.intakes).toEqual(a.intakes);
+      // The live release rate without those rows, as the matrix counts it.
+      const all = Object.entries(a.outcomes).reduce((t, [type, ages]) => t + (type === "ownerIntendedEuthanasia" ? 0 : sum(ages)), 0);
+      const liveOnes = (["adoption", "returnedToOwner", "transferredOut", "returnedToField", "otherLiveOutcome"] as const).reduce(
+        (t, type) => t + sum(a.outcomes[type]),
+        0,
+      );
+      expect(b.liveReleaseRate, month.month).toBe(all - n === 0 ? null : Math.round(((liveOnes - n) / (all - n)) * 10_000) / 10_000);
+      if (n) {
+        changed++;
+        expect(b.liveReleaseRate).not.toBe(a.liveReleaseRate);
+      }
+      // The cats sent to foster homes stay in care, in a foster home (none of them came back in the file).
+      expect(b.beginningCount - a.beginningCount, month.month).toBe(open);
+      expect(b.beginningFosterCount, month.month).toBe(open);
+      open += n;
+      expect(b.endingFosterCount, month.month).toBe(open);
+    }
+    expect(open).toBe(trips.length);
+    expect(changed).toBe(tripsIn.size);
+  }, 1_200_000);
+
   it("the same file again changes nothing (no version, audit record, event or stay); a changed row changes its stay, announced as one change of its cat", async () => {
     const before = (await state())[0]!;
     const again = await importFile({ key }, FILE, { mapping: MAPPING_TEXT });

@@ -145,7 +145,11 @@ export function countFile(
     columns.outcomeDate,
     columns.outcomeType,
   ].map(col) as number[];
-  const ours = (words: Record<string, string>, word: string) => words[word] ?? word.toLowerCase();
+  // The matrix's 2021 rows a map may name (issue 50) are part of today's types, which the report's intakes and outcomes keep.
+  const ours = (words: Record<string, string>, word: string) => {
+    const target = words[word] ?? word.toLowerCase();
+    return target === "seizedOrImpounded" ? "otherIntake" : (/^(transferred(?:In|Out))(?:InState|OutOfState|International)$/.exec(target)?.[1] ?? target);
+  };
   const months: MonthCounts = new Map();
   for (const { line, cells } of rows) {
     if (refusedLines.has(line)) continue;

@@ -16,8 +16,7 @@ import {
 import { rfc4180Line } from "@/lib/listings/formats/csv";
 import { COAT_LENGTHS } from "@/lib/pets/profile";
 import { matchCategory, type NamedCategory } from "@/lib/listings/vocabulary/species";
-import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
-import { ourWord } from "@/lib/listings/vocabulary/stay-types";
+import { IMPORT_INTAKE_WORDS, IMPORT_OUTCOME_WORDS, ourWord } from "@/lib/listings/vocabulary/stay-types";
 import { ListingFileError } from "@/lib/listings/formats/errors";
 import { readRow, rowIdOf, type Column, type ReadSpec, type ReadState } from "@/lib/listings/formats/row";
 import type { ImportedRow, ListingAnimal, ListingRecord, ReadContext, RowStay, WriteIssue, WrittenRow } from "@/lib/listings/formats/types";
@@ -90,8 +89,8 @@ export const VALUE_FIELDS = {
   size: ["small", "medium", "large", "xlarge"],
   ageGroup: ["baby", "young", "adult", "senior"],
   coatLength: COAT_LENGTHS,
-  intakeType: INTAKE_TYPES,
-  outcomeType: OUTCOME_TYPES,
+  intakeType: IMPORT_INTAKE_WORDS,
+  outcomeType: IMPORT_OUTCOME_WORDS,
   mixedBreed: FLAG_WORDS,
   goodWithChildren: FLAG_WORDS,
   goodWithDogs: FLAG_WORDS,
@@ -251,7 +250,7 @@ const EMPTY_STAY: RowStay = { intakeDate: null, intakeType: null, intakeSubtype:
 
 /** An intake or outcome type: one of the matrix's categories (the file's word translated by `values` first). */
 function stayTypeCodec(field: "intakeType" | "outcomeType"): FieldCodec {
-  const ours = field === "intakeType" ? INTAKE_TYPES : OUTCOME_TYPES;
+  const ours = field === "intakeType" ? IMPORT_INTAKE_WORDS : IMPORT_OUTCOME_WORDS;
   return {
     write: () => "",
     read: (name, cell, s) => {

@@ -37,7 +37,7 @@ export type NewPetFields = {
    * now); a sold animal's ends with an adoption at once. Null: none (a caller
    * that writes the stays itself, an import).
    */
-  firstStay?: { at: Date | null; type: IntakeType; subtype: string | null } | null;
+  firstStay?: { at: Date | null; type: IntakeType; subtype: string | null; detail?: string | null } | null;
   /**
    * False: created out of care (a history import of an animal whose last
    * stay ended other than by adoption), so the animal is never in care, not
@@ -92,7 +92,7 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
              i.intake_date, i.video_url, ARRAY(SELECT jsonb_array_elements_text(i.tags)) AS tags, i.list_on_other_sites,
              i.actor_kind::"ActorKind" AS actor_kind, i.actor_id,
              COALESCE(NULLIF(i.actor_name, ''), (SELECT name FROM api_keys WHERE id = i.actor_id)) AS actor_name, i.request_id,
-             i.open_stay, i.stay_type, i.stay_subtype, i.in_care,
+             i.open_stay, i.stay_type, i.stay_subtype, i.stay_detail, i.in_care,
              -- The first stay's intake: as given, else the intake date's midnight in the shelter's zone, else now.
              COALESCE(i.stay_at, CASE WHEN i.intake_date IS NOT NULL AND i.intake_date <= (now() AT TIME ZONE o.time_zone)::date
                                       THEN i.intake_date::timestamp AT TIME ZONE o.time_zone END, now()) AS stay_at
@@ -118,13 +118,14 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
                     ${items.map((i) => i.requestId)}::text[],
                     ${pets.map((p) => p.firstStay !== null)}::boolean[], ${pets.map((p) => p.firstStay?.at ?? null)}::timestamptz[],
                     ${pets.map((p) => p.firstStay?.type ?? "otherIntake")}::text[], ${pets.map((p) => p.firstStay?.subtype ?? null)}::text[],
+                    ${pets.map((p) => p.firstStay?.detail ?? null)}::text[],
                     ${pets.map((p) => p.inCare ?? true)}::boolean[])
              WITH ORDINALITY AS i(name, category_id, organization_id, status, sex, size, birth_date, breed, description,
                                   good_with_children, good_with_dogs, good_with_cats,
                                   external_id, secondary_breed, mixed_breed, colors, coat_length, spayed_neutered, house_trained,
                                   declawed, shots_current, special_needs, special_needs_notes, adoption_fee_cents,
                                   adoption_fee_currency, adoption_fee_waived, intake_date, video_url, tags, list_on_other_sites,
-                                  actor_kind, actor_id, actor_name, request_id, open_stay, stay_at, stay_type, stay_subtype, in_care, ord)
+                                  actor_kind, actor_id, actor_name, request_id, open_stay, stay_at, stay_type, stay_subtype, stay_detail, in_care, ord)
         JOIN categories c ON c.id = i.category_id
         JOIN organizations o ON o.id = i.organization_id
     ), pet AS (
@@ -142,8 +143,8 @@ export function insertPetsWithRecords(items: PetToCreate[]): Prisma.Sql {
       SELECT id, 'created', version, actor_kind, actor_id, actor_name, request_id, json FROM shown ORDER BY ord
     ), stay AS (
       -- The first stay (lib/stays): a sold animal's ends with its adoption at once.
-      INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, outcome_at, outcome_type)
-      SELECT p.id, p.organization_id, i.stay_at, i.stay_type::"IntakeType", i.stay_subtype,
+      INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_subtype, intake_detail, outcome_at, outcome_type)
+      SELECT p.id, p.organization_id, i.stay_at, i.stay_type::"IntakeType", i.stay_subtype, i.stay_detail,
              CASE WHEN p.status = 'sold' THEN GREATEST(i.stay_at, now()) END, CASE WHEN p.status = 'sold' THEN 'adoption'::"OutcomeType" END
         FROM pet p JOIN input i ON i.id = p.id WHERE i.open_stay
     )
