@@ -14,6 +14,13 @@ export function ageText(pet: Pet, t: PetT, words: PetT, locale: string): string 
   return t("born", { group: words(`age.${pet.ageGroup}`), hint: words(`ageHint.${pet.ageGroup}`), day: dayText(pet.birthDate, locale) });
 }
 
+/** "Lives in a foster home in Brooklyn, NY" (the city as its organisation shows it), or without the place when the city is not shown. */
+function fosterHomeText(pet: Pet, t: PetT): string {
+  const city = pet.fosterHome?.city;
+  if (!city) return t("fosterHome");
+  return t("fosterHomeIn", { place: pet.fosterHome?.region ? `${city}, ${pet.fosterHome.region}` : city });
+}
+
 /** One animal, large: its photos, name (always as text), profile, what is known of its care, description, tags, video and status. */
 export function PetProfile({
   pet,
@@ -79,6 +86,11 @@ export function PetProfile({
           )}
         </dl>
         <p className="text-lg text-stone-800">{t("statusNote", { status: pet.status })}</p>
+        {pet.inFosterHome && (
+          <p data-testid="foster-home" className="text-lg text-stone-800">
+            {fosterHomeText(pet, t)}
+          </p>
+        )}
         <PetFacts pet={pet} />
         {pet.description && (
           <section aria-labelledby="about-heading" className="space-y-2">

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 import { bearer, createKey, createPet } from "../helpers";
 import { apiGet, cardNames, cards, coverOf, settledList, spendRateLimit, type ApiCategory, type ApiPet } from "./site-helpers";
 import { expectNoHorizontalScroll, expectNoSeriousA11yViolations } from "./page-quality";
@@ -73,6 +74,45 @@ test("a name with HTML characters is shown as text, on the card and the page", a
   await expect(heading).toHaveText(name);
   await expect(heading.locator("b")).toHaveCount(0);
   await expect(page).toHaveTitle(`${name} · Petstore`);
+});
+
+test("an animal in a foster home says where, in English and in Spanish, and never who", async ({ page, request }) => {
+  const key = createKey("e2e ui foster home");
+  const categories = (await (await request.get("/v1/categories", { headers: bearer(key) })).json()) as ApiCategory[];
+  const created = await request.post("/v1/pets", { headers: bearer(key), data: { name: "Pickle in foster", categoryId: categories[0]!.id } });
+  expect(created.status()).toBe(201);
+  const pet = (await created.json()) as ApiPet;
+  // Placed as the placements' write path places it: a foster in Brooklyn, inside the animal's open stay.
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const person = await client.query<{ id: string }>(
+      `INSERT INTO people (organization_id, name, email, street, city, region, postcode, country, lat, lng, foster_status, foster_capacity)
+       VALUES (1, 'Zebediah Fosterperson', 'zebediah@example.org', '77 Secret Street', 'Brooklyn', 'NY', '11201', 'US', 40.6937, -73.9896, 'active', 3) RETURNING id`,
+    );
+    await client.query(
+      `INSERT INTO pet_placements (pet_id, organization_id, stay_id, person_id, start_at)
+       SELECT pet_id, organization_id, id, $2, now() FROM pet_stays WHERE pet_id = $1 AND outcome_at IS NULL`,
+      [pet.id, person.rows[0]!.id],
+    );
+  } finally {
+    await client.end();
+  }
+  for (const [path, text] of [
+    [`/pets/${pet.id}`, "Lives in a foster home in Brooklyn, NY"],
+    [`/es/pets/${pet.id}`, "Vive en un hogar de acogida en Brooklyn, NY"],
+  ] as const) {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(path);
+      const article = page.getByRole("article");
+      await expect(article.getByTestId("foster-home")).toHaveText(text);
+      await expect(article).not.toContainText("Zebediah");
+      await expect(article).not.toContainText("Secret Street");
+      await expectNoHorizontalScroll(page);
+      await page.screenshot({ path: test.info().outputPath(`foster-${path.startsWith("/es") ? "es" : "en"}-${width}.png`), fullPage: true });
+    }
+  }
 });
 
 test("a rate-limited page says how long to wait", async ({ page }) => {

@@ -3,6 +3,7 @@ import { advanceMarkSql, feedBatchSql } from "@/lib/events/feed-reader";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { isoDay } from "@/lib/pets/age";
+import { placeOf } from "@/lib/pets/queries/near";
 import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // From the change feed to alert matches, as webhook dispatch goes from the
@@ -20,7 +21,7 @@ import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 // the day it runs (its age group).
 //
 // The alerts are found by their indexes, never by a loop over them: those
-// with an area by the GiST index on their box (the shelter's point inside
+// with an area by the GiST index on their box (the animal's point inside
 // the box, then the exact radius), those without by their category's btree
 // index (the animal's category, or none). Everything else is a filter on
 // those few rows. docs/decisions/014-alerts.md has the figures.
@@ -55,7 +56,7 @@ export function alertFiltersMatch(a: string, p: string, { search = true }: { sea
     ${search ? Prisma.sql`AND (${A}.search_pattern IS NULL OR ${P}.search_name LIKE ${A}.search_pattern ESCAPE '\\')` : Prisma.empty}`;
 }
 
-/** Alerts `a` whose area holds the animal's shelter point `point` (an SQL expression), or that have no area. */
+/** Alerts `a` whose area holds the point `point` (an SQL expression: an animal's place, or a shelter's), or that have no area. */
 export function alertAreaHolds(a: string, point: Prisma.Sql): Prisma.Sql {
   const A = Prisma.raw(a);
   return Prisma.sql`(${A}.near_box IS NULL OR (${point} IS NOT NULL AND ${A}.near_box @> ${point} AND ${A}.near_point <-> ${point} <= ${A}.within_chord))`;
@@ -63,12 +64,13 @@ export function alertAreaHolds(a: string, point: Prisma.Sql): Prisma.Sql {
 
 /**
  * The animals `arrivals` (a CTE of pet_id, arrived_at) names, as the
- * matcher compares them: available now, with their shelter's point and age
- * group on `today`.
+ * matcher compares them: available now, with the point where they are (their
+ * foster home's or their shelter's: the near search's rule, placeOf) and
+ * age group on `today`.
  */
 function petsNowSql(today: string): Prisma.Sql {
   return Prisma.sql`SELECT p.id, p.category_id, p.sex, p.size, pet_age_group(p.birth_date, ${today}::date) AS age_group,
-           COALESCE(p.good_with_mask, 0)::smallint AS good_with_mask, p.search_name, o.earth_point, r.arrived_at
+           COALESCE(p.good_with_mask, 0)::smallint AS good_with_mask, p.search_name, ${placeOf("p", "o")} AS earth_point, r.arrived_at
       FROM arrivals r JOIN pets p ON p.id = r.pet_id AND p.status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed", "p")} JOIN organizations o ON o.id = p.organization_id`;
 }
 

@@ -1,6 +1,7 @@
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { alertAreaHolds, alertFiltersMatch } from "@/lib/alerts/matching";
+import { placeOf } from "@/lib/pets/queries/near";
 import { animalsCondition, THE_PUBLIC } from "@/lib/visibility/policy";
 
 // Data access for the dashboard: counts, and the intakes and adoptions the
@@ -111,7 +112,7 @@ export interface WaitingForRow {
  * by what the dashboard may show of them (category, sex, size, age,
  * good-with, and an area's radius: never its place, never the name searched
  * for), groups of at least `minPeople` only, with how many alerts each holds
- * and how many available animals match its shown filters now (in the area of
+ * and how many available animals match its shown filters now (where they are, in the area of
  * one of its alerts). An organisation sees the alerts whose area holds its
  * shelter or that have no area, and counts its own animals; a platform admin
  * every alert and every animal. Counts only: no address, place or search
@@ -145,7 +146,7 @@ export async function alertsWaitingFor(
              WHERE p.status = 'available' AND ${animalsCondition(THE_PUBLIC, "listed", "p")} AND (${org}::bigint IS NULL OR p.organization_id = ${org}::bigint)
                -- The group's alerts share these columns, so its first stands for all; no name search.
                AND ${alertFiltersMatch("a", "p", { search: false })}
-               AND EXISTS (SELECT 1 FROM scope s WHERE s.shown = g.shown AND ${alertAreaHolds("s", Prisma.sql`o.earth_point`)})) AS available
+               AND EXISTS (SELECT 1 FROM scope s WHERE s.shown = g.shown AND ${alertAreaHolds("s", placeOf("p", "o"))})) AS available
       FROM groups g JOIN alerts a ON a.id = g.sample
      ORDER BY g.people DESC, g.shown::text`);
 }

@@ -2,6 +2,7 @@ import { db, query } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { readQuery } from "@/lib/replicas";
 import type { NearWalk } from "@/lib/organizations/geo";
+import type { FosterLocation } from "@/lib/organizations/schemas";
 
 // Data access for organisations: no HTTP, no rules.
 
@@ -21,13 +22,15 @@ export interface OrganizationRow {
   lng: number | null;
   /** IANA: where the shelter's calendar is (its records' days, its monthly report). */
   timeZone: string;
+  /** Where its animals in foster homes are shown: at their foster home's city and ZIP code centre, or at its own place (docs/decisions/028). */
+  fosterLocation: FosterLocation;
   createdAt: Date;
   /** The chord to the search point (metres), in a near search. */
   chord?: number;
 }
 
 const COLUMNS = Prisma.sql`o.id, o.name, o.slug, o.email, o.phone, o.website, o.street, o.city, o.region, o.postcode, o.country,
-  o.lat, o.lng, o.time_zone AS "timeZone", o.created_at AS "createdAt"`;
+  o.lat, o.lng, o.time_zone AS "timeZone", o.foster_location AS "fosterLocation", o.created_at AS "createdAt"`;
 
 type Raw = Omit<OrganizationRow, "id"> & { id: string };
 const fromRaw = (r: Raw): OrganizationRow => ({ ...r, id: BigInt(r.id) });
@@ -139,9 +142,9 @@ export async function findOrganizationsNear(
 
 export async function insertOrganization(fields: OrganizationFields): Promise<OrganizationRow> {
   const rows = await query<Raw>(Prisma.sql`
-    INSERT INTO organizations AS o (name, slug, email, phone, website, street, city, region, postcode, country, lat, lng, time_zone)
+    INSERT INTO organizations AS o (name, slug, email, phone, website, street, city, region, postcode, country, lat, lng, time_zone, foster_location)
     VALUES (${fields.name}, ${fields.slug}, ${fields.email}, ${fields.phone}, ${fields.website}, ${fields.street}, ${fields.city},
-            ${fields.region}, ${fields.postcode}, ${fields.country}, ${fields.lat}::float8, ${fields.lng}::float8, ${fields.timeZone})
+            ${fields.region}, ${fields.postcode}, ${fields.country}, ${fields.lat}::float8, ${fields.lng}::float8, ${fields.timeZone}, ${fields.fosterLocation})
     RETURNING ${COLUMNS}`);
   return fromRaw(rows[0]!);
 }
@@ -153,7 +156,7 @@ export async function updateOrganization(id: number, fields: OrganizationFields,
     UPDATE organizations AS o SET name = ${fields.name}, slug = ${fields.slug}, email = ${fields.email}, phone = ${fields.phone},
            website = ${fields.website}, street = ${fields.street}, city = ${fields.city}, region = ${fields.region},
            postcode = ${fields.postcode}, country = ${fields.country}, lat = ${fields.lat}::float8, lng = ${fields.lng}::float8,
-           time_zone = ${fields.timeZone}, updated_at = now()
+           time_zone = ${fields.timeZone}, foster_location = ${fields.fosterLocation}, updated_at = now()
      WHERE o.id = ${BigInt(id)} AND (${caller}::bigint IS NULL OR o.id = ${caller}::bigint)
     RETURNING ${COLUMNS}`);
   return rows[0] ? fromRaw(rows[0]) : null;

@@ -181,6 +181,15 @@ export const organizationNameSchema = text(ORG_NAME_MAX).meta({
   example: "Lakeshore Animal Rescue",
 });
 
+/** Where an organisation's animals in foster homes are shown to adopters (docs/decisions/028). */
+export const FOSTER_LOCATIONS = ["fosterHome", "organization"] as const;
+export type FosterLocation = (typeof FOSTER_LOCATIONS)[number];
+export const fosterLocationSchema = z.enum(FOSTER_LOCATIONS).meta({
+  description:
+    "Where the organisation's animals in foster homes are shown: `fosterHome` (the default) at their foster home, by its city and region (the Pet's `fosterHome`) and, for searches near a place, its ZIP code's centre; `organization` at the organisation's own place, with no foster city. Either way a Pet says `inFosterHome`; never a foster's name, street, postcode or contact.",
+  example: "fosterHome",
+});
+
 export const organizationSchema = z
   .object({
     id: idSchema.meta({ description: "The organisation's identifier (`organizationId` of its animals)." }),
@@ -200,6 +209,7 @@ export const organizationSchema = z
         "The shelter's time zone (IANA): its calendar for the records' days (a date without a time is midnight there) and the monthly report's months. `UTC` until set.",
       example: "America/Chicago",
     }),
+    fosterLocation: fosterLocationSchema,
     createdAt: z.string().meta({ format: "date-time", example: "2026-11-26T09:30:00.000Z" }),
     distanceKm: z
       .number()
@@ -224,12 +234,13 @@ export const newOrganizationSchema = z
       description: "Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required.",
     }),
     timeZone: organizationTimeZoneSchema.default("UTC"),
+    fosterLocation: fosterLocationSchema.default("fosterHome"),
   })
   .meta({ id: "NewOrganization", description: "A new shelter or rescue. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewOrganization = z.infer<typeof newOrganizationSchema>;
 export type NewOrganizationInput = z.input<typeof newOrganizationSchema>;
 
-export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location", "timeZone"] as const;
+export const ORGANIZATION_PATCH_FIELDS = ["name", "slug", "email", "phone", "website", "address", "location", "timeZone", "fosterLocation"] as const;
 
 /**
  * PATCH /v1/organizations/{organizationId}: a JSON merge patch (RFC 7396).
@@ -253,6 +264,7 @@ export const organizationPatchSchema = z
           "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none).",
       }),
       timeZone: organizationTimeZoneSchema.optional(),
+      fosterLocation: fosterLocationSchema.optional(),
     },
     { error: (issue) => (issue.code === "unrecognized_keys" ? `is not a field that can be changed (${ORGANIZATION_PATCH_FIELDS.join(", ")})` : undefined) },
   )

@@ -25,6 +25,7 @@ export function presentOrganization(row: queries.OrganizationRow): Organization 
         : { street: row.street, city: row.city, region: row.region, postcode: row.postcode, country: row.country },
     location: row.lat === null || row.lng === null ? null : { lat: row.lat, lng: row.lng },
     timeZone: row.timeZone,
+    fosterLocation: row.fosterLocation,
     createdAt: row.createdAt.toISOString(),
     ...(row.chord !== undefined ? { distanceKm: roundKm(kmOfChord(row.chord)) } : {}),
   };
@@ -168,6 +169,7 @@ export async function createOrganization(input: NewOrganization): Promise<Organi
     lat: location.lat,
     lng: location.lng,
     timeZone: input.timeZone,
+    fosterLocation: input.fosterLocation,
   });
   if (input.slug !== undefined) {
     try {
@@ -226,6 +228,7 @@ export async function updateOrganization(id: number, patch: OrganizationPatch, t
         lat: location?.lat ?? null,
         lng: location?.lng ?? null,
         timeZone: patch.timeZone ?? current.timeZone,
+        fosterLocation: patch.fosterLocation ?? current.fosterLocation,
       },
       organizationScope(tenancy),
     );

@@ -50,6 +50,8 @@ export function storedPet(row: PetRow): StoredPet {
     tags: row.tags,
     listOnOtherSites: row.listOnOtherSites,
     photos: row.photos.map((p) => ({ ...p, id: Number(p.id) })),
+    inFosterHome: row.inFosterHome,
+    fosterHome: row.fosterHome,
   };
 }
 
@@ -72,7 +74,8 @@ export function presentPhoto(photo: StoredPhoto, view: Pick<PetView, "photoBase"
  * A stored animal as the API shows it. Records written before profiles
  * (or the listing-site fields) existed lack their fields: they are shown
  * with the values such an animal has (sex unknown, no colours nor tags,
- * listed on other sites, the rest null, no photos), so every Pet has the same shape.
+ * listed on other sites, the rest null, no photos, not in a foster home),
+ * so every Pet has the same shape.
  * Those written before organisations existed lack organizationId: their
  * readers know it from the event or the animal, and pass it.
  */
@@ -116,6 +119,9 @@ export function presentPet(
     tags: stored.tags ?? [],
     listOnOtherSites: stored.listOnOtherSites ?? true,
     photos: (stored.photos ?? []).map((p) => presentPhoto(p, view)),
+    // Records from before foster homes (issue 50): the animal was at its shelter.
+    inFosterHome: stored.inFosterHome ?? false,
+    fosterHome: stored.fosterHome ?? null,
   };
 }
 

@@ -2420,6 +2420,13 @@ export interface components {
              * @example adopt@lakeshore.example
              */
             email: string | null;
+            /**
+             * @description Where the organisation's animals in foster homes are shown: `fosterHome` (the default) at their foster home, by its city and region (the Pet's `fosterHome`) and, for searches near a place, its ZIP code's centre; `organization` at the organisation's own place, with no foster city. Either way a Pet says `inFosterHome`; never a foster's name, street, postcode or contact.
+             * @default fosterHome
+             * @example fosterHome
+             * @enum {string}
+             */
+            fosterLocation: "fosterHome" | "organization";
             /** @description Optional when `address.country` is `US` and `address.postcode` is a US ZIP code: the ZIP code's centre is used. Otherwise required. */
             location?: {
                 /** @example 41.8786 */
@@ -2831,6 +2838,12 @@ export interface components {
             /** @example adopt@lakeshore.example */
             email: string | null;
             /**
+             * @description Where the organisation's animals in foster homes are shown: `fosterHome` (the default) at their foster home, by its city and region (the Pet's `fosterHome`) and, for searches near a place, its ZIP code's centre; `organization` at the organisation's own place, with no foster city. Either way a Pet says `inFosterHome`; never a foster's name, street, postcode or contact.
+             * @example fosterHome
+             * @enum {string}
+             */
+            fosterLocation: "fosterHome" | "organization";
+            /**
              * Format: int64
              * @description The organisation's identifier (`organizationId` of its animals).
              * @example 1
@@ -2871,6 +2884,12 @@ export interface components {
              * @example adopt@lakeshore.example
              */
             email?: string | null;
+            /**
+             * @description Where the organisation's animals in foster homes are shown: `fosterHome` (the default) at their foster home, by its city and region (the Pet's `fosterHome`) and, for searches near a place, its ZIP code's centre; `organization` at the organisation's own place, with no foster city. Either way a Pet says `inFosterHome`; never a foster's name, street, postcode or contact.
+             * @example fosterHome
+             * @enum {string}
+             */
+            fosterLocation?: "fosterHome" | "organization";
             /** @description The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none). */
             location?: {
                 /** @example 41.8786 */
@@ -3199,7 +3218,7 @@ export interface components {
             /** @description Plain text with line breaks; never HTML. */
             description: string | null;
             /**
-             * @description Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.
+             * @description Great-circle distance in kilometres (one decimal) from `near` to where the animal is: its foster home's ZIP code centre when it is in a foster home its organisation shows (`fosterHome` not null) and that home has one, otherwise its organisation. Only in answers to a list with `near`.
              * @example 12.4
              */
             distanceKm?: number;
@@ -3208,6 +3227,19 @@ export interface components {
              * @example A123
              */
             externalId: string | null;
+            /** @description Where the foster home is, as adopters may know it: its city and region, never more. Null when the animal is not in a foster home, or when its organisation shows its own place instead (the Organization's `fosterLocation`). */
+            fosterHome: {
+                /**
+                 * @description The foster home's city; null when not known.
+                 * @example Brooklyn
+                 */
+                city: string | null;
+                /**
+                 * @description Its state or region; null when not known.
+                 * @example NY
+                 */
+                region: string | null;
+            } | null;
             goodWith: components["schemas"]["GoodWith"];
             /** @description House-trained (or litter-trained): true, false, or null when not known. */
             houseTrained: boolean | null;
@@ -3217,6 +3249,11 @@ export interface components {
              * @example 1
              */
             id: number;
+            /**
+             * @description True while the animal lives in a volunteer's foster home rather than at its organisation's place (it is still in the organisation's care, and adopted through it).
+             * @example false
+             */
+            inFosterHome: boolean;
             /**
              * Format: date
              * @description The day the animal came to the shelter (YYYY-MM-DD); null when not known.

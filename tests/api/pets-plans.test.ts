@@ -33,12 +33,24 @@ beforeAll(async () => {
   // Animals out of care (transferred, returned to their owners...: lib/stays)
   // among the old and the new: on no list, and walked past by no page.
   await client.query("UPDATE pets SET in_care = false WHERE id % 10 = 7");
-  await client.query("VACUUM ANALYZE pets");
+  // Some animals in care in foster homes (issue 50): each animal
+  // read looks its open placement up (lib/pets/queries/rows.ts fosterPlacementOf).
+  await client.query(`
+    INSERT INTO people (organization_id, name, city, region, lat, lng)
+    SELECT 1, 'Foster ' || g, 'Brooklyn', 'NY', 40.6 + g / 1000.0, -73.99 FROM generate_series(1, 300) g`);
+  await client.query(`
+    INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type)
+    SELECT id, organization_id, now() - interval '1 day', 'stray' FROM pets WHERE id % 25 = 1 AND in_care`);
+  await client.query(`
+    INSERT INTO pet_placements (pet_id, organization_id, stay_id, person_id, start_at)
+    SELECT s.pet_id, s.organization_id, s.id, (SELECT min(id) FROM people) + s.pet_id % 300, now() - interval '1 hour' FROM pet_stays s`);
+  await client.query("VACUUM ANALYZE pets, people, pet_stays, pet_placements");
   categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));
   maxId = Number((await client.query<{ m: string }>("SELECT max(id) AS m FROM pets")).rows[0]!.m);
 }, 60_000);
 
 afterAll(async () => {
+  await client.query("TRUNCATE pet_placements, pet_stays, people");
   await client.end();
   await db().pet.deleteMany();
 });
@@ -213,12 +225,34 @@ describe("the listing-site filters at any depth: each walks its own index, even 
         all.some((n) => n["Node Type"] === "Seq Scan"),
         `${mode}: a sequential scan`,
       ).toBe(false);
-      const walked = all.filter((n) => n["Index Name"] && n["Index Name"] !== "pets_pkey" && n["Index Name"] !== "pet_photos_pet_id_position_idx");
+      // The rows' own look-ups: by id, their photos, their open placement with its foster and organisation.
+      // (The planner probes the placements by either index keyed on pet_id: the open ones' or the no-overlap one.)
+      const lookups = [
+        "pets_pkey",
+        "pet_photos_pet_id_position_idx",
+        "pet_placements_one_open",
+        "pet_placements_no_overlap",
+        "people_pkey",
+        "organizations_pkey",
+      ];
+      const walked = all.filter((n) => n["Index Name"] && !lookups.includes(n["Index Name"]));
       expect(walked.length, `${mode}: an index of the filter`).toBeGreaterThan(0);
       expect(
         walked.map((n) => n["Index Name"]!).filter((name) => !index.test(name)),
         `${mode}: other indexes walked`,
       ).toEqual([]);
+    }
+  });
+});
+
+describe("the foster home of each animal on a page (issue 50)", () => {
+  it("is one probe of the placements by the animal's id per row, the foster and organisation by their keys", async () => {
+    for (const mode of ["custom", "generic"] as const) {
+      const all = nodes(await plan({ take: 21, status: "available" }, mode));
+      const probes = all.filter((n) => n["Index Name"]?.startsWith("pet_placements"));
+      expect(probes.length, `${mode}: one probe`).toBe(1);
+      expect(probes[0]!["Index Cond"]).toMatch(/pet_id = /);
+      expect(all.filter((n) => n["Index Name"] === "people_pkey").length, `${mode}: the foster by its key`).toBe(1);
     }
   });
 });

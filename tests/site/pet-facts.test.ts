@@ -26,6 +26,8 @@ const UNKNOWN: Pet = {
   colors: [],
   tags: [],
   photos: [],
+  inFosterHome: false,
+  fosterHome: null,
 };
 const pet = (fields: Partial<Pet>): Pet => ({ ...UNKNOWN, ...fields });
 const words = (p: Pet) => careFacts(p, t, "en").map((f) => (f.detail ? `${f.text}: ${f.detail}` : f.text));

@@ -93,6 +93,7 @@ const organization: Organization = {
   address: { street: "1 Main St", city: "Chicago", region: "IL", postcode: "60601", country: "US" },
   location: { lat: 41.9, lng: -87.65 },
   timeZone: "America/Chicago",
+  fosterLocation: "fosterHome",
   createdAt: "2026-11-26T00:00:00.000Z",
 };
 const unchanged = {

@@ -4,22 +4,27 @@ import type { NearWalk } from "@/lib/organizations/geo";
 import { type PetFilter, plainConditions, anyOfConditions } from "@/lib/pets/queries/filters";
 import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
-// Search near a place. Distance belongs to organisations (an animal is
-// where its shelter is), so a near page walks organisations nearest first
-// through the GiST index on their points, and takes each one's matching
-// animals newest first from its (organization_id, [status,] id) index: the
-// order is (distance, id descending), and a cursor carries both. The
-// database's distance is the chord `k` (lib/organizations/geo.ts).
+// Search near a place. An animal is where its organisation is, unless it
+// lives in a foster home its organisation shows: then it is at the foster's
+// ZIP code centre (pets.foster_point, kept by the database: migration
+// 20261211400000; the rule is placeOf below, which alerts share). So a near
+// page walks places nearest first: organisations through the GiST index on
+// their points, each holding its animals not away in a foster home (taken
+// newest first from its (organization_id, [status,] id) index), and animals
+// in foster homes through the GiST index on their own points, each a place
+// of one. The order is (distance, id descending), and a cursor carries
+// both. The database's distance is the chord `k` (lib/organizations/geo.ts).
 //
-// Organisations are walked in chunks: the nearest `chunk` beyond where the
-// walk stands, by a plain nearest-first index scan with a LIMIT, which the
-// planner always takes (bounded by a search area, it estimates cube
-// containment so low that it prefers reading and sorting every organisation
-// in the area: 2,000 within 800 km, 4 ms). A chunk only answers for the
-// organisations strictly nearer than its farthest one (organisations tied
-// at that distance may continue in the next chunk), and a page that did not
-// fill goes on with a chunk twice as large from there. One round trip in
-// the common case; a sparse filter costs a few more.
+// Places are walked in chunks: the nearest `chunk` beyond where the walk
+// stands, by two plain nearest-first index scans with a LIMIT (one per
+// kind of place) merged by distance, which the planner always takes
+// (bounded by a search area, it estimates cube containment so low that it
+// prefers reading and sorting every organisation in the area: 2,000 within
+// 800 km, 4 ms). A chunk only answers for the places strictly nearer than
+// its farthest one (places tied at that distance may continue in the next
+// chunk), and a page that did not fill goes on with a chunk twice as large
+// from there. One round trip in the common case; a sparse filter costs a
+// few more.
 
 export interface NearPageQuery extends PetFilter, NearWalk {
   /** Continue after (next page) or before (previous page) this position: the chord `k` and the animal's id. */
@@ -32,6 +37,16 @@ export type NearPetRow = PetRow & { chord: number };
 
 const NEAR_CHUNK_FIRST = 32;
 const NEAR_CHUNK_MAX = 16_384;
+
+/**
+ * Where the animal `p` of organisation `o` is (an SQL point): its foster
+ * home's point while it lives in one its organisation shows, else its
+ * organisation's. Near search walks the same rule by its two indexes
+ * (nearChunkSql), and alerts match by it.
+ */
+export function placeOf(p: string, o: string): Prisma.Sql {
+  return Prisma.sql`COALESCE(${Prisma.raw(p)}.foster_point, ${Prisma.raw(o)}.earth_point)`;
+}
 
 function searchPoint(w: NearWalk): Prisma.Sql {
   return Prisma.sql`geo_point(${w.lat}::float8, ${w.lng}::float8)`;
@@ -47,27 +62,56 @@ function nearOrganizationConditions(f: PetFilter): Prisma.Sql[] {
   return [Prisma.sql`o.earth_point IS NOT NULL`, ...(f.organizationIds?.length ? [Prisma.sql`o.id = ANY(${f.organizationIds.map(BigInt)}::bigint[])`] : [])];
 }
 
-/** One chunk of a forward walk: the page's rows found among the organisations it answers for, and where the next chunk starts. */
+/** Animals in foster homes that may be a match, as places of their own: with a point, and of the organisations asked for. */
+function nearFosteredConditions(f: PetFilter): Prisma.Sql[] {
+  return [
+    Prisma.sql`f.foster_point IS NOT NULL`,
+    ...(f.organizationIds?.length ? [Prisma.sql`f.organization_id = ANY(${f.organizationIds.map(BigInt)}::bigint[])`] : []),
+  ];
+}
+
+/**
+ * The animals of the places `c` (org: an organisation's id; pet: an animal
+ * in a foster home's id; chord) that match, with their chord, after the
+ * cursor condition `cursor` (on `id` and `c.chord`), at most `take`
+ * per place in `order` of id. An organisation holds only its animals not
+ * away in a foster home: the other ones are places of their own.
+ */
+function placesAnimals(f: PetFilter, cursor: Prisma.Sql, order: Prisma.Sql, take: number): Prisma.Sql {
+  const conditions = [...nearPetConditions(f), cursor];
+  const where = Prisma.join(conditions, " AND ");
+  return Prisma.sql`
+    SELECT c.chord, a.id FROM c CROSS JOIN LATERAL (
+      SELECT id FROM pets WHERE organization_id = c.org AND foster_point IS NULL AND ${where} ORDER BY id ${order} LIMIT ${take}) a
+     WHERE c.org IS NOT NULL
+    UNION ALL
+    SELECT c.chord, a.id FROM c CROSS JOIN LATERAL (SELECT id FROM pets WHERE id = c.pet AND ${where}) a
+     WHERE c.pet IS NOT NULL`;
+}
+
+/** One chunk of a forward walk: the page's rows found among the places it answers for, and where the next chunk starts. */
 export function nearChunkSql(q: NearPageQuery & { from: number; chunk: number }): Prisma.Sql {
   const point = searchPoint(q);
-  const petConditions = nearPetConditions(q);
-  const cursor = q.after ? Prisma.sql`AND (c.chord > ${q.after.k}::float8 OR id < ${BigInt(q.after.id)})` : Prisma.empty;
+  const cursor = q.after ? Prisma.sql`(c.chord > ${q.after.k}::float8 OR id < ${BigInt(q.after.id)})` : Prisma.sql`true`;
   return Prisma.sql`
     WITH chunk AS MATERIALIZED (
-      SELECT o.id, o.earth_point <-> ${point} AS chord FROM organizations o
-       WHERE ${Prisma.join(nearOrganizationConditions(q), " AND ")} AND o.earth_point <-> ${point} >= ${q.from}::float8
-       ORDER BY o.earth_point <-> ${point} LIMIT ${q.chunk}
+      SELECT * FROM (
+        (SELECT o.id AS org, NULL::bigint AS pet, o.earth_point <-> ${point} AS chord FROM organizations o
+          WHERE ${Prisma.join(nearOrganizationConditions(q), " AND ")} AND o.earth_point <-> ${point} >= ${q.from}::float8
+          ORDER BY o.earth_point <-> ${point} LIMIT ${q.chunk})
+        UNION ALL
+        (SELECT NULL::bigint, f.id, f.foster_point <-> ${point} FROM pets f
+          WHERE ${Prisma.join(nearFosteredConditions(q), " AND ")} AND f.foster_point <-> ${point} >= ${q.from}::float8
+          ORDER BY f.foster_point <-> ${point} LIMIT ${q.chunk})
+      ) places ORDER BY chord LIMIT ${q.chunk}
     ), edge AS (
       SELECT count(*)::int AS size, max(chord) AS far FROM chunk
+    ), c AS (
+      SELECT * FROM chunk
+       WHERE chord <= ${q.maxChord}::float8 AND (chord < (SELECT far FROM edge) OR (SELECT size FROM edge) < ${q.chunk})
     ), ids AS (
-      SELECT c.chord, a.id
-        FROM (SELECT * FROM chunk
-               WHERE chord <= ${q.maxChord}::float8 AND (chord < (SELECT far FROM edge) OR (SELECT size FROM edge) < ${q.chunk})
-               ORDER BY chord) c
-        CROSS JOIN LATERAL (
-          SELECT id FROM pets WHERE organization_id = c.id ${petConditions.length ? Prisma.sql`AND ${Prisma.join(petConditions, " AND ")}` : Prisma.empty} ${cursor}
-           ORDER BY id DESC LIMIT ${q.take}) a
-       ORDER BY c.chord, a.id DESC LIMIT ${q.take}
+      SELECT * FROM (${placesAnimals(q, cursor, Prisma.sql`DESC`, q.take)}) found
+       ORDER BY chord, id DESC LIMIT ${q.take}
     )
     SELECT e.size AS "chunkSize", e.far AS "chunkFar", x.*
       FROM edge e
@@ -103,25 +147,25 @@ export async function findNearPets(q: NearPageQuery): Promise<NearPetRow[]> {
 
 /**
  * A previous page: the animals just before the cursor, walking back towards
- * the place (farthest first), as many as `take`. The organisations nearer
- * than the cursor are few (as many as the pages before it), so they are
- * read and sorted, not walked by the index.
+ * the place (farthest first), as many as `take`. The places nearer than
+ * the cursor are few (as many as the pages before it), so they are read
+ * and sorted, not walked by the indexes.
  */
 export function nearBeforeSql(q: NearPageQuery & { before: { k: number; id: number } }): Prisma.Sql {
   const point = searchPoint(q);
-  const petConditions = nearPetConditions(q);
+  const cursor = Prisma.sql`(c.chord < ${q.before.k}::float8 OR id > ${BigInt(q.before.id)})`;
   return Prisma.sql`
-    WITH ids AS (
-      SELECT c.chord, a.id
-        FROM (SELECT o.id, o.earth_point <-> ${point} AS chord FROM organizations o
-               WHERE ${Prisma.join(nearOrganizationConditions(q), " AND ")}
-                 AND cube_enlarge(${point}, ${q.before.k}::float8, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${q.before.k}::float8
-               ORDER BY 2 DESC) c
-        CROSS JOIN LATERAL (
-          SELECT id FROM pets WHERE organization_id = c.id ${petConditions.length ? Prisma.sql`AND ${Prisma.join(petConditions, " AND ")}` : Prisma.empty}
-             AND (c.chord < ${q.before.k}::float8 OR id > ${BigInt(q.before.id)})
-           ORDER BY id ASC LIMIT ${q.take}) a
-       ORDER BY c.chord DESC, a.id ASC LIMIT ${q.take}
+    WITH c AS MATERIALIZED (
+      SELECT o.id AS org, NULL::bigint AS pet, o.earth_point <-> ${point} AS chord FROM organizations o
+       WHERE ${Prisma.join(nearOrganizationConditions(q), " AND ")}
+         AND cube_enlarge(${point}, ${q.before.k}::float8, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${q.before.k}::float8
+      UNION ALL
+      SELECT NULL::bigint, f.id, f.foster_point <-> ${point} FROM pets f
+       WHERE ${Prisma.join(nearFosteredConditions(q), " AND ")}
+         AND cube_enlarge(${point}, ${q.before.k}::float8, 3) @> f.foster_point AND f.foster_point <-> ${point} <= ${q.before.k}::float8
+    ), ids AS (
+      SELECT * FROM (${placesAnimals(q, cursor, Prisma.sql`ASC`, q.take)}) found
+       ORDER BY chord DESC, id ASC LIMIT ${q.take}
     )
     SELECT ids.chord, ${PET_COLUMNS}
       FROM ids CROSS JOIN LATERAL (SELECT * FROM pets WHERE pets.id = ids.id LIMIT 1) p

@@ -36,7 +36,15 @@ export type PetRow = {
   inCare: boolean;
 } & ListingColumns & {
     photos: StoredPhoto[];
-  };
+  } & FosterColumns;
+
+/** Where the animal lives, as adopters may know it (docs/decisions/028): never which person. */
+export interface FosterColumns {
+  /** An open placement: the animal is in a foster home. */
+  inFosterHome: boolean;
+  /** The foster's city and region; null when not in a foster home or when its organisation shows its own place. */
+  fosterHome: { city: string | null; region: string | null } | null;
+}
 
 /** The listing-site profile as the row holds it (the fee as its three columns). */
 export interface ListingColumns {
@@ -61,14 +69,43 @@ export interface ListingColumns {
   listOnOtherSites: boolean;
 }
 
-/** A pets row as pg returns it: int8 columns as strings. */
-export type RawPetRow = Omit<PetRow, "id" | "categoryId" | "organizationId"> & { id: string; categoryId: string; organizationId: string };
+/** A pets row as pg returns it: int8 columns as strings, the foster home as one jsonb column (FOSTER_PLACEMENT). */
+export type RawPetRow = Omit<PetRow, "id" | "categoryId" | "organizationId" | keyof FosterColumns> & {
+  id: string;
+  categoryId: string;
+  organizationId: string;
+  fosterPlacement: { fosterHome: FosterColumns["fosterHome"] } | null;
+};
 
-export const fromRaw = (r: RawPetRow): PetRow => ({ ...r, id: BigInt(r.id), categoryId: BigInt(r.categoryId), organizationId: BigInt(r.organizationId) });
+export const fromRaw = ({ fosterPlacement, ...r }: RawPetRow): PetRow => ({
+  ...r,
+  id: BigInt(r.id),
+  categoryId: BigInt(r.categoryId),
+  organizationId: BigInt(r.organizationId),
+  inFosterHome: fosterPlacement !== null,
+  fosterHome: fosterPlacement?.fosterHome ?? null,
+});
+
+/**
+ * The animal `p`'s open placement as adopters may know it, one jsonb value:
+ * null when it is not in a foster home, else `{ fosterHome }` with the
+ * foster's city and region when its organisation shows foster homes (null
+ * when it shows its own place). Read with the animal, so it is what the
+ * placements are now: one probe of the small partial index of open
+ * placements (pet_placements_one_open) per animal read, and the foster and
+ * organisation by their keys only for an animal in a foster home.
+ */
+export function fosterPlacementOf(p: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT jsonb_build_object('fosterHome', CASE WHEN fo.foster_location = 'fosterHome'
+                                 THEN jsonb_build_object('city', fpe.city, 'region', fpe.region) END)
+     FROM pet_placements fpl JOIN organizations fo ON fo.id = fpl.organization_id LEFT JOIN people fpe ON fpe.id = fpl.person_id
+    WHERE fpl.pet_id = ${p}.id AND fpl.end_at IS NULL)`;
+}
 
 /**
  * An animal's columns as every read returns them (`p` is the pets row), its
- * photos in order from the LATERAL join PHOTOS_JOIN adds.
+ * photos in order from the LATERAL join PHOTOS_JOIN adds, its foster home's
+ * city from its open placement (fosterPlacementOf).
  */
 export const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId", p.organization_id AS "organizationId", p.status, p.version, p.sex, p.size,
   p.birth_date::text AS "birthDate", p.breed, p.description, p.good_with_children AS "goodWithChildren",
@@ -77,7 +114,8 @@ export const PET_COLUMNS = Prisma.sql`p.id, p.name, p.category_id AS "categoryId
   p.spayed_neutered AS "spayedNeutered", p.house_trained AS "houseTrained", p.declawed, p.shots_current AS "shotsCurrent",
   p.special_needs AS "specialNeeds", p.special_needs_notes AS "specialNeedsNotes", p.adoption_fee_cents AS "adoptionFeeCents",
   p.adoption_fee_currency AS "adoptionFeeCurrency", p.adoption_fee_waived AS "adoptionFeeWaived", p.intake_date::text AS "intakeDate",
-  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", p.in_care AS "inCare", COALESCE(ph.photos, '[]'::jsonb) AS photos`;
+  p.video_url AS "videoUrl", p.tags, p.list_on_other_sites AS "listOnOtherSites", p.in_care AS "inCare", COALESCE(ph.photos, '[]'::jsonb) AS photos,
+  ${fosterPlacementOf(Prisma.sql`p`)} AS "fosterPlacement"`;
 export const PHOTOS_JOIN = Prisma.sql`LEFT JOIN LATERAL (
   SELECT jsonb_agg(jsonb_build_object('id', f.id, 'alt', f.alt, 'width', f.width, 'height', f.height,
                                       'placeholder', f.placeholder, 'files', f.files) ORDER BY f.position) AS photos

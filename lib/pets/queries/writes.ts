@@ -6,7 +6,7 @@ import type { IntakeType } from "@/lib/stays/schemas";
 import { lastStayJoin, stayColumnsOf, stayOfRow, stayWriteSql, type StayColumnsRaw, type StayRow, type StayWrite } from "@/lib/stays/queries";
 import { type ListingField, type NewPet } from "@/lib/pets/schemas/pet";
 import { type PetSex, type PetSize, type PetStatus } from "@/lib/pets/schemas/fields";
-import { type PetRow, type RawPetRow, fromRaw, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
+import { type PetRow, type RawPetRow, fromRaw, fosterPlacementOf, PET_COLUMNS, PHOTOS_JOIN } from "@/lib/pets/queries/rows";
 
 // Creating and changing animals: each write and its audit record (and event) in one statement.
 
@@ -175,7 +175,8 @@ function storedPetJson(p: Prisma.Sql, photos: Prisma.Sql): Prisma.Sql {
     'adoptionFee', CASE WHEN ${p}.adoption_fee_cents IS NULL THEN NULL
                         ELSE jsonb_build_object('amountCents', ${p}.adoption_fee_cents, 'currency', ${p}.adoption_fee_currency, 'waived', ${p}.adoption_fee_waived) END,
     'intakeDate', ${p}.intake_date, 'videoUrl', ${p}.video_url, 'tags', to_jsonb(${p}.tags), 'listOnOtherSites', ${p}.list_on_other_sites,
-    'photos', ${photos})`;
+    'photos', ${photos})
+    || COALESCE(${fosterPlacementOf(p)} || '{"inFosterHome": true}', '{"inFosterHome": false, "fosterHome": null}')`;
 }
 
 type CreatedRow = RawPetRow & { ord: number };

@@ -132,6 +132,14 @@ export function idempotentNewPet(pet: NewPet): Partial<NewPet> {
 /** What a form holds before parsing: status may still be unset. */
 export type NewPetInput = z.input<typeof newPetSchema>;
 
+/** Where a foster home is, as adopters may know it (docs/decisions/028): never a name, street, postcode or contact. */
+const fosterHomeSchema = z
+  .object({
+    city: z.string().nullable().meta({ description: "The foster home's city; null when not known.", example: "Brooklyn" }),
+    region: z.string().nullable().meta({ description: "Its state or region; null when not known.", example: "NY" }),
+  })
+  .meta({ id: "FosterHome", description: "The city and region of the foster home an animal lives in." });
+
 export const petSchema = z
   .object({
     id: idSchema.meta({ description: "Unique identifier assigned by the service on creation." }),
@@ -191,8 +199,18 @@ export const petSchema = z
     tags: z.array(z.string()).meta({ description: "Words describing the animal (up to 10); empty when none.", example: ["Playful", "Loves car rides"] }),
     listOnOtherSites: listOnOtherSitesSchema,
     photos: z.array(photoSchema).meta({ description: "The animal's photos in order: the first is the cover. Empty when there are none." }),
+    inFosterHome: z.boolean().meta({
+      description:
+        "True while the animal lives in a volunteer's foster home rather than at its organisation's place (it is still in the organisation's care, and adopted through it).",
+      example: false,
+    }),
+    fosterHome: fosterHomeSchema.nullable().meta({
+      description:
+        "Where the foster home is, as adopters may know it: its city and region, never more. Null when the animal is not in a foster home, or when its organisation shows its own place instead (the Organization's `fosterLocation`).",
+    }),
     distanceKm: z.number().optional().meta({
-      description: "Great-circle distance in kilometres (one decimal) from `near` to the animal's organisation. Only in answers to a list with `near`.",
+      description:
+        "Great-circle distance in kilometres (one decimal) from `near` to where the animal is: its foster home's ZIP code centre when it is in a foster home its organisation shows (`fosterHome` not null) and that home has one, otherwise its organisation. Only in answers to a list with `near`.",
       example: 12.4,
     }),
   })
