@@ -1,0 +1,100 @@
+"use client";
+
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { FosterSpecies, FosterStatus, Person } from "@/components/staff/foster-types";
+import { callApi, linkCursor } from "@/lib/site/api-client-core";
+
+/** Everything of an organisation's people: a change to one (or a placement) reads all its lists again. */
+export const peopleQueryKey = (organizationId: number) => ["organization", organizationId, "people"] as const;
+
+/** The largest page of the people list: the roster shows a hundred, then offers the next. */
+export const PEOPLE_PAGE_SIZE = 100;
+
+export interface FosterFilters {
+  status?: FosterStatus;
+  species?: FosterSpecies;
+  /** A day (YYYY-MM-DD): only fosters who can take an animal that day (active, out of blackout, with room). */
+  hasRoomOn?: string;
+  q?: string;
+}
+
+function fosterQuery(filters: FosterFilters) {
+  return {
+    role: "foster" as const,
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.species ? { species: filters.species } : {}),
+    ...(filters.hasRoomOn ? { hasRoom: true, on: filters.hasRoomOn } : {}),
+    ...(filters.q ? { q: filters.q } : {}),
+  };
+}
+
+/** The organisation's fosters (people with a foster role), filtered, a page at a time (Link rel="next"). */
+export function useFosters(organizationId: number, filters: FosterFilters) {
+  return useInfiniteQuery({
+    queryKey: [...peopleQueryKey(organizationId), "fosters", filters],
+    queryFn: async ({ pageParam, signal }): Promise<{ people: Person[]; next: string | undefined }> => {
+      const res = await callApi((api) =>
+        api.GET("/organizations/{organizationId}/people", {
+          params: {
+            path: { organizationId },
+            query: { ...fosterQuery(filters), limit: PEOPLE_PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) },
+          },
+          signal,
+        }),
+      );
+      return { people: res.data as Person[], next: linkCursor(res.headers.get("link"), "next") };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Every foster of the organisation (the first hundred), for choosing where an
+ * animal goes, and the ids of those with room on the day: the choice offers
+ * the others too, disabled, with the reason.
+ */
+export function useFosterChoices(organizationId: number, day: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...peopleQueryKey(organizationId), "choices", day],
+    queryFn: async ({ signal }): Promise<{ all: Person[]; withRoom: Set<number> }> => {
+      const list = (query: ReturnType<typeof fosterQuery>) =>
+        callApi((api) =>
+          api.GET("/organizations/{organizationId}/people", { params: { path: { organizationId }, query: { ...query, limit: PEOPLE_PAGE_SIZE } }, signal }),
+        );
+      const [all, withRoom] = await Promise.all([list(fosterQuery({})), list(fosterQuery({ hasRoomOn: day }))]);
+      return { all: all.data as Person[], withRoom: new Set((withRoom.data as Person[]).map((p) => p.id)) };
+    },
+    enabled,
+  });
+}
+
+/** What the add and edit forms send: a new person, or a merge patch of one. */
+export type PersonInput = Record<string, unknown>;
+
+/** Adds a person (POST) or changes one (PATCH, a merge patch: only what changed); the roster is read again either way. */
+export function useSavePerson(organizationId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ personId, body }: { personId?: number; body: PersonInput }): Promise<Person> =>
+      (
+        await callApi((api) =>
+          personId === undefined
+            ? api.POST("/organizations/{organizationId}/people", { params: { path: { organizationId } }, body: body as never })
+            : api.PATCH("/organizations/{organizationId}/people/{personId}", { params: { path: { organizationId, personId } }, body: body as never }),
+        )
+      ).data as Person,
+    onSettled: () => client.invalidateQueries({ queryKey: peopleQueryKey(organizationId) }),
+  });
+}
+
+/** Erases a person: their personal fields go, the record (and the placements' history) stays. 409 while an animal is placed with them. */
+export function useErasePerson(organizationId: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (personId: number) =>
+      callApi((api) => api.DELETE("/organizations/{organizationId}/people/{personId}", { params: { path: { organizationId, personId } } })),
+    onSettled: () => client.invalidateQueries({ queryKey: peopleQueryKey(organizationId) }),
+  });
+}
