@@ -57,6 +57,9 @@ export const ERROR_CODES = [
   "invalid_mapping",
   "too_many_rows",
   "import_in_progress",
+  "person_exists",
+  "person_has_animals",
+  "person_erased",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -9,6 +9,7 @@ import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
 import { registerStays } from "@/lib/openapi/stays";
 import { registerReports } from "@/lib/openapi/reports";
+import { registerPeople } from "@/lib/openapi/people";
 import { registerPets } from "@/lib/openapi/pets";
 import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
 
@@ -40,6 +41,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerImports(registry, security);
   registerStays(registry, security);
   registerReports(registry, security);
+  registerPeople(registry, security);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -75,6 +77,11 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       {
         name: "reports",
         description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`).",
+      },
+      {
+        name: "people",
+        description:
+          "An organisation's people, fosters among them: personal data, for its staff and its keys with `people:read` / `people:write` only.",
       },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],

@@ -77,6 +77,21 @@ export const addressInputSchema = z
   })
   .meta({ id: "AddressInput", description: "Where the organisation is: `city` and `country` are required." });
 
+/** An address in a merge patch: the fields sent change (null removes street, region or postcode), the others keep their values. */
+export const addressPatchSchema = z
+  .strictObject(
+    {
+      street: streetSchema.optional(),
+      city: citySchema.optional(),
+      region: regionSchema.optional(),
+      postcode: postcodeSchema.optional(),
+      country: countrySchema.optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? "is not an address field (street, city, region, postcode, country)" : undefined) },
+  )
+  .meta({ id: "AddressPatch", description: "The address fields to change; the others keep their values." });
+export type AddressPatch = z.infer<typeof addressPatchSchema>;
+
 export const locationSchema = z
   .strictObject({
     lat: z
@@ -92,7 +107,7 @@ export const locationSchema = z
   })
   .meta({ id: "Location", description: "Latitude and longitude in decimal degrees (WGS 84)." });
 
-const emailSchema = z
+export const emailSchema = z
   .string({ error: () => "must be a string or null" })
   .trim()
   .max(254, "must be at most 254 characters")
@@ -104,7 +119,7 @@ const emailSchema = z
 /** What a phone field accepts (after trimming), stated to the document as it is checked. */
 const PHONE_PATTERN = /^[0-9+()\-. /]{5,}$/;
 
-const phoneSchema = z
+export const phoneSchema = z
   .string({ error: () => "must be a string or null" })
   .trim()
   .max(40, "must be at most 40 characters")
@@ -232,19 +247,7 @@ export const organizationPatchSchema = z
       email: emailSchema.optional(),
       phone: phoneSchema.optional(),
       website: websiteSchema.optional(),
-      address: z
-        .strictObject(
-          {
-            street: streetSchema.optional(),
-            city: citySchema.optional(),
-            region: regionSchema.optional(),
-            postcode: postcodeSchema.optional(),
-            country: countrySchema.optional(),
-          },
-          { error: (issue) => (issue.code === "unrecognized_keys" ? "is not an address field (street, city, region, postcode, country)" : undefined) },
-        )
-        .optional()
-        .meta({ id: "AddressPatch", description: "The address fields to change; the others keep their values." }),
+      address: addressPatchSchema.optional(),
       location: locationSchema.nullable().optional().meta({
         description:
           "The exact position; `null` places the organisation at the centre of its address's US ZIP code instead (`unknown_location` when it has none).",

@@ -8,7 +8,7 @@ import { petView } from "@/lib/pets/present";
 import { newPetSchema } from "@/lib/pets/schemas/pet";
 import { createPet } from "@/lib/pets/service";
 import { erasePerson, exportPerson } from "@/lib/privacy/service";
-import { call, newKey, seedPets } from "./helpers";
+import { call, createPet as createPetThroughRoute, newKey, newOrganization, seedPets } from "./helpers";
 import { confirmedAlert, createAlert } from "./alerts-helpers";
 
 // A person's data across the service (issue 27): `people export` / `people
@@ -62,7 +62,7 @@ describe("people export / erase", () => {
   it("erase anonymises the applications and deletes the alerts with their matches; others keep theirs", async () => {
     await someoneWithEverything("erase.me@example.org");
     await confirmedAlert(key, "stays@example.org");
-    expect(await erasePerson("Erase.Me@example.org")).toEqual({ applications: 1, alerts: 2 });
+    expect(await erasePerson("Erase.Me@example.org")).toEqual({ applications: 1, alerts: 2, people: { erased: 0, refused: [] } });
     expect(await db().alert.count({ where: { email: "erase.me@example.org" } })).toBe(0);
     expect((await exportPerson("erase.me@example.org")).alerts).toEqual([]);
     expect(await db().alert.count({ where: { email: "stays@example.org" } })).toBe(1);
@@ -86,5 +86,51 @@ describe("people export / erase", () => {
     expect(dry.stdout.trim()).toBe("1 application(s) of pat.person@example.org would be anonymised and 2 alert(s) deleted. Run again with --yes to do it.");
     const done = cli("applicants", "erase", "--email", "pat.person@example.org", "--yes");
     expect(done.stdout.trim()).toBe("Anonymised 1 application(s) and deleted 2 alert(s) of pat.person@example.org.");
+  }, 120_000);
+});
+
+describe("people export / erase: organisations' people records (fosters)", () => {
+  async function personOf(organizationId: number, name: string, email: string): Promise<bigint> {
+    const row = await db().person.create({
+      data: { organizationId: BigInt(organizationId), name, email, phone: "555 0123", city: "Chicago", country: "US", notes: "Private.", fosterStatus: "active", fosterCapacity: 2 },
+      select: { id: true },
+    });
+    return row.id;
+  }
+
+  it("export holds the person's records in every organisation, whatever the case; erase erases each as DELETE does, but not one with an animal placed", async () => {
+    const other = await newOrganization({ name: "Privacy Elsewhere" });
+    const here = await personOf(1, "Fran Foster", "Fran.Foster@example.org");
+    const there = await personOf(other, "Fran F.", "fran.foster@example.org");
+    await personOf(1, "Someone Else", "someone.else@example.org");
+    const out = await exportPerson("FRAN.FOSTER@example.org");
+    expect(out.people.map((p) => [p.id, p.organizationId, p.name, p.notes])).toEqual([
+      [Number(here), 1, "Fran Foster", "Private."],
+      [Number(there), other, "Fran F.", "Private."],
+    ]);
+    expect(JSON.stringify(out)).not.toContain("Someone Else");
+
+    // An animal placed with the record of the second organisation: that one is kept, and said so.
+    const { key: writer } = await newKey(["pets:read", "pets:write"], "placing", { plan: "pro" }, other);
+    const pet = await createPetThroughRoute({ name: "With Fran" }, { key: writer });
+    await db().$executeRaw`
+      INSERT INTO pet_placements (pet_id, organization_id, stay_id, person_id, start_at)
+      SELECT ${BigInt(pet.id)}, ${BigInt(other)}, id, ${there}, now() FROM pet_stays WHERE pet_id = ${BigInt(pet.id)}`;
+    const erased = await erasePerson("fran.foster@EXAMPLE.org");
+    expect(erased.people).toEqual({ erased: 1, refused: [{ id: Number(there), organizationId: other, placed: 1 }] });
+    const rows = await db().person.findMany({ where: { id: { in: [here, there] } }, orderBy: { id: "asc" }, select: { name: true, email: true, notes: true, erasedAt: true } });
+    expect(rows[0]).toEqual({ name: null, email: null, notes: null, erasedAt: expect.any(Date) });
+    expect(rows[1]).toMatchObject({ name: "Fran F.", erasedAt: null });
+    expect((await exportPerson("fran.foster@example.org")).people.map((p) => p.id)).toEqual([Number(there)]);
+  });
+
+  it("the CLI says which record it could not erase, and why", () => {
+    const done = spawnSync(
+      process.execPath,
+      ["--import", "tsx", path.join(process.cwd(), "scripts", "cli.ts"), "people", "erase", "--email", "fran.foster@example.org", "--yes"],
+      { env: { ...process.env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(done.status, done.stderr).toBe(0);
+    expect(done.stdout).toMatch(/Not erased: person \d+ of organisation \d+ has 1 animal\(s\) placed with them\. End the placement\(s\), then run this again\./);
   }, 120_000);
 });

@@ -57,6 +57,7 @@ let home: {
   listingSite: number;
   listingSiteChange: number;
   import: number;
+  person: number;
 };
 let foreign: { org: number; key: string; staff: StaffSession; pet: number };
 
@@ -131,12 +132,26 @@ beforeAll(async () => {
     listingSite: Number(listingSite.id),
     listingSiteChange: Number(listingSiteChange.id),
     import: Number(imported.id),
+    person: Number(
+      (await db().person.create({ data: { organizationId: BigInt(FIRST_ORG), name: "Home Foster", fosterStatus: "active", fosterCapacity: 1 }, select: { id: true } })).id,
+    ),
   };
 
   const org = await newOrganization({ name: "Elsewhere Rescue" });
   const [foreignPet] = await seedPets([{ name: "Foreign pet", organizationId: org }]);
   const foreignKey = await newKey(
-    ["pets:read", "pets:write", "webhooks:manage", "applications:write", "organizations:manage", "listings:manage", "records:read", "records:write"],
+    [
+      "pets:read",
+      "pets:write",
+      "webhooks:manage",
+      "applications:write",
+      "organizations:manage",
+      "listings:manage",
+      "records:read",
+      "records:write",
+      "people:read",
+      "people:write",
+    ],
     "foreign key",
     { plan: "pro" },
     org,
@@ -146,7 +161,7 @@ beforeAll(async () => {
 
 /** What a refused write must leave as it was. */
 async function footprint() {
-  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays] = await Promise.all([
+  const [pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays, people] = await Promise.all([
     db().pet.findUniqueOrThrow({ where: { id: BigInt(home.pet) }, select: { name: true, version: true, status: true, inCare: true } }),
     db().adoptionApplication.findUniqueOrThrow({ where: { id: BigInt(home.application) }, select: { state: true, updatedAt: true } }),
     db().apiKey.findUniqueOrThrow({ where: { id: BigInt(home.key) }, select: { revokedAt: true, bannedUntil: true } }),
@@ -159,8 +174,9 @@ async function footprint() {
     db().listingUpload.count(),
     db().import.count({ where: { organizationId: BigInt(FIRST_ORG) } }),
     db().petStay.findMany({ where: { petId: BigInt(home.pet) }, orderBy: { id: "asc" } }),
+    db().person.findMany({ where: { organizationId: BigInt(FIRST_ORG) }, orderBy: { id: "asc" } }),
   ]);
-  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays };
+  return { pet, application, key, webhook, org, pets, photos, keys, listingSite, uploads, imports, stays, people };
 }
 
 type Caller = { key?: string; headers?: Record<string, string> };
@@ -304,6 +320,31 @@ const PRIVATE: Record<string, Row> = {
   "GET /v1/organizations/{organizationId}/reports/monthly.csv": {
     request: () => ({ path: `/v1/organizations/${FIRST_ORG}/reports/monthly.csv?from=2021-01&to=2021-12`, params: { organizationId: String(FIRST_ORG) } }),
   },
+  "GET /v1/organizations/{organizationId}/people": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/people`, params: { organizationId: String(FIRST_ORG) } }),
+  },
+  "POST /v1/organizations/{organizationId}/people": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/people`, params: { organizationId: String(FIRST_ORG) }, json: { name: "Planted" } }),
+  },
+  "GET /v1/organizations/{organizationId}/people/{personId}": {
+    request: () => ({
+      path: `/v1/organizations/${FIRST_ORG}/people/${home.person}`,
+      params: { organizationId: String(FIRST_ORG), personId: String(home.person) },
+    }),
+  },
+  "PATCH /v1/organizations/{organizationId}/people/{personId}": {
+    request: () => ({
+      path: `/v1/organizations/${FIRST_ORG}/people/${home.person}`,
+      params: { organizationId: String(FIRST_ORG), personId: String(home.person) },
+      json: { name: "Taken" },
+    }),
+  },
+  "DELETE /v1/organizations/{organizationId}/people/{personId}": {
+    request: () => ({
+      path: `/v1/organizations/${FIRST_ORG}/people/${home.person}`,
+      params: { organizationId: String(FIRST_ORG), personId: String(home.person) },
+    }),
+  },
   // Every organisation summed: platform admins and platform keys only.
   "GET /v1/reports/monthly": { request: () => ({ path: "/v1/reports/monthly", params: {} }) },
   "GET /v1/reports/monthly.csv": { request: () => ({ path: "/v1/reports/monthly.csv", params: {} }) },
@@ -413,6 +454,8 @@ describe("a path that names nothing is 404 at once, before the body is read", ()
       "listings:manage",
       "records:read",
       "records:write",
+      "people:read",
+      "people:write",
     ];
     for (const route of owned) {
       const params = Object.fromEntries([...route.route.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, "987654321"]));

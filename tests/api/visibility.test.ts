@@ -3,6 +3,8 @@ import { GET as feedRoute } from "@/app/v1/events/route";
 import { GET as dashboardRoute } from "@/app/v1/dashboard/route";
 import { GET as listingFileRoute } from "@/app/v1/organizations/[organizationId]/listings/[file]/route";
 import { GET as orgReportRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
+import { GET as personRoute } from "@/app/v1/organizations/[organizationId]/people/[personId]/route";
+import { GET as peopleRoute } from "@/app/v1/organizations/[organizationId]/people/route";
 import { GET as orgReportCsvRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly.csv/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as historyRoute } from "@/app/v1/pets/[petId]/history/route";
@@ -183,6 +185,17 @@ afterAll(async () => {
   for (const r of Object.values(receivers)) await r?.close();
 });
 
+/** A foster of the shelter (docs/decisions/028): their name is what only readers of its people may be shown. */
+const FOSTER_NAME = "Visible Only To People Readers";
+let foster: number;
+beforeAll(async () => {
+  const row = await db().person.create({
+    data: { organizationId: BigInt(org), name: FOSTER_NAME, email: "foster.visibility@example.org", fosterStatus: "active", fosterCapacity: 2 },
+    select: { id: true },
+  });
+  foster = Number(row.id);
+});
+
 const ours = () => new Set([gone.id, back.id, sold.id]);
 
 /** [type, animal's name] of the events about our three animals, in order. */
@@ -286,6 +299,24 @@ const READERS: Record<string, Row> = {
   "GET /v1/organizations/{organizationId}/reports/monthly.csv": {
     read: async (who) =>
       (await call(orgReportCsvRoute, `/v1/organizations/${org}/reports/monthly.csv`, { ...who, params: { organizationId: String(org) } })).ok,
+  },
+  // The organisation's people (personal data): its staff, and keys with people:read (none of the callers here holds it: see below).
+  "GET /v1/organizations/{organizationId}/people": {
+    read: async (who) =>
+      (await text(await call(peopleRoute, `/v1/organizations/${org}/people`, { ...who, params: { organizationId: String(org) } }))).includes(FOSTER_NAME),
+    who: STAFF_OF_IT,
+  },
+  "GET /v1/organizations/{organizationId}/people/{personId}": {
+    read: async (who) =>
+      (
+        await text(
+          await call(personRoute, `/v1/organizations/${org}/people/${foster}`, {
+            ...who,
+            params: { organizationId: String(org), personId: String(foster) },
+          }),
+        )
+      ).includes(FOSTER_NAME),
+    who: STAFF_OF_IT,
   },
   "GET /v1/reports/monthly": { read: async (who) => (await call(networkReportRoute, "/v1/reports/monthly", who)).ok, who: PLATFORM_RECORDS },
   "GET /v1/reports/monthly.csv": { read: async (who) => (await call(networkReportCsvRoute, "/v1/reports/monthly.csv", who)).ok, who: PLATFORM_RECORDS },
@@ -482,5 +513,29 @@ describe("the change feed and webhooks, event by event", () => {
     ]);
     expect(receiver.requests[0]!.body).not.toContain(SECRET_SUBTYPE);
     await receiver.close();
+  });
+});
+
+describe("the organisation's people: keys given people:read", () => {
+  it("its own key and a platform key with people:read read them; another organisation's key with it, and keys without it, are refused", async () => {
+    const other = await newOrganization({ name: "People Elsewhere" });
+    const read = async (scopes: Scope[], organizationId: number | null) => {
+      const { key } = await newKey(scopes, "people reader", { plan: "pro" }, organizationId);
+      const res = await call(personRoute, `/v1/organizations/${org}/people/${foster}`, { key, params: { organizationId: String(org), personId: String(foster) } });
+      return { status: res.status, shown: (await res.text()).includes(FOSTER_NAME) };
+    };
+    expect(await read(["people:read"], org)).toEqual({ status: 200, shown: true });
+    expect(await read(["people:read"], null)).toEqual({ status: 200, shown: true });
+    expect(await read(["people:read"], other)).toEqual({ status: 403, shown: false });
+    expect(await read(["pets:read", "records:read", "people:write"], org)).toEqual({ status: 403, shown: false });
+    expect(await read(["pets:read", "records:read"], null)).toEqual({ status: 403, shown: false });
+  });
+
+  it("no event and no webhook delivery carries a person's data", async () => {
+    const events = await db().event.findMany({ select: { data: true } });
+    const deliveries = Object.values(receivers).flatMap((r) => r!.requests.map((q) => q.body));
+    const text = JSON.stringify(events) + deliveries.join("\n");
+    expect(text).not.toContain(FOSTER_NAME);
+    expect(text).not.toContain("foster.visibility@example.org");
   });
 });
