@@ -5,10 +5,10 @@ import { useFieldArray, useForm, type FieldPath } from "react-hook-form";
 import { FieldError } from "@/components/staff/field-error";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { FOSTER_SPECIES, FOSTER_STATUSES, type Person } from "@/components/staff/foster-types";
+import { CAPACITY_MAX, FOSTER_SPECIES, FOSTER_STATUSES, type Foster, type FosterSpecies, type NewPerson, type Person, type PersonPatch } from "@/lib/people/schemas";
 import { FOSTER_STATUS_LABELS, SPECIES_LABELS } from "@/components/staff/foster-labels";
 import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
-import { useSavePerson, type PersonInput } from "@/components/staff/use-people";
+import { useSavePerson } from "@/components/staff/use-people";
 import { ApiClientError } from "@/lib/site/api-error";
 import { describeError } from "@/lib/site/api-client";
 import type { CountryChoice } from "@/lib/site/countries";
@@ -24,7 +24,7 @@ interface Values {
   phone: string;
   address: { street: string; city: string; region: string; postcode: string; country: string };
   notes: string;
-  foster: { status: string; capacity: string; species: string[]; blackouts: { from: string; to: string }[] };
+  foster: { status: Foster["status"]; capacity: string; species: FosterSpecies[]; blackouts: { from: string; to: string }[] };
 }
 
 const text = (v: string | null | undefined) => v ?? "";
@@ -54,7 +54,7 @@ function valuesOf(person: Person | null): Values {
 }
 
 /** The values as the API takes them: the address only when something of it is given (the API then asks for its city). */
-function bodyOf(values: Values) {
+function bodyOf(values: Values): NewPerson {
   const { street, city, region, postcode, country } = values.address;
   const anyAddress = [street, city, region, postcode].some((v) => v.trim() !== "");
   return {
@@ -65,7 +65,7 @@ function bodyOf(values: Values) {
     notes: orNull(values.notes),
     foster: {
       status: values.foster.status,
-      capacity: /^\d+$/.test(values.foster.capacity) ? Number(values.foster.capacity) : values.foster.capacity,
+      capacity: Number(values.foster.capacity),
       species: values.foster.species,
       blackouts: values.foster.blackouts,
     },
@@ -75,11 +75,12 @@ function bodyOf(values: Values) {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** A merge patch: only what changed since the form was filled, so a change someone made meanwhile to another field is kept. */
-function patchOf(next: ReturnType<typeof bodyOf>, before: ReturnType<typeof bodyOf>): PersonInput {
-  const patch: PersonInput = {};
-  for (const field of ["name", "email", "phone", "address", "notes"] as const) if (!same(next[field], before[field])) patch[field] = next[field];
-  const foster: Record<string, unknown> = {};
-  for (const field of ["status", "capacity", "species", "blackouts"] as const) if (!same(next.foster[field], before.foster[field])) foster[field] = next.foster[field];
+function patchOf(next: NewPerson, before: NewPerson): PersonPatch {
+  const patch: PersonPatch = {};
+  for (const field of ["name", "email", "phone", "address", "notes"] as const) if (!same(next[field], before[field])) Object.assign(patch, { [field]: next[field] });
+  const foster: NonNullable<PersonPatch["foster"]> = {};
+  for (const field of ["status", "capacity", "species", "blackouts"] as const)
+    if (!same(next.foster?.[field], before.foster?.[field])) Object.assign(foster, { [field]: next.foster?.[field] });
   if (Object.keys(foster).length > 0) patch.foster = foster;
   return patch;
 }
@@ -133,9 +134,19 @@ export function FosterForm({
 
   const onSubmit = handleSubmit(async (values) => {
     setProblem(null);
+    // A capacity that is no number cannot be sent: said as the API says it.
+    if (!/^\d+$/.test(values.foster.capacity.trim())) {
+      setError("foster.capacity", { type: "format", message: `must be a whole number from 1 to ${CAPACITY_MAX}` }, { shouldFocus: true });
+      return;
+    }
     const body = bodyOf(values);
+    const patch = person ? patchOf(body, bodyOf(valuesOf(person))) : undefined;
+    if (person && patch && Object.keys(patch).length === 0) {
+      onDone(person, false);
+      return;
+    }
     try {
-      const saved = await save.mutateAsync(person ? { personId: person.id, body: patchOf(body, bodyOf(valuesOf(person))) } : { body });
+      const saved = await save.mutateAsync(person && patch ? { personId: person.id, patch } : { person: body });
       if (!person) reset(valuesOf(null));
       onDone(saved, !person);
     } catch (error) {

@@ -1,4 +1,6 @@
-import type { Blackout, FosterSpecies, FosterStatus, Person } from "@/components/staff/foster-types";
+import type { Blackout, Foster, FosterSpecies, Person } from "@/lib/people/schemas";
+
+type FosterStatus = Foster["status"];
 
 // The foster pages' words for the API's values, in one place.
 

@@ -13,7 +13,9 @@ import {
   SPECIES_LABELS,
   today,
 } from "@/components/staff/foster-labels";
-import { FOSTER_SPECIES, FOSTER_STATUSES, type FosterSpecies, type FosterStatus, type Person } from "@/components/staff/foster-types";
+import { FOSTER_SPECIES, FOSTER_STATUSES, type Foster, type FosterSpecies, type Person } from "@/lib/people/schemas";
+
+type FosterStatus = Foster["status"];
 import { dangerButtonClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useErasePerson, useFosters, type FosterFilters } from "@/components/staff/use-people";
 import { ApiClientError } from "@/lib/site/api-error";

@@ -1,47 +1,5 @@
-// The shapes of the people and placements API as the staff pages read them.
-// Stand-ins until lib/people/schemas.ts and lib/placements/schemas.ts arrive
-// on this branch (issue 50's API helpers), then replaced by their types.
-
-export const FOSTER_STATUSES = ["applicant", "active", "paused", "inactive", "doNotPlace"] as const;
-export type FosterStatus = (typeof FOSTER_STATUSES)[number];
-export const FOSTER_SPECIES = ["dog", "cat", "other"] as const;
-export type FosterSpecies = (typeof FOSTER_SPECIES)[number];
-
-export interface Blackout {
-  from: string;
-  to: string;
-}
-
-export interface Foster {
-  status: FosterStatus;
-  capacity: number;
-  species: FosterSpecies[];
-  blackouts: Blackout[];
-  placedCount: number;
-  room: number;
-}
-
-export interface Address {
-  street?: string | null;
-  city: string;
-  region?: string | null;
-  postcode?: string | null;
-  country: string;
-}
-
-export interface Person {
-  id: number;
-  organizationId: number;
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-  address: Address | null;
-  notes: string | null;
-  erased: boolean;
-  foster: Foster | null;
-  createdAt: string;
-  updatedAt: string;
-}
+// The shapes of the placements API as the staff pages read them: stand-ins
+// until lib/placements/schemas.ts arrives on this branch, then its types.
 
 export interface Placement {
   id: number;

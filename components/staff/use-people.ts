@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { FosterSpecies, FosterStatus, Person } from "@/components/staff/foster-types";
+import type { Foster, FosterSpecies, NewPerson, Person, PersonPatch } from "@/lib/people/schemas";
 import { callApi, linkCursor } from "@/lib/site/api-client-core";
 
 /** Everything of an organisation's people: a change to one (or a placement) reads all its lists again. */
@@ -11,7 +11,7 @@ export const peopleQueryKey = (organizationId: number) => ["organization", organ
 export const PEOPLE_PAGE_SIZE = 100;
 
 export interface FosterFilters {
-  status?: FosterStatus;
+  status?: Foster["status"];
   species?: FosterSpecies;
   /** A day (YYYY-MM-DD): only fosters who can take an animal that day (active, out of blackout, with room). */
   hasRoomOn?: string;
@@ -21,7 +21,7 @@ export interface FosterFilters {
 function fosterQuery(filters: FosterFilters) {
   return {
     role: "foster" as const,
-    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.status ? { status: [filters.status] } : {}),
     ...(filters.species ? { species: filters.species } : {}),
     ...(filters.hasRoomOn ? { hasRoom: true, on: filters.hasRoomOn } : {}),
     ...(filters.q ? { q: filters.q } : {}),
@@ -42,7 +42,7 @@ export function useFosters(organizationId: number, filters: FosterFilters) {
           signal,
         }),
       );
-      return { people: res.data as Person[], next: linkCursor(res.headers.get("link"), "next") };
+      return { people: res.data, next: linkCursor(res.headers.get("link"), "next") };
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.next,
@@ -64,27 +64,27 @@ export function useFosterChoices(organizationId: number, day: string, enabled: b
           api.GET("/organizations/{organizationId}/people", { params: { path: { organizationId }, query: { ...query, limit: PEOPLE_PAGE_SIZE } }, signal }),
         );
       const [all, withRoom] = await Promise.all([list(fosterQuery({})), list(fosterQuery({ hasRoomOn: day }))]);
-      return { all: all.data as Person[], withRoom: new Set((withRoom.data as Person[]).map((p) => p.id)) };
+      return { all: all.data, withRoom: new Set(withRoom.data.map((p) => p.id)) };
     },
     enabled,
   });
 }
 
-/** What the add and edit forms send: a new person, or a merge patch of one. */
-export type PersonInput = Record<string, unknown>;
-
 /** Adds a person (POST) or changes one (PATCH, a merge patch: only what changed); the roster is read again either way. */
 export function useSavePerson(organizationId: number) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ personId, body }: { personId?: number; body: PersonInput }): Promise<Person> =>
+    mutationFn: async (input: { personId: number; patch: PersonPatch } | { personId?: undefined; person: NewPerson }): Promise<Person> =>
       (
         await callApi((api) =>
-          personId === undefined
-            ? api.POST("/organizations/{organizationId}/people", { params: { path: { organizationId } }, body: body as never })
-            : api.PATCH("/organizations/{organizationId}/people/{personId}", { params: { path: { organizationId, personId } }, body: body as never }),
+          input.personId === undefined
+            ? api.POST("/organizations/{organizationId}/people", { params: { path: { organizationId } }, body: input.person })
+            : api.PATCH("/organizations/{organizationId}/people/{personId}", {
+                params: { path: { organizationId, personId: input.personId } },
+                body: input.patch,
+              }),
         )
-      ).data as Person,
+      ).data,
     onSettled: () => client.invalidateQueries({ queryKey: peopleQueryKey(organizationId) }),
   });
 }
