@@ -17,6 +17,7 @@ export interface AuditRow {
   before: Prisma.JsonValue;
   after: Prisma.JsonValue;
   stay?: Prisma.JsonValue;
+  placements?: Prisma.JsonValue;
   createdAt: Date;
 }
 
@@ -32,15 +33,17 @@ const auditColumns = {
   before: true,
   after: true,
   stay: true,
+  placements: true,
   createdAt: true,
 } as const;
 
 export async function insertAuditRecord(
   tx: Prisma.TransactionClient,
-  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after" | "stay"> & {
+  record: Omit<AuditRow, "id" | "createdAt" | "before" | "after" | "stay" | "placements"> & {
     before: Prisma.InputJsonObject | null;
     after: Prisma.InputJsonObject;
     stay?: Prisma.InputJsonObject;
+    placements?: Prisma.InputJsonArray;
   },
 ): Promise<void> {
   await tx.petAudit.create({

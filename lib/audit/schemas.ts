@@ -15,8 +15,17 @@ export interface WriteContext {
   requestId: string;
 }
 
-/** created/updated, and the changes of an animal's stays (lib/stays): a new intake, an outcome, a correction. */
-export const AUDIT_ACTIONS = ["created", "updated", "stay_started", "stay_ended", "stay_corrected"] as const;
+/** created/updated, the changes of an animal's stays (lib/stays): a new intake, an outcome, a correction; and of its placements in foster homes (lib/placements). */
+export const AUDIT_ACTIONS = [
+  "created",
+  "updated",
+  "stay_started",
+  "stay_ended",
+  "stay_corrected",
+  "placement_started",
+  "placement_ended",
+  "placement_corrected",
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const historyActorSchema = z.discriminatedUnion("kind", [

@@ -14,6 +14,13 @@ export interface ChangeRecord {
   action: AuditAction;
   /** The stay after a stay change: kept in the record and carried by its event as `data.stay`. */
   stay?: Stay;
+  /**
+   * The placements the change wrote (an ended one first, then the one it
+   * started), kept in the record and never carried by its event: a
+   * placement names its foster by id, and the feed carries no person.
+   * Their shape is lib/placements' (above the audit: this module need not know it).
+   */
+  placements?: readonly object[];
   /** The animal after the change, as records keep it (photos by file, no ageGroup: the pets' StoredPet). */
   pet: { id: number; version: number };
   /** The changed fields' previous values (as stored); null for a creation. */
@@ -46,5 +53,6 @@ export async function recordChange(tx: Prisma.TransactionClient, change: ChangeR
     before: change.before as Prisma.InputJsonObject | null,
     after: { ...change.pet } as unknown as Prisma.InputJsonObject,
     stay: change.stay as unknown as Prisma.InputJsonObject | undefined,
+    placements: change.placements?.length ? (change.placements as unknown as Prisma.InputJsonArray) : undefined,
   });
 }

@@ -5,6 +5,7 @@ import type { HistoryActor, HistoryQuery } from "@/lib/audit/schemas";
 import { presentFields, presentPet, withOrganization, type PetView, type StoredPet } from "@/lib/pets/present";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import type { PetField } from "@/lib/pets/schemas/pet";
+import type { Placement } from "@/lib/placements/schemas";
 import type { Stay } from "@/lib/stays/schemas";
 
 // An animal's history: its audit records (lib/audit) read back and shown as
@@ -27,6 +28,7 @@ function toEntry(row: queries.AuditRow, view: PetView, organizationId: number): 
     // Records from before organisations lack it: the animal's own (animals never move).
     after: presentPet(withOrganization(row.after as unknown as StoredPet, organizationId), view),
     ...(row.stay && typeof row.stay === "object" ? { stay: row.stay as unknown as Stay } : {}),
+    ...(Array.isArray(row.placements) ? { placements: row.placements as unknown as Placement[] } : {}),
   };
 }
 

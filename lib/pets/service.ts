@@ -20,6 +20,8 @@ import {
 import { categoryExists, findPetById, findPetIdByExternalId } from "@/lib/pets/queries/lookups";
 import { now as clockNow } from "@/lib/clock";
 import { followStatus, toStay } from "@/lib/stays/rules";
+import type { PlacementRow } from "@/lib/placements/queries";
+import { followStays, noOpenStay, placeAtIntake, placementRefusal, toPlacement } from "@/lib/placements/rules";
 import { stayTimeOf, type Stay } from "@/lib/stays/schemas";
 import { midnightIn, type StayRow, type StayWrite } from "@/lib/stays/queries";
 import { presentPet, storedPet, toPet, type PetView, type StoredPet } from "@/lib/pets/present";
@@ -68,18 +70,41 @@ export async function createPet(
           type: input.intake?.type ?? ("otherIntake" as const),
           subtype: input.intake?.subtype ?? null,
         };
-  const row = await createPetWithRecords(
-    tx,
-    { ...input, organizationId, firstStay },
-    { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
-    context.requestId,
-  ).catch(async (error: unknown) => {
-    throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
-  });
-  // No row: the category does not exist (checked in the statement, so the
-  // client gets a precise error naming the field rather than a foreign-key failure).
-  if (!row) throw unknownCategory(input.categoryId);
-  return toPet(row, view);
+  const create = async (tx: Prisma.TransactionClient | undefined) => {
+    const row = await createPetWithRecords(
+      tx,
+      { ...input, organizationId, firstStay },
+      { kind: actor.kind, id: actor.id, name: actor.kind === "staff" ? actor.email : null },
+      context.requestId,
+    ).catch(async (error: unknown) => {
+      throw isExternalIdTaken(error) && input.externalId !== null ? await externalIdTaken(organizationId, input.externalId) : error;
+    });
+    // No row: the category does not exist (checked in the statement, so the
+    // client gets a precise error naming the field rather than a foreign-key failure).
+    if (!row) throw unknownCategory(input.categoryId);
+    return row;
+  };
+  const fosterId = firstStay && input.intake?.fosterId;
+  if (!fosterId) return toPet(await create(tx), view);
+  // Straight into a foster home: created and placed in one transaction (the
+  // ordinary create keeps its shared statement), or neither.
+  const createAndPlace = async (tx: Prisma.TransactionClient) => {
+    const row = await create(tx);
+    const petId = Number(row.id);
+    const { pet } = await changeIn(tx, petId, { ...context, expectedVersions: undefined }, async (tx, was, { lastStay }) => {
+      if (!lastStay || lastStay.outcomeAt) throw noOpenStay(petId, "intake.fosterId", lastStay);
+      const place = await placeAtIntake(tx, { petId, organizationId, personId: fosterId, at: lastStay.intakeAt, byStaff: actor.kind === "staff" });
+      return { before: {}, placementChange: { action: "placement_started", write: (tx) => place(tx, lastStay.id) } };
+    });
+    return presentPet(pet, view);
+  };
+  return tx
+    ? createAndPlace(tx)
+    : db()
+        .$transaction(createAndPlace)
+        .catch((error: unknown) => {
+          throw placementRefusal(error);
+        });
 }
 
 export interface CreateOptions {
@@ -206,6 +231,17 @@ export interface AppliedChange {
    * move them again (no followStatus).
    */
   staysWritten?: true;
+  /**
+   * A change of the animal's placements in foster homes (lib/pets/placements.ts),
+   * written after the animal's update (so a placement can lie in the stay
+   * written with it: an intake straight into a foster home): its record's
+   * action (a stay's change keeps the stay's), and the writes, which return
+   * the placements they wrote for the audit record.
+   */
+  placementChange?: {
+    action?: "placement_started" | "placement_ended" | "placement_corrected";
+    write: (tx: Prisma.TransactionClient, stay: StayRow | null) => Promise<PlacementRow[]>;
+  };
 }
 
 /** What a change's rules know of the animal besides its fields, read with it under its lock. */
@@ -217,6 +253,8 @@ export interface ChangeContext {
   inCare: boolean;
   /** How many stays it has. */
   stayCount: number;
+  /** Its open placement in a foster home, if any. */
+  openPlacementId: bigint | null;
 }
 
 /**
@@ -242,43 +280,74 @@ export async function changePetAndStay(
   options: UpdateOptions,
   apply: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<AppliedChange | null>,
 ): Promise<{ pet: StoredPet; stay: Stay | null }> {
-  return db().$transaction(async (tx) => {
-    // Locked until the commit: the record's "before" is exactly the row
-    // this change replaces, and no other writer can slip in after the check.
-    const current = await lockPetForUpdate(tx, id, organizationScope(options.tenancy));
-    if (!current) throw notFound("animal", id);
-    const was = storedPet(current.row);
-    const expected = options.expectedVersions ?? [was.version];
-    if (!expected.includes(was.version)) throw preconditionFailed(was.version);
-    const context: ChangeContext = {
-      lastStay: current.lastStay,
-      approvedApplication: current.approvedApplication,
-      inCare: current.row.inCare,
-      stayCount: current.stayCount,
-    };
-    const change = await apply(tx, was, context);
-    if (!change) return { pet: was, stay: null };
-    // A change of status moves the stays with it (docs/decisions/023): sold
-    // ends the open stay with an adoption (its own record, so the feed says
-    // pet.stay.ended too, at the same version); leaving sold undoes it.
-    const status = change.columns?.status;
-    const followed = !change.stayChange && !change.staysWritten && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
-    const inCare = change.inCare ?? followed?.inCare;
-    const written = await updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
-      inCare: inCare === context.inCare ? undefined : inCare,
-      stay: change.stayChange?.write ?? followed?.write,
-    }).catch((error: unknown) => (change.stayChange ? change.stayChange.refused(error) : Promise.reject(error)));
-    if (!written) throw preconditionFailed(was.version);
-    const pet = storedPet(written.row);
-    const stay = written.stay ? toStay(written.stay) : null;
-    if (change.stayChange) {
-      await recordChange(tx, { action: change.stayChange.action, pet, before: change.before, stay: stay ?? undefined }, options);
-      return { pet, stay };
-    }
-    await recordChange(tx, { action: "updated", pet, before: change.before, stay: stay ?? undefined }, options);
-    if (followed?.action === "ended") await recordChange(tx, { action: "stay_ended", pet, before: {}, stay: stay ?? undefined }, options);
+  // The placements' rules hold at commit too (a stay's corrected dates must
+  // still hold its placements): the database's refusal, said as a 409.
+  return db()
+    .$transaction((tx) => changeIn(tx, id, options, apply))
+    .catch((error: unknown) => {
+      throw placementRefusal(error);
+    });
+}
+
+/** changePetAndStay inside the caller's transaction (a new animal placed with a foster before its creation commits). */
+export async function changeIn(
+  tx: Prisma.TransactionClient,
+  id: number,
+  options: UpdateOptions,
+  apply: (tx: Prisma.TransactionClient, was: StoredPet, context: ChangeContext) => Promise<AppliedChange | null>,
+): Promise<{ pet: StoredPet; stay: Stay | null }> {
+  // Locked until the commit: the record's "before" is exactly the row
+  // this change replaces, and no other writer can slip in after the check.
+  const current = await lockPetForUpdate(tx, id, organizationScope(options.tenancy));
+  if (!current) throw notFound("animal", id);
+  const was = storedPet(current.row);
+  const expected = options.expectedVersions ?? [was.version];
+  if (!expected.includes(was.version)) throw preconditionFailed(was.version);
+  const context: ChangeContext = {
+    lastStay: current.lastStay,
+    approvedApplication: current.approvedApplication,
+    inCare: current.row.inCare,
+    stayCount: current.stayCount,
+    openPlacementId: current.openPlacementId,
+  };
+  const change = await apply(tx, was, context);
+  if (!change) return { pet: was, stay: null };
+  // A change of status moves the stays with it (docs/decisions/023): sold
+  // ends the open stay with an adoption (its own record, so the feed says
+  // pet.stay.ended too, at the same version); leaving sold undoes it.
+  const status = change.columns?.status;
+  const followed = !change.stayChange && !change.staysWritten && status !== undefined ? followStatus(context, was.status, status, clockNow()) : null;
+  const inCare = change.inCare ?? followed?.inCare;
+  const written = await updatePetIfVersion(tx, id, expected, change.columns ?? {}, {
+    inCare: inCare === context.inCare ? undefined : inCare,
+    stay: change.stayChange?.write ?? followed?.write,
+  }).catch((error: unknown) => (change.stayChange ? change.stayChange.refused(error) : Promise.reject(error)));
+  if (!written) throw preconditionFailed(was.version);
+  const pet = storedPet(written.row);
+  const stay = written.stay ? toStay(written.stay) : null;
+  // The placements follow the stays (an outcome ends the open one at its
+  // instant), then the change's own placements are written.
+  const placements = [
+    ...(await followStays(tx, context, {
+      stay: written.stay,
+      reopened: followed?.action === "reopened",
+      staysWritten: change.staysWritten === true,
+      corrected: change.stayChange?.action === "stay_corrected",
+    })),
+    ...((await change.placementChange?.write(tx, written.stay)) ?? []),
+  ].map(toPlacement);
+  const record = { pet, before: change.before, stay: stay ?? undefined, placements };
+  if (change.stayChange) {
+    await recordChange(tx, { ...record, action: change.stayChange.action }, options);
     return { pet, stay };
-  });
+  }
+  if (followed?.action === "ended") {
+    await recordChange(tx, { ...record, action: "updated", placements: [] }, options);
+    await recordChange(tx, { ...record, action: "stay_ended", before: {} }, options);
+    return { pet, stay };
+  }
+  await recordChange(tx, { ...record, action: change.placementChange?.action ?? "updated" }, options);
+  return { pet, stay };
 }
 
 /**

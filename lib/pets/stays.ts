@@ -7,11 +7,11 @@ import { findPetById } from "@/lib/pets/queries/lookups";
 import type { StoredPet } from "@/lib/pets/present";
 import type { PetField } from "@/lib/pets/schemas/pet";
 import type { PetStatus } from "@/lib/pets/schemas/fields";
+import { placeAtIntake } from "@/lib/placements/rules";
 import * as queries from "@/lib/stays/queries";
-import { afterLastStay, outcomeBeforeIntake, overlapping, toStay } from "@/lib/stays/rules";
+import { afterLastStay, outcomeBeforeIntake, overlapping, resolveTime, toStay } from "@/lib/stays/rules";
 import {
   STAYS_PER_ANIMAL_MAX,
-  stayTimeOf,
   type IntakeInput,
   type ListStaysQuery,
   type OutcomeInput,
@@ -91,26 +91,6 @@ export async function listStays(petId: number, query: ListStaysQuery): Promise<S
 
 function noSuchStay(petId: number, stayId: number): ApiError {
   return new ApiError(404, "not_found", `Animal ${petId} has no stay with id ${stayId}.`);
-}
-
-function inFuture(field: string, what: string): ApiError {
-  return new ApiError(400, "invalid_body", `The request body is invalid. ${field}: must not be in the future (${what}).`, [
-    { field, issue: `must not be in the future (${what})` },
-  ]);
-}
-
-/** A StayTime as an instant: a day is midnight in the organisation's zone. Never in the future. */
-async function resolveTime(tx: Prisma.TransactionClient, organizationId: number, time: string | undefined, field: string, now: Date): Promise<Date> {
-  if (time === undefined) return now;
-  const parsed = stayTimeOf(time);
-  if ("instant" in parsed) {
-    if (parsed.instant.getTime() > now.getTime()) throw inFuture(field, `now is ${now.toISOString()}`);
-    return parsed.instant;
-  }
-  const local = await queries.midnightIn(organizationId, parsed.day, tx);
-  if (!local) throw new Error(`stays: organisation ${organizationId} not found`);
-  if (parsed.day > local.today) throw inFuture(field, `today is ${local.today} in the organisation's time zone`);
-  return local.at > now ? now : local.at;
 }
 
 /**
@@ -209,6 +189,17 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
       const other = await queries.findOverlapping(tx, petId, at, null);
       if (other) throw overlapping("intake.at", { from: at, to: null }, other);
     }
+    // Straight into a foster home: the foster checked now, the placement written with the stay (or neither).
+    const place =
+      intake.fosterId === undefined
+        ? undefined
+        : await placeAtIntake(tx, {
+            petId,
+            organizationId: was.organizationId,
+            personId: intake.fosterId,
+            at,
+            byStaff: options.actor.kind === "staff",
+          });
     return {
       ...follow(was, context, afterLastStay(null, was.status)),
       stayChange: {
@@ -216,6 +207,7 @@ export async function openStay(petId: number, intake: IntakeInput, options: Upda
         write: { kind: "open", intakeAt: at, intakeType: intake.type, intakeSubtype: intake.subtype ?? null },
         refused: refusedAs("intake.at"),
       },
+      ...(place && { placementChange: { write: (tx: Prisma.TransactionClient, stay: queries.StayRow | null) => place(tx, stay!.id) } }),
     };
   });
   return { stay: stay!, pet };

@@ -30,4 +30,7 @@ export const ACTION_LABELS: Record<string, string> = {
   stay_started: "New intake recorded",
   stay_ended: "Outcome recorded",
   stay_corrected: "Stay corrected",
+  placement_started: "Placed in a foster home",
+  placement_ended: "Back from a foster home",
+  placement_corrected: "Placement corrected",
 };

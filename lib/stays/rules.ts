@@ -1,6 +1,6 @@
 import { ApiError } from "@/lib/core/errors";
 import * as queries from "@/lib/stays/queries";
-import type { OutcomeType, Stay } from "@/lib/stays/schemas";
+import { stayTimeOf, type OutcomeType, type Stay } from "@/lib/stays/schemas";
 
 // What a stay means for its animal, and what an animal's status means for its
 // stays (docs/decisions/023), worked out from the animal as read under its
@@ -113,4 +113,24 @@ export function outcomeBeforeIntake(field: string, intakeAt: Date, outcomeAt: Da
   return new ApiError(400, "invalid_body", `The outcome (${day(outcomeAt)}) would be before the intake (${day(intakeAt)}).`, [
     { field, issue: `must not be before the intake (${day(intakeAt)}); the outcome is ${day(outcomeAt)}` },
   ]);
+}
+
+function inFuture(field: string, what: string): ApiError {
+  return new ApiError(400, "invalid_body", `The request body is invalid. ${field}: must not be in the future (${what}).`, [
+    { field, issue: `must not be in the future (${what})` },
+  ]);
+}
+
+/** A StayTime as an instant: a day is midnight in the organisation's zone. Never in the future. */
+export async function resolveTime(tx: queries.Db, organizationId: number, time: string | undefined, field: string, now: Date): Promise<Date> {
+  if (time === undefined) return now;
+  const parsed = stayTimeOf(time);
+  if ("instant" in parsed) {
+    if (parsed.instant.getTime() > now.getTime()) throw inFuture(field, `now is ${now.toISOString()}`);
+    return parsed.instant;
+  }
+  const local = await queries.midnightIn(organizationId, parsed.day, tx);
+  if (!local) throw new Error(`stays: organisation ${organizationId} not found`);
+  if (parsed.day > local.today) throw inFuture(field, `today is ${local.today} in the organisation's time zone`);
+  return local.at > now ? now : local.at;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { IntakeType, OutcomeType } from "@/lib/generated/prisma/enums";
-import { LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
+import { idSchema, LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 
 // An animal's stays at its shelter (issue 42, docs/decisions/023): the
 // shapes the stays API takes and answers, in one place for the handlers,
@@ -93,6 +93,11 @@ export const intakeInputSchema = z
     at: stayTimeSchema.optional(),
     type: intakeTypeSchema,
     subtype: subtypeSchema.optional(),
+    fosterId: idSchema.optional().meta({
+      description:
+        "Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.",
+      example: 3,
+    }),
   })
   .meta({ id: "IntakeInput", description: "How and when the animal came in. `at` is now when left out." });
 export type IntakeInput = z.infer<typeof intakeInputSchema>;

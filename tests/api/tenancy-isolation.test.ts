@@ -216,6 +216,23 @@ const PRIVATE: Record<string, Row> = {
       json: { intake: { type: "stray" } },
     }),
   },
+  "GET /v1/pets/{petId}/placements": { request: () => ({ path: `/v1/pets/${home.pet}/placements`, params: { petId: String(home.pet) } }) },
+  "POST /v1/pets/{petId}/placements": {
+    request: () => ({ path: `/v1/pets/${home.pet}/placements`, params: { petId: String(home.pet) }, json: { personId: 1 } }),
+  },
+  "POST /v1/pets/{petId}/placements/{placementId}/end": {
+    request: () => ({
+      path: `/v1/pets/${home.pet}/placements/1/end`,
+      params: { petId: String(home.pet), placementId: "1" },
+      json: { reason: "returnedToShelter" },
+    }),
+  },
+  "PATCH /v1/pets/{petId}/placements/{placementId}": {
+    request: () => ({ path: `/v1/pets/${home.pet}/placements/1`, params: { petId: String(home.pet), placementId: "1" }, json: { note: "Taken" } }),
+  },
+  "GET /v1/organizations/{organizationId}/custody": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/custody`, params: { organizationId: String(FIRST_ORG) } }),
+  },
   "POST /v1/pets/{petId}/photos": {
     request: () => ({
       path: `/v1/pets/${home.pet}/photos`,

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as feedRoute } from "@/app/v1/events/route";
 import { GET as dashboardRoute } from "@/app/v1/dashboard/route";
 import { GET as listingFileRoute } from "@/app/v1/organizations/[organizationId]/listings/[file]/route";
+import { GET as custodyRoute } from "@/app/v1/organizations/[organizationId]/custody/route";
+import { GET as placementsRoute } from "@/app/v1/pets/[petId]/placements/route";
 import { GET as orgReportRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
 import { GET as personRoute } from "@/app/v1/organizations/[organizationId]/people/[personId]/route";
 import { GET as peopleRoute } from "@/app/v1/organizations/[organizationId]/people/route";
@@ -281,6 +283,13 @@ const READERS: Record<string, Row> = {
   },
   "GET /v1/pets/{petId}/stays": {
     read: async (who) => reveals(await text(await call(staysRoute, `/v1/pets/${gone.id}/stays`, { ...who, params: { petId: String(gone.id) } }))),
+  },
+  // An animal's placements and the custody list are the organisation's records (who fostered it: by person id).
+  "GET /v1/pets/{petId}/placements": {
+    read: async (who) => (await call(placementsRoute, `/v1/pets/${gone.id}/placements`, { ...who, params: { petId: String(gone.id) } })).ok,
+  },
+  "GET /v1/organizations/{organizationId}/custody": {
+    read: async (who) => (await call(custodyRoute, `/v1/organizations/${org}/custody`, { ...who, params: { organizationId: String(org) } })).ok,
   },
   // The audit trail is staff's (audit:read, which no key holds).
   "GET /v1/pets/{petId}/history": {

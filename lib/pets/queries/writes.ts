@@ -235,6 +235,8 @@ export interface LockedPet {
   approvedApplication: bigint | null;
   /** How many stays it has (a new intake past STAYS_PER_ANIMAL_MAX is refused). */
   stayCount: number;
+  /** Its open placement in a foster home, if any (at most one: a unique index). */
+  openPlacementId: bigint | null;
 }
 
 /**
@@ -254,10 +256,13 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
   const locked = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM pets WHERE id = ${BigInt(id)} AND (${org}::bigint IS NULL OR organization_id = ${org}::bigint) FOR UPDATE`;
   if (!locked.length) return null;
-  const rows = await tx.$queryRaw<(RawPetRow & StayColumnsRaw & { approvedApplication: bigint | null; stayCount: number })[]>(Prisma.sql`
+  const rows = await tx.$queryRaw<
+    (RawPetRow & StayColumnsRaw & { approvedApplication: bigint | null; stayCount: number; openPlacementId: bigint | null })[]
+  >(Prisma.sql`
     SELECT ${PET_COLUMNS}, ${stayColumnsOf("ls")},
            (SELECT a.id FROM adoption_applications a WHERE a.pet_id = p.id AND a.state = 'approved' LIMIT 1) AS "approvedApplication",
-           (SELECT count(*)::int FROM pet_stays st WHERE st.pet_id = p.id) AS "stayCount"
+           (SELECT count(*)::int FROM pet_stays st WHERE st.pet_id = p.id) AS "stayCount",
+           (SELECT pl.id FROM pet_placements pl WHERE pl.pet_id = p.id AND pl.end_at IS NULL) AS "openPlacementId"
       FROM pets p ${PHOTOS_JOIN} ${lastStayJoin("ls")} WHERE p.id = ${BigInt(id)}`);
   const row = rows[0];
   if (!row) return null;
@@ -266,12 +271,13 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
     lastStay: stayOfRow(row),
     approvedApplication: row.approvedApplication === null ? null : BigInt(row.approvedApplication),
     stayCount: Number(row.stayCount),
+    openPlacementId: row.openPlacementId === null ? null : BigInt(row.openPlacementId),
   };
 }
 
 /** The animal's own columns of a row that also holds a stay's ("stay.*") or other columns. */
 function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
-  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && k !== "approvedApplication" && k !== "stayCount"));
+  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && !["approvedApplication", "stayCount", "openPlacementId"].includes(k)));
   return fromRaw(own as RawPetRow);
 }
 

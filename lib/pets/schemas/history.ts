@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AUDIT_ACTIONS, historyActorSchema } from "@/lib/audit/schemas";
 import { petFieldsSchema, petSchema } from "@/lib/pets/schemas/pet";
+import { placementSchema } from "@/lib/placements/schemas";
 import { staySchema } from "@/lib/stays/schemas";
 
 // One entry of an animal's history as the API returns it: the audit record
@@ -21,6 +22,10 @@ export const historyEntrySchema = z
     after: petSchema,
     stay: staySchema.optional().meta({
       description: "The stay after the change, for a change of the animal's stays (`stay_*` actions, and a status change that ended or reopened one).",
+    }),
+    placements: z.array(placementSchema).optional().meta({
+      description:
+        "The placements in foster homes the change wrote (`placement_*` actions, and an outcome that ended the open placement): an ended one first, then the one it started. The foster by person id only.",
     }),
   })
   .meta({ id: "PetHistoryEntry" });
