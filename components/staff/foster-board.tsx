@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { usePetCategories } from "@/components/pets/use-pet-categories";
 import { FormAlert } from "@/components/staff/form-alert";
 import { formatDay } from "@/components/staff/foster-labels";
-import type { CustodyEntry } from "@/components/staff/foster-types";
+import type { CustodyEntry } from "@/lib/placements/schemas";
 import { linkClass, panelClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useCustody } from "@/components/staff/use-placements";
 import { describeError } from "@/lib/site/api-client";

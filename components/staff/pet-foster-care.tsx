@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
 import { FOSTER_STATUS_LABELS, PLACEMENT_REFUSALS, blackoutOn, formatDay, today, whyNotPlaceable } from "@/components/staff/foster-labels";
-import type { Placement } from "@/components/staff/foster-types";
+import type { Placement } from "@/lib/placements/schemas";
 import type { Person } from "@/lib/people/schemas";
 import { hintClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useFosterChoices } from "@/components/staff/use-people";
@@ -44,6 +44,8 @@ export function PetFosterCare({ petId, petName, organizationId }: { petId: numbe
   const nameOf = (personId: number | null) =>
     personId === null ? "An unnamed foster" : (people.get(personId)?.name ?? (people.get(personId)?.erased ? "A former foster" : `Foster #${personId}`));
   const open = placements.data?.find((p) => p.endAt === null);
+  // Said above the form, which starts afresh once the animal has moved.
+  const [done, setDone] = useState<string | null>(null);
 
   return (
     <section aria-labelledby="pet-foster-heading" className={`${panelClass} space-y-4`}>
@@ -63,6 +65,9 @@ export function PetFosterCare({ petId, petName, organizationId }: { petId: numbe
         </FormAlert>
       ) : (
         <>
+          <div role="status" className="text-sm font-medium text-emerald-900 empty:hidden">
+            {done}
+          </div>
           <WhereNow open={open} name={open ? nameOf(open.personId) : ""} petName={petName} day={day} />
           {placements.data.length > 0 ? (
             <div>
@@ -107,6 +112,7 @@ export function PetFosterCare({ petId, petName, organizationId }: { petId: numbe
               fosters={fosters.data?.all}
               withRoom={fosters.data?.withRoom}
               day={day}
+              onDone={setDone}
             />
           )}
         </>
@@ -162,6 +168,7 @@ function PlaceForm({
   fosters,
   withRoom,
   day,
+  onDone,
 }: {
   petId: number;
   organizationId: number;
@@ -170,6 +177,7 @@ function PlaceForm({
   fosters: Person[] | undefined;
   withRoom: Set<number> | undefined;
   day: string;
+  onDone: (news: string | null) => void;
 }) {
   const id = useId();
   const place = usePlacePet(petId, organizationId);
@@ -179,7 +187,6 @@ function PlaceForm({
   const [note, setNote] = useState("");
   const [override, setOverride] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
 
   const candidates = (fosters ?? []).filter((p) => p.foster && !p.erased && p.id !== open?.personId);
   const reason = (p: Person) => (withRoom?.has(p.id) ? undefined : (reasonText(p, day) ?? "cannot take an animal today"));
@@ -190,7 +197,7 @@ function PlaceForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    setDone(null);
+    onDone(null);
     if (!chosen) {
       setProblem("Choose a foster first.");
       document.getElementById(`${id}-foster`)?.focus();
@@ -203,23 +210,23 @@ function PlaceForm({
       ...(override ? { overrideCapacity: true } : {}),
     };
     place.mutate(body, {
-      onSuccess: () => setDone(open ? `Moved to ${chosen.name}.` : `Placed with ${chosen.name}.`),
+      onSuccess: () => onDone(open ? `Moved to ${chosen.name}.` : `Placed with ${chosen.name}.`),
       onError: (error) => setProblem(problemOf(error)),
     });
   };
   const backToShelter = () => {
     if (!open) return;
     setProblem(null);
-    setDone(null);
-    end.mutate({ placementId: open.id, reason: "returnedToShelter" }, { onError: (error) => setProblem(problemOf(error)) });
+    onDone(null);
+    end.mutate(
+      { placementId: open.id, reason: "returnedToShelter" },
+      { onSuccess: () => onDone(`Back at the shelter from ${openName}.`), onError: (error) => setProblem(problemOf(error)) },
+    );
   };
 
   const heading = open ? "Move to another foster" : "Place with a foster";
   return (
     <div className="space-y-4 border-t border-stone-200 pt-4">
-      <div role="status" className="text-sm font-medium text-emerald-900 empty:hidden">
-        {done}
-      </div>
       {open ? (
         <div className="flex flex-wrap items-center gap-3">
           <button type="button" onClick={backToShelter} disabled={end.isPending} className={`${primaryButtonClass} min-h-11`}>

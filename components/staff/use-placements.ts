@@ -2,20 +2,38 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { petQueryKey } from "@/components/pets/use-pet";
-import type { CustodyEntry, Placement } from "@/components/staff/foster-types";
 import { petHistoryQueryKey } from "@/components/staff/use-pet-history";
 import { peopleQueryKey } from "@/components/staff/use-people";
-import { callApi } from "@/lib/site/api-client-core";
+import { callApi, linkCursor } from "@/lib/site/api-client-core";
+import type { CustodyEntry, NewPlacement, Placement, PlacementEnd } from "@/lib/placements/schemas";
 
 export const petPlacementsQueryKey = (petId: number) => ["pet", petId, "placements"] as const;
 export const custodyQueryKey = (organizationId: number) => ["organization", organizationId, "custody"] as const;
 
-/** The animal's placements with fosters, oldest first (staff: people:read). */
+/** The most pages a whole list is read in (a hundred each): far beyond any animal's placements or any organisation's animals in care. */
+const MAX_PAGES = 50;
+
+/** Every page of a list, following its Link rel="next" from the first. */
+async function allPages<T>(page: (cursor: string | undefined) => Promise<{ data: T[]; headers: Headers }>): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const res = await page(cursor);
+    all.push(...res.data);
+    cursor = linkCursor(res.headers.get("link"), "next");
+    if (!cursor) break;
+  }
+  return all;
+}
+
+/** The animal's placements with fosters, oldest first (staff: people:read), every page of them. */
 export function usePetPlacements(petId: number) {
   return useQuery({
     queryKey: petPlacementsQueryKey(petId),
-    queryFn: async ({ signal }): Promise<Placement[]> =>
-      (await callApi((api) => api.GET("/pets/{petId}/placements", { params: { path: { petId } }, signal }))).data as Placement[],
+    queryFn: ({ signal }): Promise<Placement[]> =>
+      allPages((cursor) =>
+        callApi((api) => api.GET("/pets/{petId}/placements", { params: { path: { petId }, query: { limit: 100, ...(cursor ? { cursor } : {}) } }, signal })),
+      ),
   });
 }
 
@@ -23,22 +41,21 @@ export function usePetPlacements(petId: number) {
 export function useCustody(organizationId: number) {
   return useQuery({
     queryKey: custodyQueryKey(organizationId),
-    queryFn: async ({ signal }): Promise<CustodyEntry[]> =>
-      (await callApi((api) => api.GET("/organizations/{organizationId}/custody", { params: { path: { organizationId } }, signal }))).data as CustodyEntry[],
+    queryFn: ({ signal }): Promise<CustodyEntry[]> =>
+      allPages((cursor) =>
+        callApi((api) =>
+          api.GET("/organizations/{organizationId}/custody", {
+            params: { path: { organizationId }, query: { limit: 100, ...(cursor ? { cursor } : {}) } },
+            signal,
+          }),
+        ),
+      ),
     // Placements move while the board is open: fresh on every visit.
     staleTime: 0,
   });
 }
 
-export interface NewPlacementInput {
-  personId: number;
-  at?: string;
-  expectedEndOn?: string;
-  note?: string;
-  overrideCapacity?: boolean;
-}
-
-export type EndReason = "returnedToShelter" | "movedToAnotherFoster" | "other";
+export type EndReason = PlacementEnd["reason"];
 
 /**
  * A placement changes the animal (its version, its history, where adopters
@@ -65,7 +82,7 @@ export function usePlacePet(petId: number, organizationId: number) {
   return usePlacementMutation(
     petId,
     organizationId,
-    async (body: NewPlacementInput) => (await callApi((api) => api.POST("/pets/{petId}/placements", { params: { path: { petId } }, body: body as never }))).data,
+    async (body: NewPlacement) => (await callApi((api) => api.POST("/pets/{petId}/placements", { params: { path: { petId } }, body }))).data,
   );
 }
 
@@ -75,7 +92,7 @@ export function useEndPlacement(petId: number, organizationId: number) {
     petId,
     organizationId,
     async ({ placementId, reason }: { placementId: number; reason: EndReason }) =>
-      (await callApi((api) => api.POST("/pets/{petId}/placements/{placementId}/end", { params: { path: { petId, placementId } }, body: { reason } as never })))
+      (await callApi((api) => api.POST("/pets/{petId}/placements/{placementId}/end", { params: { path: { petId, placementId } }, body: { reason } })))
         .data,
   );
 }
