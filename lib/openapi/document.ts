@@ -80,8 +80,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
       },
       {
         name: "people",
-        description:
-          "An organisation's people, fosters among them: personal data, for its staff and its keys with `people:read` / `people:write` only.",
+        description: "An organisation's people, fosters among them: personal data, for its staff and its keys with `people:read` / `people:write` only.",
       },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],

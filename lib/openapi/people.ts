@@ -147,7 +147,11 @@ export function registerPeople(registry: OpenAPIRegistry, security: Record<strin
       },
     },
     responses: {
-      200: { description: "The person, changed.", headers: { ...COMMON_HEADERS, ...etag(), ...noStore() }, content: { "application/json": { schema: personSchema } } },
+      200: {
+        description: "The person, changed.",
+        headers: { ...COMMON_HEADERS, ...etag(), ...noStore() },
+        content: { "application/json": { schema: personSchema } },
+      },
       400: errorResponse(400, ["invalid_path", "invalid_json", "invalid_body", "invalid_header", "unknown_location"]),
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
@@ -156,7 +160,12 @@ export function registerPeople(registry: OpenAPIRegistry, security: Record<strin
         {},
         "Another person of the organisation has the email sent (`person_exists`, naming them), or the person was erased (`person_erased`).",
       ),
-      412: errorResponse(412, ["precondition_failed"], {}, "`If-Match` does not match the person's version: someone changed them since you read them. The `ETag` header gives the current one."),
+      412: errorResponse(
+        412,
+        ["precondition_failed"],
+        {},
+        "`If-Match` does not match the person's version: someone changed them since you read them. The `ETag` header gives the current one.",
+      ),
       413: errorResponse(413, ["payload_too_large"]),
       415: errorResponse(415, ["unsupported_media_type"]),
       ...commonErrors(),

@@ -2,14 +2,7 @@ import { z } from "zod";
 import { FosterStatus } from "@/lib/generated/prisma/enums";
 import { idSchema, LIMIT_DEFAULT, LIMIT_MAX, queryInteger, searchSchema, SEARCH_MAX } from "@/lib/core/schemas";
 import { STORABLE_ISSUE, storable } from "@/lib/core/text";
-import {
-  addressInputSchema,
-  addressPatchSchema,
-  addressSchema,
-  emailSchema,
-  organizationIdParamsSchema,
-  phoneSchema,
-} from "@/lib/organizations/schemas";
+import { addressInputSchema, addressPatchSchema, addressSchema, emailSchema, organizationIdParamsSchema, phoneSchema } from "@/lib/organizations/schemas";
 
 // An organisation's people (issue 50, docs/decisions/028): personal data
 // (name, email, phone, home, private notes), and the foster role some of
@@ -80,8 +73,7 @@ const blackoutsSchema = z
   .meta({ description: `Days the foster cannot take an animal (at most ${BLACKOUTS_MAX} periods).` });
 
 const FOSTER_FIELDS = ["status", "capacity", "species", "blackouts"] as const;
-const notAFosterField = (issue: { code: string }) =>
-  issue.code === "unrecognized_keys" ? `is not a foster field (${FOSTER_FIELDS.join(", ")})` : undefined;
+const notAFosterField = (issue: { code: string }) => (issue.code === "unrecognized_keys" ? `is not a foster field (${FOSTER_FIELDS.join(", ")})` : undefined);
 
 /** The foster role as given on creation: status `applicant` and capacity 1 unless told. */
 const fosterInputSchema = z
@@ -95,7 +87,6 @@ const fosterInputSchema = z
     { error: notAFosterField },
   )
   .meta({ id: "FosterInput", description: "The person fosters. `status` is `applicant` and `capacity` 1 unless given." });
-export type FosterInput = z.infer<typeof fosterInputSchema>;
 
 /** The foster role in a merge patch: the fields sent change (lists are replaced whole). */
 const fosterPatchSchema = z
@@ -113,7 +104,6 @@ const fosterPatchSchema = z
     description:
       "The foster fields to change; the others keep their values (`species` and `blackouts` are replaced whole). Sent to a person who is no foster yet, it makes them one (`applicant`, capacity 1 unless given).",
   });
-export type FosterPatch = z.infer<typeof fosterPatchSchema>;
 
 const personNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
@@ -164,7 +154,6 @@ export const newPersonSchema = z
   )
   .meta({ id: "NewPerson", description: "A new person of the organisation. Unknown fields are refused (400 `invalid_body` naming each)." });
 export type NewPerson = z.infer<typeof newPersonSchema>;
-export type NewPersonInput = z.input<typeof newPersonSchema>;
 
 /**
  * PATCH …/people/{personId}: a JSON merge patch (RFC 7396), as an animal's
@@ -177,7 +166,10 @@ export const personPatchSchema = z
       name: personNameSchema.optional(),
       email: personEmailSchema.optional(),
       phone: personPhoneSchema.optional(),
-      address: addressPatchSchema.nullable().optional().meta({ description: `The address fields to change; null removes the address. ${HOME}` }),
+      address: addressPatchSchema
+        .nullable()
+        .optional()
+        .meta({ description: `The address fields to change; null removes the address. ${HOME}` }),
       notes: notesSchema.optional(),
       foster: fosterPatchSchema.nullable().optional().meta({ description: "The foster fields to change; null removes the foster role." }),
     },
@@ -186,12 +178,14 @@ export const personPatchSchema = z
   .refine((patch) => PERSON_FIELDS.some((field) => patch[field] !== undefined), "must change at least one field")
   .meta({ id: "PersonPatch", description: "The fields to change; the others keep their values. At least one field; no others.", minProperties: 1 });
 export type PersonPatch = z.infer<typeof personPatchSchema>;
-export type PersonPatchInput = z.input<typeof personPatchSchema>;
 
 export const fosterSchema = z
   .object({
     status: fosterStatusSchema,
-    capacity: z.number().int().meta({ description: `How many animals the foster takes at once (1 to ${CAPACITY_MAX}).`, example: 2 }),
+    capacity: z
+      .number()
+      .int()
+      .meta({ description: `How many animals the foster takes at once (1 to ${CAPACITY_MAX}).`, example: 2 }),
     species: z.array(fosterSpeciesSchema).meta({ description: "The species the foster takes; empty: any.", example: ["cat"] }),
     blackouts: z
       .array(z.object({ from: z.string().meta({ format: "date", example: "2026-12-24" }), to: z.string().meta({ format: "date", example: "2027-01-02" }) }))
@@ -200,7 +194,6 @@ export const fosterSchema = z
     room: z.number().int().meta({ description: "`capacity` − `placedCount`, never below 0.", example: 1 }),
   })
   .meta({ id: "Foster", description: "The person's foster role, with how many animals they have now and room for." });
-export type Foster = z.infer<typeof fosterSchema>;
 
 export const personSchema = z
   .object({
@@ -240,7 +233,10 @@ export const listPeopleQuerySchema = z
       .default(LIMIT_DEFAULT)
       .meta({ description: `Maximum number of people returned (1 to ${LIMIT_MAX}).`, example: 20, default: LIMIT_DEFAULT }),
     cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." }),
-    role: z.enum(["foster"], { error: () => "must be foster" }).optional().meta({ description: "Only people with this role.", example: "foster" }),
+    role: z
+      .enum(["foster"], { error: () => "must be foster" })
+      .optional()
+      .meta({ description: "Only people with this role.", example: "foster" }),
     status: z
       .string()
       .regex(STATUS_LIST, `must be foster statuses separated by commas (${FOSTER_STATUSES.join(", ")})`)
@@ -274,6 +270,7 @@ export const listPeopleQuerySchema = z
     }),
   })
   .superRefine((q, ctx) => {
-    if (q.on !== undefined && q.hasRoom === undefined) ctx.addIssue({ code: "custom", path: ["on"], message: "is the day hasRoom asks about: send hasRoom too" });
+    if (q.on !== undefined && q.hasRoom === undefined)
+      ctx.addIssue({ code: "custom", path: ["on"], message: "is the day hasRoom asks about: send hasRoom too" });
   });
 export type ListPeopleQuery = z.infer<typeof listPeopleQuerySchema>;

@@ -206,14 +206,25 @@ export async function updatePerson(
   if (expectedVersions && !expectedVersions.includes(current.version)) throw preconditionFailed(current.version);
   if (current.erasedAt) throw erasedRefused(id);
 
-  let home: Home = { street: current.street, city: current.city, region: current.region, postcode: current.postcode, country: current.country, lat: current.lat, lng: current.lng };
+  let home: Home = {
+    street: current.street,
+    city: current.city,
+    region: current.region,
+    postcode: current.postcode,
+    country: current.country,
+    lat: current.lat,
+    lng: current.lng,
+  };
   if (patch.address === null) home = NO_HOME;
   else if (patch.address) {
     const address = mergedAddress(current, patch.address);
     const moved = address.postcode !== current.postcode || address.country !== current.country;
     home = moved ? await placeHome(address) : { ...address, lat: current.lat, lng: current.lng };
   }
-  let foster = current.fosterStatus === null ? null : { status: current.fosterStatus, capacity: current.fosterCapacity!, species: current.fosterSpecies, blackouts: current.fosterBlackouts };
+  let foster =
+    current.fosterStatus === null
+      ? null
+      : { status: current.fosterStatus, capacity: current.fosterCapacity!, species: current.fosterSpecies, blackouts: current.fosterBlackouts };
   if (patch.foster === null) foster = null;
   else if (patch.foster) {
     foster = {

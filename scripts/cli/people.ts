@@ -21,7 +21,9 @@ peopleCommand
 
 peopleCommand
   .command("erase")
-  .description("Anonymise every application of one person now (undecided ones are withdrawn), delete their alerts and erase their people records (not one with an animal placed); the animals' history stays.")
+  .description(
+    "Anonymise every application of one person now (undecided ones are withdrawn), delete their alerts and erase their people records (not one with an animal placed); the animals' history stays.",
+  )
   .requiredOption("--email <email>", "the person's email (any case)")
   .option("--yes", "do it (without it, only says how much would be)")
   .action((opts: { email: string; yes?: boolean }) =>

@@ -280,12 +280,36 @@ describe("bad input: a clear 400 naming the field, never a 500", () => {
     ['capacity "three"', { name: "X", foster: { capacity: "three" } }, 400, "invalid_body", "foster.capacity"],
     ["an email without a domain", { name: "X", email: "robin@" }, 400, "invalid_body", "email"],
     ["an email without an @", { name: "X", email: "robin" }, 400, "invalid_body", "email"],
-    ["a US postcode that is no ZIP code", { name: "X", address: { city: "Nowhere", postcode: "00000", country: "US" } }, 400, "unknown_location", "address.postcode"],
-    ["a US postcode that is not digits", { name: "X", address: { city: "Nowhere", postcode: "SW1A 1AA", country: "US" } }, 400, "unknown_location", "address.postcode"],
+    [
+      "a US postcode that is no ZIP code",
+      { name: "X", address: { city: "Nowhere", postcode: "00000", country: "US" } },
+      400,
+      "unknown_location",
+      "address.postcode",
+    ],
+    [
+      "a US postcode that is not digits",
+      { name: "X", address: { city: "Nowhere", postcode: "SW1A 1AA", country: "US" } },
+      400,
+      "unknown_location",
+      "address.postcode",
+    ],
     ["a country of three letters", { name: "X", address: { city: "Paris", country: "FRA" } }, 400, "invalid_body", "address.country"],
     ["a country that is no code", { name: "X", address: { city: "Paris", country: "XX" } }, 400, "invalid_body", "address.country"],
-    ["a blackout ending before it starts", { name: "X", foster: { blackouts: [{ from: "2027-01-10", to: "2027-01-02" }] } }, 400, "invalid_body", "foster.blackouts.0.to"],
-    ["a blackout day that is no date", { name: "X", foster: { blackouts: [{ from: "2027-02-30", to: "2027-03-02" }] } }, 400, "invalid_body", "foster.blackouts.0.from"],
+    [
+      "a blackout ending before it starts",
+      { name: "X", foster: { blackouts: [{ from: "2027-01-10", to: "2027-01-02" }] } },
+      400,
+      "invalid_body",
+      "foster.blackouts.0.to",
+    ],
+    [
+      "a blackout day that is no date",
+      { name: "X", foster: { blackouts: [{ from: "2027-02-30", to: "2027-03-02" }] } },
+      400,
+      "invalid_body",
+      "foster.blackouts.0.from",
+    ],
     ["an unknown field", { name: "X", nickname: "Y" }, 400, "invalid_body", "nickname"],
     ["an unknown foster field", { name: "X", foster: { capacity: 1, room: 3 } }, 400, "invalid_body", "foster.room"],
     ["a name of 101 characters", { name: "x".repeat(101) }, 400, "invalid_body", "name"],
@@ -295,7 +319,13 @@ describe("bad input: a clear 400 naming the field, never a 500", () => {
     ["a NUL byte in the name", { name: "X\u0000Y" }, 400, "invalid_body", "name"],
     ["a species nobody takes", { name: "X", foster: { species: ["horse"] } }, 400, "invalid_body", "foster.species.0"],
     ["notes of 5001 characters", { name: "X", notes: "n".repeat(5001) }, 400, "invalid_body", "notes"],
-    ["51 blackouts", { name: "X", foster: { blackouts: Array.from({ length: 51 }, () => ({ from: "2027-01-01", to: "2027-01-01" })) } }, 400, "invalid_body", "foster.blackouts"],
+    [
+      "51 blackouts",
+      { name: "X", foster: { blackouts: Array.from({ length: 51 }, () => ({ from: "2027-01-01", to: "2027-01-01" })) } },
+      400,
+      "invalid_body",
+      "foster.blackouts",
+    ],
   ];
   for (const [what, json, status, code, field] of CASES) {
     it(`${what}: ${status} ${code} naming ${field}`, async () => {
@@ -309,9 +339,7 @@ describe("bad input: a clear 400 naming the field, never a 500", () => {
     expect((await expectApiError(await patch(p.id, { nickname: "Y" }), 400, "invalid_body")).details?.[0]?.field).toBe("nickname");
     expect((await expectApiError(await patch(p.id, { foster: { capacity: 0 } }), 400, "invalid_body")).details?.[0]?.field).toBe("foster.capacity");
     expect((await expectApiError(await patch(p.id, { address: { city: null } }), 400, "invalid_body")).details?.[0]?.field).toBe("address.city");
-    expect((await expectApiError(await patch(p.id, { address: { postcode: "99999" } }), 400, "unknown_location")).details?.[0]?.field).toBe(
-      "address.postcode",
-    );
+    expect((await expectApiError(await patch(p.id, { address: { postcode: "99999" } }), 400, "unknown_location")).details?.[0]?.field).toBe("address.postcode");
     await expectApiError(await patch(p.id, {}), 400, "invalid_body");
   });
 });
@@ -319,7 +347,15 @@ describe("bad input: a clear 400 naming the field, never a 500", () => {
 describe("personal data stays out of logs", () => {
   it("no log line of this file holds a person's name, email, phone, street or notes", () => {
     const text = lines.join("\n");
-    for (const secret of ["Robin Fields", "Robin.Fields@Example.org", "robin.fields@example.org", "312 555 0142", "1 N State St", "fenced yard", "sam.dup@example.org"]) {
+    for (const secret of [
+      "Robin Fields",
+      "Robin.Fields@Example.org",
+      "robin.fields@example.org",
+      "312 555 0142",
+      "1 N State St",
+      "fenced yard",
+      "sam.dup@example.org",
+    ]) {
       expect(text).not.toContain(secret);
     }
     expect(lines.length).toBeGreaterThan(10);

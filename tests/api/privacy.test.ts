@@ -92,7 +92,17 @@ describe("people export / erase", () => {
 describe("people export / erase: organisations' people records (fosters)", () => {
   async function personOf(organizationId: number, name: string, email: string): Promise<bigint> {
     const row = await db().person.create({
-      data: { organizationId: BigInt(organizationId), name, email, phone: "555 0123", city: "Chicago", country: "US", notes: "Private.", fosterStatus: "active", fosterCapacity: 2 },
+      data: {
+        organizationId: BigInt(organizationId),
+        name,
+        email,
+        phone: "555 0123",
+        city: "Chicago",
+        country: "US",
+        notes: "Private.",
+        fosterStatus: "active",
+        fosterCapacity: 2,
+      },
       select: { id: true },
     });
     return row.id;
@@ -118,7 +128,11 @@ describe("people export / erase: organisations' people records (fosters)", () =>
       SELECT ${BigInt(pet.id)}, ${BigInt(other)}, id, ${there}, now() FROM pet_stays WHERE pet_id = ${BigInt(pet.id)}`;
     const erased = await erasePerson("fran.foster@EXAMPLE.org");
     expect(erased.people).toEqual({ erased: 1, refused: [{ id: Number(there), organizationId: other, placed: 1 }] });
-    const rows = await db().person.findMany({ where: { id: { in: [here, there] } }, orderBy: { id: "asc" }, select: { name: true, email: true, notes: true, erasedAt: true } });
+    const rows = await db().person.findMany({
+      where: { id: { in: [here, there] } },
+      orderBy: { id: "asc" },
+      select: { name: true, email: true, notes: true, erasedAt: true },
+    });
     expect(rows[0]).toEqual({ name: null, email: null, notes: null, erasedAt: expect.any(Date) });
     expect(rows[1]).toMatchObject({ name: "Fran F.", erasedAt: null });
     expect((await exportPerson("fran.foster@example.org")).people.map((p) => p.id)).toEqual([Number(there)]);
@@ -131,6 +145,8 @@ describe("people export / erase: organisations' people records (fosters)", () =>
       { env: { ...process.env, LOG_LEVEL: "silent" }, encoding: "utf8", timeout: 60_000 },
     );
     expect(done.status, done.stderr).toBe(0);
-    expect(done.stdout).toMatch(/Not erased: person \d+ of organisation \d+ has 1 animal\(s\) placed with them\. End the placement\(s\), then run this again\./);
+    expect(done.stdout).toMatch(
+      /Not erased: person \d+ of organisation \d+ has 1 animal\(s\) placed with them\. End the placement\(s\), then run this again\./,
+    );
   }, 120_000);
 });

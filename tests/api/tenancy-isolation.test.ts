@@ -133,7 +133,12 @@ beforeAll(async () => {
     listingSiteChange: Number(listingSiteChange.id),
     import: Number(imported.id),
     person: Number(
-      (await db().person.create({ data: { organizationId: BigInt(FIRST_ORG), name: "Home Foster", fosterStatus: "active", fosterCapacity: 1 }, select: { id: true } })).id,
+      (
+        await db().person.create({
+          data: { organizationId: BigInt(FIRST_ORG), name: "Home Foster", fosterStatus: "active", fosterCapacity: 1 },
+          select: { id: true },
+        })
+      ).id,
     ),
   };
 

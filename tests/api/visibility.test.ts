@@ -530,7 +530,10 @@ describe("the organisation's people: keys given people:read", () => {
     const other = await newOrganization({ name: "People Elsewhere" });
     const read = async (scopes: Scope[], organizationId: number | null) => {
       const { key } = await newKey(scopes, "people reader", { plan: "pro" }, organizationId);
-      const res = await call(personRoute, `/v1/organizations/${org}/people/${foster}`, { key, params: { organizationId: String(org), personId: String(foster) } });
+      const res = await call(personRoute, `/v1/organizations/${org}/people/${foster}`, {
+        key,
+        params: { organizationId: String(org), personId: String(foster) },
+      });
       return { status: res.status, shown: (await res.text()).includes(FOSTER_NAME) };
     };
     expect(await read(["people:read"], org)).toEqual({ status: 200, shown: true });
