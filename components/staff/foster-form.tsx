@@ -5,8 +5,8 @@ import { useFieldArray, useForm, type FieldPath } from "react-hook-form";
 import { FieldError } from "@/components/staff/field-error";
 import { FormProblemAlert, type FormProblem } from "@/components/staff/form-alert";
 import { FormField } from "@/components/staff/form-field";
-import { CAPACITY_MAX, FOSTER_SPECIES, FOSTER_STATUSES, type Foster, type FosterSpecies, type NewPerson, type Person, type PersonPatch } from "@/lib/people/schemas";
-import { FOSTER_STATUS_LABELS, SPECIES_LABELS } from "@/components/staff/foster-labels";
+import { CAPACITY_MAX, FOSTER_SPECIES, FOSTER_STATUSES, type FosterSpecies, type NewPerson, type Person, type PersonPatch } from "@/lib/people/schemas";
+import { FOSTER_STATUS_LABELS, SPECIES_LABELS, type FosterStatus } from "@/components/staff/foster-labels";
 import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useSavePerson } from "@/components/staff/use-people";
 import { ApiClientError } from "@/lib/site/api-error";
@@ -24,7 +24,7 @@ interface Values {
   phone: string;
   address: { street: string; city: string; region: string; postcode: string; country: string };
   notes: string;
-  foster: { status: Foster["status"]; capacity: string; species: FosterSpecies[]; blackouts: { from: string; to: string }[] };
+  foster: { status: FosterStatus; capacity: string; species: FosterSpecies[]; blackouts: { from: string; to: string }[] };
 }
 
 const text = (v: string | null | undefined) => v ?? "";
@@ -236,7 +236,7 @@ export function FosterForm({
                   <FormField id={fieldId(`blackout-${i}-from`)} label={`Blackout ${i + 1} from`} error={e.foster?.blackouts?.[i]?.from}>
                     {(field) => <input {...field} type="date" {...register(`foster.blackouts.${i}.from`)} />}
                   </FormField>
-                  <FormField id={fieldId(`blackout-${i}-to`)} label="to" error={e.foster?.blackouts?.[i]?.to}>
+                  <FormField id={fieldId(`blackout-${i}-to`)} label={`Blackout ${i + 1} to`} error={e.foster?.blackouts?.[i]?.to}>
                     {(field) => <input {...field} type="date" {...register(`foster.blackouts.${i}.to`)} />}
                   </FormField>
                   <button

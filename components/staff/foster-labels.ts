@@ -1,6 +1,6 @@
-import type { Blackout, Foster, FosterSpecies, Person } from "@/lib/people/schemas";
+import type { Blackout, FosterSpecies, Person } from "@/lib/people/schemas";
 
-type FosterStatus = Foster["status"];
+export type FosterStatus = NonNullable<Person["foster"]>["status"];
 
 // The foster pages' words for the API's values, in one place.
 

@@ -12,10 +12,9 @@ import {
   speciesText,
   SPECIES_LABELS,
   today,
+  type FosterStatus,
 } from "@/components/staff/foster-labels";
-import { FOSTER_SPECIES, FOSTER_STATUSES, type Foster, type FosterSpecies, type Person } from "@/lib/people/schemas";
-
-type FosterStatus = Foster["status"];
+import { FOSTER_SPECIES, FOSTER_STATUSES, type FosterSpecies, type Person } from "@/lib/people/schemas";
 import { dangerButtonClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useErasePerson, useFosters, type FosterFilters } from "@/components/staff/use-people";
 import { ApiClientError } from "@/lib/site/api-error";
@@ -38,7 +37,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
   const fosters = useFosters(organizationId, filters);
   const people = fosters.data?.pages.flatMap((p) => p.people) ?? [];
   const day = today();
-  const filtered = filters.status !== undefined || filters.species !== undefined || filters.hasRoomOn !== undefined || !!filters.q;
+  const filtered = filters.status !== undefined || filters.species !== undefined || !!filters.hasRoomToday || !!filters.q;
 
   const applySearch = (event: FormEvent) => {
     event.preventDefault();
@@ -118,8 +117,8 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
           <label className="inline-flex min-h-11 items-center gap-2 self-end text-stone-800">
             <input
               type="checkbox"
-              checked={filters.hasRoomOn !== undefined}
-              onChange={(e) => setFilters((f) => ({ ...f, hasRoomOn: e.target.checked ? day : undefined }))}
+              checked={!!filters.hasRoomToday}
+              onChange={(e) => setFilters((f) => ({ ...f, hasRoomToday: e.target.checked || undefined }))}
               className="h-5 w-5 accent-emerald-700"
             />
             Has room today

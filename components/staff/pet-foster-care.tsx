@@ -39,7 +39,7 @@ function problemOf(error: unknown): string {
 export function PetFosterCare({ petId, petName, organizationId }: { petId: number; petName: string; organizationId: number }) {
   const placements = usePetPlacements(petId);
   const day = today();
-  const fosters = useFosterChoices(organizationId, day, true);
+  const fosters = useFosterChoices(organizationId);
   const people = new Map(fosters.data?.all.map((p) => [p.id, p]) ?? []);
   const nameOf = (personId: number | null) =>
     personId === null ? "An unnamed foster" : (people.get(personId)?.name ?? (people.get(personId)?.erased ? "A former foster" : `Foster #${personId}`));

@@ -1,20 +1,21 @@
 "use client";
 
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Foster, FosterSpecies, NewPerson, Person, PersonPatch } from "@/lib/people/schemas";
+import type { FosterStatus } from "@/components/staff/foster-labels";
+import type { FosterSpecies, NewPerson, Person, PersonPatch } from "@/lib/people/schemas";
 import { callApi, linkCursor } from "@/lib/site/api-client-core";
 
 /** Everything of an organisation's people: a change to one (or a placement) reads all its lists again. */
 export const peopleQueryKey = (organizationId: number) => ["organization", organizationId, "people"] as const;
 
 /** The largest page of the people list: the roster shows a hundred, then offers the next. */
-export const PEOPLE_PAGE_SIZE = 100;
+const PEOPLE_PAGE_SIZE = 100;
 
 export interface FosterFilters {
-  status?: Foster["status"];
+  status?: FosterStatus;
   species?: FosterSpecies;
-  /** A day (YYYY-MM-DD): only fosters who can take an animal that day (active, out of blackout, with room). */
-  hasRoomOn?: string;
+  /** Only fosters who can take an animal today, in the organisation's time zone (active, out of blackout, with room). */
+  hasRoomToday?: boolean;
   q?: string;
 }
 
@@ -23,7 +24,7 @@ function fosterQuery(filters: FosterFilters) {
     role: "foster" as const,
     ...(filters.status ? { status: [filters.status] } : {}),
     ...(filters.species ? { species: filters.species } : {}),
-    ...(filters.hasRoomOn ? { hasRoom: true, on: filters.hasRoomOn } : {}),
+    ...(filters.hasRoomToday ? { hasRoom: true } : {}),
     ...(filters.q ? { q: filters.q } : {}),
   };
 }
@@ -52,21 +53,20 @@ export function useFosters(organizationId: number, filters: FosterFilters) {
 
 /**
  * Every foster of the organisation (the first hundred), for choosing where an
- * animal goes, and the ids of those with room on the day: the choice offers
- * the others too, disabled, with the reason.
+ * animal goes, and the ids of those with room today: the choice offers the
+ * others too, disabled, with the reason.
  */
-export function useFosterChoices(organizationId: number, day: string, enabled: boolean) {
+export function useFosterChoices(organizationId: number) {
   return useQuery({
-    queryKey: [...peopleQueryKey(organizationId), "choices", day],
+    queryKey: [...peopleQueryKey(organizationId), "choices"],
     queryFn: async ({ signal }): Promise<{ all: Person[]; withRoom: Set<number> }> => {
       const list = (query: ReturnType<typeof fosterQuery>) =>
         callApi((api) =>
           api.GET("/organizations/{organizationId}/people", { params: { path: { organizationId }, query: { ...query, limit: PEOPLE_PAGE_SIZE } }, signal }),
         );
-      const [all, withRoom] = await Promise.all([list(fosterQuery({})), list(fosterQuery({ hasRoomOn: day }))]);
+      const [all, withRoom] = await Promise.all([list(fosterQuery({})), list(fosterQuery({ hasRoomToday: true }))]);
       return { all: all.data, withRoom: new Set(withRoom.data.map((p) => p.id)) };
     },
-    enabled,
   });
 }
 

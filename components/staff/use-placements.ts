@@ -7,8 +7,8 @@ import { peopleQueryKey } from "@/components/staff/use-people";
 import { callApi, linkCursor } from "@/lib/site/api-client-core";
 import type { CustodyEntry, NewPlacement, Placement, PlacementEnd } from "@/lib/placements/schemas";
 
-export const petPlacementsQueryKey = (petId: number) => ["pet", petId, "placements"] as const;
-export const custodyQueryKey = (organizationId: number) => ["organization", organizationId, "custody"] as const;
+const petPlacementsQueryKey = (petId: number) => ["pet", petId, "placements"] as const;
+const custodyQueryKey = (organizationId: number) => ["organization", organizationId, "custody"] as const;
 
 /** The most pages a whole list is read in (a hundred each): far beyond any animal's placements or any organisation's animals in care. */
 const MAX_PAGES = 50;
