@@ -64,6 +64,36 @@ export interface PageLinks {
   prev?: string;
 }
 
+/**
+ * A keyset page from the `limit + 1` rows read in the cursor's direction
+ * (backwards for a "before" cursor): the page in list order, and the cursors
+ * of its neighbours, each naming the position (`at`: sort key and id) of the
+ * row at its edge. A page reached by a cursor always has the page it came
+ * from on its other side.
+ */
+export function keysetPage<R>(
+  rows: R[],
+  limit: number,
+  cursor: Cursor | undefined,
+  at: (row: R) => Omit<Cursor, "v" | "d">,
+): { page: R[]; cursors: PageLinks } {
+  const backwards = cursor?.d === "before";
+  const more = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (backwards) page.reverse();
+  const first = page[0];
+  const last = page.at(-1);
+  const cursors: PageLinks = {};
+  if (backwards) {
+    if (more && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
+    if (last) cursors.next = encodeCursor({ d: "after", ...at(last) });
+  } else {
+    if (more && last) cursors.next = encodeCursor({ d: "after", ...at(last) });
+    if (cursor && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
+  }
+  return { page, cursors };
+}
+
 /** An RFC 8288 Link header value; undefined when there is no other page. */
 export function linkHeader(links: PageLinks): string | undefined {
   const parts = Object.entries(links)

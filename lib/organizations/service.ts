@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "@/lib/core/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor, nearPosition } from "@/lib/core/pagination";
+import { decodeCursor, invalidCursorFor, keysetPage, nearPosition } from "@/lib/core/pagination";
 import { kmOfChord, roundKm, type LatLng } from "@/lib/organizations/geo";
 import * as queries from "@/lib/organizations/queries";
 import type { ListOrganizationsQuery, NewOrganization, Organization, OrganizationPatch } from "@/lib/organizations/schemas";
@@ -76,21 +76,7 @@ export async function listOrganizations(query: ListOrganizationsQuery): Promise<
     rows = await queries.findOrganizationPage({ ...filter, take, ...(backwards ? { before: position } : { after: position }) });
     at = (row) => ({ s: row.name.toLowerCase(), id: Number(row.id) });
   }
-  const more = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const first = page[0];
-  const last = page.at(-1);
-  // Organisations are never deleted, so a page reached by a cursor has the
-  // page it came from on its other side.
-  const cursors: OrganizationPage["cursors"] = {};
-  if (backwards) {
-    if (more && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
-    if (last) cursors.next = encodeCursor({ d: "after", ...at(last) });
-  } else {
-    if (more && last) cursors.next = encodeCursor({ d: "after", ...at(last) });
-    if (cursor && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
-  }
+  const { page, cursors } = keysetPage(rows, query.limit, cursor, at);
   return { organizations: page.map(presentOrganization), cursors };
 }
 

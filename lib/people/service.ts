@@ -1,6 +1,6 @@
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "@/lib/core/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
+import { decodeCursor, invalidCursorFor, keysetPage } from "@/lib/core/pagination";
 import type { AddressPatch } from "@/lib/organizations/schemas";
 import { lookUpZip } from "@/lib/organizations/zip";
 import { forbidden } from "@/lib/organizations/tenancy";
@@ -85,20 +85,7 @@ export async function listPeople(organizationId: number, query: ListPeopleQuery,
     take: query.limit + 1,
     ...(backwards ? { before: position } : { after: position }),
   });
-  const more = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const at = (row: queries.PersonRow) => ({ s: (row.name ?? "").toLowerCase(), id: Number(row.id) });
-  const first = page[0];
-  const last = page.at(-1);
-  const cursors: PeoplePage["cursors"] = {};
-  if (backwards) {
-    if (more && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
-    if (last) cursors.next = encodeCursor({ d: "after", ...at(last) });
-  } else {
-    if (more && last) cursors.next = encodeCursor({ d: "after", ...at(last) });
-    if (cursor && first) cursors.prev = encodeCursor({ d: "before", ...at(first) });
-  }
+  const { page, cursors } = keysetPage(rows, query.limit, cursor, (row) => ({ s: (row.name ?? "").toLowerCase(), id: Number(row.id) }));
   return { people: page.map(presentPerson), cursors };
 }
 
