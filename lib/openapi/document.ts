@@ -8,6 +8,7 @@ import { registerOrganizations } from "@/lib/openapi/organizations";
 import { registerCategories } from "@/lib/openapi/categories";
 import { registerImports } from "@/lib/openapi/imports";
 import { registerStays } from "@/lib/openapi/stays";
+import { registerPlacements } from "@/lib/openapi/placements";
 import { registerReports } from "@/lib/openapi/reports";
 import { registerPeople } from "@/lib/openapi/people";
 import { registerPets } from "@/lib/openapi/pets";
@@ -40,6 +41,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerListingSites(registry, security);
   registerImports(registry, security);
   registerStays(registry, security);
+  registerPlacements(registry, security);
   registerReports(registry, security);
   registerPeople(registry, security);
   if (audience === "site") registerSitePaths(registry);
@@ -73,6 +75,11 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         description: "Your accounts on Petfinder, Adopt-a-Pet and RescueGroups: their files are uploaded over FTP within minutes of a change, and daily.",
       },
       { name: "stays", description: "A shelter's records: each animal's stays, from intake to outcome, in the Basic Data Matrix's categories." },
+      {
+        name: "placements",
+        description:
+          "Where each animal lives: its placements in volunteers' foster homes, inside its stays, and the custody list (scope `records:read` / `records:write`).",
+      },
       { name: "imports", description: "A shelter's listing file (Petfinder, Adopt-a-Pet, RescueGroups, any CSV) imported in the background." },
       {
         name: "reports",

@@ -29,9 +29,7 @@ export function toPlacement(row: queries.PlacementRow): Placement {
 /** A foster's blackouts as stored: `[{ from, to }]` days, both included; anything else is ignored. */
 function blackoutsOf(raw: unknown): { from: string; to: string }[] {
   if (!Array.isArray(raw)) return [];
-  return raw.filter(
-    (b): b is { from: string; to: string } => typeof b === "object" && b !== null && typeof b.from === "string" && typeof b.to === "string",
-  );
+  return raw.filter((b): b is { from: string; to: string } => typeof b === "object" && b !== null && typeof b.from === "string" && typeof b.to === "string");
 }
 
 const conflict = (code: ErrorCode, message: string, field: string, issue: string) => new ApiError(409, code, message, [{ field, issue }]);
@@ -42,11 +40,7 @@ const conflict = (code: ErrorCode, message: string, field: string, issue: string
  * with room. Staff may place past the capacity (`override`); a key may not.
  * Says whether the capacity was overridden (recorded on the placement).
  */
-export function fosterTakes(
-  foster: queries.FosterRow,
-  field: string,
-  override: { asked: boolean; byStaff: boolean },
-): { capacityOverridden: boolean } {
+export function fosterTakes(foster: queries.FosterRow, field: string, override: { asked: boolean; byStaff: boolean }): { capacityOverridden: boolean } {
   const who = `Person ${foster.id}`;
   if (foster.status !== "active") {
     const status = foster.status === null ? "they have no foster role" : `their foster status is ${foster.status}`;
@@ -76,6 +70,11 @@ export function fosterTakes(
 /** 403: only staff place past a foster's capacity (a partner's system should not decide it). */
 export function overrideRefused(): ApiError {
   return forbidden("overrideCapacity is for signed-in staff only: an API key cannot place an animal past a foster's capacity.");
+}
+
+/** 403: `intake.fosterId` on a new animal needs records:write (a key with pets:write alone lists animals, it does not place them). */
+export function fosterNeedsRecords(): ApiError {
+  return forbidden("intake.fosterId places the animal with a foster, a write of the organisation's records: it needs the records:write scope.");
 }
 
 /** 409 no_open_stay: a placement lies inside a stay, and the animal has none open. */
@@ -122,7 +121,8 @@ export function placementRefusal(error: unknown): unknown {
       "placement_outside_stay",
       "The change would leave a placement outside its stay: a placement starts at or after its stay's intake and ends by its outcome. Correct the placement first.",
     );
-  if (which === "order") return new ApiError(409, "placement_outside_stay", "A placement would end before it starts (its stay's outcome is before the placement's start).");
+  if (which === "order")
+    return new ApiError(409, "placement_outside_stay", "A placement would end before it starts (its stay's outcome is before the placement's start).");
   return error;
 }
 
@@ -177,7 +177,5 @@ export async function placeAtIntake(
   p: { petId: number; organizationId: number; personId: number; at: Date; byStaff: boolean },
 ): Promise<(tx: queries.Db, stayId: bigint) => Promise<queries.PlacementRow[]>> {
   await fosterFor(tx, { ...p, field: "intake.fosterId", overrideCapacity: false });
-  return async (tx, stayId) => [
-    await queries.insertPlacement(tx, { ...p, stayId, startAt: p.at, expectedEndOn: null, note: null, capacityOverridden: false }),
-  ];
+  return async (tx, stayId) => [await queries.insertPlacement(tx, { ...p, stayId, startAt: p.at, expectedEndOn: null, note: null, capacityOverridden: false })];
 }

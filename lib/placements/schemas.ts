@@ -31,7 +31,8 @@ const expectedEndOnSchema = z
   .meta({
     type: ["string", "null"],
     format: "date",
-    description: "The day the foster expects to bring the animal back (YYYY-MM-DD); null when open-ended. Past it, the animal is `overdue` on the custody list.",
+    description:
+      "The day the foster expects to bring the animal back (YYYY-MM-DD); null when open-ended. Past it, the animal is `overdue` on the custody list.",
     example: "2026-12-24",
   });
 
@@ -41,7 +42,12 @@ const noteSchema = z
   .max(NOTE_MAX, `must be at most ${NOTE_MAX} characters`)
   .transform((s) => (s === "" ? null : s))
   .nullable()
-  .meta({ type: ["string", "null"], maxLength: NOTE_MAX, description: `Staff's note on the placement, at most ${NOTE_MAX} characters.`, example: "Needs a home without cats" });
+  .meta({
+    type: ["string", "null"],
+    maxLength: NOTE_MAX,
+    description: `Staff's note on the placement, at most ${NOTE_MAX} characters.`,
+    example: "Needs a home without cats",
+  });
 
 /** POST /v1/pets/{petId}/placements. */
 export const newPlacementSchema = z
@@ -53,7 +59,10 @@ export const newPlacementSchema = z
     overrideCapacity: z
       .boolean({ error: () => "must be true or false" })
       .optional()
-      .meta({ description: "Staff only (a key gets 403): place the animal although the foster has no room left; recorded on the placement (`capacityOverridden`) and in the audit record." }),
+      .meta({
+        description:
+          "Staff only (a key gets 403): place the animal although the foster has no room left; recorded on the placement (`capacityOverridden`) and in the audit record.",
+      }),
   })
   .meta({
     id: "NewPlacement",
@@ -115,7 +124,11 @@ const limitSchema = (what: string) =>
   queryInteger(1, LIMIT_MAX, "int32")
     .default(LIMIT_DEFAULT)
     .meta({ description: `Maximum number of ${what} returned (1 to ${LIMIT_MAX}).`, example: 20, default: LIMIT_DEFAULT });
-const cursorSchema = z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." });
+const cursorSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .optional()
+  .meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." });
 
 /** `GET /v1/pets/{petId}/placements`'s query: paged as every list is. */
 export const listPlacementsQuerySchema = z.object({ limit: limitSchema("placements"), cursor: cursorSchema });
@@ -159,10 +172,9 @@ const fosterCustodySchema = z
     kind: z.literal("foster"),
     placementId: z.number().int(),
     personId: z.number().int().nullable(),
-    personName: z
-      .string()
-      .nullable()
-      .meta({ description: "The foster's name, for readers of the organisation's people (`people:read`); null for others, and for an erased or unnamed foster." }),
+    personName: z.string().nullable().meta({
+      description: "The foster's name, for readers of the organisation's people (`people:read`); null for others, and for an erased or unnamed foster.",
+    }),
     since: z.string().meta({ format: "date-time" }),
     expectedEndOn: z.string().nullable().meta({ format: "date" }),
     overdue: z.boolean().meta({ description: "`expectedEndOn` is before today in the organisation's time zone." }),
@@ -179,4 +191,6 @@ export const custodyEntrySchema = z
   .meta({ id: "CustodyEntry", description: "An animal in care and where it is: at the shelter, or in a foster home." });
 export type CustodyEntry = z.infer<typeof custodyEntrySchema>;
 
-export const custodyListSchema = z.array(custodyEntrySchema).meta({ id: "Custody", description: "A page of the organisation's animals in care, oldest first." });
+export const custodyListSchema = z
+  .array(custodyEntrySchema)
+  .meta({ id: "Custody", description: "A page of the organisation's animals in care, oldest first." });

@@ -96,7 +96,6 @@ export const intakeInputSchema = z
     fosterId: idSchema.optional().meta({
       description:
         "Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.",
-      example: 3,
     }),
   })
   .meta({ id: "IntakeInput", description: "How and when the animal came in. `at` is now when left out." });

@@ -3,6 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { db } from "@/lib/db";
 import { KEY_SCOPES } from "@/lib/keys/schemas";
 import { tokenOf } from "./alerts-helpers";
 import { allowPrivateWebhooks, call, newKey, seedPets, staffSession, type RouteHandler } from "./helpers";
@@ -524,6 +525,15 @@ beforeAll(async () => {
   ({ key: platformKey } = await newKey([...KEY_SCOPES], "boundaries, platform", { plan: "enterprise", perMinute: 1_000_000, perDay: 1_000_000 }, null));
   const [pet] = await seedPets([{ name: "Boundary" }]);
   pathValues.petId = String(pet!.id);
+  // The animal in care and with a foster (the person the placements' examples name), so its
+  // placements' paths have a placement to name whichever operation is walked first.
+  const stay = await db().petStay.create({
+    data: { petId: BigInt(pet!.id), organizationId: 1n, intakeAt: new Date("2020-01-01T00:00:00Z"), intakeType: "stray" },
+  });
+  await db().person.create({ data: { id: 3n, organizationId: 1n, name: "Boundary Foster", fosterStatus: "active", fosterCapacity: 50 } });
+  await db().petPlacement.create({
+    data: { petId: BigInt(pet!.id), organizationId: 1n, stayId: stay.id, personId: 3n, startAt: new Date("2020-01-02T00:00:00Z") },
+  });
   pathValues.organizationId = "1";
   // What a documented example cannot make here (its hosts do not resolve without a network): a webhook
   // and a listing site at 127.0.0.1 (private targets allowed above), and a delivery of that webhook.

@@ -74,6 +74,15 @@ describe("intake straight into a foster home", () => {
     }
     expect(afterFull.pets).toBe(before.pets + 1);
     expect({ pets: await db().pet.count(), stays: await db().petStay.count(), audit: await db().petAudit.count() }).toEqual(afterFull);
+    // A key that lists animals (pets:write) but does not write records may not place one.
+    const lister = (await newKey(["pets:read", "pets:write"], "lister")).key;
+    const listed = await call(createRoute, "/v1/pets", {
+      method: "POST",
+      key: lister,
+      json: { name: "Listed", categoryId: 1, intake: { type: "stray", fosterId: await newFoster() } },
+    });
+    await expectApiError(listed, 403, "forbidden");
+    expect(await db().pet.count()).toBe(afterFull.pets);
     // A sold animal's first stay ends at once: there is no stay to place it in.
     await expectApiError(await create({ status: "sold", intake: { type: "stray", fosterId: await newFoster() } }), 409, "no_open_stay");
   });
@@ -82,7 +91,9 @@ describe("intake straight into a foster home", () => {
     const pet = await expectJson<Pet>(await create({}), 201);
     const [first] = await staysOf(pet.id, asKey());
     const params = { petId: String(pet.id), stayId: String(first!.id) };
-    await expectJson(await call(outcomeRoute, `/v1/pets/${pet.id}/stays/${first!.id}/outcome`, { method: "POST", key, json: { type: "transferredOut" }, params }));
+    await expectJson(
+      await call(outcomeRoute, `/v1/pets/${pet.id}/stays/${first!.id}/outcome`, { method: "POST", key, json: { type: "transferredOut" }, params }),
+    );
     const paused = await newFoster({ status: "paused" });
     const refused = await call(newStayRoute, `/v1/pets/${pet.id}/stays`, {
       method: "POST",
@@ -118,7 +129,8 @@ describe("custody: where each animal in care is", () => {
   beforeAll(async () => {
     org = await newOrganization({ name: "Custody Rescue" });
     orgKey = (await newKey(["pets:read", "pets:write", "records:read", "records:write"], "custody", { plan: "pro" }, org)).key;
-    const mk = async (name: string) => expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name, categoryId: 1 } }), 201);
+    const mk = async (name: string) =>
+      expectJson<Pet>(await call(createRoute, "/v1/pets", { method: "POST", key: orgKey, json: { name, categoryId: 1 } }), 201);
     shelterPet = await mk("At the shelter");
     fostered = await mk("Fostered");
     overdue = await mk("Overdue");

@@ -173,7 +173,9 @@ describe("who may take an animal", () => {
     expect(record).toMatchObject({ action: "placement_started", actorKind: "staff", placements: [expect.objectContaining({ capacityOverridden: true })] });
     // With room, overrideCapacity changes nothing.
     const roomy = await newFoster();
-    expect((await expectJson<Placement>(await place((await newPet()).id, { personId: roomy, overrideCapacity: true }, asStaff), 201)).capacityOverridden).toBe(false);
+    expect((await expectJson<Placement>(await place((await newPet()).id, { personId: roomy, overrideCapacity: true }, asStaff), 201)).capacityOverridden).toBe(
+      false,
+    );
   });
 
   it("concurrent placements cannot overfill a foster: the foster's row is locked while the room is counted", async () => {

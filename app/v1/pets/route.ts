@@ -9,6 +9,7 @@ import { idempotentNewPet, newPetSchema } from "@/lib/pets/schemas/pet";
 import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
 import { petView } from "@/lib/pets/present";
 import { createPet, etagOf } from "@/lib/pets/service";
+import { fosterNeedsRecords } from "@/lib/placements/rules";
 import { listPets } from "@/lib/pets/reads";
 
 // GET /v1/pets - list animals, newest first, keyset-paged through the Link header; a weak ETag and If-None-Match (304) for polling
@@ -34,6 +35,8 @@ export const GET = withApi({ scope: "pets:read", tenant: "public", query: listPe
 // POST /v1/pets - add an animal (safe to retry with an Idempotency-Key)
 export const POST = withApi({ scope: "pets:write", tenant: "caller", body: newPetSchema }, async ({ body, url, request, caller, requestId, now }) => {
   const context = writeContext(caller, requestId);
+  // Placing with a foster is a write of the organisation's records, as on POST …/placements.
+  if (body.intake?.fosterId !== undefined && !caller.scopes.includes("records:write")) throw fosterNeedsRecords();
   return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body: idempotentNewPet(body), now }, async (tx) => {
     const pet = await createPet(body, { ...context, tenancy: caller.tenancy }, petView(now, url.origin), tx);
     return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };

@@ -277,7 +277,9 @@ export async function lockPetForUpdate(tx: Prisma.TransactionClient, id: number,
 
 /** The animal's own columns of a row that also holds a stay's ("stay.*") or other columns. */
 function petOfRow(row: RawPetRow & Record<string, unknown>): PetRow {
-  const own = Object.fromEntries(Object.entries(row).filter(([k]) => !k.startsWith("stay.") && !["approvedApplication", "stayCount", "openPlacementId"].includes(k)));
+  const own = Object.fromEntries(
+    Object.entries(row).filter(([k]) => !k.startsWith("stay.") && !["approvedApplication", "stayCount", "openPlacementId"].includes(k)),
+  );
   return fromRaw(own as RawPetRow);
 }
 
