@@ -65,8 +65,7 @@ export function FosterBoard({ organizationId }: { organizationId: number }) {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-stone-800">
-          <strong>{custody.data.length}</strong> in care: <strong>{atShelter.length}</strong> at the shelter, <strong>{fostered.length}</strong> in foster
-          homes
+          <strong>{custody.data.length}</strong> in care: <strong>{atShelter.length}</strong> at the shelter, <strong>{fostered.length}</strong> in foster homes
           {overdue > 0 ? (
             <>
               {" "}

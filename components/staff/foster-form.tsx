@@ -77,7 +77,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 /** A merge patch: only what changed since the form was filled, so a change someone made meanwhile to another field is kept. */
 function patchOf(next: NewPerson, before: NewPerson): PersonPatch {
   const patch: PersonPatch = {};
-  for (const field of ["name", "email", "phone", "address", "notes"] as const) if (!same(next[field], before[field])) Object.assign(patch, { [field]: next[field] });
+  for (const field of ["name", "email", "phone", "address", "notes"] as const)
+    if (!same(next[field], before[field])) Object.assign(patch, { [field]: next[field] });
   const foster: NonNullable<PersonPatch["foster"]> = {};
   for (const field of ["status", "capacity", "species", "blackouts"] as const)
     if (!same(next.foster?.[field], before.foster?.[field])) Object.assign(foster, { [field]: next.foster?.[field] });
@@ -122,15 +123,14 @@ export function FosterForm({
   } = useForm<Values>({ defaultValues: valuesOf(person) });
   const blackouts = useFieldArray({ control, name: "foster.blackouts" });
 
-  // Opening another foster's form refills it, and brings the reader to it.
+  // The roster gives each foster's form a key of its own: opening one mounts it
+  // filled with that foster, and brings the reader to it.
   useEffect(() => {
-    reset(valuesOf(person));
-    setProblem(null);
     if (person) {
       headingRef.current?.focus();
       headingRef.current?.scrollIntoView({ block: "start" });
     }
-  }, [person, reset]);
+  }, [person]);
 
   const onSubmit = handleSubmit(async (values) => {
     setProblem(null);

@@ -56,11 +56,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
             <a href="/staff/fosters/board" className={`${secondaryButtonClass} ${tap}`}>
               Where animals are
             </a>
-            <a
-              href="#foster-form"
-              onClick={() => setEditing(null)}
-              className={`${primaryButtonClass} min-h-11 lg:hidden`}
-            >
+            <a href="#foster-form" onClick={() => setEditing(null)} className={`${primaryButtonClass} min-h-11 lg:hidden`}>
               Add a foster
             </a>
           </div>
@@ -145,9 +141,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
             )}
           </FormAlert>
         ) : people.length === 0 ? (
-          <p className={`${panelClass} text-stone-700`}>
-            {filtered ? "No foster matches these filters." : "No fosters yet. Add the first one with the form."}
-          </p>
+          <p className={`${panelClass} text-stone-700`}>{filtered ? "No foster matches these filters." : "No fosters yet. Add the first one with the form."}</p>
         ) : (
           <>
             <p className="text-sm text-stone-700">
@@ -171,7 +165,12 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
               ))}
             </ul>
             {fosters.hasNextPage ? (
-              <button type="button" onClick={() => void fosters.fetchNextPage()} disabled={fosters.isFetchingNextPage} className={`${secondaryButtonClass} ${tap}`}>
+              <button
+                type="button"
+                onClick={() => void fosters.fetchNextPage()}
+                disabled={fosters.isFetchingNextPage}
+                className={`${secondaryButtonClass} ${tap}`}
+              >
                 {fosters.isFetchingNextPage ? "Loading more…" : "Show more fosters"}
               </button>
             ) : null}
@@ -181,6 +180,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
 
       <div id="foster-form" className="scroll-mt-4 lg:sticky lg:top-4">
         <FosterForm
+          key={editing?.id ?? "new"}
           organizationId={organizationId}
           person={editing}
           countries={countries}
@@ -196,7 +196,9 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
 }
 
 function StatusBadge({ status }: { status: FosterStatus }) {
-  return <span className={`inline-flex rounded-full border px-2.5 py-0.5 text-sm font-semibold ${FOSTER_STATUS_TONES[status]}`}>{FOSTER_STATUS_LABELS[status]}</span>;
+  return (
+    <span className={`inline-flex rounded-full border px-2.5 py-0.5 text-sm font-semibold ${FOSTER_STATUS_TONES[status]}`}>{FOSTER_STATUS_LABELS[status]}</span>
+  );
 }
 
 function FosterCard({
@@ -232,13 +234,7 @@ function FosterCard({
           <dd>
             {foster.placedCount} of {foster.capacity}
             {" · "}
-            {foster.room > 0 ? (
-              <span className="text-emerald-900">
-                room for {foster.room} more
-              </span>
-            ) : (
-              <span className="font-semibold text-red-800">full</span>
-            )}
+            {foster.room > 0 ? <span className="text-emerald-900">room for {foster.room} more</span> : <span className="font-semibold text-red-800">full</span>}
           </dd>
           <dt className="font-semibold text-stone-700">Takes</dt>
           <dd>{speciesText(foster.species)}</dd>

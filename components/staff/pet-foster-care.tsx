@@ -77,7 +77,9 @@ export function PetFosterCare({ petId, petName, organizationId }: { petId: numbe
                   <li key={p.id} className="py-2 text-sm" data-placement={p.id}>
                     <p>
                       <span className="font-semibold">{nameOf(p.personId)}</span>
-                      {p.capacityOverridden ? <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">over capacity</span> : null}
+                      {p.capacityOverridden ? (
+                        <span className="ml-2 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-950">over capacity</span>
+                      ) : null}
                     </p>
                     <p className="text-stone-700">
                       <DateTime iso={p.startAt} /> –{" "}
@@ -280,7 +282,14 @@ function PlaceForm({
                 <label htmlFor={`${id}-expected`} className={labelClass}>
                   Expected back (optional)
                 </label>
-                <input id={`${id}-expected`} type="date" min={day} value={expected} onChange={(e) => setExpected(e.target.value)} className={inputClass(false)} />
+                <input
+                  id={`${id}-expected`}
+                  type="date"
+                  min={day}
+                  value={expected}
+                  onChange={(e) => setExpected(e.target.value)}
+                  className={inputClass(false)}
+                />
               </div>
               <div>
                 <label htmlFor={`${id}-note`} className={labelClass}>

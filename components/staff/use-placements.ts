@@ -92,7 +92,6 @@ export function useEndPlacement(petId: number, organizationId: number) {
     petId,
     organizationId,
     async ({ placementId, reason }: { placementId: number; reason: EndReason }) =>
-      (await callApi((api) => api.POST("/pets/{petId}/placements/{placementId}/end", { params: { path: { petId, placementId } }, body: { reason } })))
-        .data,
+      (await callApi((api) => api.POST("/pets/{petId}/placements/{placementId}/end", { params: { path: { petId, placementId } }, body: { reason } }))).data,
   );
 }

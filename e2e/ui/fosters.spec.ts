@@ -39,12 +39,12 @@ async function personNamed(page: Page, name: string): Promise<ApiPerson> {
 async function addFoster(page: Page, { name, capacity, city }: { name: string; capacity: number; city?: string }): Promise<void> {
   const form = page.getByRole("form", { name: "Add a foster" });
   await form.getByLabel("Name", { exact: true }).fill(name);
-  await form.getByLabel("Email").fill(`${name.replace(/\W+/g, ".").toLowerCase()}@example.org`);
-  await form.getByLabel("Status").selectOption("active");
-  await form.getByLabel("Capacity").fill(String(capacity));
+  await form.getByLabel("Email", { exact: true }).fill(`${name.replace(/\W+/g, ".").toLowerCase()}@example.org`);
+  await form.getByLabel("Status", { exact: true }).selectOption("active");
+  await form.getByLabel("Capacity", { exact: true }).fill(String(capacity));
   await form.getByRole("checkbox", { name: "Dogs" }).check();
   if (city) {
-    await form.getByLabel("City").fill(city);
+    await form.getByLabel("City", { exact: true }).fill(city);
     await form.getByLabel("State or region").fill("IL");
     await form.getByLabel("ZIP or postal code").fill("60614");
   }
@@ -79,11 +79,11 @@ for (const [width, suffix] of VIEWPORTS) {
 
       // The API's refusals land on their own fields.
       const form = page.getByRole("form", { name: "Add a foster" });
-      await form.getByLabel("Email").fill("not an email");
+      await form.getByLabel("Email", { exact: true }).fill("not an email");
       await form.getByRole("button", { name: "Add foster" }).click();
       await expect(form.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
       await expect(form.getByLabel("Name", { exact: true })).toHaveAccessibleDescription(/Name (is required|must not be blank)/);
-      await expect(form.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
+      await expect(form.getByLabel("Email", { exact: true })).toHaveAttribute("aria-invalid", "true");
       if (!suffix) await docScreenshot(form, "foster-form-errors.png");
 
       await addFoster(page, { name: maria, capacity: 2, city: "Chicago" });
@@ -95,9 +95,11 @@ for (const [width, suffix] of VIEWPORTS) {
       await expect(fosterCard(page, maria)).toContainText("Chicago, IL");
 
       // Edit: a change of capacity shows at once.
-      await fosterCard(page, maria).getByRole("button", { name: `Edit ${maria}` }).click();
+      await fosterCard(page, maria)
+        .getByRole("button", { name: `Edit ${maria}` })
+        .click();
       const edit = page.getByRole("form", { name: `Edit ${maria}` });
-      await edit.getByLabel("Capacity").fill("3");
+      await edit.getByLabel("Capacity", { exact: true }).fill("3");
       await edit.getByRole("button", { name: "Save changes" }).click();
       await expect(page.getByRole("status").filter({ hasText: `Saved ${maria}.` })).toBeVisible();
       await expect(fosterCard(page, maria)).toContainText("0 of 3");
@@ -152,8 +154,12 @@ for (const [width, suffix] of VIEWPORTS) {
 
       // Sam cannot be removed while Rusty is with them: said, and why.
       await page.goto("/staff/fosters");
-      await fosterCard(page, sam).getByRole("button", { name: `Remove ${sam}` }).click();
-      await fosterCard(page, sam).getByRole("button", { name: `Remove ${sam}` }).click();
+      await fosterCard(page, sam)
+        .getByRole("button", { name: `Remove ${sam}` })
+        .click();
+      await fosterCard(page, sam)
+        .getByRole("button", { name: `Remove ${sam}` })
+        .click();
       await expect(fosterCard(page, sam).getByRole("alert")).toContainText("still has an animal placed with them");
 
       // The board: Rusty with Sam, overdue; Pepper at the shelter.
@@ -169,8 +175,12 @@ for (const [width, suffix] of VIEWPORTS) {
 
       // Removing a foster with nobody placed: their personal data goes.
       await page.goto("/staff/fosters");
-      await fosterCard(page, jo).getByRole("button", { name: `Remove ${jo}` }).click();
-      await fosterCard(page, jo).getByRole("button", { name: `Remove ${jo}` }).click();
+      await fosterCard(page, jo)
+        .getByRole("button", { name: `Remove ${jo}` })
+        .click();
+      await fosterCard(page, jo)
+        .getByRole("button", { name: `Remove ${jo}` })
+        .click();
       await expect(page.getByRole("status").filter({ hasText: `Erased ${jo}’s personal data.` })).toBeVisible();
       await expect(fosterCard(page, jo)).toHaveCount(0);
     });
