@@ -211,18 +211,21 @@ function PlaceForm({
       ...(note.trim() ? { note: note.trim() } : {}),
       ...(override ? { overrideCapacity: true } : {}),
     };
-    place.mutate(body, {
-      onSuccess: () => onDone(open ? `Moved to ${chosen.name}.` : `Placed with ${chosen.name}.`),
-      onError: (error) => setProblem(problemOf(error)),
-    });
+    // mutateAsync, not mutate's callbacks: once the animal has moved this form
+    // is replaced (its key), and a replaced form's callbacks never run.
+    const news = open ? `Moved to ${chosen.name}.` : `Placed with ${chosen.name}.`;
+    place.mutateAsync(body).then(
+      () => onDone(news),
+      (error: unknown) => setProblem(problemOf(error)),
+    );
   };
   const backToShelter = () => {
     if (!open) return;
     setProblem(null);
     onDone(null);
-    end.mutate(
-      { placementId: open.id, reason: "returnedToShelter" },
-      { onSuccess: () => onDone(`Back at the shelter from ${openName}.`), onError: (error) => setProblem(problemOf(error)) },
+    end.mutateAsync({ placementId: open.id, reason: "returnedToShelter" }).then(
+      () => onDone(`Back at the shelter from ${openName}.`),
+      (error: unknown) => setProblem(problemOf(error)),
     );
   };
 
