@@ -62,7 +62,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
           </div>
         </div>
 
-        <form onSubmit={applySearch} aria-label="Filter the fosters" className={`${panelClass} grid gap-4 sm:grid-cols-2 xl:grid-cols-4`}>
+        <form onSubmit={applySearch} aria-label="Filter the fosters" className={`${panelClass} grid gap-4 sm:grid-cols-2`}>
           <div>
             <label htmlFor="fosters-status" className={labelClass}>
               Status
@@ -99,7 +99,7 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
               ))}
             </select>
           </div>
-          <div className="sm:col-span-2 xl:col-span-1">
+          <div className="sm:col-span-2">
             <label htmlFor="fosters-q" className={labelClass}>
               Name or email
             </label>
