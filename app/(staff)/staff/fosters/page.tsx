@@ -14,8 +14,8 @@ export default async function FostersPage() {
       <div className="space-y-1">
         <h1 className="text-2xl font-bold">Fosters</h1>
         <p className="text-stone-700">
-          The volunteers who care for your animals at home: who can take one now, how many, which species, and when they are away. Place an animal from its
-          own page.
+          The volunteers who care for your animals at home: who can take one now, how many, which species, and when they are away. Place an animal from its own
+          page.
         </p>
       </div>
       <FostersPanel initialSession={session} view={{ kind: "roster", countries: countryChoices() }} />
