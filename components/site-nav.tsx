@@ -96,6 +96,7 @@ export function SiteNav({
           )}
           {plainLink("/staff/pets/new", "Add an animal")}
           {plainLink("/staff/pets", "Out of care")}
+          {plainLink("/staff/fosters", "Fosters")}
           {plainLink("/staff/import", "Import")}
           {plainLink("/staff/keys", "API keys")}
           {plainLink("/staff/listing-sites", "Listing sites")}

@@ -31,6 +31,8 @@ const OTHER_ROUTES = [
   "/staff/keys",
   "/staff/applications",
   "/staff/pets/new",
+  "/staff/fosters",
+  "/staff/fosters/board",
   "/photos/{file}",
   "/pictures/{file}",
   "/healthz",
