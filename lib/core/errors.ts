@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   "invalid_mapping",
   "too_many_rows",
   "import_in_progress",
+  "link_expired",
+  "not_a_foster",
   "service_unavailable",
   "internal_error",
 ] as const;
