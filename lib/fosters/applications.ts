@@ -10,7 +10,8 @@ import type { Species } from "@/lib/reports/schemas";
 import type { FosterApplicant, FosterDecline, ListFosterApplicantsQuery, NewFosterApplication } from "@/lib/fosters/applications-schemas";
 import { issueFosterLink } from "@/lib/fosters/links";
 import { queueFosterMail } from "@/lib/fosters/mail";
-import { lockPersonByEmail, lockPersonOf } from "@/lib/fosters/people-queries";
+import { assertMayReadPeople, lockPersonByEmail, lockPersonOf } from "@/lib/fosters/people-queries";
+import type { Viewer } from "@/lib/visibility/policy";
 import { sealToken } from "@/lib/mail/sealed-token";
 
 // Applications to foster, from a shelter's page. An application makes the
@@ -172,7 +173,12 @@ function toApplicant(row: ApplicantRow): FosterApplicant {
 }
 
 /** Staff's inbox: the organisation's people who are foster applicants now, with what they sent, newest first. */
-export async function listFosterApplicants(organizationId: number, query: ListFosterApplicantsQuery): Promise<{ applicants: FosterApplicant[]; next: number | null }> {
+export async function listFosterApplicants(
+  viewer: Viewer,
+  organizationId: number,
+  query: ListFosterApplicantsQuery,
+): Promise<{ applicants: FosterApplicant[]; next: number | null }> {
+  assertMayReadPeople(viewer, organizationId);
   const rows = await db().fosterApplication.findMany({
     where: {
       organizationId: BigInt(organizationId),

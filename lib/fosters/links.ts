@@ -8,6 +8,8 @@ import { sealToken } from "@/lib/mail/sealed-token";
 import { petView, photoUrl } from "@/lib/pets/present";
 import type { Species } from "@/lib/reports/schemas";
 import { queueFosterMail } from "@/lib/fosters/mail";
+import { assertMayReadPeople } from "@/lib/fosters/people-queries";
+import type { Viewer } from "@/lib/visibility/policy";
 import { lockPersonOf } from "@/lib/fosters/people-queries";
 import {
   FOSTER_LINK_DAYS,
@@ -207,7 +209,8 @@ export async function addFosterNote(token: string, input: NewFosterNote, now: Da
 }
 
 /** What staff see of a foster's page (GET …/people/{personId}/foster-page, people:read). */
-export async function getFosterPage(organizationId: number, personId: number, now: Date): Promise<FosterPage> {
+export async function getFosterPage(viewer: Viewer, organizationId: number, personId: number, now: Date): Promise<FosterPage> {
+  assertMayReadPeople(viewer, organizationId);
   const person = await db().person.findFirst({
     where: { id: BigInt(personId), organizationId: BigInt(organizationId) },
     select: {

@@ -1,5 +1,7 @@
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { forbidden } from "@/lib/organizations/tenancy";
+import { mayReadPeopleOf, type Viewer } from "@/lib/visibility/policy";
 
 // The few reads and writes of the people table the foster's page and the
 // foster applications need. They belong to lib/people's queries once its
@@ -28,3 +30,8 @@ export async function lockPersonByEmail(
   return row ? { id: row.id, fosterStatus: row.foster_status } : null;
 }
 
+
+/** Every reader of people's data asks the one policy (lib/visibility/policy.ts), as lib/people's readers do. */
+export function assertMayReadPeople(viewer: Viewer, organizationId: number): void {
+  if (!mayReadPeopleOf(viewer, organizationId)) throw forbidden("The organisation's people are personal data: reading them needs people:read, as its staff.");
+}

@@ -4,6 +4,7 @@ import { clientAddress } from "@/lib/core/client";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { organizationOwner } from "@/lib/http/tenant";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
+import { viewerOf } from "@/lib/visibility/policy";
 
 // POST /v1/organizations/{organizationId}/foster-applications - apply to foster for the organisation (the shelter's page, or a partner forwarding it)
 export const POST = withApi(
@@ -22,8 +23,8 @@ export const POST = withApi(
 // GET /v1/organizations/{organizationId}/foster-applications - staff's inbox: the foster applicants, with what they sent (Link: next page)
 export const GET = withApi(
   { scope: "people:read", tenant: organizationOwner, params: organizationIdParamsSchema, query: listFosterApplicantsQuerySchema },
-  async ({ params, query, url }) => {
-    const { applicants, next } = await listFosterApplicants(params.organizationId, query);
+  async ({ params, query, caller, url }) => {
+    const { applicants, next } = await listFosterApplicants(viewerOf(caller), params.organizationId, query);
     const nextUrl = next === null ? undefined : new URL(url);
     nextUrl?.searchParams.set("before", String(next));
     return { body: applicants, headers: { "Cache-Control": "no-store", Link: nextUrl ? `<${nextUrl.pathname}${nextUrl.search}>; rel="next"` : undefined } };
