@@ -10,6 +10,7 @@ import { registerImports } from "@/lib/openapi/imports";
 import { registerStays } from "@/lib/openapi/stays";
 import { registerReports } from "@/lib/openapi/reports";
 import { registerPets } from "@/lib/openapi/pets";
+import { registerFosters } from "@/lib/openapi/fosters";
 import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
 
 // The contract, generated from the same zod schemas that parse requests,
@@ -40,6 +41,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerImports(registry, security);
   registerStays(registry, security);
   registerReports(registry, security);
+  registerFosters(registry, security, audience);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -76,6 +78,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         name: "reports",
         description: "The monthly numbers shelters report to Shelter Animals Count (the Basic Data Matrix), from the animals' stays (scope `records:read`).",
       },
+      { name: "fosters", description: "Applications to foster, and fosters' private pages (personal data: scopes `people:read`, `people:write`)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });
