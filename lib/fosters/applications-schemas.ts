@@ -19,7 +19,9 @@ export const newFosterApplicationSchema = z
     name,
     email,
     phone,
-    address: addressInputSchema.meta({ description: "The foster's home: `city` and `country` are required; a US ZIP code places it at the ZIP code's centre." }),
+    address: addressInputSchema.meta({
+      description: "The foster's home: `city` and `country` are required; a US ZIP code places it at the ZIP code's centre.",
+    }),
     species: fosterSpeciesSchema.default([]),
     capacity: fosterCapacitySchema,
     message: z
@@ -57,7 +59,13 @@ export const fosterApplicantSchema = z
     name: z.string().nullable(),
     email: z.string().nullable(),
     phone: z.string().nullable(),
-    address: z.object({ street: z.string().nullable(), city: z.string().nullable(), region: z.string().nullable(), postcode: z.string().nullable(), country: z.string().nullable() }),
+    address: z.object({
+      street: z.string().nullable(),
+      city: z.string().nullable(),
+      region: z.string().nullable(),
+      postcode: z.string().nullable(),
+      country: z.string().nullable(),
+    }),
     species: z.array(z.enum(SPECIES)),
     capacity: z.number().int().nullable(),
     message: z.string().nullable(),

@@ -200,7 +200,11 @@ async function lockApplicant(tx: Prisma.TransactionClient, organizationId: numbe
   if (!person) throw notFound("person", personId);
   const application = await tx.fosterApplication.findFirst({ where: { personId: person.id, decision: null }, orderBy: { id: "desc" }, select: { id: true } });
   if (person.fosterStatus !== "applicant" || !application) {
-    throw new ApiError(409, "invalid_transition", `Person ${personId} is not a foster applicant now${person.fosterStatus ? ` (${person.fosterStatus})` : ""}, so cannot be ${step}.`);
+    throw new ApiError(
+      409,
+      "invalid_transition",
+      `Person ${personId} is not a foster applicant now${person.fosterStatus ? ` (${person.fosterStatus})` : ""}, so cannot be ${step}.`,
+    );
   }
   return { person, application };
 }

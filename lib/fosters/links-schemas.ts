@@ -16,7 +16,10 @@ export const NOTE_MAX = 2000;
 
 /** The private link's token: 32 random bytes in base64url (256 bits). */
 export const fosterTokenParamsSchema = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "is not a foster link").meta({ description: "The token of the foster's private link." }),
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{43}$/, "is not a foster link")
+    .meta({ description: "The token of the foster's private link." }),
 });
 
 export const fosterSpeciesSchema = z
@@ -119,7 +122,10 @@ export const fosterPageSchema = z
 export type FosterPage = z.infer<typeof fosterPageSchema>;
 
 export const fosterLinkSentSchema = z
-  .object({ sent: z.boolean().meta({ description: "Whether an email was queued (false: no mail server is configured, or the person has no email)." }), expiresAt: z.string() })
+  .object({
+    sent: z.boolean().meta({ description: "Whether an email was queued (false: no mail server is configured, or the person has no email)." }),
+    expiresAt: z.string(),
+  })
   .meta({ id: "FosterLinkSent", description: "A new private link: the one sent before stops working." });
 
 export const personIdParamsSchema = z.object({

@@ -82,7 +82,9 @@ interface Opened {
 /** The person a token opens, or 404 (no such link) / 410 (expired, or no longer a foster). With `tx`, the person's row is locked. */
 async function openLink(token: string, now: Date, tx?: Prisma.TransactionClient): Promise<Opened> {
   const client = tx ?? db();
-  const [row] = await client.$queryRaw<{ person_id: bigint; organization_id: bigint; expires_at: Date; foster_status: string | null; erased_at: Date | null }[]>`
+  const [row] = await client.$queryRaw<
+    { person_id: bigint; organization_id: bigint; expires_at: Date; foster_status: string | null; erased_at: Date | null }[]
+  >`
     SELECT l.person_id, p.organization_id, l.expires_at, p.foster_status::text AS foster_status, p.erased_at
       FROM foster_links l JOIN people p ON p.id = l.person_id
      WHERE l.token_hash = ${hashLinkToken(token)} ${tx ? Prisma.sql`FOR UPDATE OF p` : Prisma.empty}`;
@@ -142,7 +144,9 @@ async function viewOf(opened: Opened, now: Date): Promise<FosterView> {
       return {
         id: Number(p.pet.id),
         name: p.pet.name,
-        photo: photo ? { url: photoUrl(coverFile(photo.files as Record<string, string>), photoBase), alt: photo.alt, width: photo.width, height: photo.height } : null,
+        photo: photo
+          ? { url: photoUrl(coverFile(photo.files as Record<string, string>), photoBase), alt: photo.alt, width: photo.width, height: photo.height }
+          : null,
         since: p.startAt.toISOString(),
         expectedBack: p.expectedEndOn ? p.expectedEndOn.toISOString().slice(0, 10) : null,
       };
@@ -224,6 +228,12 @@ export async function getFosterPage(viewer: Viewer, organizationId: number, pers
   return {
     link: link ? { sentAt: link.createdAt.toISOString(), expiresAt: link.expiresAt.toISOString(), expired: link.expiresAt <= now } : null,
     readyAt: person.fosterReadyAt?.toISOString() ?? null,
-    notes: person.fosterNotes.map((n) => ({ id: Number(n.id), petId: Number(n.petId), petName: n.pet.name, text: n.body, createdAt: n.createdAt.toISOString() })),
+    notes: person.fosterNotes.map((n) => ({
+      id: Number(n.id),
+      petId: Number(n.petId),
+      petName: n.pet.name,
+      text: n.body,
+      createdAt: n.createdAt.toISOString(),
+    })),
   };
 }

@@ -86,9 +86,15 @@ export async function sendFosterMail(job: FosterMailJob): Promise<void> {
   } else if (job.kind === "known") {
     await send("foster_application", t("knownSubject", { shelter }), [t("knownText", { shelter })]);
   } else if (job.kind === "approved") {
-    await send("foster_decision", t("approvedSubject", { shelter }), [t("approvedText", { shelter }), ...(link ? ["", t("linkText", { shelter }), link, "", t("linkKeep")] : [])]);
+    await send("foster_decision", t("approvedSubject", { shelter }), [
+      t("approvedText", { shelter }),
+      ...(link ? ["", t("linkText", { shelter }), link, "", t("linkKeep")] : []),
+    ]);
   } else if (job.kind === "declined") {
     const message = person.fosterApplications[0]?.decisionMessage;
-    await send("foster_decision", t("declinedSubject", { shelter }), [t("declinedText", { shelter }), ...(message ? ["", t("shelterMessage", { message })] : [])]);
+    await send("foster_decision", t("declinedSubject", { shelter }), [
+      t("declinedText", { shelter }),
+      ...(message ? ["", t("shelterMessage", { message })] : []),
+    ]);
   }
 }

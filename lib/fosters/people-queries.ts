@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { forbidden } from "@/lib/organizations/tenancy";
 import { mayReadPeopleOf, type Viewer } from "@/lib/visibility/policy";
@@ -29,7 +28,6 @@ export async function lockPersonByEmail(
     SELECT id, foster_status::text FROM people WHERE organization_id = ${BigInt(organizationId)} AND lower(email) = ${email.toLowerCase()} FOR UPDATE`;
   return row ? { id: row.id, fosterStatus: row.foster_status } : null;
 }
-
 
 /** Every reader of people's data asks the one policy (lib/visibility/policy.ts), as lib/people's readers do. */
 export function assertMayReadPeople(viewer: Viewer, organizationId: number): void {

@@ -115,7 +115,12 @@ export function registerFosters(registry: OpenAPIRegistry, security: Record<stri
     tags,
     security,
     request: { params: personIdParamsSchema },
-    responses: { 200: ok("The foster's page, as staff see it.", fosterPageSchema), 400: errorResponse(400, ["invalid_path"]), 404: noPerson, ...commonErrors() },
+    responses: {
+      200: ok("The foster's page, as staff see it.", fosterPageSchema),
+      400: errorResponse(400, ["invalid_path"]),
+      404: noPerson,
+      ...commonErrors(),
+    },
   });
   if (audience !== "site") return;
 

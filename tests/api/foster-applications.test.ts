@@ -89,7 +89,14 @@ describe("applying", () => {
     const body = await expectJson<{ received: boolean; message: string }>(await apply(application("robin@example.org", { locale: "es" })), 202);
     expect(body.received).toBe(true);
     const person = await personOf("robin@example.org");
-    expect(person).toMatchObject({ name: "Robin Foster", fosterStatus: "applicant", fosterCapacity: 2, fosterSpecies: ["cat"], city: "Evanston", locale: "es" });
+    expect(person).toMatchObject({
+      name: "Robin Foster",
+      fosterStatus: "applicant",
+      fosterCapacity: 2,
+      fosterSpecies: ["cat"],
+      city: "Evanston",
+      locale: "es",
+    });
     expect(person.lat).toBeCloseTo(42.05, 1);
     const confirmation = await mail.waitFor("robin@example.org", /Hemos recibido tu solicitud de acogida/);
     expect(confirmation.text).not.toContain("Robin");
@@ -107,7 +114,14 @@ describe("applying", () => {
 
   it("an active foster is told kindly by email and nothing changes; the answer is the same as for a new applicant", async () => {
     await db().person.create({
-      data: { organizationId: BigInt(FIRST_ORG), name: "Active", email: "active@example.org", fosterStatus: "active", fosterCapacity: 3, fosterSpecies: ["dog"] },
+      data: {
+        organizationId: BigInt(FIRST_ORG),
+        name: "Active",
+        email: "active@example.org",
+        fosterStatus: "active",
+        fosterCapacity: 3,
+        fosterSpecies: ["dog"],
+      },
     });
     const fresh = await expectJson(await apply(application("newcomer@example.org")), 202);
     const known = await expectJson(await apply(application("active@example.org")), 202);
@@ -155,9 +169,7 @@ describe("applying", () => {
       expect((await expectApiError(res, 429, "rate_limited")).message).toContain("this email address");
       expect(res.headers.get("retry-after")).toBe(String(45 * 60));
       for (let i = 0; i < perAddress; i++) await expectJson(await apply(application(`neighbour${i}@example.org`), "198.51.100.20"), 202);
-      expect((await expectApiError(await apply(application("one.more@example.org"), "198.51.100.20"), 429, "rate_limited")).message).toContain(
-        "this network",
-      );
+      expect((await expectApiError(await apply(application("one.more@example.org"), "198.51.100.20"), 429, "rate_limited")).message).toContain("this network");
     } finally {
       setClock(undefined);
     }

@@ -63,7 +63,10 @@ async function foster(fields: { status?: "active" | "paused" | "applicant" | "in
 /** Places the animal with the person (as the placements' service will: an open placement inside its open stay). */
 async function place(petId: number, personId: number, expectedEndOn: string | null = null) {
   const intakeAt = new Date(Date.now() - 10 * 86_400_000);
-  const stay = await db().petStay.create({ data: { petId: BigInt(petId), organizationId: BigInt(FIRST_ORG), intakeAt, intakeType: "stray" }, select: { id: true } });
+  const stay = await db().petStay.create({
+    data: { petId: BigInt(petId), organizationId: BigInt(FIRST_ORG), intakeAt, intakeType: "stray" },
+    select: { id: true },
+  });
   await db().petPlacement.create({
     data: {
       petId: BigInt(petId),
@@ -113,7 +116,9 @@ describe("the link", () => {
     expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC}/es/fosters/${token}`);
     const row = await db().fosterLink.findUniqueOrThrow({ where: { personId: BigInt(person.id) } });
     expect(row.tokenHash).toBe(createHash("sha256").update(token).digest("base64url"));
-    const stored = await db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM foster_links WHERE token_hash = ${token} OR row_to_json(foster_links)::text LIKE ${`%${token}%`}`;
+    const stored = await db().$queryRaw<
+      { n: bigint }[]
+    >`SELECT count(*) AS n FROM foster_links WHERE token_hash = ${token} OR row_to_json(foster_links)::text LIKE ${`%${token}%`}`;
     expect(Number(stored[0]!.n)).toBe(0);
     expect((await expectJson<FosterView>(await view(token))).name).toBe(`Foster ${emails}`);
   });

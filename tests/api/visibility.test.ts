@@ -507,7 +507,10 @@ describe("who sees what: the organisation's people (docs/decisions/028)", () => 
     "GET /v1/organizations/{organizationId}/foster-applications": (who) =>
       call(fosterApplicantsRoute, `/v1/organizations/${org}/foster-applications`, { ...who, params: { organizationId: String(org) } }),
     "GET /v1/organizations/{organizationId}/people/{personId}/foster-page": (who) =>
-      call(fosterPageRoute, `/v1/organizations/${org}/people/${personId}/foster-page`, { ...who, params: { organizationId: String(org), personId: String(personId) } }),
+      call(fosterPageRoute, `/v1/organizations/${org}/people/${personId}/foster-page`, {
+        ...who,
+        params: { organizationId: String(org), personId: String(personId) },
+      }),
   };
   for (const [reader, read] of Object.entries(PEOPLE_READERS)) {
     it(reader, async () => {
