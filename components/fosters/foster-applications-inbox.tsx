@@ -52,7 +52,7 @@ function Applicant({ organizationId, applicant }: { organizationId: number; appl
   const [message, setMessage] = useState("");
   const decide = useMutation({
     mutationFn: async (step: "approve" | "decline") => {
-      const path = { organizationId, personId: applicant.personId };
+      const path = { organizationId, personId: applicant.id };
       return step === "approve"
         ? (await callApi((api) => api.POST("/organizations/{organizationId}/foster-applications/{personId}/approve", { params: { path } }))).data
         : (await callApi((api) => api.POST("/organizations/{organizationId}/foster-applications/{personId}/decline", { params: { path }, body: { message } })))
@@ -62,12 +62,12 @@ function Applicant({ organizationId, applicant }: { organizationId: number; appl
   });
   const a = applicant.address;
   const place = [a.street, a.city, a.region, a.postcode, a.country].filter(Boolean).join(", ");
-  const id = `applicant-${applicant.personId}`;
+  const id = `applicant-${applicant.id}`;
   return (
     <li className={`${panelClass} space-y-3`} aria-labelledby={id}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={id} className="text-lg font-semibold wrap-anywhere">
-          {applicant.name ?? `Person #${applicant.personId}`}
+          {applicant.name ?? `Person #${applicant.id}`}
         </h2>
         <p className="text-sm text-stone-600">Applied {applicant.createdAt.slice(0, 16).replace("T", " ")} UTC</p>
       </div>

@@ -11,8 +11,8 @@ import { callApi } from "@/lib/site/api-client-core";
 import { describeError } from "@/lib/site/api-client";
 
 // What the foster can take: how many animals at once, which species, and the
-// days they are away. Saved together; the API's 400 names the field, said
-// here in the page's language.
+// days they are away. Saved together; the API's 400 names the field, and the
+// page says what that field needs in its own words.
 
 type Field = "capacity" | "species" | "blackouts";
 const inputClass = "mt-1 block w-full min-w-0 rounded-md border border-stone-400 bg-white px-3 py-2 text-base text-stone-900 shadow-sm";
@@ -44,7 +44,7 @@ export function FosterPreferences({ token, view, onSaved }: { token: string; vie
         const found: Partial<Record<Field, string>> = {};
         for (const d of error.details) {
           const field = d.field.split(".")[0] as Field;
-          if (field === "capacity" || field === "species" || field === "blackouts") found[field] ??= locale === "en" ? d.issue : t(`errors.${field}`);
+          if (field === "capacity" || field === "species" || field === "blackouts") found[field] ??= t(`errors.${field}`);
         }
         if (Object.keys(found).length > 0) {
           setErrors(found);

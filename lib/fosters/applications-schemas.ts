@@ -54,7 +54,7 @@ export const fosterApplicationReceivedSchema = z
 /** An applicant as staff see them in the inbox. */
 export const fosterApplicantSchema = z
   .object({
-    personId: idSchema,
+    id: idSchema.meta({ description: "The person's id (the path's `personId` to approve or decline)." }),
     applicationId: idSchema,
     name: z.string().nullable(),
     email: z.string().nullable(),

@@ -154,7 +154,7 @@ type ApplicantRow = Prisma.FosterApplicationGetPayload<{ select: typeof APPLICAN
 function toApplicant(row: ApplicantRow): FosterApplicant {
   const p = row.person;
   return {
-    personId: Number(p.id),
+    id: Number(p.id),
     applicationId: Number(row.id),
     name: p.name,
     email: p.email,

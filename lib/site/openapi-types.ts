@@ -1656,14 +1656,15 @@ export interface components {
             decision: "approved" | "declined" | null;
             decisionMessage: string | null;
             email: string | null;
+            /**
+             * Format: int64
+             * @description The person's id (the path's `personId` to approve or decline).
+             * @example 1
+             */
+            id: number;
             locale: string;
             message: string | null;
             name: string | null;
-            /**
-             * Format: int64
-             * @example 1
-             */
-            personId: number;
             phone: string | null;
             species: ("dog" | "cat" | "other")[];
             /** @enum {string} */

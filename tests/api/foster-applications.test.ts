@@ -98,10 +98,10 @@ describe("applying", () => {
       locale: "es",
     });
     expect(person.lat).toBeCloseTo(42.05, 1);
-    const confirmation = await mail.waitFor("robin@example.org", /Hemos recibido tu solicitud de acogida/);
+    const confirmation = await mail.waitFor("robin@example.org", /Hemos recibido su solicitud de acogida/);
     expect(confirmation.text).not.toContain("Robin");
     const listed = await expectJson<FosterApplicant[]>(await inbox());
-    expect(listed.find((a) => a.personId === Number(person.id))).toMatchObject({ message: "I work from home and have a spare room.", status: "applicant" });
+    expect(listed.find((a) => a.id === Number(person.id))).toMatchObject({ message: "I work from home and have a spare room.", status: "applicant" });
   });
 
   it("one of the organisation's people with no foster role becomes an applicant; staff's record of them is kept", async () => {
@@ -206,7 +206,7 @@ describe("staff decide", () => {
     expect(declined).toMatchObject({ status: "inactive", decision: "declined", message: "I work from home and have a spare room." });
     const email = await mail.waitFor("declined@example.org", /Your application to foster/);
     expect(email.text).toContain("Message from the shelter: We only place cats with experienced fosters just now.");
-    expect((await expectJson<FosterApplicant[]>(await inbox())).some((a) => a.personId === Number(person.id))).toBe(false);
+    expect((await expectJson<FosterApplicant[]>(await inbox())).some((a) => a.id === Number(person.id))).toBe(false);
     const tooLong = await decide(declineRoute, "decline", Number(person.id), { message: "x".repeat(1001) });
     expect((await expectApiError(tooLong, 400, "invalid_body")).details?.[0]?.field).toBe("message");
   });

@@ -112,7 +112,7 @@ const patch = (token: string, json: unknown) => call(patchRoute, `/v1/foster-lin
 describe("the link", () => {
   it("is emailed in the person's language; only its hash is stored", async () => {
     const person = await foster({ locale: "es" });
-    const token = await linkOf(person, /Tu página de acogida/);
+    const token = await linkOf(person, /Su página de acogida/);
     expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC}/es/fosters/${token}`);
     const row = await db().fosterLink.findUniqueOrThrow({ where: { personId: BigInt(person.id) } });
     expect(row.tokenHash).toBe(createHash("sha256").update(token).digest("base64url"));
