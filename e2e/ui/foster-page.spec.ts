@@ -53,7 +53,8 @@ async function applyToFoster(page: Page, email: string) {
   await shot(page, "apply-en");
   await expectNoHorizontalScroll(page);
   await form.getByRole("button", { name: "Send my application" }).click();
-  await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+  // The first US ZIP code looked up loads the ZIP data (7 MB) on the server: give it time.
+  await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText(`We have sent an email to ${email}`)).toBeVisible();
 }
 

@@ -7,6 +7,7 @@ import { FosterPage } from "@/components/fosters/foster-page";
 import { PetLoadFailed } from "@/components/pets/pet-load-failed";
 import type { ErrorBody } from "@/lib/core/errors";
 import type { FosterView } from "@/lib/fosters/links-schemas";
+import { plainError } from "@/lib/site/plain-error";
 import { serverApi } from "@/lib/site/server-api";
 
 type Params = Promise<{ token: string }>;
@@ -22,19 +23,6 @@ export default async function FosterLinkPage({ params }: { params: Params }) {
   const res = await serverApi<FosterView | ErrorBody>(fosterLinkGET, `/v1/foster-links/${encodeURIComponent(token)}`, { token });
   if (res.status === 404 || res.status === 400) notFound();
   if (res.status === 410) return <FosterLinkProblem kind="expired" />;
-  if (res.status !== 200) {
-    const body = res.body as Partial<ErrorBody>;
-    const retry = res.headers.get("retry-after");
-    return (
-      <PetLoadFailed
-        error={{
-          status: res.status,
-          code: body.code ?? "unknown_error",
-          message: body.message ?? `The server answered ${res.status}.`,
-          retryAfter: retry && /^\d+$/.test(retry) ? Number(retry) : undefined,
-        }}
-      />
-    );
-  }
+  if (res.status !== 200) return <PetLoadFailed error={plainError(res)} />;
   return <FosterPage token={token} initial={res.body as FosterView} />;
 }
