@@ -56,6 +56,7 @@ const LAYERS = [
       "alerts",
       "privacy",
       "reports",
+      "fosters",
       "dashboard",
     ],
   },

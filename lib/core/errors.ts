@@ -68,6 +68,8 @@ export const ERROR_CODES = [
   "person_exists",
   "person_has_animals",
   "person_erased",
+  "link_expired",
+  "not_a_foster",
   "service_unavailable",
   "internal_error",
 ] as const;

@@ -9,5 +9,9 @@ export const MAIL_KINDS = [
   "alert_confirmation",
   "alert_matches",
   "alert_renewal",
+  "foster_link",
+  "foster_application",
+  "foster_decision",
+  "foster_note",
 ] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -34,3 +34,10 @@ export function staffOf(caller: Caller): { id: bigint; email: string } {
   if (caller.kind === "session" && caller.staff) return caller.staff;
   throw new ApiError(403, "forbidden", "Only signed-in staff can do this.");
 }
+
+/** Who decided, in words, for a record staff read: "staff <email>" or "API key #<id>". */
+export function deciderOf(caller: Caller): string {
+  if (caller.kind === "key") return `API key #${caller.keyId}`;
+  if (caller.kind === "session" && caller.staff) return `staff ${caller.staff.email}`;
+  throw new ApiError(403, "forbidden", "Only API keys and signed-in staff can decide applications.");
+}

@@ -15,7 +15,7 @@ export function mailLocale(value: string | null | undefined): Locale {
 }
 
 /** A translator for a namespace of the messages, in a language. */
-export function translatorFor(locale: Locale, namespace: "Mail" | "AlertMail" | "Words" | "Shelters") {
+export function translatorFor(locale: Locale, namespace: "Mail" | "AlertMail" | "Words" | "Shelters" | "FosterMail") {
   const t = createTranslator({ locale, messages: MESSAGES[locale] as Record<string, unknown>, namespace: namespace as never, timeZone: "UTC" });
   return t as unknown as (key: string, values?: Record<string, string | number>) => string;
 }

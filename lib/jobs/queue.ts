@@ -12,6 +12,7 @@ export const TASK_NAMES = [
   "application-digest",
   "anonymise-applications",
   "alert-mail",
+  "foster-mail",
   "send-alerts",
   "expire-alerts",
   "listing-upload",

@@ -12,6 +12,7 @@ import { registerPlacements } from "@/lib/openapi/placements";
 import { registerReports } from "@/lib/openapi/reports";
 import { registerPeople } from "@/lib/openapi/people";
 import { registerPets } from "@/lib/openapi/pets";
+import { registerFosters } from "@/lib/openapi/fosters";
 import { KEY_SCOPE_DESCRIPTIONS, KEY_SCOPES } from "@/lib/keys/schemas";
 
 // The contract, generated from the same zod schemas that parse requests,
@@ -44,6 +45,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
   registerPlacements(registry, security);
   registerReports(registry, security);
   registerPeople(registry, security);
+  registerFosters(registry, security, audience);
   if (audience === "site") registerSitePaths(registry);
 
   const servers = [{ url: productionBaseUrl("http://localhost:3000"), description: "Production" }];
@@ -89,6 +91,7 @@ export function buildOpenApiDocument(audience: "partner" | "site" = "partner") {
         name: "people",
         description: "An organisation's people, fosters among them: personal data, for its staff and its keys with `people:read` / `people:write` only.",
       },
+      { name: "fosters", description: "Applications to foster, and fosters' private pages (personal data: scopes `people:read`, `people:write`)." },
       ...(audience === "site" ? [{ name: "site", description: "The site's own endpoints (browser sessions, staff); not for API keys." }] : []),
     ],
   });

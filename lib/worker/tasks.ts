@@ -2,6 +2,7 @@ import type { TaskList } from "graphile-worker";
 import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
 import type { AlertMailJob } from "@/lib/alerts/queries";
 import { sendApplicationDigest, sendApplicationMail, type MailJob } from "@/lib/applications/mail";
+import { sendFosterMail, type FosterMailJob } from "@/lib/fosters/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
 import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 import { now } from "@/lib/clock";
@@ -63,6 +64,10 @@ export function taskList(context: TaskContext): TaskList {
     // Closed applications past the retention period lose their personal data.
     "anonymise-applications": async () => {
       await anonymiseExpiredApplications(new Date());
+    },
+    // A foster's or foster applicant's email, or a note's notice to the organisation (queued with the change; retried on failure).
+    "foster-mail": async (payload) => {
+      await sendFosterMail(payload as FosterMailJob);
     },
     // An alert's own email: its confirmation, or the renewal question.
     "alert-mail": async (payload) => {

@@ -34,6 +34,11 @@ const PUBLIC: Record<string, string> = {
   "DELETE /v1/alerts/{token}": "the alert's private link: its token is the credential",
   "POST /v1/alerts/{token}/confirm": "the alert's private link: its token is the credential",
   "POST /v1/alerts/{token}/unsubscribe": "the alert's private link: its token is the credential (RFC 8058 one-click)",
+  "POST /v1/organizations/{organizationId}/foster-applications": "adopters and listing sites apply to foster for any shelter",
+  "GET /v1/foster-links/{token}": "the foster's private link: its token is the credential",
+  "PATCH /v1/foster-links/{token}": "the foster's private link: its token is the credential",
+  "POST /v1/foster-links/{token}/notes": "the foster's private link: its token is the credential",
+  "POST /v1/foster-links/{token}/ready": "the foster's private link: its token is the credential",
   "GET /v1/session": "the caller's own session",
   "POST /v1/session": "sign-in",
   "DELETE /v1/session": "sign-out",
@@ -356,6 +361,26 @@ const PRIVATE: Record<string, Row> = {
       path: `/v1/organizations/${FIRST_ORG}/people/${home.person}`,
       params: { organizationId: String(FIRST_ORG), personId: String(home.person) },
     }),
+  },
+  // Foster applications and the foster's page, as staff see them (the person named need not exist: the organisation is refused first).
+  "GET /v1/organizations/{organizationId}/foster-applications": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/foster-applications`, params: { organizationId: String(FIRST_ORG) } }),
+  },
+  "POST /v1/organizations/{organizationId}/foster-applications/{personId}/approve": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/foster-applications/1/approve`, params: { organizationId: String(FIRST_ORG), personId: "1" } }),
+  },
+  "POST /v1/organizations/{organizationId}/foster-applications/{personId}/decline": {
+    request: () => ({
+      path: `/v1/organizations/${FIRST_ORG}/foster-applications/1/decline`,
+      params: { organizationId: String(FIRST_ORG), personId: "1" },
+      json: {},
+    }),
+  },
+  "POST /v1/organizations/{organizationId}/people/{personId}/link": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/people/1/link`, params: { organizationId: String(FIRST_ORG), personId: "1" } }),
+  },
+  "GET /v1/organizations/{organizationId}/people/{personId}/foster-page": {
+    request: () => ({ path: `/v1/organizations/${FIRST_ORG}/people/1/foster-page`, params: { organizationId: String(FIRST_ORG), personId: "1" } }),
   },
   // Every organisation summed: platform admins and platform keys only.
   "GET /v1/reports/monthly": { request: () => ({ path: "/v1/reports/monthly", params: {} }) },

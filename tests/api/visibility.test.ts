@@ -8,6 +8,8 @@ import { GET as orgReportRoute } from "@/app/v1/organizations/[organizationId]/r
 import { GET as personRoute } from "@/app/v1/organizations/[organizationId]/people/[personId]/route";
 import { GET as peopleRoute } from "@/app/v1/organizations/[organizationId]/people/route";
 import { GET as orgReportCsvRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly.csv/route";
+import { GET as fosterApplicantsRoute } from "@/app/v1/organizations/[organizationId]/foster-applications/route";
+import { GET as fosterPageRoute } from "@/app/v1/organizations/[organizationId]/people/[personId]/foster-page/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { GET as historyRoute } from "@/app/v1/pets/[petId]/history/route";
 import { GET as getPetRoute, PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
@@ -357,6 +359,9 @@ const READS_NO_ANIMAL: Record<string, string> = {
   "GET /v1/application-links/{token}": "an applicant's own application, by its private link",
   "GET /v1/applications": "the organisation's inbox of applications (tenancy-isolation.test.ts); only the animal's name",
   "GET /v1/applications/{applicationId}": "one application of the organisation's inbox (tenancy-isolation.test.ts)",
+  "GET /v1/foster-links/{token}": "a foster's own animals, by their private link (foster-links.test.ts: never another foster's)",
+  "GET /v1/organizations/{organizationId}/foster-applications": "foster applicants (people): the people's readers, below",
+  "GET /v1/organizations/{organizationId}/people/{personId}/foster-page": "a foster's notes and link (people): the people's readers, below",
   "GET /v1/categories": "categories",
   "GET /v1/categories/{categoryId}/breeds": "breed names",
   "GET /v1/imports": "the organisation's imports (their counts); what a report quotes of stays: imports-records.test.ts",
@@ -542,4 +547,41 @@ describe("the organisation's people: keys given people:read", () => {
     expect(text).not.toContain(FOSTER_NAME);
     expect(text).not.toContain("foster.visibility@example.org");
   });
+});
+
+describe("who sees what: the organisation's people (docs/decisions/028)", () => {
+  /** Those who read the shelter's people (mayReadPeopleOf, written out for the test): its staff and a platform admin; none of these keys holds people:read. */
+  const PEOPLE_READING: CallerName[] = ["staff", "platform admin"];
+  const PEOPLE_SECRET = "people-secret@example.org";
+  let personId: number;
+  beforeAll(async () => {
+    const person = await db().person.create({
+      data: { organizationId: BigInt(org), name: "Private Person", email: PEOPLE_SECRET, fosterStatus: "applicant", fosterCapacity: 1 },
+      select: { id: true },
+    });
+    personId = Number(person.id);
+    await db().fosterApplication.create({ data: { organizationId: BigInt(org), personId: person.id, message: "Private message", consentAt: new Date() } });
+  });
+  const PEOPLE_READERS: Record<string, (who: As) => Promise<Response>> = {
+    "GET /v1/organizations/{organizationId}/foster-applications": (who) =>
+      call(fosterApplicantsRoute, `/v1/organizations/${org}/foster-applications`, { ...who, params: { organizationId: String(org) } }),
+    "GET /v1/organizations/{organizationId}/people/{personId}/foster-page": (who) =>
+      call(fosterPageRoute, `/v1/organizations/${org}/people/${personId}/foster-page`, {
+        ...who,
+        params: { organizationId: String(org), personId: String(personId) },
+      }),
+  };
+  for (const [reader, read] of Object.entries(PEOPLE_READERS)) {
+    it(reader, async () => {
+      const shown: Record<string, boolean> = {};
+      const allowed: Record<string, boolean> = {};
+      for (const name of Object.keys(as) as CallerName[]) {
+        const res = await read(as[name]);
+        shown[name] = res.ok;
+        allowed[name] = PEOPLE_READING.includes(name);
+        if (!res.ok) expect(await res.text()).not.toContain(PEOPLE_SECRET);
+      }
+      expect(shown).toEqual(allowed);
+    });
+  }
 });

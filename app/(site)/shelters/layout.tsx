@@ -6,5 +6,5 @@ import { clientMessages } from "@/lib/i18n/client-messages";
 // component) on top of every page's, only here.
 export default async function SheltersLayout({ children }: { children: React.ReactNode }) {
   const messages = await getMessages();
-  return <NextIntlClientProvider messages={clientMessages(messages, ["ShelterSearch"])}>{children}</NextIntlClientProvider>;
+  return <NextIntlClientProvider messages={clientMessages(messages, ["ShelterSearch", "FosterApply"])}>{children}</NextIntlClientProvider>;
 }

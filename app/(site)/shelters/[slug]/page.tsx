@@ -8,6 +8,7 @@ import { cache } from "react";
 import { GET as categoriesGET } from "@/app/v1/categories/route";
 import { GET as listOrganizationsGET } from "@/app/v1/organizations/route";
 import { GET as listPetsGET } from "@/app/v1/pets/route";
+import { FosterApplyPanel } from "@/components/fosters/foster-apply-panel";
 import { BackToBrowseLink } from "@/components/pets/back-to-browse-link";
 import { PetCards } from "@/components/pets/pet-card";
 import { textLinkClass } from "@/components/pets/styles";
@@ -156,6 +157,8 @@ export default async function ShelterPage({ params, searchParams }: { params: Pa
             ) : null}
           </BusyRegion>
         </section>
+
+        <FosterApplyPanel organization={{ id: organization.id, name: organization.name, country: organization.address?.country ?? null }} />
       </div>
     </PageTransitionProvider>
   );

@@ -1,0 +1,246 @@
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { APPLY_BUDGETS, applyKeyCounter } from "@/lib/applications/service";
+import { addressRateKey } from "@/lib/core/client";
+import { ApiError, notFound } from "@/lib/core/errors";
+import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
+import { lookUpZip, unknownZip } from "@/lib/organizations/zip";
+import { emailCounterKey, spendBudgets } from "@/lib/rate-limit/budgets";
+import type { Species } from "@/lib/reports/schemas";
+import type { FosterApplicant, FosterDecline, ListFosterApplicantsQuery, NewFosterApplication } from "@/lib/fosters/applications-schemas";
+import { issueFosterLink } from "@/lib/fosters/links";
+import { queueFosterMail } from "@/lib/fosters/mail";
+import { assertMayReadPeople, lockPersonByEmail, lockPersonOf } from "@/lib/fosters/people-queries";
+import type { Viewer } from "@/lib/visibility/policy";
+import { sealToken } from "@/lib/mail/sealed-token";
+
+// Applications to foster, from a shelter's page. An application makes the
+// person a foster with the status `applicant` (a new person, or one of the
+// organisation's people who had no foster role); staff approve (active, and
+// a welcome email with the private link) or decline (inactive, an email
+// with their message; what the applicant sent stays for staff only).
+//
+// Anyone can type any email address, so the answer is the same whatever the
+// organisation already knew of it: a person already a foster (or already
+// applying, or declined, or never to be placed with) is changed in nothing,
+// and only the email to that address, which only its owner reads, says so
+// kindly. The same budgets as adoption applications (per address, email and
+// key, lib/applications/service.ts APPLY_BUDGETS) on counters of their own,
+// the same honeypot and consent.
+
+export interface FosterApplyContext {
+  actor: { kind: "adopter" } | { kind: "api_key"; id: number };
+  address: string;
+  now: Date;
+}
+
+const RECEIVED = "Thank you: we have sent an email to that address saying what happens next.";
+
+const OVER = { email: "this email address", address: "this network", key: "this API key" } as const;
+
+export async function submitFosterApplication(
+  organizationId: number,
+  input: NewFosterApplication,
+  context: FosterApplyContext,
+): Promise<{ received: true; message: string }> {
+  const org = await db().organization.findUnique({ where: { id: BigInt(organizationId) }, select: { id: true } });
+  if (!org) throw notFound("organisation", organizationId);
+  const place = await homePosition(input.address);
+  const keyId = context.actor.kind === "api_key" ? context.actor.id : null;
+  await spendBudgets(
+    APPLY_BUDGETS,
+    {
+      address: keyId === null ? `foster-apply-address:${addressRateKey(context.address)}` : null,
+      email: `foster-apply-email:${emailCounterKey(input.email)}`,
+      key: keyId === null ? null : `foster-${applyKeyCounter(keyId)}`,
+    },
+    context.now,
+    (over, wait) => `Too many applications from ${OVER[over]} for now. Please try again in ${wait}.`,
+  );
+  // Twice at most: two applications with one new email at once; the second finds the first's person.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db().$transaction((tx) => receive(tx, organizationId, input, place, context.now));
+      return { received: true, message: RECEIVED };
+    } catch (error) {
+      if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || attempt > 0) throw error;
+    }
+  }
+}
+
+/** A US ZIP code's centre (never the street's position); elsewhere no position. An unknown US ZIP code is a 400 naming the field. */
+async function homePosition(address: NewFosterApplication["address"]): Promise<{ lat: number; lng: number } | null> {
+  if (address.country !== "US" || !address.postcode) return null;
+  const zip = address.postcode.slice(0, 5);
+  const found = await lookUpZip(zip);
+  if (!found) throw unknownZip(zip, "address.postcode");
+  return { lat: found.lat, lng: found.lng };
+}
+
+async function receive(
+  tx: Prisma.TransactionClient,
+  organizationId: number,
+  input: NewFosterApplication,
+  place: { lat: number; lng: number } | null,
+  now: Date,
+): Promise<void> {
+  const locale = input.locale ?? DEFAULT_LOCALE;
+  const known = await lockPersonByEmail(tx, organizationId, input.email);
+  if (known?.fosterStatus) {
+    // Already a foster (or applying, or not to be placed with): nothing changes.
+    await queueFosterMail(tx, { kind: "known", personId: String(known.id) });
+    return;
+  }
+  const foster = { fosterStatus: "applicant" as const, fosterCapacity: input.capacity, fosterSpecies: input.species, locale, updatedAt: now };
+  const home = {
+    street: input.address.street,
+    city: input.address.city,
+    region: input.address.region,
+    postcode: input.address.postcode,
+    country: input.address.country,
+    lat: place?.lat ?? null,
+    lng: place?.lng ?? null,
+  };
+  let personId: bigint;
+  if (known) {
+    // One of the organisation's people (an adopter, say) offers to foster: staff's record of them is kept, and completed.
+    const row = await tx.person.findUniqueOrThrow({ where: { id: known.id }, select: { phone: true, city: true } });
+    await tx.person.update({
+      where: { id: known.id },
+      data: { ...foster, ...(row.phone ? {} : { phone: input.phone }), ...(row.city ? {} : home), version: { increment: 1 } },
+    });
+    personId = known.id;
+  } else {
+    const row = await tx.person.create({
+      data: { organizationId: BigInt(organizationId), name: input.name, email: input.email, phone: input.phone, ...home, ...foster, createdAt: now },
+      select: { id: true },
+    });
+    personId = row.id;
+  }
+  await tx.fosterApplication.create({
+    data: { organizationId: BigInt(organizationId), personId, message: input.message || null, consentAt: now, createdAt: now },
+  });
+  await queueFosterMail(tx, { kind: "received", personId: String(personId) });
+}
+
+const APPLICANT_SELECT = {
+  id: true,
+  message: true,
+  createdAt: true,
+  decision: true,
+  decisionMessage: true,
+  decidedAt: true,
+  person: {
+    select: {
+      id: true,
+      name: true,
+      email: true,
+      phone: true,
+      street: true,
+      city: true,
+      region: true,
+      postcode: true,
+      country: true,
+      fosterSpecies: true,
+      fosterCapacity: true,
+      fosterStatus: true,
+      locale: true,
+    },
+  },
+} as const satisfies Prisma.FosterApplicationSelect;
+
+type ApplicantRow = Prisma.FosterApplicationGetPayload<{ select: typeof APPLICANT_SELECT }>;
+
+function toApplicant(row: ApplicantRow): FosterApplicant {
+  const p = row.person;
+  return {
+    id: Number(p.id),
+    applicationId: Number(row.id),
+    name: p.name,
+    email: p.email,
+    phone: p.phone,
+    address: { street: p.street, city: p.city, region: p.region, postcode: p.postcode, country: p.country },
+    species: p.fosterSpecies as Species[],
+    capacity: p.fosterCapacity,
+    message: row.message,
+    locale: p.locale ?? DEFAULT_LOCALE,
+    status: p.fosterStatus ?? "inactive",
+    createdAt: row.createdAt.toISOString(),
+    decision: row.decision === "approved" || row.decision === "declined" ? row.decision : null,
+    decisionMessage: row.decisionMessage,
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+  };
+}
+
+/** Staff's inbox: the organisation's people who are foster applicants now, with what they sent, newest first. */
+export async function listFosterApplicants(
+  viewer: Viewer,
+  organizationId: number,
+  query: ListFosterApplicantsQuery,
+): Promise<{ applicants: FosterApplicant[]; next: number | null }> {
+  assertMayReadPeople(viewer, organizationId);
+  const rows = await db().fosterApplication.findMany({
+    where: {
+      organizationId: BigInt(organizationId),
+      decision: null,
+      person: { fosterStatus: "applicant", erasedAt: null },
+      ...(query.before ? { id: { lt: BigInt(query.before) } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: query.limit + 1,
+    select: APPLICANT_SELECT,
+  });
+  const page = rows.slice(0, query.limit).map(toApplicant);
+  return { applicants: page, next: rows.length > query.limit ? page.at(-1)!.applicationId : null };
+}
+
+/** Locks the applicant and their open application, or refuses: 404 (not the organisation's person), 409 (not an applicant now). */
+async function lockApplicant(tx: Prisma.TransactionClient, organizationId: number, personId: number, step: string) {
+  const person = await lockPersonOf(tx, organizationId, personId);
+  if (!person) throw notFound("person", personId);
+  const application = await tx.fosterApplication.findFirst({ where: { personId: person.id, decision: null }, orderBy: { id: "desc" }, select: { id: true } });
+  if (person.fosterStatus !== "applicant" || !application) {
+    throw new ApiError(
+      409,
+      "invalid_transition",
+      `Person ${personId} is not a foster applicant now${person.fosterStatus ? ` (${person.fosterStatus})` : ""}, so cannot be ${step}.`,
+    );
+  }
+  return { person, application };
+}
+
+async function applicantById(tx: Prisma.TransactionClient, applicationId: bigint): Promise<FosterApplicant> {
+  return toApplicant(await tx.fosterApplication.findUniqueOrThrow({ where: { id: applicationId }, select: APPLICANT_SELECT }));
+}
+
+/** Approve: the person becomes an active foster, and is welcomed by email with their private link. */
+export async function approveFosterApplicant(organizationId: number, personId: number, staff: string, now: Date): Promise<FosterApplicant> {
+  return db().$transaction(async (tx) => {
+    const { person, application } = await lockApplicant(tx, organizationId, personId, "approved");
+    await tx.person.update({ where: { id: person.id }, data: { fosterStatus: "active", version: { increment: 1 }, updatedAt: now } });
+    await tx.fosterApplication.update({ where: { id: application.id }, data: { decision: "approved", decidedAt: now, decidedBy: staff } });
+    const link = person.email ? await issueFosterLink(tx, person.id, now) : null;
+    await queueFosterMail(tx, { kind: "approved", personId: String(person.id), ...(link ? { sealedToken: sealToken(link.token) } : {}) });
+    return applicantById(tx, application.id);
+  });
+}
+
+/** Decline: the person becomes inactive; the message is emailed to them; what they sent stays for staff. */
+export async function declineFosterApplicant(
+  organizationId: number,
+  personId: number,
+  input: FosterDecline,
+  staff: string,
+  now: Date,
+): Promise<FosterApplicant> {
+  return db().$transaction(async (tx) => {
+    const { person, application } = await lockApplicant(tx, organizationId, personId, "declined");
+    await tx.person.update({ where: { id: person.id }, data: { fosterStatus: "inactive", version: { increment: 1 }, updatedAt: now } });
+    await tx.fosterApplication.update({
+      where: { id: application.id },
+      data: { decision: "declined", decisionMessage: input.message, decidedAt: now, decidedBy: staff },
+    });
+    await queueFosterMail(tx, { kind: "declined", personId: String(person.id) });
+    return applicantById(tx, application.id);
+  });
+}
