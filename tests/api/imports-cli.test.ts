@@ -99,12 +99,16 @@ describe("cli import beside a running server", () => {
     const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     // The worker: takes the import's job as soon as it is queued, as a server's would.
     let worked = false;
-    const job = await until("the CLI to queue its import (or to exit)", async () => {
-      const [queued] = await db().$queryRaw<{ id: bigint; importId: string }[]>`
+    const job = await until(
+      "the CLI to queue its import (or to exit)",
+      async () => {
+        const [queued] = await db().$queryRaw<{ id: bigint; importId: string }[]>`
         SELECT j.id, j.payload->>'importId' AS "importId" FROM graphile_worker._private_jobs j JOIN imports i ON i.id = (j.payload->>'importId')::bigint
          WHERE i.organization_id = ${BigInt(org)}`;
-      return queued ?? (child.exitCode !== null && "exited");
-    }, 60_000);
+        return queued ?? (child.exitCode !== null && "exited");
+      },
+      60_000,
+    );
     if (job !== "exited") {
       await runImport(Number(job.importId), NO_DNS).catch((error: unknown) => {
         if (!(error instanceof ImportBusyError)) throw error;

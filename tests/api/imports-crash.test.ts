@@ -53,10 +53,14 @@ describe("a process killed during long work", () => {
     const first = worker();
     try {
       // Some chunks saved, not all: then the process dies, without a word.
-      await until("the first worker to have saved some chunks", async () => {
-        const row = await importRow(queued.id);
-        return row.status === "running" && row.counts.created > 0;
-      }, 60_000);
+      await until(
+        "the first worker to have saved some chunks",
+        async () => {
+          const row = await importRow(queued.id);
+          return row.status === "running" && row.counts.created > 0;
+        },
+        60_000,
+      );
       first.kill("SIGKILL");
       await exited(first);
     } finally {
