@@ -17,4 +17,5 @@ export function translator(locale: keyof typeof MESSAGES, namespace: string) {
 export const nextIntlServerMock = () => ({
   getTranslations: async (namespace: string) => translator("en", namespace),
   getLocale: async () => "en",
+  getMessages: async () => MESSAGES.en,
 });

@@ -20,3 +20,10 @@ export const LISTING_UNKNOWN = {
   tags: [],
   listOnOtherSites: true,
 } as const;
+
+// Where an animal lives, as every answer says it (issue 50): with the shelter,
+// in no foster home. An old client's answers gain these two as well.
+export const IN_THE_SHELTER = {
+  inFosterHome: false,
+  fosterHome: null,
+} as const;

@@ -6,6 +6,7 @@ import { dayText } from "@/components/pets/pet-facts";
 import { buttonClass, primaryButtonClass, textLinkClass } from "@/components/pets/styles";
 import { FosterPreferences } from "@/components/fosters/foster-preferences";
 import type { FosterView } from "@/lib/fosters/links-schemas";
+import { wholeNumber } from "@/lib/i18n/numbers";
 import { usePageLocale } from "@/lib/i18n/paths";
 import { callApi } from "@/lib/site/api-client-core";
 import { describeError } from "@/lib/site/api-client";
@@ -65,7 +66,7 @@ export function FosterPage({ token, initial }: { token: string; initial: FosterV
         <h2 id="ready-heading" className="text-xl font-semibold text-stone-900">
           {t("readyHeading")}
         </h2>
-        <p className="text-stone-700">{t("room", { room: view.room, capacity: view.capacity })}</p>
+        <p className="text-stone-700">{t("room", { room: view.room, shown: wholeNumber(view.room, locale), capacity: wholeNumber(view.capacity, locale) })}</p>
         {view.readyAt ? (
           <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
             {t("readySaid", { day: dayText(view.readyAt.slice(0, 10), locale), shelter })}

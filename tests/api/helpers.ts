@@ -166,7 +166,7 @@ export function allowPrivateWebhooks(): void {
   });
 }
 
-export { LISTING_UNKNOWN } from "../listing-unknown";
+export { IN_THE_SHELTER, LISTING_UNKNOWN } from "../listing-unknown";
 
 export interface PetSeed {
   name?: string;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, type CallOptions } from "./helpers";
+import { call, expectApiError, expectJson, IN_THE_SHELTER, LISTING_UNKNOWN, newKey, type CallOptions } from "./helpers";
 
 // POST /v1/pets - add an animal.
 
@@ -46,6 +46,7 @@ describe("POST /v1/pets: success", () => {
       photos: [],
       // The listing sites' profile: nothing known, listed on other sites.
       ...LISTING_UNKNOWN,
+      ...IN_THE_SHELTER,
     });
     expect(res.headers.get("etag")).toBe('"1"');
     expect(Number.isSafeInteger(pet.id) && pet.id > 0).toBe(true);
@@ -69,6 +70,7 @@ describe("POST /v1/pets: success", () => {
           "version",
         ],
         ...Object.keys(LISTING_UNKNOWN),
+        ...Object.keys(IN_THE_SHELTER),
       ].sort(),
     );
 

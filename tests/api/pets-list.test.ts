@@ -3,7 +3,7 @@ import { GET } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import type { PetStatus } from "@/lib/pets/schemas/fields";
-import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, parseLink, seedPets } from "./helpers";
+import { call, expectApiError, expectJson, IN_THE_SHELTER, LISTING_UNKNOWN, newKey, parseLink, seedPets } from "./helpers";
 
 // GET /v1/pets against a known data set: 120 animals, statuses cycling
 // available/pending/sold (40 each) and categories cycling 1..5 (24 each;
@@ -52,6 +52,7 @@ describe("GET /v1/pets", () => {
             "version",
           ],
           ...Object.keys(LISTING_UNKNOWN),
+          ...Object.keys(IN_THE_SHELTER),
         ].sort(),
       );
     }

@@ -8,7 +8,7 @@ import { describeChanges } from "@/lib/pets/history-format";
 import { db } from "@/lib/db";
 import { isoDay } from "@/lib/pets/age";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, FIRST_ORG, LISTING_UNKNOWN, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import { call, expectApiError, expectJson, FIRST_ORG, IN_THE_SHELTER, LISTING_UNKNOWN, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
 
 // The profile in the listing sites' words (issue 34), and listOnOtherSites
 // (issue 35): optional on create and PATCH, on every Pet, validated field
@@ -72,6 +72,7 @@ describe("a client that sends none of the new fields", () => {
       goodWith: { children: null, dogs: null, cats: null },
       photos: [],
       ...LISTING_UNKNOWN,
+      ...IN_THE_SHELTER,
     });
     expect(res.headers.get("etag")).toBe('"1"');
     const sold = await expectJson<Pet>(await patch(pet, { status: "sold" }));

@@ -68,7 +68,7 @@ describe("adding an animal opens its first stay", () => {
   it("with an intake on a date: midnight of that day in the organisation's time zone (Chicago, UTC-6 in winter), the type and the shelter's word", async () => {
     const pet = await create({ intake: { at: "2026-01-15", type: "stray", subtype: "Found on Main St" } });
     expect(await staysOf(pet.id)).toEqual([
-      { id: expect.any(Number), intake: { at: "2026-01-15T06:00:00.000Z", type: "stray", subtype: "Found on Main St" }, outcome: null },
+      { id: expect.any(Number), intake: { at: "2026-01-15T06:00:00.000Z", type: "stray", subtype: "Found on Main St", detail: null }, outcome: null },
     ]);
     const [local] = await db().$queryRaw<{ day: string }[]>`SELECT intake_on::text AS day FROM pet_stays WHERE pet_id = ${BigInt(pet.id)}`;
     expect(local!.day).toBe("2026-01-15");
@@ -200,7 +200,7 @@ describe("corrections", () => {
     const fixed = await expectJson<Stay>(
       await correct(pet.id, stay!.id, { intake: { type: "relinquishedByOwner", subtype: "OWNER SURRENDER", at: "2026-02-02" } }),
     );
-    expect(fixed.intake).toEqual({ at: "2026-02-02T06:00:00.000Z", type: "relinquishedByOwner", subtype: "OWNER SURRENDER" });
+    expect(fixed.intake).toEqual({ at: "2026-02-02T06:00:00.000Z", type: "relinquishedByOwner", subtype: "OWNER SURRENDER", detail: null });
     await expectApiError(await correct(pet.id, stay!.id, { outcome: { type: "adoption" } }), 409, "stay_open");
     await expectApiError(await correct(pet.id, stay!.id, {}), 400, "invalid_body");
     await expectApiError(await correct(pet.id, stay!.id, { intake: { colour: "red" } }), 400, "invalid_body");
