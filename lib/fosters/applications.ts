@@ -4,13 +4,13 @@ import { APPLY_BUDGETS, applyKeyCounter } from "@/lib/applications/service";
 import { addressRateKey } from "@/lib/core/client";
 import { ApiError, notFound } from "@/lib/core/errors";
 import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
-import { lookUpZip, unknownZip } from "@/lib/organizations/zip";
 import { emailCounterKey, spendBudgets } from "@/lib/rate-limit/budgets";
 import type { Species } from "@/lib/reports/schemas";
 import type { FosterApplicant, FosterDecline, ListFosterApplicantsQuery, NewFosterApplication } from "@/lib/fosters/applications-schemas";
 import { issueFosterLink } from "@/lib/fosters/links";
 import { queueFosterMail } from "@/lib/fosters/mail";
-import { assertMayReadPeople, lockPersonByEmail, lockPersonOf } from "@/lib/fosters/people-queries";
+import { lockPersonByEmail, lockPersonOf } from "@/lib/people/queries";
+import { assertMayReadPeople, placeHome, type Home } from "@/lib/people/service";
 import type { Viewer } from "@/lib/visibility/policy";
 import { sealToken } from "@/lib/mail/sealed-token";
 
@@ -45,7 +45,7 @@ export async function submitFosterApplication(
 ): Promise<{ received: true; message: string }> {
   const org = await db().organization.findUnique({ where: { id: BigInt(organizationId) }, select: { id: true } });
   if (!org) throw notFound("organisation", organizationId);
-  const place = await homePosition(input.address);
+  const home = await placeHome(input.address);
   const keyId = context.actor.kind === "api_key" ? context.actor.id : null;
   await spendBudgets(
     APPLY_BUDGETS,
@@ -60,7 +60,7 @@ export async function submitFosterApplication(
   // Twice at most: two applications with one new email at once; the second finds the first's person.
   for (let attempt = 0; ; attempt++) {
     try {
-      await db().$transaction((tx) => receive(tx, organizationId, input, place, context.now));
+      await db().$transaction((tx) => receive(tx, organizationId, input, home, context.now));
       return { received: true, message: RECEIVED };
     } catch (error) {
       if (!(error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") || attempt > 0) throw error;
@@ -68,22 +68,7 @@ export async function submitFosterApplication(
   }
 }
 
-/** A US ZIP code's centre (never the street's position); elsewhere no position. An unknown US ZIP code is a 400 naming the field. */
-async function homePosition(address: NewFosterApplication["address"]): Promise<{ lat: number; lng: number } | null> {
-  if (address.country !== "US" || !address.postcode) return null;
-  const zip = address.postcode.slice(0, 5);
-  const found = await lookUpZip(zip);
-  if (!found) throw unknownZip(zip, "address.postcode");
-  return { lat: found.lat, lng: found.lng };
-}
-
-async function receive(
-  tx: Prisma.TransactionClient,
-  organizationId: number,
-  input: NewFosterApplication,
-  place: { lat: number; lng: number } | null,
-  now: Date,
-): Promise<void> {
+async function receive(tx: Prisma.TransactionClient, organizationId: number, input: NewFosterApplication, home: Home, now: Date): Promise<void> {
   const locale = input.locale ?? DEFAULT_LOCALE;
   const known = await lockPersonByEmail(tx, organizationId, input.email);
   if (known?.fosterStatus) {
@@ -92,15 +77,6 @@ async function receive(
     return;
   }
   const foster = { fosterStatus: "applicant" as const, fosterCapacity: input.capacity, fosterSpecies: input.species, locale, updatedAt: now };
-  const home = {
-    street: input.address.street,
-    city: input.address.city,
-    region: input.address.region,
-    postcode: input.address.postcode,
-    country: input.address.country,
-    lat: place?.lat ?? null,
-    lng: place?.lng ?? null,
-  };
   let personId: bigint;
   if (known) {
     // One of the organisation's people (an adopter, say) offers to foster: staff's record of them is kept, and completed.

@@ -8,9 +8,9 @@ import { sealToken } from "@/lib/mail/sealed-token";
 import { petView, photoUrl } from "@/lib/pets/present";
 import type { Species } from "@/lib/reports/schemas";
 import { queueFosterMail } from "@/lib/fosters/mail";
-import { assertMayReadPeople } from "@/lib/fosters/people-queries";
+import { assertMayReadPeople } from "@/lib/people/service";
 import type { Viewer } from "@/lib/visibility/policy";
-import { lockPersonOf } from "@/lib/fosters/people-queries";
+import { lockPersonOf } from "@/lib/people/queries";
 import {
   FOSTER_LINK_DAYS,
   type Blackout,

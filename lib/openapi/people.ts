@@ -177,7 +177,7 @@ export function registerPeople(registry: OpenAPIRegistry, security: Record<strin
     path: "/organizations/{organizationId}/people/{personId}",
     operationId: "erasePerson",
     summary: "Erase a person",
-    description: `Erases the person: name, email, phone, address, notes and the foster role are cleared for good; the record stays (\`erased: true\`) so that their placements still say "a former foster". Refused (409 \`person_has_animals\`) while an animal is placed with them. Erasing an erased person again is 204 as well. Scope \`people:write\`. ${WHO}`,
+    description: `Erases the person: name, email, phone, address, notes and the foster role are cleared for good, and so are their private foster link, their foster applications' messages and the words of their notes about animals; the record stays (\`erased: true\`) so that their placements still say "a former foster". Refused (409 \`person_has_animals\`) while an animal is placed with them. Erasing an erased person again is 204 as well. Scope \`people:write\`. ${WHO}`,
     tags: ["people"],
     security,
     request: { params: personIdParamsSchema },

@@ -164,8 +164,59 @@ export async function erasePersonRow(id: bigint, organizationId: bigint | null, 
              lat = NULL, lng = NULL, notes = NULL, foster_status = NULL, foster_capacity = NULL, foster_species = '{}', foster_blackouts = '[]',
              erased_at = coalesce(erased_at, ${now}), version = version + 1, updated_at = ${now}
        WHERE id = ${id}`;
+    // What the person wrote and what let them in go with them: their private link, their applications'
+    // messages (staff's decision stays, without its message to them), their notes about animals
+    // (the notes stay as rows, so an animal's history still says a former foster wrote one then).
+    await tx.$executeRaw`DELETE FROM foster_links WHERE person_id = ${id}`;
+    await tx.$executeRaw`UPDATE foster_applications SET message = NULL, decision_message = NULL WHERE person_id = ${id}`;
+    await tx.$executeRaw`UPDATE foster_notes SET body = NULL WHERE person_id = ${id}`;
     return { erased: true };
   });
+}
+
+/** A person of the organisation, locked for a change (null: no such person there, or erased). */
+export async function lockPersonOf(
+  tx: Prisma.TransactionClient,
+  organizationId: number,
+  personId: number,
+): Promise<{ id: bigint; email: string | null; fosterStatus: string | null } | null> {
+  const [row] = await tx.$queryRaw<{ id: bigint; email: string | null; foster_status: string | null }[]>`
+    SELECT id, email, foster_status::text FROM people
+     WHERE id = ${BigInt(personId)} AND organization_id = ${BigInt(organizationId)} AND erased_at IS NULL FOR UPDATE`;
+  return row ? { id: row.id, email: row.email, fosterStatus: row.foster_status } : null;
+}
+
+/** The person an email names in the organisation (case-insensitively, as the unique index compares), locked. */
+export async function lockPersonByEmail(
+  tx: Prisma.TransactionClient,
+  organizationId: number,
+  email: string,
+): Promise<{ id: bigint; fosterStatus: string | null } | null> {
+  const [row] = await tx.$queryRaw<{ id: bigint; foster_status: string | null }[]>`
+    SELECT id, foster_status::text FROM people WHERE organization_id = ${BigInt(organizationId)} AND lower(email) = ${email.toLowerCase()} FOR UPDATE`;
+  return row ? { id: row.id, fosterStatus: row.foster_status } : null;
+}
+
+export interface FosterWriting {
+  /** Ids as text, as the driver reads bigint. */
+  personId: string;
+  kind: "application" | "note";
+  at: Date;
+  text: string | null;
+  /** The animal a note is about; the decision on an application (null while undecided). */
+  petId: string | null;
+  decision: string | null;
+}
+
+/** What these people sent as fosters (applications' messages, notes about animals), oldest first: for an access request. */
+export async function findFosterWritings(personIds: bigint[]): Promise<FosterWriting[]> {
+  if (!personIds.length) return [];
+  return query<FosterWriting>(Prisma.sql`
+    SELECT person_id::text AS "personId", 'application' AS kind, created_at AS at, message AS text, NULL::text AS "petId", decision
+      FROM foster_applications WHERE person_id IN (${Prisma.join(personIds)})
+    UNION ALL
+    SELECT person_id::text, 'note', created_at, body, pet_id::text, NULL FROM foster_notes WHERE person_id IN (${Prisma.join(personIds)})
+    ORDER BY at, kind`);
 }
 
 /** Every person with this email (any case), in every organisation, for an access or erasure request. */

@@ -89,7 +89,7 @@ export async function listPeople(organizationId: number, query: ListPeopleQuery,
   return { people: page.map(presentPerson), cursors };
 }
 
-type Home = Pick<queries.PersonFields, "street" | "city" | "region" | "postcode" | "country" | "lat" | "lng">;
+export type Home = Pick<queries.PersonFields, "street" | "city" | "region" | "postcode" | "country" | "lat" | "lng">;
 const NO_HOME: Home = { street: null, city: null, region: null, postcode: null, country: null, lat: null, lng: null };
 
 /**
@@ -97,7 +97,7 @@ const NO_HOME: Home = { street: null, city: null, region: null, postcode: null, 
  * and places it at the ZIP code's centre; elsewhere, or without a postcode,
  * the home has no position.
  */
-async function placeHome(address: Omit<Home, "lat" | "lng">): Promise<Home> {
+export async function placeHome(address: Omit<Home, "lat" | "lng">): Promise<Home> {
   if (address.country !== "US" || address.postcode === null) return { ...address, lat: null, lng: null };
   const zip = /^([0-9]{5})(?:-[0-9]{4})?$/.exec(address.postcode)?.[1];
   const place = zip ? await lookUpZip(zip) : null;
@@ -265,8 +265,23 @@ export async function erasePerson(organizationId: number, id: number, now: Date)
 
 // An access or erasure request by email (lib/privacy): every organisation's records of that address.
 
-export async function exportPeopleByEmail(email: string): Promise<Person[]> {
-  return (await queries.findPeopleByEmail(email.trim())).map(presentPerson);
+/** A person's record as an access request answers it: the record, and what they sent as a foster. */
+export type ExportedPerson = Person & {
+  fosterApplications: { at: string; message: string | null; decision: string | null }[];
+  fosterNotes: { at: string; petId: number; text: string | null }[];
+};
+
+export async function exportPeopleByEmail(email: string): Promise<ExportedPerson[]> {
+  const rows = await queries.findPeopleByEmail(email.trim());
+  const writings = await queries.findFosterWritings(rows.map((r) => r.id));
+  return rows.map((row) => {
+    const theirs = writings.filter((w) => w.personId === String(row.id));
+    return {
+      ...presentPerson(row),
+      fosterApplications: theirs.filter((w) => w.kind === "application").map((w) => ({ at: w.at.toISOString(), message: w.text, decision: w.decision })),
+      fosterNotes: theirs.filter((w) => w.kind === "note").map((w) => ({ at: w.at.toISOString(), petId: Number(w.petId), text: w.text })),
+    };
+  });
 }
 
 export interface PeopleErasure {

@@ -751,7 +751,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a person
-         * @description Erases the person: name, email, phone, address, notes and the foster role are cleared for good; the record stays (`erased: true`) so that their placements still say "a former foster". Refused (409 `person_has_animals`) while an animal is placed with them. Erasing an erased person again is 204 as well. Scope `people:write`. Only the organisation's own staff and its keys with the scope, or a platform key with it; every route also needs `people:read`, since each answer is a person. Another organisation's caller is refused (403), a key without `people:read` too.
+         * @description Erases the person: name, email, phone, address, notes and the foster role are cleared for good, and so are their private foster link, their foster applications' messages and the words of their notes about animals; the record stays (`erased: true`) so that their placements still say "a former foster". Refused (409 `person_has_animals`) while an animal is placed with them. Erasing an erased person again is 204 as well. Scope `people:write`. Only the organisation's own staff and its keys with the scope, or a platform key with it; every route also needs `people:read`, since each answer is a person. Another organisation's caller is refused (403), a key without `people:read` too.
          */
         delete: operations["erasePerson"];
         options?: never;

@@ -138,6 +138,52 @@ describe("people export / erase: organisations' people records (fosters)", () =>
     expect((await exportPerson("fran.foster@example.org")).people.map((p) => p.id)).toEqual([Number(there)]);
   });
 
+  it("what a foster sent goes with them: export shows their applications' messages and notes; erase clears those and deletes their private link", async () => {
+    const person = await personOf(1, "Noa Notes", "noa.notes@example.org");
+    const { key: writer } = await newKey(["pets:read", "pets:write"], "noa's animal");
+    const pet = await createPetThroughRoute({ name: "Noted" }, { key: writer });
+    await db().fosterApplication.create({
+      data: {
+        organizationId: 1n,
+        personId: person,
+        message: "I work from home.",
+        consentAt: new Date("2026-03-01T10:00:00Z"),
+        createdAt: new Date("2026-03-01T10:00:00Z"),
+        decision: "approved",
+        decisionMessage: "Welcome, Noa.",
+        decidedAt: new Date("2026-03-02T09:00:00Z"),
+        decidedBy: "coordinator@example.org",
+      },
+    });
+    await db().fosterNote.create({
+      data: {
+        organizationId: 1n,
+        personId: person,
+        petId: BigInt(pet.id),
+        body: "Eats well; my sister visits on Sundays.",
+        createdAt: new Date("2026-03-05T18:00:00Z"),
+      },
+    });
+    await db().fosterLink.create({ data: { personId: person, tokenHash: "n".repeat(43), expiresAt: new Date(Date.now() + 86_400_000) } });
+
+    const [exported] = (await exportPerson("noa.notes@example.org")).people;
+    expect(exported).toMatchObject({
+      id: Number(person),
+      fosterApplications: [{ at: "2026-03-01T10:00:00.000Z", message: "I work from home.", decision: "approved" }],
+      fosterNotes: [{ at: "2026-03-05T18:00:00.000Z", petId: pet.id, text: "Eats well; my sister visits on Sundays." }],
+    });
+
+    expect((await erasePerson("noa.notes@example.org")).people).toEqual({ erased: 1, refused: [] });
+    expect(await db().fosterLink.count({ where: { personId: person } })).toBe(0);
+    expect(await db().fosterApplication.findMany({ where: { personId: person }, select: { message: true, decision: true, decisionMessage: true } })).toEqual([
+      { message: null, decision: "approved", decisionMessage: null },
+    ]);
+    // The note stays in the animal's history, without its words.
+    expect(await db().fosterNote.findMany({ where: { personId: person }, select: { petId: true, body: true } })).toEqual([
+      { petId: BigInt(pet.id), body: null },
+    ]);
+  });
+
   it("the CLI says which record it could not erase, and why", () => {
     const done = spawnSync(
       process.execPath,
