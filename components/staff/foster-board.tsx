@@ -82,9 +82,6 @@ export function FosterBoard({ organizationId }: { organizationId: number }) {
           <button type="button" onClick={() => void custody.refetch()} disabled={custody.isFetching} className={`${secondaryButtonClass} min-h-11 px-4`}>
             {custody.isFetching ? "Refreshing…" : "Refresh"}
           </button>
-          <a href="/staff/fosters" className={`${secondaryButtonClass} min-h-11 px-4`}>
-            Fosters
-          </a>
         </div>
       </div>
 

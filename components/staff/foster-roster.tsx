@@ -53,9 +53,6 @@ export function FosterRoster({ organizationId, countries }: { organizationId: nu
             Roster
           </h2>
           <div className="flex flex-wrap gap-2">
-            <a href="/staff/fosters/board" className={`${secondaryButtonClass} ${tap}`}>
-              Where animals are
-            </a>
             <a href="#foster-form" onClick={() => setEditing(null)} className={`${primaryButtonClass} min-h-11 lg:hidden`}>
               Add a foster
             </a>

@@ -258,6 +258,7 @@ export const listPeopleQuerySchema = z
       .optional()
       .meta({
         type: "boolean",
+        example: true,
         description:
           "`true`: only fosters who can take an animal on the day `on`: active, with room (capacity above their open placements), and that day in none of their blackouts. `false`: the other fosters.",
       }),

@@ -415,6 +415,12 @@ const PROSE_RULES: Record<string, string> = {
   "createListingSite port": "a listing site's own FTP host (the default host) takes port 21 only; the range is for a host of your own",
   "testListingSiteConnection port": "as createListingSite's",
   "updateListingSite port": "as createListingSite's",
+  "createPet intake.detail":
+    "goes with the intake's type (seizedOrImpounded with otherIntake; a distance with transferredIn): the pair is the rule, not the value alone",
+  "createStay intake.detail": "as createPet's",
+  "correctStay intake.detail": "as createPet's",
+  "endStay detail": "a distance goes with the outcome type transferredOut only",
+  "correctStay outcome.detail": "as endStay's",
 };
 
 /** The request body's media type a generator would pick: JSON first, else the one documented. */

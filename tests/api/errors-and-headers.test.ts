@@ -9,7 +9,7 @@ import * as pageQueries from "@/lib/pets/queries/pages";
 import * as lookupQueries from "@/lib/pets/queries/lookups";
 import * as writeQueries from "@/lib/pets/queries/writes";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, LISTING_UNKNOWN, newKey, seedPets, type RouteHandler } from "./helpers";
+import { call, expectApiError, expectJson, IN_THE_SHELTER, LISTING_UNKNOWN, newKey, seedPets, type RouteHandler } from "./helpers";
 
 // What every /v1 response has in common: request ids, CORS, the error shape,
 // 404/405 answers, and errors that leak nothing.
@@ -258,6 +258,7 @@ describe("int64 ids leave as JSON numbers", () => {
         goodWith: { children: null, dogs: null, cats: null },
         photos: [],
         ...LISTING_UNKNOWN,
+        ...IN_THE_SHELTER,
       });
       expect(text).toContain(`"id":${big}`);
       const listed = await expectJson<Pet[]>(await call(petsRoute.GET, "/v1/pets?status=sold", { key }));

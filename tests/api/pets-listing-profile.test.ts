@@ -8,7 +8,18 @@ import { describeChanges } from "@/lib/pets/history-format";
 import { db } from "@/lib/db";
 import { isoDay } from "@/lib/pets/age";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { call, expectApiError, expectJson, FIRST_ORG, IN_THE_SHELTER, LISTING_UNKNOWN, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import {
+  call,
+  expectApiError,
+  expectJson,
+  FIRST_ORG,
+  IN_THE_SHELTER,
+  LISTING_UNKNOWN,
+  newKey,
+  newOrganization,
+  staffSession,
+  type StaffSession,
+} from "./helpers";
 
 // The profile in the listing sites' words (issue 34), and listOnOtherSites
 // (issue 35): optional on create and PATCH, on every Pet, validated field

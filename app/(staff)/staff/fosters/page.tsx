@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { currentSession } from "@/app/(staff)/staff-data";
+import { FosterTabs } from "@/components/staff/foster-tabs";
 import { FostersPanel } from "@/components/staff/fosters-panel";
 import { countryChoices } from "@/lib/site/countries";
 
@@ -18,6 +19,7 @@ export default async function FostersPage() {
           page.
         </p>
       </div>
+      <FosterTabs current="/staff/fosters" />
       <FostersPanel initialSession={session} view={{ kind: "roster", countries: countryChoices() }} />
     </div>
   );

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { currentSession } from "@/app/(staff)/staff-data";
+import { FosterTabs } from "@/components/staff/foster-tabs";
 import { FosterApplicationsPanel } from "@/components/fosters/foster-applications-panel";
 import { mailConfigured } from "@/lib/mail/mailer";
 
@@ -17,6 +18,7 @@ export default async function FosterApplicationsPage() {
           foster page. Decline with a message to tell them why; what they sent stays here for staff.
         </p>
       </div>
+      <FosterTabs current="/staff/fosters/applications" />
       {session?.kind === "staff" && !mailConfigured() ? (
         <p role="note" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
           Email is not set up (<code>SMTP_URL</code>), so applicants get no confirmation, no decision and no foster link by email. Tell them your decision

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { currentSession } from "@/app/(staff)/staff-data";
+import { FosterTabs } from "@/components/staff/foster-tabs";
 import { FostersPanel } from "@/components/staff/fosters-panel";
 
 export const metadata: Metadata = { title: "Where animals are" };
@@ -14,6 +15,7 @@ export default async function FosterBoardPage() {
         <h1 className="text-2xl font-bold">Where animals are</h1>
         <p className="text-stone-700">Every animal in your care right now: at the shelter, or with a foster (grouped by foster). Overdue returns come first.</p>
       </div>
+      <FosterTabs current="/staff/fosters/board" />
       <FostersPanel initialSession={session} view={{ kind: "board" }} />
     </div>
   );
