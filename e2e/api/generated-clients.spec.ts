@@ -152,7 +152,7 @@ test("every public operation through three generated clients, uploads included, 
     "--per-day",
     "1000000",
     "--scopes",
-    "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage,records:read,records:write",
+    "pets:read,pets:write,applications:write,webhooks:manage,organizations:manage,listings:manage,records:read,records:write,people:read,people:write",
   );
   const platformKey = createKey(
     "generated clients, platform",

@@ -8,7 +8,7 @@
 import { createClient, createConfig } from "./hey-api/client";
 import { client } from "./hey-api/client.gen";
 import * as sdk from "./hey-api/sdk.gen";
-import { api, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
+import { api, day, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 client.setConfig({ baseUrl: api, auth: () => key });
 const platform = createClient(createConfig({ baseUrl: api, auth: () => platformKey }));
@@ -194,5 +194,106 @@ await step(
   "getNetworkMonthlyReportCsv",
   async () => (await sdk.getNetworkMonthlyReportCsv({ ...t, client: platform, query: { from: month, to: month }, parseAs: "text" })).data,
 );
+
+// Foster homes (issue 50): a foster of the key's organisation (people:read / people:write), an animal placed with
+// them, corrected and back (records:read / records:write), where it was meanwhile, the foster's link and page,
+// two applications to foster (one approved, one declined), and the foster paused, then erased.
+const organizationId = stayer.organizationId;
+const fosterEmail = `hey-api-foster-${unique}@example.org`;
+const person = await step(
+  "createPerson",
+  async () =>
+    (
+      await sdk.createPerson({
+        ...t,
+        path: { organizationId },
+        body: {
+          name: `Hey API foster ${unique}`,
+          email: fosterEmail,
+          phone: "+1 312 555 0150",
+          address: { street: "1 N State St", city: "Chicago", region: "IL", postcode: "60602", country: "US" },
+          notes: "Fenced yard; works from home.",
+          foster: { status: "active", capacity: 2, species: [], blackouts: [{ from: "2099-12-24", to: "2099-12-31" }] },
+        },
+      })
+    ).data,
+);
+if (person.foster?.status !== "active" || person.foster.room !== 2) throw new Error(`createPerson answered ${JSON.stringify(person)}`);
+const byPerson = { path: { organizationId, personId: person.id } };
+const withRoom = await step(
+  "listPeople",
+  async () => (await sdk.listPeople({ ...t, path: { organizationId }, query: { role: "foster", status: ["active"], hasRoom: true, q: fosterEmail } })).data,
+);
+if (withRoom.length !== 1 || withRoom[0]!.id !== person.id) throw new Error(`listPeople answered ${JSON.stringify(withRoom)}`);
+const fostered = (await sdk.createPet({ ...t, body: { name: `Hey API fostered ${unique}`, categoryId } })).data;
+const byPet = { path: { petId: fostered.id } };
+const placement = await step(
+  "createPlacement",
+  async () => (await sdk.createPlacement({ ...t, ...byPet, body: { personId: person.id, expectedEndOn: day(14), note: "Through hey-api." } })).data,
+);
+if (placement.personId !== person.id || placement.endAt !== null) throw new Error(`createPlacement answered ${JSON.stringify(placement)}`);
+const placements = await step("listPlacements", async () => (await sdk.listPlacements({ ...t, ...byPet, query: { limit: 10 } })).data);
+if (placements.length !== 1 || placements[0]!.id !== placement.id) throw new Error(`listPlacements answered ${JSON.stringify(placements)}`);
+const byPlacement = { path: { petId: fostered.id, placementId: placement.id } };
+// The foster meant to bring it back two days ago: the animal is overdue.
+const corrected = await step(
+  "correctPlacement",
+  async () => (await sdk.correctPlacement({ ...t, ...byPlacement, body: { expectedEndOn: day(-2), note: "Back sooner than planned." } })).data,
+);
+if (corrected.expectedEndOn !== day(-2)) throw new Error(`correctPlacement answered ${JSON.stringify(corrected)}`);
+const custody = await step(
+  "listCustody",
+  async () => (await sdk.listCustody({ ...t, path: { organizationId }, query: { where: "foster", personId: person.id, overdue: true } })).data,
+);
+const where = custody.find((entry) => entry.petId === fostered.id)?.custody;
+if (where?.kind !== "foster" || where.personName !== person.name || !where.overdue) throw new Error(`listCustody answered ${JSON.stringify(custody)}`);
+const back = await step("endPlacement", async () => (await sdk.endPlacement({ ...t, ...byPlacement, body: { reason: "returnedToShelter" } })).data);
+if (back.endReason !== "returnedToShelter" || back.endAt === null) throw new Error(`endPlacement answered ${JSON.stringify(back)}`);
+const link = await step("sendFosterLink", async () => (await sdk.sendFosterLink({ ...t, ...byPerson })).data);
+if (!link.sent) throw new Error(`sendFosterLink answered ${JSON.stringify(link)}`);
+const page = await step("getFosterPage", async () => (await sdk.getFosterPage({ ...t, ...byPerson })).data);
+if (page.link === null || page.link.expired) throw new Error(`getFosterPage answered ${JSON.stringify(page)}`);
+// Two people apply to foster (a partner forwarding the shelter's form); staff approve one and decline the other.
+const application = (who: string) => ({
+  name: `Hey API ${who}`,
+  email: `hey-api-${who}-${unique}@example.org`,
+  address: { city: "Evanston", postcode: "60201", country: "US" },
+  species: ["cat" as const],
+  capacity: 1,
+  message: "A spare room and a quiet house.",
+  consent: true as const,
+});
+const applied = await step("applyToFoster", async () => (await sdk.applyToFoster({ ...t, path: { organizationId }, body: application("approved") })).data);
+if (!applied.received) throw new Error(`applyToFoster answered ${JSON.stringify(applied)}`);
+await sdk.applyToFoster({ ...t, path: { organizationId }, body: application("declined") });
+const applicants = await step(
+  "listFosterApplicants",
+  async () => (await sdk.listFosterApplicants({ ...t, path: { organizationId }, query: { limit: 50 } })).data,
+);
+const applicant = (who: string) => {
+  const found = applicants.find((a) => a.email === `hey-api-${who}-${unique}@example.org`);
+  if (!found) throw new Error(`listFosterApplicants lacks the ${who} applicant: ${JSON.stringify(applicants)}`);
+  return { path: { organizationId, personId: found.id } };
+};
+const approved = await step("approveFosterApplicant", async () => (await sdk.approveFosterApplicant({ ...t, ...applicant("approved") })).data);
+if (approved.status !== "active" || approved.decision !== "approved") throw new Error(`approveFosterApplicant answered ${JSON.stringify(approved)}`);
+const declined = await step(
+  "declineFosterApplicant",
+  async () => (await sdk.declineFosterApplicant({ ...t, ...applicant("declined"), body: { message: "We have enough homes for now." } })).data,
+);
+if (declined.status !== "inactive" || declined.decision !== "declined") throw new Error(`declineFosterApplicant answered ${JSON.stringify(declined)}`);
+// The foster, with the animal back (none placed), paused through the ETag read: then erased.
+const read = await step("getPerson", () => sdk.getPerson({ ...t, ...byPerson }));
+if (read.data.foster?.placedCount !== 0 || read.data.email !== fosterEmail) throw new Error(`getPerson answered ${JSON.stringify(read.data)}`);
+const etag = read.response.headers.get("ETag");
+if (!etag) throw new Error("getPerson answered no ETag");
+const paused = await step(
+  "updatePerson",
+  async () => (await sdk.updatePerson({ ...t, ...byPerson, body: { foster: { status: "paused" } }, headers: { "If-Match": etag } })).data,
+);
+if (paused.foster?.status !== "paused" || paused.foster.capacity !== 2) throw new Error(`updatePerson answered ${JSON.stringify(paused)}`);
+await step("erasePerson", async () => (await sdk.erasePerson({ ...t, ...byPerson })).data);
+const erased = (await sdk.getPerson({ ...t, ...byPerson })).data;
+if (!erased.erased || erased.name !== null || erased.email !== null) throw new Error(`the erased person answers ${JSON.stringify(erased)}`);
 
 report();

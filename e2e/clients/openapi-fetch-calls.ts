@@ -8,7 +8,7 @@
  */
 import createClient from "openapi-fetch";
 import type { paths } from "./openapi-typescript";
-import { api, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
+import { api, day, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 // Lists as the document describes them (style form, explode false: `id=12,15`), as the site's client
 // does: openapi-fetch repeats the parameter unless told, which the API refuses.
@@ -228,5 +228,118 @@ await step("getNetworkMonthlyReport", async () => ok(await platform.GET("/report
 await step("getNetworkMonthlyReportCsv", async () =>
   ok(await platform.GET("/reports/monthly.csv", { params: { query: { from: month, to: month } }, parseAs: "text" })),
 );
+
+// Foster homes (issue 50): a foster of the key's organisation (people:read / people:write), an animal placed with
+// them, corrected and back (records:read / records:write), where it was meanwhile, the foster's link and page,
+// two applications to foster (one approved, one declined), and the foster paused, then erased.
+const organizationId = stayer.organizationId;
+const inOrganization = { params: { path: { organizationId } } };
+const fosterEmail = `openapi-fetch-foster-${unique}@example.org`;
+const person = await step("createPerson", async () =>
+  ok(
+    await client.POST("/organizations/{organizationId}/people", {
+      ...inOrganization,
+      body: {
+        name: `openapi-fetch foster ${unique}`,
+        email: fosterEmail,
+        address: { city: "Chicago", postcode: "60602", country: "US" },
+        foster: { status: "active", capacity: 2, species: ["dog", "cat", "other"] },
+      },
+    }),
+  ),
+);
+if (person.foster?.status !== "active" || person.foster.room !== 2) throw new Error(`createPerson answered ${JSON.stringify(person)}`);
+const byPerson = { params: { path: { organizationId, personId: person.id } } };
+const withRoom = await step("listPeople", async () =>
+  ok(
+    await client.GET("/organizations/{organizationId}/people", {
+      params: { path: { organizationId }, query: { role: "foster", status: ["active", "paused"], hasRoom: true, q: fosterEmail } },
+    }),
+  ),
+);
+if (withRoom.length !== 1 || withRoom[0]!.id !== person.id) throw new Error(`listPeople answered ${JSON.stringify(withRoom)}`);
+const fostered = ok(await client.POST("/pets", { body: { name: `openapi-fetch fostered ${unique}`, categoryId } }));
+const byPet = { params: { path: { petId: fostered.id } } };
+const placement = await step("createPlacement", async () =>
+  ok(await client.POST("/pets/{petId}/placements", { ...byPet, body: { personId: person.id, expectedEndOn: day(14) } })),
+);
+if (placement.personId !== person.id || placement.endAt !== null) throw new Error(`createPlacement answered ${JSON.stringify(placement)}`);
+const placements = await step("listPlacements", async () =>
+  ok(await client.GET("/pets/{petId}/placements", { params: { path: { petId: fostered.id }, query: { limit: 10 } } })),
+);
+if (placements.length !== 1 || placements[0]!.id !== placement.id) throw new Error(`listPlacements answered ${JSON.stringify(placements)}`);
+const byPlacement = { params: { path: { petId: fostered.id, placementId: placement.id } } };
+// The foster meant to bring it back two days ago: the animal is overdue.
+const corrected = await step("correctPlacement", async () =>
+  ok(await client.PATCH("/pets/{petId}/placements/{placementId}", { ...byPlacement, body: { expectedEndOn: day(-2), note: "Back sooner than planned." } })),
+);
+if (corrected.expectedEndOn !== day(-2) || corrected.note !== "Back sooner than planned.")
+  throw new Error(`correctPlacement answered ${JSON.stringify(corrected)}`);
+const custody = await step("listCustody", async () =>
+  ok(
+    await client.GET("/organizations/{organizationId}/custody", {
+      params: { path: { organizationId }, query: { where: "foster", personId: person.id, overdue: true } },
+    }),
+  ),
+);
+const where = custody.find((entry) => entry.petId === fostered.id)?.custody;
+if (where?.kind !== "foster" || where.personName !== person.name || !where.overdue) throw new Error(`listCustody answered ${JSON.stringify(custody)}`);
+const back = await step("endPlacement", async () =>
+  ok(await client.POST("/pets/{petId}/placements/{placementId}/end", { ...byPlacement, body: { reason: "returnedToShelter" } })),
+);
+if (back.endReason !== "returnedToShelter" || back.endAt === null) throw new Error(`endPlacement answered ${JSON.stringify(back)}`);
+const link = await step("sendFosterLink", async () => ok(await client.POST("/organizations/{organizationId}/people/{personId}/link", byPerson)));
+if (!link.sent) throw new Error(`sendFosterLink answered ${JSON.stringify(link)}`);
+const page = await step("getFosterPage", async () => ok(await client.GET("/organizations/{organizationId}/people/{personId}/foster-page", byPerson)));
+if (page.link === null || page.link.expired) throw new Error(`getFosterPage answered ${JSON.stringify(page)}`);
+// Two people apply to foster (a partner forwarding the shelter's form); staff approve one and decline the other.
+const application = (who: string) => ({
+  name: `openapi-fetch ${who}`,
+  email: `openapi-fetch-${who}-${unique}@example.org`,
+  phone: "+1 847 555 0100",
+  address: { street: "1 Elm St", city: "Evanston", region: "IL", postcode: "60201", country: "US" },
+  capacity: 2,
+  consent: true as const,
+  locale: "es" as const,
+});
+const applied = await step("applyToFoster", async () =>
+  ok(await client.POST("/organizations/{organizationId}/foster-applications", { ...inOrganization, body: application("approved") })),
+);
+if (!applied.received) throw new Error(`applyToFoster answered ${JSON.stringify(applied)}`);
+ok(await client.POST("/organizations/{organizationId}/foster-applications", { ...inOrganization, body: application("declined") }));
+const applicants = await step("listFosterApplicants", async () =>
+  ok(await client.GET("/organizations/{organizationId}/foster-applications", { params: { path: { organizationId }, query: { limit: 50 } } })),
+);
+const applicant = (who: string) => {
+  const found = applicants.find((a) => a.email === `openapi-fetch-${who}-${unique}@example.org`);
+  if (!found) throw new Error(`listFosterApplicants lacks the ${who} applicant: ${JSON.stringify(applicants)}`);
+  return { params: { path: { organizationId, personId: found.id } } };
+};
+const approved = await step("approveFosterApplicant", async () =>
+  ok(await client.POST("/organizations/{organizationId}/foster-applications/{personId}/approve", applicant("approved"))),
+);
+if (approved.status !== "active" || approved.decision !== "approved") throw new Error(`approveFosterApplicant answered ${JSON.stringify(approved)}`);
+const declined = await step("declineFosterApplicant", async () =>
+  ok(await client.POST("/organizations/{organizationId}/foster-applications/{personId}/decline", { ...applicant("declined"), body: {} })),
+);
+if (declined.status !== "inactive" || declined.decision !== "declined") throw new Error(`declineFosterApplicant answered ${JSON.stringify(declined)}`);
+// The foster, with the animal back (none placed), paused through the ETag read: then erased.
+const read = await step("getPerson", async () => {
+  const result = await client.GET("/organizations/{organizationId}/people/{personId}", byPerson);
+  return { person: ok(result), etag: result.response.headers.get("ETag") };
+});
+if (read.person.foster?.placedCount !== 0 || read.person.email !== fosterEmail || !read.etag) throw new Error(`getPerson answered ${JSON.stringify(read)}`);
+const paused = await step("updatePerson", async () =>
+  ok(
+    await client.PATCH("/organizations/{organizationId}/people/{personId}", {
+      params: { path: { organizationId, personId: person.id }, header: { "If-Match": read.etag! } },
+      body: { foster: { status: "paused" }, notes: "Away until spring." },
+    }),
+  ),
+);
+if (paused.foster?.status !== "paused" || paused.notes !== "Away until spring.") throw new Error(`updatePerson answered ${JSON.stringify(paused)}`);
+await step("erasePerson", async () => ok(await client.DELETE("/organizations/{organizationId}/people/{personId}", byPerson)));
+const erased = ok(await client.GET("/organizations/{organizationId}/people/{personId}", byPerson));
+if (!erased.erased || erased.name !== null || erased.email !== null) throw new Error(`the erased person answers ${JSON.stringify(erased)}`);
 
 report();

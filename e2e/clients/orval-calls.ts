@@ -9,7 +9,7 @@
  */
 import * as sdk from "./orval/client";
 import * as schemas from "./orval/zod";
-import { eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
+import { day, eventually, key, listingFile, photo, platformKey, receiver, report, step, unique } from "./shared";
 
 const auth = (bearer = key, headers: Record<string, string> = {}): RequestInit => ({ headers: { Authorization: `Bearer ${bearer}`, ...headers } });
 
@@ -239,5 +239,130 @@ await step("getNetworkMonthlyReportCsv", () =>
     schemas.GetNetworkMonthlyReportCsvResponse,
   ),
 );
+
+// Foster homes (issue 50): a foster of the key's organisation (people:read / people:write), an animal placed with
+// them, corrected and back (records:read / records:write), where it was meanwhile, the foster's link and page,
+// two applications to foster (one approved, one declined), and the foster paused, then erased.
+const organizationId = stayer.organizationId;
+const fosterEmail = `orval-foster-${unique}@example.org`;
+const person = await step("createPerson", () =>
+  ok(
+    sdk.createPerson(
+      organizationId,
+      valid(schemas.CreatePersonBody, {
+        name: `Orval foster ${unique}`,
+        email: fosterEmail,
+        phone: "+1 312 555 0151",
+        address: { street: "1 N State St", city: "Chicago", region: "IL", postcode: "60602", country: "US" },
+        foster: { status: "active", capacity: 1, species: ["dog", "cat", "other"], blackouts: [{ from: "2099-12-24", to: "2099-12-31" }] },
+      }),
+      auth(),
+    ),
+    schemas.CreatePersonResponse,
+  ),
+);
+if (person.foster?.status !== "active" || person.foster.room !== 1) throw new Error(`createPerson answered ${JSON.stringify(person)}`);
+const withRoom = await step("listPeople", () =>
+  ok(
+    sdk.listPeople(organizationId, valid(schemas.ListPeopleQueryParams, { role: "foster", status: ["active"], hasRoom: true, q: fosterEmail }), auth()),
+    schemas.ListPeopleResponse,
+  ),
+);
+if (withRoom.length !== 1 || withRoom[0]!.id !== person.id) throw new Error(`listPeople answered ${JSON.stringify(withRoom)}`);
+const fostered = await ok(sdk.createPet(valid(schemas.CreatePetBody, { name: `Orval fostered ${unique}`, categoryId }), auth()), schemas.CreatePetResponse);
+const placement = await step("createPlacement", () =>
+  ok(
+    sdk.createPlacement(fostered.id, valid(schemas.CreatePlacementBody, { personId: person.id, expectedEndOn: day(14), note: "Through orval." }), auth()),
+    schemas.CreatePlacementResponse,
+  ),
+);
+if (placement.personId !== person.id || placement.endAt !== null) throw new Error(`createPlacement answered ${JSON.stringify(placement)}`);
+const placements = await step("listPlacements", () =>
+  ok(sdk.listPlacements(fostered.id, valid(schemas.ListPlacementsQueryParams, { limit: 10 }), auth()), schemas.ListPlacementsResponse),
+);
+if (placements.length !== 1 || placements[0]!.id !== placement.id) throw new Error(`listPlacements answered ${JSON.stringify(placements)}`);
+// The foster meant to bring it back two days ago: the animal is overdue.
+const corrected = await step("correctPlacement", () =>
+  ok(
+    sdk.correctPlacement(fostered.id, placement.id, valid(schemas.CorrectPlacementBody, { expectedEndOn: day(-2), note: null }), auth()),
+    schemas.CorrectPlacementResponse,
+  ),
+);
+if (corrected.expectedEndOn !== day(-2) || corrected.note !== null) throw new Error(`correctPlacement answered ${JSON.stringify(corrected)}`);
+const custody = await step("listCustody", () =>
+  ok(
+    sdk.listCustody(organizationId, valid(schemas.ListCustodyQueryParams, { where: "foster", personId: person.id, overdue: true }), auth()),
+    schemas.ListCustodyResponse,
+  ),
+);
+const where = custody.find((entry) => entry.petId === fostered.id)?.custody;
+if (where?.kind !== "foster" || where.personName !== person.name || !where.overdue) throw new Error(`listCustody answered ${JSON.stringify(custody)}`);
+const back = await step("endPlacement", () =>
+  ok(sdk.endPlacement(fostered.id, placement.id, valid(schemas.EndPlacementBody, { reason: "returnedToShelter" }), auth()), schemas.EndPlacementResponse),
+);
+if (back.endReason !== "returnedToShelter" || back.endAt === null) throw new Error(`endPlacement answered ${JSON.stringify(back)}`);
+const link = await step("sendFosterLink", () => ok(sdk.sendFosterLink(organizationId, person.id, auth()), schemas.SendFosterLinkResponse));
+if (!link.sent) throw new Error(`sendFosterLink answered ${JSON.stringify(link)}`);
+const page = await step("getFosterPage", () => ok(sdk.getFosterPage(organizationId, person.id, auth()), schemas.GetFosterPageResponse));
+if (page.link === null || page.link.expired) throw new Error(`getFosterPage answered ${JSON.stringify(page)}`);
+// Two people apply to foster (a partner forwarding the shelter's form); staff approve one and decline the other.
+const application = (who: string) =>
+  valid(schemas.ApplyToFosterBody, {
+    name: `Orval ${who}`,
+    email: `orval-${who}-${unique}@example.org`,
+    address: { city: "Evanston", postcode: "60201", country: "US" },
+    species: ["dog" as const],
+    capacity: 1,
+    message: "A fenced yard.",
+    consent: true as const,
+  });
+const applied = await step("applyToFoster", () => ok(sdk.applyToFoster(organizationId, application("approved"), auth()), schemas.ApplyToFosterResponse));
+if (!applied.received) throw new Error(`applyToFoster answered ${JSON.stringify(applied)}`);
+await ok(sdk.applyToFoster(organizationId, application("declined"), auth()), schemas.ApplyToFosterResponse);
+const applicants = await step("listFosterApplicants", () =>
+  ok(sdk.listFosterApplicants(organizationId, valid(schemas.ListFosterApplicantsQueryParams, { limit: 50 }), auth()), schemas.ListFosterApplicantsResponse),
+);
+const applicant = (who: string) => {
+  const found = applicants.find((a) => a.email === `orval-${who}-${unique}@example.org`);
+  if (!found) throw new Error(`listFosterApplicants lacks the ${who} applicant: ${JSON.stringify(applicants)}`);
+  return found.id;
+};
+const approved = await step("approveFosterApplicant", () =>
+  ok(sdk.approveFosterApplicant(organizationId, applicant("approved"), auth()), schemas.ApproveFosterApplicantResponse),
+);
+if (approved.status !== "active" || approved.decision !== "approved") throw new Error(`approveFosterApplicant answered ${JSON.stringify(approved)}`);
+const declined = await step("declineFosterApplicant", () =>
+  ok(
+    sdk.declineFosterApplicant(
+      organizationId,
+      applicant("declined"),
+      valid(schemas.DeclineFosterApplicantBody, { message: "We have enough homes for now." }),
+      auth(),
+    ),
+    schemas.DeclineFosterApplicantResponse,
+  ),
+);
+if (declined.status !== "inactive" || declined.decision !== "declined") throw new Error(`declineFosterApplicant answered ${JSON.stringify(declined)}`);
+// The foster, with the animal back (none placed), paused through the ETag read (orval's answer carries the headers): then erased.
+const read = await step("getPerson", async () => {
+  const answer = await sdk.getPerson(organizationId, person.id, auth());
+  return { person: await ok(Promise.resolve(answer), schemas.GetPersonResponse), etag: answer.headers.get("ETag") };
+});
+if (read.person.foster?.placedCount !== 0 || read.person.email !== fosterEmail || !read.etag) throw new Error(`getPerson answered ${JSON.stringify(read)}`);
+const paused = await step("updatePerson", () =>
+  ok(
+    sdk.updatePerson(
+      organizationId,
+      person.id,
+      valid(schemas.UpdatePersonBody, { foster: { status: "paused", capacity: 3 } }),
+      auth(key, { "If-Match": read.etag! }),
+    ),
+    schemas.UpdatePersonResponse,
+  ),
+);
+if (paused.foster?.status !== "paused" || paused.foster.capacity !== 3) throw new Error(`updatePerson answered ${JSON.stringify(paused)}`);
+await step("erasePerson", () => ok(sdk.erasePerson(organizationId, person.id, auth()), schemas.ErasePersonResponse));
+const erased = await ok(sdk.getPerson(organizationId, person.id, auth()), schemas.GetPersonResponse);
+if (!erased.erased || erased.name !== null || erased.email !== null) throw new Error(`the erased person answers ${JSON.stringify(erased)}`);
 
 report();

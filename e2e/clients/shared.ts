@@ -20,6 +20,8 @@ export const platformKey = required("PETSTORE_PLATFORM_KEY");
 export const receiver = required("RECEIVER_URL");
 export const photo = () => new Blob([fs.readFileSync(required("PHOTO_FILE"))], { type: "image/png" });
 export const unique = `${process.pid}-${Date.now()}`;
+/** The calendar day `days` from today (UTC), YYYY-MM-DD: two days back is before today in every time zone. */
+export const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 const PETFINDER_HEADER =
   "ID,Internal,AnimalName,PrimaryBreed,SecondaryBreed,Sex,Size,Age,Desc,Type,Status,Shots,Altered,NoDogs,NoCats,NoKids,Housetrained,Declawed,specialNeeds,Mix,photo1,photo2,photo3,photo4,photo5,photo6,arrival_date,birth_date,primaryColor,secondaryColor,tertiaryColor,coat_length,adoption_fee,display_adoption_fee,adoption_fee_waived,special_needs_notes,no_other,no_other_note,tags";
