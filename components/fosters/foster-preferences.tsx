@@ -3,7 +3,8 @@
 import { useTranslations } from "next-intl";
 import { useState } from "react";
 import { buttonClass, primaryButtonClass } from "@/components/pets/styles";
-import { FOSTER_CAPACITY_MAX, type FosterView } from "@/lib/fosters/links-schemas";
+import type { FosterView } from "@/lib/fosters/links-schemas";
+import { CAPACITY_MAX } from "@/lib/people/schemas";
 import { usePageLocale } from "@/lib/i18n/paths";
 import { SPECIES, type Species } from "@/lib/reports/schemas";
 import { ApiClientError } from "@/lib/site/api-error";
@@ -77,7 +78,7 @@ export function FosterPreferences({ token, view, onSaved }: { token: string; vie
           type="number"
           inputMode="numeric"
           min={1}
-          max={FOSTER_CAPACITY_MAX}
+          max={CAPACITY_MAX}
           value={capacity}
           onChange={(e) => {
             setCapacity(e.target.value);

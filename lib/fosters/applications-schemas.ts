@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { applicationInputSchema, DECISION_MESSAGE_MAX, honeypotSchema, MESSAGE_MAX } from "@/lib/applications/schemas";
-import { idSchema } from "@/lib/core/schemas";
+import { idSchema, LIMIT_DEFAULT, LIMIT_MAX, queryInteger } from "@/lib/core/schemas";
 import { STORABLE_ISSUE, storable } from "@/lib/core/text";
 import { localeSchema } from "@/lib/i18n/schemas";
 import { addressInputSchema } from "@/lib/organizations/schemas";
-import { SPECIES } from "@/lib/reports/schemas";
-import { fosterCapacitySchema, fosterSpeciesSchema } from "@/lib/fosters/links-schemas";
+import { capacitySchema, fosterSpeciesSchema, fosterStatusSchema, speciesListSchema } from "@/lib/people/schemas";
 
 // The public application to foster, on each shelter's page: the person's own
 // fields (name, email, phone, home) as an adoption application and an
@@ -22,8 +21,8 @@ export const newFosterApplicationSchema = z
     address: addressInputSchema.meta({
       description: "The foster's home: `city` and `country` are required; a US ZIP code places it at the ZIP code's centre.",
     }),
-    species: fosterSpeciesSchema.default([]),
-    capacity: fosterCapacitySchema,
+    species: speciesListSchema.default([]),
+    capacity: capacitySchema,
     message: z
       .string({ error: () => "must be text" })
       .trim()
@@ -66,15 +65,15 @@ export const fosterApplicantSchema = z
       postcode: z.string().nullable(),
       country: z.string().nullable(),
     }),
-    species: z.array(z.enum(SPECIES)),
+    species: z.array(fosterSpeciesSchema),
     capacity: z.number().int().nullable(),
     message: z.string().nullable(),
     locale: z.string(),
-    status: z.enum(["applicant", "active", "paused", "inactive", "doNotPlace"]),
+    status: fosterStatusSchema,
     createdAt: z.string().meta({ format: "date-time" }),
     decision: z.enum(["approved", "declined"]).nullable(),
     decisionMessage: z.string().nullable(),
-    decidedAt: z.string().nullable(),
+    decidedAt: z.string().nullable().meta({ format: "date-time", description: "When staff decided; null while undecided." }),
   })
   .meta({ id: "FosterApplicant", description: "An application to foster and its person (personal data: scope people:read)." });
 export type FosterApplicant = z.infer<typeof fosterApplicantSchema>;
@@ -82,8 +81,10 @@ export type FosterApplicant = z.infer<typeof fosterApplicantSchema>;
 export const fosterApplicantsSchema = z.array(fosterApplicantSchema).meta({ id: "FosterApplicants" });
 
 export const listFosterApplicantsQuerySchema = z.object({
-  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().meta({ description: "Only applications older than this id (the next page)." }),
-  limit: z.coerce.number().int().min(1).max(100).default(50).meta({ description: "At most this many (1 to 100)." }),
+  limit: queryInteger(1, LIMIT_MAX, "int32")
+    .default(LIMIT_DEFAULT)
+    .meta({ description: `Maximum number of applicants returned (1 to ${LIMIT_MAX}).`, example: 20, default: LIMIT_DEFAULT }),
+  cursor: z.string().min(1, "must not be empty").optional().meta({ description: "Opaque paging cursor, taken from a `Link` header; never built by hand." }),
 });
 export type ListFosterApplicantsQuery = z.infer<typeof listFosterApplicantsQuerySchema>;
 

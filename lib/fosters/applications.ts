@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { APPLY_BUDGETS, applyKeyCounter } from "@/lib/applications/service";
 import { addressRateKey } from "@/lib/core/client";
 import { ApiError, notFound } from "@/lib/core/errors";
+import { decodeCursor, invalidCursorFor, keysetPage, type PageLinks } from "@/lib/core/pagination";
 import { DEFAULT_LOCALE } from "@/lib/i18n/locales";
 import { emailCounterKey, spendBudgets } from "@/lib/rate-limit/budgets";
 import type { Species } from "@/lib/reports/schemas";
@@ -153,21 +154,25 @@ export async function listFosterApplicants(
   viewer: Viewer,
   organizationId: number,
   query: ListFosterApplicantsQuery,
-): Promise<{ applicants: FosterApplicant[]; next: number | null }> {
+): Promise<{ applicants: FosterApplicant[]; cursors: PageLinks }> {
   assertMayReadPeople(viewer, organizationId);
+  // Newest first, keyset-paged as every list is: "after" walks to older applications, "before" back to newer.
+  const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  if (cursor && (cursor.s !== undefined || cursor.k !== undefined)) throw invalidCursorFor("another list, not this inbox");
+  const backwards = cursor?.d === "before";
   const rows = await db().fosterApplication.findMany({
     where: {
       organizationId: BigInt(organizationId),
       decision: null,
       person: { fosterStatus: "applicant", erasedAt: null },
-      ...(query.before ? { id: { lt: BigInt(query.before) } } : {}),
+      ...(cursor ? { id: backwards ? { gt: BigInt(cursor.id) } : { lt: BigInt(cursor.id) } } : {}),
     },
-    orderBy: { id: "desc" },
+    orderBy: { id: backwards ? "asc" : "desc" },
     take: query.limit + 1,
     select: APPLICANT_SELECT,
   });
-  const page = rows.slice(0, query.limit).map(toApplicant);
-  return { applicants: page, next: rows.length > query.limit ? page.at(-1)!.applicationId : null };
+  const { page, cursors } = keysetPage(rows, query.limit, cursor, (row) => ({ id: Number(row.id) }));
+  return { applicants: page.map(toApplicant), cursors };
 }
 
 /** Locks the applicant and their open application, or refuses: 404 (not the organisation's person), 409 (not an applicant now). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idSchema, queryInteger } from "@/lib/core/schemas";
 import { STORABLE_ISSUE, storable } from "@/lib/core/text";
+import { blackoutsSchema, capacitySchema, speciesListSchema } from "@/lib/people/schemas";
 import { SPECIES } from "@/lib/reports/schemas";
 
 // The foster's private page: what staff send (the link), what the page shows
@@ -10,8 +11,6 @@ import { SPECIES } from "@/lib/reports/schemas";
 
 /** How long a foster's link works: a season of fostering; staff send a new one (which replaces it) whenever asked. */
 export const FOSTER_LINK_DAYS = 90;
-export const FOSTER_CAPACITY_MAX = 50;
-export const BLACKOUTS_MAX = 20;
 export const NOTE_MAX = 2000;
 
 /** The private link's token: 32 random bytes in base64url (256 bits). */
@@ -22,40 +21,10 @@ export const fosterTokenParamsSchema = z.object({
     .meta({ description: "The token of the foster's private link." }),
 });
 
-export const fosterSpeciesSchema = z
-  .array(z.enum(SPECIES, { error: () => `must be one of ${SPECIES.join(", ")}` }), { error: () => "must be a list of species" })
-  .max(SPECIES.length, `must name at most ${SPECIES.length} species`)
-  .refine((list) => new Set(list).size === list.length, "must not name a species twice")
-  .meta({ description: "The species the foster takes (`dog`, `cat`, `other`); empty: any.", example: ["cat"] });
-
-export const fosterCapacitySchema = z
-  .number({ error: () => "must be a whole number" })
-  .int("must be a whole number")
-  .min(1, "must be at least 1")
-  .max(FOSTER_CAPACITY_MAX, `must be at most ${FOSTER_CAPACITY_MAX}`)
-  .meta({ description: "How many animals the foster can take at once (1 to 50).", example: 2 });
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (s: string) => DAY.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
-const daySchema = z
-  .string({ error: () => "must be a day, YYYY-MM-DD" })
-  .refine(isDay, "must be a day, YYYY-MM-DD")
-  .meta({ format: "date", example: "2027-07-01" });
-
-export const blackoutsSchema = z
-  .array(
-    z
-      .strictObject({ from: daySchema, to: daySchema })
-      .refine((b) => !isDay(b.from) || !isDay(b.to) || b.from <= b.to, { message: "must not end before it starts", path: ["to"] }),
-    { error: () => "must be a list of { from, to } days" },
-  )
-  .max(BLACKOUTS_MAX, `must hold at most ${BLACKOUTS_MAX} periods`)
-  .meta({ description: "Days the foster cannot take an animal, `from` and `to` both included.", example: [{ from: "2027-07-01", to: "2027-07-14" }] });
-export type Blackout = z.infer<typeof blackoutsSchema>[number];
-
 /** What the foster may change on their page. */
 export const fosterPreferencesPatchSchema = z
-  .strictObject({ capacity: fosterCapacitySchema.optional(), species: fosterSpeciesSchema.optional(), blackouts: blackoutsSchema.optional() })
+  // Held to the rules staff's changes are (lib/people/schemas.ts): neither can save what the other's form would refuse.
+  .strictObject({ capacity: capacitySchema.optional(), species: speciesListSchema.optional(), blackouts: blackoutsSchema.optional() })
   .refine((p) => p.capacity !== undefined || p.species !== undefined || p.blackouts !== undefined, "must change at least one of capacity, species, blackouts")
   .meta({ id: "FosterPreferencesPatch", description: "The foster's own capacity, species and blackout days; the fields left out keep their values." });
 export type FosterPreferencesPatch = z.infer<typeof fosterPreferencesPatchSchema>;
@@ -114,8 +83,11 @@ export const fosterNoteCreatedSchema = fosterNoteSchema.meta({ id: "FosterNote",
 /** What staff see of a foster's page: the link's state, "ready for another", the notes (newest first). */
 export const fosterPageSchema = z
   .object({
-    link: z.object({ sentAt: z.string(), expiresAt: z.string(), expired: z.boolean() }).nullable(),
-    readyAt: z.string().nullable(),
+    link: z
+      .object({ sentAt: z.string().meta({ format: "date-time" }), expiresAt: z.string().meta({ format: "date-time" }), expired: z.boolean() })
+      .nullable()
+      .meta({ description: "The last link sent (each replaces the one before); null: none sent." }),
+    readyAt: z.string().nullable().meta({ format: "date-time", description: 'When the foster last said "ready for another"; null: not said.' }),
     notes: z.array(fosterNoteSchema),
   })
   .meta({ id: "FosterPage", description: "What a foster said on their private page, for the organisation's staff (scope people:read)." });
@@ -124,7 +96,7 @@ export type FosterPage = z.infer<typeof fosterPageSchema>;
 export const fosterLinkSentSchema = z
   .object({
     sent: z.boolean().meta({ description: "Whether an email was queued (false: no mail server is configured, or the person has no email)." }),
-    expiresAt: z.string(),
+    expiresAt: z.string().meta({ format: "date-time", description: "When the new link stops working." }),
   })
   .meta({ id: "FosterLinkSent", description: "A new private link: the one sent before stops working." });
 

@@ -9,11 +9,11 @@ import { petView, photoUrl } from "@/lib/pets/present";
 import type { Species } from "@/lib/reports/schemas";
 import { queueFosterMail } from "@/lib/fosters/mail";
 import { assertMayReadPeople } from "@/lib/people/service";
+import type { Blackout } from "@/lib/people/schemas";
 import type { Viewer } from "@/lib/visibility/policy";
 import { lockPersonOf } from "@/lib/people/queries";
 import {
   FOSTER_LINK_DAYS,
-  type Blackout,
   type FosterPage,
   type FosterPreferencesPatch,
   type FosterView,

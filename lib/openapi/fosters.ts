@@ -19,7 +19,7 @@ import {
   newFosterNoteSchema,
   personIdParamsSchema,
 } from "@/lib/fosters/links-schemas";
-import { COMMON_HEADERS, commonErrors, errorResponse } from "@/lib/openapi/builders";
+import { COMMON_HEADERS, commonErrors, errorResponse, header } from "@/lib/openapi/builders";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
 
 // Fosters in the contract (docs/api.md, "The foster's page and foster
@@ -40,7 +40,7 @@ export function registerFosters(registry: OpenAPIRegistry, security: Record<stri
     operationId: "applyToFoster",
     summary: "Apply to foster animals for an organisation",
     description:
-      "The shelter's page's form, or a partner forwarding it. The person becomes a foster with the status `applicant` (a new person, or one of the organisation's people with no foster role), and a confirmation email goes to `email` in `locale`. The answer is the same whatever the organisation already knew of the address: a person already a foster (or already applying) is changed in nothing, and only the email to that address says so. The budgets of adoption applications hold, on counters of their own (429 with Retry-After); `website` is a honeypot; a US ZIP code places the home at the ZIP code's centre (an unknown one is 400 `unknown_location`).",
+      "The shelter's page's form, or a partner forwarding it. The person becomes a foster with the status `applicant` (a new person, or one of the organisation's people with no foster role), and a confirmation email goes to `email` in `locale`. The answer is the same whatever the organisation already knew of the address: a person already a foster (or already applying) is changed in nothing, and only the email to that address says so. The budgets of adoption applications hold, on counters of their own (429 with Retry-After); `website` is a honeypot; a US ZIP code places the home at the ZIP code's centre (an unknown one is 400 `unknown_location`). Scope `applications:write` (as applying to adopt); the shelter's page sends it from the adopter's anonymous session.",
     tags,
     security,
     request: { params: organizationIdParamsSchema, body: { required: true, content: json(newFosterApplicationSchema) } },
@@ -58,26 +58,48 @@ export function registerFosters(registry: OpenAPIRegistry, security: Record<stri
     path: "/organizations/{organizationId}/foster-applications",
     operationId: "listFosterApplicants",
     summary: "The foster applicants waiting for a decision, with what they sent (scope people:read)",
-    description: "Newest first; the `Link` header's `next` gives the next page. Personal data: only the organisation's staff and its keys with `people:read`.",
+    description:
+      "Applicants waiting for a decision, newest first. Paged as every list is: `limit` (default 20) and the opaque `cursor` of the `Link` header (`next`, `prev`). Personal data: only the organisation's staff and its keys with `people:read`.",
     tags,
     security,
     request: { params: organizationIdParamsSchema, query: listFosterApplicantsQuerySchema },
     responses: {
-      200: ok("The applicants.", fosterApplicantsSchema),
+      200: {
+        description: "The applicants.",
+        headers: {
+          ...COMMON_HEADERS,
+          "Cache-Control": header("`private, no-store`: personal data is never kept by a cache."),
+          Link: header('RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`, `rel="prev"`.'),
+        },
+        content: json(fosterApplicantsSchema),
+      },
       400: errorResponse(400, ["invalid_query", "invalid_path"]),
       404: errorResponse(404, ["not_found"], {}, "No such organisation."),
       ...commonErrors(),
     },
   });
-  for (const [step, summary, body] of [
-    ["approve", "Approve a foster applicant: an active foster, welcomed by email with their private page's link", undefined],
-    ["decline", "Decline a foster applicant: the person becomes inactive and is emailed the message; what they sent stays for staff", fosterDeclineSchema],
+  const DECIDERS =
+    "Scope `people:write`, and `people:read` as every people route (the answer is the applicant's personal data): the organisation's staff and its keys with both. Decided once: a second decision is 409 `invalid_transition`.";
+  for (const [step, summary, description, body] of [
+    [
+      "approve",
+      "Approve a foster applicant: an active foster, welcomed by email with their private page's link",
+      `The person's foster status becomes \`active\` (they can be placed with from now on) and a welcome email in their language carries a new private link (the one sent before, if any, stops working). ${DECIDERS}`,
+      undefined,
+    ],
+    [
+      "decline",
+      "Decline a foster applicant: the person becomes inactive and is emailed the message; what they sent stays for staff",
+      `The person's foster status becomes \`inactive\`; an email tells them, with \`message\` when given. Their application stays in the organisation's records for staff. ${DECIDERS}`,
+      fosterDeclineSchema,
+    ],
   ] as const) {
     registry.registerPath({
       method: "post",
       path: `/organizations/{organizationId}/foster-applications/{personId}/${step}`,
       operationId: step === "approve" ? "approveFosterApplicant" : "declineFosterApplicant",
       summary,
+      description,
       tags,
       security,
       request: { params: personIdParamsSchema, ...(body ? { body: { required: true, content: json(body) } } : {}) },
@@ -95,7 +117,7 @@ export function registerFosters(registry: OpenAPIRegistry, security: Record<stri
     path: "/organizations/{organizationId}/people/{personId}/link",
     operationId: "sendFosterLink",
     summary: "Email an active or paused foster their private page's link (scope people:write)",
-    description: `A new link each time: the one sent before stops working at once. Only the token's SHA-256 is stored; the link works for ${FOSTER_LINK_DAYS} days, in the person's language (the page they applied from), English when not known.`,
+    description: `A new link each time: the one sent before stops working at once. Only the token's SHA-256 is stored; the link works for ${FOSTER_LINK_DAYS} days, in the person's language (the page they applied from), English when not known. Scope \`people:write\`, and \`people:read\` as every people route.`,
     tags,
     security,
     request: { params: personIdParamsSchema },

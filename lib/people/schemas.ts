@@ -27,7 +27,7 @@ export const fosterStatusSchema = z.enum(FOSTER_STATUSES).meta({
   example: "active",
 });
 
-const fosterSpeciesSchema = z.enum(FOSTER_SPECIES).meta({
+export const fosterSpeciesSchema = z.enum(FOSTER_SPECIES).meta({
   id: "FosterSpecies",
   description: "The monthly report's species: `dog`, `cat`, or `other`.",
   example: "dog",
@@ -54,20 +54,20 @@ export const blackoutSchema = z
   .meta({ id: "Blackout", description: "Days the foster cannot take an animal, both included (`to` not before `from`)." });
 export type Blackout = z.infer<typeof blackoutSchema>;
 
-const capacitySchema = z
+export const capacitySchema = z
   .number({ error: () => "must be a whole number from 1 to 50" })
   .int("must be a whole number from 1 to 50")
   .min(1, `must be from 1 to ${CAPACITY_MAX}`)
   .max(CAPACITY_MAX, `must be from 1 to ${CAPACITY_MAX}`)
   .meta({ description: `How many animals the foster takes at once (1 to ${CAPACITY_MAX}).`, example: 2 });
 
-const speciesListSchema = z
+export const speciesListSchema = z
   .array(fosterSpeciesSchema, { error: () => 'must be an array of "dog", "cat", "other"' })
   .max(FOSTER_SPECIES.length, `must list at most ${FOSTER_SPECIES.length} species`)
   .refine((list) => new Set(list).size === list.length, "must not name a species twice")
   .meta({ description: "The species the foster takes; empty: any.", example: ["cat"] });
 
-const blackoutsSchema = z
+export const blackoutsSchema = z
   .array(blackoutSchema, { error: () => "must be an array of { from, to }" })
   .max(BLACKOUTS_MAX, `must list at most ${BLACKOUTS_MAX} blackouts`)
   .meta({ description: `Days the foster cannot take an animal (at most ${BLACKOUTS_MAX} periods).` });

@@ -642,13 +642,13 @@ export interface paths {
         };
         /**
          * The foster applicants waiting for a decision, with what they sent (scope people:read)
-         * @description Newest first; the `Link` header's `next` gives the next page. Personal data: only the organisation's staff and its keys with `people:read`.
+         * @description Applicants waiting for a decision, newest first. Paged as every list is: `limit` (default 20) and the opaque `cursor` of the `Link` header (`next`, `prev`). Personal data: only the organisation's staff and its keys with `people:read`.
          */
         get: operations["listFosterApplicants"];
         put?: never;
         /**
          * Apply to foster animals for an organisation
-         * @description The shelter's page's form, or a partner forwarding it. The person becomes a foster with the status `applicant` (a new person, or one of the organisation's people with no foster role), and a confirmation email goes to `email` in `locale`. The answer is the same whatever the organisation already knew of the address: a person already a foster (or already applying) is changed in nothing, and only the email to that address says so. The budgets of adoption applications hold, on counters of their own (429 with Retry-After); `website` is a honeypot; a US ZIP code places the home at the ZIP code's centre (an unknown one is 400 `unknown_location`).
+         * @description The shelter's page's form, or a partner forwarding it. The person becomes a foster with the status `applicant` (a new person, or one of the organisation's people with no foster role), and a confirmation email goes to `email` in `locale`. The answer is the same whatever the organisation already knew of the address: a person already a foster (or already applying) is changed in nothing, and only the email to that address says so. The budgets of adoption applications hold, on counters of their own (429 with Retry-After); `website` is a honeypot; a US ZIP code places the home at the ZIP code's centre (an unknown one is 400 `unknown_location`). Scope `applications:write` (as applying to adopt); the shelter's page sends it from the adopter's anonymous session.
          */
         post: operations["applyToFoster"];
         delete?: never;
@@ -666,7 +666,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Approve a foster applicant: an active foster, welcomed by email with their private page's link */
+        /**
+         * Approve a foster applicant: an active foster, welcomed by email with their private page's link
+         * @description The person's foster status becomes `active` (they can be placed with from now on) and a welcome email in their language carries a new private link (the one sent before, if any, stops working). Scope `people:write`, and `people:read` as every people route (the answer is the applicant's personal data): the organisation's staff and its keys with both. Decided once: a second decision is 409 `invalid_transition`.
+         */
         post: operations["approveFosterApplicant"];
         delete?: never;
         options?: never;
@@ -683,7 +686,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Decline a foster applicant: the person becomes inactive and is emailed the message; what they sent stays for staff */
+        /**
+         * Decline a foster applicant: the person becomes inactive and is emailed the message; what they sent stays for staff
+         * @description The person's foster status becomes `inactive`; an email tells them, with `message` when given. Their application stays in the organisation's records for staff. Scope `people:write`, and `people:read` as every people route (the answer is the applicant's personal data): the organisation's staff and its keys with both. Decided once: a second decision is 409 `invalid_transition`.
+         */
         post: operations["declineFosterApplicant"];
         delete?: never;
         options?: never;
@@ -791,7 +797,7 @@ export interface paths {
         put?: never;
         /**
          * Email an active or paused foster their private page's link (scope people:write)
-         * @description A new link each time: the one sent before stops working at once. Only the token's SHA-256 is stored; the link works for 90 days, in the person's language (the page they applied from), English when not known.
+         * @description A new link each time: the one sent before stops working at once. Only the token's SHA-256 is stored; the link works for 90 days, in the person's language (the page they applied from), English when not known. Scope `people:write`, and `people:read` as every people route.
          */
         post: operations["sendFosterLink"];
         delete?: never;
@@ -1811,6 +1817,10 @@ export interface components {
             capacity: number | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When staff decided; null while undecided.
+             */
             decidedAt: string | null;
             /** @enum {string|null} */
             decision: "approved" | "declined" | null;
@@ -1826,9 +1836,8 @@ export interface components {
             message: string | null;
             name: string | null;
             phone: string | null;
-            species: ("dog" | "cat" | "other")[];
-            /** @enum {string} */
-            status: "applicant" | "active" | "paused" | "inactive" | "doNotPlace";
+            species: components["schemas"]["FosterSpecies"][];
+            status: components["schemas"]["FosterStatus"];
         };
         FosterApplicants: components["schemas"]["FosterApplicant"][];
         /** @description Received: an email to the address says what happens next. */
@@ -1862,6 +1871,10 @@ export interface components {
         };
         /** @description A new private link: the one sent before stops working. */
         FosterLinkSent: {
+            /**
+             * Format: date-time
+             * @description When the new link stops working.
+             */
             expiresAt: string;
             /** @description Whether an email was queued (false: no mail server is configured, or the person has no email). */
             sent: boolean;
@@ -1885,9 +1898,12 @@ export interface components {
         };
         /** @description What a foster said on their private page, for the organisation's staff (scope people:read). */
         FosterPage: {
+            /** @description The last link sent (each replaces the one before); null: none sent. */
             link: {
                 expired: boolean;
+                /** Format: date-time */
                 expiresAt: string;
+                /** Format: date-time */
                 sentAt: string;
             } | null;
             notes: {
@@ -1906,43 +1922,28 @@ export interface components {
                 petName: string;
                 text: string | null;
             }[];
+            /**
+             * Format: date-time
+             * @description When the foster last said "ready for another"; null: not said.
+             */
             readyAt: string | null;
         };
         /** @description The foster's own capacity, species and blackout days; the fields left out keep their values. */
         FosterPreferencesPatch: {
+            /** @description Days the foster cannot take an animal (at most 50 periods). */
+            blackouts?: components["schemas"]["Blackout"][];
             /**
-             * @description Days the foster cannot take an animal, `from` and `to` both included.
-             * @example [
-             *       {
-             *         "from": "2027-07-01",
-             *         "to": "2027-07-14"
-             *       }
-             *     ]
-             */
-            blackouts?: {
-                /**
-                 * Format: date
-                 * @example 2027-07-01
-                 */
-                from: string;
-                /**
-                 * Format: date
-                 * @example 2027-07-01
-                 */
-                to: string;
-            }[];
-            /**
-             * @description How many animals the foster can take at once (1 to 50).
+             * @description How many animals the foster takes at once (1 to 50).
              * @example 2
              */
             capacity?: number;
             /**
-             * @description The species the foster takes (`dog`, `cat`, `other`); empty: any.
+             * @description The species the foster takes; empty: any.
              * @example [
              *       "cat"
              *     ]
              */
-            species?: ("dog" | "cat" | "other")[];
+            species?: components["schemas"]["FosterSpecies"][];
         };
         /**
          * @description The monthly report's species: `dog`, `cat`, or `other`.
@@ -2732,7 +2733,7 @@ export interface components {
                 street: string | null;
             };
             /**
-             * @description How many animals the foster can take at once (1 to 50).
+             * @description How many animals the foster takes at once (1 to 50).
              * @example 2
              */
             capacity: number;
@@ -2769,13 +2770,13 @@ export interface components {
              */
             phone?: string | null;
             /**
-             * @description The species the foster takes (`dog`, `cat`, `other`); empty: any.
+             * @description The species the foster takes; empty: any.
              * @default []
              * @example [
              *       "cat"
              *     ]
              */
-            species: ("dog" | "cat" | "other")[];
+            species: components["schemas"]["FosterSpecies"][];
             /** @description Leave out (a honeypot: any value is refused). */
             website?: string;
         };
@@ -13219,9 +13220,9 @@ export interface operations {
     listFosterApplicants: {
         parameters: {
             query?: {
-                /** @description Only applications older than this id (the next page). */
-                before?: number;
-                /** @description At most this many (1 to 100). */
+                /** @description Opaque paging cursor, taken from a `Link` header; never built by hand. */
+                cursor?: string;
+                /** @description Maximum number of applicants returned (1 to 100). */
                 limit?: number;
             };
             header?: never;
@@ -13236,6 +13237,10 @@ export interface operations {
             /** @description The applicants. */
             200: {
                 headers: {
+                    /** @description `private, no-store`: personal data is never kept by a cache. */
+                    "Cache-Control"?: string;
+                    /** @description RFC 8288 links to neighbouring pages: `<…?cursor=…>; rel="next"`, `rel="prev"`. */
+                    Link?: string;
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
                     RateLimit?: string;
                     /** @description IETF draft: the policies in force, e.g. `"minute";q=60;w=60, "day";q=1000;w=86400`. */

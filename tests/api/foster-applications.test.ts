@@ -13,7 +13,19 @@ import type { FosterView } from "@/lib/fosters/links-schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { testMailServer } from "@/tests/mail-server";
-import { FIRST_ORG, ORIGIN, call, enableRateLimit, expectApiError, expectJson, newKey, newOrganization, staffSession, type StaffSession } from "./helpers";
+import {
+  FIRST_ORG,
+  ORIGIN,
+  call,
+  enableRateLimit,
+  expectApiError,
+  expectJson,
+  newKey,
+  newOrganization,
+  parseLink,
+  staffSession,
+  type StaffSession,
+} from "./helpers";
 
 // The public application to foster, from a shelter's page: it makes the
 // person an applicant (a new person, or one of the organisation's people
@@ -76,10 +88,16 @@ function inbox(who: { headers?: Record<string, string>; key?: string } = { heade
   return call(inboxRoute, `/v1/organizations/${FIRST_ORG}/foster-applications`, { ...who, params: { organizationId: String(FIRST_ORG) } });
 }
 
-const decide = (route: typeof approveRoute, step: string, personId: number, json?: unknown) =>
+const decide = (
+  route: typeof approveRoute,
+  step: string,
+  personId: number,
+  json?: unknown,
+  who: { headers?: Record<string, string>; key?: string } = { headers: staff.headers },
+) =>
   call(route, `/v1/organizations/${FIRST_ORG}/foster-applications/${personId}/${step}`, {
     method: "POST",
-    headers: staff.headers,
+    ...who,
     params: { organizationId: String(FIRST_ORG), personId: String(personId) },
     json,
   });
@@ -175,6 +193,26 @@ describe("applying", () => {
     }
   });
 
+  it("the inbox pages as every list does: newest first, limit, the opaque cursor of the Link header both ways", async () => {
+    const org = await newOrganization();
+    const orgStaff = await staffSession(undefined, { organizationId: org });
+    for (const i of [1, 2, 3]) await expectJson(await apply(application(`paging-${i}@example.org`), address(), org), 202);
+    const page = (query: string) =>
+      call(inboxRoute, `/v1/organizations/${org}/foster-applications${query}`, { headers: orgStaff.headers, params: { organizationId: String(org) } });
+    const first = await page("?limit=2");
+    expect((await expectJson<FosterApplicant[]>(first)).map((a) => a.email)).toEqual(["paging-3@example.org", "paging-2@example.org"]);
+    expect(first.headers.get("cache-control")).toBe("private, no-store");
+    const next = parseLink(first.headers.get("link")).next!;
+    expect(parseLink(first.headers.get("link")).prev).toBeUndefined();
+    const second = await page(new URL(next).search);
+    expect((await expectJson<FosterApplicant[]>(second)).map((a) => a.email)).toEqual(["paging-1@example.org"]);
+    const links = parseLink(second.headers.get("link"));
+    expect(links.next).toBeUndefined();
+    const back = await page(new URL(links.prev!).search);
+    expect((await expectJson<FosterApplicant[]>(back)).map((a) => a.email)).toEqual(["paging-3@example.org", "paging-2@example.org"]);
+    await expectApiError(await page("?cursor=not-a-cursor!"), 400, "invalid_cursor");
+  });
+
   it("the inbox is personal data: a key without people:read and another organisation's staff are refused", async () => {
     const { key } = await newKey(["pets:read", "applications:write"]);
     await expectApiError(await inbox({ key }), 403, "forbidden");
@@ -195,6 +233,19 @@ describe("staff decide", () => {
     expect(page).toMatchObject({ name: "Robin Foster", capacity: 2, species: ["cat"], animals: [] });
     // Decided once: a second step is refused.
     await expectApiError(await decide(declineRoute, "decline", Number(person.id), {}), 409, "invalid_transition");
+  });
+
+  it("a decision answers with the applicant, so it needs people:read as well as people:write; undecided after a refusal", async () => {
+    await expectJson(await apply(application("writer-only@example.org")), 202);
+    const person = await personOf("writer-only@example.org");
+    const { key: writerOnly } = await newKey(["pets:read", "people:write"]);
+    await expectApiError(await decide(approveRoute, "approve", Number(person.id), undefined, { key: writerOnly }), 403, "forbidden");
+    await expectApiError(await decide(declineRoute, "decline", Number(person.id), {}, { key: writerOnly }), 403, "forbidden");
+    expect((await personOf("writer-only@example.org")).fosterStatus).toBe("applicant");
+    const { key: both } = await newKey(["pets:read", "people:read", "people:write"]);
+    expect(await expectJson<FosterApplicant>(await decide(approveRoute, "approve", Number(person.id), undefined, { key: both }))).toMatchObject({
+      status: "active",
+    });
   });
 
   it("decline: the person becomes inactive, is emailed the message; what they sent stays for staff", async () => {

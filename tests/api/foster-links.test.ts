@@ -170,15 +170,21 @@ describe("the link", () => {
     await expectApiError(await sendLink(theirs.id, otherStaff.headers), 403, "forbidden");
   });
 
-  it("needs people:write: a key without it gets 403", async () => {
+  it("needs people:write, and people:read as every people route: a key without either gets 403", async () => {
     const person = await foster();
-    const { key } = await newKey(["pets:read", "people:read"]);
-    const res = await call(linkRoute, `/v1/organizations/${FIRST_ORG}/people/${person.id}/link`, {
-      method: "POST",
-      key,
-      params: { organizationId: String(FIRST_ORG), personId: String(person.id) },
-    });
-    await expectApiError(res, 403, "forbidden");
+    for (const scopes of [
+      ["pets:read", "people:read"],
+      ["pets:read", "people:write"],
+    ] as const) {
+      const { key } = await newKey([...scopes]);
+      const res = await call(linkRoute, `/v1/organizations/${FIRST_ORG}/people/${person.id}/link`, {
+        method: "POST",
+        key,
+        params: { organizationId: String(FIRST_ORG), personId: String(person.id) },
+      });
+      await expectApiError(res, 403, "forbidden");
+    }
+    expect(await db().fosterLink.count({ where: { personId: BigInt(person.id) } })).toBe(0);
   });
 });
 

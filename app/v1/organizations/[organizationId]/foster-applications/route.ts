@@ -1,6 +1,7 @@
 import { listFosterApplicants, submitFosterApplication } from "@/lib/fosters/applications";
 import { listFosterApplicantsQuerySchema, newFosterApplicationSchema } from "@/lib/fosters/applications-schemas";
 import { clientAddress } from "@/lib/core/client";
+import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { organizationOwner } from "@/lib/http/tenant";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
@@ -20,14 +21,13 @@ export const POST = withApi(
   }),
 );
 
-// GET /v1/organizations/{organizationId}/foster-applications - staff's inbox: the foster applicants, with what they sent (Link: next page)
+// GET /v1/organizations/{organizationId}/foster-applications - staff's inbox: the foster applicants, with what they sent, newest first; keyset-paged through the Link header
 export const GET = withApi(
   { scope: "people:read", tenant: organizationOwner, params: organizationIdParamsSchema, query: listFosterApplicantsQuerySchema },
   async ({ params, query, caller, url }) => {
-    const { applicants, next } = await listFosterApplicants(viewerOf(caller), params.organizationId, query);
-    const nextUrl = next === null ? undefined : new URL(url);
-    nextUrl?.searchParams.set("before", String(next));
-    return { body: applicants, headers: { "Cache-Control": "no-store", Link: nextUrl ? `<${nextUrl.pathname}${nextUrl.search}>; rel="next"` : undefined } };
+    const { applicants, cursors } = await listFosterApplicants(viewerOf(caller), params.organizationId, query);
+    const link = linkHeader({ next: cursors.next && withCursor(url, cursors.next), prev: cursors.prev && withCursor(url, cursors.prev) });
+    return { body: applicants, headers: { "Cache-Control": "private, no-store", Link: link } };
   },
 );
 
