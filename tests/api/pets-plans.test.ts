@@ -50,7 +50,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await client.query("TRUNCATE pet_placements, pet_stays, people");
+  // Every table that references people goes with it (PostgreSQL refuses to truncate a referenced table alone).
+  await client.query("TRUNCATE pet_placements, pet_stays, foster_notes, foster_applications, foster_links, people");
   await client.end();
   await db().pet.deleteMany();
 });
