@@ -115,3 +115,33 @@ export function withParam(url: URL, name: string, value: string): string {
   next.searchParams.set(name, value);
   return next.toString();
 }
+
+/**
+ * A page of a list in a time order whose query also says whether anything
+ * lies on the cursor's other side (`otherSide`, the cursor's own position
+ * included): an animal's stays and its placements. `rows` are `limit + 1`
+ * read from the cursor on (nearest first when walking back). On an empty page
+ * the cursor's own position is the boundary, one id past it, so that the
+ * neighbour page holds the row the cursor names (as GET /v1/pets does).
+ */
+export function pageAroundCursor<R, P extends { id: bigint }>(
+  rows: R[],
+  otherSide: boolean,
+  limit: number,
+  cursor: { d: "after" | "before"; at: P } | undefined,
+  positionOf: (row: R) => P,
+  encode: (d: "after" | "before", at: P) => string,
+): { page: R[]; cursors: PageLinks } {
+  const backwards = cursor?.d === "before";
+  const moreAhead = rows.length > limit;
+  const page = rows.slice(0, limit);
+  if (backwards) page.reverse();
+  const hasNext = backwards ? otherSide : moreAhead;
+  const hasPrev = backwards ? moreAhead : cursor !== undefined && otherSide;
+  const first = page[0] ? positionOf(page[0]) : cursor && { ...cursor.at, id: cursor.at.id + 1n };
+  const last = page.at(-1) ? positionOf(page.at(-1)!) : cursor && { ...cursor.at, id: cursor.at.id > 0n ? cursor.at.id - 1n : 0n };
+  const cursors: PageLinks = {};
+  if (hasNext && last) cursors.next = encode("after", last);
+  if (hasPrev && first) cursors.prev = encode("before", first);
+  return { page, cursors };
+}

@@ -1,7 +1,7 @@
 import { now as clockNow } from "@/lib/clock";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "@/lib/core/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, pageAroundCursor } from "@/lib/core/pagination";
 import { changePetAndStay, type ChangeContext, type UpdateOptions } from "@/lib/pets/service";
 import { findPetById } from "@/lib/pets/queries/lookups";
 import type { StoredPet } from "@/lib/pets/present";
@@ -194,22 +194,12 @@ const cursorAt = (d: "after" | "before", at: queries.PlacementPosition) => encod
 /** GET /v1/pets/{id}/placements: oldest first, paged by cursor as the stays are. The route has checked the caller may see the animal. */
 export async function listPlacements(petId: number, query: ListPlacementsQuery): Promise<PlacementPage> {
   const cursor = query.cursor === undefined ? undefined : positionOfCursor(query.cursor);
-  const backwards = cursor?.d === "before";
   const { rows, otherSide } = await queries.findPlacementPage(petId, {
     after: cursor?.d === "after" ? cursor.at : undefined,
-    before: backwards ? cursor.at : undefined,
+    before: cursor?.d === "before" ? cursor.at : undefined,
     take: query.limit + 1,
   });
   if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound("animal", petId);
-  const moreAhead = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const hasNext = backwards ? otherSide : moreAhead;
-  const hasPrev = backwards ? moreAhead : cursor !== undefined && otherSide;
-  const first = page[0] ?? (cursor && { startAt: cursor.at.startAt, id: cursor.at.id + 1n });
-  const last = page.at(-1) ?? (cursor && { startAt: cursor.at.startAt, id: cursor.at.id > 0n ? cursor.at.id - 1n : 0n });
-  const cursors: PlacementPage["cursors"] = {};
-  if (hasNext && last) cursors.next = cursorAt("after", last);
-  if (hasPrev && first) cursors.prev = cursorAt("before", first);
+  const { page, cursors } = pageAroundCursor(rows, otherSide, query.limit, cursor, (row) => ({ startAt: row.startAt, id: row.id }), cursorAt);
   return { placements: page.map(toPlacement), cursors };
 }

@@ -1,7 +1,7 @@
 import { now as clockNow } from "@/lib/clock";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "@/lib/core/errors";
-import { decodeCursor, encodeCursor, invalidCursorFor } from "@/lib/core/pagination";
+import { decodeCursor, encodeCursor, invalidCursorFor, pageAroundCursor } from "@/lib/core/pagination";
 import { adoptionInProgress, changePetAndStay, type ChangeContext, type LeavingCare, type UpdateOptions } from "@/lib/pets/service";
 import { findPetById } from "@/lib/pets/queries/lookups";
 import type { StoredPet } from "@/lib/pets/present";
@@ -69,25 +69,13 @@ const cursorAt = (d: "after" | "before", at: queries.StayPosition) => encodeCurs
  */
 export async function listStays(petId: number, query: ListStaysQuery): Promise<StayPage> {
   const cursor = query.cursor === undefined ? undefined : positionOfCursor(query.cursor);
-  const backwards = cursor?.d === "before";
   const { rows, otherSide } = await queries.findStayPage(petId, {
     after: cursor?.d === "after" ? cursor.at : undefined,
-    before: backwards ? cursor.at : undefined,
+    before: cursor?.d === "before" ? cursor.at : undefined,
     take: query.limit + 1,
   });
   if (!cursor && !rows.length && !(await findPetById(petId))) throw notFound("animal", petId);
-  const moreAhead = rows.length > query.limit;
-  const page = rows.slice(0, query.limit);
-  if (backwards) page.reverse();
-  const hasNext = backwards ? otherSide : moreAhead;
-  const hasPrev = backwards ? moreAhead : cursor !== undefined && otherSide;
-  // On an empty page the cursor's own position is the boundary (one id past
-  // it, so the neighbour page holds the stay the cursor names), as in GET /v1/pets.
-  const first = page[0] ? queries.positionOf(page[0]) : cursor && { ...cursor.at, id: cursor.at.id + 1n };
-  const last = page.at(-1) ? queries.positionOf(page.at(-1)!) : cursor && { ...cursor.at, id: cursor.at.id > 0n ? cursor.at.id - 1n : 0n };
-  const cursors: StayPage["cursors"] = {};
-  if (hasNext && last) cursors.next = cursorAt("after", last);
-  if (hasPrev && first) cursors.prev = cursorAt("before", first);
+  const { page, cursors } = pageAroundCursor(rows, otherSide, query.limit, cursor, queries.positionOf, cursorAt);
   return { stays: page.map(toStay), cursors };
 }
 

@@ -9,8 +9,20 @@ import { db } from "@/lib/db";
 import type { Placement } from "@/lib/placements/schemas";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import { FIRST_ORG, call, createPet, expectApiError, expectJson, newKey, newOrganization, staffSession, type CallOptions, type StaffSession } from "./helpers";
-import { correctPlacement, endPlacement, newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
+import {
+  FIRST_ORG,
+  call,
+  createPet,
+  expectApiError,
+  expectJson,
+  newKey,
+  newOrganization,
+  parseLink,
+  staffSession,
+  type CallOptions,
+  type StaffSession,
+} from "./helpers";
+import { correctPlacement, endPlacement, listPlacements, newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
 
 // Where each animal is (issue 50, docs/decisions/028): placing an animal with
 // a foster, moving it, bringing it back, correcting a placement, the foster's
@@ -92,6 +104,24 @@ describe("placing an animal with a foster", () => {
     ).rejects.toThrow();
     // A move before the open placement's start would overlap it.
     await expectApiError(await place(pet.id, { personId: first, at: hourAgo(3) }, asKey()), 409, "placement_overlap");
+  });
+
+  it("listed oldest first, paged as every list is: limit and the Link header's cursors, forwards and back", async () => {
+    const pet = await newPet();
+    const fosters = [await newFoster(), await newFoster(), await newFoster()];
+    for (const [i, personId] of fosters.entries()) await expectJson(await place(pet.id, { personId, at: hourAgo(30 - i * 10) }, asKey()), 201);
+    const first = await listPlacements(pet.id, asKey(), "?limit=2");
+    expect((await expectJson<Placement[]>(first)).map((p) => p.personId)).toEqual(fosters.slice(0, 2));
+    const links = parseLink(first.headers.get("link"));
+    expect(links.prev).toBeUndefined();
+    const second = await listPlacements(pet.id, asKey(), new URL(links.next!).search);
+    expect((await expectJson<Placement[]>(second)).map((p) => p.personId)).toEqual(fosters.slice(2));
+    const back = parseLink(second.headers.get("link"));
+    expect(back.next).toBeUndefined();
+    const again = await listPlacements(pet.id, asKey(), new URL(back.prev!).search);
+    expect((await expectJson<Placement[]>(again)).map((p) => p.personId)).toEqual(fosters.slice(0, 2));
+    // A stay's cursor is not a placement's.
+    await expectApiError(await listPlacements(pet.id, asKey(), "?cursor=eyJ2IjoxLCJkIjoiYWZ0ZXIiLCJpZCI6MX0"), 400, "invalid_cursor");
   });
 
   it("`at`: not in the future, not before the open stay's intake; bad input is a 400 naming the field, never a 500", async () => {
