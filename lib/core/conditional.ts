@@ -65,3 +65,25 @@ export function ifNoneMatchMatches(request: Request, etag: string): boolean {
   }
   return false;
 }
+
+/** The strong ETag of a stored version: `"3"` (animals and people). */
+export function versionEtag(version: number): string {
+  return `"${version}"`;
+}
+
+/**
+ * 412 for a change whose If-Match named another version: says the current
+ * one and carries its ETag, so a client can read again and resend. `words`
+ * are the subject's ("The animal has changed since you read it: it is",
+ * "Read it again").
+ */
+export function staleVersion(current: number, words: { changed: string; readAgain: string }): ApiError {
+  const tag = versionEtag(current);
+  return new ApiError(
+    412,
+    "precondition_failed",
+    `${words.changed} now at version ${current} (ETag ${tag}). ${words.readAgain}, then send your change with If-Match: ${tag}.`,
+    undefined,
+    { ETag: tag },
+  );
+}

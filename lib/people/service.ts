@@ -1,4 +1,5 @@
 import { Prisma } from "@/lib/generated/prisma/client";
+import { staleVersion } from "@/lib/core/conditional";
 import { ApiError, notFound } from "@/lib/core/errors";
 import { decodeCursor, invalidCursorFor, keysetPage } from "@/lib/core/pagination";
 import type { AddressPatch } from "@/lib/organizations/schemas";
@@ -50,11 +51,6 @@ export function presentPerson(row: queries.PersonRow): Person {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/** The strong ETag of a person's version: `"3"`, as an animal's. */
-export function personEtag(version: number): string {
-  return `"${version}"`;
 }
 
 export async function getPerson(organizationId: number, id: number): Promise<{ person: Person; version: number }> {
@@ -163,15 +159,8 @@ export async function createPerson(organizationId: number, input: NewPerson): Pr
   return { person: presentPerson(row!), version: row!.version };
 }
 
-function preconditionFailed(current: number): ApiError {
-  return new ApiError(
-    412,
-    "precondition_failed",
-    `The person has changed since you read them: they are now at version ${current} (ETag ${personEtag(current)}). Read them again, then send your change with If-Match: ${personEtag(current)}.`,
-    undefined,
-    { ETag: personEtag(current) },
-  );
-}
+const preconditionFailed = (current: number) =>
+  staleVersion(current, { changed: "The person has changed since you read them: they are", readAgain: "Read them again" });
 
 const erasedRefused = (id: number) =>
   new ApiError(409, "person_erased", `Person ${id} was erased: their record stays for its placements' history and cannot be changed.`);

@@ -1,6 +1,7 @@
 import { Batcher } from "@/lib/batch";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { staleVersion } from "@/lib/core/conditional";
 import { ApiError, notFound } from "@/lib/core/errors";
 import { organizationExists } from "@/lib/organizations/queries";
 import { organizationForCreate, organizationScope, unknownOrganization, type Tenancy } from "@/lib/organizations/tenancy";
@@ -152,19 +153,8 @@ async function externalIdTaken(organizationId: number, externalId: string): Prom
 }
 
 /** The strong ETag of an animal's version: `"3"`. */
-export function etagOf(version: number): string {
-  return `"${version}"`;
-}
-
-function preconditionFailed(current: number): ApiError {
-  return new ApiError(
-    412,
-    "precondition_failed",
-    `The animal has changed since you read it: it is now at version ${current} (ETag ${etagOf(current)}). Read it again, then send your change with If-Match: ${etagOf(current)}.`,
-    undefined,
-    { ETag: etagOf(current) },
-  );
-}
+const preconditionFailed = (current: number) =>
+  staleVersion(current, { changed: "The animal has changed since you read it: it is", readAgain: "Read it again" });
 
 /**
  * An application for this animal is approved: its adoption is under way, and

@@ -1,14 +1,14 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { actorKey, writeContext } from "@/lib/http/actor";
 import { viewerOf } from "@/lib/visibility/policy";
-import { ifNoneMatchMatches } from "@/lib/core/conditional";
+import { ifNoneMatchMatches, versionEtag } from "@/lib/core/conditional";
 import { readNoOlderThanHeld } from "@/lib/http/responses";
 import { idempotently } from "@/lib/http/idempotency";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { idempotentNewPet, newPetSchema } from "@/lib/pets/schemas/pet";
 import { listPetsQuerySchema } from "@/lib/pets/schemas/list-query";
 import { petView } from "@/lib/pets/present";
-import { createPet, etagOf } from "@/lib/pets/service";
+import { createPet } from "@/lib/pets/service";
 import { fosterNeedsRecords } from "@/lib/placements/rules";
 import { listPets } from "@/lib/pets/reads";
 
@@ -39,7 +39,7 @@ export const POST = withApi({ scope: "pets:write", tenant: "caller", body: newPe
   if (body.intake?.fosterId !== undefined && !caller.scopes.includes("records:write")) throw fosterNeedsRecords();
   return idempotently({ request, caller: actorKey(context.actor), operation: "createPet", body: idempotentNewPet(body), now }, async (tx) => {
     const pet = await createPet(body, { ...context, tenancy: caller.tenancy }, petView(now, url.origin), tx);
-    return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: etagOf(pet.version) } };
+    return { status: 201, body: pet, headers: { Location: new URL(`${url.pathname}/${pet.id}`, url).toString(), ETag: versionEtag(pet.version) } };
   });
 });
 

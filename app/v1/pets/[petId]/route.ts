@@ -1,14 +1,14 @@
 import { withApi, otherMethods } from "@/lib/http/handler";
 import { writeContext } from "@/lib/http/actor";
 import { viewerOf } from "@/lib/visibility/policy";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { petSuccessor } from "@/lib/http/headers";
 import { readNoOlderThanHeld } from "@/lib/http/responses";
 import { petIdParamsSchema } from "@/lib/pets/schemas/params";
 import { petPatchSchema } from "@/lib/pets/schemas/pet";
 import { petView } from "@/lib/pets/present";
 import { notFound } from "@/lib/core/errors";
-import { etagOf, updatePet } from "@/lib/pets/service";
+import { updatePet } from "@/lib/pets/service";
 import { findPet } from "@/lib/pets/reads";
 import { petOwner } from "@/lib/http/tenant";
 
@@ -23,10 +23,10 @@ export const GET = withApi(
     const pet = await readNoOlderThanHeld(
       request,
       () => findPet(params.petId, view, viewer),
-      (found) => (found ? etagOf(found.version) : null),
+      (found) => (found ? versionEtag(found.version) : null),
     );
     if (!pet) throw notFound("animal", params.petId);
-    return { body: pet, headers: { ETag: etagOf(pet.version) } };
+    return { body: pet, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 
@@ -39,7 +39,7 @@ export const PATCH = withApi(
       expectedVersions: ifMatchVersions(request),
       view: petView(now, url.origin),
     });
-    return { body: pet, headers: { ETag: etagOf(pet.version) } };
+    return { body: pet, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 

@@ -1,9 +1,10 @@
+import { versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { organizationOwner } from "@/lib/http/tenant";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { organizationIdParamsSchema } from "@/lib/organizations/schemas";
 import { listPeopleQuerySchema, newPersonSchema } from "@/lib/people/schemas";
-import { assertMayReadPeople, createPerson, listPeople, personEtag } from "@/lib/people/service";
+import { assertMayReadPeople, createPerson, listPeople } from "@/lib/people/service";
 import { viewerOf } from "@/lib/visibility/policy";
 
 // GET /v1/organizations/{organizationId}/people - the organisation's people (fosters among them), by name; keyset-paged through the Link header
@@ -26,7 +27,7 @@ export const POST = withApi(
     return {
       status: 201,
       body: person,
-      headers: { Location: new URL(`${url.pathname}/${person.id}`, url).toString(), ETag: personEtag(version), "Cache-Control": "private, no-store" },
+      headers: { Location: new URL(`${url.pathname}/${person.id}`, url).toString(), ETag: versionEtag(version), "Cache-Control": "private, no-store" },
     };
   },
 );

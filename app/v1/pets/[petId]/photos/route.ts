@@ -1,12 +1,12 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { validationError } from "@/lib/core/errors";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { readPhotoUpload } from "@/lib/http/upload";
 import { addPhoto } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
 import { petIdParamsSchema, photoUploadQuerySchema } from "@/lib/pets/schemas/params";
-import { etagOf } from "@/lib/pets/service";
+
 import { petOwner } from "@/lib/http/tenant";
 
 // POST /v1/pets/{petId}/photos - add a photo (multipart field `file` + `alt`, or the image as the body with ?alt=)
@@ -22,7 +22,7 @@ export const POST = withApi(
       { bytes: upload.bytes, contentType: upload.contentType, alt: alt && typeof alt === "object" ? (alt.data.alt ?? null) : alt },
       { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request), view: petView(now, url.origin) },
     );
-    return { status: 201, body: photo, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${photo.id}`, url).toString() } };
+    return { status: 201, body: photo, headers: { ETag: versionEtag(pet.version), Location: new URL(`${url.pathname}/${photo.id}`, url).toString() } };
   },
 );
 

@@ -1,10 +1,10 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petOwner } from "@/lib/http/tenant";
 import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { petIdParamsSchema } from "@/lib/pets/schemas/params";
-import { etagOf } from "@/lib/pets/service";
+
 import { listPlacementsQuerySchema, newPlacementSchema } from "@/lib/placements/schemas";
 import { listPlacements, placeAnimal } from "@/lib/pets/placements";
 
@@ -25,7 +25,7 @@ export const POST = withApi(
   { scope: "records:write", tenant: petOwner, params: petIdParamsSchema, body: newPlacementSchema },
   async ({ params, body, request, caller, requestId, url }) => {
     const { placement, pet } = await placeAnimal(params.petId, body, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request) });
-    return { status: 201, body: placement, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${placement.id}`, url).toString() } };
+    return { status: 201, body: placement, headers: { ETag: versionEtag(pet.version), Location: new URL(`${url.pathname}/${placement.id}`, url).toString() } };
   },
 );
 

@@ -1,9 +1,9 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petOwner } from "@/lib/http/tenant";
 import { petIdParamsSchema } from "@/lib/pets/schemas/params";
-import { etagOf } from "@/lib/pets/service";
+
 import { linkHeader, withCursor } from "@/lib/core/pagination";
 import { listStaysQuerySchema, newStaySchema } from "@/lib/stays/schemas";
 import { listStays, openStay } from "@/lib/pets/stays";
@@ -25,7 +25,7 @@ export const POST = withApi(
   { scope: "records:write", tenant: petOwner, params: petIdParamsSchema, body: newStaySchema },
   async ({ params, body, request, caller, requestId, url }) => {
     const { stay, pet } = await openStay(params.petId, body.intake, { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request) });
-    return { status: 201, body: stay, headers: { ETag: etagOf(pet.version), Location: new URL(`${url.pathname}/${stay.id}`, url).toString() } };
+    return { status: 201, body: stay, headers: { ETag: versionEtag(pet.version), Location: new URL(`${url.pathname}/${stay.id}`, url).toString() } };
   },
 );
 

@@ -1,15 +1,15 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { organizationOwner } from "@/lib/http/tenant";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { personIdParamsSchema, personPatchSchema } from "@/lib/people/schemas";
-import { assertMayReadPeople, erasePerson, getPerson, personEtag, updatePerson } from "@/lib/people/service";
+import { assertMayReadPeople, erasePerson, getPerson, updatePerson } from "@/lib/people/service";
 import { viewerOf } from "@/lib/visibility/policy";
 
 // GET /v1/organizations/{organizationId}/people/{personId} - one person (an erased one answers with its personal fields null)
 export const GET = withApi({ scope: "people:read", tenant: organizationOwner, params: personIdParamsSchema }, async ({ params, caller }) => {
   assertMayReadPeople(viewerOf(caller), params.organizationId);
   const { person, version } = await getPerson(params.organizationId, params.personId);
-  return { body: person, headers: { ETag: personEtag(version), "Cache-Control": "private, no-store" } };
+  return { body: person, headers: { ETag: versionEtag(version), "Cache-Control": "private, no-store" } };
 });
 
 // PATCH /v1/organizations/{organizationId}/people/{personId} - change a person (JSON merge patch; If-Match against its ETag)
@@ -18,7 +18,7 @@ export const PATCH = withApi(
   async ({ params, body, caller, request }) => {
     assertMayReadPeople(viewerOf(caller), params.organizationId);
     const { person, version } = await updatePerson(params.organizationId, params.personId, body, ifMatchVersions(request));
-    return { body: person, headers: { ETag: personEtag(version), "Cache-Control": "private, no-store" } };
+    return { body: person, headers: { ETag: versionEtag(version), "Cache-Control": "private, no-store" } };
   },
 );
 

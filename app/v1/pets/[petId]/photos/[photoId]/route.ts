@@ -1,10 +1,10 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { deletePhoto, updatePhotoAlt } from "@/lib/photos/service";
 import { petView } from "@/lib/pets/present";
 import { photoParamsSchema, photoPatchSchema } from "@/lib/pets/schemas/params";
-import { etagOf } from "@/lib/pets/service";
+
 import { petOwner } from "@/lib/http/tenant";
 
 // DELETE /v1/pets/{petId}/photos/{photoId} - remove a photo (its files go too)
@@ -16,7 +16,7 @@ export const DELETE = withApi(
       expectedVersions: ifMatchVersions(request),
       view: petView(now, url.origin),
     });
-    return { status: 204, headers: { ETag: etagOf(pet.version) } };
+    return { status: 204, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 
@@ -29,7 +29,7 @@ export const PATCH = withApi(
       expectedVersions: ifMatchVersions(request),
       view: petView(now, url.origin),
     });
-    return { body: photo, headers: { ETag: etagOf(pet.version) } };
+    return { body: photo, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 

@@ -1,9 +1,9 @@
 import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petOwner } from "@/lib/http/tenant";
-import { etagOf } from "@/lib/pets/service";
+
 import { stayParamsSchema, stayPatchSchema } from "@/lib/stays/schemas";
 import { correctStay } from "@/lib/pets/stays";
 
@@ -18,7 +18,7 @@ export const PATCH = withApi(
       { ...writeContext(caller, requestId), expectedVersions: ifMatchVersions(request) },
       closeApplicationsOfAnimalLeavingCare,
     );
-    return { body: stay, headers: { ETag: etagOf(pet.version) } };
+    return { body: stay, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 

@@ -1,8 +1,8 @@
 import { writeContext } from "@/lib/http/actor";
-import { ifMatchVersions } from "@/lib/core/conditional";
+import { ifMatchVersions, versionEtag } from "@/lib/core/conditional";
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { petOwner } from "@/lib/http/tenant";
-import { etagOf } from "@/lib/pets/service";
+
 import { endPlacementSchema, placementParamsSchema } from "@/lib/placements/schemas";
 import { endPlacement } from "@/lib/pets/placements";
 
@@ -14,7 +14,7 @@ export const POST = withApi(
       ...writeContext(caller, requestId),
       expectedVersions: ifMatchVersions(request),
     });
-    return { body: placement, headers: { ETag: etagOf(pet.version) } };
+    return { body: placement, headers: { ETag: versionEtag(pet.version) } };
   },
 );
 
