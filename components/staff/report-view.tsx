@@ -1,19 +1,9 @@
 import { BarChart, ChartLegend } from "@/components/staff/bar-chart";
 import { panelClass } from "@/components/staff/styles";
-import { AGE_LABELS, DETAIL_LABELS, INTAKE_DETAIL_KEYS, INTAKE_LABELS, OUTCOME_DETAIL_KEYS, OUTCOME_LABELS, SPECIES_LABELS } from "@/lib/reports/csv";
-import {
-  AGES,
-  INTAKE_TYPES,
-  LIVE_OUTCOMES,
-  OUTCOME_TYPES,
-  SPECIES,
-  addAgeCounts,
-  ageTotal,
-  type AgeCounts,
-  type MonthlyReport,
-  type ReportMonth,
-  type SpeciesReport,
-} from "@/lib/reports/schemas";
+import { AGE_LABELS, DETAIL_LABELS, INTAKE_DETAIL_KEYS, INTAKE_LABELS, OUTCOME_DETAIL_KEYS, SPECIES_LABELS } from "@/lib/reports/csv";
+import { OUTCOME_LABELS } from "@/lib/stays/labels";
+import { INTAKE_TYPES, LIVE_OUTCOMES, OUTCOME_TYPES } from "@/lib/stays/schemas";
+import { AGES, SPECIES, addAgeCounts, ageTotal, type AgeCounts, type MonthlyReport, type ReportMonth, type SpeciesReport } from "@/lib/reports/schemas";
 
 // The monthly report on /staff/reports, drawn on the server: the chart of
 // intakes and outcomes by month with the live release rate over it, the

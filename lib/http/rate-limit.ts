@@ -9,8 +9,6 @@ import { hitsAnswered, hitsSent, knownWithinLimits } from "@/lib/rate-limit/know
 import { CounterStoreUnavailable } from "@/lib/rate-limit/store";
 import { windowAt, type Window } from "@/lib/rate-limit/windows";
 
-export { counterStore, setCounterStore, usageToday } from "@/lib/rate-limit/shared-store";
-
 // Spec section 8 and product.md "Rate limits": every request counts against
 // its caller's minute and day windows (one round trip to the shared store);
 // the headers describe the window closest to exhaustion; over the limit is

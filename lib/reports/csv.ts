@@ -1,9 +1,7 @@
 import {
   AGES,
   INTAKE_DETAIL_ROWS,
-  INTAKE_TYPES,
   OUTCOME_DETAIL_ROWS,
-  OUTCOME_TYPES,
   SPECIES,
   addAgeCounts,
   ageTotal,
@@ -14,6 +12,7 @@ import {
   type OutcomeDetailRow,
   type Species,
 } from "@/lib/reports/schemas";
+import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
 
 // The monthly report as CSV in the Basic Data Matrix's layout, so staff can
 // copy it into the national database's form: one block per month; rows are
@@ -30,7 +29,6 @@ export const INTAKE_LABELS: Record<(typeof INTAKE_TYPES)[number], string> = {
 };
 // The outcomes' names are the staff pages' own; the intakes above keep the matrix's row names
 // ("Stray/at large"), which differ from the pages' ("Stray").
-export { OUTCOME_LABELS } from "@/lib/stays/labels";
 import { OUTCOME_LABELS } from "@/lib/stays/labels";
 /** The matrix's 2021 rows (issue 50), each named as part of its type's row. */
 export const DETAIL_LABELS: Record<IntakeDetailRow | OutcomeDetailRow, string> = {

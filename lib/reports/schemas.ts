@@ -5,8 +5,7 @@ import { z } from "zod";
 // count at the start and end of each month, and the live release rate
 // (issue 42, docs/decisions/025). Read from the stays (lib/stays, decision 023).
 
-// The matrix's categories and which outcomes are live: the stays' (the database's enums), listed once.
-export { INTAKE_TYPES, LIVE_OUTCOMES, OUTCOME_TYPES, type IntakeType, type OutcomeType } from "@/lib/stays/schemas";
+// The matrix's categories and which outcomes are live are the stays' (the database's enums), listed once in lib/stays/schemas.ts.
 import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
 
 export const SPECIES = ["dog", "cat", "other"] as const;

@@ -3,14 +3,11 @@ import { getOrganizationTimeZone } from "@/lib/organizations/service";
 import * as queries from "@/lib/reports/queries";
 import {
   INTAKE_DETAIL_ROWS,
-  INTAKE_TYPES,
-  LIVE_OUTCOMES,
   OUTCOME_DETAIL_ROWS,
   type IntakeDetailRow,
   type OutcomeDetailRow,
   MONTHS_MAX,
   NETWORK_MONTHS_MAX,
-  OUTCOME_TYPES,
   SPECIES,
   ageTotal,
   monthIndex,
@@ -22,6 +19,7 @@ import {
   type Species,
   type SpeciesReport,
 } from "@/lib/reports/schemas";
+import { INTAKE_TYPES, LIVE_OUTCOMES, OUTCOME_TYPES } from "@/lib/stays/schemas";
 
 // The monthly report (issue 42): the Basic Data Matrix for a range of
 // calendar months, of one organisation (in its time zone) or of the whole

@@ -9,7 +9,7 @@ import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db, disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
 import type { PetChangeEvent as PetEvent } from "@/lib/events/schemas";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { taskList } from "@/lib/worker/tasks";
 import { stopKeyCache } from "@/lib/keys/cache";

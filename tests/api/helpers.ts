@@ -5,7 +5,7 @@
 import { afterAll, expect, vi } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import type { Plan } from "@/lib/keys/plans";
 import { newApiKeySchema, type Scope } from "@/lib/keys/schemas";
 import { createApiKey } from "@/lib/keys/service";

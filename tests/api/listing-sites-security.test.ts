@@ -12,7 +12,7 @@ import { POST as testRoute } from "@/app/v1/listing-sites/test/route";
 import { GET as feedRoute } from "@/app/v1/organizations/[organizationId]/listings/[file]/route";
 import { PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
 import { setClock } from "@/lib/clock";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { CounterStoreUnavailable, type CounterStore } from "@/lib/rate-limit/store";
 import { db, query } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";

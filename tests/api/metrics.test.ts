@@ -10,7 +10,7 @@ import { setClock } from "@/lib/clock";
 import { applicationName, db, poolShare, query } from "@/lib/db";
 import { env, resetEnvCache } from "@/lib/env";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { answerMetrics, isMetricsRequest, observeRequest } from "@/lib/server/metrics";

@@ -5,7 +5,7 @@ import { flushBackground } from "@/lib/background";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { windowAt } from "@/lib/rate-limit/windows";
 import { call, newKey } from "./helpers";

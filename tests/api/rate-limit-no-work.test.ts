@@ -4,7 +4,7 @@ import { GET as listPetsRoute } from "@/app/v1/pets/route";
 import { GET as reportRoute } from "@/app/v1/organizations/[organizationId]/reports/monthly/route";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import type { Counter, CounterStore } from "@/lib/rate-limit/store";
 import { call, expectApiError, newKey } from "./helpers";

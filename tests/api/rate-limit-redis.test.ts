@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { counterStore, setCounterStore } from "@/lib/http/rate-limit";
+import { counterStore, setCounterStore } from "@/lib/rate-limit/shared-store";
 import { CoalescingCounterStore } from "@/lib/rate-limit/coalesce";
 import { RedisCounterStore } from "@/lib/rate-limit/redis-store";
 import { deploymentNamespace } from "@/lib/rate-limit/shared-store";

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { BAN_MS, counterStore, setCounterStore, usageToday } from "@/lib/http/rate-limit";
+import { BAN_MS } from "@/lib/http/rate-limit";
+import { counterStore, setCounterStore, usageToday } from "@/lib/rate-limit/shared-store";
 import { PLAN_LIMITS } from "@/lib/keys/plans";
 import * as keyQueries from "@/lib/keys/queries";
 import { unbanApiKey } from "@/lib/keys/service";

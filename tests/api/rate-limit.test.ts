@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { env, resetEnvCache } from "@/lib/env";
-import { BAN_MS, counterStore, setCounterStore } from "@/lib/http/rate-limit";
+import { BAN_MS } from "@/lib/http/rate-limit";
+import { counterStore, setCounterStore } from "@/lib/rate-limit/shared-store";
 import { setApiKeyPlan } from "@/lib/keys/service";
 import { PostgresCounterStore } from "@/lib/rate-limit/postgres-store";
 import { UNKNOWN_KEY, expectApiError, newKey } from "./helpers";

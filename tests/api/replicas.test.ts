@@ -7,7 +7,7 @@ import { GET as getPetRoute, PATCH as patchPetRoute } from "@/app/v1/pets/[petId
 import { GET as listRoute, POST as createRoute } from "@/app/v1/pets/route";
 import { disconnectDb } from "@/lib/db";
 import { resetEnvCache } from "@/lib/env";
-import { setCounterStore } from "@/lib/http/rate-limit";
+import { setCounterStore } from "@/lib/rate-limit/shared-store";
 import { metrics } from "@/lib/metrics";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import { checkReplicas, closeReplicas } from "@/lib/replicas";

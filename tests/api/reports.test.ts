@@ -4,7 +4,8 @@ import { GET as monthlyCsvRoute } from "@/app/v1/organizations/[organizationId]/
 import { GET as networkCsvRoute } from "@/app/v1/reports/monthly.csv/route";
 import { GET as networkRoute } from "@/app/v1/reports/monthly/route";
 import { db } from "@/lib/db";
-import { INTAKE_TYPES, OUTCOME_TYPES, SPECIES, type AgeCounts, type MonthlyReport, type SpeciesReport } from "@/lib/reports/schemas";
+import { SPECIES, type AgeCounts, type MonthlyReport, type SpeciesReport } from "@/lib/reports/schemas";
+import { INTAKE_TYPES, OUTCOME_TYPES } from "@/lib/stays/schemas";
 import { call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession } from "./helpers";
 
 // The monthly report's rules (issue 42), on stays written straight into
