@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
 import { bearer, cli, createKey, expectApiError } from "../helpers";
-import { LISTING_UNKNOWN } from "../../tests/listing-unknown";
+import { IN_THE_SHELTER, LISTING_UNKNOWN } from "../../tests/listing-unknown";
 
 // The API through a running production server, the way a partner uses it.
 
@@ -66,6 +66,7 @@ test("creates an animal, then fetches it through the deprecated endpoint", async
     photos: [],
     // The listing sites' profile (issue 34): nothing known, listed on other sites.
     ...LISTING_UNKNOWN,
+    ...IN_THE_SHELTER,
   });
   expect(created.headers()["location"]).toMatch(new RegExp(`/v1/pets/${pet.id}$`));
 

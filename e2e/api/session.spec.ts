@@ -39,6 +39,8 @@ test("signs staff in with the right password only", async ({ page, baseURL }) =>
       "listings:manage",
       "records:read",
       "records:write",
+      "people:read",
+      "people:write",
     ],
     organizationId: 1,
     platformAdmin: false,

@@ -37,7 +37,7 @@ export async function staffJourney(
 
   await page.goto(`${origin}/staff/keys`);
   const keyName = uniqueName("Journey key");
-  await page.getByLabel("Name").fill(keyName);
+  await page.getByLabel("Name", { exact: true }).fill(keyName);
   await page.getByRole("button", { name: "Issue key" }).click();
   const key = (await page
     .getByRole("region", { name: `New key for ${keyName}` })

@@ -36,7 +36,7 @@ async function asPlatformAdmin(page: Page, baseURL: string): Promise<void> {
 
 async function issueKey(page: Page, name: string, plan = "free", limits?: { perMinute: number; perDay: number }): Promise<string> {
   await page.goto("/staff/keys");
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   // A platform admin says whose key it is: here, a platform key.
   if (await page.getByLabel("A platform key (every organisation)").count()) await page.getByLabel("A platform key (every organisation)").check();
   await page.getByLabel("Plan").selectOption(plan);
@@ -117,7 +117,7 @@ test("a key issued while the list is still loading is listed (the slow first ans
   });
   const name = uniqueName("Issued while loading");
   await page.goto("/staff/keys");
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Issue key" }).click();
   await expect(page.getByRole("region", { name: `New key for ${name}` })).toBeVisible();
   held!();
@@ -152,10 +152,10 @@ test("checks the form with the API's schema: limits only for enterprise, and the
   await page.goto("/staff/keys");
   await expect(page.getByLabel("Requests per minute")).toHaveCount(0);
   await page.getByRole("button", { name: "Issue key" }).click();
-  await expect(page.getByLabel("Name")).toHaveAccessibleDescription(/Name must not be blank\./);
+  await expect(page.getByLabel("Name", { exact: true })).toHaveAccessibleDescription(/Name must not be blank\./);
 
   const partner = uniqueName("Big partner");
-  await page.getByLabel("Name").fill(partner);
+  await page.getByLabel("Name", { exact: true }).fill(partner);
   await page.getByLabel("A platform key (every organisation)").check();
   await page.getByLabel("Plan").selectOption("enterprise");
   await page.getByLabel("Requests per day").fill("5000");
