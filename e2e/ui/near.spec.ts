@@ -34,10 +34,25 @@ test("a ZIP code in the Near box lists animals nearest first, each with its shel
   expect(lines[0]).toMatch(/^Petstore · Chicago, IL · (Less than a mile|1 mi) away$/);
   const distances = lines.map(miles);
   expect(distances).toEqual([...distances].sort((a, b) => a - b));
-  expect(lines.some((l) => l.startsWith("Evanston Animal Friends · Evanston, IL"))).toBe(true);
   // Milwaukee is about 80 miles away: beyond the default 50 mi, listed within 100.
   expect(lines.every((l) => miles(l) <= 50)).toBe(true);
   expect(lines.some((l) => l.startsWith("Lake Country Humane Society"))).toBe(false);
+  // Evanston (about 12 mi) follows every Chicago animal, and the suite adds many of those (fosters' too)
+  // before this file runs: follow Next to it, still nearest first, then come back.
+  let evanstonPage = 0;
+  let lastMiles = distances.at(-1)!;
+  for (let seen = lines; !seen.some((l) => l.startsWith("Evanston Animal Friends · Evanston, IL"));) {
+    expect(++evanstonPage, "Evanston is within 50 mi of 60601").toBeLessThan(10);
+    const before = page.url();
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).not.toHaveURL(before);
+    seen = await shelterLines(page);
+    expect(seen.every((l) => miles(l) <= 50)).toBe(true);
+    expect(miles(seen[0]!)).toBeGreaterThanOrEqual(lastMiles);
+    lastMiles = miles(seen.at(-1)!);
+  }
+  for (let i = 0; i < evanstonPage; i++) await page.goBack();
+  await expect(page.getByRole("status").filter({ hasText: "within 50 mi of 60601, nearest first" })).toBeVisible({ timeout: SETTLE });
 
   await page.getByRole("combobox", { name: "Within" }).selectOption("10mi");
   await expect(page).toHaveURL(/within=10mi/);
