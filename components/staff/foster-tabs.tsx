@@ -1,4 +1,4 @@
-import { secondaryButtonClass } from "@/components/staff/styles";
+import { primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 
 // The three foster pages link to each other, so a coordinator moves between
 // who fosters, where the animals are and who applied without the site menu
@@ -21,7 +21,7 @@ export function FosterTabs({ current }: { current: FosterTab }) {
             key={tab.href}
             href={tab.href}
             aria-current="page"
-            className={`${secondaryButtonClass} min-h-11 border-emerald-700 bg-emerald-50 px-4 font-semibold`}
+            className={`${primaryButtonClass} min-h-11 px-4 text-sm`}
           >
             {tab.label}
           </a>
