@@ -17,12 +17,7 @@ export function FosterTabs({ current }: { current: FosterTab }) {
     <nav aria-label="Foster care" className="flex flex-wrap gap-2">
       {TABS.map((tab) =>
         tab.href === current ? (
-          <a
-            key={tab.href}
-            href={tab.href}
-            aria-current="page"
-            className={`${primaryButtonClass} min-h-11 px-4 text-sm`}
-          >
+          <a key={tab.href} href={tab.href} aria-current="page" className={`${primaryButtonClass} min-h-11`}>
             {tab.label}
           </a>
         ) : (
