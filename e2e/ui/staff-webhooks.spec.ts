@@ -93,7 +93,7 @@ test("a key issued on the page can be given webhooks:manage (off by default)", a
   await signInAsStaff(context, baseURL!, shelterStaff);
   const name = uniqueName("Webhook partner");
   await page.goto("/staff/keys");
-  await page.getByLabel("Name").fill(name);
+  await page.getByLabel("Name", { exact: true }).fill(name);
   const scope = page.getByLabel("Register webhooks (webhooks:manage)");
   await expect(scope).not.toBeChecked();
   await scope.check();
