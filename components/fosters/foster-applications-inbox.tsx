@@ -1,12 +1,12 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { FormAlert } from "@/components/staff/form-alert";
 import { dangerButtonClass, labelClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import type { FosterApplicant } from "@/lib/fosters/applications-schemas";
-import { callApi } from "@/lib/site/api-client-core";
+import { callApi, linkCursor } from "@/lib/site/api-client-core";
 import { describeError } from "@/lib/site/api-client";
 
 // Staff's inbox of foster applicants: what each sent, approve (an active
@@ -19,34 +19,53 @@ const KEY = ["staff", "foster-applications"] as const;
 export function FosterApplicationsInbox({ organizationId }: { organizationId: number }) {
   const person = useSearchParams()?.get("person");
   const personId = person && /^[1-9][0-9]{0,15}$/.test(person) ? Number(person) : undefined;
-  const list = useQuery({
+  // A hundred at a time, newest first; the next hundred on request (the Link header's cursor).
+  const list = useInfiniteQuery({
     queryKey: [...KEY, organizationId],
-    queryFn: async ({ signal }) =>
-      (
-        await callApi((api) =>
-          api.GET("/organizations/{organizationId}/foster-applications", { params: { path: { organizationId }, query: { limit: 100 } }, signal }),
-        )
-      ).data,
+    queryFn: async ({ pageParam, signal }): Promise<{ applicants: FosterApplicant[]; next: string | undefined }> => {
+      const res = await callApi((api) =>
+        api.GET("/organizations/{organizationId}/foster-applications", {
+          params: { path: { organizationId }, query: { limit: 100, ...(pageParam ? { cursor: pageParam } : {}) } },
+          signal,
+        }),
+      );
+      return { applicants: res.data, next: linkCursor(res.headers.get("link"), "next") };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.next,
     staleTime: 0,
   });
+  const applicants = list.data?.pages.flatMap((page) => page.applicants);
+  // A decided applicant leaves the list: what was done stays said here.
+  const [done, setDone] = useState<string | null>(null);
   return (
     <div className="space-y-6">
       {personId ? <FosterPageForStaff organizationId={organizationId} personId={personId} /> : null}
+      {done ? (
+        <p role="status" className="rounded-md border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
+          {done}
+        </p>
+      ) : null}
       {list.isPending ? <p role="status">Loading the applications…</p> : null}
       {list.error ? <FormAlert>{describeError(list.error)}</FormAlert> : null}
-      {list.data && list.data.length === 0 ? <p className={panelClass}>No foster applications are waiting.</p> : null}
-      {list.data && list.data.length > 0 ? (
+      {applicants && applicants.length === 0 ? <p className={panelClass}>No foster applications are waiting.</p> : null}
+      {applicants && applicants.length > 0 ? (
         <ul className="space-y-4" aria-label="Foster applicants">
-          {list.data.map((applicant) => (
-            <Applicant key={applicant.applicationId} organizationId={organizationId} applicant={applicant} />
+          {applicants.map((applicant) => (
+            <Applicant key={applicant.applicationId} organizationId={organizationId} applicant={applicant} onDecided={setDone} />
           ))}
         </ul>
+      ) : null}
+      {list.hasNextPage ? (
+        <button type="button" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage} className={`${secondaryButtonClass} min-h-11 px-4`}>
+          {list.isFetchingNextPage ? "Loading more…" : "Show older applications"}
+        </button>
       ) : null}
     </div>
   );
 }
 
-function Applicant({ organizationId, applicant }: { organizationId: number; applicant: FosterApplicant }) {
+function Applicant({ organizationId, applicant, onDecided }: { organizationId: number; applicant: FosterApplicant; onDecided: (said: string) => void }) {
   const queryClient = useQueryClient();
   const [declining, setDeclining] = useState(false);
   const [message, setMessage] = useState("");
@@ -58,7 +77,15 @@ function Applicant({ organizationId, applicant }: { organizationId: number; appl
         : (await callApi((api) => api.POST("/organizations/{organizationId}/foster-applications/{personId}/decline", { params: { path }, body: { message } })))
             .data;
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSuccess: (decided) => {
+      const who = decided.name ?? `Person #${decided.id}`;
+      onDecided(
+        decided.decision === "approved"
+          ? `Approved ${who}: an active foster now, emailed the link to their foster page.`
+          : `Declined ${who}: they are told by email${message.trim() ? ", with your message" : ""}.`,
+      );
+      return queryClient.invalidateQueries({ queryKey: KEY });
+    },
   });
   const a = applicant.address;
   const place = [a.street, a.city, a.region, a.postcode, a.country].filter(Boolean).join(", ");

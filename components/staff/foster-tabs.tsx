@@ -1,4 +1,4 @@
-import { primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
+import { currentTabClass, secondaryButtonClass } from "@/components/staff/styles";
 
 // The three foster pages link to each other, so a coordinator moves between
 // who fosters, where the animals are and who applied without the site menu
@@ -17,7 +17,7 @@ export function FosterTabs({ current }: { current: FosterTab }) {
     <nav aria-label="Foster care" className="flex flex-wrap gap-2">
       {TABS.map((tab) =>
         tab.href === current ? (
-          <a key={tab.href} href={tab.href} aria-current="page" className={`${primaryButtonClass} min-h-11`}>
+          <a key={tab.href} href={tab.href} aria-current="page" className={`${currentTabClass} min-h-11 px-4`}>
             {tab.label}
           </a>
         ) : (

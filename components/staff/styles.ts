@@ -15,6 +15,8 @@ export const inputClass = (invalid: boolean) =>
 export const primaryButtonClass = `inline-flex items-center justify-center rounded-md bg-emerald-700 px-4 py-2 text-base font-semibold text-white shadow-sm hover:bg-emerald-800 disabled:cursor-not-allowed disabled:bg-stone-500 ${focusRing}`;
 
 export const secondaryButtonClass = `inline-flex items-center justify-center rounded-md border border-stone-400 bg-white px-3 py-1.5 text-sm font-semibold text-stone-800 hover:bg-stone-100 disabled:cursor-not-allowed disabled:text-stone-500 ${focusRing}`;
+/** A secondary button that is the current one of a set (a tab): same size, filled. */
+export const currentTabClass = `inline-flex items-center justify-center rounded-md border border-emerald-700 bg-emerald-700 px-3 py-1.5 text-sm font-semibold text-white ${focusRing}`;
 
 export const dangerButtonClass = `inline-flex items-center justify-center rounded-md border border-red-700 bg-red-700 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-800 disabled:cursor-not-allowed disabled:bg-stone-500 ${focusRing}`;
 
