@@ -21,6 +21,7 @@
  *   BENCH_SCALE_ONLY=near      only the near search (the large size alone)
  *   BENCH_SCALE_ONLY=listing   only the listing-site filters (the large size alone)
  *   BENCH_SCALE_ONLY=alerts    only alert matching (scripts/bench-alerts.ts; also `npm run bench -- --alerts`)
+ *   BENCH_DATABASE=petstore_bench_scale   the databases' names (<name>, <name>_0, <name>_1): another run on the same server takes another
  */
 import { performance } from "node:perf_hooks";
 import pg from "pg";
@@ -402,8 +403,10 @@ export async function scaleBench(): Promise<void> {
     await alertsBench();
     return;
   }
-  // The environment's own database holds nothing: each size gets its own.
-  const base = await benchEnvironment("petstore_bench_scale", 0);
+  // The environment's own database holds nothing: each size gets its own,
+  // named after it (BENCH_DATABASE, so two runs on one server do not collide).
+  const name = process.env.BENCH_DATABASE ?? "petstore_bench_scale";
+  const base = await benchEnvironment(name, 0);
   const ports = [PORT, PORT + 1] as const;
   const sizes: Size[] = [];
   const servers: Awaited<ReturnType<typeof startServer>>[] = [];
@@ -411,7 +414,7 @@ export async function scaleBench(): Promise<void> {
     for (const [i, rows] of [SMALL, LARGE].entries()) {
       if (LARGE_ONLY && rows !== LARGE) continue;
       console.error(`\n== ${rows.toLocaleString("en")} animals`);
-      sizes.push(await prepareSize(base, rows, `petstore_bench_scale_${i}`, ports[i]!));
+      sizes.push(await prepareSize(base, rows, `${name}_${i}`, ports[i]!));
     }
     for (const size of sizes) servers.push(await startServer(size.env));
     if (NEAR_ONLY) {
