@@ -10,15 +10,21 @@
  * ratio to the plain list at 1M in the same run (target: ≤ 1.5×). Then
  * search near a place (issue "Many shelters"): the animals are spread over
  * 10,000 organisations placed at real US ZIP code centres (as dense as
- * ZIP codes are: cities crowded, the plains sparse), and near pages, first
- * and tenth, are timed against the plain list's first and tenth pages in
- * the same run (target: ≤ 1.5×). Then the listing-site filters (issue 34:
+ * ZIP codes are: cities crowded, the plains sparse), a fifth of the animals
+ * in care live in foster homes (issue 50: found at their foster's ZIP code
+ * centre, tens of km from their organisation; BENCH_SCALE_FOSTER_SHARE), and
+ * near pages, first and tenth, are timed against the plain list's first and
+ * tenth pages in the same run (target: ≤ 1.5×). Then the listing-site filters (issue 34:
  * houseTrained, specialNeeds, spayedNeutered, coatLength), first and tenth
  * pages against the plain list's first and tenth (target: ≤ 1.5×).
  *
  *   BENCH_SCALE_ROWS=1000000   the large size     BENCH_SCALE_SAMPLES=60 requests per combination
  *   BENCH_SCALE_ORGS=10000     organisations the animals are spread over
  *   BENCH_SCALE_ONLY=near      only the near search (the large size alone)
+ *   BENCH_SCALE_FOSTER_SHARE=0.2  the share of the animals in care (an open stay) living in foster homes, at every size:
+ *                              the seed then gives every animal its stays, and places that share with active fosters
+ *                              near their organisation (seedFosters); 0: no stays, no fosters (the setup before issue 50).
+ *                              0 by default with BENCH_SCALE_ONLY=listing, which has no near search
  *   BENCH_SCALE_ONLY=listing   only the listing-site filters (the large size alone)
  *   BENCH_SCALE_ONLY=alerts    only alert matching (scripts/bench-alerts.ts; also `npm run bench -- --alerts`)
  *   BENCH_DATABASE=petstore_bench_scale   the databases' names (<name>, <name>_0, <name>_1): another run on the same server takes another
@@ -26,6 +32,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { EARTH_RADIUS_M, chordOfKm } from "@/lib/organizations/geo";
 import { ORGS, PORT, benchEnvironment, cliOut, seedOrganizations, startServer, stopServer } from "./bench-harness";
 import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "./database";
 import { run } from "./launch";
@@ -39,6 +46,12 @@ const BATCH = 50_000;
 const NEAR_ONLY = process.env.BENCH_SCALE_ONLY === "near";
 const LISTING_ONLY = process.env.BENCH_SCALE_ONLY === "listing";
 const LARGE_ONLY = NEAR_ONLY || LISTING_ONLY;
+/** The share of the animals in care that live in foster homes (issue 50); the listing-only run, which has no near search, keeps none. */
+const FOSTER_SHARE = Number(process.env.BENCH_SCALE_FOSTER_SHARE ?? (LISTING_ONLY ? 0 : 0.2));
+if (!(FOSTER_SHARE >= 0 && FOSTER_SHARE <= 1))
+  throw new Error(`BENCH_SCALE_FOSTER_SHARE must be a fraction from 0 to 1, not ${process.env.BENCH_SCALE_FOSTER_SHARE}`);
+/** How far from its organisation a foster lives, at most (km): a rescue's volunteers live around it. */
+const FOSTER_RADIUS_KM = 40;
 const NAMES = [
   "Biscuit",
   "Luna",
@@ -113,6 +126,147 @@ async function seedSkewed(url: string, rows: number): Promise<void> {
   process.stderr.write("  VACUUM ANALYZE ...\n");
   await client.query("VACUUM ANALYZE pets");
   await client.end();
+}
+
+/** What seedFosters did: the animals in care (an open stay), how many of them live in foster homes, with how many fosters, and the time each step took. */
+interface FosterSeeding {
+  inCare: number;
+  fostered: number;
+  fosters: number;
+  staysMs: number;
+  fostersMs: number;
+  placementsMs: number;
+  /** How far the fosters live from their organisation: median and farthest, km. */
+  medianKm: number;
+  maxKm: number;
+}
+
+/** Every US ZIP code centre seedOrganizations may place an organisation at (the 48 contiguous states, Alaska and Hawaii). */
+async function zipCentres(): Promise<{ zip: string; lat: number; lng: number; city: string; region: string }[]> {
+  const { lookUpZip } = await import("@/lib/organizations/zip");
+  const out = [];
+  for (let n = 0; n < 100_000; n++) {
+    const place = await lookUpZip(String(n).padStart(5, "0"));
+    if (place && place.region && place.lat > 18 && place.lng < -60) out.push(place);
+  }
+  return out;
+}
+
+/**
+ * `share` of the animals in care in foster homes, as a rescue's records
+ * would have them, all written through the tables' triggers as production
+ * writes them (set-based INSERT … SELECT; no trigger disabled):
+ *
+ * - a stay for every animal (seedSkewed gives none; a placement lies inside
+ *   an open stay): intakes spread over five years in id order, a sold
+ *   animal's stay ended by an adoption 7 to 66 days later, the others open
+ *   (in care);
+ * - `share` of the animals with an open stay, drawn by a fixed shuffle of
+ *   their ids (so some organisations foster more than others), each in an
+ *   open placement that started during its stay;
+ * - their organisation's fosters: active, two such animals each (capacity 2
+ *   to 4) and half as many again with none just now, each living at a real
+ *   ZIP code centre among the dozen nearest their organisation within
+ *   FOSTER_RADIUS_KM (the nearest one where there is none that close).
+ *
+ * The placements' trigger sets pets.foster_point; a check compares it with
+ * each open placement's foster's point afterwards.
+ */
+async function seedFosters(url: string, share: number): Promise<FosterSeeding> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { min, max } = (await client.query<{ min: string; max: string }>("SELECT min(id) AS min, max(id) AS max FROM pets")).rows[0]!;
+    const [first, last] = [Number(min), Number(max)];
+    const staysStarted = performance.now();
+    for (let from = first; from <= last; from += BATCH) {
+      const to = Math.min(last, from + BATCH - 1);
+      await client.query(
+        // Five years of intakes, the newest a day ago, of each type in turn:
+        // stray, from its owner, a transfer in (in state), stray, other.
+        `INSERT INTO pet_stays (pet_id, organization_id, intake_at, intake_type, intake_detail, outcome_at, outcome_type)
+         SELECT p.id, p.organization_id, h.intake_at,
+                (ARRAY['stray', 'relinquishedByOwner', 'transferredIn', 'stray', 'otherIntake'])[1 + p.id % 5]::"IntakeType",
+                CASE WHEN p.id % 5 = 2 THEN 'inState' END,
+                CASE WHEN p.status = 'sold' THEN h.intake_at + (7 + p.id % 60) * interval '1 day' END,
+                CASE WHEN p.status = 'sold' THEN 'adoption'::"OutcomeType" END
+         FROM pets p
+         CROSS JOIN LATERAL (SELECT now() - interval '1 day' - ($4::bigint - p.id) * (interval '5 years' / GREATEST($4::bigint - $3::bigint, 1)) AS intake_at) h
+         WHERE p.id BETWEEN $1 AND $2`,
+        [from, to, first, last],
+      );
+      progress("stays", to - first + 1, last - first + 1);
+    }
+    const staysMs = performance.now() - staysStarted;
+
+    const fostersStarted = performance.now();
+    const zips = await zipCentres();
+    await client.query(`CREATE TEMP TABLE bench_zips (zip text, city text, region text, lat float8, lng float8, point cube)`);
+    await client.query(
+      `INSERT INTO bench_zips SELECT zip, city, region, lat, lng, geo_point(lat, lng)
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[]) AS z(zip, city, region, lat, lng)`,
+      [zips.map((z) => z.zip), zips.map((z) => z.city), zips.map((z) => z.region), zips.map((z) => z.lat), zips.map((z) => z.lng)],
+    );
+    await client.query("CREATE INDEX ON bench_zips USING gist (point)");
+    await client.query("ANALYZE bench_zips");
+    const inCare = Number((await client.query<{ n: number }>("SELECT count(*)::int AS n FROM pet_stays WHERE outcome_at IS NULL")).rows[0]!.n);
+    // The animals to foster, numbered within their organisation (two to a foster).
+    await client.query(
+      `CREATE TEMP TABLE bench_fostered AS
+       SELECT pet_id, stay_id, organization_id, intake_at, row_number() OVER (PARTITION BY organization_id ORDER BY pet_id) - 1 AS n
+       FROM (SELECT s.pet_id, s.id AS stay_id, s.organization_id, s.intake_at FROM pet_stays s WHERE s.outcome_at IS NULL
+             ORDER BY (s.pet_id * 2654435761) % 4294967296 LIMIT $1) drawn`,
+      [Math.round(share * inCare)],
+    );
+    const chord = chordOfKm(FOSTER_RADIUS_KM);
+    const { rowCount: fosters } = await client.query(
+      `INSERT INTO people (organization_id, name, email, city, region, postcode, country, lat, lng, foster_status, foster_capacity)
+       SELECT f.org, 'Bench foster ' || f.org || '-' || f.n, 'foster-' || f.org || '-' || f.n || '@bench.example',
+              z.city, z.region, z.zip, 'US', z.lat, z.lng, 'active', 2 + f.n % 3
+       FROM (SELECT organization_id AS org, generate_series(0, ceil(ceil(count(*) / 2.0) * 1.5)::int - 1) AS n FROM bench_fostered GROUP BY organization_id) f
+       JOIN organizations o ON o.id = f.org
+       CROSS JOIN LATERAL (
+         SELECT * FROM (SELECT z.*, z.point <-> o.earth_point AS chord, row_number() OVER (ORDER BY z.point <-> o.earth_point) AS nearest
+                        FROM (SELECT * FROM bench_zips z ORDER BY z.point <-> o.earth_point LIMIT 12) z) z
+          WHERE z.chord <= $1::float8 OR z.nearest = 1
+          ORDER BY md5(f.org || '-' || f.n || '-' || z.zip) LIMIT 1) z
+       ORDER BY f.org, f.n`,
+      [chord],
+    );
+    const fostersMs = performance.now() - fostersStarted;
+    const placementsStarted = performance.now();
+    const { rowCount: fostered } = await client.query(
+      // Placed some time into the stay (a tenth to nine tenths of it so far).
+      `INSERT INTO pet_placements (pet_id, organization_id, stay_id, person_id, start_at)
+       SELECT a.pet_id, a.organization_id, a.stay_id, pe.id, a.intake_at + (now() - a.intake_at) * (0.1 + (a.pet_id % 9) / 10.0)
+       FROM bench_fostered a
+       JOIN people pe ON pe.organization_id = a.organization_id AND lower(pe.email) = lower('foster-' || a.organization_id || '-' || (a.n / 2) || '@bench.example')`,
+    );
+    const placementsMs = performance.now() - placementsStarted;
+    // What the triggers set, against each open placement's foster's point (every organisation shows foster homes).
+    const check = (
+      await client.query<{ placed: number; pointed: number; wrong: number }>(
+        `SELECT (SELECT count(*)::int FROM pet_placements WHERE end_at IS NULL) AS placed,
+                (SELECT count(*)::int FROM pets WHERE foster_point IS NOT NULL) AS pointed,
+                (SELECT count(*)::int FROM pet_placements pl JOIN people pe ON pe.id = pl.person_id JOIN pets p ON p.id = pl.pet_id
+                  WHERE pl.end_at IS NULL AND p.foster_point IS DISTINCT FROM pe.earth_point) AS wrong`,
+      )
+    ).rows[0]!;
+    const { median, farthest } = (
+      await client.query<{ median: number; farthest: number }>(
+        `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY km) AS median, max(km) AS farthest
+         FROM (SELECT 2 * $1::float8 * asin(least(1, (pe.earth_point <-> o.earth_point) / (2 * $1::float8))) / 1000 AS km
+               FROM people pe JOIN organizations o ON o.id = pe.organization_id WHERE pe.foster_status IS NOT NULL) d`,
+        [EARTH_RADIUS_M],
+      )
+    ).rows[0]!;
+    if (check.placed !== fostered || check.pointed !== fostered || check.wrong !== 0) throw new Error(`foster points not as placed: ${JSON.stringify(check)}`);
+    process.stderr.write("  VACUUM ANALYZE ...\n");
+    for (const table of ["pets", "pet_stays", "people", "pet_placements"]) await client.query(`VACUUM ANALYZE ${table}`);
+    return { inCare, fostered: fostered ?? 0, fosters: fosters ?? 0, staysMs, fostersMs, placementsMs, medianKm: median, maxKm: farthest };
+  } finally {
+    await client.end();
+  }
 }
 
 interface Combination {
@@ -220,6 +374,8 @@ interface Size {
   categories: number[];
   min: number;
   max: number;
+  /** What seedFosters did; null when BENCH_SCALE_FOSTER_SHARE is 0 (no stays, no fosters: the setup before issue 50). */
+  foster: FosterSeeding | null;
 }
 
 /** A database of `rows` skewed animals, migrated as deployments are, with a key; its server not yet started. */
@@ -231,6 +387,16 @@ async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, r
   run(path.join(ROOT, "node_modules", ".bin", "prisma"), ["migrate", "deploy"], env);
   run(process.execPath, ["--import", "tsx", path.join(ROOT, "prisma", "seed.ts")], env);
   await seedSkewed(url, rows);
+  const foster = FOSTER_SHARE > 0 ? await seedFosters(url, FOSTER_SHARE) : null;
+  if (foster) {
+    console.log(
+      `Foster homes at ${rows.toLocaleString("en")} animals: ${foster.fostered.toLocaleString("en")} of the ${foster.inCare.toLocaleString("en")} in care ` +
+        `(${((100 * foster.fostered) / Math.max(foster.inCare, 1)).toFixed(1)}%) with ${foster.fosters.toLocaleString("en")} fosters ` +
+        `(a median ${foster.medianKm.toFixed(1)} km from their organisation, at most ${foster.maxKm.toFixed(1)} km); ` +
+        `seeding took ${(foster.staysMs / 1000).toFixed(1)} s for the stays, ${(foster.fostersMs / 1000).toFixed(1)} s for the fosters ` +
+        `(ZIP code centres loaded and placed) and ${(foster.placementsMs / 1000).toFixed(1)} s for the placements (one INSERT … SELECT, triggers on)`,
+    );
+  }
   const key = cliOut(["keys", "create", "--name", "scale", "--org", "1", "--plan", "enterprise", "--per-minute", "100000000", "--per-day", "100000000"], env)
     .trim()
     .split("\n")
@@ -239,7 +405,7 @@ async function prepareSize(base: Awaited<ReturnType<typeof benchEnvironment>>, r
   await client.connect();
   const categories = (await client.query<{ id: string }>("SELECT id FROM categories ORDER BY id")).rows.map((r) => Number(r.id));
   const { min, max } = (await client.query<{ min: string; max: string }>("SELECT min(id) AS min, max(id) AS max FROM pets")).rows[0]!;
-  return { rows, url, env, key, client, categories, min: Number(min), max: Number(max) };
+  return { rows, url, env, key, client, categories, min: Number(min), max: Number(max), foster };
 }
 
 /** The API URL and the page statement of a combination, for one size. */
@@ -275,12 +441,19 @@ async function target(size: Size, port: number, c: Combination): Promise<{ url: 
 
 /** The URL of the page `hops` pages after `url` (following rel="next"). */
 async function pageAfter(url: string, key: string, hops: number): Promise<string> {
+  const at = await pageAfterIfAny(url, key, hops);
+  if (typeof at !== "string") throw new Error(`${url}: no page ${at.pages + 1}`);
+  return at;
+}
+
+/** As pageAfter, or how many pages there are when there are not that many (a small run's sparse near search). */
+async function pageAfterIfAny(url: string, key: string, hops: number): Promise<string | { pages: number }> {
   let at = url;
   for (let i = 0; i < hops; i++) {
     const res = await fetch(at, { headers: { authorization: `Bearer ${key}` } });
     await res.arrayBuffer();
     const next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get("link") ?? "")?.[1];
-    if (!next) throw new Error(`${url}: no page ${i + 2}`);
+    if (!next) return { pages: i + 1 };
     at = next;
   }
   return at;
@@ -306,7 +479,12 @@ async function nearBench(large: Size, port: number): Promise<void> {
       ["first", 0],
       ["tenth", 9],
     ] as const) {
-      const nearUrl = await pageAfter(`${base}?limit=20&${near}`, large.key, hops);
+      const nearUrl = await pageAfterIfAny(`${base}?limit=20&${near}`, large.key, hops);
+      if (typeof nearUrl !== "string") {
+        // Too few animals there for a tenth page (BENCH_SCALE_ROWS far below a million): nothing to time.
+        rows.push({ search: `${name}, ${pageName} page`, "plain list ms": "-", "near ms": "-", ratio: "-", target: `n/a (${nearUrl.pages} pages)` });
+        continue;
+      }
       const plainUrl = await pageAfter(`${base}?limit=20${plain ? `&${plain}` : ""}`, large.key, hops);
       const [apiPlain, apiNear] = await timePair([plainUrl, nearUrl], [large.key, large.key]);
       const ratio = apiNear / apiPlain;
@@ -319,12 +497,19 @@ async function nearBench(large: Size, port: number): Promise<void> {
       });
     }
   }
+  const fostered = large.foster
+    ? `${(FOSTER_SHARE * 100).toFixed(0)}% of the animals in care in foster homes (${large.foster.fostered.toLocaleString("en")} of ${large.foster.inCare.toLocaleString("en")}, each found at its foster's ZIP code centre)`
+    : "none in foster homes (BENCH_SCALE_FOSTER_SHARE=0)";
   console.log(
-    `\nNear search at ${LARGE.toLocaleString("en")} animals over ${ORGS.toLocaleString("en")} organisations: median of ${SAMPLES} requests each, the plain list's page of the same depth and status asked in turn; target ≤ 1.5×`,
+    `\nNear search at ${LARGE.toLocaleString("en")} animals over ${ORGS.toLocaleString("en")} organisations, ${fostered}: median of ${SAMPLES} requests each, the plain list's page of the same depth and status asked in turn; target ≤ 1.5×`,
   );
   console.table(rows);
-  const over = rows.filter((r) => r.target !== "met").length;
-  console.log(over ? `${over} near page(s) over 1.5×` : "Every near page within 1.5× of the plain list's.");
+  const over = rows.filter((r) => r.target === "MISSED").length;
+  const missing = rows.filter((r) => r.target.startsWith("n/a")).length;
+  console.log(
+    (over ? `${over} near page(s) over 1.5×` : "Every near page within 1.5× of the plain list's.") +
+      (missing ? ` ${missing} page(s) not there to time at this size.` : ""),
+  );
 }
 
 /**
