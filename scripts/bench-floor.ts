@@ -33,7 +33,7 @@ import pg from "pg";
 import { Batcher } from "@/lib/batch";
 import { chordOfKm } from "@/lib/organizations/geo";
 import { insertPetsWithRecords, readForChangeSql, updateWithRecordSql, type PetToCreate } from "@/lib/pets/queries/writes";
-import { nearChunkSql } from "@/lib/pets/queries/near";
+import { NEAR_CHUNK_FIRST, nearChunkSql } from "@/lib/pets/queries/near";
 import { pageSql } from "@/lib/pets/queries/pages";
 import { petsByIdSql } from "@/lib/pets/queries/lookups";
 import { newPetSchema } from "@/lib/pets/schemas/pet";
@@ -43,7 +43,6 @@ const WORKERS = Number(process.env.WEB_CONCURRENCY ?? os.availableParallelism())
 const POOL = Math.max(2, Math.ceil(Number(process.env.DATABASE_POOL_SIZE ?? 10) / WORKERS));
 const COUNTER_POOL = Math.max(2, Math.ceil(5 / WORKERS));
 const KEY_TTL_MS = 5_000;
-const NEAR_CHUNK_FIRST = 32;
 
 interface Key {
   id: string;

@@ -25,6 +25,8 @@
  *                              the seed then gives every animal its stays, and places that share with active fosters
  *                              near their organisation (seedFosters); 0: no stays, no fosters (the setup before issue 50).
  *                              0 by default with BENCH_SCALE_ONLY=listing, which has no near search
+ *   BENCH_SCALE_KEEP=1         keep the seeded databases at the end (to profile them; drop them by hand)
+ *   BENCH_SCALE_EXPLAIN=1      EXPLAIN (ANALYZE, BUFFERS) of the statements of each near page over 1.5× (=all: of every near page)
  *   BENCH_SCALE_ONLY=listing   only the listing-site filters (the large size alone)
  *   BENCH_SCALE_ONLY=alerts    only alert matching (scripts/bench-alerts.ts; also `npm run bench -- --alerts`)
  *   BENCH_DATABASE=petstore_bench_scale   the databases' names (<name>, <name>_0, <name>_1): another run on the same server takes another
@@ -34,7 +36,7 @@ import pg from "pg";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { EARTH_RADIUS_M, chordOfKm } from "@/lib/organizations/geo";
 import { ORGS, PORT, benchEnvironment, cliOut, seedOrganizations, startServer, stopServer } from "./bench-harness";
-import { createDatabaseIfMissing, dropDatabase, withDatabaseName } from "./database";
+import { createDatabaseIfMissing, databaseName, dropDatabase, withDatabaseName } from "./database";
 import { run } from "./launch";
 import path from "node:path";
 import { ROOT } from "./database";
@@ -50,6 +52,8 @@ const LARGE_ONLY = NEAR_ONLY || LISTING_ONLY;
 const FOSTER_SHARE = Number(process.env.BENCH_SCALE_FOSTER_SHARE ?? (LISTING_ONLY ? 0 : 0.2));
 if (!(FOSTER_SHARE >= 0 && FOSTER_SHARE <= 1))
   throw new Error(`BENCH_SCALE_FOSTER_SHARE must be a fraction from 0 to 1, not ${process.env.BENCH_SCALE_FOSTER_SHARE}`);
+/** BENCH_SCALE_EXPLAIN=1: the plans of the near pages over 1.5×; =all: of every near page. */
+const EXPLAIN = process.env.BENCH_SCALE_EXPLAIN === "all" ? "all" : process.env.BENCH_SCALE_EXPLAIN ? "over" : "";
 /** How far from its organisation a foster lives, at most (km): a rescue's volunteers live around it. */
 const FOSTER_RADIUS_KM = 40;
 const NAMES = [
@@ -460,6 +464,44 @@ async function pageAfterIfAny(url: string, key: string, hops: number): Promise<s
 }
 
 /**
+ * The statements a near page's request runs (lib/pets/reads.ts listPetsNear):
+ * its chunks as findNearPets walks them (each run here to see where the next
+ * one starts) and, after a cursor, the look behind it (nearBeforeSql, take 1),
+ * for their database time and plans.
+ */
+async function nearStatements(client: pg.Client, url: string): Promise<{ chunks: Prisma.Sql[]; behind?: Prisma.Sql }> {
+  const { NEAR_CHUNK_FIRST, NEAR_CHUNK_MAX, nearBeforeSql, nearChunkSql } = await import("@/lib/pets/queries/near");
+  const { nearSchema, withinSchema } = await import("@/lib/organizations/geo");
+  const { resolveNear } = await import("@/lib/organizations/zip");
+  const { decodeCursor } = await import("@/lib/core/pagination");
+  const q = new URL(url).searchParams;
+  const search = await resolveNear(nearSchema.parse(q.get("near")), q.has("within") ? withinSchema.parse(q.get("within")) : undefined);
+  const walk = { status: (q.get("status") ?? undefined) as "available" | undefined, ...search.point, maxChord: search.maxChord };
+  const cursor = q.get("cursor") ? decodeCursor(q.get("cursor")!) : undefined;
+  const at = cursor && { k: cursor.k!, id: cursor.id };
+  const take = Number(q.get("limit") ?? 20) + 1;
+  const chunks: Prisma.Sql[] = [];
+  let found = 0;
+  let from = at?.k ?? 0;
+  for (let chunk = NEAR_CHUNK_FIRST; ; chunk = Math.min(chunk * 2, NEAR_CHUNK_MAX)) {
+    const sql = nearChunkSql({ ...walk, after: at, take: take - found, from, chunk });
+    chunks.push(sql);
+    const { rows } = await client.query<{ id: string | null; chunkSize: number; chunkFar: number | null }>(sql.text, sql.values);
+    found += rows.filter((r) => r.id !== null).length;
+    const { chunkSize, chunkFar } = rows[0] ?? { chunkSize: 0, chunkFar: null };
+    if (found >= take || chunkSize < chunk || chunkFar === null || chunkFar > walk.maxChord) break;
+    from = chunkFar;
+  }
+  return { chunks, behind: at && nearBeforeSql({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }) };
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of a statement, as text. */
+async function explain(client: pg.Client, sql: Prisma.Sql): Promise<string> {
+  const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values);
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
+/**
  * Near search at the large size: first and tenth pages near a city (a
  * ZIP code and a point), with and without a status, and near a sparse place,
  * each against the plain list's page of the same depth and status, asked in turn.
@@ -474,6 +516,7 @@ async function nearBench(large: Size, port: number): Promise<void> {
     ["near=78701 within 800km, status=available (Austin)", "near=78701&within=800km&status=available", "status=available"],
   ];
   const rows = [];
+  const plans: string[] = [];
   for (const [name, near, plain] of cases) {
     for (const [pageName, hops] of [
       ["first", 0],
@@ -482,26 +525,43 @@ async function nearBench(large: Size, port: number): Promise<void> {
       const nearUrl = await pageAfterIfAny(`${base}?limit=20&${near}`, large.key, hops);
       if (typeof nearUrl !== "string") {
         // Too few animals there for a tenth page (BENCH_SCALE_ROWS far below a million): nothing to time.
-        rows.push({ search: `${name}, ${pageName} page`, "plain list ms": "-", "near ms": "-", ratio: "-", target: `n/a (${nearUrl.pages} pages)` });
+        const none = { "plain list ms": "-", "near ms": "-", ratio: "-", "DB ms plain": "-", "DB ms near": "-", chunks: "-", "DB ms behind": "-" };
+        rows.push({ search: `${name}, ${pageName} page`, ...none, target: `n/a (${nearUrl.pages} pages)` });
         continue;
       }
       const plainUrl = await pageAfter(`${base}?limit=20${plain ? `&${plain}` : ""}`, large.key, hops);
       const [apiPlain, apiNear] = await timePair([plainUrl, nearUrl], [large.key, large.key]);
       const ratio = apiNear / apiPlain;
+      // The database's side: the plain page's one statement; the near page's
+      // chunks one after another (the look behind a cursor runs alongside them).
+      const plainSql = await statementOf(plainUrl);
+      const { chunks, behind } = await nearStatements(large.client, nearUrl);
+      let dbChunks = 0;
+      for (const sql of chunks) dbChunks += await dbTime(large.client, sql);
+      const search = `${name}, ${pageName} page`;
       rows.push({
-        search: `${name}, ${pageName} page`,
+        search,
         "plain list ms": apiPlain.toFixed(2),
         "near ms": apiNear.toFixed(2),
         ratio: ratio.toFixed(2),
+        "DB ms plain": (await dbTime(large.client, plainSql)).toFixed(3),
+        "DB ms near": dbChunks.toFixed(3),
+        chunks: String(chunks.length),
+        "DB ms behind": behind ? (await dbTime(large.client, behind)).toFixed(3) : "-",
         target: ratio <= 1.5 ? "met" : "MISSED",
       });
+      if (EXPLAIN === "all" || (EXPLAIN && ratio > 1.5)) {
+        plans.push(`-- ${search}: the plain list's page\n${await explain(large.client, plainSql)}`);
+        for (const [i, sql] of chunks.entries()) plans.push(`-- ${search}: near, chunk ${i + 1} of ${chunks.length}\n${await explain(large.client, sql)}`);
+        if (behind) plans.push(`-- ${search}: near, the look behind the cursor\n${await explain(large.client, behind)}`);
+      }
     }
   }
   const fostered = large.foster
     ? `${(FOSTER_SHARE * 100).toFixed(0)}% of the animals in care in foster homes (${large.foster.fostered.toLocaleString("en")} of ${large.foster.inCare.toLocaleString("en")}, each found at its foster's ZIP code centre)`
     : "none in foster homes (BENCH_SCALE_FOSTER_SHARE=0)";
   console.log(
-    `\nNear search at ${LARGE.toLocaleString("en")} animals over ${ORGS.toLocaleString("en")} organisations, ${fostered}: median of ${SAMPLES} requests each, the plain list's page of the same depth and status asked in turn; target ≤ 1.5×`,
+    `\nNear search at ${LARGE.toLocaleString("en")} animals over ${ORGS.toLocaleString("en")} organisations, ${fostered}: median of ${SAMPLES} requests each, the plain list's page of the same depth and status asked in turn (DB = PostgreSQL's execution time: the plain page's statement; the near page's chunks, in turn, and the look behind its cursor, alongside); target ≤ 1.5×`,
   );
   console.table(rows);
   const over = rows.filter((r) => r.target === "MISSED").length;
@@ -510,6 +570,7 @@ async function nearBench(large: Size, port: number): Promise<void> {
     (over ? `${over} near page(s) over 1.5×` : "Every near page within 1.5× of the plain list's.") +
       (missing ? ` ${missing} page(s) not there to time at this size.` : ""),
   );
+  if (plans.length) console.log(`\nPlans (BENCH_SCALE_EXPLAIN=${EXPLAIN}):\n\n${plans.join("\n\n")}`);
 }
 
 /**
@@ -569,6 +630,7 @@ async function statementOf(url: string): Promise<Prisma.Sql> {
   const answer = (name: string) => (q.has(name) ? q.get(name) === "true" : undefined);
   return pageSql({
     take: Number(q.get("limit") ?? 20) + 1,
+    status: (q.get("status") ?? undefined) as "available" | undefined,
     houseTrained: answer("houseTrained"),
     specialNeeds: answer("specialNeeds"),
     spayedNeutered: answer("spayedNeutered"),
@@ -672,7 +734,8 @@ export async function scaleBench(): Promise<void> {
     for (const server of servers) await stopServer(server);
     for (const size of sizes) {
       await size.client.end();
-      await dropDatabase(size.url);
+      if (process.env.BENCH_SCALE_KEEP) console.error(`  BENCH_SCALE_KEEP: ${databaseName(size.url)} kept (drop it when done)`);
+      else await dropDatabase(size.url);
     }
     await base.cleanup();
   }

@@ -35,8 +35,9 @@ export interface NearPageQuery extends PetFilter, NearWalk {
 
 export type NearPetRow = PetRow & { chord: number };
 
-const NEAR_CHUNK_FIRST = 32;
-const NEAR_CHUNK_MAX = 16_384;
+/** The places a page's first chunk takes, and the most any chunk takes (exported for the benches, which replay a page's chunks). */
+export const NEAR_CHUNK_FIRST = 32;
+export const NEAR_CHUNK_MAX = 16_384;
 
 /**
  * Where the animal `p` of organisation `o` is (an SQL point): its foster
