@@ -466,11 +466,11 @@ async function pageAfterIfAny(url: string, key: string, hops: number): Promise<s
 /**
  * The statements a near page's request runs (lib/pets/reads.ts listPetsNear):
  * its chunks as findNearPets walks them (each run here to see where the next
- * one starts) and, after a cursor, the look behind it (nearBeforeSql, take 1),
+ * one starts) and, after a cursor, the look behind it (nearAnyBeforeSql),
  * for their database time and plans.
  */
 async function nearStatements(client: pg.Client, url: string): Promise<{ chunks: Prisma.Sql[]; behind?: Prisma.Sql }> {
-  const { NEAR_CHUNK_FIRST, NEAR_CHUNK_MAX, nearBeforeSql, nearChunkSql } = await import("@/lib/pets/queries/near");
+  const { NEAR_CHUNK_FIRST, NEAR_CHUNK_MAX, nearAnyBeforeSql, nearChunkSql } = await import("@/lib/pets/queries/near");
   const { nearSchema, withinSchema } = await import("@/lib/organizations/geo");
   const { resolveNear } = await import("@/lib/organizations/zip");
   const { decodeCursor } = await import("@/lib/core/pagination");
@@ -492,7 +492,7 @@ async function nearStatements(client: pg.Client, url: string): Promise<{ chunks:
     if (found >= take || chunkSize < chunk || chunkFar === null || chunkFar > walk.maxChord) break;
     from = chunkFar;
   }
-  return { chunks, behind: at && nearBeforeSql({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }) };
+  return { chunks, behind: at && nearAnyBeforeSql({ ...walk, at }) };
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a statement, as text. */

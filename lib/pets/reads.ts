@@ -8,7 +8,7 @@ import { listHistory, type HistoryPage } from "@/lib/pets/history";
 import { type PetFilter } from "@/lib/pets/queries/filters";
 import { ageGroupsRefreshedOn } from "@/lib/pets/queries/age-groups";
 import { findPetById } from "@/lib/pets/queries/lookups";
-import { findNearPets, findNearPetsBefore } from "@/lib/pets/queries/near";
+import { anyNearBefore, findNearPets, findNearPetsBefore } from "@/lib/pets/queries/near";
 import { findPetPage } from "@/lib/pets/queries/pages";
 import { toPet, type PetView } from "@/lib/pets/present";
 import { type Pet } from "@/lib/pets/schemas/pet";
@@ -124,7 +124,7 @@ async function listPetsNear(
       ? Promise.resolve(false)
       : backwards
         ? findNearPets({ ...walk, after: { k: at.k, id: at.id + 1 }, take: 1 }).then((r) => r.length > 0)
-        : findNearPetsBefore({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 }).then((r) => r.length > 0),
+        : anyNearBefore({ ...walk, at }),
   ]);
   const moreAhead = rows.length > query.limit;
   const page = rows.slice(0, query.limit);

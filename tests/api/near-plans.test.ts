@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chordOfKm } from "@/lib/organizations/geo";
-import { nearBeforeSql, nearChunkSql, type NearPageQuery } from "@/lib/pets/queries/near";
+import { nearAnyBeforeSql, nearBeforeSql, nearChunkSql, type NearPageQuery } from "@/lib/pets/queries/near";
 
 // A search near a place walks organisations nearest first through the GiST
 // index on their points, a chunk at a time with a LIMIT, and each one's
@@ -88,6 +88,35 @@ describe("near search plans", () => {
       expect(plan).toMatch(/pets_foster_point_idx/);
       expect(plan).toMatch(/pets_organization_id_status_id_idx/);
       expect(plan).not.toMatch(/Seq Scan on (pets|organizations)/);
+    }
+  });
+
+  it("the look behind a next page's cursor finds places within its distance by the indexes", async () => {
+    for (const plan of await plans(nearAnyBeforeSql({ ...query({ status: "available" }), at: { k: 50_000, id: 30_000 } }))) {
+      expect(plan).toMatch(/organizations_earth_point_idx/);
+      expect(plan).toMatch(/pets_foster_point_idx/);
+      expect(plan).not.toMatch(/Seq Scan on (pets|organizations)/);
+    }
+  });
+
+  it("the look behind answers as a previous page of one would, at every position of a walk, ties and foster homes included", async () => {
+    for (const over of [{}, { status: "available" as const }]) {
+      const walk = { ...query({ ...over, maxChord: chordOfKm(800), take: 400 }), chunk: 4096 };
+      const found = (await client.query<{ id: string | null; chord: number }>(nearChunkSql(walk).text, nearChunkSql(walk).values)).rows.filter(
+        (r) => r.id !== null,
+      );
+      expect(found.length).toBeGreaterThan(100);
+      const positions = [
+        ...found.map((r) => ({ k: r.chord, id: Number(r.id) })),
+        // Just before the first animal (nothing at or before it), and beyond the last.
+        { k: found[0]!.chord, id: Number(found[0]!.id) + 1 },
+        { k: found.at(-1)!.chord + 1, id: 1 },
+      ];
+      for (const at of positions) {
+        const any = (await client.query<{ any: boolean }>(nearAnyBeforeSql({ ...walk, at }).text, nearAnyBeforeSql({ ...walk, at }).values)).rows[0]!.any;
+        const previous = nearBeforeSql({ ...walk, before: { k: at.k, id: at.id - 1 }, take: 1 });
+        expect(any, JSON.stringify(at)).toBe((await client.query(previous.text, previous.values)).rows.length > 0);
+      }
     }
   });
 });

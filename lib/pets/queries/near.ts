@@ -38,6 +38,8 @@ export type NearPetRow = PetRow & { chord: number };
 /** The places a page's first chunk takes, and the most any chunk takes (exported for the benches, which replay a page's chunks). */
 export const NEAR_CHUNK_FIRST = 32;
 export const NEAR_CHUNK_MAX = 16_384;
+/** Above every id (bigint's largest): the cursor's id bound for places beyond its distance. */
+const MAX_ID = Prisma.sql`9223372036854775807::bigint`;
 
 /**
  * Where the animal `p` of organisation `o` is (an SQL point): its foster
@@ -93,7 +95,11 @@ function placesAnimals(f: PetFilter, cursor: Prisma.Sql, order: Prisma.Sql, take
 /** One chunk of a forward walk: the page's rows found among the places it answers for, and where the next chunk starts. */
 export function nearChunkSql(q: NearPageQuery & { from: number; chunk: number }): Prisma.Sql {
   const point = searchPoint(q);
-  const cursor = q.after ? Prisma.sql`(c.chord > ${q.after.k}::float8 OR id < ${BigInt(q.after.id)})` : Prisma.sql`true`;
+  // After the cursor: at its distance, older than its animal; farther, any.
+  // One comparison on id rather than an OR, so each place's index walk starts
+  // at the cursor (an index condition, not a filter) and the planner has no
+  // OR to try against every index of pets.
+  const cursor = q.after ? Prisma.sql`id < (CASE WHEN c.chord > ${q.after.k}::float8 THEN ${MAX_ID} ELSE ${BigInt(q.after.id)} END)` : Prisma.sql`true`;
   return Prisma.sql`
     WITH chunk AS MATERIALIZED (
       SELECT * FROM (
@@ -154,7 +160,8 @@ export async function findNearPets(q: NearPageQuery): Promise<NearPetRow[]> {
  */
 export function nearBeforeSql(q: NearPageQuery & { before: { k: number; id: number } }): Prisma.Sql {
   const point = searchPoint(q);
-  const cursor = Prisma.sql`(c.chord < ${q.before.k}::float8 OR id > ${BigInt(q.before.id)})`;
+  // Before the cursor: at its distance, newer than its animal; nearer, any (as nearChunkSql's, one comparison).
+  const cursor = Prisma.sql`id > (CASE WHEN c.chord < ${q.before.k}::float8 THEN 0 ELSE ${BigInt(q.before.id)} END)`;
   return Prisma.sql`
     WITH c AS MATERIALIZED (
       SELECT o.id AS org, NULL::bigint AS pet, o.earth_point <-> ${point} AS chord FROM organizations o
@@ -172,6 +179,39 @@ export function nearBeforeSql(q: NearPageQuery & { before: { k: number; id: numb
       FROM ids CROSS JOIN LATERAL (SELECT * FROM pets WHERE pets.id = ids.id LIMIT 1) p
       ${PHOTOS_JOIN}
      ORDER BY ids.chord DESC, p.id ASC`;
+}
+
+/**
+ * Whether any animal lies at or before the position `at` of the walk: the
+ * look behind a next page's cursor, which its "prev" link needs. An EXISTS
+ * over each kind of place within the cursor's distance stops at the first
+ * place holding a match; a previous page's statement (nearBeforeSql) reads
+ * every place nearer than the cursor and sorts their animals, which costs
+ * more the more animals live in foster homes (each one a place), for one row.
+ */
+export function nearAnyBeforeSql(q: PetFilter & NearWalk & { at: { k: number; id: number } }): Prisma.Sql {
+  const point = searchPoint(q);
+  const k = Prisma.sql`${q.at.k}::float8`;
+  const id = BigInt(q.at.id);
+  const where = Prisma.join(nearPetConditions(q), " AND ");
+  return Prisma.sql`
+    SELECT EXISTS (
+      SELECT 1 FROM organizations o
+       WHERE ${Prisma.join(nearOrganizationConditions(q), " AND ")}
+         AND cube_enlarge(${point}, ${k}, 3) @> o.earth_point AND o.earth_point <-> ${point} <= ${k}
+         AND EXISTS (SELECT 1 FROM pets WHERE organization_id = o.id AND foster_point IS NULL AND ${where}
+                      AND id >= (CASE WHEN o.earth_point <-> ${point} < ${k} THEN 0 ELSE ${id} END))
+    ) OR EXISTS (
+      SELECT 1 FROM pets f
+       WHERE ${Prisma.join(nearFosteredConditions(q), " AND ")}
+         AND cube_enlarge(${point}, ${k}, 3) @> f.foster_point AND f.foster_point <-> ${point} <= ${k}
+         AND ${where} AND id >= (CASE WHEN f.foster_point <-> ${point} < ${k} THEN 0 ELSE ${id} END)
+    ) AS "any"`;
+}
+
+export async function anyNearBefore(q: PetFilter & NearWalk & { at: { k: number; id: number } }): Promise<boolean> {
+  const [row] = await sharedReadQuery<{ any: boolean }>(nearAnyBeforeSql(q));
+  return row?.any ?? false;
 }
 
 export async function findNearPetsBefore(q: NearPageQuery & { before: { k: number; id: number } }): Promise<NearPetRow[]> {
