@@ -77,7 +77,8 @@ function nearFosteredConditions(f: PetFilter): Prisma.Sql[] {
  * The animals of the places `c` (org: an organisation's id; pet: an animal
  * in a foster home's id; chord) that match, with their chord, after the
  * cursor condition `cursor` (on `id` and `c.chord`), at most `take`
- * per place in `order` of id. An organisation holds only its animals not
+ * per place in `order` of id: a previous page's (nearBeforeSql), which
+ * sorts them all (a next page's: firstAnimalsOfPlaces). An organisation holds only its animals not
  * away in a foster home: the other ones are places of their own.
  */
 function placesAnimals(f: PetFilter, cursor: Prisma.Sql, order: Prisma.Sql, take: number): Prisma.Sql {
@@ -90,6 +91,26 @@ function placesAnimals(f: PetFilter, cursor: Prisma.Sql, order: Prisma.Sql, take
     UNION ALL
     SELECT c.chord, a.id FROM c CROSS JOIN LATERAL (SELECT id FROM pets WHERE id = c.pet AND ${where}) a
      WHERE c.pet IS NOT NULL`;
+}
+
+/**
+ * The first `take` animals of the places `c` in the walk's order (distance,
+ * then id descending), after the cursor condition `cursor`: each place's
+ * matching animals newest first, the places joined nearest first. In that
+ * order PostgreSQL sorts only the animals of one distance at a time
+ * (an incremental sort) and stops reading places once the page is full,
+ * where a sort of every place's animals read them all: 32 organisations'
+ * first pages for a page the nearest one or two fill.
+ */
+function firstAnimalsOfPlaces(f: PetFilter, cursor: Prisma.Sql, take: number): Prisma.Sql {
+  const where = Prisma.join([...nearPetConditions(f), cursor], " AND ");
+  return Prisma.sql`
+    SELECT c.chord, a.id FROM (SELECT * FROM c ORDER BY chord) c CROSS JOIN LATERAL (
+      (SELECT id FROM pets WHERE c.org IS NOT NULL AND organization_id = c.org AND foster_point IS NULL AND ${where} ORDER BY id DESC LIMIT ${take})
+      UNION ALL
+      (SELECT id FROM pets WHERE c.pet IS NOT NULL AND id = c.pet AND ${where})
+    ) a
+     ORDER BY c.chord, a.id DESC LIMIT ${take}`;
 }
 
 /** One chunk of a forward walk: the page's rows found among the places it answers for, and where the next chunk starts. */
@@ -116,10 +137,7 @@ export function nearChunkSql(q: NearPageQuery & { from: number; chunk: number })
     ), c AS (
       SELECT * FROM chunk
        WHERE chord <= ${q.maxChord}::float8 AND (chord < (SELECT far FROM edge) OR (SELECT size FROM edge) < ${q.chunk})
-    ), ids AS (
-      SELECT * FROM (${placesAnimals(q, cursor, Prisma.sql`DESC`, q.take)}) found
-       ORDER BY chord, id DESC LIMIT ${q.take}
-    )
+    ), ids AS (${firstAnimalsOfPlaces(q, cursor, q.take)})
     SELECT e.size AS "chunkSize", e.far AS "chunkFar", x.*
       FROM edge e
       LEFT JOIN LATERAL (
