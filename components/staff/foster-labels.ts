@@ -42,11 +42,15 @@ export const blackoutOn = (blackouts: Blackout[], day: string) => blackouts.find
 /** Blackouts not yet over, soonest first: what staff plan around. */
 export const comingBlackouts = (blackouts: Blackout[], day: string) => blackouts.filter((b) => b.to >= day).sort((a, b) => a.from.localeCompare(b.from));
 
-/** Why a foster cannot take an animal on the day, in the API's order of checks; undefined when they can. */
-export function whyNotPlaceable(person: Person, day: string): "notActive" | "blackout" | "full" | undefined {
+/**
+ * Why a foster cannot take an animal on the day, in the API's order of checks;
+ * undefined when they can. `species`, the animal's (by its category), when known.
+ */
+export function whyNotPlaceable(person: Person, day: string, species?: FosterSpecies): "notActive" | "blackout" | "species" | "full" | undefined {
   const foster = person.foster;
   if (!foster || foster.status !== "active") return "notActive";
   if (blackoutOn(foster.blackouts, day)) return "blackout";
+  if (species && foster.species.length > 0 && !foster.species.includes(species)) return "species";
   if (foster.room <= 0) return "full";
   return undefined;
 }
@@ -55,6 +59,7 @@ export function whyNotPlaceable(person: Person, day: string): "notActive" | "bla
 export const PLACEMENT_REFUSALS: Record<string, string> = {
   foster_not_active: "This foster is not active, so cannot take an animal. Change their status on the Fosters page first.",
   foster_in_blackout: "This foster is away (a blackout) on that day.",
+  foster_species: "This foster does not take this kind of animal. Change the species they take on the Fosters page first.",
   foster_full: "This foster has no room: every place is taken. Tick “Place even though full” to place the animal anyway.",
   no_open_stay: "The animal is not in care (no open stay): record an intake first.",
 };

@@ -3,9 +3,9 @@
 import { useId, useState, type FormEvent } from "react";
 import { DateTime } from "@/components/staff/date-time";
 import { FormAlert } from "@/components/staff/form-alert";
-import { FOSTER_STATUS_LABELS, PLACEMENT_REFUSALS, blackoutOn, formatDay, today, whyNotPlaceable } from "@/components/staff/foster-labels";
+import { FOSTER_STATUS_LABELS, PLACEMENT_REFUSALS, blackoutOn, formatDay, speciesText, today, whyNotPlaceable } from "@/components/staff/foster-labels";
 import type { Placement } from "@/lib/placements/schemas";
-import type { Person } from "@/lib/people/schemas";
+import type { FosterSpecies, Person } from "@/lib/people/schemas";
 import { hintClass, inputClass, labelClass, linkClass, panelClass, primaryButtonClass, secondaryButtonClass } from "@/components/staff/styles";
 import { useFosterChoices } from "@/components/staff/use-people";
 import { useEndPlacement, usePetPlacements, usePlacePet, type EndReason } from "@/components/staff/use-placements";
@@ -36,7 +36,18 @@ function problemOf(error: unknown): string {
  * expected back when, overdue marked), its placements oldest first, and the
  * next step: place it with a foster, or move it on or bring it back.
  */
-export function PetFosterCare({ petId, petName, organizationId }: { petId: number; petName: string; organizationId: number }) {
+export function PetFosterCare({
+  petId,
+  petName,
+  organizationId,
+  species,
+}: {
+  petId: number;
+  petName: string;
+  organizationId: number;
+  /** The animal's species by its category, when the categories are loaded: fosters who take others are shown why not. */
+  species: FosterSpecies | undefined;
+}) {
   const placements = usePetPlacements(petId);
   const day = today();
   const fosters = useFosterChoices(organizationId);
@@ -113,6 +124,7 @@ export function PetFosterCare({ petId, petName, organizationId }: { petId: numbe
               openName={open ? nameOf(open.personId) : ""}
               fosters={fosters.data?.all}
               withRoom={fosters.data?.withRoom}
+              species={species}
               day={day}
               onDone={setDone}
             />
@@ -147,12 +159,13 @@ function WhereNow({ open, name, petName, day }: { open: Placement | undefined; n
 }
 
 /** Why a foster is offered but cannot be chosen, as the option says it. */
-function reasonText(person: Person, day: string): string | undefined {
-  const why = whyNotPlaceable(person, day);
+function reasonText(person: Person, day: string, species: FosterSpecies | undefined): string | undefined {
+  const why = whyNotPlaceable(person, day, species);
   const foster = person.foster;
   if (!foster || !why) return undefined;
   if (why === "notActive") return FOSTER_STATUS_LABELS[foster.status].toLowerCase();
   if (why === "blackout") return `away until ${formatDay(blackoutOn(foster.blackouts, day)!.to)}`;
+  if (why === "species") return `takes ${speciesText(foster.species).toLowerCase()} only`;
   return `full, ${foster.placedCount} of ${foster.capacity}`;
 }
 
@@ -169,6 +182,7 @@ function PlaceForm({
   openName,
   fosters,
   withRoom,
+  species,
   day,
   onDone,
 }: {
@@ -178,6 +192,7 @@ function PlaceForm({
   openName: string;
   fosters: Person[] | undefined;
   withRoom: Set<number> | undefined;
+  species: FosterSpecies | undefined;
   day: string;
   onDone: (news: string | null) => void;
 }) {
@@ -191,8 +206,10 @@ function PlaceForm({
   const [problem, setProblem] = useState<string | null>(null);
 
   const candidates = (fosters ?? []).filter((p) => p.foster && !p.erased && p.id !== open?.personId);
-  const reason = (p: Person) => (withRoom?.has(p.id) ? undefined : (reasonText(p, day) ?? "cannot take an animal today"));
-  const choosable = (p: Person) => withRoom?.has(p.id) || (override && whyNotPlaceable(p, day) === "full");
+  // withRoom is the API's hasRoom (active, room, no blackout); the species is held against the animal's here.
+  const reason = (p: Person) =>
+    withRoom?.has(p.id) && whyNotPlaceable(p, day, species) !== "species" ? undefined : (reasonText(p, day, species) ?? "cannot take an animal today");
+  const choosable = (p: Person) => !reason(p) || (override && whyNotPlaceable(p, day, species) === "full");
   const ordered = [...candidates].sort((a, b) => Number(!!reason(a)) - Number(!!reason(b)) || (a.name ?? "").localeCompare(b.name ?? "", "en"));
   const chosen = candidates.find((p) => String(p.id) === personId);
 

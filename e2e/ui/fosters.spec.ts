@@ -112,12 +112,23 @@ for (const [width, suffix] of VIEWPORTS) {
       await expectNoSeriousA11yViolations(page);
       await docScreenshot(page, `fosters${suffix}.png`, { fullPage: !suffix });
 
-      // The animal's page: at the shelter; fosters with room offered.
+      // A foster who takes cats only (Pepper is a dog), added through the API.
+      const kit = uniqueName("Kit Catsonly");
+      const cats = await page.request.post("/v1/organizations/1/people", {
+        headers: sameOrigin(baseURL!),
+        data: { name: kit, email: `${kit.replace(/\W+/g, ".").toLowerCase()}@example.org`, foster: { status: "active", capacity: 2, species: ["cat"] } },
+      });
+      expect(cats.status(), await cats.text()).toBe(201);
+
+      // The animal's page: at the shelter; fosters with room offered, the cats-only one listed but not choosable, saying why.
       await page.goto(`/pets/${pup.id}`);
       const panel = page.getByRole("region", { name: "Foster care" });
       await expect(panel).toContainText(`${pup.name} is at the shelter`);
       const place = panel.getByRole("form", { name: "Place with a foster" });
       await expect(place.getByLabel("Foster", { exact: true }).locator("option", { hasText: sam })).toBeEnabled();
+      const kitOption = place.getByLabel("Foster", { exact: true }).locator("option", { hasText: kit });
+      await expect(kitOption).toBeDisabled();
+      await expect(kitOption).toContainText("takes cats only");
 
       // Meanwhile Sam's only place is taken (expected back yesterday: overdue): choosing Sam now is refused, with the reason.
       const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);

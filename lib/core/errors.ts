@@ -53,6 +53,7 @@ export const ERROR_CODES = [
   "no_open_stay",
   "foster_not_active",
   "foster_in_blackout",
+  "foster_species",
   "foster_full",
   "placement_open",
   "placement_ended",

@@ -109,7 +109,7 @@ export function registerPets(registry: OpenAPIRegistry, security: Record<string,
       400: errorResponse(400, ["invalid_json", "invalid_body", "unknown_category", "unknown_organization", "invalid_header"]),
       409: errorResponse(
         409,
-        ["idempotency_in_progress", "external_id_taken", "no_open_stay", "foster_not_active", "foster_in_blackout", "foster_full"],
+        ["idempotency_in_progress", "external_id_taken", "no_open_stay", "foster_not_active", "foster_in_blackout", "foster_species", "foster_full"],
         {},
         "`idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added. `foster_*` / `no_open_stay`: the foster of `intake.fosterId` cannot take the animal (or a sold animal has no open stay to be placed in); nothing was added.",
       ),

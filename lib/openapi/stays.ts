@@ -72,7 +72,7 @@ export function registerStays(registry: OpenAPIRegistry, security: Record<string
       404: errorResponse(404, ["not_found"]),
       409: errorResponse(
         409,
-        ["stay_open", "stay_overlap", "too_many_stays", "adoption_in_progress", "foster_not_active", "foster_in_blackout", "foster_full"],
+        ["stay_open", "stay_overlap", "too_many_stays", "adoption_in_progress", "foster_not_active", "foster_in_blackout", "foster_species", "foster_full"],
         {},
         `A stay is still open (\`stay_open\`: record its outcome first), the intake falls inside another stay (\`stay_overlap\`: the message names both stays' dates), the animal has its ${STAYS_PER_ANIMAL_MAX} stays already (\`too_many_stays\`), or the foster of \`intake.fosterId\` cannot take it (nothing is recorded).`,
       ),

@@ -18,6 +18,16 @@ export const BLACKOUTS_MAX = 50;
 export const FOSTER_SPECIES = ["dog", "cat", "other"] as const;
 export type FosterSpecies = (typeof FOSTER_SPECIES)[number];
 
+/**
+ * An animal's species as a foster's list names it, from its category's name:
+ * the same rule as the database's report_species() (migration
+ * 20261203300000), which the placement's check uses; this copy lets a page
+ * say which fosters take the animal before it asks.
+ */
+export function speciesOfCategory(name: string): FosterSpecies {
+  return name === "Dogs" ? "dog" : name === "Cats" ? "cat" : "other";
+}
+
 export const FOSTER_STATUSES = Object.values(FosterStatus) as [FosterStatus, ...FosterStatus[]];
 
 export const fosterStatusSchema = z.enum(FOSTER_STATUSES).meta({

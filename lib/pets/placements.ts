@@ -99,6 +99,7 @@ export function placeAnimal(petId: number, input: NewPlacement, options: UpdateO
     const other = await queries.findOverlappingPlacement(tx, petId, at, null, open?.id);
     if (other) throw overlapping("at", other);
     const { capacityOverridden } = await fosterFor(tx, {
+      petId,
       organizationId: was.organizationId,
       personId: input.personId,
       at,

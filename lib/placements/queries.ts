@@ -94,6 +94,10 @@ export interface FosterRow {
   status: FosterStatus | null;
   capacity: number | null;
   blackouts: unknown;
+  /** The species the foster takes; empty: any. */
+  species: string[];
+  /** The animal's species (report_species of its category), to hold against `species`. */
+  animalSpecies: string;
   /** Its open placements now. */
   placed: number;
   /** The day `at` falls on in the organisation's time zone. */
@@ -107,12 +111,13 @@ export interface FosterRow {
  * next: a statement that waited for the lock would count the placements as
  * they were before it waited.
  */
-export async function lockFoster(tx: Db, personId: number, organizationId: number, at: Date): Promise<FosterRow | null> {
+export async function lockFoster(tx: Db, personId: number, organizationId: number, at: Date, petId: number): Promise<FosterRow | null> {
   const locked = await tx.$queryRaw<{ id: bigint }[]>`
     SELECT id FROM people WHERE id = ${BigInt(personId)} AND organization_id = ${BigInt(organizationId)} AND erased_at IS NULL FOR UPDATE`;
   if (!locked.length) return null;
-  const rows = await tx.$queryRaw<{ id: bigint; status: FosterStatus | null; capacity: number | null; blackouts: unknown; placed: number; day: string }[]>`
-    SELECT p.id, p.foster_status::text AS status, p.foster_capacity AS capacity, p.foster_blackouts AS blackouts,
+  const rows = await tx.$queryRaw<(Omit<FosterRow, "placed"> & { placed: number })[]>`
+    SELECT p.id, p.foster_status::text AS status, p.foster_capacity AS capacity, p.foster_blackouts AS blackouts, p.foster_species AS species,
+           (SELECT report_species(c.name) FROM pets a JOIN categories c ON c.id = a.category_id WHERE a.id = ${BigInt(petId)}) AS "animalSpecies",
            (SELECT count(*)::int FROM pet_placements pl WHERE pl.person_id = p.id AND pl.end_at IS NULL) AS placed,
            to_char(${at}::timestamptz AT TIME ZONE o.time_zone, 'YYYY-MM-DD') AS day
       FROM people p JOIN organizations o ON o.id = p.organization_id WHERE p.id = ${BigInt(personId)}`;

@@ -37,7 +37,7 @@ const conflict = (code: ErrorCode, message: string, field: string, issue: string
 /**
  * Whether the foster may take the animal on `foster.day` (the placement's
  * start, in the organisation's zone): an active foster, not in a blackout,
- * with room. Staff may place past the capacity (`override`); a key may not.
+ * who takes the animal's species, with room. Staff may place past the capacity (`override`); a key may not.
  * Says whether the capacity was overridden (recorded on the placement).
  */
 export function fosterTakes(foster: queries.FosterRow, field: string, override: { asked: boolean; byStaff: boolean }): { capacityOverridden: boolean } {
@@ -54,6 +54,17 @@ export function fosterTakes(foster: queries.FosterRow, field: string, override: 
       `${who} takes no animals ${span} (a blackout), and the placement would start on ${foster.day}.`,
       field,
       `is in a blackout ${span}`,
+    );
+  }
+  // No override: a foster said which animals their home suits (a cat-only
+  // flat, a dog-shy household); staff who know better change the list first.
+  if (foster.species.length > 0 && !foster.species.includes(foster.animalSpecies)) {
+    const takes = foster.species.join(" and ");
+    throw conflict(
+      "foster_species",
+      `${who} takes ${takes} only, and the animal is ${foster.animalSpecies === "other" ? "neither" : `a ${foster.animalSpecies}`}. Change their species first if they will take it.`,
+      field,
+      `takes ${takes} only (the animal: ${foster.animalSpecies})`,
     );
   }
   const capacity = foster.capacity ?? 0;
@@ -160,9 +171,9 @@ export function noSuchPerson(personId: number, field: string): ApiError {
  */
 export async function fosterFor(
   tx: queries.Db,
-  p: { organizationId: number; personId: number; at: Date; field: string; overrideCapacity: boolean; byStaff: boolean },
+  p: { petId: number; organizationId: number; personId: number; at: Date; field: string; overrideCapacity: boolean; byStaff: boolean },
 ): Promise<{ capacityOverridden: boolean }> {
-  const foster = await queries.lockFoster(tx, p.personId, p.organizationId, p.at);
+  const foster = await queries.lockFoster(tx, p.personId, p.organizationId, p.at, p.petId);
   if (!foster) throw noSuchPerson(p.personId, p.field);
   return fosterTakes(foster, p.field, { asked: p.overrideCapacity, byStaff: p.byStaff });
 }

@@ -1000,7 +1000,7 @@ export interface paths {
         put?: never;
         /**
          * Place an animal in a foster home
-         * @description The animal goes to the foster `personId` from `at`, inside its open stay. With another foster now, it moves: the open placement ends (`movedToAnotherFoster`) and this one starts at the same instant, in one change. The foster must be a person of the animal's organisation (404 otherwise, and for an erased one) with an active foster role (409 `foster_not_active`, saying its status), not in one of their blackouts on the day (409 `foster_in_blackout`, naming it), with room (409 `foster_full`, saying the capacity and how many are placed). Staff may place past the capacity with `overrideCapacity: true` (recorded as `capacityOverridden` and in the audit record); a key gets 403 for it. Concurrent placements with one foster are counted one after the other: they cannot overfill a home. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as the animal's `pet.updated` (to every reader alike: its data carries no placement and never a person's name or contact).
+         * @description The animal goes to the foster `personId` from `at`, inside its open stay. With another foster now, it moves: the open placement ends (`movedToAnotherFoster`) and this one starts at the same instant, in one change. The foster must be a person of the animal's organisation (404 otherwise, and for an erased one) with an active foster role (409 `foster_not_active`, saying its status), not in one of their blackouts on the day (409 `foster_in_blackout`, naming it), taking the animal's species when they named some (409 `foster_species`: `dog`, `cat` or `other` by its category; no override, change their species first), with room (409 `foster_full`, saying the capacity and how many are placed). Staff may place past the capacity with `overrideCapacity: true` (recorded as `capacityOverridden` and in the audit record); a key gets 403 for it. Concurrent placements with one foster are counted one after the other: they cannot overfill a home. Scope `records:write`. Only the animal's own organisation: its staff, and its keys with the scope; a platform key or admin for any. Another organisation's caller is refused (403) as for every private resource. Announced as the animal's `pet.updated` (to every reader alike: its data carries no placement and never a person's name or contact).
          */
         post: operations["createPlacement"];
         delete?: never;
@@ -1765,7 +1765,7 @@ export interface components {
              * @example invalid_body
              * @enum {string}
              */
-            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_stays" | "no_open_stay" | "foster_not_active" | "foster_in_blackout" | "foster_full" | "placement_open" | "placement_ended" | "placement_overlap" | "placement_outside_stay" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "person_exists" | "person_has_animals" | "person_erased" | "link_expired" | "not_a_foster" | "service_unavailable" | "internal_error";
+            code: "invalid_json" | "invalid_body" | "invalid_query" | "invalid_path" | "invalid_request" | "invalid_cursor" | "invalid_webhook_url" | "invalid_listing_host" | "password_required" | "unknown_category" | "unknown_organization" | "unknown_location" | "invalid_header" | "precondition_failed" | "idempotency_key_reused" | "idempotency_in_progress" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_fields_too_large" | "rate_limited" | "key_temporarily_banned" | "gone" | "cursor_expired" | "webhook_limit_reached" | "listing_site_limit_reached" | "upload_already_queued" | "delivery_in_progress" | "too_many_photos" | "image_too_large" | "not_available" | "already_applied" | "invalid_transition" | "adoption_in_progress" | "external_id_taken" | "stay_open" | "stay_ended" | "stay_overlap" | "too_many_stays" | "no_open_stay" | "foster_not_active" | "foster_in_blackout" | "foster_species" | "foster_full" | "placement_open" | "placement_ended" | "placement_overlap" | "placement_outside_stay" | "too_many_alerts" | "too_many_keys" | "not_confirmed" | "invalid_file" | "invalid_mapping" | "too_many_rows" | "import_in_progress" | "person_exists" | "person_has_animals" | "person_erased" | "link_expired" | "not_a_foster" | "service_unavailable" | "internal_error";
             /** @description Per-field problems, for validation errors. */
             details?: components["schemas"]["ErrorDetail"][];
             /**
@@ -2365,7 +2365,7 @@ export interface components {
             detail?: components["schemas"]["IntakeDetail"];
             /**
              * Format: int64
-             * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
+             * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, taking the animal's species, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
              * @example 1
              */
             fosterId?: number;
@@ -3066,7 +3066,7 @@ export interface components {
                 detail?: components["schemas"]["IntakeDetail"];
                 /**
                  * Format: int64
-                 * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
+                 * @description Straight into a foster home: the person (an active foster of the organisation, not in a blackout, taking the animal's species, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.
                  * @example 1
                  */
                 fosterId?: number;
@@ -16737,7 +16737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added. `foster_*` / `no_open_stay`: the foster of `intake.fosterId` cannot take the animal (or a sold animal has no open stay to be placed in); nothing was added. Codes: `idempotency_in_progress`, `external_id_taken`, `no_open_stay`, `foster_not_active`, `foster_in_blackout`, `foster_full`. */
+            /** @description `idempotency_in_progress`: a request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds to get its response. `external_id_taken`: another animal of the organisation already has this `externalId` (the message names it); nothing was added. `foster_*` / `no_open_stay`: the foster of `intake.fosterId` cannot take the animal (or a sold animal has no open stay to be placed in); nothing was added. Codes: `idempotency_in_progress`, `external_id_taken`, `no_open_stay`, `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -18983,7 +18983,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The animal is not in care (`no_open_stay`), the foster cannot take it (`foster_not_active`, `foster_in_blackout`, `foster_full`), it is with this foster already (`placement_open`), or `at` is before its open placement's start or its stay's intake. Codes: `no_open_stay`, `foster_not_active`, `foster_in_blackout`, `foster_full`, `placement_open`, `placement_overlap`, `placement_outside_stay`. */
+            /** @description The animal is not in care (`no_open_stay`), the foster cannot take it (`foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`), it is with this foster already (`placement_open`), or `at` is before its open placement's start or its stay's intake. Codes: `no_open_stay`, `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`, `placement_open`, `placement_overlap`, `placement_outside_stay`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */
@@ -20033,7 +20033,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A stay is still open (`stay_open`: record its outcome first), the intake falls inside another stay (`stay_overlap`: the message names both stays' dates), the animal has its 500 stays already (`too_many_stays`), or the foster of `intake.fosterId` cannot take it (nothing is recorded). Codes: `stay_open`, `stay_overlap`, `too_many_stays`, `adoption_in_progress`, `foster_not_active`, `foster_in_blackout`, `foster_full`. */
+            /** @description A stay is still open (`stay_open`: record its outcome first), the intake falls inside another stay (`stay_overlap`: the message names both stays' dates), the animal has its 500 stays already (`too_many_stays`), or the foster of `intake.fosterId` cannot take it (nothing is recorded). Codes: `stay_open`, `stay_overlap`, `too_many_stays`, `adoption_in_progress`, `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`. */
             409: {
                 headers: {
                     /** @description IETF draft: the state of the closest-to-exhaustion policy, e.g. `"minute";r=59;t=42`. */

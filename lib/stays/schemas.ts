@@ -127,7 +127,7 @@ export const intakeInputSchema = z
     subtype: subtypeSchema.optional(),
     fosterId: idSchema.optional().meta({
       description:
-        "Straight into a foster home: the person (an active foster of the organisation, not in a blackout, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.",
+        "Straight into a foster home: the person (an active foster of the organisation, not in a blackout, taking the animal's species, with room) the animal goes to at its intake. The stay and the placement start together or not at all (409 `foster_not_active`, `foster_in_blackout`, `foster_species`, `foster_full`, 404 for a person not of the organisation, each naming `intake.fosterId`). Scope `records:write`.",
     }),
     detail: intakeDetailSchema.nullable().optional(),
   })

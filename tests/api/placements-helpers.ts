@@ -16,6 +16,7 @@ export interface FosterFields {
   status?: "applicant" | "active" | "paused" | "inactive" | "doNotPlace" | null;
   capacity?: number;
   blackouts?: { from: string; to: string }[];
+  species?: ("dog" | "cat" | "other")[];
   erased?: boolean;
 }
 
@@ -34,6 +35,7 @@ export async function newFoster(fields: FosterFields = {}): Promise<number> {
       fosterStatus: status,
       fosterCapacity: status === null ? null : (fields.capacity ?? 2),
       fosterBlackouts: fields.blackouts ?? [],
+      fosterSpecies: fields.species ?? [],
       erasedAt: fields.erased ? new Date() : null,
     },
     select: { id: true },
@@ -57,3 +59,6 @@ export const staysOf = async (petId: number, who: CallOptions) =>
 
 /** The animal's placements as stored, oldest first. */
 export const placementRows = (petId: number) => db().petPlacement.findMany({ where: { petId: BigInt(petId) }, orderBy: [{ startAt: "asc" }, { id: "asc" }] });
+
+/** The id of the seeded category of this name (the report's species follow it: Dogs → dog, Cats → cat, the rest → other). */
+export const categoryNamed = async (name: string) => Number((await db().category.findFirstOrThrow({ where: { name }, select: { id: true } })).id);

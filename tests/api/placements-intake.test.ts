@@ -62,6 +62,7 @@ describe("intake straight into a foster home", () => {
     const cases: [number, number, string][] = [
       [await newFoster({ status: "paused" }), 409, "foster_not_active"],
       [await newFoster({ blackouts: [{ from: "2000-01-01", to: "2099-12-31" }] }), 409, "foster_in_blackout"],
+      [await newFoster({ species: ["other"] }), 409, "foster_species"],
       [await newFoster({ organizationId: await newOrganization() }), 404, "not_found"],
     ];
     const full = await newFoster({ capacity: 1 });

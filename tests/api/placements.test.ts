@@ -22,7 +22,7 @@ import {
   type CallOptions,
   type StaffSession,
 } from "./helpers";
-import { correctPlacement, endPlacement, listPlacements, newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
+import { categoryNamed, correctPlacement, endPlacement, listPlacements, newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
 
 // Where each animal is (issue 50, docs/decisions/028): placing an animal with
 // a foster, moving it, bringing it back, correcting a placement, the foster's
@@ -188,6 +188,23 @@ describe("who may take an animal", () => {
     // Before the blackout began, the same foster takes it.
     const old = await newPet({ intake: { type: "stray", at: "2025-12-01" } });
     await expectJson(await place(old.id, { personId: foster, at: "2025-12-31" }, asKey()), 201);
+  });
+
+  it("foster_species: a foster who named species takes only those (by the animal's category), staff included; none named takes any", async () => {
+    const [dogs, cats, rabbits] = [await categoryNamed("Dogs"), await categoryNamed("Cats"), await categoryNamed("Rabbits")];
+    const catsOnly = await newFoster({ species: ["cat"], capacity: 5 });
+    const dog = await newPet({ categoryId: dogs });
+    const refused = await expectApiError(await place(dog.id, { personId: catsOnly }, asKey()), 409, "foster_species");
+    expect(refused.message).toContain("takes cat only, and the animal is a dog");
+    expect(refused.details).toEqual([{ field: "personId", issue: "takes cat only (the animal: dog)" }]);
+    // No override: staff change the foster's species first (capacity's override does not reach it).
+    await expectApiError(await place(dog.id, { personId: catsOnly, overrideCapacity: true }, asStaff), 409, "foster_species");
+    const rabbit = await newPet({ categoryId: rabbits });
+    expect((await expectApiError(await place(rabbit.id, { personId: catsOnly }, asKey()), 409, "foster_species")).message).toContain("the animal is neither");
+    expect(await placementRows(dog.id)).toEqual([]);
+    await expectJson(await place((await newPet({ categoryId: cats })).id, { personId: catsOnly }, asKey()), 201);
+    await expectJson(await place(rabbit.id, { personId: await newFoster({ species: ["dog", "other"] }) }, asKey()), 201);
+    await expectJson(await place(dog.id, { personId: await newFoster({ species: [] }) }, asKey()), 201);
   });
 
   it("foster_full says the capacity and the count; staff may override (recorded and audited), a key may not (403)", async () => {
