@@ -9,8 +9,20 @@ import { hintClass, inputClass, labelClass, panelClass, primaryButtonClass, seco
 import { useNewIntake, usePetStays, useRecordOutcome } from "@/components/staff/use-pet-stays";
 import { ApiClientError } from "@/lib/site/api-error";
 import { describeError } from "@/lib/site/api-client";
-import { INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
-import { INTAKE_TYPES, OUTCOME_TYPES, SUBTYPE_MAX, type IntakeType, type OutcomeType, type Stay } from "@/lib/stays/schemas";
+import { DETAIL_LABELS, INTAKE_LABELS, OUTCOME_LABELS } from "@/lib/stays/labels";
+import {
+  INTAKE_DETAILS,
+  INTAKE_TYPES,
+  OUTCOME_TYPES,
+  SUBTYPE_MAX,
+  TRANSFER_DISTANCES,
+  intakeDetailFits,
+  outcomeDetailFits,
+  type IntakeDetail,
+  type IntakeType,
+  type OutcomeType,
+  type Stay,
+} from "@/lib/stays/schemas";
 
 /** Today in the browser's calendar, as a date input holds it. */
 function today(): string {
@@ -90,6 +102,7 @@ function StayItem({ stay }: { stay: Stay }) {
     <li className="py-2 first:pt-0 last:pb-0" data-stay={stay.id}>
       <p>
         <span className="font-semibold">In:</span> <DateTime iso={stay.intake.at} /> · {INTAKE_LABELS[stay.intake.type]}
+        {stay.intake.detail ? <> · {DETAIL_LABELS[stay.intake.detail]}</> : null}
         {stay.intake.subtype ? <span className="text-stone-700"> ({stay.intake.subtype})</span> : null}
       </p>
       <p>
@@ -97,6 +110,7 @@ function StayItem({ stay }: { stay: Stay }) {
         {stay.outcome ? (
           <>
             <DateTime iso={stay.outcome.at} /> · {OUTCOME_LABELS[stay.outcome.type]}
+            {stay.outcome.detail ? <> · {DETAIL_LABELS[stay.outcome.detail]}</> : null}
             {stay.outcome.subtype ? <span className="text-stone-700"> ({stay.outcome.subtype})</span> : null}
           </>
         ) : (
@@ -107,7 +121,11 @@ function StayItem({ stay }: { stay: Stay }) {
   );
 }
 
-/** Type, date and the shelter's own word: the three questions of an intake or an outcome. */
+/**
+ * Type, date and the shelter's own word: the three questions of an intake or
+ * an outcome; and, for the types the matrix's 2021 revision details (a
+ * transfer's distance, a seizure among other intakes), that detail.
+ */
 function StepFields<T extends string>({
   types,
   labels,
@@ -117,6 +135,9 @@ function StepFields<T extends string>({
   setDay,
   subtype,
   setSubtype,
+  details,
+  detail,
+  setDetail,
 }: {
   types: readonly T[];
   labels: Record<T, string>;
@@ -126,6 +147,9 @@ function StepFields<T extends string>({
   setDay: (d: string) => void;
   subtype: string;
   setSubtype: (s: string) => void;
+  details: readonly IntakeDetail[];
+  detail: IntakeDetail | "";
+  setDetail: (d: IntakeDetail | "") => void;
 }) {
   const id = useId();
   return (
@@ -161,12 +185,27 @@ function StepFields<T extends string>({
           className={inputClass(false)}
         />
       </div>
+      {details.length > 0 ? (
+        <div>
+          <label htmlFor={`${id}-detail`} className={labelClass}>
+            {details.includes("seizedOrImpounded") ? "Seized or impounded?" : "Distance"}
+          </label>
+          <select id={`${id}-detail`} value={detail} onChange={(e) => setDetail(e.target.value as IntakeDetail | "")} className={inputClass(false)}>
+            <option value="">{details.includes("seizedOrImpounded") ? "No" : "Not recorded"}</option>
+            {details.map((d) => (
+              <option key={d} value={d}>
+                {DETAIL_LABELS[d]}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
     </div>
   );
 }
 
-/** What a step form sends: its type, its date as the API takes it, the shelter's word if any. */
-type Step<T extends string> = { type: T; at: ReturnType<typeof atOf>; subtype?: string };
+/** What a step form sends: its type, its date as the API takes it, the shelter's word and the 2021 detail if any. */
+type Step<T extends string> = { type: T; at: ReturnType<typeof atOf>; subtype?: string; detail?: IntakeDetail };
 
 /**
  * A form of the three questions (StepFields) that sends them: an outcome of
@@ -179,6 +218,7 @@ function StepForm<T extends string>({
   types,
   labels,
   initial,
+  detailsOf,
   button,
   pending,
   send,
@@ -188,6 +228,8 @@ function StepForm<T extends string>({
   types: readonly T[];
   labels: Record<T, string>;
   initial: T;
+  /** The 2021 details that go with a type (none for most). */
+  detailsOf: (type: T) => readonly IntakeDetail[];
   button: string;
   pending: boolean;
   send: (step: Step<T>, done: { onError: (error: unknown) => void; onSuccess: () => void }) => void;
@@ -195,17 +237,45 @@ function StepForm<T extends string>({
   const [type, setType] = useState<T>(initial);
   const [day, setDay] = useState(today);
   const [subtype, setSubtype] = useState("");
+  const [detail, setDetail] = useState<IntakeDetail | "">("");
   const [problem, setProblem] = useState<string | null>(null);
+  const details = detailsOf(type);
+  // A detail belongs to its type: another type starts without one.
+  const changeType = (next: T) => {
+    setType(next);
+    setDetail("");
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    send({ type, at: atOf(day), subtype: subtype.trim() || undefined }, { onError: (error) => setProblem(problemOf(error)), onSuccess: () => setSubtype("") });
+    send(
+      { type, at: atOf(day), subtype: subtype.trim() || undefined, ...(detail && details.includes(detail) ? { detail } : {}) },
+      {
+        onError: (error) => setProblem(problemOf(error)),
+        onSuccess: () => {
+          setSubtype("");
+          setDetail("");
+        },
+      },
+    );
   };
   return (
     <form onSubmit={submit} aria-label={name} className="space-y-3 border-t border-stone-200 pt-4">
       <h3 className="font-semibold">{name}</h3>
       <p className={hintClass}>{hint}</p>
-      <StepFields types={types} labels={labels} type={type} setType={setType} day={day} setDay={setDay} subtype={subtype} setSubtype={setSubtype} />
+      <StepFields
+        types={types}
+        labels={labels}
+        type={type}
+        setType={changeType}
+        day={day}
+        setDay={setDay}
+        subtype={subtype}
+        setSubtype={setSubtype}
+        details={details}
+        detail={detail}
+        setDetail={setDetail}
+      />
       {problem ? <FormAlert>{problem}</FormAlert> : null}
       <button type="submit" disabled={pending} className={primaryButtonClass}>
         {pending ? "Recording…" : button}
@@ -223,9 +293,12 @@ function OutcomeForm({ petId, stay }: { petId: number; stay: Stay }) {
       types={OUTCOME_TYPES}
       labels={OUTCOME_LABELS}
       initial="adoption"
+      detailsOf={(type) => TRANSFER_DISTANCES.filter((d) => outcomeDetailFits(type, d))}
       button="Record outcome"
       pending={record.isPending}
-      send={(outcome, done) => record.mutate({ stayId: stay.id, outcome }, done)}
+      send={({ detail, ...outcome }, done) =>
+        record.mutate({ stayId: stay.id, outcome: { ...outcome, ...(detail && detail !== "seizedOrImpounded" ? { detail } : {}) } }, done)
+      }
     />
   );
 }
@@ -239,6 +312,7 @@ function IntakeForm({ petId }: { petId: number }) {
       types={INTAKE_TYPES}
       labels={INTAKE_LABELS}
       initial="relinquishedByOwner"
+      detailsOf={(type) => INTAKE_DETAILS.filter((d) => intakeDetailFits(type, d))}
       button="Record intake"
       pending={intake.isPending}
       send={(step, done) => intake.mutate(step, done)}

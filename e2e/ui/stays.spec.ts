@@ -32,12 +32,14 @@ test("records an outcome, then a new intake, and sees the stays listed", async (
   await expect(items(page).first()).toContainText("Found on Elm St");
   await expect(items(page).first()).toContainText("still in care");
 
-  // Record outcome: type, date (today by default), the shelter's word.
+  // Record outcome: type, date (today by default), the shelter's word, and a transfer's distance (the matrix's 2021 detail, only for a transfer).
   const outcome = panel(page).getByRole("form", { name: "Record outcome" });
+  await expect(outcome.getByLabel("Distance")).toHaveCount(0);
   await outcome.getByLabel("Type").selectOption("transferredOut");
   await outcome.getByLabel("Details").fill("To County Humane");
+  await outcome.getByLabel("Distance").selectOption("outOfState");
   await outcome.getByRole("button", { name: "Record outcome" }).click();
-  await expect(items(page).first()).toContainText("Transferred out");
+  await expect(items(page).first()).toContainText("Transferred out · Out of state");
   await expect(items(page).first()).toContainText("To County Humane");
   await expect(items(page).first()).not.toContainText("still in care");
 
@@ -58,16 +60,22 @@ test("records an outcome, then a new intake, and sees the stays listed", async (
 
   // It came back: a new intake, in a few clicks.
   const intake = panel(page).getByRole("form", { name: "New intake" });
-  await intake.getByLabel("Type").selectOption("transferredIn");
+  await intake.getByLabel("Type").selectOption("otherIntake");
+  await intake.getByLabel("Seized or impounded?").selectOption("seizedOrImpounded");
   await intake.getByRole("button", { name: "Record intake" }).click();
   await expect(items(page)).toHaveCount(2);
-  await expect(items(page).nth(1)).toContainText("Transferred in");
+  await expect(items(page).nth(1)).toContainText("Other intake · Seized or impounded");
   await expect(items(page).nth(1)).toContainText("still in care");
   await expect(panel(page).getByRole("form", { name: "Record outcome" })).toBeVisible();
   // The history says what happened.
   const history = page.getByRole("list", { name: "Changes, newest first" }).locator(":scope > li");
   await expect(history.first()).toContainText("New intake recorded");
   await expect(history.nth(1)).toContainText("Outcome recorded");
+
+  // The API holds the details as sent (read as the signed-in staff).
+  const stays = await page.request.get(`/v1/pets/${pet.id}/stays`);
+  const [first, second] = (await stays.json()) as { intake: { detail: string | null }; outcome: { detail: string | null } | null }[];
+  expect([first!.outcome?.detail, second!.intake.detail]).toEqual(["outOfState", "seizedOrImpounded"]);
 
   const back = await page.request.get(`/v1/pets?id=${pet.id}`, { headers: bearer(key) });
   expect(((await back.json()) as ApiPet[]).map((p) => p.id)).toEqual([pet.id]);

@@ -1,4 +1,4 @@
-import type { IntakeType, OutcomeType } from "@/lib/stays/schemas";
+import type { IntakeDetail, IntakeType, OutcomeType } from "@/lib/stays/schemas";
 
 // The Basic Data Matrix's categories as staff pages word them (staff pages
 // are in English for now).
@@ -21,6 +21,14 @@ export const OUTCOME_LABELS: Record<OutcomeType, string> = {
   lostInCare: "Lost in care",
   shelterEuthanasia: "Shelter euthanasia",
   ownerIntendedEuthanasia: "Owner-intended euthanasia",
+};
+
+/** The matrix's 2021 details (the outcome's distances are the intake's, without seizedOrImpounded). */
+export const DETAIL_LABELS: Record<IntakeDetail, string> = {
+  seizedOrImpounded: "Seized or impounded",
+  inState: "In state",
+  outOfState: "Out of state",
+  international: "International",
 };
 
 /** What an audit record's action says on the history (lib/audit/schemas.ts AUDIT_ACTIONS). */
