@@ -1,6 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, vi } from "vitest";
+import { resetEnvCache } from "@/lib/env";
 import { until } from "@/tests/wait";
 
 // A real SMTP server on 127.0.0.1 for the mail tests: what the app's job
@@ -70,4 +72,30 @@ export function testMailServer(options: { rejectRecipient?: (address: string) =>
     refusalsLeft: () => refusals,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The public site the mail tests' links point to (PUBLIC_BASE_URL is its /v1). */
+export const PUBLIC_SITE = "https://adopt.shelter.example";
+
+/**
+ * A test file's instance that sends mail: a test mail server for the file,
+ * the instance's SMTP_URL at it, MAIL_FROM, PUBLIC_BASE_URL at PUBLIC_SITE,
+ * and `env`'s other settings, set before its tests and undone after them
+ * (its afterAll runs after the file's own, which stop any background work).
+ */
+export function mailingInstance(env: Record<string, string> = {}, options: { rejectRecipient?: (address: string) => string | undefined } = {}): TestMailServer {
+  const mail = testMailServer(options);
+  beforeAll(async () => {
+    vi.stubEnv("SMTP_URL", await mail.start());
+    vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
+    vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC_SITE}/v1`);
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    resetEnvCache();
+  });
+  afterAll(async () => {
+    await mail.close();
+    vi.unstubAllEnvs();
+    resetEnvCache();
+  });
+  return mail;
 }

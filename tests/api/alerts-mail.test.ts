@@ -1,13 +1,12 @@
 import type { ParsedMail } from "mailparser";
-import { testMailServer } from "@/tests/mail-server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { PUBLIC_SITE, mailingInstance } from "@/tests/mail-server";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as alertRoute } from "@/app/v1/alerts/[token]/route";
 import { POST as unsubscribeRoute } from "@/app/v1/alerts/[token]/unsubscribe/route";
 import { expireAlerts, sendAlertMail, sendDueAlerts } from "@/lib/alerts/mail";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { now, setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import { petView } from "@/lib/pets/present";
 import { newPetSchema, type NewPetInput } from "@/lib/pets/schemas/pet";
 import { createPet } from "@/lib/pets/service";
@@ -22,29 +21,22 @@ import { confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
 // every animal's cover, name, profile, shelter and link, and List-Unsubscribe
 // (one-click POST, a mailto where configured); then expiry and renewal.
 
-const PUBLIC = "https://adopt.shelter.example";
-
 // A mailbox that does not exist is refused for good (5xx).
-const mail = testMailServer({ rejectRecipient: (address) => (address.startsWith("nobody-here") ? "No such user" : undefined) });
+const mail = mailingInstance(
+  { ALERTS_UNSUBSCRIBE_MAILTO: "unsubscribe@shelter.example" },
+  { rejectRecipient: (address) => (address.startsWith("nobody-here") ? "No such user" : undefined) },
+);
 const inbox = mail.inbox;
 let key: string;
 let shelter: number;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
-  vi.stubEnv("ALERTS_UNSUBSCRIBE_MAILTO", "unsubscribe@shelter.example");
-  resetEnvCache();
   ({ key } = await newKey(["pets:read", "applications:write"], "site"));
   shelter = await newOrganization({ name: "Evanston Friends", lat: 42.0451, lng: -87.6877 });
 });
 
 afterAll(async () => {
   setClock();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 beforeEach(() => {
@@ -87,8 +79,8 @@ describe("the confirmation", () => {
     const [mail] = to("new.adopter@example.org");
     const token = await tokenOf("new.adopter@example.org");
     expect(mail!.subject).toBe("Confirm your alert: Dogs · within 25 mi of 60601");
-    expect(mail!.text).toContain(`${PUBLIC}/alerts/${token}`);
-    expect(mail!.html).toContain(`href="${PUBLIC}/alerts/${token}"`);
+    expect(mail!.text).toContain(`${PUBLIC_SITE}/alerts/${token}`);
+    expect(mail!.html).toContain(`href="${PUBLIC_SITE}/alerts/${token}"`);
     expect(rawHeader(mail!, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     // Unconfirmed: an arriving animal is not even queued for it.
     await intake({ name: "Too soon" });
@@ -132,11 +124,11 @@ describe("in Spanish (locale es, the page's language)", () => {
     expect(confirmation!.subject).toBe("Confirme su alerta: Perros · hembra · se lleva bien con niños y gatos · a menos de 25 mi de 60601");
     expect(confirmation!.text).toContain("Hola:");
     expect(confirmation!.text).toContain("a medida que lleguen (como máximo un correo por hora)");
-    expect(confirmation!.text).toContain(`${PUBLIC}/es/alerts/${token}`);
+    expect(confirmation!.text).toContain(`${PUBLIC_SITE}/es/alerts/${token}`);
     expect(confirmation!.html).toContain('<html lang="es">');
     expect(confirmation!.html).toContain("Confirmar la alerta");
     expect(confirmation!.html).toContain("<strong>Perros · hembra");
-    expect(confirmation!.text).toContain(`Darse de baja de inmediato: ${PUBLIC}/v1/alerts/${token}/unsubscribe`);
+    expect(confirmation!.text).toContain(`Darse de baja de inmediato: ${PUBLIC_SITE}/v1/alerts/${token}/unsubscribe`);
 
     await confirmedAlert(key, "ana.coincide@example.org", { categoryId: 1 }, { locale: "es" });
     await intake({ name: "Canela", sex: "female", size: "small" });
@@ -147,7 +139,7 @@ describe("in Spanish (locale es, the page's language)", () => {
     expect(match!.text).toContain("Un animal nuevo coincide con su alerta:");
     expect(match!.text).toContain("Hembra · Pequeño");
     expect(match!.text).toContain("En Evanston Friends");
-    expect(match!.text).toMatch(new RegExp(`${PUBLIC}/es/pets/[0-9]+`));
+    expect(match!.text).toMatch(new RegExp(`${PUBLIC_SITE}/es/pets/[0-9]+`));
     // Out of the way of the next tests' matches.
     await db().alert.deleteMany({ where: { email: { in: ["ana.alerta@example.org", "ana.coincide@example.org"] } } });
   });
@@ -180,14 +172,14 @@ describe("hourly ('As they arrive')", () => {
       expect(part).toContain("Biscuit");
       expect(part).toContain("Female · Small · Beagle mix");
       expect(part).toContain("Evanston Friends");
-      expect(part).toContain(`${PUBLIC}/pets/${first}`);
-      expect(part).toContain(`${PUBLIC}/photos/biscuit-320.webp`);
-      expect(part).toContain(`${PUBLIC}/alerts/${token}`);
+      expect(part).toContain(`${PUBLIC_SITE}/pets/${first}`);
+      expect(part).toContain(`${PUBLIC_SITE}/photos/biscuit-320.webp`);
+      expect(part).toContain(`${PUBLIC_SITE}/alerts/${token}`);
     }
     expect(mail!.html).toContain('alt="Biscuit on a rug"');
     expect(rawHeader(mail!, "list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     const listUnsubscribe = rawHeader(mail!, "list-unsubscribe");
-    expect(listUnsubscribe).toContain(`<${PUBLIC}/v1/alerts/${token}/unsubscribe>`);
+    expect(listUnsubscribe).toContain(`<${PUBLIC_SITE}/v1/alerts/${token}/unsubscribe>`);
     expect(listUnsubscribe).toMatch(/<mailto:unsubscribe@shelter\.example\?subject=unsubscribe%20alert%20\d+>/);
 
     const second = await intake({ name: "Second" });
@@ -199,8 +191,8 @@ describe("hourly ('As they arrive')", () => {
     expect(await sendDueAlerts(now())).toBe(1);
     const later = to("hourly@example.org")[1]!;
     expect(later.subject).toBe("2 new matches: Dogs");
-    expect(later.text).toContain(`${PUBLIC}/pets/${second}`);
-    expect(later.text).toContain(`${PUBLIC}/pets/${third}`);
+    expect(later.text).toContain(`${PUBLIC_SITE}/pets/${second}`);
+    expect(later.text).toContain(`${PUBLIC_SITE}/pets/${third}`);
     expect(to("hourly@example.org")).toHaveLength(2);
   });
 
@@ -288,7 +280,7 @@ describe("one-click unsubscribe from the email", () => {
     const mail = to("leaving@example.org")[0]!;
     const url = /<(https:[^>]+)>/.exec(rawHeader(mail, "list-unsubscribe")!)![1]!;
     const token = url.split("/").at(-2)!;
-    const res = await call(unsubscribeRoute, url.replace(PUBLIC, ""), {
+    const res = await call(unsubscribeRoute, url.replace(PUBLIC_SITE, ""), {
       method: "POST",
       params: { token },
       headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -322,7 +314,7 @@ describe("expiry and renewal", () => {
     await runAlertMailJobs();
     const asked = to("old@example.org")[0]!;
     expect(asked.subject).toMatch(/^Do you still want this alert\?/);
-    expect(asked.text).toContain(`${PUBLIC}/alerts/${await tokenOf("old@example.org")}`);
+    expect(asked.text).toContain(`${PUBLIC_SITE}/alerts/${await tokenOf("old@example.org")}`);
     // A second run asks nobody again.
     expect((await expireAlerts(new Date(t + 367 * day))).renewals).toBe(0);
     // Opening "kept" answers yes.

@@ -1,7 +1,6 @@
-import { testMailServer } from "@/tests/mail-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { PUBLIC_SITE, mailingInstance } from "@/tests/mail-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createPetRoute } from "@/app/v1/pets/route";
-import { resetEnvCache } from "@/lib/env";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import { call, newKey, newOrganization } from "./helpers";
 import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers";
@@ -12,17 +11,13 @@ import { confirm, confirmedAlert, createAlert, tokenOf } from "./alerts-helpers"
 // reads the feed after the commit's notification, and queues the sender at
 // once), never inside the request.
 
-const PUBLIC = "https://adopt.shelter.example";
-const mail = testMailServer();
+const mail = mailingInstance();
 let work: BackgroundWork | undefined;
 let key: string;
 let staffKey: string;
 let shelter: number;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
-  resetEnvCache();
   ({ key } = await newKey(["pets:read", "applications:write"], "site"));
   shelter = await newOrganization({ name: "Runner Rescue" });
   ({ key: staffKey } = await newKey(["pets:read", "pets:write"], "intake", { plan: "pro" }, shelter));
@@ -31,16 +26,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await work?.stop();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 describe("with the instance's background work", () => {
   it("sends the confirmation, and the first match within seconds of the animal's creation", async () => {
     expect((await createAlert(key, { email: "first@example.org", filters: { q: "Runner" } })).status).toBe(202);
     const confirmation = await mail.waitFor("first@example.org", /^Confirm your alert/, 30_000);
-    expect(confirmation.text).toContain(`${PUBLIC}/alerts/${await tokenOf("first@example.org")}`);
+    expect(confirmation.text).toContain(`${PUBLIC_SITE}/alerts/${await tokenOf("first@example.org")}`);
     await confirmedAlert(key, "second@example.org", { q: "Runner" });
     // The first alert is confirmed through its link's API, as the page does.
     expect((await confirm(await tokenOf("first@example.org"))).status).toBe(200);
@@ -51,6 +43,6 @@ describe("with the instance's background work", () => {
     const match = await mail.waitFor("first@example.org", /^New match: Runner Bean/, 30_000);
     await mail.waitFor("second@example.org", /^New match: Runner Bean/, 30_000);
     expect(Date.now() - began).toBeLessThan(60_000);
-    expect(match.text).toContain(`${PUBLIC}/pets/`);
+    expect(match.text).toContain(`${PUBLIC_SITE}/pets/`);
   }, 90_000);
 });

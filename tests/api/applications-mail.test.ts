@@ -2,7 +2,7 @@ import { createDecipheriv, createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { testMailServer } from "@/tests/mail-server";
+import { PUBLIC_SITE, mailingInstance } from "@/tests/mail-server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as linkRoute } from "@/app/v1/application-links/[token]/route";
 import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/transitions/route";
@@ -23,27 +23,18 @@ import { until } from "@/tests/wait";
 // retried, and the job's payload never holds a usable link or anything of
 // the applicant.
 
-const PUBLIC = "https://adopt.shelter.example";
-
-const mail = testMailServer();
+const mail = mailingInstance();
 let work: BackgroundWork | undefined;
 let partner: string;
 let staff: StaffSession;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
-  resetEnvCache();
   ({ key: partner } = await newKey(["pets:read", "applications:write"], "listing site"));
   staff = await staffSession();
 });
 
 afterAll(async () => {
   await work?.stop();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 function apply(petId: number, email: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
@@ -141,7 +132,7 @@ describe("sent by the job queue", () => {
     const confirmation = await mail.waitFor("alex@example.org", /We received your application for Mailbox/);
     expect(confirmation.from?.text).toBe('"Shelter" <adopt@shelter.example>');
     expect(confirmation.text).toContain(created.statusUrl);
-    expect(created.statusUrl.startsWith(`${PUBLIC}/applications/`)).toBe(true);
+    expect(created.statusUrl.startsWith(`${PUBLIC_SITE}/applications/`)).toBe(true);
     const token = confirmation.text!.match(/\/applications\/([A-Za-z0-9_-]{43})/)![1]!;
     expect((await call(linkRoute, `/v1/application-links/${token}`, { params: { token } })).status).toBe(200);
 
@@ -258,7 +249,7 @@ describe("sent by the job queue", () => {
     const created = await expectJson<{ statusUrl: string }>(await apply(pet!.id, "forged@example.org", { host: "evil.example" }), 201);
     const confirmation = await mail.waitFor("forged@example.org", /We received your application for Forged/);
     const token = created.statusUrl.split("/").at(-1)!;
-    expect(confirmation.text).toContain(`${PUBLIC}/applications/${token}`);
+    expect(confirmation.text).toContain(`${PUBLIC_SITE}/applications/${token}`);
     expect(confirmation.text).not.toContain("evil.example");
   });
 
@@ -273,7 +264,7 @@ describe("sent by the job queue", () => {
       expect(confirmation.text).toContain(`http://localhost:3456/applications/${created.statusUrl.split("/").at(-1)}`);
       expect(confirmation.text).not.toContain("evil.example");
     } finally {
-      vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
+      vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC_SITE}/v1`);
       vi.stubEnv("PORT", undefined);
       resetEnvCache();
     }
@@ -289,7 +280,7 @@ describe("sent by the job queue", () => {
     expect(again.message).not.toContain(String(created.id));
     const resent = await mail.waitFor("again@example.org", /The link to your application for Again/);
     expect(resent.text).not.toContain("evil.example");
-    const token = resent.text!.match(new RegExp(`${PUBLIC}/applications/([A-Za-z0-9_-]{43})`))![1]!;
+    const token = resent.text!.match(new RegExp(`${PUBLIC_SITE}/applications/([A-Za-z0-9_-]{43})`))![1]!;
     const opened = await expectJson<{ id: number; state: string }>(await call(linkRoute, `/v1/application-links/${token}`, { params: { token } }));
     expect([opened.id, opened.state]).toEqual([created.id, "received"]);
     const first = created.statusUrl.split("/").at(-1)!;

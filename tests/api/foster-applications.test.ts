@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as inboxRoute, POST as applyRoute } from "@/app/v1/organizations/[organizationId]/foster-applications/route";
 import { POST as approveRoute } from "@/app/v1/organizations/[organizationId]/foster-applications/[personId]/approve/route";
 import { POST as declineRoute } from "@/app/v1/organizations/[organizationId]/foster-applications/[personId]/decline/route";
@@ -7,12 +7,11 @@ import { APPLY_BUDGETS } from "@/lib/applications/service";
 import { now, setClock } from "@/lib/clock";
 import { SOCKET_ADDRESS_HEADER } from "@/lib/core/socket-address";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import type { FosterApplicant } from "@/lib/fosters/applications-schemas";
 import type { FosterView } from "@/lib/fosters/links-schemas";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import { testMailServer } from "@/tests/mail-server";
+import { mailingInstance } from "@/tests/mail-server";
 import {
   FIRST_ORG,
   ORIGIN,
@@ -36,25 +35,17 @@ import {
 
 enableRateLimit();
 
-const PUBLIC = "https://adopt.shelter.example";
-const mail = testMailServer();
+const mail = mailingInstance();
 let work: BackgroundWork | undefined;
 let staff: StaffSession;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
-  resetEnvCache();
   staff = await staffSession();
   work = startBackgroundWork();
 });
 
 afterAll(async () => {
   await work?.stop();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 let n = 0;

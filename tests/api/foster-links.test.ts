@@ -7,11 +7,10 @@ import { POST as notesRoute } from "@/app/v1/foster-links/[token]/notes/route";
 import { POST as readyRoute } from "@/app/v1/foster-links/[token]/ready/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import type { FosterPage, FosterView } from "@/lib/fosters/links-schemas";
 import { FOSTER_LINK_DAYS } from "@/lib/fosters/links-schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import { testMailServer } from "@/tests/mail-server";
+import { PUBLIC_SITE, mailingInstance } from "@/tests/mail-server";
 import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, seedPets, staffSession, type StaffSession } from "./helpers";
 
 // The foster's private page: staff send the link (only its hash is stored; a
@@ -20,16 +19,11 @@ import { FIRST_ORG, call, expectApiError, expectJson, newKey, newOrganization, s
 // 400s), writes notes staff read (and are emailed about), says "ready for
 // another".
 
-const PUBLIC = "https://adopt.shelter.example";
-const mail = testMailServer();
+const mail = mailingInstance();
 let work: BackgroundWork | undefined;
 let staff: StaffSession;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", `${PUBLIC}/v1`);
-  resetEnvCache();
   staff = await staffSession();
   await db().organization.update({ where: { id: BigInt(FIRST_ORG) }, data: { email: "shelter-inbox@example.org" } });
   work = startBackgroundWork();
@@ -37,9 +31,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await work?.stop();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 let emails = 0;
@@ -113,7 +104,7 @@ describe("the link", () => {
   it("is emailed in the person's language; only its hash is stored", async () => {
     const person = await foster({ locale: "es" });
     const token = await linkOf(person, /Su página de acogida/);
-    expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC}/es/fosters/${token}`);
+    expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC_SITE}/es/fosters/${token}`);
     const row = await db().fosterLink.findUniqueOrThrow({ where: { personId: BigInt(person.id) } });
     expect(row.tokenHash).toBe(createHash("sha256").update(token).digest("base64url"));
     const stored = await db().$queryRaw<
@@ -126,7 +117,7 @@ describe("the link", () => {
   it("in English when the person's language is not known", async () => {
     const person = await foster();
     const token = await linkOf(person);
-    expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC}/fosters/${token}`);
+    expect(mail.to(person.email).at(-1)!.text).toContain(`${PUBLIC_SITE}/fosters/${token}`);
   });
 
   it("sending again rotates it: the old link stops working at once", async () => {
@@ -258,7 +249,7 @@ describe("the page", () => {
     const alert = await mail.waitFor("shelter-inbox@example.org", /A foster wrote a note about Noted/);
     expect(alert.text).not.toContain("Ate well");
     expect(alert.text).not.toContain(`Foster ${emails}`);
-    expect(alert.text).toContain(`${PUBLIC}/staff/fosters/applications?person=${me.id}`);
+    expect(alert.text).toContain(`${PUBLIC_SITE}/staff/fosters/applications?person=${me.id}`);
 
     const page = await expectJson<FosterPage>(
       await call(fosterPageRoute, `/v1/organizations/${FIRST_ORG}/people/${me.id}/foster-page`, {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listEventsRoute } from "@/app/v1/events/route";
 import { GET as feedRoute } from "@/app/v1/organizations/[organizationId]/listings/[file]/route";
 import { GET as getPetRoute, PATCH as patchPetRoute } from "@/app/v1/pets/[petId]/route";
@@ -8,11 +8,10 @@ import { sendDueAlerts } from "@/lib/alerts/mail";
 import { matchAlerts } from "@/lib/alerts/matching";
 import { now } from "@/lib/clock";
 import { LISTING_SITES } from "@/lib/core/listing-sites";
-import { resetEnvCache } from "@/lib/env";
 import { mintAnonymousToken } from "@/lib/sessions/anonymous";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
-import { testMailServer } from "@/tests/mail-server";
+import { mailingInstance } from "@/tests/mail-server";
 import { eventOf, startReceiver, type ReceivedRequest, type Receiver } from "@/tests/webhook-receiver";
 import { confirmedAlert } from "./alerts-helpers";
 import { newFoster, placeInFoster } from "./foster-helpers";
@@ -48,7 +47,7 @@ const FORBIDDEN = [
   SECRET.postcode,
 ];
 
-const mail = testMailServer();
+const mail = mailingInstance({ ALERTS_UNSUBSCRIBE_MAILTO: "unsubscribe@shelter.example" });
 let org: number;
 let shelterKey: string;
 let reader: string;
@@ -58,11 +57,6 @@ let work: BackgroundWork | undefined;
 let pet: Pet;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", "https://adopt.shelter.example/v1");
-  vi.stubEnv("ALERTS_UNSUBSCRIBE_MAILTO", "unsubscribe@shelter.example");
-  resetEnvCache();
   org = await newOrganization({ name: "Manhattan Private Rescue", lat: 40.7506, lng: -73.9972 });
   shelterKey = (await newKey(["pets:read", "pets:write"], "shelter", { plan: "pro" }, org)).key;
   reader = (await newKey(["pets:read", "applications:write"], "adopters' site")).key;
@@ -91,9 +85,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await work?.stop();
   await receiver.close();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 function expectNothingOfTheFoster(where: string, text: string) {

@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createSiteRoute } from "@/app/v1/listing-sites/route";
 import { POST as startUploadRoute } from "@/app/v1/listing-sites/[siteId]/uploads/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
 import { POST as createWebhookRoute } from "@/app/v1/webhooks/route";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import type { Import } from "@/lib/imports/schemas";
 import { LONG_WORK_CONCURRENCY, startBackgroundWork, WORKER_CONCURRENCY, type BackgroundWork } from "@/lib/worker/runner";
 import { PETFINDER_COLUMNS } from "@/lib/listings/formats/petfinder";
 import { metrics } from "@/lib/metrics";
 import type { Pet } from "@/lib/pets/schemas/pet";
 import { startSilentFtpServer, type SilentFtpServer } from "@/tests/silent-ftp-server";
-import { testMailServer } from "@/tests/mail-server";
+import { mailingInstance } from "@/tests/mail-server";
 import { eventOf, startReceiver, type Receiver } from "@/tests/webhook-receiver";
 import { postImport } from "./imports-helpers";
 import { allowPrivateWebhooks, call, createPet, expectJson, newKey, newOrganization } from "./helpers";
@@ -43,7 +42,8 @@ const OTHER_BUSY_SHELTERS = 7;
 let ftp: SilentFtpServer;
 let photos: Receiver;
 let receiver: Receiver;
-const mail = testMailServer();
+// The silent server holds each upload until the test ends (far longer than the test waits for anything).
+const mail = mailingInstance({ LISTINGS_FTP_TIMEOUT_SECONDS: "600", LISTINGS_UPLOAD_TIMEOUT_SECONDS: "3600" });
 const works: BackgroundWork[] = [];
 let busyOrg: number;
 const busySites: number[] = [];
@@ -105,12 +105,6 @@ async function sample(): Promise<Sample> {
 }
 
 beforeAll(async () => {
-  // The silent server holds each upload until the test ends (far longer than the test waits for anything).
-  vi.stubEnv("LISTINGS_FTP_TIMEOUT_SECONDS", "600");
-  vi.stubEnv("LISTINGS_UPLOAD_TIMEOUT_SECONDS", "3600");
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("PUBLIC_BASE_URL", "https://adopt.shelter.example/v1");
-  resetEnvCache();
   ftp = await startSilentFtpServer();
   photos = await startReceiver("/photos");
   photos.fallback = "hang";
@@ -143,9 +137,6 @@ afterAll(async () => {
   await photos?.close();
   await Promise.all(works.map((w) => w.stop()));
   await receiver?.close();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 }, 120_000);
 
 describe("long work while one shelter's uploads and import hang", () => {

@@ -5,7 +5,7 @@ import { GET as staysRoute } from "@/app/v1/pets/[petId]/stays/route";
 import { db } from "@/lib/db";
 import type { Placement } from "@/lib/placements/schemas";
 import type { Stay } from "@/lib/stays/schemas";
-import { FIRST_ORG, call, expectJson, type CallOptions } from "./helpers";
+import { FIRST_ORG, call, expectJson, newKey, staffSession, type CallOptions, type StaffSession } from "./helpers";
 
 // The placements' tests' shared steps: people written as rows (the people API
 // is another part of issue 50), and the placements' routes called as a caller.
@@ -62,3 +62,15 @@ export const placementRows = (petId: number) => db().petPlacement.findMany({ whe
 
 /** The id of the seeded category of this name (the report's species follow it: Dogs → dog, Cats → cat, the rest → other). */
 export const categoryNamed = async (name: string) => Number((await db().category.findFirstOrThrow({ where: { name }, select: { id: true } })).id);
+
+/**
+ * The placements' tests' callers: a key that keeps the shelter's records and
+ * signed-in staff, with the first organisation in Chicago's zone (a
+ * placement's day, its blackouts and expected days are the organisation's days).
+ */
+export async function recordsCallers(): Promise<{ key: string; staff: StaffSession }> {
+  const { key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "shelter records");
+  const staff = await staffSession();
+  await db().organization.update({ where: { id: BigInt(FIRST_ORG) }, data: { timeZone: "America/Chicago" } });
+  return { key, staff };
+}

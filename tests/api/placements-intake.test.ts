@@ -13,7 +13,6 @@ import { attemptDeliveries } from "@/lib/webhooks/delivery";
 import { dispatchEvents } from "@/lib/webhooks/dispatch";
 import { startReceiver } from "@/tests/webhook-receiver";
 import {
-  FIRST_ORG,
   allowPrivateWebhooks,
   call,
   expectApiError,
@@ -25,7 +24,7 @@ import {
   type CallOptions,
   type StaffSession,
 } from "./helpers";
-import { newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
+import { newFoster, recordsCallers, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
 
 // Intake straight into a foster home (a new animal, a new stay: the stay and
 // the placement start together or not at all), the staff's custody list, and
@@ -37,11 +36,7 @@ let key: string;
 let staff: StaffSession;
 const asKey = (): CallOptions => ({ key });
 
-beforeAll(async () => {
-  ({ key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "shelter records"));
-  staff = await staffSession();
-  await db().organization.update({ where: { id: BigInt(FIRST_ORG) }, data: { timeZone: "America/Chicago" } });
-});
+beforeAll(async () => ({ key, staff } = await recordsCallers()));
 
 const create = (json: Record<string, unknown>) => call(createRoute, "/v1/pets", { method: "POST", key, json: { name: "Biscuit", categoryId: 1, ...json } });
 

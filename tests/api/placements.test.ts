@@ -18,11 +18,21 @@ import {
   newKey,
   newOrganization,
   parseLink,
-  staffSession,
   type CallOptions,
   type StaffSession,
 } from "./helpers";
-import { categoryNamed, correctPlacement, endPlacement, listPlacements, newFoster, place, placementRows, placementsOf, staysOf } from "./placements-helpers";
+import {
+  categoryNamed,
+  recordsCallers,
+  correctPlacement,
+  endPlacement,
+  listPlacements,
+  newFoster,
+  place,
+  placementRows,
+  placementsOf,
+  staysOf,
+} from "./placements-helpers";
 
 // Where each animal is (issue 50, docs/decisions/028): placing an animal with
 // a foster, moving it, bringing it back, correcting a placement, the foster's
@@ -35,10 +45,8 @@ let asStaff: CallOptions;
 const asKey = (): CallOptions => ({ key });
 
 beforeAll(async () => {
-  ({ key } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "shelter records"));
-  staff = await staffSession();
+  ({ key, staff } = await recordsCallers());
   asStaff = { headers: staff.headers };
-  await db().organization.update({ where: { id: BigInt(FIRST_ORG) }, data: { timeZone: "America/Chicago" } });
 });
 
 const hourAgo = (h: number) => new Date(Date.now() - h * 3_600_000).toISOString();

@@ -1,5 +1,5 @@
-import { testMailServer } from "@/tests/mail-server";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { mailingInstance } from "@/tests/mail-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as transitionRoute } from "@/app/v1/applications/[applicationId]/transitions/route";
 import { GET as getApplicationRoute } from "@/app/v1/applications/[applicationId]/route";
 import { POST as applyRoute } from "@/app/v1/pets/[petId]/applications/route";
@@ -8,7 +8,6 @@ import { PATCH as correctRoute } from "@/app/v1/pets/[petId]/stays/[stayId]/rout
 import { GET as listStaysRoute, POST as openRoute } from "@/app/v1/pets/[petId]/stays/route";
 import { POST as createRoute } from "@/app/v1/pets/route";
 import { db } from "@/lib/db";
-import { resetEnvCache } from "@/lib/env";
 import type { Stay } from "@/lib/stays/schemas";
 import { startBackgroundWork, type BackgroundWork } from "@/lib/worker/runner";
 import type { Pet } from "@/lib/pets/schemas/pet";
@@ -22,17 +21,13 @@ import { call, expectApiError, expectJson, newKey, staffSession, type StaffSessi
 // applied in, that the animal is no longer available. Through the real job
 // queue and a real SMTP server.
 
-const mail = testMailServer();
+const mail = mailingInstance();
 let work: BackgroundWork | undefined;
 let partner: string;
 let records: string;
 let staff: StaffSession;
 
 beforeAll(async () => {
-  vi.stubEnv("SMTP_URL", await mail.start());
-  vi.stubEnv("MAIL_FROM", "Shelter <adopt@shelter.example>");
-  vi.stubEnv("PUBLIC_BASE_URL", "https://adopt.shelter.example/v1");
-  resetEnvCache();
   ({ key: partner } = await newKey(["pets:read", "applications:write"], "listing site"));
   ({ key: records } = await newKey(["pets:read", "pets:write", "records:read", "records:write"], "shelter records"));
   staff = await staffSession();
@@ -41,9 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await work?.stop();
-  await mail.close();
-  vi.unstubAllEnvs();
-  resetEnvCache();
 });
 
 async function apply(petId: number, email: string, locale?: "es"): Promise<number> {
