@@ -91,8 +91,10 @@ export const fromRaw = ({ fosterPlacement, ...r }: RawPetRow): PetRow => ({
  * null when it is not in a foster home, else `{ fosterHome }` with the
  * foster's city and region when its organisation shows foster homes (null
  * when it shows its own place). Read with the animal, so it is what the
- * placements are now: one probe of the small partial index of open
- * placements (pet_placements_one_open) per animal read, and the foster and
+ * placements are now: one index probe by the animal per animal read (the
+ * partial index of open placements, pet_placements_one_open, or the GiST
+ * index of pet_placements_no_overlap, which leads with pet_id: the bench's
+ * plans at a million animals use the latter), and the foster and
  * organisation by their keys only for an animal in a foster home.
  */
 export function fosterPlacementOf(p: Prisma.Sql): Prisma.Sql {
