@@ -21,6 +21,29 @@ async function shelterLines(page: import("@playwright/test").Page): Promise<stri
 
 const miles = (line: string) => (/Less than a mile/.test(line) ? 0 : Number(/([0-9,]+) mi away$/.exec(line)![1]!.replace(",", "")));
 
+/**
+ * Follows Next from the page shown until a card's shelter line starts with
+ * `shelter` (the suite adds many nearer animals before this file runs), each
+ * page still nearest first and within `withinMiles`. Says how many pages it
+ * went forward, for going Back as many.
+ */
+async function followNextTo(page: import("@playwright/test").Page, shelter: string, withinMiles: number): Promise<number> {
+  let pages = 0;
+  let seen = await shelterLines(page);
+  let lastMiles = miles(seen.at(-1)!);
+  while (!seen.some((l) => l.startsWith(shelter))) {
+    expect(++pages, `${shelter} is within ${withinMiles} mi`).toBeLessThan(10);
+    const before = page.url();
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).not.toHaveURL(before);
+    seen = await shelterLines(page);
+    expect(seen.every((l) => miles(l) <= withinMiles)).toBe(true);
+    expect(miles(seen[0]!)).toBeGreaterThanOrEqual(lastMiles);
+    lastMiles = miles(seen.at(-1)!);
+  }
+  return pages;
+}
+
 test("a ZIP code in the Near box lists animals nearest first, each with its shelter and distance; Within narrows it; Back undoes it", async ({ page }) => {
   await page.goto("/?status=all&limit=50");
   await settledList(page);
@@ -39,19 +62,8 @@ test("a ZIP code in the Near box lists animals nearest first, each with its shel
   expect(lines.some((l) => l.startsWith("Lake Country Humane Society"))).toBe(false);
   // Evanston (about 12 mi) follows every Chicago animal, and the suite adds many of those (fosters' too)
   // before this file runs: follow Next to it, still nearest first, then come back.
-  let evanstonPage = 0;
-  let lastMiles = distances.at(-1)!;
-  for (let seen = lines; !seen.some((l) => l.startsWith("Evanston Animal Friends · Evanston, IL"));) {
-    expect(++evanstonPage, "Evanston is within 50 mi of 60601").toBeLessThan(10);
-    const before = page.url();
-    await page.getByRole("link", { name: "Next" }).click();
-    await expect(page).not.toHaveURL(before);
-    seen = await shelterLines(page);
-    expect(seen.every((l) => miles(l) <= 50)).toBe(true);
-    expect(miles(seen[0]!)).toBeGreaterThanOrEqual(lastMiles);
-    lastMiles = miles(seen.at(-1)!);
-  }
-  for (let i = 0; i < evanstonPage; i++) await page.goBack();
+  const evanstonPages = await followNextTo(page, "Evanston Animal Friends · Evanston, IL", 50);
+  for (let i = 0; i < evanstonPages; i++) await page.goBack();
   await expect(page.getByRole("status").filter({ hasText: "within 50 mi of 60601, nearest first" })).toBeVisible({ timeout: SETTLE });
 
   await page.getByRole("combobox", { name: "Within" }).selectOption("10mi");
@@ -65,19 +77,9 @@ test("a ZIP code in the Near box lists animals nearest first, each with its shel
   await expect(page.getByRole("status").filter({ hasText: "within 100 mi of 60601" })).toBeVisible({ timeout: SETTLE });
   // Nearest first: Milwaukee's animals come after every Chicago one, and the
   // suite adds many of those before this file runs, so follow Next to them.
-  let pagesOn = 0;
-  let wide = await shelterLines(page);
-  while (!wide.some((l) => l.startsWith("Lake Country Humane Society · Milwaukee, WI"))) {
-    expect(wide.every((l) => miles(l) <= 100)).toBe(true);
-    expect(++pagesOn, "Milwaukee is within 100 mi of 60601").toBeLessThan(10);
-    const before = page.url();
-    await page.getByRole("link", { name: "Next" }).click();
-    await expect(page).not.toHaveURL(before);
-    wide = await shelterLines(page);
-  }
-  expect(wide.every((l) => miles(l) <= 100)).toBe(true);
-
-  for (let i = 0; i < pagesOn; i++) await page.goBack();
+  expect((await shelterLines(page)).every((l) => miles(l) <= 100)).toBe(true);
+  const milwaukeePages = await followNextTo(page, "Lake Country Humane Society · Milwaukee, WI", 100);
+  for (let i = 0; i < milwaukeePages; i++) await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(/within=10mi/);
   await expect(page.getByRole("status").filter({ hasText: "within 10 mi of 60601" })).toBeVisible({ timeout: SETTLE });
