@@ -3,7 +3,8 @@ import path from "node:path";
 import { POST } from "@/app/v1/imports/route";
 import { db } from "@/lib/db";
 import type { Import, ImportIssue } from "@/lib/imports/schemas";
-import { runImport, type RunOptions } from "@/lib/imports/run";
+import { runImport } from "@/lib/imports/run";
+import type { RunOptions } from "@/lib/imports/run-state";
 import { call, expectJson, parseLink } from "./helpers";
 import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 
