@@ -9,18 +9,7 @@ import { db } from "@/lib/db";
 import type { Placement } from "@/lib/placements/schemas";
 import type { HistoryEntry } from "@/lib/pets/schemas/history";
 import type { Pet } from "@/lib/pets/schemas/pet";
-import {
-  FIRST_ORG,
-  call,
-  createPet,
-  expectApiError,
-  expectJson,
-  newKey,
-  newOrganization,
-  parseLink,
-  type CallOptions,
-  type StaffSession,
-} from "./helpers";
+import { FIRST_ORG, call, createPet, expectApiError, expectJson, newKey, newOrganization, parseLink, type CallOptions, type StaffSession } from "./helpers";
 import {
   categoryNamed,
   recordsCallers,
