@@ -3,14 +3,19 @@ import { readsFromReplica, withReadPolicy } from "@/lib/replicas";
 
 // Answers that more than one route builds the same way, so they are built once.
 
-/** A CSV file to download (the monthly reports), private to its reader and never sniffed as anything else. */
-export function csvDownload(csv: string, filename: string): { raw: Uint8Array; headers: Record<string, string> } {
+/**
+ * A CSV file to download (the monthly reports, a listing site's file),
+ * private to its reader and never sniffed as anything else. Kept by no cache
+ * unless `etag` is given: then the reader may keep it and ask again with
+ * If-None-Match.
+ */
+export function csvDownload(csv: string | Uint8Array, filename: string, etag?: string): { raw: Uint8Array; headers: Record<string, string> } {
   return {
-    raw: new TextEncoder().encode(csv),
+    raw: typeof csv === "string" ? new TextEncoder().encode(csv) : csv,
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${filename}"`,
-      "Cache-Control": "private, no-store",
+      ...(etag ? { ETag: etag, "Cache-Control": "private, no-cache" } : { "Cache-Control": "private, no-store" }),
       "X-Content-Type-Options": "nosniff",
     },
   };

@@ -1,5 +1,6 @@
 import { otherMethods, withApi } from "@/lib/http/handler";
 import { ifNoneMatchMatches } from "@/lib/core/conditional";
+import { csvDownload } from "@/lib/http/responses";
 import { listingFeedParamsSchema } from "@/lib/listings/uploads/schemas";
 import { listingFeed } from "@/lib/listings/uploads/feed";
 
@@ -7,17 +8,8 @@ import { listingFeed } from "@/lib/listings/uploads/feed";
 // Kept per instance until the organisation's animals change (lib/listings/uploads/feed.ts); a download, never a page a browser renders or sniffs.
 export const GET = withApi({ scope: "pets:read", tenant: "public", params: listingFeedParamsSchema }, async ({ params, request, now }) => {
   const { bytes, etag } = await listingFeed(params.organizationId, params.file, now);
-  const headers = { ETag: etag, "Cache-Control": "private, no-cache" };
-  if (ifNoneMatchMatches(request, etag)) return { status: 304, headers };
-  return {
-    raw: bytes,
-    headers: {
-      ...headers,
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${params.file}.csv"`,
-      "X-Content-Type-Options": "nosniff",
-    },
-  };
+  if (ifNoneMatchMatches(request, etag)) return { status: 304, headers: { ETag: etag, "Cache-Control": "private, no-cache" } };
+  return csvDownload(bytes, `${params.file}.csv`, etag);
 });
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
