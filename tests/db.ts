@@ -21,6 +21,8 @@ export async function resetDatabase(): Promise<void> {
   await prisma.category.createMany({ data: CATEGORIES.map((name) => ({ name })) });
   // The first organisation, as the migration leaves it (id 1): a one-shelter install.
   await prisma.organization.create({ data: { ...FIRST_ORGANIZATION } });
+  // As the migrations leave them, on an empty feed: each feed reader's mark (read FOR UPDATE, so it must exist) and the sweep's.
+  await prisma.$executeRaw`INSERT INTO event_marks (name, position) SELECT m, 0 FROM unnest(ARRAY['swept', 'dispatched', 'matched', 'listings']) m`;
   // As the migration leaves it: stored age groups are up to date today.
   await prisma.$executeRaw`INSERT INTO age_group_refresh (refreshed_on) VALUES ((now() AT TIME ZONE 'UTC')::date)`;
 }

@@ -30,6 +30,14 @@ export type FeedReader = keyof typeof FEED_READERS;
  * (`passed`): advanceMarkSql(reader, { skipped: true }) moves the mark
  * there. Every position below the last one visible is settled (positions
  * are given in commit order), so nothing that commits later is passed over.
+ *
+ * The mark is read FOR UPDATE, which in READ COMMITTED gives its latest
+ * committed value rather than the statement's snapshot's: a statement that
+ * began while another reader's was running, and took the lock just after
+ * that one committed, would otherwise read the same events again from the
+ * mark its snapshot holds. (The readers' inserts tolerate a second reading,
+ * but it is work done twice.) Each reader's mark row exists from its
+ * migration on, so there is always a row to lock.
  */
 export function feedBatchSql(
   reader: FeedReader,
@@ -42,7 +50,7 @@ export function feedBatchSql(
   return Prisma.sql`lock AS (
       SELECT pg_try_advisory_xact_lock(7411, ${lock}) AS locked${commitMode}
     ), mark AS (
-      SELECT COALESCE((SELECT position FROM event_marks WHERE name = ${Prisma.raw(`'${reader}'`)}), 0) AS position FROM lock WHERE locked
+      SELECT COALESCE((SELECT position FROM event_marks WHERE name = ${Prisma.raw(`'${reader}'`)} FOR UPDATE), 0) AS position FROM lock WHERE locked
     ), batch AS (
       SELECT ${columns} FROM events e, mark WHERE e.position > mark.position ${unless ? Prisma.sql`AND NOT (${unless})` : Prisma.empty} ORDER BY e.position LIMIT ${limit}
     )${

@@ -29,8 +29,9 @@ async function dispatchBatch(): Promise<DispatchResult> {
   // dispatcher's lock (or give up), read from the mark, create the
   // deliveries and queue their jobs, move the mark. Positions are given in
   // commit order (docs/decisions/005), so reading after the mark can never
-  // skip an event that commits later; a delivery already made (by a
-  // dispatcher whose commit this snapshot predates) is not made twice. It
+  // skip an event that commits later, and the mark is read as last
+  // committed, not as this statement's snapshot had it (feed-reader.ts);
+  // a delivery already made is still never made twice. It
   // runs after every commit that announces events (a few milliseconds apart
   // at most, per instance): an interactive transaction here cost each
   // create a noticeable share of its CPU. Its commit does not wait for the
