@@ -20,7 +20,7 @@ export const TASK_NAMES = [
   "run-import",
   "sweep-import-reports",
   "recover-long-work",
-  "analyze-grown-tables",
+  "maintain-grown-tables",
 ] as const;
 
 /**

@@ -6,7 +6,7 @@ import { sendFosterMail, type FosterMailJob } from "@/lib/fosters/mail";
 import { anonymiseExpiredApplications } from "@/lib/applications/retention";
 import { closeApplicationsOfAnimalLeavingCare } from "@/lib/applications/service";
 import { now } from "@/lib/clock";
-import { analyzeGrownTables } from "@/lib/db-statistics";
+import { maintainGrownTables } from "@/lib/db-statistics";
 import { sweepEvents } from "@/lib/events/service";
 import { isoDay } from "@/lib/pets/age";
 import { refreshAgeGroups } from "@/lib/pets/queries/age-groups";
@@ -97,9 +97,9 @@ export function taskList(context: TaskContext): TaskList {
         leavingCare: closeApplicationsOfAnimalLeavingCare,
       });
     },
-    // The planner's statistics of tables grown since their last ANALYZE, where autovacuum does not keep them (docs/decisions/026).
-    "analyze-grown-tables": async () => {
-      await analyzeGrownTables();
+    // What autovacuum keeps (the planner's statistics, the visibility map) for tables it does not serve (docs/decisions/026).
+    "maintain-grown-tables": async () => {
+      await maintainGrownTables();
     },
     // Import reports 90 days after their import finished (the imports stay listed with their counts).
     "sweep-import-reports": async () => {
@@ -130,6 +130,6 @@ export const CRONTAB = [
   "29 * * * * sweep-import-reports",
   // Every minute: an import whose run's lease expired (its process killed) runs again or is marked failed within a minute of it.
   "* * * * * recover-long-work",
-  // Statistics for the planner where autovacuum does not keep them: a table grown by a tenth since its last ANALYZE.
-  "* * * * * analyze-grown-tables",
+  // What autovacuum would do where it does not run: ANALYZE of a table changed by a tenth, VACUUM of one grown or dead by a fifth.
+  "* * * * * maintain-grown-tables",
 ].join("\n");
