@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { FEED_READERS } from "@/lib/events/feed-reader";
 import { QUEUE_SCHEMA } from "@/lib/jobs/queue";
 import { CATEGORIES, FIRST_ORGANIZATION } from "@/prisma/seed";
 
@@ -22,7 +23,7 @@ export async function resetDatabase(): Promise<void> {
   // The first organisation, as the migration leaves it (id 1): a one-shelter install.
   await prisma.organization.create({ data: { ...FIRST_ORGANIZATION } });
   // As the migrations leave them, on an empty feed: each feed reader's mark (read FOR UPDATE, so it must exist) and the sweep's.
-  await prisma.$executeRaw`INSERT INTO event_marks (name, position) SELECT m, 0 FROM unnest(ARRAY['swept', 'dispatched', 'matched', 'listings']) m`;
+  await prisma.$executeRaw`INSERT INTO event_marks (name, position) SELECT m, 0 FROM unnest(${["swept", ...Object.keys(FEED_READERS)]}::text[]) m`;
   // As the migration leaves it: stored age groups are up to date today.
   await prisma.$executeRaw`INSERT INTO age_group_refresh (refreshed_on) VALUES ((now() AT TIME ZONE 'UTC')::date)`;
 }

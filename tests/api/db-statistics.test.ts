@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { query } from "@/lib/db";
 import { maintainGrownTables } from "@/lib/db-statistics";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pageSql } from "@/lib/pets/queries/pages";
 import { CRONTAB } from "@/lib/worker/tasks";
 import { newOrganization } from "./helpers";
+import { pagePlan } from "./page-plan";
 
 // A database that starts with a few animals and grows to thousands within
 // minutes, with no autovacuum to analyze it (CI's and this machine's
@@ -14,26 +14,7 @@ import { newOrganization } from "./helpers";
 // tests/api/db-visibility.test.ts), as autovacuum would.
 
 let shelter: number;
-
-/** The page statement's plan, run: the indexes it used and the shared buffers it touched. */
-async function pagePlan(q: Omit<Parameters<typeof pageSql>[0], "take">): Promise<{ indexes: string[]; buffers: number }> {
-  const [row] = await query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${pageSql({ take: 21, ...q })}`);
-  const indexes: string[] = [];
-  const walk = (node: PlanNode) => {
-    if (node["Index Name"]) indexes.push(node["Index Name"]);
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  const plan = row!["QUERY PLAN"][0].Plan;
-  walk(plan);
-  return { indexes, buffers: plan["Shared Hit Blocks"] + plan["Shared Read Blocks"] };
-}
 const searchPlan = (text: string) => pagePlan({ search: text });
-interface PlanNode {
-  "Index Name"?: string;
-  "Shared Hit Blocks": number;
-  "Shared Read Blocks": number;
-  Plans?: PlanNode[];
-}
 
 beforeAll(async () => {
   shelter = await newOrganization({ name: "Growing Rescue" });

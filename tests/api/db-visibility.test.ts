@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { query } from "@/lib/db";
 import { maintainGrownTables } from "@/lib/db-statistics";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { pageSql } from "@/lib/pets/queries/pages";
 import { newOrganization } from "./helpers";
+import { pagePlan } from "./page-plan";
 
 // The soak's shape (scripts/bench-soak.ts), on a server without autovacuum:
 // 10,000 animals of six categories, then 35,000 creates in the first. A list
@@ -16,25 +16,6 @@ import { newOrganization } from "./helpers";
 // VACUUM autovacuum would (docs/decisions/026).
 
 let shelter: number;
-
-/** The page statement's plan, run: the indexes it used and the shared buffers it touched. */
-async function pagePlan(q: Omit<Parameters<typeof pageSql>[0], "take">): Promise<{ indexes: string[]; buffers: number }> {
-  const [row] = await query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${pageSql({ take: 21, ...q })}`);
-  const indexes: string[] = [];
-  const walk = (node: PlanNode) => {
-    if (node["Index Name"]) indexes.push(node["Index Name"]);
-    for (const child of node.Plans ?? []) walk(child);
-  };
-  const plan = row!["QUERY PLAN"][0].Plan;
-  walk(plan);
-  return { indexes, buffers: plan["Shared Hit Blocks"] + plan["Shared Read Blocks"] };
-}
-interface PlanNode {
-  "Index Name"?: string;
-  "Shared Hit Blocks": number;
-  "Shared Read Blocks": number;
-  Plans?: PlanNode[];
-}
 
 beforeAll(async () => {
   shelter = await newOrganization({ name: "Intake Rescue" });

@@ -1,7 +1,6 @@
-import { Prisma } from "@/lib/generated/prisma/client";
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { pageSql } from "@/lib/pets/queries/pages";
+import { pagePlan } from "./page-plan";
 
 // Under a stream of creates and no VACUUM (autovacuum off, as CI runs
 // PostgreSQL), a name search must cost what it did. The trigram index takes
@@ -12,12 +11,7 @@ import { pageSql } from "@/lib/pets/queries/pages";
 // (EXPLAIN (ANALYZE, BUFFERS)), which unlike time does not depend on how busy
 // the machine is. docs/decisions/022.
 
-async function searchWork(): Promise<number> {
-  const sql = pageSql({ take: 21, search: "pet 500" });
-  const [row] = await db().$queryRaw<{ "QUERY PLAN": [{ Plan: Record<string, number> }] }[]>(Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`);
-  const plan = row!["QUERY PLAN"][0].Plan;
-  return plan["Shared Hit Blocks"]! + plan["Shared Read Blocks"]!;
-}
+const searchWork = async () => (await pagePlan({ search: "pet 500" })).buffers;
 
 describe("a name search under a stream of creates", () => {
   it("reads no more after 5,000 new animals than before them", async () => {
