@@ -79,8 +79,12 @@ describe("with the instance's background work", () => {
     expect(seconds).toBeGreaterThanOrEqual(DELAY - 0.5);
     expect(seconds).toBeLessThan(DELAY + 60);
     expect(text).toContain("Pepper Jr.");
-    // Both changes went in one upload.
-    const uploads = await db().listingUpload.findMany({ where: { siteId: BigInt(siteId) }, orderBy: { id: "asc" } });
+    // Both changes went in one upload. The file is on the server a moment before the upload records
+    // its outcome (its own commit, after the transfer): wait for that, not for a fixed time.
+    const uploads = await until("the upload's outcome recorded", async () => {
+      const rows = await db().listingUpload.findMany({ where: { siteId: BigInt(siteId) }, orderBy: { id: "asc" } });
+      return rows.every((u) => u.outcome !== "running") ? rows : null;
+    });
     expect(uploads.map((u) => [u.reason, u.outcome, u.animals])).toEqual([
       ["manual", "sent", 2],
       ["change", "sent", 1],
