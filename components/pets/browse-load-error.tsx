@@ -7,6 +7,7 @@ import { describeError } from "@/lib/site/api-client";
 import { DEFAULT_STATUS, browseHref, type BrowseQuery } from "@/components/pets/browse-query";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { primaryButtonClass, textLinkClass } from "@/components/pets/styles";
+import { useHydrated } from "@/components/use-hydrated";
 
 /**
  * The list could not be loaded: a sentence for people (a 429 says how long
@@ -25,6 +26,8 @@ export function BrowseLoadError({
 }) {
   const t = useTranslations("Empty");
   const to = useLocalePath();
+  // Drawn by the server when its own request failed: Retry does nothing until this box's code has run.
+  const hydrated = useHydrated();
   const badLink = error instanceof ApiClientError && error.status === 400;
   const cleared: BrowseQuery = { status: DEFAULT_STATUS, limit: query.limit };
   return (
@@ -33,7 +36,7 @@ export function BrowseLoadError({
       <p className="mt-1 text-red-900">{describeError(error)}</p>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         {/* While the retry loads, this box gives way to the loading skeletons. */}
-        <button type="button" className={primaryButtonClass} onClick={onRetry}>
+        <button type="button" disabled={!hydrated} className={primaryButtonClass} onClick={onRetry}>
           {t("retry")}
         </button>
         {badLink && (
