@@ -181,6 +181,50 @@ test("browser Back restores the previous filter", async ({ page }) => {
   await expect(statusTab(page, "Available")).toHaveAttribute("aria-current", "page");
 });
 
+test("Back and Forward set the filter row to the view they return to", async ({ page }) => {
+  // The row is the server's form (components/pets/use-filter-form.ts): the page sets its fields from each view.
+  await page.goto("/");
+  await settledList(page);
+  const [category] = await apiGet<ApiCategory[]>(page, "/v1/categories");
+  await page.getByLabel("Category").selectOption(String(category!.id));
+  await expect(page).toHaveURL(`/?category=${category!.id}`);
+  const small = page.getByRole("group", { name: "Size" }).getByLabel("Small");
+  await small.check();
+  await expect(page).toHaveURL(`/?category=${category!.id}&size=small`);
+  await statusTab(page, "All").click();
+  await expect(page).toHaveURL(`/?status=all&category=${category!.id}&size=small`);
+
+  await page.goBack();
+  await page.goBack();
+  await expect(page).toHaveURL(`/?category=${category!.id}`);
+  await expect(small).not.toBeChecked();
+  await expect(page.getByLabel("Category")).toHaveValue(String(category!.id));
+  await page.goBack();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByLabel("Category")).toHaveValue("");
+  await page.goForward();
+  await page.goForward();
+  await expect(small).toBeChecked();
+  await expect(page.getByLabel("Category")).toHaveValue(String(category!.id));
+  // A change from there keeps what the row shows, and the status the tabs set.
+  await page.goForward();
+  await page.getByLabel("Sex").selectOption("female");
+  await expect(page).toHaveURL(`/?status=all&category=${category!.id}&sex=female&size=small`);
+});
+
+test("a filter chosen before the page's code has run applies when it runs", async ({ page }) => {
+  const scripts = await holdRequests(page, "**/_next/static/**/*.js");
+  await page.goto("/", { waitUntil: "domcontentloaded" });
+  // The server's form works on its own: the box ticks, nothing follows yet.
+  await page.getByRole("group", { name: "Size" }).getByLabel("Small").check();
+  await expect(page).toHaveURL("/");
+  scripts.release();
+  await expect(page).toHaveURL("/?size=small");
+  await settledList(page);
+  const expected = await apiGet<ApiPet[]>(page, "/v1/pets?status=available&size=small&limit=20");
+  expect(await cardNames(page)).toEqual(expected.map((p) => p.name));
+});
+
 test("a URL with parameters opens that view directly", async ({ page }) => {
   await page.goto("/?status=pending&limit=10");
   await expect(statusTab(page, "Pending")).toHaveAttribute("aria-current", "page");
