@@ -14,8 +14,6 @@ import { manyShelters } from "@/lib/site/shelter-count";
 import { browseHeading, parseBrowseQuery, type BrowseQuery, type InitialBrowse, type PetPage } from "@/components/pets/browse-query";
 import { type PlainApiError } from "@/lib/site/plain-error";
 import { PetBrowser } from "@/components/pets/pet-browser";
-import { BrowseFilters } from "@/components/pets/browse-filters";
-import { localePath } from "@/lib/i18n/locales";
 import { cardPet, PetCards } from "@/components/pets/pet-card";
 import { PetCardSkeleton } from "@/components/pets/pet-card-skeleton";
 import { petsApiPath, shelterSummaries, sheltersApiQuery } from "@/components/pets/pets-api-query";
@@ -71,26 +69,17 @@ async function loadInitial(query: BrowseQuery): Promise<InitialBrowse> {
 
 // The first page is rendered on the server, so it shows without JavaScript;
 // the client then takes over with that page as its initial data. Its cards,
-// the filter form, the loading placeholder and the intro are server components: the browser
+// the loading placeholder and the intro are server components: the browser
 // gets the card's code only when it draws another page
 // (components/pets/pet-browser.tsx).
 export default async function BrowsePage({ searchParams }: { searchParams: SearchParams }) {
-  const [initial, t, locale, messages, filters, words, common] = await Promise.all([
-    readQuery(searchParams).then(loadInitial),
-    getTranslations("Browse"),
-    pageLocale(),
-    getMessages(),
-    getTranslations("Filters"),
-    getTranslations("Words"),
-    getTranslations("Common"),
-  ]);
+  const [initial, t, locale, messages] = await Promise.all([readQuery(searchParams).then(loadInitial), getTranslations("Browse"), pageLocale(), getMessages()]);
   return (
     <PetBrowser
       locale={locale}
       messages={clientMessages(messages)}
       initial={initial}
       firstCards={initial.page && <PetCards pets={initial.page.pets} categories={initial.categories} shelters={initial.page.shelters} />}
-      filterRow={<BrowseFilters query={initial.query} categories={initial.categories} words={{ t: filters, words, common }} action={localePath(locale, "/")} />}
       skeleton={<PetCardSkeleton />}
       intro={<p className="mt-1 text-stone-700">{t("intro")}</p>}
     />

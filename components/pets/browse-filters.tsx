@@ -1,11 +1,35 @@
+"use client";
+
+import { useLocalePath, useTranslations } from "@/lib/i18n/client-translator";
 import { categoryLabel } from "@/lib/i18n/words";
 import { AGE_GROUPS } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas/pet";
-import { PAGE_SIZES, type BrowseQuery, type BrowseT } from "@/components/pets/browse-query";
-import { filterFields, HOUSE_TRAINED, WITHIN_FIELD, type ListFilter } from "@/components/pets/filter-fields";
-import { WITHIN_CHOICES_MI } from "@/lib/core/units";
+import { useEffect, useRef } from "react";
+import { browseHref, DEFAULT_STATUS, PAGE_SIZES, parseBrowseQuery, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/core/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
+
+type ListFilter = "size" | "age" | "goodWith" | "houseTrained";
+
+/** House-trained as a one-chip group: ticked sends houseTrained=true. */
+const HOUSE_TRAINED = ["true"] as const;
+
+/** Ticking a box: the list in its canonical order, or no filter when none is left. */
+function toggled<T extends string>(choices: readonly T[], current: readonly T[] | undefined, value: T, on: boolean): T[] | undefined {
+  const next = choices.filter((choice) => (choice === value ? on : (current ?? []).includes(choice)));
+  return next.length > 0 ? next : undefined;
+}
+
+/**
+ * The filters the form shows, over `query`'s searches and status, from the
+ * first page: the form read whole, as a GET form sends it, by the URL's own parser.
+ */
+function filtersShown(form: HTMLFormElement, query: BrowseQuery): BrowseQuery {
+  const data = new FormData(form);
+  const { category, sex, specialNeeds, age, size, goodWith, houseTrained, limit, within } = parseBrowseQuery((name) => data.getAll(name).map(String));
+  return { ...query, category, sex, specialNeeds, age, size, goodWith, houseTrained, limit, within, cursor: undefined };
+}
 
 /** A row of boxes shown as chips; each is a real checkbox, so keyboard and screen readers work as for any. */
 function ChoiceGroup<T extends string>({
@@ -15,13 +39,15 @@ function ChoiceGroup<T extends string>({
   labels,
   hints,
   selected,
+  onChange,
 }: {
   name: ListFilter;
   legend: string;
   choices: readonly T[];
   labels: Record<T, string>;
   hints?: Record<T, string>;
-  selected: readonly string[];
+  selected: readonly T[] | undefined;
+  onChange: (next: T[] | undefined) => void;
 }) {
   return (
     <fieldset className="min-w-0">
@@ -36,7 +62,8 @@ function ChoiceGroup<T extends string>({
               type="checkbox"
               name={name}
               value={choice}
-              defaultChecked={selected.includes(choice)}
+              checked={selected?.includes(choice) ?? false}
+              onChange={(event) => onChange(toggled(choices, selected, choice, event.target.checked))}
               className="size-4 accent-emerald-700 focus-visible:outline-none"
             />
             {labels[choice]}
@@ -71,53 +98,53 @@ const LOOKS = {
   },
 };
 
-/** The translators the form's words come from: next-intl's on the server, the page's own in the browser. */
-export interface FilterWords {
-  /** "Filters" messages. */
-  t: BrowseT;
-  /** "Words" messages: the profile's fixed words. */
-  words: BrowseT;
-  /** "Common" messages. */
-  common: BrowseT;
-}
+/** The strings of the care filters (the others' words are the profile's: lib/pets/profile.ts). */
 
 /**
- * Category, sex, special needs, age, size, good with, house-trained, and page
- * size: a real GET form, so without JavaScript "Apply" loads the view. It is
- * markup only, with no handler and no state: the browse page draws it on the
- * server, and its JavaScript never ships with the first page (its weight,
- * e2e/ui/page-weight.spec.ts). In the browser one change handler reads the
- * whole form and the view follows (use-filter-form.ts: a change applies at
- * once and starts again from the first page), and when the view changes
- * elsewhere (Back, a status tab, Clear all) the fields are set from it again.
+ * Category, sex, special needs, age, size, good with, house-trained, and page size. A change applies at
+ * once and starts again from the first page. It is a real GET form too, so
+ * without JavaScript "Apply" does the same through a page load.
  *
- * Drawn twice on a page: in the filter row from 640 px up (by the server),
- * and in the Filters sheet on phones (components/pets/filter-sheet-dialog.tsx,
- * in the browser), where only the open sheet's copy exists; `idPrefix` keeps
- * their ids apart. Within (how far from the Near box's place) is here, after
- * Sex, shown while a place is set.
+ * Drawn twice on a page: in the filter row from 640 px up, and in the
+ * Filters sheet on phones (components/pets/filter-sheet.tsx), where only the
+ * open sheet's copy is rendered; `idPrefix` keeps their ids apart. Within
+ * (how far from the Near box's place) is here, after Sex, while a place is set.
  */
 export function BrowseFilters({
   query,
   categories,
-  words: { t, words, common },
-  action,
+  onNavigate,
   idPrefix = "filter",
   look = "row",
 }: {
   query: BrowseQuery;
   categories: Category[] | undefined;
-  words: FilterWords;
-  /** The page's own address in its language ("/" or "/es"). */
-  action: string;
+  onNavigate: (next: BrowseQuery) => void;
   idPrefix?: string;
   look?: keyof typeof LOOKS;
 }) {
+  // A category from a shared link that no longer exists still shows as chosen.
+  const t = useTranslations("Filters");
+  const words = useTranslations("Words");
+  const common = useTranslations("Common");
+  const to = useLocalePath();
+  // A box ticked or a menu changed on the server's form before this code ran
+  // stays so in the page (React does not set it back, nor replay the change):
+  // the view follows it once the page's code runs, as it would have then. After
+  // the effects of the whole page, since Next's router follows
+  // history.pushState only once its own have run.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const shown = form.current && filtersShown(form.current, query);
+      if (shown && browseHref({ ...shown, cursor: query.cursor }) !== browseHref(query)) onNavigate(shown);
+    });
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the form the server drew
+  }, []);
   const labelsOf = <T extends string>(group: string, choices: readonly T[]) =>
     Object.fromEntries(choices.map((choice) => [choice, words(`${group}.${choice}` as string)])) as Record<T, string>;
-  // A category from a shared link that no longer exists still shows as chosen.
-  const unknownCategory = query.category !== undefined && !categories?.some((c) => c.id === query.category);
-  const fields = filterFields(query);
+  const unknownCategory = query.category !== undefined && categories && !categories.some((c) => c.id === query.category);
   const css = LOOKS[look];
   // A display preference rather than a filter: last in the sheet.
   const pageSize = (
@@ -125,7 +152,13 @@ export function BrowseFilters({
       <label htmlFor={`${idPrefix}-limit`} className="block text-sm font-semibold text-stone-800">
         {t("perPage")}
       </label>
-      <select id={`${idPrefix}-limit`} name="limit" className={selectClass} defaultValue={fields.limit[0]}>
+      <select
+        id={`${idPrefix}-limit`}
+        name="limit"
+        className={selectClass}
+        value={String(query.limit)}
+        onChange={(event) => onNavigate({ ...query, limit: Number(event.target.value), cursor: undefined })}
+      >
         {PAGE_SIZES.map((size) => (
           <option key={size} value={String(size)}>
             {size}
@@ -135,30 +168,44 @@ export function BrowseFilters({
     </div>
   );
   return (
-    // autoComplete off: a page brought back from history shows its URL's view, not the form as it was left.
-    <form method="get" action={action} autoComplete="off" className={css.form}>
-      {(["q", "status", "near"] as const).map((name) => (
-        <input key={name} type="hidden" name={name} defaultValue={fields[name][0]} disabled={fields[name].length === 0} />
-      ))}
+    <form ref={form} method="get" action={to("/")} className={css.form} onSubmit={(event) => event.preventDefault()}>
+      {query.q && <input type="hidden" name="q" value={query.q} />}
+      {query.status !== DEFAULT_STATUS && <input type="hidden" name="status" value={query.status} />}
       <div className={css.category}>
         <label htmlFor={`${idPrefix}-category`} className="block text-sm font-semibold text-stone-800">
           {t("category")}
         </label>
-        <select id={`${idPrefix}-category`} name="category" className={selectClass} defaultValue={fields.category[0] ?? ""}>
+        <select
+          id={`${idPrefix}-category`}
+          name="category"
+          className={selectClass}
+          value={query.category === undefined ? "" : String(query.category)}
+          onChange={(event) => onNavigate({ ...query, category: event.target.value ? Number(event.target.value) : undefined, cursor: undefined })}
+        >
           <option value="">{t("allCategories")}</option>
           {categories?.map((category) => (
             <option key={category.id} value={String(category.id)}>
               {categoryLabel(words, category.name)}
             </option>
           ))}
-          {unknownCategory && <option value={String(query.category)}>{t("categoryNumber", { id: query.category! })}</option>}
+          {(unknownCategory || (query.category !== undefined && !categories)) && (
+            <option value={String(query.category)}>{t("categoryNumber", { id: query.category! })}</option>
+          )}
         </select>
       </div>
       <div className={css.sex}>
         <label htmlFor={`${idPrefix}-sex`} className="block text-sm font-semibold text-stone-800">
           {t("sex")}
         </label>
-        <select id={`${idPrefix}-sex`} name="sex" className={selectClass} defaultValue={fields.sex[0] ?? ""}>
+        <select
+          id={`${idPrefix}-sex`}
+          name="sex"
+          className={selectClass}
+          value={query.sex ?? ""}
+          onChange={(event) =>
+            onNavigate({ ...query, sex: event.target.value === "female" || event.target.value === "male" ? event.target.value : undefined, cursor: undefined })
+          }
+        >
           <option value="">{common("any")}</option>
           <option value="female">{words("sex.female")}</option>
           <option value="male">{words("sex.male")}</option>
@@ -168,25 +215,39 @@ export function BrowseFilters({
         <label htmlFor={`${idPrefix}-special-needs`} className="block text-sm font-semibold text-stone-800">
           {t("specialNeeds")}
         </label>
-        <select id={`${idPrefix}-special-needs`} name="specialNeeds" className={selectClass} defaultValue={fields.specialNeeds[0] ?? ""}>
+        <select
+          id={`${idPrefix}-special-needs`}
+          name="specialNeeds"
+          className={selectClass}
+          value={query.specialNeeds === undefined ? "" : String(query.specialNeeds)}
+          onChange={(event) => onNavigate({ ...query, specialNeeds: event.target.value === "" ? undefined : event.target.value === "true", cursor: undefined })}
+        >
           <option value="">{common("any")}</option>
           <option value="true">{t("specialNeedsYes")}</option>
           <option value="false">{t("specialNeedsNo")}</option>
         </select>
       </div>
-      {/* Drawn even without a place (hidden, and not sent), so that it can appear when one is set. */}
-      <div className={css.within} {...{ [WITHIN_FIELD]: "" }} hidden={!query.near}>
-        <label htmlFor={`${idPrefix}-within`} className="block text-sm font-semibold text-stone-800">
-          {t("within")}
-        </label>
-        <select id={`${idPrefix}-within`} name="within" className={selectClass} defaultValue={fields.within[0]} disabled={!query.near}>
-          {WITHIN_CHOICES_MI.map((miles) => (
-            <option key={miles} value={`${miles}mi`}>
-              {t("miles", { miles })}
-            </option>
-          ))}
-        </select>
-      </div>
+      {query.near && (
+        <div className={css.within}>
+          <input type="hidden" name="near" value={query.near} />
+          <label htmlFor={`${idPrefix}-within`} className="block text-sm font-semibold text-stone-800">
+            {t("within")}
+          </label>
+          <select
+            id={`${idPrefix}-within`}
+            name="within"
+            className={selectClass}
+            value={`${query.within ?? DEFAULT_WITHIN_MI}mi`}
+            onChange={(event) => onNavigate({ ...query, within: WITHIN_CHOICES_MI.find((m) => `${m}mi` === event.target.value), cursor: undefined })}
+          >
+            {WITHIN_CHOICES_MI.map((miles) => (
+              <option key={miles} value={`${miles}mi`}>
+                {t("miles", { miles })}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
       {look === "row" && pageSize}
       <div className={css.chips}>
         <ChoiceGroup
@@ -195,11 +256,33 @@ export function BrowseFilters({
           choices={AGE_GROUPS}
           labels={labelsOf("age", AGE_GROUPS)}
           hints={labelsOf("ageHint", AGE_GROUPS)}
-          selected={fields.age}
+          selected={query.age}
+          onChange={(age) => onNavigate({ ...query, age, cursor: undefined })}
         />
-        <ChoiceGroup name="size" legend={t("size")} choices={PET_SIZES} labels={labelsOf("size", PET_SIZES)} selected={fields.size} />
-        <ChoiceGroup name="goodWith" legend={t("goodWith")} choices={GOOD_WITH} labels={labelsOf("goodWith", GOOD_WITH)} selected={fields.goodWith} />
-        <ChoiceGroup name="houseTrained" legend={t("care")} choices={HOUSE_TRAINED} labels={{ true: t("houseTrained") }} selected={fields.houseTrained} />
+        <ChoiceGroup
+          name="size"
+          legend={t("size")}
+          choices={PET_SIZES}
+          labels={labelsOf("size", PET_SIZES)}
+          selected={query.size}
+          onChange={(size) => onNavigate({ ...query, size, cursor: undefined })}
+        />
+        <ChoiceGroup
+          name="goodWith"
+          legend={t("goodWith")}
+          choices={GOOD_WITH}
+          labels={labelsOf("goodWith", GOOD_WITH)}
+          selected={query.goodWith}
+          onChange={(goodWith) => onNavigate({ ...query, goodWith, cursor: undefined })}
+        />
+        <ChoiceGroup
+          name="houseTrained"
+          legend={t("care")}
+          choices={HOUSE_TRAINED}
+          labels={{ true: t("houseTrained") }}
+          selected={query.houseTrained ? HOUSE_TRAINED : undefined}
+          onChange={(chosen) => onNavigate({ ...query, houseTrained: chosen ? true : undefined, cursor: undefined })}
+        />
       </div>
       {look === "sheet" && pageSize}
       <noscript>

@@ -8,7 +8,6 @@ import { activeFilterCount, browseHref, withoutFilters, type BrowseQuery } from 
 import { BrowseFilters } from "@/components/pets/browse-filters";
 import { isPlainClick } from "@/components/pets/follow-in-place";
 import { StatusTabs } from "@/components/pets/status-tabs";
-import { useFilterForm } from "@/components/pets/use-filter-form";
 import { buttonClass, disabledButtonClass, focusRing, primaryButtonClass } from "@/components/pets/styles";
 
 /**
@@ -35,10 +34,7 @@ export function FilterSheetDialog({
   const cleared = withoutFilters(query);
   const t = useTranslations("Filters");
   const common = useTranslations("Common");
-  const words = useTranslations("Words");
   const to = useLocalePath();
-  const filters = useRef<HTMLDivElement>(null);
-  const onFilterChange = useFilterForm(filters, query, onNavigate);
   const locale = usePageLocale();
   const show = count === undefined ? t("showAnimals") : t("showCount", countArgs(count, locale));
   useLayoutEffect(() => {
@@ -71,9 +67,7 @@ export function FilterSheetDialog({
       </div>
       <div className="min-h-0 flex-1 space-y-6 overflow-y-auto overscroll-contain px-4 py-5">
         <StatusTabs query={query} onNavigate={onNavigate} look="segmented" />
-        <div ref={filters} onChange={onFilterChange}>
-          <BrowseFilters query={query} categories={categories} words={{ t, words, common }} action={to("/")} idPrefix="sheet" look="sheet" />
-        </div>
+        <BrowseFilters query={query} categories={categories} onNavigate={onNavigate} idPrefix="sheet" look="sheet" />
       </div>
       <div className="flex items-center gap-3 border-t border-stone-200 px-4 py-3">
         {active > 0 ? (

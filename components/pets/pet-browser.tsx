@@ -9,13 +9,13 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import { ApiClientError, networkError } from "@/lib/site/api-error";
 import { linkCursor } from "@/lib/site/api-client-core";
 import { ALERT_BUTTON_ID, AlertPanel } from "@/components/alerts/alert-panel";
+import { BrowseFilters } from "@/components/pets/browse-filters";
 import { FILTERS_BUTTON_ID, FilterSheet } from "@/components/pets/filter-sheet";
 import { browseHeading, browseHref, nearWords, parseBrowseQuery, sameQuery, type BrowseQuery, type InitialBrowse } from "@/components/pets/browse-query";
 import { NearBox } from "@/components/pets/near-box";
 import { Pager } from "@/components/pets/pager";
 import { SearchBox } from "@/components/pets/search-box";
 import { StatusTabs } from "@/components/pets/status-tabs";
-import { useFilterForm } from "@/components/pets/use-filter-form";
 import { useBrowseCategories } from "@/components/pets/use-browse-categories";
 import { loadBrowseLater, usePets, type BrowseLater } from "@/components/pets/use-pets";
 
@@ -25,8 +25,6 @@ import { loadBrowseLater, usePets, type BrowseLater } from "@/components/pets/us
 // (browse-later.ts).
 const BrowseEmptyState = lazy(() => loadBrowseLater().then((m) => ({ default: m.BrowseEmptyState })));
 const BrowseLoadError = lazy(() => loadBrowseLater().then((m) => ({ default: m.BrowseLoadError })));
-// The filter form drawn here, only when the server had no categories for it (the sheet's code).
-const LateFilters = lazy(() => import("@/components/pets/browse-filters").then((m) => ({ default: m.BrowseFilters })));
 
 const GRID = "grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4";
 
@@ -53,8 +51,6 @@ interface BrowserProps {
   initial: InitialBrowse;
   /** initial.page's cards, rendered on the server (an <li> each): the card's own code loads only for another page. */
   firstCards?: React.ReactNode;
-  /** The filter form (BrowseFilters) for initial.query, rendered on the server: its markup is not code here (use-filter-form.ts). */
-  filterRow: React.ReactNode;
   // Markup that never changes, rendered on the server rather than shipped as code:
   /** One card's loading placeholder (PetCardSkeleton). */
   skeleton: React.ReactNode;
@@ -62,10 +58,9 @@ interface BrowserProps {
   intro: React.ReactNode;
 }
 
-function Browser({ initial, firstCards, filterRow, skeleton, intro }: BrowserProps) {
+function Browser({ initial, firstCards, skeleton, intro }: BrowserProps) {
   const searchParams = useSearchParams();
   const t = useTranslations("Browse");
-  const filterWords = { t: useTranslations("Filters"), words: useTranslations("Words"), common: useTranslations("Common") };
   const to = useLocalePath();
   const locale = usePageLocale();
   // (Typed nullable only because the app also has a Pages Router page; here it is always set.)
@@ -116,8 +111,6 @@ function Browser({ initial, firstCards, filterRow, skeleton, intro }: BrowserPro
     },
     [query, to],
   );
-  const filterRef = useRef<HTMLDivElement>(null);
-  const onFilterChange = useFilterForm(filterRef, query, navigate);
 
   // usePets keeps the last page that loaded on screen while another
   // loads. Right after an error that page belongs to some earlier view, so
@@ -180,16 +173,7 @@ function Browser({ initial, firstCards, filterRow, skeleton, intro }: BrowserPro
             the Filters sheet, except without JavaScript (the style below). */}
         <div id="filter-row" className="hidden space-y-4 sm:block">
           <StatusTabs query={query} onNavigate={navigate} />
-          <div ref={filterRef} onChange={onFilterChange}>
-            {/* The categories came to the browser only (the server's request failed): the form is drawn again with them. */}
-            {!initial.categories && categories.data ? (
-              <Suspense fallback={filterRow}>
-                <LateFilters query={query} categories={categories.data} words={filterWords} action={to("/")} />
-              </Suspense>
-            ) : (
-              filterRow
-            )}
-          </div>
+          <BrowseFilters query={query} categories={categories.data} onNavigate={navigate} />
         </div>
         <noscript>
           <style>{`#filter-row{display:block}#${FILTERS_BUTTON_ID},#${ALERT_BUTTON_ID}{display:none}`}</style>
