@@ -182,7 +182,7 @@ test("browser Back restores the previous filter", async ({ page }) => {
 });
 
 test("Back and Forward set the filter row to the view they return to", async ({ page }) => {
-  // The row is the server's form (components/pets/use-filter-form.ts): the page sets its fields from each view.
+  // Every field follows the view Back and Forward return to, the status tabs' as much as the row's own.
   await page.goto("/");
   await settledList(page);
   const [category] = await apiGet<ApiCategory[]>(page, "/v1/categories");
