@@ -65,8 +65,8 @@ test("add a site after testing its connection, upload now, move it to another se
 
   await card.getByText("Last 20 uploads").click();
   const uploads = card.getByRole("table", { name: "The last 20 uploads, newest first" });
-  await expect(uploads.getByRole("row")).toHaveCount(2);
-  await expect(uploads).toContainText("manual");
+  // The manual one; the daily upload may have run too if the test crossed its time (CI once did, at 03:00).
+  await expect(uploads.getByRole("row").filter({ hasText: "manual" })).toHaveCount(1);
 
   // The shelter moves to another server: the saved password is not sent there unless typed again.
   await card.getByText("Change settings").click();
