@@ -6,7 +6,7 @@ import { AGE_GROUPS } from "@/lib/pets/age";
 import { GOOD_WITH, PET_SIZES } from "@/lib/pets/profile";
 import type { Category } from "@/lib/pets/schemas/pet";
 import { useEffect, useRef } from "react";
-import { browseHref, DEFAULT_STATUS, PAGE_SIZES, parseBrowseQuery, type BrowseQuery } from "@/components/pets/browse-query";
+import { DEFAULT_STATUS, PAGE_SIZES, parseBrowseQuery, sameQuery, type BrowseQuery } from "@/components/pets/browse-query";
 import { DEFAULT_WITHIN_MI, WITHIN_CHOICES_MI } from "@/lib/core/units";
 import { primaryButtonClass, selectClass } from "@/components/pets/styles";
 
@@ -137,7 +137,7 @@ export function BrowseFilters({
   useEffect(() => {
     const timer = setTimeout(() => {
       const shown = form.current && filtersShown(form.current, query);
-      if (shown && browseHref({ ...shown, cursor: query.cursor }) !== browseHref(query)) onNavigate(shown);
+      if (shown && !sameQuery({ ...shown, cursor: query.cursor }, query)) onNavigate(shown);
     });
     return () => clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on the form the server drew
